@@ -1,0 +1,5 @@
+"""Allow ``python -m tokexplorer``."""
+
+from tokexplorer.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,92 @@
+"""Shared application state with signals.
+
+Panes never import each other: each reads and writes this object, and the main
+window passes the same instance to every pane. All signals are emitted on the
+GUI thread.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+
+from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.types import SpecialPolicy
+
+
+class AppState(QObject):
+    """What the panes share.
+
+    Attributes:
+        corpus: the loaded :class:`tokexplorer.core.corpus.Corpus` (or None).
+        bpe: the BPE model (our engine) whose merges the merge table shows, or None.
+        tokenizers: the tokenizers shown as compare columns, in column order
+            (list of :class:`Tokenizer`).
+        sample_text: the text the compare pane tokenizes (str).
+        special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
+
+    Signals:
+        corpus_changed(object): a new corpus was loaded (the Corpus).
+        bpe_changed(object): a new BPE model (the ``tokexplorer.core.bpe.BPE``) or None.
+        tokenizers_changed(): the list of compare tokenizers changed.
+        sample_text_changed(str): the compare sample text changed.
+        special_policy_changed(str): the special-token policy changed.
+        inspect_requested(str, int, int): show this text in the byte inspector with
+            the byte range [start, end) highlighted (end == start: nothing highlighted).
+        token_hovered(str, int, int): a token of the named tokenizer column with
+            byte span [start, end) of the sample text is hovered (start = -1: none).
+        status(str): a one-line message for the status bar.
+        error(str): a one-line error for the user (shown in the status bar and a dialog).
+    """
+
+    corpus_changed = Signal(object)
+    bpe_changed = Signal(object)
+    tokenizers_changed = Signal()
+    sample_text_changed = Signal(str)
+    special_policy_changed = Signal(str)
+    inspect_requested = Signal(str, int, int)
+    token_hovered = Signal(str, int, int)
+    status = Signal(str)
+    error = Signal(str)
+
+    def __init__(self, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.corpus: Any = None
+        self.bpe: Any = None
+        self.tokenizers: list[Tokenizer] = []
+        self.sample_text: str = ""
+        self.special_policy: SpecialPolicy = "plain"
+
+    def set_corpus(self, corpus: Any) -> None:
+        self.corpus = corpus
+        self.corpus_changed.emit(corpus)
+
+    def set_bpe(self, bpe: Any) -> None:
+        self.bpe = bpe
+        self.bpe_changed.emit(bpe)
+
+    def set_tokenizers(self, tokenizers: list[Tokenizer]) -> None:
+        self.tokenizers = list(tokenizers)
+        self.tokenizers_changed.emit()
+
+    def replace_tokenizer(self, family: str, tokenizer: Tokenizer) -> None:
+        """Replace the first column of ``family`` (``"bpe"``, ``"tiktoken"``,
+        ``"sentencepiece"``) with ``tokenizer``, or append it."""
+        for i, t in enumerate(self.tokenizers):
+            if t.family == family:
+                self.tokenizers[i] = tokenizer
+                break
+        else:
+            self.tokenizers.append(tokenizer)
+        self.tokenizers_changed.emit()
+
+    def set_sample_text(self, text: str) -> None:
+        if text != self.sample_text:
+            self.sample_text = text
+            self.sample_text_changed.emit(text)
+
+    def set_special_policy(self, policy: SpecialPolicy) -> None:
+        if policy != self.special_policy:
+            self.special_policy = policy
+            self.special_policy_changed.emit(policy)

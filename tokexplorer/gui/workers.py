@@ -1,0 +1,147 @@
+"""Run core work off the GUI thread.
+
+Long core work is written as a generator that yields
+:class:`~tokexplorer.core.types.Progress` and returns its result
+(``return value`` ends the generator). :class:`Worker` runs such a generator
+on a :class:`QThreadPool` thread, forwards progress through queued signals,
+checks its cancel flag between yields, and delivers the result or the error
+to the GUI thread. Workers never touch widgets.
+
+Usage::
+
+    worker = Worker(lambda cancel: train_bpe_iter(texts, vocab_size=4096, cancel=cancel))
+    worker.signals.progress.connect(bar.update)
+    worker.signals.returned.connect(on_model)
+    worker.signals.errored.connect(show_error)
+    worker.start()
+    ...
+    worker.cancel()
+"""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from typing import Any, Callable, Generator
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+from tokexplorer.core.errors import Cancelled, TokexplorerError
+from tokexplorer.core.types import Progress
+
+CancelFlag = Callable[[], bool]
+WorkFn = Callable[[CancelFlag], "Generator[Progress, None, Any] | Any"]
+
+
+class WorkerSignals(QObject):
+    """Signals of a :class:`Worker` (emitted from the worker thread, queued to receivers).
+
+    Signals:
+        started(): the work began.
+        progress(object): a :class:`Progress`.
+        returned(object): the result of the work.
+        errored(str): a one-line message for the user (TokexplorerError text, or
+            the exception type and message for unexpected errors).
+        cancelled(): the work stopped because :meth:`Worker.cancel` was called.
+        finished(): always emitted last.
+    """
+
+    started = Signal()
+    progress = Signal(object)
+    returned = Signal(object)
+    errored = Signal(str)
+    cancelled = Signal()
+    finished = Signal()
+
+
+class Worker(QRunnable):
+    """A cancellable unit of work for :class:`QThreadPool`.
+
+    Args:
+        fn: called on the worker thread as ``fn(is_cancelled)``; either returns the
+            result directly or returns a generator yielding :class:`Progress` whose
+            return value is the result. ``is_cancelled()`` is True once
+            :meth:`cancel` was called; the generator is also closed at the next yield.
+        pool: thread pool to run on (default: the global instance).
+    """
+
+    def __init__(self, fn: WorkFn, *, pool: QThreadPool | None = None) -> None:
+        super().__init__()
+        self.setAutoDelete(False)
+        self.fn = fn
+        self.signals = WorkerSignals()
+        self._cancel = threading.Event()
+        self._done = threading.Event()
+        self._pool = pool or QThreadPool.globalInstance()
+        self.result: Any = None
+        self.error: str | None = None
+
+    def is_cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def cancel(self) -> None:
+        """Ask the work to stop; it stops at its next progress report or cancel check."""
+        self._cancel.set()
+
+    def start(self) -> "Worker":
+        """Queue the work on the pool; returns self."""
+        for w in [w for w in _LIVE if w.done]:
+            _LIVE.discard(w)
+        _LIVE.add(self)
+        self._pool.start(self)
+        return self
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the work finished (for tests and shutdown); True if it did."""
+        return self._done.wait(timeout)
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def run(self) -> None:  # noqa: D401 - Qt entry point, runs on the worker thread
+        sig = self.signals
+        try:
+            sig.started.emit()
+            out = self.fn(self.is_cancelled)
+            if isinstance(out, Generator):
+                try:
+                    while True:
+                        if self._cancel.is_set():
+                            out.close()
+                            raise Cancelled("cancelled")
+                        p = next(out)
+                        if isinstance(p, Progress):
+                            sig.progress.emit(p)
+                except StopIteration as stop:
+                    out = stop.value
+            if self._cancel.is_set():
+                raise Cancelled("cancelled")
+            self.result = out
+            sig.returned.emit(out)
+        except Cancelled:
+            sig.cancelled.emit()
+        except TokexplorerError as exc:
+            self.error = str(exc)
+            sig.errored.emit(str(exc))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - report every failure, never crash the app
+            self.error = f"{type(exc).__name__}: {exc}"
+            traceback.print_exc()
+            sig.errored.emit(self.error)
+        finally:
+            self._done.set()
+            sig.finished.emit()
+
+
+# Workers are kept alive here until a later start() finds them done (Qt does not own
+# them: autoDelete is off, and their signals must outlive the queued emissions).
+_LIVE: set[Worker] = set()
+
+
+def cancel_all_and_wait(timeout: float = 5.0) -> None:
+    """Cancel every running worker and wait for the pool (call on ``aboutToQuit``)."""
+    for w in list(_LIVE):
+        w.cancel()
+    QThreadPool.globalInstance().waitForDone(int(timeout * 1000))
