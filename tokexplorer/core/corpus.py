@@ -1,0 +1,597 @@
+"""Reading text files and folders for training and inspection.
+
+Rules (each one visible to the user through :class:`CorpusFile` fields):
+
+* Files are read as bytes and decoded here; universal newlines are never used,
+  so ``\\r\\n`` and ``\\r`` stay exactly as on disk (:attr:`CorpusFile.line_ending`).
+* Byte order marks are detected first: UTF-8 (``EF BB BF``), UTF-16
+  (``FF FE`` / ``FE FF``) and UTF-32. By default the BOM is removed from the
+  text (``keep_bom=True`` keeps it as U+FEFF) and a note says so.
+* Otherwise strict UTF-8 is tried. When it fails, :attr:`CorpusFile.utf8_error`
+  says where (``"not valid UTF-8 at byte 0 (invalid start byte)"``) and the
+  text is decoded with an encoding guessed by :mod:`charset_normalizer`
+  (``encoding_guessed=True``); the caller can re-read with ``encoding=``. A
+  decode that had to insert U+FFFD sets :attr:`CorpusFile.lossy`.
+* A binary file is refused with :class:`~tokexplorer.core.errors.CorpusError`:
+  any NUL byte in a file without a UTF-16/UTF-32 BOM, or more than
+  :data:`BINARY_CONTROL_SHARE` of C0 control bytes (other than tab, LF, VT, FF,
+  CR and ESC) in the first :data:`BINARY_SNIFF_BYTES` bytes.
+* An empty file is not an error: its text is ``""`` with the note ``"empty file"``.
+
+>>> import pathlib, tempfile
+>>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+>>> _ = p.write_bytes(b"\\xef\\xbb\\xbfword\\r\\n")
+>>> f = read_text_file(p)
+>>> f.text, f.encoding_label, f.line_ending
+('word\\r\\n', 'UTF-8 with BOM', 'CRLF')
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Generator, Iterable, Iterator, Union
+
+from tokexplorer.core.errors import Cancelled, CorpusError, InputError
+from tokexplorer.core.types import Progress
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+#: Pseudo-encoding for :func:`read_text_file`: decode as UTF-8 with
+#: ``errors="surrogateescape"``, so every undecodable byte becomes one surrogate
+#: U+DC80–U+DCFF and :func:`to_raw_bytes` gives back the exact file bytes.
+RAW = "raw"
+
+#: Encodings worth offering when a file is not UTF-8 (Python codec names).
+COMMON_ENCODINGS: tuple[str, ...] = (
+    "utf-8", "gbk", "gb18030", "big5", "shift_jis", "euc-jp", "euc-kr",
+    "utf-16", "utf-16-le", "utf-16-be", "latin-1", "cp1252", "cp1251", "koi8-r",
+)  # fmt: skip
+
+#: Number of leading bytes inspected by the control-byte rule for binary files.
+BINARY_SNIFF_BYTES = 65536
+#: Share (0–1) of control bytes above which a file counts as binary.
+BINARY_CONTROL_SHARE = 0.10
+#: Read size for :func:`read_corpus` progress reports, in bytes.
+CHUNK_BYTES = 1 << 20
+
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    # (BOM bytes, label, codec that also strips it) — UTF-32 first: its LE BOM
+    # starts with the UTF-16 LE one.
+    (codecs.BOM_UTF32_LE, "UTF-32-LE", "utf-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32-BE", "utf-32"),
+    (codecs.BOM_UTF8, "UTF-8", "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "UTF-16-LE", "utf-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16-BE", "utf-16"),
+)
+
+_TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
+
+
+@dataclass(frozen=True, slots=True)
+class CorpusFile:
+    """One text file as read from disk.
+
+    Attributes:
+        path: the file's path.
+        text: the decoded text (line endings as on disk; BOM removed unless kept).
+        size_bytes: size of the file on disk, in bytes.
+        encoding: Python codec name used to decode (``"utf-8"``, ``"utf-8-sig"``,
+            ``"utf-16"``, ``"gbk"``..., or :data:`RAW`).
+        encoding_guessed: True when the encoding was guessed (the file is not
+            UTF-8 and no encoding was given); the user should confirm it.
+        bom: the byte order mark found (``"UTF-8"``, ``"UTF-16-LE"``,
+            ``"UTF-16-BE"``, ``"UTF-32-LE"``, ``"UTF-32-BE"``) or None.
+        line_ending: ``"LF"``, ``"CRLF"``, ``"CR"``, ``"mixed"`` or ``"none"``.
+        n_chars: number of code points in ``text``.
+        n_lines: number of lines (LF, CRLF and CR end a line; a last line without
+            a line ending counts too).
+        notes: one-line remarks for the user ("UTF-8 with BOM; BOM removed"...).
+        lossy: True when decoding replaced undecodable bytes with U+FFFD.
+        utf8_error: why strict UTF-8 decoding failed, e.g. ``"not valid UTF-8
+            at byte 2 (invalid continuation byte)"``; empty when the file is
+            valid UTF-8 (a UTF-8 BOM included).
+    """
+
+    path: Path
+    text: str
+    size_bytes: int
+    encoding: str
+    encoding_guessed: bool
+    bom: str | None
+    line_ending: str
+    n_chars: int
+    n_lines: int
+    notes: tuple[str, ...] = ()
+    lossy: bool = False
+    utf8_error: str = ""
+
+    def __repr__(self) -> str:
+        return f"CorpusFile({self.path.name!r}, {self.size_bytes} bytes, {self.encoding_label})"
+
+    @property
+    def name(self) -> str:
+        """The file name without folders."""
+        return self.path.name
+
+    @property
+    def encoding_label(self) -> str:
+        """What the user sees: ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"gbk (guessed)"``..."""
+        if self.encoding == RAW:
+            return "raw bytes (UTF-8, undecodable bytes kept)"
+        if self.bom:
+            return f"{self.bom} with BOM"
+        if self.encoding in ("utf-8", "utf_8"):
+            return "UTF-8"
+        return f"{self.encoding} (guessed)" if self.encoding_guessed else self.encoding
+
+
+def line_ending_of(text: str) -> str:
+    """Classify the line endings of ``text``.
+
+    Returns:
+        ``"LF"``, ``"CRLF"`` or ``"CR"`` when only that kind occurs, ``"mixed"``
+        when several do, ``"none"`` when the text has no line break.
+
+    >>> line_ending_of("a\\r\\nb\\r\\n"), line_ending_of("a\\nb\\r\\n"), line_ending_of("ab")
+    ('CRLF', 'mixed', 'none')
+    """
+    crlf = text.count("\r\n")
+    lf = text.count("\n") - crlf
+    cr = text.count("\r") - crlf
+    kinds = [k for k, n in (("LF", lf), ("CRLF", crlf), ("CR", cr)) if n]
+    if not kinds:
+        return "none"
+    return kinds[0] if len(kinds) == 1 else "mixed"
+
+
+def count_lines(text: str) -> int:
+    """Number of lines in ``text``: LF, CRLF and CR each end one line.
+
+    >>> count_lines(""), count_lines("a"), count_lines("a\\n"), count_lines("a\\r\\nb")
+    (0, 1, 1, 2)
+    """
+    if not text:
+        return 0
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return breaks + (0 if text[-1] in "\r\n" else 1)
+
+
+def to_raw_bytes(text: str) -> bytes:
+    """The exact bytes behind text read with ``encoding=RAW`` (or any
+    ``surrogateescape`` decode): ``text.encode("utf-8", "surrogateescape")``.
+
+    Raises:
+        InputError: the text holds a surrogate that does not stand for a byte.
+
+    >>> to_raw_bytes(b"caf\\xe9".decode("utf-8", "surrogateescape"))
+    b'caf\\xe9'
+    """
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError as exc:
+        raise InputError(
+            f"character {exc.start} (U+{ord(text[exc.start]):04X}) does not stand for a raw byte"
+        ) from None
+
+
+def read_raw(path: PathLike) -> bytes:
+    """Read a file's bytes unchanged (for the raw-bytes mode of E10/E16).
+
+    Raises:
+        CorpusError: the file cannot be read.
+    """
+    p = Path(path)
+    try:
+        return p.read_bytes()
+    except OSError as exc:
+        raise CorpusError(f"{p.name}: cannot read ({exc.strerror or exc})") from None
+
+
+def _detect_bom(data: bytes) -> tuple[str, str, int] | None:
+    """(label, codec, length) of the BOM at the start of ``data``, or None."""
+    for bom, label, codec in _BOMS:
+        if data.startswith(bom):
+            if label.startswith("UTF-32") and len(data) % 4:
+                continue  # FF FE 00 00 in an odd-sized file: UTF-16 BOM + NUL
+            return label, codec, len(bom)
+    return None
+
+
+def _check_binary(name: str, data: bytes) -> None:
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise CorpusError(f"{name}: looks like a binary file (NUL byte at offset {nul}); not loaded")
+    head = data[:BINARY_SNIFF_BYTES]
+    ctrl = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
+    if head and ctrl / len(head) > BINARY_CONTROL_SHARE:
+        raise CorpusError(
+            f"{name}: looks like a binary file ({ctrl} control bytes in the first "
+            f"{len(head)} bytes); not loaded"
+        )
+
+
+def _utf8_error(data: bytes, *, skip: int = 0) -> str:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 at byte {exc.start + skip} ({exc.reason})"
+    return ""
+
+
+def _decode(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
+    """Decode strictly, else with U+FFFD; returns (text, lossy, note)."""
+    try:
+        return data.decode(codec), False, ""
+    except UnicodeDecodeError as exc:
+        text = data.decode(codec, "replace")
+        return (
+            text,
+            True,
+            f"{name}: not valid {codec} at byte {exc.start} ({exc.reason}); "
+            f"undecodable bytes became U+FFFD",
+        )
+
+
+def _guess(data: bytes) -> str:
+    """Python codec name guessed by charset_normalizer, or ``"latin-1"``."""
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:  # pragma: no cover - a declared dependency
+        return "latin-1"
+    best = from_bytes(data).best()
+    if best is None:
+        return "latin-1"
+    return codecs.lookup(best.encoding).name
+
+
+def decode_file_bytes(
+    data: bytes,
+    *,
+    path: PathLike = "<bytes>",
+    encoding: str | None = None,
+    keep_bom: bool = False,
+) -> CorpusFile:
+    """Decode a file's bytes by the rules in the module docstring.
+
+    Args:
+        data: the file's bytes.
+        path: the file's path (used for messages and :attr:`CorpusFile.path`).
+        encoding: a Python codec name to use instead of detecting one, or
+            :data:`RAW`. With an explicit encoding the binary check is skipped.
+        keep_bom: keep a byte order mark as U+FEFF at the start of the text.
+
+    Returns:
+        :class:`CorpusFile`.
+
+    Raises:
+        CorpusError: the data looks binary.
+        InputError: ``encoding`` is not a known codec.
+    """
+    p = Path(path)
+    name = p.name or str(path)
+    notes: list[str] = []
+    size = len(data)
+    if not data:
+        return _make(p, "", size, encoding or "utf-8", False, None, ("empty file",), False, "")
+
+    if encoding is not None:
+        return _decode_as(p, name, data, encoding, keep_bom)
+
+    found = _detect_bom(data)
+    if found is not None and not found[0].startswith("UTF-8"):
+        label, codec, n = found
+        text, lossy, note = _decode(data, codec, name)
+        notes.append(f"{label} with BOM; BOM " + ("kept as U+FEFF" if keep_bom else "removed"))
+        if note:
+            notes.append(note)
+        if keep_bom:
+            text = "\ufeff" + text
+        return _make(p, text, size, codec, False, label, tuple(notes), lossy, _utf8_error(data))
+
+    _check_binary(name, data)
+    if found is not None:  # UTF-8 BOM
+        body = data[3:]
+        err = _utf8_error(body, skip=3)
+        if not err:
+            text = body.decode("utf-8")
+            notes.append("UTF-8 with BOM; BOM " + ("kept as U+FEFF" if keep_bom else "removed"))
+            if keep_bom:
+                text = "\ufeff" + text
+            return _make(p, text, size, "utf-8-sig", False, "UTF-8", tuple(notes), False, "")
+    else:
+        err = _utf8_error(data)
+        if not err:
+            return _make(p, data.decode("utf-8"), size, "utf-8", False, None, (), False, "")
+
+    codec = _guess(data)
+    text, lossy, note = _decode(data, codec, name)
+    notes.append(f"{name}: {err}; read as {codec} (guessed; choose another encoding if wrong)")
+    if note:
+        notes.append(note)
+    return _make(p, text, size, codec, True, None, tuple(notes), lossy, err)
+
+
+def _decode_as(p: Path, name: str, data: bytes, encoding: str, keep_bom: bool) -> CorpusFile:
+    size = len(data)
+    err = _utf8_error(data)
+    if encoding == RAW:
+        text = data.decode("utf-8", "surrogateescape")
+        notes: list[str] = []
+        n_bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
+        if n_bad:
+            notes.append(
+                f"raw-bytes mode: {n_bad} undecodable byte{'s' if n_bad != 1 else ''} kept as "
+                "surrogates U+DC80–U+DCFF"
+            )
+        return _make(p, text, size, RAW, False, None, tuple(notes), False, err)
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise InputError(f"unknown encoding {encoding!r}") from None
+    found = _detect_bom(data)
+    bom = None
+    if found is not None:
+        label = found[0]
+        family = "-".join(label.split("-")[:2])  # "UTF-8", "UTF-16", "UTF-32"
+        if codec.upper() in (family, label, family + "-SIG"):
+            bom = label
+    text, lossy, note = _decode(data, codec, name)
+    notes = [note] if note else []
+    if bom is not None:
+        if text.startswith("\ufeff") and not keep_bom:
+            text = text[1:]
+        elif keep_bom and not text.startswith("\ufeff"):
+            text = "\ufeff" + text
+        notes.insert(0, f"{bom} with BOM; BOM " + ("kept as U+FEFF" if keep_bom else "removed"))
+    return _make(p, text, size, codec, False, bom, tuple(notes), lossy, err)
+
+
+def _make(
+    p: Path,
+    text: str,
+    size: int,
+    encoding: str,
+    guessed: bool,
+    bom: str | None,
+    notes: tuple[str, ...],
+    lossy: bool,
+    utf8_error: str,
+) -> CorpusFile:
+    ending = line_ending_of(text)
+    if ending == "mixed":
+        crlf = text.count("\r\n")
+        notes = notes + (
+            f"mixed line endings: {text.count(chr(10)) - crlf} LF, {crlf} CRLF, "
+            f"{text.count(chr(13)) - crlf} CR (kept as they are)",
+        )
+    return CorpusFile(
+        p, text, size, encoding, guessed, bom, ending, len(text), count_lines(text),
+        notes, lossy, utf8_error,
+    )  # fmt: skip
+
+
+def read_text_file(
+    path: PathLike, *, encoding: str | None = None, keep_bom: bool = False
+) -> CorpusFile:
+    """Read one text file (see the module docstring for the rules).
+
+    Args:
+        path: the file.
+        encoding: a Python codec name (``"gbk"``, ``"utf-16"``, ``"latin-1"``...)
+            to override detection, or :data:`RAW` for the lossless raw-bytes mode.
+        keep_bom: keep a byte order mark as U+FEFF at the start of the text.
+
+    Returns:
+        :class:`CorpusFile`; an empty file gives empty text and the note
+        ``"empty file"``.
+
+    Raises:
+        CorpusError: the file cannot be read, or looks binary (one-line message
+            naming the file, e.g. ``"x.bin: looks like a binary file (NUL byte at
+            offset 3); not loaded"``).
+        InputError: ``encoding`` is not a known codec.
+    """
+    data = read_raw(path)
+    return decode_file_bytes(data, path=path, encoding=encoding, keep_bom=keep_bom)
+
+
+@dataclass(frozen=True, slots=True)
+class Corpus:
+    """Files read for training or statistics.
+
+    Attributes:
+        files: the files that were read, in reading order.
+        errors: one line per file that was skipped (unreadable, binary).
+    """
+
+    files: tuple[CorpusFile, ...] = ()
+    errors: tuple[str, ...] = ()
+
+    def __repr__(self) -> str:
+        return f"Corpus({len(self.files)} files, {self.n_bytes} bytes, {len(self.errors)} errors)"
+
+    def __len__(self) -> int:
+        return len(self.files)
+
+    def __iter__(self) -> Iterator[CorpusFile]:
+        return iter(self.files)
+
+    @property
+    def n_bytes(self) -> int:
+        """Total size of the files on disk, in bytes."""
+        return sum(f.size_bytes for f in self.files)
+
+    @property
+    def n_chars(self) -> int:
+        """Total number of code points in the texts."""
+        return sum(f.n_chars for f in self.files)
+
+    @property
+    def n_lines(self) -> int:
+        """Total number of lines."""
+        return sum(f.n_lines for f in self.files)
+
+    @property
+    def is_empty(self) -> bool:
+        """True when there is no text at all ("nothing to train on")."""
+        return all(not f.text for f in self.files)
+
+    @property
+    def lossy_files(self) -> tuple[CorpusFile, ...]:
+        """Files whose decoding inserted U+FFFD (training should ask first)."""
+        return tuple(f for f in self.files if f.lossy)
+
+    def texts(self) -> Iterator[str]:
+        """Yield each file's text (str), in order."""
+        for f in self.files:
+            yield f.text
+
+
+def _is_hidden(p: Path) -> bool:
+    return p.name.startswith(".")
+
+
+def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = True) -> tuple[list[Path], list[str]]:
+    """Expand files and folders into a list of files.
+
+    Folders are walked in sorted order (names compared as str), skipping hidden
+    files and folders (names starting with ``.``); with ``recursive=False`` only
+    a folder's direct files are taken. Files named explicitly are kept even if
+    hidden.
+
+    Args:
+        paths: one path or an iterable of paths (files or folders).
+        recursive: descend into sub-folders.
+
+    Returns:
+        (files, errors): the files in order, and one line per path that does not
+        exist or cannot be listed.
+    """
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    files: list[Path] = []
+    errors: list[str] = []
+
+    def walk(folder: Path) -> None:
+        try:
+            entries = sorted(folder.iterdir(), key=lambda e: e.name)
+        except OSError as exc:
+            errors.append(f"{folder.name or folder}: cannot list folder ({exc.strerror or exc})")
+            return
+        for e in entries:
+            if _is_hidden(e):
+                continue
+            if e.is_dir():
+                if recursive:
+                    walk(e)
+            elif e.is_file():
+                files.append(e)
+
+    for raw in paths:
+        p = Path(raw)
+        if p.is_dir():
+            walk(p)
+        elif p.is_file():
+            files.append(p)
+        else:
+            errors.append(f"{p.name or p}: no such file or folder")
+    return files, errors
+
+
+def read_corpus(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    recursive: bool = True,
+    encoding: str | None = None,
+    keep_bom: bool = False,
+    cancel: Callable[[], bool] | None = None,
+    chunk_bytes: int = CHUNK_BYTES,
+) -> Generator[Progress, None, Corpus]:
+    """Read files and folders, yielding progress; the generator returns the :class:`Corpus`.
+
+    Each file is read in chunks of ``chunk_bytes`` bytes, with a
+    ``Progress("reading", done_bytes, total_bytes, message=<file name>)`` after
+    each chunk (totals are the files' sizes when listed). Files that cannot be
+    read or look binary go to :attr:`Corpus.errors`; they do not stop the run.
+
+    Args:
+        paths: one path or an iterable of paths (files or folders).
+        recursive: descend into sub-folders.
+        encoding: codec for every file (None: detect per file; see
+            :func:`read_text_file`).
+        keep_bom: keep byte order marks as U+FEFF.
+        cancel: called between chunks; when it returns True the run stops.
+        chunk_bytes: read size in bytes (>= 1).
+
+    Yields:
+        :class:`~tokexplorer.core.types.Progress` with phase ``"reading"`` (units: bytes).
+
+    Returns:
+        :class:`Corpus` (via ``StopIteration.value``; see :func:`load_corpus`).
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+        InputError: ``chunk_bytes`` < 1, or ``encoding`` is not a known codec.
+    """
+    if chunk_bytes < 1:
+        raise InputError(f"chunk_bytes must be at least 1, not {chunk_bytes}")
+    if encoding is not None and encoding != RAW:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputError(f"unknown encoding {encoding!r}") from None
+    files, errors = collect_files(paths, recursive=recursive)
+    sizes: list[int] = []
+    for f in files:
+        try:
+            sizes.append(f.stat().st_size)
+        except OSError:
+            sizes.append(0)
+    total = sum(sizes)
+    done = 0
+    yield Progress("reading", 0, total, f"{len(files)} files")
+    out: list[CorpusFile] = []
+    for f, size in zip(files, sizes):
+        buf = bytearray()
+        try:
+            with open(f, "rb") as fh:
+                while True:
+                    if cancel is not None and cancel():
+                        raise Cancelled("reading cancelled")
+                    chunk = fh.read(chunk_bytes)
+                    if not chunk:
+                        break
+                    buf += chunk
+                    done += len(chunk)
+                    yield Progress("reading", done, max(total, done), f.name)
+        except OSError as exc:
+            errors.append(f"{f.name}: cannot read ({exc.strerror or exc})")
+            continue
+        try:
+            out.append(decode_file_bytes(bytes(buf), path=f, encoding=encoding, keep_bom=keep_bom))
+        except CorpusError as exc:
+            errors.append(str(exc))
+    return Corpus(tuple(out), tuple(errors))
+
+
+def load_corpus(
+    paths: PathLike | Iterable[PathLike],
+    *,
+    recursive: bool = True,
+    encoding: str | None = None,
+    keep_bom: bool = False,
+) -> Corpus:
+    """Read files and folders to the end (see :func:`read_corpus`) and return the :class:`Corpus`.
+
+    Raises:
+        InputError: ``encoding`` is not a known codec.
+    """
+    gen = read_corpus(paths, recursive=recursive, encoding=encoding, keep_bom=keep_bom)
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
