@@ -46,7 +46,13 @@ VERSION = 1
 def _readable(b: bytes) -> str:
     """Token bytes for the comment column: text where valid UTF-8, else \\xNN escapes."""
     s = b.decode("utf-8", "backslashreplace")
-    return json.dumps(s, ensure_ascii=False)
+    s = "".join(
+        {"\n": "\\n", "\r": "\\r", "\t": "\\t"}.get(c, f"\\x{ord(c):02x}")
+        if (ord(c) < 0x20 or ord(c) == 0x7F)
+        else c
+        for c in s
+    )
+    return f"'{s}'"
 
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
