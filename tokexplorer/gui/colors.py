@@ -1,0 +1,173 @@
+"""Colours and styles shared by the token and byte views.
+
+A token's colour is derived from its token id alone, so the same id has the same
+colour in every column, every pane and every run. The hue comes from a
+multiplicative hash of the id (Knuth's constant 2654435761, the golden ratio
+times 2**32), the saturation and lightness are fixed to a pastel on which black
+text stays readable. When two neighbouring tokens happen to get similar hues,
+:func:`token_colors` gives the second one a darker shade so adjacent tokens are
+always distinguishable.
+
+Special tokens (``<|endoftext|>``), unknown pieces (SentencePiece ``<unk>``) and
+partial-UTF-8 tokens (a token holding only some bytes of a character) get their
+own :class:`TokenStyle`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor
+
+from tokexplorer.core.types import Token
+
+_HASH_MULT = 2654435761  # Knuth's multiplicative hash constant (golden ratio * 2**32)
+_PASTEL_SATURATION = 0.70
+_PASTEL_LIGHTNESS = 0.84
+_ALT_LIGHTNESS = 0.72  # second shade used when neighbours' hues are too close
+_MIN_HUE_GAP = 0.08  # fraction of the colour wheel (about 29 degrees)
+
+TEXT = QColor("#000000")
+SPECIAL_BG = QColor("#263238")
+SPECIAL_TEXT = QColor("#ffffff")
+UNKNOWN_BG = QColor("#cfcfcf")
+UNKNOWN_TEXT = QColor("#8b0000")
+UNKNOWN_HATCH = QColor("#8b0000")
+PARTIAL_BORDER = QColor("#c62828")
+
+HOVER_OUTLINE = QColor("#000000")
+HIGHLIGHT_OUTLINE = QColor("#1565c0")
+
+CUT_CODE_POINT = QColor("#d32f2f")
+"""Marker colour for a token boundary that falls inside a code point."""
+CUT_GRAPHEME = QColor("#ef6c00")
+"""Marker colour for a token boundary inside a grapheme cluster (between code points)."""
+
+WARNING_BG = QColor("#fff3cd")
+WARNING_TEXT = QColor("#664d03")
+ERROR_TEXT = QColor("#b00020")
+
+BYTE_ROLE_COLORS: dict[str, QColor] = {
+    "ascii": QColor("#e3f2fd"),
+    "lead": QColor("#ffe0b2"),
+    "continuation": QColor("#fff8e1"),
+    "invalid": QColor("#ef9a9a"),
+}
+"""Cell background per UTF-8 byte role (see ``tokexplorer.core.utf8``)."""
+
+CODE_POINT_BG = QColor("#f1f8e9")
+GRAPHEME_BG = QColor("#ede7f6")
+BOX_BORDER = QColor("#607d8b")
+
+
+@dataclass(frozen=True, slots=True)
+class TokenStyle:
+    """How one token is drawn.
+
+    Attributes:
+        background: fill colour of the token's box.
+        text: colour of the text drawn over it.
+        bold: draw the text in bold (special tokens).
+        border: colour of the box outline, or None for no outline.
+        dashed: draw the outline dashed (partial-UTF-8 tokens).
+        hatch: colour of a diagonal hatch over the fill, or None (unknown pieces).
+    """
+
+    background: QColor
+    text: QColor
+    bold: bool = False
+    border: QColor | None = None
+    dashed: bool = False
+    hatch: QColor | None = None
+
+    @property
+    def hatch_style(self) -> Qt.BrushStyle:
+        """The brush pattern used for :attr:`hatch`."""
+        return Qt.BrushStyle.BDiagPattern
+
+
+def id_hue(token_id: int) -> float:
+    """Hue in [0, 1) for a token id; stable across runs (no ``hash()``).
+
+    >>> id_hue(0)
+    0.0
+    """
+    h = (token_id * _HASH_MULT) & 0xFFFFFFFF
+    return h / 2**32
+
+
+def token_color(token_id: int, *, alternate: bool = False) -> QColor:
+    """Pastel background colour of a token id.
+
+    Args:
+        token_id: the token id.
+        alternate: use the darker second shade (for a neighbour of similar hue).
+
+    Returns:
+        a QColor on which black text is readable.
+    """
+    light = _ALT_LIGHTNESS if alternate else _PASTEL_LIGHTNESS
+    return QColor.fromHslF(id_hue(token_id), _PASTEL_SATURATION, light)
+
+
+def _hue_gap(a: float, b: float) -> float:
+    d = abs(a - b) % 1.0
+    return min(d, 1.0 - d)
+
+
+def token_colors(ids: Sequence[int]) -> list[QColor]:
+    """Background colours for a run of tokens, adjacent ones kept apart.
+
+    A token whose hue is within about 29 degrees of its left neighbour's (and that
+    neighbour is drawn in the normal shade) is drawn in the darker shade, so two
+    neighbouring tokens never look alike even when their ids hash close together
+    (or are equal, as in ``'xxxxxxxx'`` repeated).
+
+    Args:
+        ids: token ids in text order.
+
+    Returns:
+        one QColor per id.
+    """
+    out: list[QColor] = []
+    prev_hue: float | None = None
+    prev_alt = False
+    cache: dict[tuple[int, bool], QColor] = {}
+    for tid in ids:
+        hue = id_hue(tid)
+        alt = prev_hue is not None and not prev_alt and _hue_gap(hue, prev_hue) < _MIN_HUE_GAP
+        key = (tid, alt)
+        col = cache.get(key)
+        if col is None:
+            col = cache[key] = token_color(tid, alternate=alt)
+        out.append(col)
+        prev_hue, prev_alt = hue, alt
+    return out
+
+
+SPECIAL_STYLE = TokenStyle(SPECIAL_BG, SPECIAL_TEXT, bold=True)
+UNKNOWN_STYLE = TokenStyle(UNKNOWN_BG, UNKNOWN_TEXT, border=UNKNOWN_HATCH, hatch=UNKNOWN_HATCH)
+
+
+def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
+    """The style of one token.
+
+    Args:
+        token: the token.
+        background: its id colour when already computed (see :func:`token_colors`).
+
+    Returns:
+        special tokens: dark background, white bold text; unknown pieces: grey with
+        a red diagonal hatch; partial-UTF-8 tokens: their id colour with a dashed
+        red border; other tokens: their id colour with black text.
+    """
+    if token.special:
+        return SPECIAL_STYLE
+    if token.unknown:
+        return UNKNOWN_STYLE
+    bg = background if background is not None else token_color(token.id)
+    if token.partial:
+        return TokenStyle(bg, TEXT, border=PARTIAL_BORDER, dashed=True)
+    return TokenStyle(bg, TEXT)
