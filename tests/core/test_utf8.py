@@ -457,7 +457,12 @@ def test_empty_text():
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(max_size=60))
+@given(
+    st.lists(
+        st.one_of(st.characters(), st.sampled_from(["\ud83d", "\ude42", "\u200d", "\U0001F3FD", "\r\n"])),
+        max_size=60,
+    ).map("".join)
+)
 def test_analysis_is_consistent(text):
     a = analyze(text)
     assert a.text.encode("utf-8") == a.data

