@@ -57,7 +57,14 @@ def pretty_encoding(name: str | None) -> str:
 
 
 def encoding_label(file: Any) -> str:
-    """The Encoding cell: e.g. ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"GBK (guessed)"``."""
+    """The Encoding cell: e.g. ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"gbk (guessed)"``.
+
+    Uses ``CorpusFile.encoding_label`` (the core's wording, also used by the CLI)
+    when the file has one.
+    """
+    label = getattr(file, "encoding_label", None)
+    if isinstance(label, str) and label:
+        return label
     text = pretty_encoding(getattr(file, "encoding", None))
     if getattr(file, "bom", False):
         text += " with BOM"

@@ -1,0 +1,83 @@
+"""Start the desktop app: ``main()`` builds the QApplication and the main window.
+
+``tokexplorer [FILE ...] [--screenshot PNG]`` (see :mod:`tokexplorer.cli`) calls
+:func:`main`. With ``screenshot=PNG`` the app waits until its startup work is
+done (corpus loaded, default tokenizers loaded and trained), saves an image of
+the window and exits, which is how the documentation screenshots are made.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from PySide6.QtCore import QTimer
+from PySide6.QtWidgets import QApplication
+
+from tokexplorer.gui import workers
+from tokexplorer.gui.main_window import MainWindow
+
+#: Window size at startup, in pixels.
+WINDOW_SIZE = (1280, 800)
+#: Screenshot mode: take the picture anyway after this many milliseconds
+#: if the startup work has not finished (a stuck download, a slow machine).
+SCREENSHOT_DEADLINE_MS = 120_000
+#: Screenshot mode: let the panes paint for this long after startup, in milliseconds.
+SCREENSHOT_SETTLE_MS = 400
+
+
+def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
+    """Run tokexplorer's window until it is closed.
+
+    Args:
+        argv: files and folders to open as the corpus; None or empty opens the
+            built-in sample text as the corpus and the compare text.
+        screenshot: path of a PNG to write once the startup work is done; the
+            app then exits instead of waiting for the user.
+
+    Returns:
+        The exit status: 0, or 1 when the screenshot could not be written.
+    """
+    paths = [a for a in (argv or []) if a]
+    app = QApplication.instance()
+    if app is None:
+        app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
+    app.setApplicationName("tokexplorer")
+    app.setApplicationDisplayName("tokexplorer")
+    app.aboutToQuit.connect(workers.cancel_all_and_wait)
+
+    window = MainWindow()
+    window.resize(*WINDOW_SIZE)
+    window.show()
+    status = {"code": 0, "taken": False}
+
+    if screenshot:
+
+        def take() -> None:
+            if status["taken"]:
+                return
+            status["taken"] = True
+            app.processEvents()
+            if not window.grab().save(screenshot, "PNG"):
+                print(f"tokexplorer: could not write the screenshot {screenshot}", file=sys.stderr)
+                status["code"] = 1
+            window.close()
+            app.quit()
+
+        window.startup_done.connect(lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take))
+        QTimer.singleShot(SCREENSHOT_DEADLINE_MS, take)
+
+    # Start the work once the event loop runs, so the window paints first.
+    QTimer.singleShot(0, lambda: window.start_up(paths))
+    code = app.exec()
+    window.deleteLater()
+    return status["code"] or int(code)
+
+
+if __name__ == "__main__":  # python -m tokexplorer.gui.app [FILE ...] [--screenshot PNG]
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="tokexplorer")
+    parser.add_argument("files", nargs="*")
+    parser.add_argument("--screenshot", metavar="PNG")
+    ns = parser.parse_args()
+    raise SystemExit(main(ns.files, screenshot=ns.screenshot))

