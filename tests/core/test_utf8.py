@@ -235,6 +235,14 @@ def test_describe_partial_token_invisible_and_combining():
     )
 
 
+def test_E06_byte_pieces_described_together():
+    a = analyze("\u9f98")
+    assert a.data == bytes.fromhex("E9 BE 98")
+    assert describe_partial_token(b"\xe9\xbe", 0, a) == "bytes 1\u20132 of 3 of U+9F98 \u9f98"
+    assert describe_partial_token(b"\xe9", 0, a) == "byte 1 of 3 of U+9F98 \u9f98"
+    assert token_display(b"\xe9\xbe") == "\\xE9\\xBE"
+
+
 # --- E05 -----------------------------------------------------------------------
 
 
