@@ -682,7 +682,10 @@ def train_sentencepiece(
     Each text is split at line breaks; every line is one SentencePiece
     "sentence" (as when SentencePiece reads a file). Lines are cleaned with
     :func:`~tokexplorer.core.textclean.clean_text`; empty lines are skipped.
-    SentencePiece's C++ log is captured (not shown) and mined for warnings.
+    SentencePiece's C++ log is captured (not shown) and mined for warnings: for
+    the duration of the call, file descriptor 2 (stderr) of the whole process is
+    redirected to a temporary file (SentencePiece's ``logstream`` option). The
+    call blocks until training ends and cannot be cancelled; run it in a worker.
 
     Args:
         texts: the corpus, any iterable of str.
