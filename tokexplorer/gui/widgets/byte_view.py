@@ -1,0 +1,391 @@
+"""A custom-painted byte axis: bytes, code points, grapheme clusters and tokens.
+
+Every byte of the UTF-8 text is a fixed-width cell on one horizontal axis that
+wraps into rows of 16–32 bytes (as many as fit). Each row shows, top to bottom:
+
+* **bytes**: the byte in hex, coloured by its role (ASCII, lead byte of an
+  n-byte sequence, continuation byte k of n, invalid);
+* **code points**: one box per code point over its bytes (``U+XXXX`` and the
+  character; the Unicode name in the tooltip, or in the box when it is wide
+  enough);
+* **graphemes**: one box per grapheme cluster;
+* one track per tokenizer: token boxes in the token's id colour with the id,
+  and cut markers where a token boundary falls inside a code point (red) or
+  inside a grapheme cluster (orange).
+
+A byte range can be highlighted (the token hovered in the compare pane).
+Put the widget in a QScrollArea with ``setWidgetResizable(True)``: its minimum
+height follows its width.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
+
+from tokexplorer.core.types import Tokenization
+from tokexplorer.gui import colors
+
+CELL_W = 30.0
+"""Width of one byte cell, pixels."""
+MIN_PER_ROW = 16
+MAX_PER_ROW = 32
+LABEL_W = 120.0
+"""Width of the track-name column at the left, pixels."""
+_ROW_GAP = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class TokenTrack:
+    """One tokenizer's row of token boxes.
+
+    Attributes:
+        name: tokenizer name shown at the left.
+        tokenization: its tokens for the text, or None when ``error`` is set.
+        error: a one-line error shown in the track instead of tokens, or None.
+        cuts: (byte offset, kind) of boundaries inside a code point
+            (``"code point"``) or grapheme cluster (``"grapheme"``).
+    """
+
+    name: str
+    tokenization: Tokenization | None = None
+    error: str | None = None
+    cuts: tuple[tuple[int, str], ...] = ()
+
+
+def _visible(ch: str) -> str:
+    o = ord(ch)
+    if o < 0x20:
+        return chr(0x2400 + o)
+    if o == 0x7F:
+        return "␡"
+    if o == 0x20:
+        return "␣"
+    return ch
+
+
+class ByteView(QWidget):
+    """Paints the byte axis of one text (see the module docstring).
+
+    Args:
+        parent: optional parent widget.
+
+    Attributes:
+        max_bytes: at most this many bytes are drawn (the rest is summarised).
+    """
+
+    max_bytes = 16_384
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setMouseTracking(True)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self._analysis = None
+        self._tracks: list[TokenTrack] = []
+        self._highlight: tuple[int, int] | None = None
+        self._update_metrics()
+
+    # ------------------------------------------------------------------ public API
+
+    def set_data(self, analysis, tracks: list[TokenTrack]) -> None:
+        """Show ``analysis`` (a ``tokexplorer.core.utf8.Utf8Analysis``) with token tracks."""
+        self._analysis = analysis
+        self._tracks = list(tracks)
+        self._update_height()
+        self.update()
+
+    def set_highlight(self, start: int, end: int) -> None:
+        """Highlight bytes [start, end) on every track; ``end <= start`` clears it."""
+        self._highlight = (start, end) if 0 <= start < end else None
+        self.update()
+
+    @property
+    def highlight(self) -> tuple[int, int] | None:
+        """The highlighted byte range, or None."""
+        return self._highlight
+
+    @property
+    def bytes_per_row(self) -> int:
+        """Bytes in one wrapped row (16–32, as many as fit the width)."""
+        fit = int((self.width() - LABEL_W - 8) // CELL_W)
+        return max(MIN_PER_ROW, min(MAX_PER_ROW, fit))
+
+    @property
+    def n_tracks(self) -> int:
+        """Tracks in each row: bytes, code points, graphemes and one per tokenizer."""
+        return 3 + len(self._tracks)
+
+    def byte_rect(self, offset: int) -> QRectF:
+        """The cell of byte ``offset`` on the bytes track, in widget coordinates."""
+        n = self.bytes_per_row
+        row, col = divmod(offset, n)
+        return QRectF(LABEL_W + col * CELL_W, self._row_top(row), CELL_W, self._track_h)
+
+    def row_of_byte(self, offset: int) -> int:
+        """Index of the wrapped row holding byte ``offset``."""
+        return offset // self.bytes_per_row
+
+    def row_top(self, row: int) -> float:
+        """y of the top of wrapped row ``row``."""
+        return self._row_top(row)
+
+    # ------------------------------------------------------------------ geometry
+
+    def _update_metrics(self) -> None:
+        self._fm = QFontMetricsF(self.font())
+        small = QFont(self.font())
+        small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
+        self._small = small
+        self._small_fm = QFontMetricsF(small)
+        self._track_h = self._fm.height() + 8
+        self._update_height()
+
+    def _n_bytes(self) -> int:
+        return min(len(self._analysis.data), self.max_bytes) if self._analysis is not None else 0
+
+    def _n_rows(self) -> int:
+        n = self._n_bytes()
+        return max(1, -(-n // self.bytes_per_row))
+
+    def _row_h(self) -> float:
+        return self.n_tracks * self._track_h + _ROW_GAP
+
+    def _row_top(self, row: int) -> float:
+        return 4.0 + row * self._row_h()
+
+    def _content_height(self) -> int:
+        extra = self._track_h if self._analysis is not None and len(self._analysis.data) > self.max_bytes else 0
+        return int(8 + self._n_rows() * self._row_h() + extra)
+
+    def _update_height(self) -> None:
+        self.setMinimumHeight(self._content_height())
+        self.setMinimumWidth(int(LABEL_W + MIN_PER_ROW * CELL_W + 8))
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return QSize(int(LABEL_W + MAX_PER_ROW * CELL_W + 8), self._content_height())
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._update_height()
+
+    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().changeEvent(event)
+        if event.type() == QEvent.Type.FontChange:
+            self._update_metrics()
+
+    def _spans(self, start: int, end: int):
+        """Yield (row, x0, x1, clipped_left, clipped_right) pieces of a byte span."""
+        n = self.bytes_per_row
+        limit = self._n_bytes()
+        end = min(end, limit)
+        b = start
+        while b < end:
+            row = b // n
+            row_end = min(end, (row + 1) * n)
+            x0 = LABEL_W + (b - row * n) * CELL_W
+            x1 = LABEL_W + (row_end - row * n) * CELL_W
+            yield row, x0, x1, b != start, row_end != end
+            b = row_end
+
+    # ------------------------------------------------------------------ tooltips
+
+    def _hit(self, x: float, y: float) -> tuple[int, int] | None:
+        """(track, byte offset) under a point, or None."""
+        if self._analysis is None or x < LABEL_W:
+            return None
+        row = int((y - 4.0) // self._row_h())
+        if row < 0:
+            return None
+        within = y - self._row_top(row)
+        track = int(within // self._track_h)
+        if track >= self.n_tracks:
+            return None
+        col = int((x - LABEL_W) // CELL_W)
+        if col >= self.bytes_per_row:
+            return None
+        off = row * self.bytes_per_row + col
+        if off >= self._n_bytes():
+            return None
+        return track, off
+
+    def tooltip_at(self, x: float, y: float) -> str:
+        """The tooltip text for a point (byte, code point, grapheme or token)."""
+        hit = self._hit(x, y)
+        if hit is None:
+            return ""
+        from tokexplorer.core import utf8
+
+        track, off = hit
+        a = self._analysis
+        info = a.bytes[off]
+        if track == 0:
+            return f"byte {off}: {info.value:02X} · {utf8.describe_byte(info)}"
+        if track == 1:
+            cp = a.code_points[info.cp_index]
+            return f"code point {cp.index}: {cp.label}\nbytes {a.data[cp.byte_start:cp.byte_end].hex(' ').upper()}"
+        if track == 2:
+            g = a.graphemes[info.grapheme_index]
+            labels = " + ".join(f"U+{ord(c):04X}" for c in g.text)
+            return f"grapheme {g.index}: {g.text}\n{labels}\nbytes [{g.byte_start}, {g.byte_end})"
+        tr = self._tracks[track - 3]
+        if tr.tokenization is None:
+            return tr.error or ""
+        for i, t in enumerate(tr.tokenization.tokens):
+            if t.byte_start <= off < t.byte_end:
+                text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
+                if t.partial:
+                    text += "\n" + utf8.describe_partial_token(t.bytes, t.byte_start, a)
+                return text
+        return ""
+
+    def event(self, event: QEvent) -> bool:  # noqa: D401 - Qt override
+        if event.type() == QEvent.Type.ToolTip:
+            text = self.tooltip_at(event.pos().x(), event.pos().y())
+            if text:
+                QToolTip.showText(event.globalPos(), text, self)
+            else:
+                QToolTip.hideText()
+                event.ignore()
+            return True
+        return super().event(event)
+
+    # ------------------------------------------------------------------ painting
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        p = QPainter(self)
+        try:
+            self._paint(p, event.rect())
+        finally:
+            p.end()
+
+    def _paint(self, p: QPainter, clip) -> None:
+        pal = self.palette()
+        p.fillRect(clip, pal.base())
+        if self._analysis is None:
+            return
+        a = self._analysis
+        n = self.bytes_per_row
+        rows = self._n_rows()
+        row_h = self._row_h()
+        first = max(0, int((clip.top() - 4.0) // row_h))
+        last = min(rows - 1, int((clip.bottom() - 4.0) // row_h))
+        if first > last:
+            return
+        b0 = first * n
+        b1 = min(self._n_bytes(), (last + 1) * n)
+        names = ["bytes", "code points", "graphemes"] + [t.name for t in self._tracks]
+        text_col = pal.text().color()
+        border = QPen(colors.BOX_BORDER, 1.0)
+        th = self._track_h
+        for row in range(first, last + 1):
+            top = self._row_top(row)
+            p.setFont(self._small)
+            p.setPen(pal.placeholderText().color())
+            for k, name in enumerate(names):
+                r = QRectF(2, top + k * th, LABEL_W - 6, th)
+                p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
+                           self._small_fm.elidedText(name, Qt.TextElideMode.ElideRight, LABEL_W - 6))
+            p.setPen(pal.placeholderText().color())
+            p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n}")
+        # bytes track
+        p.setFont(self.font())
+        for off in range(b0, b1):
+            info = a.bytes[off]
+            r = self.byte_rect(off)
+            p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), colors.BYTE_ROLE_COLORS.get(info.role, QColor("white")))
+            p.setPen(text_col)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, f"{info.value:02X}")
+            if info.role in ("lead", "continuation"):
+                p.setPen(pal.placeholderText().color())
+                p.setFont(self._small)
+                p.drawText(r.adjusted(0, 0, -1, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
+                           f"{info.position}")
+                p.setFont(self.font())
+        # code points and graphemes
+        cp_lo = a.bytes[b0].cp_index if b0 < b1 else 0
+        cp_hi = a.bytes[b1 - 1].cp_index + 1 if b0 < b1 else 0
+        for cp in a.code_points[cp_lo:cp_hi]:
+            glyph = _visible(cp.char)
+            for row, x0, x1, _l, _r in self._spans(cp.byte_start, cp.byte_end):
+                r = QRectF(x0, self._row_top(row) + th, x1 - x0, th)
+                self._box(p, r, colors.CODE_POINT_BG, border)
+                full = f"U+{cp.value:04X} {glyph}"
+                if x1 - x0 > self._fm.horizontalAdvance(full + " " + cp.name) + 6:
+                    full = f"{full} {cp.name}"
+                label = full if self._fm.horizontalAdvance(full) + 4 <= x1 - x0 else glyph
+                p.setPen(text_col)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+        g_lo = a.bytes[b0].grapheme_index if b0 < b1 else 0
+        g_hi = a.bytes[b1 - 1].grapheme_index + 1 if b0 < b1 else 0
+        for g in a.graphemes[g_lo:g_hi]:
+            shown = "".join(_visible(c) for c in g.text)
+            for row, x0, x1, _l, _r in self._spans(g.byte_start, g.byte_end):
+                r = QRectF(x0, self._row_top(row) + 2 * th, x1 - x0, th)
+                self._box(p, r, colors.GRAPHEME_BG, border)
+                p.setPen(text_col)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+        # token tracks
+        for k, tr in enumerate(self._tracks):
+            y_off = (3 + k) * th
+            if tr.tokenization is None:
+                p.setPen(colors.ERROR_TEXT)
+                for row in range(first, last + 1):
+                    r = QRectF(LABEL_W + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
+                    p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                               self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
+                continue
+            toks = tr.tokenization.tokens
+            fills = colors.token_colors([t.id for t in toks])
+            for t, fill in zip(toks, fills):
+                if t.byte_end <= b0 or t.byte_start >= b1:
+                    continue
+                st = colors.token_style(t, fill)
+                for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
+                    r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
+                    p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
+                    if st.hatch is not None:
+                        p.fillRect(r, QBrush(st.hatch, st.hatch_style))
+                    pen = QPen(st.border or colors.BOX_BORDER, 1.0)
+                    if st.dashed:
+                        pen.setStyle(Qt.PenStyle.DashLine)
+                    p.setPen(pen)
+                    p.setBrush(Qt.BrushStyle.NoBrush)
+                    p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
+                    p.setPen(st.text)
+                    p.setFont(self._small)
+                    p.drawText(r, Qt.AlignmentFlag.AlignCenter,
+                               self._small_fm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+            for off, kind in tr.cuts:
+                if not b0 <= off < b1 or off % n == 0:
+                    continue
+                col = colors.CUT_CODE_POINT if kind == "code point" else colors.CUT_GRAPHEME
+                row = off // n
+                x = LABEL_W + (off - row * n) * CELL_W
+                top = self._row_top(row)
+                p.setPen(QPen(col, 3.0))
+                p.drawLine(QPointF(x, top + y_off), QPointF(x, top + y_off + th))
+                p.setPen(QPen(col, 1.0, Qt.PenStyle.DotLine))
+                p.drawLine(QPointF(x, top), QPointF(x, top + y_off))
+            p.setFont(self.font())
+        # highlight
+        if self._highlight is not None:
+            hs, he = self._highlight
+            p.setPen(QPen(colors.HIGHLIGHT_OUTLINE, 2.0))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for row, x0, x1, _l, _r in self._spans(hs, he):
+                if first <= row <= last:
+                    top = self._row_top(row)
+                    p.drawRect(QRectF(x0, top, x1 - x0, self.n_tracks * th).adjusted(1, 1, -1, -1))
+        if len(a.data) > self.max_bytes and last == rows - 1:
+            p.setPen(pal.placeholderText().color())
+            p.drawText(QPointF(LABEL_W, self._row_top(rows) + self._fm.ascent()),
+                       f"… {len(a.data) - self.max_bytes:,} more bytes not shown")
+
+    def _box(self, p: QPainter, r: QRectF, fill: QColor, pen: QPen) -> None:
+        p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), fill)
+        p.setPen(pen)
+        p.setBrush(Qt.BrushStyle.NoBrush)
+        p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
