@@ -78,7 +78,7 @@ def test_tiktoken_file(tmp_path):
     assert path.read_text(encoding="ascii").splitlines()[256] == base64.b64encode(b"ab").decode() + " 256"
     assert read_tiktoken_file(path) == ranks
     path.write_text("YWI= 1\nnot-base64!! 2\n", encoding="ascii")
-    with pytest.raises(ModelFormatError, match="line 2"):
+    with pytest.raises(ModelFormatError, match="t.tiktoken line 2"):
         read_tiktoken_file(path)
 
 

@@ -242,8 +242,8 @@ def read_tiktoken_file(path: str | os.PathLike) -> dict[bytes, int]:
 
     Raises:
         InputError: the file does not exist.
-        ModelFormatError: a malformed line (with its number), duplicate tokens or
-            ranks, or an empty file.
+        ModelFormatError: a malformed line (the message names its number), a
+            repeated token or rank, or a file with no tokens.
     """
     p = Path(path)
     try:
@@ -254,23 +254,28 @@ def read_tiktoken_file(path: str | os.PathLike) -> dict[bytes, int]:
         raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
     ranks: dict[bytes, int] = {}
     seen_ranks: set[int] = set()
-    for lineno, line in enumerate(data.splitlines(), 1):
-        if not line.strip():
+    for lineno, raw in enumerate(data.splitlines(), 1):
+        parts = raw.split()
+        if not parts:
             continue
-        parts = line.split()
-        if len(parts) != 2:
-            raise ModelFormatError(f"{p.name}: line {lineno}: expected 'base64-token rank'")
         try:
+            if len(parts) != 2:
+                raise ValueError
             tok = base64.b64decode(parts[0], validate=True)
             rank = int(parts[1])
+            if rank < 0:
+                raise ValueError
         except (binascii.Error, ValueError):
-            raise ModelFormatError(f"{p.name}: line {lineno}: bad base64 token or rank") from None
+            shown = raw[:40].decode("utf-8", "replace")
+            raise ModelFormatError(
+                f"{p.name} line {lineno}: expected 'base64-token rank', got {shown!r}"
+            ) from None
         if tok in ranks or rank in seen_ranks:
-            raise ModelFormatError(f"{p.name}: line {lineno}: duplicate token or rank {rank}")
+            raise ModelFormatError(f"{p.name} line {lineno}: token or rank {rank} repeats")
         ranks[tok] = rank
         seen_ranks.add(rank)
     if not ranks:
-        raise ModelFormatError(f"{p.name}: empty .tiktoken file")
+        raise ModelFormatError(f"{p.name} holds no tokens (expected 'base64-token rank' lines)")
     return ranks
 
 

@@ -15,8 +15,6 @@ so ``except Exception`` would miss it (edge case E17).
 
 from __future__ import annotations
 
-import base64
-import binascii
 import os
 from pathlib import Path
 from typing import Any, Callable, Mapping, Sequence, TypeVar
@@ -212,56 +210,10 @@ def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, st
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` ranks file: one ``base64(token bytes) rank`` per line.
+    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.formats.read_tiktoken_file`."""
+    from tokexplorer.core.formats import read_tiktoken_file
 
-    This is the format tiktoken publishes (``cl100k_base.tiktoken``...); blank
-    lines are skipped.
-
-    Args:
-        path: the file.
-
-    Returns:
-        mergeable_ranks: token bytes -> rank (= token id).
-
-    Raises:
-        InputError: no such file.
-        ModelFormatError: a line is not ``base64 rank`` (the message names the line
-            number), a token or rank repeats, or the file holds no tokens.
-    """
-    p = Path(path)
-    try:
-        with open(p, "rb") as fh:
-            raw_lines = fh.read().splitlines()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {p}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    ranks: dict[bytes, int] = {}
-    seen_ranks: set[int] = set()
-    for lineno, raw in enumerate(raw_lines, start=1):
-        line = raw.strip()
-        if not line:
-            continue
-        parts = line.split()
-        try:
-            if len(parts) != 2:
-                raise ValueError
-            token = base64.b64decode(parts[0], validate=True)
-            rank = int(parts[1])
-            if rank < 0:
-                raise ValueError
-        except (ValueError, binascii.Error):
-            shown = raw[:40].decode("utf-8", "replace")
-            raise ModelFormatError(
-                f"{p.name} line {lineno}: expected 'base64-token rank', got {shown!r}"
-            ) from None
-        if token in ranks or rank in seen_ranks:
-            raise ModelFormatError(f"{p.name} line {lineno}: token or rank {rank} repeats")
-        ranks[token] = rank
-        seen_ranks.add(rank)
-    if not ranks:
-        raise ModelFormatError(f"{p.name} holds no tokens (expected 'base64-token rank' lines)")
-    return ranks
+    return read_tiktoken_file(path)
 
 
 class TiktokenTokenizer(Tokenizer):
