@@ -254,6 +254,7 @@ class TokenView(QAbstractScrollArea):
         bold = QFont(self.font())
         bold.setBold(True)
         self._bold_font = bold
+        self._bold_fm = QFontMetricsF(bold)
         self._box_h = self._fm.height() + 2 * _BOX_PAD
         self._line_h = self._box_h + _MARK_H + _LINE_GAP
         self._space_w = self._fm.horizontalAdvance(" ")
@@ -392,8 +393,15 @@ class TokenView(QAbstractScrollArea):
 
     def _layout(self) -> None:
         items, ranges, breaks = self._build_items()
+        min_piece = max(8.0, self._space_w * 1.5)  # each token's share of a cut glyph
+        styles = self._styles
         for it in items:
-            it.width = max(self._advance(it.shown), self._space_w * 0.5)
+            if it.owner >= 0 and styles[it.owner].bold:
+                it.width = max(self._bold_fm.horizontalAdvance(it.shown), self._space_w * 0.5)
+            else:
+                it.width = max(self._advance(it.shown), self._space_w * 0.5)
+            if it.cuts:
+                it.width = max(it.width, min_piece * (len(it.cuts) + 1))
         avail = self._laid_out_width
         lines: list[tuple[int, int]] = []
         n = len(items)
@@ -583,7 +591,8 @@ class TokenView(QAbstractScrollArea):
                         col = QColor(col)
                         col.setAlpha(110)
                     p.setPen(col)
-                    p.drawText(QPointF(it.x, base), it.shown)
+                    pad = (it.width - self._advance(it.shown)) / 2 if it.cuts else 0.0
+                    p.drawText(QPointF(it.x + pad, base), it.shown)
                 if it.cuts:
                     self._paint_cut(p, it, y)
             p.setFont(normal_font)
