@@ -60,7 +60,8 @@ from tokexplorer.core.textclean import clean_text
 from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainReport
 
 N_BYTES = 256
-_SHORT_CHUNK = 48  # bytes; longer chunks use the heap-based merge loop
+_SHORT_CHUNK = 512  # bytes; longer chunks use the heap-based merge loop
+_INF = 1 << 62
 _CACHE_LIMIT = 200_000  # chunks kept in the encode cache before it is cleared
 
 
@@ -453,22 +454,30 @@ def _merge_parts(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None =
     n = len(data)
     if n <= 1:
         return [data]
-    if n <= _SHORT_CHUNK:
-        parts = [data[i : i + 1] for i in range(n)]
-        get = ranks.get
-        while len(parts) > 1:
-            best = None
-            best_i = -1
-            for i in range(len(parts) - 1):
-                r = get(parts[i] + parts[i + 1])
-                if r is not None and (best is None or r < best):
-                    best = r
-                    best_i = i
-            if best is None or (max_rank is not None and best >= max_rank):
-                break
-            parts[best_i : best_i + 2] = [parts[best_i] + parts[best_i + 1]]
-        return parts
-    return _merge_parts_heap(ranks, data, max_rank)
+    if n > _SHORT_CHUNK:
+        return _merge_parts_heap(ranks, data, max_rank)
+    # tiktoken's loop: keep the rank of every adjacent pair, merge the lowest
+    # (leftmost on ties), then recompute only the two pairs next to the merge.
+    inf = _INF if max_rank is None else max_rank
+    get = ranks.get
+    bounds = list(range(n + 1))
+    pr = [get(data[i : i + 2], inf) for i in range(n - 1)]
+    if max_rank is not None:
+        pr = [r if r < inf else inf for r in pr]
+    while pr:
+        r = min(pr)
+        if r >= inf:
+            break
+        i = pr.index(r)
+        del bounds[i + 1]
+        del pr[i]
+        if i < len(pr):
+            r2 = get(data[bounds[i] : bounds[i + 2]], inf)
+            pr[i] = r2 if r2 < inf else inf
+        if i > 0:
+            r2 = get(data[bounds[i - 1] : bounds[i + 1]], inf)
+            pr[i - 1] = r2 if r2 < inf else inf
+    return [data[bounds[k] : bounds[k + 1]] for k in range(len(bounds) - 1)]
 
 
 def _merge_parts_heap(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None) -> list[bytes]:
