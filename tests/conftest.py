@@ -10,12 +10,3 @@ import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-
-def pytest_configure(config):
-    """Apply the PySide6 6.12 / CPython 3.11 reference-count workaround
-    (see :func:`tokexplorer.gui.app.apply_pyside_refcount_workaround`) before any test emits signals."""
-    try:
-        from tokexplorer.gui.app import apply_pyside_refcount_workaround
-    except ImportError:  # PySide6 missing: the GUI tests are skipped anyway
-        return
-    apply_pyside_refcount_workaround()

@@ -8,7 +8,6 @@ the window and exits, which is how the documentation screenshots are made.
 
 from __future__ import annotations
 
-import ctypes
 import sys
 
 from PySide6.QtCore import QTimer
@@ -26,40 +25,6 @@ SCREENSHOT_DEADLINE_MS = 120_000
 SCREENSHOT_SETTLE_MS = 400
 
 
-def apply_pyside_refcount_workaround() -> bool:
-    """Protect ``None``, ``True`` and ``False`` from PySide6's extra reference drops.
-
-    PySide6 6.12's stable-ABI build drops one reference too many on some
-    singletons when run on CPython 3.11, where they are not yet immortal
-    (they are since 3.12): every ``Signal.emit()`` from Python loses a
-    reference to ``True``, and every Python ``data()``/``headerData()`` override
-    that returns ``None`` to Qt loses one to ``None``. After a few thousand
-    such calls CPython aborts with "Fatal Python error: none_dealloc" (or
-    ``bool_dealloc``). This adds 2**48 references to each of the three
-    objects, making them immortal in practice, as CPython 3.12 does.
-
-    Does nothing on CPython 3.12+ or other implementations, or when the object
-    layout is not the plain one (reference count first).
-
-    Returns:
-        True when the reference counts were raised.
-    """
-    if sys.implementation.name != "cpython" or sys.version_info >= (3, 12):
-        return False
-    if hasattr(sys, "getobjects"):  # Py_TRACE_REFS build: other fields come first
-        return False
-    done = False
-    for obj in (None, True, False):
-        cell = ctypes.c_ssize_t.from_address(id(obj))
-        # sys.getrefcount counts its own argument: one more than the field holds.
-        if abs(cell.value - (sys.getrefcount(obj) - 1)) > 8:
-            continue
-        if cell.value < (1 << 47):
-            cell.value += 1 << 48
-            done = True
-    return done
-
-
 def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
     """Run tokexplorer's window until it is closed.
 
@@ -73,7 +38,6 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         The exit status: 0, or 1 when the screenshot could not be written.
     """
     paths = [a for a in (argv or []) if a]
-    apply_pyside_refcount_workaround()
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
