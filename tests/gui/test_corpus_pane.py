@@ -17,7 +17,11 @@ from tokexplorer.gui.models.corpus_model import (
     human_size,
 )
 from tokexplorer.gui.models.merge_model import RawRole
-from tokexplorer.gui.panes.corpus_pane import CorpusPane, TrainingResult, parse_special_tokens
+from tokexplorer.gui.panes.corpus_pane import (
+    CorpusPane,
+    TrainingResult,
+    parse_special_tokens,
+)
 from tokexplorer.gui.state import AppState
 
 WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
@@ -56,7 +60,10 @@ def test_utf8_file_with_chinese_and_emoji(qtbot, pane, state, tmp_path):
     row = cells(pane, 0)
     assert row[COL_FILE] == "mixed.txt"
     assert row[COL_SIZE] == "30 B"
-    assert pane.model.data(pane.model.index(0, COL_SIZE), Qt.ItemDataRole.ToolTipRole) == "30 bytes"
+    assert (
+        pane.model.data(pane.model.index(0, COL_SIZE), Qt.ItemDataRole.ToolTipRole)
+        == "30 bytes"
+    )
     assert pane.model.data(pane.model.index(0, COL_SIZE), RawRole) == 30
     assert row[COL_ENCODING] == "UTF-8"
     assert row[COL_EOL] == "LF"
@@ -119,7 +126,9 @@ def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     corpus = load(qtbot, pane, [good, binary])
     assert [f.name for f in corpus.files] == ["a.txt"]
-    assert pane.problem_messages() == ["b.bin: looks like a binary file (NUL byte at offset 8); not loaded"]
+    assert pane.problem_messages() == [
+        "b.bin: looks like a binary file (NUL byte at offset 8); not loaded"
+    ]
     assert pane.problems_label.text() == "Problems: 1"
     assert pane.load_status.text() == "1 file loaded, 1 refused (see Problems)"
 
@@ -134,7 +143,11 @@ def test_folder_is_read(qtbot, pane, tmp_path):
 
 
 def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_path):
-    for name, data in (("a.txt", b"alpha\n"), ("b.txt", b"\xef\xbb\xbfbeta\r\n"), ("c.txt", "汉字\n".encode("gbk"))):
+    for name, data in (
+        ("a.txt", b"alpha\n"),
+        ("b.txt", b"\xef\xbb\xbfbeta\r\n"),
+        ("c.txt", "汉字\n".encode("gbk")),
+    ):
         (tmp_path / name).write_bytes(data)
     load(qtbot, pane, sorted(tmp_path.iterdir()))
     assert pane.model.rowCount() == 3
@@ -150,7 +163,10 @@ def test_human_size():
 
 
 def test_parse_special_tokens():
-    assert parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>") == ["<|endoftext|>", "<|pad|>"]
+    assert parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>") == [
+        "<|endoftext|>",
+        "<|pad|>",
+    ]
     assert parse_special_tokens("  ") == []
 
 
@@ -262,12 +278,18 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     assert pane.corpus.files[0].lossy is True
     assert "\ufffd" in pane.corpus.files[0].text
     asked = []
-    monkeypatch.setattr(pane, "_confirm", lambda title, text: asked.append(text) or False)
+    monkeypatch.setattr(
+        pane, "_confirm", lambda title, text: asked.append(text) or False
+    )
     pane.vocab_spin.setValue(300)
     with qtbot.waitSignal(state.error, timeout=1000) as blocker:
         assert pane.start_training() is None
-    assert blocker.args == ["training refused: the corpus holds lossily decoded text (U+FFFD)"]
-    assert len(asked) == 1 and asked[0].startswith("gbk.txt could not be decoded exactly")
+    assert blocker.args == [
+        "training refused: the corpus holds lossily decoded text (U+FFFD)"
+    ]
+    assert len(asked) == 1 and asked[0].startswith(
+        "gbk.txt could not be decoded exactly"
+    )
 
     monkeypatch.setattr(pane, "_confirm", lambda title, text: True)
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT):
@@ -275,22 +297,30 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     assert state.bpe is not None
 
 
-def test_sentencepiece_vocab_too_large_offers_limit(qtbot, pane, state, tmp_path, monkeypatch):
+def test_sentencepiece_vocab_too_large_offers_limit(
+    qtbot, pane, state, tmp_path, monkeypatch
+):
     """E19: SentencePiece's largest size is offered and used when the user agrees."""
     path = tmp_path / "small.txt"
-    path.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    path.write_text(
+        "the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8"
+    )
     load(qtbot, pane, [path])
     pane.set_algorithm("sp-bpe")
     assert not pane.pattern_combo.isEnabled()
     assert pane.sp_box.isEnabled()
     pane.vocab_spin.setValue(5000)
     questions = []
-    monkeypatch.setattr(pane, "_confirm", lambda title, text: questions.append(text) or True)
+    monkeypatch.setattr(
+        pane, "_confirm", lambda title, text: questions.append(text) or True
+    )
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training()
     result = blocker.args[0]
     assert len(questions) == 1
-    assert questions[0].startswith("vocab 5,000 is too large for this corpus; SentencePiece can make at most ")
+    assert questions[0].startswith(
+        "vocab 5,000 is too large for this corpus; SentencePiece can make at most "
+    )
     assert result.vocab_size < 5000
     assert result.tokenizer.vocab_size == result.vocab_size
     assert [t.family for t in state.tokenizers] == ["sentencepiece"]
@@ -299,10 +329,14 @@ def test_sentencepiece_vocab_too_large_offers_limit(qtbot, pane, state, tmp_path
 
 def test_sentencepiece_auto_fit(qtbot, pane, state, tmp_path):
     path = tmp_path / "small.txt"
-    path.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    path.write_text(
+        "the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8"
+    )
     load(qtbot, pane, [path])
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training(algorithm="sp-unigram", vocab_size=5000, auto_fit=True)
     result = blocker.args[0]
-    assert result.notes[0].startswith("vocab 5,000 is too large for this corpus; trained with ")
+    assert result.notes[0].startswith(
+        "vocab 5,000 is too large for this corpus; trained with "
+    )
     assert state.tokenizers[0] is result.tokenizer

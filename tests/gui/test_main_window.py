@@ -14,7 +14,12 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from tokexplorer.core.utf8 import token_display
-from tokexplorer.gui.main_window import BUILTIN_SAMPLE_NAME, STARTUP_BPE_VOCAB, TAB_COMPARE, MainWindow
+from tokexplorer.gui.main_window import (
+    BUILTIN_SAMPLE_NAME,
+    STARTUP_BPE_VOCAB,
+    TAB_COMPARE,
+    MainWindow,
+)
 from tokexplorer.gui.models.merge_model import COL_MERGED, COL_RANK
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
@@ -41,15 +46,25 @@ def test_startup_with_builtin_sample(started):
     assert w.startup_finished
     assert [f.name for f in state.corpus.files] == [BUILTIN_SAMPLE_NAME]
     assert state.corpus.files[0].text == state.sample_text
-    assert w.corpus_pane.model.data(w.corpus_pane.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
+    assert (
+        w.corpus_pane.model.data(w.corpus_pane.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
+    )
     assert w.tabs.currentIndex() == TAB_COMPARE
-    assert [w.tabs.tabText(i) for i in range(4)] == ["Corpus", "Merge table", "Compare", "Byte inspector"]
+    assert [w.tabs.tabText(i) for i in range(4)] == [
+        "Corpus",
+        "Merge table",
+        "Compare",
+        "Byte inspector",
+    ]
     # default BPE: vocab 512 with <|endoftext|>, so at most 255 merges
     bpe = state.bpe
     assert bpe is not None
     assert bpe.vocab_size <= STARTUP_BPE_VOCAB
     assert w.merges_pane.model.rowCount() == len(bpe.merges)
-    assert w.merges_pane.count_label.text() == f"{len(bpe.merges):,} merges ({len(bpe.merges):,} shown)"
+    assert (
+        w.merges_pane.count_label.text()
+        == f"{len(bpe.merges):,} merges ({len(bpe.merges):,} shown)"
+    )
     assert [t.family for t in state.tokenizers] == ["bpe", "tiktoken", "sentencepiece"]
     assert state.tokenizers[0].bpe is bpe
     assert state.tokenizers[1].name.startswith("cl100k_base")
@@ -62,7 +77,11 @@ def test_merge_table_filter_counts(qtbot, started):
     def text_of(i):
         return token_display(bpe.vocab[i]).casefold()
 
-    expected = sum(1 for m in bpe.merges if any("th" in text_of(t) for t in (m.new_id, m.left, m.right)))
+    expected = sum(
+        1
+        for m in bpe.merges
+        if any("th" in text_of(t) for t in (m.new_id, m.left, m.right))
+    )
     assert 0 < expected < len(bpe.merges)
     qtbot.keyClicks(pane.filter_edit, "th")
     pane.apply_filter()
@@ -88,7 +107,9 @@ def test_merge_table_sorts_by_header(qtbot, started):
     assert pane.proxy.data(pane.proxy.index(0, COL_RANK)) == str(n - 1)
     pane.view.sortByColumn(COL_RANK, Qt.SortOrder.AscendingOrder)
     first = started.state.bpe.merges[0]
-    assert pane.proxy.data(pane.proxy.index(0, COL_MERGED)) == token_display(first.merged)
+    assert pane.proxy.data(pane.proxy.index(0, COL_MERGED)) == token_display(
+        first.merged
+    )
 
 
 def test_training_from_window_replaces_bpe_column(qtbot, started):
@@ -99,7 +120,11 @@ def test_training_from_window_replaces_bpe_column(qtbot, started):
     bpe = blocker.args[0].model
     assert w.state.bpe is bpe
     assert w.merges_pane.model.rowCount() == len(bpe.merges)
-    assert [t.family for t in w.state.tokenizers] == ["bpe", "tiktoken", "sentencepiece"]
+    assert [t.family for t in w.state.tokenizers] == [
+        "bpe",
+        "tiktoken",
+        "sentencepiece",
+    ]
     assert w.state.tokenizers[0].bpe is bpe
     assert w.statusBar().currentMessage() == blocker.args[0].message
 
@@ -116,7 +141,9 @@ def test_open_paths_loads_corpus(qtbot, window, tmp_path):
 
 def test_startup_with_files(qtbot, window, tmp_path):
     path = tmp_path / "doc.txt"
-    path.write_text("low lower lowest newer newest wider widest\n" * 20, encoding="utf-8")
+    path.write_text(
+        "low lower lowest newer newest wider widest\n" * 20, encoding="utf-8"
+    )
     with qtbot.waitSignal(window.startup_done, timeout=WAIT):
         window.start_up([str(path)])
     assert [f.name for f in window.state.corpus.files] == ["doc.txt"]
@@ -130,7 +157,9 @@ def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
     with qtbot.waitSignal(window.startup_done, timeout=WAIT):
         window.start_up([str(path)])
     assert window.state.bpe is None
-    assert window.corpus_pane.problem_messages() == ["x.bin: looks like a binary file (NUL byte at offset 0); not loaded"]
+    assert window.corpus_pane.problem_messages() == [
+        "x.bin: looks like a binary file (NUL byte at offset 0); not loaded"
+    ]
 
 
 def test_save_and_open_bpe_model(qtbot, started, tmp_path):
@@ -169,7 +198,11 @@ def test_drop_files_on_window(qtbot, window, tmp_path):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(path))])
     event = QDropEvent(
-        QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
+        QPointF(10, 10),
+        Qt.DropAction.CopyAction,
+        mime,
+        Qt.MouseButton.LeftButton,
+        Qt.KeyboardModifier.NoModifier,
     )
     with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=WAIT):
         window.dropEvent(event)
@@ -182,7 +215,15 @@ def test_app_main_screenshot(tmp_path):
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
     code = f"from tokexplorer.gui.app import main; raise SystemExit(main([], screenshot={str(png)!r}))"
     root = Path(__file__).resolve().parents[2]
-    proc = subprocess.run([sys.executable, "-c", code], cwd=root, env=env, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        check=False,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 0, proc.stderr
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"

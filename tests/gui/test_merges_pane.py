@@ -22,7 +22,9 @@ def _byte_vocab() -> dict[int, bytes]:
     return {i: bytes([i]) for i in range(256)}
 
 
-def _records(pairs: list[tuple[bytes, bytes, int | None]]) -> tuple[list[MergeRecord], dict[int, bytes]]:
+def _records(
+    pairs: list[tuple[bytes, bytes, int | None]],
+) -> tuple[list[MergeRecord], dict[int, bytes]]:
     """Build merge records from (left bytes, right bytes, count); ids as in our BPE."""
     vocab = _byte_vocab()
     ids = {v: k for k, v in vocab.items()}
@@ -78,15 +80,34 @@ def test_merge_model_cells(model):
     assert model.data(model.index(6, COL_COUNT), RawRole) == -1
     assert model.data(model.index(0, COL_RANK), RawRole) == 0
     assert model.data(model.index(0, COL_LEFT), RawRole) == ord("t")
-    assert model.data(model.index(4, COL_MERGED), Qt.ItemDataRole.ToolTipRole) == "token id 260 · 3 bytes: E4 BD A0"
+    assert (
+        model.data(model.index(4, COL_MERGED), Qt.ItemDataRole.ToolTipRole)
+        == "token id 260 · 3 bytes: E4 BD A0"
+    )
     assert model.data(QModelIndex()) is None
 
 
 def test_merge_model_sort_numeric_and_back(model):
     model.sort(COL_COUNT, Qt.SortOrder.DescendingOrder)
-    assert [model.data(model.index(r, COL_RANK)) for r in range(7)] == ["0", "1", "2", "3", "4", "5", "6"]
+    assert [model.data(model.index(r, COL_RANK)) for r in range(7)] == [
+        "0",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+    ]
     model.sort(COL_COUNT, Qt.SortOrder.AscendingOrder)
-    assert [model.data(model.index(r, COL_RANK)) for r in range(7)] == ["6", "5", "3", "4", "2", "1", "0"]
+    assert [model.data(model.index(r, COL_RANK)) for r in range(7)] == [
+        "6",
+        "5",
+        "3",
+        "4",
+        "2",
+        "1",
+        "0",
+    ]
     model.sort(COL_RANK, Qt.SortOrder.AscendingOrder)
     assert [model.merge_at(r).rank for r in range(7)] == list(range(7))
 
@@ -101,7 +122,9 @@ def test_filter_proxy_text_and_hex(qtmodeltester, model):
     proxy.set_filter("TH")
     assert proxy.rowCount() == 3
     proxy.set_filter("", hex_bytes=parse_hex("e4 bd"))
-    assert [proxy.data(proxy.index(r, COL_MERGED)) for r in range(proxy.rowCount())] == ["\\xE4\\xBD", "你"]
+    assert [
+        proxy.data(proxy.index(r, COL_MERGED)) for r in range(proxy.rowCount())
+    ] == ["\\xE4\\xBD", "你"]
     proxy.set_filter("")
     assert proxy.rowCount() == 7
     qtmodeltester.check(proxy)
@@ -142,7 +165,9 @@ def test_big_merge_table_100k_rows(qtbot):
     assert m.rowCount() == 100_000
     assert m.data(m.index(99_999, COL_RANK)) == "99999"
     assert m.data(m.index(99_999, COL_COUNT)) == "1"
-    assert m.data(m.index(65 + 256 * 10, COL_MERGED)) == "A\\xC7"  # left 65 ('A'), right (2625*7) % 256 = 199
+    assert (
+        m.data(m.index(65 + 256 * 10, COL_MERGED)) == "A\\xC7"
+    )  # left 65 ('A'), right (2625*7) % 256 = 199
     proxy = MergeFilterProxy()
     proxy.setSourceModel(m)
     proxy.set_filter("", hex_bytes=b"\x41\xc7")

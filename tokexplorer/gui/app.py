@@ -58,12 +58,17 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
             status["taken"] = True
             app.processEvents()
             if not window.grab().save(screenshot, "PNG"):
-                print(f"tokexplorer: could not write the screenshot {screenshot}", file=sys.stderr)
+                print(
+                    f"tokexplorer: could not write the screenshot {screenshot}",
+                    file=sys.stderr,
+                )
                 status["code"] = 1
             window.close()
             app.quit()
 
-        window.startup_done.connect(lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take))
+        window.startup_done.connect(
+            lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take)
+        )
         QTimer.singleShot(SCREENSHOT_DEADLINE_MS, take)
 
     # Start the work once the event loop runs, so the window paints first.
@@ -73,7 +78,9 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     return status["code"] or int(code)
 
 
-if __name__ == "__main__":  # python -m tokexplorer.gui.app [FILE ...] [--screenshot PNG]
+if (
+    __name__ == "__main__"
+):  # python -m tokexplorer.gui.app [FILE ...] [--screenshot PNG]
     import argparse
 
     parser = argparse.ArgumentParser(prog="tokexplorer")

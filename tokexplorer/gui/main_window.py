@@ -15,12 +15,29 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QAction, QCloseEvent, QDragEnterEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox, QTabWidget, QWidget
+from PySide6.QtGui import (
+    QAction,
+    QCloseEvent,
+    QDragEnterEvent,
+    QDropEvent,
+    QKeySequence,
+)
+from PySide6.QtWidgets import (
+    QFileDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QTabWidget,
+    QWidget,
+)
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.gui.panes.corpus_pane import CorpusPane, TrainingResult, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane import (
+    CorpusPane,
+    TrainingResult,
+    paths_from_mime,
+)
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker
@@ -110,10 +127,14 @@ class MainWindow(QMainWindow):
         self.corpus_pane = CorpusPane(self.state)
         self.merges_pane = MergesPane(self.state)
         self.compare_pane: QWidget = (
-            ComparePane(self.state) if ComparePane is not None else self._placeholder("Compare pane not available")
+            ComparePane(self.state)
+            if ComparePane is not None
+            else self._placeholder("Compare pane not available")
         )
         self.bytes_pane: QWidget = (
-            BytesPane(self.state) if BytesPane is not None else self._placeholder("Byte inspector not available")
+            BytesPane(self.state)
+            if BytesPane is not None
+            else self._placeholder("Byte inspector not available")
         )
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
@@ -142,11 +163,23 @@ class MainWindow(QMainWindow):
     # ================================================================= menus
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
-        self.open_files_action = self._action("&Open files…", self.corpus_pane.open_files_dialog, QKeySequence.StandardKey.Open)
-        self.open_folder_action = self._action("Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O")
-        self.open_model_action = self._action("Open &model…", self.open_model_dialog, "Ctrl+M")
-        self.save_bpe_action = self._action("&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save)
-        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
+        self.open_files_action = self._action(
+            "&Open files…",
+            self.corpus_pane.open_files_dialog,
+            QKeySequence.StandardKey.Open,
+        )
+        self.open_folder_action = self._action(
+            "Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O"
+        )
+        self.open_model_action = self._action(
+            "Open &model…", self.open_model_dialog, "Ctrl+M"
+        )
+        self.save_bpe_action = self._action(
+            "&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save
+        )
+        self.quit_action = self._action(
+            "&Quit", self.close, QKeySequence.StandardKey.Quit
+        )
         for act in (self.open_files_action, self.open_folder_action):
             file_menu.addAction(act)
         file_menu.addSeparator()
@@ -156,19 +189,29 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.quit_action)
 
         view_menu = self.menuBar().addMenu("&View")
-        for i, name in enumerate(("Corpus", "Merge table", "Compare", "Byte inspector")):
-            act = self._action(name, lambda _checked=False, i=i: self.tabs.setCurrentIndex(i), f"Ctrl+{i + 1}")
+        for i, name in enumerate(
+            ("Corpus", "Merge table", "Compare", "Byte inspector")
+        ):
+            act = self._action(
+                name,
+                lambda _checked=False, i=i: self.tabs.setCurrentIndex(i),
+                f"Ctrl+{i + 1}",
+            )
             view_menu.addAction(act)
         view_menu.addSeparator()
         self.statusbar_action = QAction("Status bar", self)
         self.statusbar_action.setCheckable(True)
         self.statusbar_action.setChecked(True)
-        self.statusbar_action.toggled.connect(lambda on: self.statusBar().setVisible(on))
+        self.statusbar_action.toggled.connect(
+            lambda on: self.statusBar().setVisible(on)
+        )
         view_menu.addAction(self.statusbar_action)
 
         train_menu = self.menuBar().addMenu("&Train")
         train_menu.addAction(self._action("&Train on corpus", self.train, "Ctrl+T"))
-        train_menu.addAction(self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+."))
+        train_menu.addAction(
+            self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
+        )
 
     def _action(self, text: str, slot: Any, shortcut: Any = None) -> QAction:
         act = QAction(text, self)
@@ -189,7 +232,9 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.corpus_pane)
         return self.corpus_pane.start_training()
 
-    def start_up(self, paths: list[str] | None = None, *, sample_text: str | None = None) -> None:
+    def start_up(
+        self, paths: list[str] | None = None, *, sample_text: str | None = None
+    ) -> None:
         """Do the startup work; :attr:`startup_done` is emitted when it is finished.
 
         Loads ``paths`` as the corpus, or the built-in sample (also the compare
@@ -231,7 +276,11 @@ class MainWindow(QMainWindow):
 
         worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
         worker.signals.returned.connect(self._add_tokenizer_in_order)
-        worker.signals.errored.connect(lambda msg: self.state.status.emit(f"tiktoken cl100k_base not loaded: {msg}"))
+        worker.signals.errored.connect(
+            lambda msg: self.state.status.emit(
+                f"tiktoken cl100k_base not loaded: {msg}"
+            )
+        )
         worker.signals.finished.connect(lambda: self._startup_step_done("tiktoken"))
         self.tiktoken_worker = worker
         worker.start()
@@ -246,7 +295,9 @@ class MainWindow(QMainWindow):
         if "corpus" not in self._startup_pending:
             return
         if corpus is None or getattr(corpus, "is_empty", True):
-            self.state.status.emit("nothing to train on: no default BPE or SentencePiece model")
+            self.state.status.emit(
+                "nothing to train on: no default BPE or SentencePiece model"
+            )
         elif getattr(corpus, "lossy_files", ()):
             self.state.status.emit(
                 "the corpus holds lossily decoded text (U+FFFD): no default models trained; "
@@ -264,10 +315,15 @@ class MainWindow(QMainWindow):
     def _startup_train(self, step: str) -> None:
         self._startup_step = step
         if step == "bpe":
-            worker = self.corpus_pane.start_training(vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False)
+            worker = self.corpus_pane.start_training(
+                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False
+            )
         else:
             worker = self.corpus_pane.start_training(
-                vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False
+                vocab_size=STARTUP_SP_VOCAB,
+                algorithm="sp-bpe",
+                auto_fit=True,
+                confirm=False,
             )
         if worker is None:  # refused; the reason was reported
             self._on_training_done(None)
@@ -281,7 +337,9 @@ class MainWindow(QMainWindow):
             return
         self._startup_step = ""
         if isinstance(result, TrainingResult) and result.notes:
-            self.state.status.emit("default SentencePiece model: " + "; ".join(result.notes))
+            self.state.status.emit(
+                "default SentencePiece model: " + "; ".join(result.notes)
+            )
         self._startup_step_done("training")
 
     def _startup_step_done(self, name: str) -> None:
@@ -290,7 +348,9 @@ class MainWindow(QMainWindow):
         self._startup_pending.discard(name)
         if not self._startup_pending and not self._startup_finished:
             self._startup_finished = True
-            toks = sorted(self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9))
+            toks = sorted(
+                self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9)
+            )
             if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
                 self.state.set_tokenizers(toks)
             self.startup_done.emit()
@@ -325,8 +385,12 @@ class MainWindow(QMainWindow):
         else:
             spec = f"bpe:{path}"
         worker = Worker(lambda cancel: load_tokenizer(spec))
-        worker.signals.returned.connect(lambda tok, p=path: self._on_model_loaded(p, tok))
-        worker.signals.errored.connect(lambda msg, p=path: self.state.error.emit(f"{os.path.basename(p)}: {msg}"))
+        worker.signals.returned.connect(
+            lambda tok, p=path: self._on_model_loaded(p, tok)
+        )
+        worker.signals.errored.connect(
+            lambda msg, p=path: self.state.error.emit(f"{os.path.basename(p)}: {msg}")
+        )
         self.model_worker = worker
         self.state.status.emit(f"opening {os.path.basename(path)}…")
         worker.start()
@@ -345,7 +409,12 @@ class MainWindow(QMainWindow):
         if self.state.bpe is None:
             self.state.error.emit("no BPE model to save: train one first (Corpus tab)")
             return
-        path, _ = QFileDialog.getSaveFileName(self, "Save BPE model", "model.bpe", "tokexplorer BPE (*.bpe);;All files (*)")
+        path, _ = QFileDialog.getSaveFileName(
+            self,
+            "Save BPE model",
+            "model.bpe",
+            "tokexplorer BPE (*.bpe);;All files (*)",
+        )
         if path:
             self.save_bpe(path)
 
@@ -376,32 +445,40 @@ class MainWindow(QMainWindow):
         if self._dialog is not None and self._dialog.isVisible():
             self._dialog.setText(message)
             return
-        box = QMessageBox(QMessageBox.Icon.Warning, "tokexplorer", message, QMessageBox.StandardButton.Ok, self)
+        box = QMessageBox(
+            QMessageBox.Icon.Warning,
+            "tokexplorer",
+            message,
+            QMessageBox.StandardButton.Ok,
+            self,
+        )
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         box.finished.connect(lambda _r: setattr(self, "_dialog", None))
         self._dialog = box
         box.open()
 
     # ================================================================= drag and drop
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if paths_from_mime(event.mimeData()):
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = paths_from_mime(event.mimeData())
         if not paths:
             event.ignore()
             return
         event.acceptProposedAction()
-        models = [p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))]
+        models = [
+            p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))
+        ]
         for p in models:
             self.open_model(p)
         texts = [p for p in paths if p not in models]
         if texts:
             self.open_paths(texts)
 
-    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802 - Qt override
+    def closeEvent(self, event: QCloseEvent) -> None:
         self.corpus_pane.cancel_training()
         super().closeEvent(event)

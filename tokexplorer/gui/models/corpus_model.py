@@ -10,13 +10,27 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+)
 from PySide6.QtGui import QBrush, QColor
 
 from tokexplorer.gui.models.merge_model import RawRole
 
 #: Column titles, in order.
-CORPUS_COLUMNS: tuple[str, ...] = ("File", "Size", "Encoding", "Line endings", "Characters", "Lines", "Notes")
+CORPUS_COLUMNS: tuple[str, ...] = (
+    "File",
+    "Size",
+    "Encoding",
+    "Line endings",
+    "Characters",
+    "Lines",
+    "Notes",
+)
 COL_FILE, COL_SIZE, COL_ENCODING, COL_EOL, COL_CHARS, COL_LINES, COL_NOTES = range(7)
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -121,7 +135,9 @@ class CorpusTableModel(QAbstractTableModel):
     def replace_file(self, row: int, file: Any) -> None:
         """Replace the file at ``row`` (e.g. after re-reading it with another encoding)."""
         self._files[row] = file
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1))
+        self.dataChanged.emit(
+            self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1)
+        )
 
     def file_at(self, row: int) -> Any:
         """The ``CorpusFile`` at ``row``."""
@@ -137,10 +153,19 @@ class CorpusTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(CORPUS_COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            if 0 <= section < len(CORPUS_COLUMNS):
-                return CORPUS_COLUMNS[section]
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        horizontal = orientation == Qt.Orientation.Horizontal
+        if (
+            role == Qt.ItemDataRole.DisplayRole
+            and horizontal
+            and 0 <= section < len(CORPUS_COLUMNS)
+        ):
+            return CORPUS_COLUMNS[section]
         return None
 
     def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -179,7 +204,11 @@ class CorpusTableModel(QAbstractTableModel):
                 notes = self._notes(f)
                 return "\n".join(notes) if notes else None
             return None
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_SIZE, COL_CHARS, COL_LINES):
+        if role == Qt.ItemDataRole.TextAlignmentRole and col in (
+            COL_SIZE,
+            COL_CHARS,
+            COL_LINES,
+        ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole:
             if getattr(f, "lossy", False):

@@ -15,7 +15,8 @@ filters.
 
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -36,7 +37,14 @@ from tokexplorer.core.utf8 import token_display
 RawRole = int(Qt.ItemDataRole.UserRole) + 1
 
 #: Column titles, in order.
-MERGE_COLUMNS: tuple[str, ...] = ("Rank", "Left", "Right", "Merged token", "Bytes", "Count")
+MERGE_COLUMNS: tuple[str, ...] = (
+    "Rank",
+    "Left",
+    "Right",
+    "Merged token",
+    "Bytes",
+    "Count",
+)
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT = range(6)
 
 _HEADER_TIPS = (
@@ -74,7 +82,9 @@ class MergeTableModel(QAbstractTableModel):
 
     # -- data --------------------------------------------------------------------
 
-    def set_merges(self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> None:
+    def set_merges(
+        self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]
+    ) -> None:
         """Show ``merges`` (rank order) whose token ids are resolved through ``vocab``.
 
         Args:
@@ -127,8 +137,15 @@ class MergeTableModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(MERGE_COLUMNS)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(MERGE_COLUMNS):
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(
+            MERGE_COLUMNS
+        ):
             if role == Qt.ItemDataRole.DisplayRole:
                 return MERGE_COLUMNS[section]
             if role == Qt.ItemDataRole.ToolTipRole:
@@ -170,7 +187,11 @@ class MergeTableModel(QAbstractTableModel):
             if col in (COL_RANK, COL_BYTES, COL_COUNT):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
-        if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+        if role == Qt.ItemDataRole.FontRole and col in (
+            COL_LEFT,
+            COL_RIGHT,
+            COL_MERGED,
+        ):
             return self._mono
         return None
 
@@ -193,7 +214,9 @@ class MergeTableModel(QAbstractTableModel):
         hex_bytes = raw.hex(" ").upper() if raw else "(none)"
         return f"token id {token_id} · {len(raw)} bytes: {hex_bytes}"
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+    def sort(
+        self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
+    ) -> None:
         """Sort rows by ``column``'s raw value (numbers numerically, tokens by bytes).
 
         Ties keep rank order. Emits ``layoutAboutToBeChanged``/``layoutChanged``.
@@ -215,12 +238,16 @@ class MergeTableModel(QAbstractTableModel):
 
         self.layoutAboutToBeChanged.emit()
         old = self._order
-        new = sorted(range(len(merges)), key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+        new = sorted(
+            range(len(merges)), key=key, reverse=order == Qt.SortOrder.DescendingOrder
+        )
         # Keep persistent indexes (selection, current row) on the same records.
         pos_of = {rec: row for row, rec in enumerate(new)}
         from_list = self.persistentIndexList()
         to_list = [
-            self.index(pos_of[old[ix.row()]], ix.column()) if ix.isValid() and ix.row() < len(old) else QModelIndex()
+            self.index(pos_of[old[ix.row()]], ix.column())
+            if ix.isValid() and ix.row() < len(old)
+            else QModelIndex()
             for ix in from_list
         ]
         self._order = new
@@ -254,7 +281,13 @@ class MergeTableModel(QAbstractTableModel):
             return s
 
         return bytearray(
-            1 if (needle in low(m.new_id) or needle in low(m.left) or needle in low(m.right)) else 0
+            1
+            if (
+                needle in low(m.new_id)
+                or needle in low(m.left)
+                or needle in low(m.right)
+            )
+            else 0
             for m in merges
         )
 
@@ -313,7 +346,7 @@ class MergeFilterProxy(QSortFilterProxyModel):
     def _active(self) -> bool:
         return bool(self._needle) or self._hex is not None
 
-    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:  # noqa: N802
+    def filterAcceptsRow(self, source_row: int, source_parent: _Index) -> bool:
         if not self._active():
             return True
         src = self.sourceModel()
@@ -325,7 +358,9 @@ class MergeFilterProxy(QSortFilterProxyModel):
         rec = src.record_index(source_row)
         return rec < len(self._mask) and bool(self._mask[rec])
 
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+    def sort(
+        self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
+    ) -> None:
         src = self.sourceModel()
         if isinstance(src, MergeTableModel):
             src.sort(column, order)

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
@@ -191,7 +192,9 @@ class CorpusPane(QWidget):
             self.encoding_combo.addItem(label, codec)
         self.encoding_combo.setToolTip("Encoding used to re-read the selected file")
         self.reread_button = QPushButton("Re-read as")
-        self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
+        self.reread_button.setToolTip(
+            "Re-read the selected file with the chosen encoding"
+        )
         self.reread_button.clicked.connect(self._reread_selected)
         self.load_status = QLabel("Drop text files or folders here, or open them.")
 
@@ -247,13 +250,19 @@ class CorpusPane(QWidget):
         self.vocab_spin.setRange(256, 1_000_000)
         self.vocab_spin.setValue(DEFAULT_VOCAB_SIZE)
         self.vocab_spin.setGroupSeparatorShown(True)
-        self.vocab_spin.setToolTip("Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)")
+        self.vocab_spin.setToolTip(
+            "Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)"
+        )
         self.pattern_combo = QComboBox()
         for name in PATTERN_NAMES:
             self.pattern_combo.addItem(name, name)
-        self.pattern_combo.setToolTip("Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)")
+        self.pattern_combo.setToolTip(
+            "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
+        )
         self.specials_edit = QLineEdit(DEFAULT_SPECIAL_TOKENS)
-        self.specials_edit.setToolTip("Special tokens, separated by commas or spaces; they get the ids after the merges")
+        self.specials_edit.setToolTip(
+            "Special tokens, separated by commas or spaces; they get the ids after the merges"
+        )
 
         self.sp_box = QGroupBox("SentencePiece options")
         self.coverage_spin = QDoubleSpinBox()
@@ -261,8 +270,12 @@ class CorpusPane(QWidget):
         self.coverage_spin.setRange(0.98, 1.0)
         self.coverage_spin.setSingleStep(0.0005)
         self.coverage_spin.setValue(1.0)
-        self.coverage_spin.setToolTip("character_coverage: share of characters the model must cover (0.98–1.0)")
-        self.byte_fallback_check = QCheckBox("byte fallback (unknown characters as <0xNN> byte pieces)")
+        self.coverage_spin.setToolTip(
+            "character_coverage: share of characters the model must cover (0.98–1.0)"
+        )
+        self.byte_fallback_check = QCheckBox(
+            "byte fallback (unknown characters as <0xNN> byte pieces)"
+        )
         self.normalization_combo = QComboBox()
         self.normalization_combo.addItem("nmt_nfkc (default)", "nmt_nfkc")
         self.normalization_combo.addItem("identity (keep text as is)", "identity")
@@ -288,7 +301,9 @@ class CorpusPane(QWidget):
         self.progress.setTextVisible(True)
         self.train_message = QLabel()
         self.train_message.setWordWrap(True)
-        self.train_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.train_message.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
 
         buttons = QHBoxLayout()
         buttons.addWidget(self.train_button)
@@ -317,7 +332,10 @@ class CorpusPane(QWidget):
     def open_files_dialog(self) -> None:
         """Ask for text files and load them as the corpus."""
         paths, _ = QFileDialog.getOpenFileNames(
-            self, "Open training text files", "", "Text files (*.txt *.md *.csv *.json *.jsonl *.py *.html);;All files (*)"
+            self,
+            "Open training text files",
+            "",
+            "Text files (*.txt *.md *.csv *.json *.jsonl *.py *.html);;All files (*)",
         )
         if paths:
             self.load_paths(paths)
@@ -346,10 +364,23 @@ class CorpusPane(QWidget):
         if self.load_worker is not None and not self.load_worker.done:
             self.load_worker.cancel()
         worker = Worker(lambda cancel: read_corpus(paths, cancel=cancel))
-        worker.signals.progress.connect(self._on_load_progress)
-        worker.signals.returned.connect(self.set_corpus)
-        worker.signals.errored.connect(self._on_load_error)
-        worker.signals.cancelled.connect(lambda: self.load_status.setText("reading cancelled"))
+        # Only the latest request counts: a superseded read delivers nothing.
+        worker.signals.progress.connect(
+            lambda p, w=worker: (
+                self._on_load_progress(p) if w is self.load_worker else None
+            )
+        )
+        worker.signals.returned.connect(
+            lambda c, w=worker: self.set_corpus(c) if w is self.load_worker else None
+        )
+        worker.signals.errored.connect(
+            lambda m, w=worker: (
+                self._on_load_error(m) if w is self.load_worker else None
+            )
+        )
+        worker.signals.cancelled.connect(
+            lambda: self.load_status.setText("reading cancelled")
+        )
         self.load_worker = worker
         shown = os.path.basename(paths[0].rstrip("/\\")) or paths[0]
         more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
@@ -387,14 +418,18 @@ class CorpusPane(QWidget):
         f = self.model.file_at(row)
         path = str(f.path)
         if not os.path.isfile(path):
-            self._report_error(f"{os.path.basename(path)} is not a file on disk; it cannot be re-read")
+            self._report_error(
+                f"{os.path.basename(path)} is not a file on disk; it cannot be re-read"
+            )
             return None
         from tokexplorer.core.corpus import read_text_file
 
         worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
         worker.signals.returned.connect(lambda new, row=row: self._on_reread(row, new))
         worker.signals.errored.connect(
-            lambda msg, p=path, e=encoding: self._report_error(f"{os.path.basename(p)} as {e}: {msg}", problem=True)
+            lambda msg, p=path, e=encoding: self._report_error(
+                f"{os.path.basename(p)} as {e}: {msg}", problem=True
+            )
         )
         self.reread_worker = worker
         worker.start()
@@ -460,17 +495,23 @@ class CorpusPane(QWidget):
         sub = menu.addMenu("Re-read as")
         for label, codec in ENCODING_CHOICES:
             act = QAction(label, sub)
-            act.triggered.connect(lambda _checked=False, r=row, c=codec: self.reread_file(r, c))
+            act.triggered.connect(
+                lambda _checked=False, r=row, c=codec: self.reread_file(r, c)
+            )
             sub.addAction(act)
         sub.setEnabled(os.path.isfile(str(f.path)))
         if not is_utf8(f) or getattr(f, "encoding_guessed", False):
             menu.addSeparator()
-            menu.addAction("This file's encoding was guessed or is not UTF-8").setEnabled(False)
+            menu.addAction(
+                "This file's encoding was guessed or is not UTF-8"
+            ).setEnabled(False)
         menu.exec(self.table.viewport().mapToGlobal(pos))
 
     def _on_load_progress(self, p: Progress) -> None:
         if p.total:
-            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip())
+            self.load_status.setText(
+                f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip()
+            )
         else:
             self.load_status.setText(f"{p.phase}… {p.message}".rstrip())
 
@@ -482,11 +523,17 @@ class CorpusPane(QWidget):
         self.load_failed.emit(message)
 
     def _refresh_problems(self) -> None:
-        errors = list(getattr(self.corpus, "errors", []) or []) if self.corpus is not None else []
+        errors = (
+            list(getattr(self.corpus, "errors", []) or [])
+            if self.corpus is not None
+            else []
+        )
         errors += self._load_errors
         self.problems.clear()
         self.problems.addItems([str(e) for e in errors])
-        self.problems_label.setText(f"Problems: {len(errors)}" if errors else "Problems: none")
+        self.problems_label.setText(
+            f"Problems: {len(errors)}" if errors else "Problems: none"
+        )
 
     def problem_messages(self) -> list[str]:
         """The messages listed under Problems (refused files, failed re-reads)."""
@@ -503,13 +550,13 @@ class CorpusPane(QWidget):
         )
 
     # drag and drop ----------------------------------------------------------
-    def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802 - Qt override
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if paths_from_mime(event.mimeData()):
             event.acceptProposedAction()
         else:
             event.ignore()
 
-    def dropEvent(self, event: QDropEvent) -> None:  # noqa: N802 - Qt override
+    def dropEvent(self, event: QDropEvent) -> None:
         paths = paths_from_mime(event.mimeData())
         if paths:
             event.acceptProposedAction()
@@ -562,11 +609,21 @@ class CorpusPane(QWidget):
 
     def _confirm(self, title: str, text: str) -> bool:
         """Ask a yes/no question (tests replace this method)."""
-        answer = QMessageBox.question(self, title, text, QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        answer = QMessageBox.question(
+            self,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
         return answer == QMessageBox.StandardButton.Yes
 
     def start_training(
-        self, *, vocab_size: int | None = None, algorithm: str | None = None, auto_fit: bool = False, confirm: bool = True
+        self,
+        *,
+        vocab_size: int | None = None,
+        algorithm: str | None = None,
+        auto_fit: bool = False,
+        confirm: bool = True,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -589,7 +646,9 @@ class CorpusPane(QWidget):
         vocab = int(vocab_size if vocab_size is not None else self.vocab_spin.value())
         texts = self._texts()
         if not texts:
-            self._report_error("nothing to train on: the corpus is empty; open some text files first")
+            self._report_error(
+                "nothing to train on: the corpus is empty; open some text files first"
+            )
             return None
         lossy = [f for f in self.corpus.files if getattr(f, "lossy", False)]
         if lossy:
@@ -601,7 +660,9 @@ class CorpusPane(QWidget):
                 "or train on the damaged text anyway?"
             )
             if not confirm or not self._confirm("Train on damaged text?", question):
-                self._report_error("training refused: the corpus holds lossily decoded text (U+FFFD)")
+                self._report_error(
+                    "training refused: the corpus holds lossily decoded text (U+FFFD)"
+                )
                 return None
 
         if algo == "bpe":
@@ -616,28 +677,43 @@ class CorpusPane(QWidget):
                 return None
 
             def work(cancel):
-                return train_bpe_iter(texts, vocab_size=vocab, pattern=pattern, special_tokens=specials, cancel=cancel)
+                return train_bpe_iter(
+                    texts,
+                    vocab_size=vocab,
+                    pattern=pattern,
+                    special_tokens=specials,
+                    cancel=cancel,
+                )
 
         else:
-            from tokexplorer.core.backends.sentencepiece_backend import VocabTooLargeError, train_sentencepiece
-
-            options = dict(
-                model_type="bpe" if algo == "sp-bpe" else "unigram",
-                character_coverage=float(self.coverage_spin.value()),
-                byte_fallback=self.byte_fallback_check.isChecked(),
-                normalization_rule_name=self.normalization_combo.currentData(),
-                remove_extra_whitespaces=self.remove_ws_check.isChecked(),
+            from tokexplorer.core.backends.sentencepiece_backend import (
+                VocabTooLargeError,
+                train_sentencepiece,
             )
+
+            options = {
+                "model_type": "bpe" if algo == "sp-bpe" else "unigram",
+                "character_coverage": float(self.coverage_spin.value()),
+                "byte_fallback": self.byte_fallback_check.isChecked(),
+                "normalization_rule_name": self.normalization_combo.currentData(),
+                "remove_extra_whitespaces": self.remove_ws_check.isChecked(),
+            }
 
             def work(cancel):
                 try:
-                    return _SPOutcome(train_sentencepiece(texts, vocab_size=vocab, **options), vocab)
+                    return _SPOutcome(
+                        train_sentencepiece(texts, vocab_size=vocab, **options), vocab
+                    )
                 except VocabTooLargeError as exc:
                     if not auto_fit:
-                        return _SPOutcome(None, vocab, max_vocab_size=exc.max_vocab_size)
+                        return _SPOutcome(
+                            None, vocab, max_vocab_size=exc.max_vocab_size
+                        )
                     if cancel():
                         raise
-                    tok = train_sentencepiece(texts, vocab_size=exc.max_vocab_size, **options)
+                    tok = train_sentencepiece(
+                        texts, vocab_size=exc.max_vocab_size, **options
+                    )
                     note = (
                         f"vocab {vocab:,} is too large for this corpus; "
                         f"trained with {exc.max_vocab_size:,}, the most SentencePiece allows"
@@ -648,12 +724,14 @@ class CorpusPane(QWidget):
         self._training_auto_fit = auto_fit
         worker = Worker(work)
         worker.signals.progress.connect(self._on_train_progress)
-        worker.signals.returned.connect(lambda result, a=algo, v=vocab: self._on_trained(a, v, result))
+        worker.signals.returned.connect(
+            lambda result, a=algo, v=vocab: self._on_trained(a, v, result)
+        )
         worker.signals.errored.connect(self._on_train_error)
         worker.signals.cancelled.connect(self._on_train_cancelled)
         self.last_worker = worker
         self._set_busy(algo)
-        label = dict((k, lbl) for lbl, k in ALGORITHMS)[algo]
+        label = {k: lbl for lbl, k in ALGORITHMS}[algo]
         self.train_message.setText(f"training {label}, vocab {vocab:,}…")
         self.state.status.emit(f"training {label}, vocab {vocab:,}…")
         self.training_started.emit(algo)
@@ -690,9 +768,13 @@ class CorpusPane(QWidget):
 
                 bpe, report = result
                 msgs = list(getattr(report, "messages", []) or [])
-                message = "; ".join(msgs) if msgs else (
-                    f"learned {report.learned_merges} of {report.requested_merges} requested merges; "
-                    f"vocab {report.vocab_size}"
+                message = (
+                    "; ".join(msgs)
+                    if msgs
+                    else (
+                        f"learned {report.learned_merges} of {report.requested_merges} requested merges; "
+                        f"vocab {report.vocab_size}"
+                    )
                 )
                 tok = BPETokenizer(bpe)
                 out = TrainingResult(algo, bpe, tok, report, message, vocab)
@@ -709,7 +791,9 @@ class CorpusPane(QWidget):
                     parts.insert(0, outcome.note)
                 parts += list(getattr(tok, "train_notes", ()) or ())
                 message = "; ".join(parts)
-                out = TrainingResult(algo, tok, tok, None, message, outcome.vocab_size, notes=parts)
+                out = TrainingResult(
+                    algo, tok, tok, None, message, outcome.vocab_size, notes=parts
+                )
                 self.state.replace_tokenizer("sentencepiece", tok)
         except TokexplorerError as exc:
             self._report_error(str(exc))
@@ -725,7 +809,9 @@ class CorpusPane(QWidget):
     def _offer_sp_limit(self, algo: str, vocab: int, limit: int) -> None:
         """SentencePiece found too few pieces (E19): offer to train with its maximum."""
         note = f"vocab {vocab:,} is too large for this corpus; SentencePiece can make at most {limit:,} pieces"
-        if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
+        if limit > 0 and self._confirm(
+            "Vocabulary too large", f"{note}. Train with {limit:,}?"
+        ):
             self.state.status.emit(f"{note}: training with {limit:,}")
             if self.start_training(vocab_size=limit, algorithm=algo) is not None:
                 self.train_message.setText(f"{note}: training with {limit:,}…")

@@ -60,17 +60,25 @@ class MergesPane(QWidget):
         self.proxy = MergeFilterProxy(self)
         self.proxy.setSourceModel(self.model)
 
-        self.title_label = QLabel("No BPE model yet: train one in the Corpus tab or open a model file.")
+        self.title_label = QLabel(
+            "No BPE model yet: train one in the Corpus tab or open a model file."
+        )
         self.title_label.setWordWrap(True)
 
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("Filter merges by token text (e.g.  the) or, in hex mode, by bytes (e.g. e4 bd)")
+        self.filter_edit.setPlaceholderText(
+            "Filter merges by token text (e.g.  the) or, in hex mode, by bytes (e.g. e4 bd)"
+        )
         self.filter_edit.setClearButtonEnabled(True)
         self.hex_check = QCheckBox("hex")
-        self.hex_check.setToolTip("Match bytes inside the merged token, written as hex pairs: e4 bd")
+        self.hex_check.setToolTip(
+            "Match bytes inside the merged token, written as hex pairs: e4 bd"
+        )
         self.count_label = QLabel()
         self.count_label.setMinimumWidth(160)
-        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.count_label.setAlignment(
+            Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+        )
 
         top = QHBoxLayout()
         top.addWidget(QLabel("Filter:"))
@@ -81,7 +89,9 @@ class MergesPane(QWidget):
         self.view = QTableView()
         self.view.setModel(self.proxy)
         self.view.setSortingEnabled(True)
-        self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
+        self.view.horizontalHeader().setSortIndicator(
+            COL_RANK, Qt.SortOrder.AscendingOrder
+        )
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setWordWrap(False)
@@ -93,7 +103,14 @@ class MergesPane(QWidget):
         hh = self.view.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(True)
-        for col, width in ((COL_RANK, 80), (COL_LEFT, 160), (COL_RIGHT, 160), (COL_MERGED, 220), (COL_BYTES, 60), (COL_COUNT, 100)):
+        for col, width in (
+            (COL_RANK, 80),
+            (COL_LEFT, 160),
+            (COL_RIGHT, 160),
+            (COL_MERGED, 220),
+            (COL_BYTES, 60),
+            (COL_COUNT, 100),
+        ):
             self.view.setColumnWidth(col, width)
 
         layout = QVBoxLayout(self)
@@ -124,7 +141,9 @@ class MergesPane(QWidget):
         """Show the merges of ``bpe`` (a ``tokexplorer.core.bpe.BPE``) or none (None)."""
         if bpe is None:
             self.model.clear()
-            self.title_label.setText("No BPE model yet: train one in the Corpus tab or open a model file.")
+            self.title_label.setText(
+                "No BPE model yet: train one in the Corpus tab or open a model file."
+            )
         else:
             self.model.set_merges(bpe.merges, bpe.vocab)
             pattern = getattr(bpe, "pattern_name", None) or "custom"
@@ -133,7 +152,9 @@ class MergesPane(QWidget):
                 f"{getattr(bpe, 'name', 'BPE')} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
                 f" ({n_special} special tokens) · merges in rank order (lower rank merges first)"
             )
-        self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
+        self.view.horizontalHeader().setSortIndicator(
+            COL_RANK, Qt.SortOrder.AscendingOrder
+        )
         self._update_count()
 
     def apply_filter(self) -> None:
@@ -165,7 +186,9 @@ class MergesPane(QWidget):
         shown = self.proxy.rowCount()
         self.count_label.setText(f"{total:,} merges ({shown:,} shown)")
 
-    def _on_selection(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+    def _on_selection(
+        self, selected: QItemSelection, _deselected: QItemSelection
+    ) -> None:
         rows = self.view.selectionModel().selectedRows()
         if not rows:
             return
