@@ -546,7 +546,7 @@ class CorpusPane(QWidget):
         n_lines = sum(int(f.n_lines) for f in files)
         self.totals_label.setText(
             f"{len(files):,} file{'s' if len(files) != 1 else ''} · {n_bytes:,} bytes · "
-            f"{n_chars:,} characters · {n_lines:,} lines"
+            f"{n_chars:,} character{'s' if n_chars != 1 else ''} · {n_lines:,} line{'s' if n_lines != 1 else ''}"
         )
 
     # drag and drop ----------------------------------------------------------
