@@ -290,7 +290,7 @@ def test_spans_ordered_and_inside_text(text):
         assert pos <= tok.byte_start <= tok.byte_end <= n
         assert tok.char_start <= tok.char_end <= len(t.text)
         pos = tok.byte_end
-    assert "<0x" not in sp.decode(t.ids)
+    assert sp.decode(t.ids).count("<0x") <= text.count("<0x")  # never adds piece names
 
 
 _SPBF_CACHE: dict[str, SentencePieceTokenizer] = {}
