@@ -9,3 +9,11 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from hypothesis import settings  # noqa: E402
+
+# CI runs the property tests with a fixed seed so that a submission's result does
+# not depend on luck; locally they explore new random examples each run.
+settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
+settings.register_profile("dev", deadline=None)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
