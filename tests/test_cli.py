@@ -202,7 +202,13 @@ def test_decode_unknown_id(capsys):
 def test_decode_non_integer_id(capsys):
     code, _, err = run(capsys, "decode", "--tokenizer", CL100K, "12x")
     assert code == 2
-    assert_one_line_error(err, "invalid int value: '12x'")
+    assert_one_line_error(err, "token id '12x' is not an integer")
+
+
+def test_decode_ids_from_stdin(capsys, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("6151 28584\n5509 11410 234 232\n"))
+    code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, "-")
+    assert (code, out) == (0, E01_TEXT + "\n")
 
 
 # ---------------------------------------------------------------------------

@@ -402,8 +402,19 @@ def cmd_encode(ns: argparse.Namespace) -> int:
 
 def cmd_decode(ns: argparse.Namespace) -> int:
     """``tokexplorer decode``: the text of ids (``errors="replace"``), or their bytes in hex."""
+    words = ns.ids
+    if not words or words == ["-"]:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("give token ids, or pipe them on stdin", f"{PROG} decode")
+        words = sys.stdin.read().split()
+    ids = []
+    for w in words:
+        try:
+            ids.append(int(w))
+        except ValueError:
+            raise InputError(f"token id {w!r} is not an integer") from None
     tokenizer = _load(ns.tokenizer)
-    data = tokenizer.decode_bytes(ns.ids)
+    data = tokenizer.decode_bytes(ids)
     if ns.bytes:
         print(data.hex())
     else:
@@ -669,7 +680,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("decode", help="decode token ids into text")
     p.add_argument("--tokenizer", required=True, metavar="SPEC", help="tokenizer SPEC")
-    p.add_argument("ids", nargs="+", type=int, metavar="ID", help="token ids")
+    p.add_argument(
+        "ids",
+        nargs="*",
+        metavar="ID",
+        help="token ids; none or '-' reads whitespace-separated ids from stdin",
+    )
     p.add_argument("--bytes", action="store_true", help="print the bytes in hex instead of text")
     p.set_defaults(func=cmd_decode)
 
