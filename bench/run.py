@@ -153,9 +153,7 @@ def _child_encode(spec: dict) -> dict:
     ours = BPE.from_tiktoken(ENCODING)
 
     def cold() -> None:
-        cache = getattr(ours, "_cache", None)
-        if cache is not None:
-            cache.clear()
+        ours.clear_cache()
         gc.collect()
 
     tt_times: list[float] = []

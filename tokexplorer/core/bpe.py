@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from itertools import chain
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
 import regex
@@ -168,6 +169,8 @@ class BPE:
         self._special_re = _special_regex(self.special_tokens)
         self._pat = compile_pattern(self.pat_str) if self.pat_str is not None else None
         self._cache: dict[str, list[int]] = {}
+        self._seg_cache: dict[bytes, tuple[int, ...]] = {}
+        self._joinable: bytearray | None = None
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -225,6 +228,8 @@ class BPE:
         self._special_re = _special_regex(special_tokens)
         self._pat = compile_pattern(pat_str) if pat_str is not None else None
         self._cache = {}
+        self._seg_cache = {}
+        self._joinable = None
         self._merges = None
 
     @classmethod
@@ -295,6 +300,11 @@ class BPE:
         return f"<BPE {self.name!r} pattern={self.pattern_name} vocab_size={self.vocab_size}>"
 
     # ----------------------------------------------------------------- encoding
+    def clear_cache(self) -> None:
+        """Forget cached chunk and segment encodings (for cold-cache timing)."""
+        self._cache.clear()
+        self._seg_cache.clear()
+
     def encode_ordinary(self, text: str) -> list[int]:
         """Encode ``text`` ignoring special tokens (their spelling is plain text).
 
@@ -312,22 +322,66 @@ class BPE:
         if not text:
             return
         cache = self._cache
-        ranks = self.mergeable_ranks
         chunks = [text] if self._pat is None else self._pat.findall(text)
-        for chunk in chunks:
-            ids = cache.get(chunk)
-            if ids is None:
-                b = chunk.encode("utf-8")
-                r = ranks.get(b)
-                if r is not None:
-                    ids = [r]
-                else:
-                    ids = [ranks[p] for p in _merge_parts(ranks, b)]
-                if len(chunk) <= 256:
-                    if len(cache) >= _CACHE_LIMIT:
-                        cache.clear()
-                    cache[chunk] = ids
-            out.extend(ids)
+        got = list(map(cache.get, chunks))
+        if None in got:
+            encode_chunk = self._encode_chunk
+            for i, ids in enumerate(got):
+                if ids is None:
+                    chunk = chunks[i]
+                    ids = cache.get(chunk)
+                    if ids is None:
+                        ids = encode_chunk(chunk)
+                        if len(chunk) <= 256:
+                            if len(cache) >= _CACHE_LIMIT:
+                                cache.clear()
+                            cache[chunk] = ids
+                    got[i] = ids
+        out.extend(chain.from_iterable(got))
+
+    def _encode_chunk(self, chunk: str) -> list[int]:
+        """Token ids of one chunk (no chunk cache).
+
+        A chunk is first cut wherever no token of the vocabulary holds the two
+        bytes on either side of the cut: no merge can ever join across such a
+        point, so the pieces can be merged (and cached) on their own with the
+        same result. In CJK and emoji text most character boundaries are such
+        points, which shrinks the merge work and lets repeated characters and
+        words hit the cache.
+        """
+        ranks = self.mergeable_ranks
+        b = chunk.encode("utf-8")
+        r = ranks.get(b)
+        if r is not None:
+            return [r]
+        if len(b) == len(chunk):  # ASCII: cuts are rare, merge directly
+            return [ranks[p] for p in _merge_parts(ranks, b)]
+        joinable = self._joinable
+        if joinable is None:
+            joinable = self._joinable = _joinable_pairs(ranks)
+        seg_cache = self._seg_cache
+        out: list[int] = []
+        start = 0
+        prev = b[0]
+        for i in range(1, len(b)):
+            cur = b[i]
+            if not joinable[prev << 8 | cur]:
+                self._encode_segment(b[start:i], out, ranks, seg_cache)
+                start = i
+            prev = cur
+        self._encode_segment(b[start:], out, ranks, seg_cache)
+        return out
+
+    @staticmethod
+    def _encode_segment(seg: bytes, out: list[int], ranks, seg_cache) -> None:
+        ids = seg_cache.get(seg)
+        if ids is None:
+            r = ranks.get(seg)
+            ids = (r,) if r is not None else tuple(ranks[p] for p in _merge_parts(ranks, seg))
+            if len(seg_cache) >= _CACHE_LIMIT:
+                seg_cache.clear()
+            seg_cache[seg] = ids
+        out.extend(ids)
 
     def encode(
         self,
@@ -478,6 +532,21 @@ def _merge_parts(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None =
             r2 = get(data[bounds[i - 1] : bounds[i + 1]], inf)
             pr[i - 1] = r2 if r2 < inf else inf
     return [data[bounds[k] : bounds[k + 1]] for k in range(len(bounds) - 1)]
+
+
+def _joinable_pairs(ranks: Mapping[bytes, int]) -> bytearray:
+    """Table of byte pairs that occur inside some token.
+
+    Returns:
+        bytearray of 65,536 flags; ``table[a << 8 | b]`` is 1 when some token of
+        ``ranks`` holds byte ``a`` immediately followed by byte ``b``. A merge can
+        only ever join two bytes whose pair is flagged.
+    """
+    table = bytearray(65536)
+    for tok in ranks:
+        for i in range(len(tok) - 1):
+            table[tok[i] << 8 | tok[i + 1]] = 1
+    return table
 
 
 def _merge_parts_heap(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None) -> list[bytes]:
