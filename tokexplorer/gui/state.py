@@ -36,6 +36,11 @@ class AppState(QObject):
             the byte range [start, end) highlighted (end == start: nothing highlighted).
         token_hovered(str, int, int): a token of the named tokenizer column with
             byte span [start, end) of the sample text is hovered (start = -1: none).
+        merge_requested(int): show the merge of this rank in the merge table.
+        token_tree_requested(bytes): show the merge tree of the token with these
+            bytes in the current BPE (any pane may ask: ids differ between tokenizers).
+        merge_fires(object): the merge selected in the merge table fires at these
+            half-open byte spans of ``sample_text`` (list of ``(start, end)``; empty: none).
         status(str): a one-line message for the status bar.
         error(str): a one-line error for the user (shown in the status bar and a dialog).
     """
@@ -47,6 +52,9 @@ class AppState(QObject):
     special_policy_changed = Signal(str)
     inspect_requested = Signal(str, int, int)
     token_hovered = Signal(str, int, int)
+    merge_requested = Signal(int)
+    token_tree_requested = Signal(bytes)
+    merge_fires = Signal(object)
     status = Signal(str)
     error = Signal(str)
 
