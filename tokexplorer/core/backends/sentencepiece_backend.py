@@ -25,6 +25,7 @@ import os
 import re
 import tempfile
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
@@ -46,6 +47,9 @@ __all__ = [
     "train_sentencepiece",
     "VocabTooLargeError",
     "VocabTooSmallError",
+    "LinesTooLongError",
+    "SPTrainingCheck",
+    "check_sentencepiece_training",
     "ModelInfo",
     "parse_model_info",
 ]
@@ -439,6 +443,48 @@ class SentencePieceTokenizer(Tokenizer):
             return " \u2047 ".encode("utf-8")
         return self._pieces[token_id].replace(WS, " ").encode("utf-8")
 
+    def normalize_with_offsets(self, text: str) -> tuple[str, list[int]] | None:
+        """The normalizer's own output and where each of its characters came from.
+
+        Args:
+            text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
+
+        Returns:
+            ``(normalized, offsets)``: ``normalized`` keeps SentencePiece's ``▁``
+            for whitespace and the dummy-prefix ``▁`` at the start;
+            ``offsets[j]`` (``len(normalized) + 1`` entries) is the code point
+            offset in the cleaned ``text`` that normalized character ``j`` comes
+            from, the last entry the end of what was read. None when the
+            installed sentencepiece has no ``SentencePieceNormalizer``. For
+            example ``"a︰b"`` under ``nmt_nfkc`` gives ``("▁a..b", [0, 0, 1, 1, 2, 3])``.
+        """
+        if self._normalizer is None:
+            return None
+        try:
+            out = self._normalizer.Normalize(clean_text(text).text, with_offsets=True)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - older bindings without offsets
+            return None
+        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
+            return None
+        return out[0], [int(o) for o in out[1]]
+
+    def pieces(self, text: str) -> list[tuple[str, int, int, int]]:
+        """SentencePiece's own per-piece result for ``text``.
+
+        Args:
+            text: any str (lone surrogates are cleaned first).
+
+        Returns:
+            one ``(piece, id, begin, end)`` per piece: ``piece`` is the piece as
+            it appears in the *normalized* text (for ``<unk>`` the normalized
+            characters it swallowed; ``▁`` kept; byte pieces as ``<0xNN>``),
+            ``begin``/``end`` byte offsets into the original UTF-8 text.
+        """
+        raw = self.processor.encode(clean_text(text).text, out_type="serialized_proto")
+        return [(p.piece, p.id, p.begin, p.end) for p in _parse_pieces(raw)]
+
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
         dummy prefix dropped (``"  lead and trail  "`` → ``"lead and trail"`` under
@@ -661,6 +707,213 @@ def _translate_training_error(exc: BaseException) -> TrainingError:
     return TrainingError(f"SentencePiece refused to train: {body or type(exc).__name__}")
 
 
+class LinesTooLongError(TrainingError):
+    """Lines longer than ``max_sentence_length`` bytes, which SentencePiece would skip.
+
+    Attributes:
+        count: how many lines are too long.
+        longest: length of the longest line, in UTF-8 bytes.
+        line_number: 1-based number of the longest line among the non-empty lines.
+        max_sentence_length: the limit, in bytes.
+    """
+
+    def __init__(self, count: int, longest: int, line_number: int, max_sentence_length: int) -> None:
+        lines = "line is" if count == 1 else "lines are"
+        super().__init__(
+            f"{count:,} {lines} longer than max_sentence_length {max_sentence_length:,} bytes "
+            f"(longest: line {line_number:,}, {longest:,} bytes) and SentencePiece would skip "
+            f"{'it' if count == 1 else 'them'}; raise max_sentence_length to {longest:,} or allow skipping"
+        )
+        self.count = count
+        self.longest = longest
+        self.line_number = line_number
+        self.max_sentence_length = max_sentence_length
+
+
+@dataclass(frozen=True, slots=True)
+class SPTrainingCheck:
+    """What :func:`check_sentencepiece_training` found, before any training.
+
+    Attributes:
+        n_lines: non-empty lines (SentencePiece sentences).
+        n_long: lines longer than ``max_sentence_length`` bytes (SentencePiece skips them).
+        longest: length of the longest line, in UTF-8 bytes.
+        longest_line: 1-based number of that line among the non-empty lines.
+        n_chars: distinct characters after normalization (space counted as ``▁``).
+        required_chars: characters ``character_coverage`` keeps, counted as
+            SentencePiece does (most frequent first until the coverage is reached).
+        meta_pieces: ``<unk>``, ``<s>``, ``</s>``, user-defined symbols and, with
+            byte fallback, the 256 byte pieces.
+        min_vocab_size: ``required_chars + meta_pieces``: the smallest vocab_size
+            SentencePiece accepts (its "smaller than required_chars" check, E20).
+        max_vocab_estimate: an upper bound of the pieces this corpus can give
+            (``min_vocab_size`` plus, per distinct whitespace-separated word, its
+            length for BPE or its substrings of up to 16 characters for unigram);
+            SentencePiece's exact limit is only known after training (E19).
+        problems: one-line messages, empty when training may start.
+    """
+
+    n_lines: int
+    n_long: int
+    longest: int
+    longest_line: int
+    n_chars: int
+    required_chars: int
+    meta_pieces: int
+    min_vocab_size: int
+    max_vocab_estimate: int
+    problems: tuple[str, ...] = ()
+
+
+_MAX_PIECE_LENGTH = 16  # SentencePiece's default max_piece_length
+
+
+def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
+    """Non-empty cleaned lines of ``texts`` and how many texts had lone surrogates."""
+    if isinstance(texts, str):
+        texts = [texts]
+    lines: list[str] = []
+    n_surrogate = 0
+    for text in texts:
+        cleaned = clean_text(text)
+        if cleaned.changed:
+            n_surrogate += 1
+        lines.extend(line for line in cleaned.text.splitlines() if line.strip())
+    return lines, n_surrogate
+
+
+def check_sentencepiece_training(
+    texts: Iterable[str],
+    *,
+    vocab_size: int,
+    model_type: str = "bpe",
+    character_coverage: float = 1.0,
+    byte_fallback: bool = False,
+    normalization_rule_name: str = "nmt_nfkc",
+    remove_extra_whitespaces: bool = True,
+    user_defined_symbols: Sequence[str] = (),
+    max_sentence_length: int = 4192,
+    skip_long_lines: bool = False,
+) -> SPTrainingCheck:
+    """Check a SentencePiece training request against the corpus, without training.
+
+    The text is normalized with SentencePiece's own normalizer
+    (``SentencePieceNormalizer``, same rule, dummy prefix and whitespace escaping
+    as the trainer), characters are counted, and ``character_coverage`` is
+    applied as in ``trainer_interface.cc`` (sort by count, keep until the covered
+    share reaches the coverage), so ``min_vocab_size`` is exactly SentencePiece's
+    ``required_chars`` number (36 for the edge-case fixture: 33 characters + 3).
+
+    Args:
+        texts: the corpus (split into lines; empty lines are skipped).
+        vocab_size, model_type, character_coverage, byte_fallback,
+        normalization_rule_name, remove_extra_whitespaces, user_defined_symbols,
+        max_sentence_length: as :func:`train_sentencepiece`.
+        skip_long_lines: when False, lines over ``max_sentence_length`` bytes are
+            a problem; when True they are only counted.
+
+    Returns:
+        :class:`SPTrainingCheck`; ``problems`` lists, in this order: an empty
+        corpus, coverage out of range, lines over the limit, a vocab_size below
+        ``min_vocab_size``, a vocab_size above ``max_vocab_estimate``.
+
+    Raises:
+        InputError: unknown normalization rule or model type.
+        BackendUnavailableError: sentencepiece is not installed.
+
+    >>> c = check_sentencepiece_training(["ab ab", "ba"], vocab_size=5)
+    >>> (c.required_chars, c.min_vocab_size, c.problems)
+    (3, 6, ('vocab_size 5 < 6 needed: 3 characters kept by character_coverage 1.0 + 3 meta pieces',))
+    """
+    spm = _import_spm()
+    _check_options(model_type, vocab_size, normalization_rule_name, max_sentence_length, 1)
+    lines, _n = _corpus_lines(texts)
+    problems: list[str] = []
+    if not lines:
+        problems.append("nothing to train on")
+    cov = float(character_coverage)
+    if not 0.98 <= cov <= 1.0:
+        problems.append(f"character_coverage {character_coverage} is outside 0.98–1.0 (SentencePiece's range)")
+    n_long = longest = longest_line = 0
+    kept: list[str] = []
+    for i, line in enumerate(lines, 1):
+        nb = len(line.encode("utf-8"))
+        if nb > longest:
+            longest, longest_line = nb, i
+        if nb > max_sentence_length:
+            n_long += 1
+        else:
+            kept.append(line)
+    if n_long and not skip_long_lines:
+        problems.append(str(LinesTooLongError(n_long, longest, longest_line, max_sentence_length)))
+    if lines and not kept:
+        problems.append(
+            f"every line is longer than max_sentence_length {max_sentence_length:,} bytes: nothing to train on"
+        )
+    norm = spm.SentencePieceNormalizer(
+        rule_name=normalization_rule_name,
+        add_dummy_prefix=True,
+        escape_whitespaces=True,
+        remove_extra_whitespaces=bool(remove_extra_whitespaces),
+    )
+    counts: Counter[str] = Counter()
+    words: set[str] = set()
+    for line in kept:
+        s = norm.normalize(line)
+        counts.update(s)
+        words.update(WS + w for w in s.split(WS) if w)
+    counts.pop("\x00", None)
+    counts.pop(" ", None)
+    total = sum(counts.values())
+    required = acc = 0
+    if total:
+        for _ch, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            if acc / total >= min(cov, 1.0):
+                break
+            acc += n
+            required += 1
+    meta = 3 + len(dict.fromkeys(user_defined_symbols)) + (256 if byte_fallback else 0)
+    min_vocab = required + meta
+    if model_type == "char":
+        max_est = min_vocab
+    elif model_type == "unigram":
+        max_est = min_vocab + sum(
+            sum(min(len(w) - k, _MAX_PIECE_LENGTH) for k in range(len(w))) for w in words
+        )
+    else:  # bpe, word
+        max_est = min_vocab + sum(len(w) - 1 for w in words)
+    if kept and vocab_size < min_vocab:
+        problems.append(
+            f"vocab_size {vocab_size:,} < {min_vocab:,} needed: {required:,} characters kept by "
+            f"character_coverage {cov} + {meta} meta pieces"
+        )
+    if kept and vocab_size > max_est:
+        problems.append(
+            f"vocab_size {vocab_size:,} is too large for this corpus: it has {len(words):,} distinct "
+            f"words, enough for at most about {max_est:,} pieces"
+        )
+    return SPTrainingCheck(
+        len(lines), n_long, longest, longest_line, len(counts), required, meta, min_vocab, max_est,
+        tuple(problems),
+    )
+
+
+def _check_options(
+    model_type: str, vocab_size: Any, normalization_rule_name: str, max_sentence_length: int, num_threads: int
+) -> None:
+    if model_type not in ("bpe", "unigram", "char", "word"):
+        raise InputError(f"unknown model_type {model_type!r}; choose bpe, unigram, char or word")
+    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
+        raise InputError(f"vocab_size must be a positive integer, not {vocab_size!r}")
+    if normalization_rule_name not in ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity"):
+        raise InputError(
+            f"unknown normalization_rule_name {normalization_rule_name!r}; choose nmt_nfkc, "
+            "nfkc, nmt_nfkc_cf, nfkc_cf or identity"
+        )
+    if max_sentence_length < 1 or num_threads < 1:
+        raise InputError("max_sentence_length and num_threads must be at least 1")
+
+
 def train_sentencepiece(
     texts: Iterable[str],
     *,
@@ -673,6 +926,7 @@ def train_sentencepiece(
     split_digits: bool = False,
     user_defined_symbols: Sequence[str] = (),
     max_sentence_length: int = 4192,
+    skip_long_lines: bool = False,
     hard_vocab_limit: bool = True,
     num_threads: int = 2,
     name: str | None = None,
@@ -699,7 +953,9 @@ def train_sentencepiece(
         remove_extra_whitespaces: collapse runs of spaces, strip leading/trailing ones.
         split_digits: one piece per digit.
         user_defined_symbols: pieces that are always kept whole.
-        max_sentence_length: longer lines (in bytes) are skipped by SentencePiece.
+        max_sentence_length: longest line SentencePiece trains on, in bytes.
+        skip_long_lines: let SentencePiece skip longer lines (noted in
+            ``train_notes``) instead of refusing with :class:`LinesTooLongError`.
         hard_vocab_limit: False lets SentencePiece return fewer pieces than asked.
         num_threads: trainer threads.
         name: display name of the result.
@@ -713,25 +969,19 @@ def train_sentencepiece(
         InputError: a setting is out of range (coverage outside 0.98–1.0, unknown
             model type, vocab_size < 1).
         TrainingError: nothing to train on, or SentencePiece refused;
-            :class:`VocabTooLargeError` carries ``max_vocab_size`` (E19),
-            :class:`VocabTooSmallError` carries ``min_vocab_size`` (E20).
+            :class:`VocabTooLargeError` carries ``max_vocab_size`` (E19; known
+            only after SentencePiece tried),
+            :class:`VocabTooSmallError` carries ``min_vocab_size`` (E20; counted
+            before training by :func:`check_sentencepiece_training`),
+            :class:`LinesTooLongError`: lines over ``max_sentence_length`` and
+            ``skip_long_lines`` is False (checked before training).
     """
     spm = _import_spm()
-    if model_type not in ("bpe", "unigram", "char", "word"):
-        raise InputError(f"unknown model_type {model_type!r}; choose bpe, unigram, char or word")
-    if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
-        raise InputError(f"vocab_size must be a positive integer, not {vocab_size!r}")
+    _check_options(model_type, vocab_size, normalization_rule_name, max_sentence_length, num_threads)
     if not 0.98 <= float(character_coverage) <= 1.0:
         raise InputError(
             f"character_coverage {character_coverage} is outside 0.98–1.0 (SentencePiece's range)"
         )
-    if normalization_rule_name not in ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity"):
-        raise InputError(
-            f"unknown normalization_rule_name {normalization_rule_name!r}; choose nmt_nfkc, "
-            "nfkc, nmt_nfkc_cf, nfkc_cf or identity"
-        )
-    if max_sentence_length < 1 or num_threads < 1:
-        raise InputError("max_sentence_length and num_threads must be at least 1")
     if isinstance(texts, str):
         texts = [texts]
     lines: list[str] = []
@@ -750,6 +1000,26 @@ def train_sentencepiece(
             lines.append(line)
     if not lines:
         raise TrainingError("nothing to train on")
+    check = check_sentencepiece_training(
+        lines,
+        vocab_size=vocab_size,
+        model_type=model_type,
+        character_coverage=character_coverage,
+        byte_fallback=byte_fallback,
+        normalization_rule_name=normalization_rule_name,
+        remove_extra_whitespaces=remove_extra_whitespaces,
+        user_defined_symbols=user_defined_symbols,
+        max_sentence_length=max_sentence_length,
+        skip_long_lines=skip_long_lines,
+    )
+    if check.n_long and not skip_long_lines:
+        raise LinesTooLongError(check.n_long, check.longest, check.longest_line, max_sentence_length)
+    if check.n_long == check.n_lines:
+        raise TrainingError(
+            f"every line is longer than max_sentence_length {max_sentence_length:,} bytes: nothing to train on"
+        )
+    if model_type in ("bpe", "unigram") and vocab_size < check.min_vocab_size:
+        raise VocabTooSmallError(vocab_size, check.min_vocab_size)
     options: dict[str, Any] = dict(
         model_type=model_type,
         vocab_size=vocab_size,

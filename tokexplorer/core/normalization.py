@@ -1,0 +1,258 @@
+"""What a SentencePiece normalizer did to a text, span by span.
+
+SentencePiece rewrites its input before cutting it into pieces: the default
+``nmt_nfkc`` rule applies NFKC (``'︰'`` → ``'..'``, ``'Ａ'`` → ``'A'``), turns
+tabs and line breaks into spaces, and with ``remove_extra_whitespaces`` collapses
+runs of spaces and strips them at both ends; a dummy-prefix ``▁`` is added at the
+start. So ``decode(encode(s)) != s`` for many inputs (E13, E18).
+
+:func:`align` lines the original text up with the normalizer's output using the
+per-character offsets SentencePiece itself reports
+(``SentencePieceNormalizer.Normalize(text, with_offsets=True)``), and
+:func:`normalization_diff` turns that into :class:`Segment` runs a view can
+highlight: ``"same"``, ``"changed"`` (a rewrite such as NFKC or whitespace turned
+into a space) and ``"removed"`` (characters dropped). Offsets are code point
+offsets, half-open; ``normalized`` texts show ``▁`` as a space and leave the
+dummy prefix out.
+
+>>> segs = align("a\\ufe30b", "\\u2581a..b", [0, 0, 1, 1, 2, 3], dummy_prefix=True)
+>>> [(s.kind, s.original, s.normalized) for s in segs]
+[('same', 'a', 'a'), ('changed', '︰', '..'), ('same', 'b', 'b')]
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass
+from typing import Literal, Sequence
+
+from tokexplorer.core.textclean import clean_text
+
+SegmentKind = Literal["same", "changed", "removed"]
+
+#: SentencePiece's whitespace symbol, U+2581 LOWER ONE EIGHTH BLOCK.
+WS = "\u2581"
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """One run of the original text and what the normalizer made of it.
+
+    Attributes:
+        kind: ``"same"`` (unchanged), ``"changed"`` (rewritten) or ``"removed"``
+            (dropped; ``normalized`` is empty).
+        orig_start: first code point (inclusive) in the original text.
+        orig_end: end code point (exclusive) in the original text.
+        norm_start: first code point (inclusive) in the normalized text
+            (``▁`` shown as a space, no dummy prefix).
+        norm_end: end code point (exclusive) in the normalized text.
+        original: ``original_text[orig_start:orig_end]``.
+        normalized: ``normalized_text[norm_start:norm_end]``.
+        reason: for a change, a short reason: ``"NFKC"``, ``"whitespace"``,
+            ``"control character removed"``... (empty for ``"same"``).
+    """
+
+    kind: SegmentKind
+    orig_start: int
+    orig_end: int
+    norm_start: int
+    norm_end: int
+    original: str
+    normalized: str
+    reason: str = ""
+
+    def to_json(self) -> dict:
+        """``{"kind", "original": [start, end], "normalized": [start, end], "from", "to", "reason"}``."""
+        out = {
+            "kind": self.kind,
+            "original": [self.orig_start, self.orig_end],
+            "normalized": [self.norm_start, self.norm_end],
+            "from": self.original,
+            "to": self.normalized,
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+def _reason(old: str, new: str) -> str:
+    if not new:
+        if old.isspace():
+            return "whitespace removed"
+        if all(unicodedata.category(c)[0] == "C" for c in old):
+            return "control character removed"
+        return "removed"
+    if old.isspace() or (not old.strip() and not new.strip()):
+        return "whitespace"
+    if unicodedata.normalize("NFKC", old) == new:
+        return "NFKC"
+    if unicodedata.normalize("NFKC", old).replace(" ", "") == new.replace(" ", ""):
+        return "NFKC"
+    return "rewritten"
+
+
+def align(
+    original: str, normalized_raw: str, offsets: Sequence[int], *, dummy_prefix: bool
+) -> list[Segment]:
+    """Split ``original`` into runs kept, changed or removed by a normalizer.
+
+    Args:
+        original: the text given to the normalizer (already UTF-8-clean).
+        normalized_raw: the normalizer's output, with ``▁`` for whitespace.
+        offsets: ``len(normalized_raw) + 1`` code point offsets into
+            ``original`` (SentencePiece's ``with_offsets=True`` result): where
+            each normalized character comes from, then the end of what was read.
+        dummy_prefix: the model adds a dummy-prefix ``▁``; a leading ``▁`` is then
+            left out of the normalized text.
+
+    Returns:
+        list of :class:`Segment` covering ``original`` from 0 to its end in
+        order, adjacent runs of one kind merged.
+
+    Raises:
+        ValueError: ``offsets`` has the wrong length or is not non-decreasing.
+    """
+    if len(offsets) != len(normalized_raw) + 1:
+        raise ValueError(
+            f"{len(offsets)} offsets for {len(normalized_raw)} normalized characters"
+        )
+    if any(b < a for a, b in zip(offsets, offsets[1:])) or (offsets and offsets[-1] > len(original)):
+        raise ValueError("normalizer offsets are not non-decreasing within the text")
+    skip = 1 if dummy_prefix and normalized_raw.startswith(WS) else 0
+    norm = normalized_raw[skip:].replace(WS, " ")
+    offs = list(offsets[skip:])
+    # group normalized characters by the original character they start at
+    groups: list[tuple[int, int, int]] = []  # (orig_start, norm_start, norm_end)
+    for j in range(len(norm)):
+        o = offs[j]
+        if groups and groups[-1][0] == o:
+            groups[-1] = (o, groups[-1][1], j + 1)
+        else:
+            groups.append((o, j, j + 1))
+    end_read = offs[-1] if offs else 0
+    raw_segments: list[Segment] = []
+
+    def add(kind: SegmentKind, os_: int, oe: int, ns: int, ne: int) -> None:
+        if os_ == oe and ns == ne:
+            return
+        old, new = original[os_:oe], norm[ns:ne]
+        if kind != "removed" and old == new:
+            kind = "same"
+        elif kind != "removed":
+            kind = "changed" if new else "removed"
+        raw_segments.append(
+            Segment(kind, os_, oe, ns, ne, old, new, "" if kind == "same" else _reason(old, new))
+        )
+
+    first = groups[0][0] if groups else end_read
+    add("removed", 0, first, 0, 0)
+    for k, (o, ns, ne) in enumerate(groups):
+        oe = groups[k + 1][0] if k + 1 < len(groups) else max(end_read, o)
+        add("same", o, oe, ns, ne)
+    last_end = raw_segments[-1].orig_end if raw_segments else 0
+    add("removed", last_end, len(original), len(norm), len(norm))
+    merged: list[Segment] = []
+    for seg in raw_segments:
+        if merged and merged[-1].kind == seg.kind and seg.kind == "same":
+            m = merged[-1]
+            merged[-1] = Segment(
+                "same", m.orig_start, seg.orig_end, m.norm_start, seg.norm_end,
+                m.original + seg.original, m.normalized + seg.normalized,
+            )
+        else:
+            merged.append(seg)
+    return merged
+
+
+@dataclass(frozen=True, slots=True)
+class NormalizationDiff:
+    """The original text beside the normalized text, with changed spans.
+
+    Attributes:
+        original: the text (after :func:`~tokexplorer.core.textclean.clean_text`).
+        normalized: the normalizer's output, ``▁`` as a space, no dummy prefix.
+        segments: :class:`Segment` runs covering ``original``.
+        summary: one line, e.g. ``"normalized: 4 spaces removed"``; empty when unchanged.
+        exact: True when the segments come from SentencePiece's own offsets;
+            False when they were rebuilt by a text diff (older sentencepiece).
+    """
+
+    original: str
+    normalized: str
+    segments: tuple[Segment, ...]
+    summary: str = ""
+    exact: bool = True
+
+    @property
+    def changed(self) -> bool:
+        """True when the normalizer changed the text (so ``decode(encode(s)) != s``)."""
+        return self.original != self.normalized
+
+    @property
+    def changes(self) -> tuple[Segment, ...]:
+        """The segments that are not ``"same"``."""
+        return tuple(s for s in self.segments if s.kind != "same")
+
+    def to_json(self) -> dict:
+        """``{"original", "normalized", "changed", "summary", "changes": [...]}``."""
+        return {
+            "original": self.original,
+            "normalized": self.normalized,
+            "changed": self.changed,
+            "summary": self.summary,
+            "exact": self.exact,
+            "changes": [s.to_json() for s in self.changes],
+        }
+
+
+def _diff_segments(original: str, normalized: str) -> list[Segment]:
+    """Fallback alignment by :mod:`difflib` when the normalizer gives no offsets."""
+    import difflib
+
+    out: list[Segment] = []
+    sm = difflib.SequenceMatcher(None, original, normalized, autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        old, new = original[i1:i2], normalized[j1:j2]
+        if op == "equal":
+            out.append(Segment("same", i1, i2, j1, j2, old, new))
+        elif op == "insert":
+            out.append(Segment("changed", i1, i1, j1, j2, "", new, "inserted"))
+        else:
+            kind: SegmentKind = "removed" if not new else "changed"
+            out.append(Segment(kind, i1, i2, j1, j2, old, new, _reason(old, new)))
+    return out
+
+
+def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
+    """Compare ``text`` with what a SentencePiece model's normalizer makes of it.
+
+    Args:
+        tokenizer: a :class:`~tokexplorer.core.backends.sentencepiece_backend.SentencePieceTokenizer`.
+        text: any str (lone surrogates are cleaned first, with the one rule of
+            :mod:`tokexplorer.core.textclean`).
+
+    Returns:
+        :class:`NormalizationDiff`; ``summary`` is the backend's one-line
+        description of the change (``"normalized (NFKC): '︰' → '..'"``).
+    """
+    from tokexplorer.core.backends.sentencepiece_backend import describe_normalization
+
+    t = clean_text(text).text
+    normalized = tokenizer.normalize(t)
+    raw = tokenizer.normalize_with_offsets(t)
+    segments: list[Segment] | None = None
+    exact = False
+    if raw is not None:
+        try:
+            segments = align(t, raw[0], raw[1], dummy_prefix=tokenizer.info.add_dummy_prefix)
+            exact = "".join(s.normalized for s in segments) == normalized
+        except ValueError:
+            segments = None
+    if segments is None or not exact:
+        segments = _diff_segments(t, normalized)
+        exact = False
+    summary = describe_normalization(t, normalized) if normalized != t else ""
+    return NormalizationDiff(t, normalized, tuple(segments), summary, exact)
+
+
+__all__: Sequence[str] = ("Segment", "NormalizationDiff", "align", "normalization_diff", "WS")
