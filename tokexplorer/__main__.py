@@ -2,4 +2,7 @@
 
 from tokexplorer.cli import main
 
-raise SystemExit(main())
+# The guard matters: training uses worker processes started with "spawn", which
+# import the main module again.
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -49,12 +49,14 @@ as ``"x" * 1_000_000`` take O(n log n). Results are cached per chunk.
 from __future__ import annotations
 
 import heapq
+import os
 import time
 from itertools import chain
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
-import regex
 
+from tokexplorer.core.counting import count_files, count_texts
+from tokexplorer.core.counting import special_regex as _special_regex
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
 from tokexplorer.core.pretokenize import compile_pattern, name_of_pattern, pattern_string
 from tokexplorer.core.textclean import clean_text
@@ -91,13 +93,6 @@ def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
             f"byte-level BPE needs at least 256 base tokens{extra}: "
             f"vocab_size {vocab_size} is too small; use at least {need}"
         )
-
-
-def _special_regex(specials: Iterable[str]) -> "regex.Pattern[str] | None":
-    toks = sorted(set(specials), key=lambda s: (-len(s), s))
-    if not toks:
-        return None
-    return regex.compile("|".join(regex.escape(t) for t in toks))
 
 
 class BPE:
@@ -595,94 +590,6 @@ def _merge_parts_heap(ranks: Mapping[bytes, int], data: bytes, max_rank: int | N
 
 
 # --------------------------------------------------------------------- training
-def _iter_texts(texts: str | Iterable[str]) -> Iterable[str]:
-    if isinstance(texts, str):
-        return (texts,)
-    return texts
-
-
-def count_chunks(
-    texts: str | Iterable[str],
-    *,
-    pattern: str = "gpt2",
-    special_tokens: Sequence[str] = (),
-    cancel: Callable[[], bool] | None = None,
-) -> Generator[Progress, None, tuple[dict[str, int], int]]:
-    """Count the pre-tokenizer's chunks over the texts (a word-frequency table).
-
-    Special token spellings are cut out of the text first, so they are never
-    learned as ordinary text.
-
-    Args:
-        texts: one str or an iterable of str (files, lines...).
-        pattern: pre-tokenizer name.
-        special_tokens: special token texts to cut out.
-        cancel: returns True to stop.
-
-    Yields:
-        Progress("pre-tokenizing", characters done, total characters or None).
-
-    Returns:
-        ``(chunk -> count, number of special token occurrences cut out)``.
-
-    Raises:
-        Cancelled: ``cancel()`` returned True.
-    """
-    pat_str = pattern_string(pattern)
-    pat = compile_pattern(pat_str) if pat_str is not None else None
-    sre = _special_regex(special_tokens)
-    counts: dict[str, int] = {}
-    n_special = 0
-    texts = _iter_texts(texts)
-    total = None
-    if isinstance(texts, (list, tuple)):
-        total = sum(len(t) for t in texts)
-    done = 0
-    for text in texts:
-        text = clean_text(text).text
-        segments = [text]
-        if sre is not None:
-            segments = sre.split(text)
-            n_special += len(segments) - 1
-        for seg in segments:
-            for piece in _pieces(seg, pat is not None):
-                if pat is None:
-                    counts[piece] = counts.get(piece, 0) + 1
-                else:
-                    for ch in pat.findall(piece):
-                        counts[ch] = counts.get(ch, 0) + 1
-                done += len(piece)
-                if cancel is not None and cancel():
-                    raise Cancelled("training cancelled")
-                yield Progress("pre-tokenizing", done, total)
-    return counts, n_special
-
-
-_PIECE_CHARS = 1 << 18  # characters per pre-tokenizing step (progress and cancel checks)
-_SAFE_CUT = regex.compile(r"\n(?=[\p{L}\p{N}])")
-
-
-def _pieces(seg: str, may_cut: bool) -> Iterable[str]:
-    """Cut a long text into pieces of about ``_PIECE_CHARS`` characters.
-
-    Cuts fall right after a newline that is followed by a letter or digit: in
-    the gpt2, cl100k and o200k patterns no chunk crosses such a point, so
-    splitting there gives exactly the chunks of the whole text.
-    """
-    if not seg:
-        return
-    if not may_cut or len(seg) <= _PIECE_CHARS:
-        yield seg
-        return
-    start = 0
-    n = len(seg)
-    while start < n:
-        m = _SAFE_CUT.search(seg, start + _PIECE_CHARS) if start + _PIECE_CHARS < n else None
-        end = m.end() if m else n
-        yield seg[start:end]
-        start = end
-
-
 def train_bpe_iter(
     texts: str | Iterable[str],
     *,
@@ -692,6 +599,9 @@ def train_bpe_iter(
     name: str = "custom BPE",
     cancel: Callable[[], bool] | None = None,
     word_counts: Mapping[str | bytes, int] | None = None,
+    files: Sequence[str | os.PathLike] | None = None,
+    encoding: str = "utf-8",
+    workers: int | None = None,
 ) -> Generator[Progress, None, tuple[BPE, TrainReport]]:
     """Train a byte-level BPE, yielding progress; the generator returns the model.
 
@@ -704,6 +614,12 @@ def train_bpe_iter(
         name: display name of the model.
         cancel: called between steps; returning True stops training.
         word_counts: an already counted chunk table (chunk str or bytes -> count).
+        files: text files to train on instead of ``texts``; they are read in
+            ranges by worker processes and never held whole in memory
+            (:func:`tokexplorer.core.counting.count_files`).
+        encoding: the files' encoding.
+        workers: processes for pre-tokenizing and counting large inputs
+            (default: every core; 1 = this process only).
 
     Yields:
         :class:`Progress` with phases ``"pre-tokenizing"``, ``"counting"`` and
@@ -727,10 +643,16 @@ def train_bpe_iter(
     n_requested = vocab_size - N_BYTES - len(specials)
     messages: list[str] = []
 
-    if word_counts is None:
-        counts, n_special_seen = yield from count_chunks(
-            texts, pattern=pattern, special_tokens=specials, cancel=cancel
+    if word_counts is None and files is not None:
+        counts, n_special_seen = yield from count_files(
+            files, pattern=pattern, special_tokens=specials, encoding=encoding,
+            cancel=cancel, workers=workers,
         )
+    elif word_counts is None:
+        counts, n_special_seen = yield from count_texts(
+            texts, pattern=pattern, special_tokens=specials, cancel=cancel, workers=workers
+        )
+    if word_counts is None:
         if n_special_seen:
             messages.append(
                 f"{n_special_seen} special-token spellings were cut out of the training text"
@@ -833,45 +755,71 @@ def train_bpe_iter(
 
 def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None:
     """Replace every (a, b) in the words holding it by t, updating pair counts
-    only next to the merge sites."""
+    only next to the merge sites.
+
+    Occurrences are found with ``list.index`` (C speed) and merged left to
+    right without overlap, as the textbook loop does.
+    """
     pair = (a, b)
     wis = where.pop(pair, ())
     changed: dict[tuple[int, int], int] = {}
+    get = changed.get
     for wi in wis:
         w = words[wi]
-        n = len(w)
-        if n < 2:
+        try:
+            i = w.index(a)
+        except ValueError:
             continue
+        n = len(w)
+        out: list[int] | None = None
+        last = 0
         c = freqs[wi]
-        out: list[int] = []
-        i = 0
-        hit = False
-        while i < n:
-            if i < n - 1 and w[i] == a and w[i + 1] == b:
-                hit = True
+        while True:
+            if i + 1 < n and w[i + 1] == b:
+                if out is None:
+                    out = w[:i]
+                else:
+                    out.extend(w[last:i])
                 if out:
                     left = out[-1]
                     p = (left, a)
-                    changed[p] = changed.get(p, 0) - c
+                    changed[p] = get(p, 0) - c
                     p = (left, t)
-                    changed[p] = changed.get(p, 0) + c
+                    changed[p] = get(p, 0) + c
+                    s_ = where.get(p)
+                    if s_ is None:
+                        where[p] = {wi}
+                    else:
+                        s_.add(wi)
                 if i + 2 < n:
                     right = w[i + 2]
                     p = (b, right)
-                    changed[p] = changed.get(p, 0) - c
+                    changed[p] = get(p, 0) - c
                     p = (t, right)
-                    changed[p] = changed.get(p, 0) + c
-                    where.setdefault(p, set()).add(wi)
-                if out:
-                    where.setdefault((out[-1], t), set()).add(wi)
+                    changed[p] = get(p, 0) + c
+                    s_ = where.get(p)
+                    if s_ is None:
+                        where[p] = {wi}
+                    else:
+                        s_.add(wi)
                 out.append(t)
-                i += 2
+                last = i + 2
+                if last >= n:
+                    break
+                try:
+                    i = w.index(a, last)
+                except ValueError:
+                    break
             else:
-                out.append(w[i])
-                i += 1
-        if hit:
+                try:
+                    i = w.index(a, i + 1)
+                except ValueError:
+                    break
+        if out is not None:
+            out.extend(w[last:])
             words[wi] = out
     pair_counts.pop(pair, None)
+    push = heapq.heappush
     for p, d in changed.items():
         if p == pair or d == 0:
             continue
@@ -881,7 +829,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
         else:
             pair_counts[p] = v
             if d > 0:
-                heapq.heappush(heap, (-v, vocab[p[0]], vocab[p[1]], p[0], p[1]))
+                push(heap, (-v, vocab[p[0]], vocab[p[1]], p[0], p[1]))
 
 
 def train_bpe(
@@ -893,6 +841,9 @@ def train_bpe(
     name: str = "custom BPE",
     cancel: Callable[[], bool] | None = None,
     word_counts: Mapping[str | bytes, int] | None = None,
+    files: Sequence[str | os.PathLike] | None = None,
+    encoding: str = "utf-8",
+    workers: int | None = None,
 ) -> tuple[BPE, TrainReport]:
     """Train a byte-level BPE to the end; see :func:`train_bpe_iter` for arguments.
 
@@ -907,6 +858,9 @@ def train_bpe(
         name=name,
         cancel=cancel,
         word_counts=word_counts,
+        files=files,
+        encoding=encoding,
+        workers=workers,
     )
     while True:
         try:

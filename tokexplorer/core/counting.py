@@ -1,0 +1,420 @@
+"""Chunk counting for BPE training: the word-frequency table, at scale.
+
+Training needs only how often each pre-tokenizer chunk occurs, so the corpus is
+never needed as a whole: text is cut into pieces at points no chunk crosses,
+each piece is pre-tokenized and counted (in a process pool on large inputs,
+using every core), and the per-piece tables are summed. Files are read in
+ranges of a few MiB by the workers themselves, so peak memory grows with the
+number of distinct chunks, not with the corpus size.
+
+Safe cut points, where no chunk of the gpt2, cl100k or o200k pattern ever
+crosses and where cutting does not change how the text on either side splits:
+
+* after a newline that follows a non-space character and precedes a letter or
+  digit (``x\n|T``): the newline is a chunk of its own, or ends a punctuation
+  chunk, with or without the cut (the ``\s++$`` and ``\s+(?!\S)`` branches agree
+  because only one whitespace character is involved);
+* between a letter and a space that precedes a letter (``ab| cd``): no branch
+  matches a letter followed by a space.
+
+Counting the pieces therefore gives exactly the counts of the whole text (a
+property test checks it for all three patterns).
+
+>>> counts, n_special = run(count_texts(["a b a\\nb"], pattern="gpt2"))
+>>> sorted(counts.items())
+[('\\n', 1), (' a', 1), (' b', 1), ('a', 1), ('b', 1)]
+"""
+
+from __future__ import annotations
+
+import codecs
+import multiprocessing
+import os
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Callable, Generator, Iterable, Iterator, Sequence, TypeVar
+
+import regex
+
+from tokexplorer.core.errors import Cancelled, CorpusError
+from tokexplorer.core.pretokenize import compile_pattern, pattern_string
+from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.types import Progress
+
+T = TypeVar("T")
+
+PIECE_CHARS = 1 << 18
+"""Characters per piece when counting in this process (progress and cancel checks)."""
+
+POOL_PIECE_CHARS = 1 << 22
+"""Characters (or bytes, for files) per piece sent to a worker process."""
+
+POOL_MIN_CHARS = 1 << 21
+"""Below this many characters in total the pool's start-up cost is not worth it."""
+
+_SAFE_CUT = regex.compile(r"(?<=\S\n)(?=[\p{L}\p{N}])|(?<=\p{L})(?= \p{L})")
+# In UTF-8 (and single-byte ASCII-compatible encodings) a byte below 0x80 is
+# that ASCII character, so the same rule can be applied to raw bytes.
+_SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z])(?= [A-Za-z])")
+_BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252"}
+
+
+def run(gen: Generator[object, None, T]) -> T:
+    """Run a progress generator to the end and return its value."""
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
+
+
+def special_regex(specials: Iterable[str]) -> "regex.Pattern[str] | None":
+    """One regex matching any of the special token texts (longest first), or None."""
+    toks = sorted(set(specials), key=lambda s: (-len(s), s))
+    if not toks:
+        return None
+    return regex.compile("|".join(regex.escape(t) for t in toks))
+
+
+def safe_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
+    """Cut ``text`` into pieces of about ``size`` characters at safe cut points.
+
+    A text without a safe point after ``size`` characters stays one piece.
+    """
+    if not text:
+        return
+    n = len(text)
+    start = 0
+    while start < n:
+        m = _SAFE_CUT.search(text, start + size) if start + size < n else None
+        end = m.start() if m else n
+        yield text[start:end]
+        start = end
+
+
+def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tuple[Counter, int]:
+    """Count the chunks of one piece of text (runs in a worker process too).
+
+    Args:
+        text: the piece; lone surrogates are cleaned first.
+        pat_str: the split pattern string, or None for no pre-tokenization.
+        specials: special token texts to cut out before splitting.
+
+    Returns:
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+    """
+    text = clean_text(text).text
+    counts: Counter = Counter()
+    n_special = 0
+    sre = special_regex(specials)
+    segments = sre.split(text) if sre is not None else [text]
+    n_special = len(segments) - 1
+    if pat_str is None:
+        counts.update(s for s in segments if s)
+    else:
+        pat = compile_pattern(pat_str)
+        for seg in segments:
+            counts.update(pat.findall(seg))
+    return counts, n_special
+
+
+def count_file_range(
+    path: str, start: int, end: int, encoding: str, pat_str: str | None, specials: Sequence[str]
+) -> tuple[Counter, int]:
+    """Read bytes ``[start, end)`` of a file, decode them and count their chunks.
+
+    The range must begin and end at safe cut points (see :func:`plan_file_ranges`).
+
+    Raises:
+        CorpusError: the bytes are not valid in ``encoding`` (the message gives the
+            absolute byte offset).
+    """
+    with open(path, "rb") as f:
+        f.seek(start)
+        data = f.read(end - start)
+    try:
+        text = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise CorpusError(
+            f"{os.path.basename(path)}: not valid {encoding} at byte {start + exc.start} ({exc.reason})"
+        ) from None
+    if start == 0 and text.startswith("\ufeff") and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
+        text = text[1:]
+    return count_piece(text, pat_str, specials)
+
+
+def plan_file_ranges(path: str, size: int = POOL_PIECE_CHARS) -> list[tuple[int, int]]:
+    """Cut a file into byte ranges of about ``size`` bytes at safe cut points.
+
+    Cuts fall after a ``\\n`` byte followed by an ASCII letter or digit, which is
+    a safe point in UTF-8 and in ASCII-compatible legacy encodings (GBK, Big5,
+    Shift_JIS, Latin-1: none uses byte 0x0A inside a multi-byte character).
+    Only a small window around each cut is read.
+
+    Returns:
+        list of half-open ``(start, end)`` byte ranges covering the file.
+    """
+    total = os.path.getsize(path)
+    ranges: list[tuple[int, int]] = []
+    start = 0
+    with open(path, "rb") as f:
+        while start < total:
+            probe = start + size
+            if probe >= total:
+                ranges.append((start, total))
+                break
+            cut = None
+            pos = probe
+            while pos < total and cut is None:
+                f.seek(pos - 2)
+                window = f.read((1 << 16) + 2)
+                m = _SAFE_CUT_BYTES.search(window, 2)
+                if m:
+                    cut = pos - 2 + m.start()
+                elif len(window) < (1 << 16) + 2:
+                    break
+                else:
+                    pos += 1 << 16
+            end = cut if cut is not None else total
+            ranges.append((start, end))
+            start = end
+    return ranges
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    # "spawn" is safe in a process that runs threads (the GUI); workers import
+    # only this module's light dependencies.
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"))
+
+
+def default_workers() -> int:
+    """Worker processes to use: the number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def _merge_into(total: Counter, part: Counter) -> None:
+    if not total:
+        total.update(part)
+    else:
+        get = total.get
+        for k, v in part.items():
+            total[k] = get(k, 0) + v
+
+
+def _pool_map(
+    jobs: list[tuple],
+    fn: Callable,
+    workers: int,
+    sizes: list[int],
+    phase_total: int,
+    cancel: Callable[[], bool] | None,
+) -> Generator[Progress, None, tuple[Counter, int]]:
+    counts: Counter = Counter()
+    n_special = 0
+    done = 0
+    with _pool(workers) as pool:
+        pending: dict[Future, int] = {}
+        it = iter(range(len(jobs)))
+        try:
+            for _ in range(workers * 2):
+                i = next(it, None)
+                if i is None:
+                    break
+                pending[pool.submit(fn, *jobs[i])] = i
+            while pending:
+                finished, _ = wait(list(pending), timeout=0.1, return_when=FIRST_COMPLETED)
+                if cancel is not None and cancel():
+                    raise Cancelled("training cancelled")
+                for fut in finished:
+                    i = pending.pop(fut)
+                    c, n = fut.result()
+                    _merge_into(counts, c)
+                    n_special += n
+                    done += sizes[i]
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        pending[pool.submit(fn, *jobs[nxt])] = nxt
+                yield Progress("pre-tokenizing", done, phase_total)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return counts, n_special
+
+
+def count_texts(
+    texts: str | Iterable[str],
+    *,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    cancel: Callable[[], bool] | None = None,
+    workers: int | None = None,
+) -> Generator[Progress, None, tuple[Counter, int]]:
+    """Count chunks over in-memory texts, yielding progress.
+
+    Args:
+        texts: one str or an iterable of str (files, lines...).
+        pattern: pre-tokenizer name.
+        special_tokens: special token texts, cut out before splitting.
+        cancel: called between pieces; returning True raises :class:`Cancelled`.
+        workers: processes for large inputs (default: all cores; 1 = this process).
+
+    Yields:
+        Progress("pre-tokenizing", characters done, total characters or None).
+
+    Returns:
+        ``(Counter chunk -> count, special token spellings cut out)``.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+        InputError: unknown pattern name.
+
+    Worker processes are started with ``spawn``, which imports the main module
+    again: a script that trains must keep its top-level code under
+    ``if __name__ == "__main__":`` (otherwise counting falls back to this process).
+    """
+    pat_str = pattern_string(pattern)
+    specials = list(special_tokens)
+    if isinstance(texts, str):
+        texts = [texts]
+    total = sum(len(t) for t in texts) if isinstance(texts, (list, tuple)) else None
+    workers = default_workers() if workers is None else max(1, workers)
+    # A special token spelled across a cut point would be missed: then do not cut.
+    may_cut = pat_str is not None and not any("\n" in s for s in specials)
+    if workers > 1 and total is not None and total >= POOL_MIN_CHARS:
+        jobs: list[tuple] = []
+        sizes: list[int] = []
+        batch: list[str] = []
+        batch_len = 0
+
+        def flush() -> None:
+            nonlocal batch, batch_len
+            if batch:
+                jobs.append((batch,))  # texts stay separate: a text's end is not a cut point
+                sizes.append(batch_len)
+                batch, batch_len = [], 0
+
+        for text in texts:
+            pieces = safe_pieces(text, POOL_PIECE_CHARS) if may_cut else [text]
+            for piece in pieces:
+                batch.append(piece)
+                batch_len += len(piece)
+                if batch_len >= POOL_PIECE_CHARS:
+                    flush()
+        flush()
+        try:
+            return (yield from _pool_map(
+                [(j[0], pat_str, specials) for j in jobs], _count_batch, workers, sizes, total, cancel
+            ))
+        except BrokenProcessPool:
+            pass  # e.g. a main script without the __main__ guard: count here instead
+
+    counts: Counter = Counter()
+    n_special = 0
+    done = 0
+    for text in texts:
+        pieces = safe_pieces(text) if may_cut else [text]
+        for piece in pieces:
+            c, n = count_piece(piece, pat_str, specials)
+            _merge_into(counts, c)
+            n_special += n
+            done += len(piece)
+            if cancel is not None and cancel():
+                raise Cancelled("training cancelled")
+            yield Progress("pre-tokenizing", done, total)
+    return counts, n_special
+
+
+def _count_batch(batch: "str | list[str]", pat_str: str | None, specials: Sequence[str]) -> tuple[Counter, int]:
+    """Worker entry: count a piece, or a list of texts counted one by one."""
+    if isinstance(batch, str):
+        return count_piece(batch, pat_str, specials)
+    counts: Counter = Counter()
+    n_special = 0
+    for text in batch:
+        c, n = count_piece(text, pat_str, specials)
+        _merge_into(counts, c)
+        n_special += n
+    return counts, n_special
+
+
+def count_files(
+    paths: Sequence[str | os.PathLike],
+    *,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    encoding: str = "utf-8",
+    cancel: Callable[[], bool] | None = None,
+    workers: int | None = None,
+) -> Generator[Progress, None, tuple[Counter, int]]:
+    """Count chunks over files without ever holding a whole file in memory.
+
+    Each file is cut into byte ranges of about 4 MiB (:func:`plan_file_ranges`)
+    that worker processes read, decode and count; a leading UTF-8 BOM is dropped.
+    With ``pattern="none"`` each file is one chunk and is read whole.
+
+    Args:
+        paths: text files.
+        pattern: pre-tokenizer name.
+        special_tokens: special token texts, cut out before splitting.
+        encoding: the files' encoding (Python codec name).
+        cancel: returning True raises :class:`Cancelled`.
+        workers: processes (default: all cores; 1 = this process).
+
+    Yields:
+        Progress("pre-tokenizing", bytes done, total bytes).
+
+    Returns:
+        ``(Counter chunk -> count, special token spellings cut out)``.
+
+    Raises:
+        CorpusError: a file cannot be read or decoded (names the file and byte offset).
+        Cancelled: ``cancel()`` returned True.
+    """
+    pat_str = pattern_string(pattern)
+    specials = list(special_tokens)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise CorpusError(f"unknown encoding {encoding!r}") from None
+    streamable = (
+        pat_str is not None
+        and not any("\n" in s or " " in s for s in specials)
+        and codecs.lookup(encoding).name.replace("-", "").replace("_", "") in _BYTE_CUT_ENCODINGS
+    )
+    jobs: list[tuple] = []
+    sizes: list[int] = []
+    for p in paths:
+        p = os.fspath(p)
+        try:
+            size = os.path.getsize(p)
+            ranges = plan_file_ranges(p) if streamable else [(0, size)]
+        except OSError as exc:
+            raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
+        for a, b in ranges:
+            jobs.append((p, a, b, encoding, pat_str, specials))
+            sizes.append(b - a)
+    total = sum(sizes)
+    workers = default_workers() if workers is None else max(1, workers)
+    if workers > 1 and len(jobs) > 1:
+        try:
+            return (yield from _pool_map(jobs, count_file_range, workers, sizes, total, cancel))
+        except BrokenProcessPool:
+            pass  # e.g. a main script without the __main__ guard: count here instead
+    counts: Counter = Counter()
+    n_special = 0
+    done = 0
+    for job, size in zip(jobs, sizes):
+        c, n = count_file_range(*job)
+        _merge_into(counts, c)
+        n_special += n
+        done += size
+        if cancel is not None and cancel():
+            raise Cancelled("training cancelled")
+        yield Progress("pre-tokenizing", done, total)
+    return counts, n_special
