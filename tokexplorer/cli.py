@@ -313,6 +313,35 @@ def _training_texts(
     return list(corpus.texts())
 
 
+STREAM_BYTES = 64 << 20
+"""Corpora at least this large (bytes) are counted straight from the files."""
+
+
+def _large_files(paths: Sequence[str]) -> list[str] | None:
+    """The files to stream when the corpus is large, else None.
+
+    Large corpora are not read into memory: worker processes read the files in
+    ranges (:func:`tokexplorer.core.counting.count_files`). Each file's first
+    64 KiB still get the binary-file check; decoding errors are reported with
+    the file name and byte offset.
+
+    Raises:
+        CorpusError: a path is missing, or a file looks binary.
+    """
+    from tokexplorer.core.corpus import check_binary, collect_files
+
+    files, errors = collect_files(list(paths))
+    if errors:
+        raise CorpusError(errors[0])
+    total = sum(f.stat().st_size for f in files)
+    if total < STREAM_BYTES:
+        return None
+    for f in files:
+        with open(f, "rb") as fh:
+            check_binary(f.name, fh.read(1 << 16))
+    return [str(f) for f in files]
+
+
 def cmd_train(ns: argparse.Namespace) -> int:
     """``tokexplorer train``: train, save, and report in one line."""
     from tokexplorer.core.bpe import validate_vocab_size
@@ -328,7 +357,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
 
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
-    texts = _training_texts(ns.files, ns.encoding, printer)
+    big = _large_files(ns.files) if ns.algorithm == "bpe" else None
+    texts = [] if big else _training_texts(ns.files, ns.encoding, printer)
 
     if ns.algorithm == "bpe":
         from tokexplorer.core.bpe import train_bpe_iter
@@ -339,6 +369,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
             vocab_size=ns.vocab_size,
             pattern=ns.pattern or "gpt2",
             special_tokens=specials,
+            files=big,
+            encoding=ns.encoding or "utf-8",
         )
         bpe, report = _drive(gen, printer)
         save_bpe(bpe, ns.output)

@@ -200,7 +200,17 @@ def _detect_bom(data: bytes) -> tuple[str, str, int] | None:
     return None
 
 
-def _check_binary(name: str, data: bytes) -> None:
+def check_binary(name: str, data: bytes) -> None:
+    """Refuse bytes that look like a binary file rather than text.
+
+    Args:
+        name: file name for the message.
+        data: the file's bytes (or its first 64 KiB).
+
+    Raises:
+        CorpusError: a NUL byte, or too many control bytes in the first
+            ``BINARY_SNIFF_BYTES`` bytes.
+    """
     nul = data.find(b"\x00")
     if nul >= 0:
         raise CorpusError(f"{name}: looks like a binary file (NUL byte at offset {nul}); not loaded")
@@ -291,7 +301,7 @@ def decode_file_bytes(
             text = "\ufeff" + text
         return _make(p, text, size, codec, False, label, tuple(notes), lossy, _utf8_error(data))
 
-    _check_binary(name, data)
+    check_binary(name, data)
     if found is not None:  # UTF-8 BOM
         body = data[3:]
         err = _utf8_error(body, skip=3)
