@@ -236,6 +236,22 @@ def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_cl
     assert (code, out) == (0, text + "\n")
 
 
+def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file, monkeypatch):
+    """Above STREAM_BYTES the files are counted in ranges by worker code, with
+    the same merges as reading them whole."""
+    whole = tmp_path / "whole.bpe"
+    streamed = tmp_path / "streamed.bpe"
+    assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(whole))[0] == 0
+    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
+    assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(streamed))[0] == 0
+    assert streamed.read_bytes() == whole.read_bytes()
+    bad = tmp_path / "gbk.txt"
+    bad.write_bytes("ok\n".encode() + "\u6c49\u5b57".encode("gbk"))
+    code, _, err = run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(tmp_path / "x.bpe"))
+    assert code == 2
+    assert_one_line_error(err, "gbk.txt: not valid utf-8 at byte 3")
+
+
 def test_train_special_tokens_and_policies(capsys, tmp_path, corpus_file, fixed_clock):
     model = tmp_path / "special.bpe"
     code, out, _ = run(
