@@ -1,0 +1,204 @@
+"""A token's merge tree, drawn down to its bytes ("how was this token built").
+
+:class:`MergeTreeWidget` draws a :class:`~tokexplorer.core.merge_analysis.MergeNode`
+as a tree: the bytes are the leaves on the bottom row, each merge is a box
+above its two parts with its rank (``#12``), and the token itself is the root
+at the top. Boxes whose bytes are only part of a UTF-8 character are drawn in
+orange, whole-character boxes in blue, single bytes in grey.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from tokexplorer.core.merge_analysis import MergeNode, is_partial_utf8
+from tokexplorer.core.utf8 import token_display
+
+_PAD_X = 8.0  # px inside a box, left and right
+_GAP_X = 10.0  # px between sibling subtrees
+_LEVEL_H = 58.0  # px from one level to the next
+_MARGIN = 12.0
+
+_LEAF_FILL = QColor("#eeeeee")
+_LEAF_EDGE = QColor("#9e9e9e")
+_WHOLE_FILL = QColor("#e3f0fd")
+_WHOLE_EDGE = QColor("#1e6fc0")
+_PART_FILL = QColor("#fff0dc")
+_PART_EDGE = QColor("#d9822b")
+_ROOT_EDGE = QColor("#0b3d91")
+
+
+def default_label(data: bytes) -> str:
+    """Token text for a box: readable text with spaces shown as ``␣``."""
+    return token_display(data, visible_spaces=True)
+
+
+class _Box:
+    __slots__ = ("node", "text", "sub", "w", "h", "x", "y", "kids")
+
+    def __init__(self, node: MergeNode, text: str, sub: str) -> None:
+        self.node = node
+        self.text = text
+        self.sub = sub
+        self.w = 0.0
+        self.h = 0.0
+        self.x = 0.0  # centre
+        self.y = 0.0  # top
+        self.kids: list[_Box] = []
+
+
+class MergeTreeWidget(QWidget):
+    """Draws one merge tree; empty until :meth:`set_tree`.
+
+    Args:
+        parent: Qt parent widget.
+        label: renders token bytes as box text (default :func:`default_label`).
+    """
+
+    def __init__(
+        self,
+        parent: QWidget | None = None,
+        *,
+        label: Callable[[bytes], str] = default_label,
+    ) -> None:
+        super().__init__(parent)
+        self._label = label
+        self._tree: MergeNode | None = None
+        self._boxes: list[_Box] = []
+        self._size = QSize(200, 120)
+        self._message = "Select a merge to see how its token was built."
+        self._font = QFont(self.font())
+        self._font.setPointSizeF(max(9.0, self._font.pointSizeF() + 1))
+        self._small = QFont(self.font())
+        self._small.setPointSizeF(max(7.0, self._small.pointSizeF() - 1))
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setMinimumSize(self._size)
+
+    # -- public ------------------------------------------------------------------
+
+    @property
+    def tree(self) -> MergeNode | None:
+        return self._tree
+
+    def set_label(self, label: Callable[[bytes], str]) -> None:
+        """Change how token bytes are written in the boxes (text, hex, GPT-2 bytes)."""
+        self._label = label
+        self.set_tree(self._tree)
+
+    def set_tree(self, tree: MergeNode | None, *, message: str = "") -> None:
+        """Show ``tree`` (None: show ``message`` instead)."""
+        self._tree = tree
+        if message:
+            self._message = message
+        self._layout()
+        self.updateGeometry()
+        self.update()
+
+    def box_texts(self) -> list[tuple[str, str]]:
+        """``(text, sub-label)`` of every box, root first then left to right by
+        level (for tests and accessibility)."""
+        return [(b.text, b.sub) for b in sorted(self._boxes, key=lambda b: (b.y, b.x))]
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return self._size
+
+    # -- layout ------------------------------------------------------------------
+
+    def _layout(self) -> None:
+        self._boxes = []
+        if self._tree is None:
+            self._size = QSize(200, 120)
+            self.setMinimumSize(self._size)
+            return
+        fm = QFontMetricsF(self._font)
+        fs = QFontMetricsF(self._small)
+        box_h = fm.height() + fs.height() + 8
+
+        def make(node: MergeNode) -> _Box:
+            if node.left is None or node.right is None:
+                sub = " ".join(f"{b:02X}" for b in node.bytes[:4])
+            else:
+                sub = f"#{node.rank}"
+            box = _Box(node, self._label(node.bytes), sub)
+            box.w = max(fm.horizontalAdvance(box.text), fs.horizontalAdvance(sub), 18) + 2 * _PAD_X
+            box.h = box_h
+            if node.left is not None and node.right is not None:
+                box.kids = [make(node.left), make(node.right)]
+            self._boxes.append(box)
+            return box
+
+        root = make(self._tree)
+        height = self._tree.depth()
+
+        def span(box: _Box) -> float:
+            if not box.kids:
+                return box.w
+            return max(box.w, span(box.kids[0]) + _GAP_X + span(box.kids[1]))
+
+        def place(box: _Box, x0: float, level_from_bottom: int) -> None:
+            total = span(box)
+            box.y = _MARGIN + (height - level_from_bottom) * _LEVEL_H
+            if not box.kids:
+                box.x = x0 + total / 2
+                return
+            left, right = box.kids
+            inner = span(left) + _GAP_X + span(right)
+            start = x0 + (total - inner) / 2
+            place(left, start, _level(left.node))
+            place(right, start + span(left) + _GAP_X, _level(right.node))
+            box.x = (left.x + right.x) / 2
+
+        def _level(node: MergeNode) -> int:
+            # leaves sit on the bottom row; a merge sits one row above its higher part
+            return node.depth()
+
+        place(root, _MARGIN, height)
+        w = span(root) + 2 * _MARGIN
+        h = _MARGIN * 2 + height * _LEVEL_H + box_h
+        self._size = QSize(int(w) + 1, int(h) + 1)
+        self.setMinimumSize(self._size)
+
+    # -- painting ----------------------------------------------------------------
+
+    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.fillRect(self.rect(), QColor("white"))
+        if not self._boxes:
+            p.setPen(QColor("#666666"))
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
+            return
+        dx = max(0.0, (self.width() - self._size.width()) / 2)
+        p.translate(dx, 0)
+        p.setPen(QPen(QColor("#8a8a8a"), 1.2))
+        for b in self._boxes:
+            for k in b.kids:
+                p.drawLine(QPointF(b.x, b.y + b.h), QPointF(k.x, k.y))
+        root = self._tree
+        fm = QFontMetricsF(self._font)
+        for b in self._boxes:
+            node = b.node
+            if node.left is None:
+                fill, edge = _LEAF_FILL, _LEAF_EDGE
+            elif is_partial_utf8(node.bytes):
+                fill, edge = _PART_FILL, _PART_EDGE
+            else:
+                fill, edge = _WHOLE_FILL, _WHOLE_EDGE
+            if node is root:
+                edge = _ROOT_EDGE
+            r = QRectF(b.x - b.w / 2, b.y, b.w, b.h)
+            p.setPen(QPen(edge, 2.0 if node is root else 1.2))
+            p.setBrush(fill)
+            p.drawRoundedRect(r, 5, 5)
+            p.setPen(QColor("#111111"))
+            p.setFont(self._font)
+            top = QRectF(r.left(), r.top() + 3, r.width(), fm.height())
+            p.drawText(top, Qt.AlignmentFlag.AlignCenter, b.text)
+            p.setFont(self._small)
+            p.setPen(QColor("#555555") if node.left is None else edge.darker(120))
+            low = QRectF(r.left(), top.bottom(), r.width(), r.bottom() - top.bottom() - 2)
+            p.drawText(low, Qt.AlignmentFlag.AlignCenter, b.sub)
