@@ -200,3 +200,123 @@ def test_byte_view_rows_and_tooltips(qtbot, cl100k):
     tok_y = r.center().y() + 3 * r.height()
     assert bv.tooltip_at(r.center().x(), tok_y).splitlines()[2] == "bytes 1–2 of 4 of U+1D538 𝔸"
     pane.byte_view.grab()  # paints without error
+
+
+# --- issue 4: follow toggle, raw bytes, normalizer, decode box, glyphs --------------
+
+
+def _sp(name: str):
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
+    import sp_fixture
+
+    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
+
+    opts = getattr(sp_fixture, f"{name}_OPTIONS")
+    return SentencePieceTokenizer(sp_fixture.train_proto(**opts)[0], name=name)
+
+
+def test_typing_stops_following_the_compare_text(qtbot):
+    state, pane = make_pane(qtbot, [ByteFake()])
+    assert pane.follow_check.isChecked()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.editor.setPlainText("mine 你")
+    assert not pane.follow_check.isChecked()
+    state.set_sample_text("compare text")  # must not replace the user's text
+    qtbot.wait(DEBOUNCE_WAIT_MS)
+    assert pane.text() == "mine 你"
+    assert pane.editor.toPlainText() == "mine 你"
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.follow_check.setChecked(True)
+    assert pane.text() == "compare text"
+
+
+DEBOUNCE_WAIT_MS = 400
+
+
+def test_raw_gbk_file_flagged_and_kept(qtbot, tmp_path, cl100k):
+    f = tmp_path / "gbk.txt"
+    f.write_bytes("汉字".encode("gbk"))
+    state, pane = make_pane(qtbot, [cl100k])
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        state.raw_bytes_requested.emit(str(f))
+    assert pane.raw == b"\xba\xba\xd7\xd6"
+    assert pane.analysis.data == b"\xba\xba\xd7\xd6"
+    assert [b.role for b in pane.analysis.bytes] == ["invalid"] * 4
+    assert pane.editor.isReadOnly()
+    banner = pane.raw_banner.text()
+    assert "Raw bytes of gbk.txt" in banner and "Not valid UTF-8" in banner
+    assert "byte 0: continuation byte without a lead byte" in banner
+    assert pane.code_point_rows()[0][0] == "U+DCBA"  # the surrogateescape stand-in
+    assert pane.table.item(0, 1).text() == "invalid"
+    assert pane.cut_descriptions("cl100k_base") == [
+        "EF BF BD EF BF BD EF BF BD EF BF BD = \"\ufffd\ufffd\ufffd\ufffd\" · U+FFFD stands for "
+        "invalid bytes BA BA D7 D6"
+    ]
+    bv = pane.byte_view
+    r = bv.byte_rect(1)
+    assert bv.tooltip_at(r.center().x(), r.center().y()) == "byte 1: BA · BA: continuation byte without a lead byte"
+    tok_tip = bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height())
+    assert tok_tip.splitlines()[0] == "cl100k_base token 0: id 24378"
+    bv.grab()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.back_button.click()
+    assert pane.raw is None and not pane.editor.isReadOnly()
+
+
+def test_raw_missing_file_is_one_line(qtbot, tmp_path):
+    state, pane = make_pane(qtbot, [])
+    with qtbot.waitSignal(state.error, timeout=5_000) as sig:
+        pane.open_raw_file(str(tmp_path / "nope.bin"))
+    assert "nope.bin" in sig.args[0] and "\n" not in sig.args[0]
+
+
+def test_normalizer_tab_and_inexact_track(qtbot):
+    sp = _sp("SP120")
+    _, pane = make_pane(qtbot, [sp])
+    set_text(qtbot, pane, "a\ufe30b  \uff21")
+    tr = pane.report.tracks[0]
+    assert tr.exact is False
+    assert [(s.original, s.normalized, s.reason) for s in tr.normalization.changes] == [
+        ("\ufe30", "..", "NFKC"), ("  ", " ", "whitespace"), ("\uff21", "A", "NFKC")
+    ]
+    lines = pane.cut_descriptions("SP120")
+    assert lines[0].startswith("≈ spans are approximate")
+    html_text = pane.normalizer_view.toPlainText()
+    assert "decode(encode(s)) ≠ s" in html_text
+    assert "chars 1–2: “︰” → “..” (NFKC)" in html_text
+    assert pane.tabs.tabText(3 - 1) == "SentencePiece normalizer ⚠ text changed"
+    assert pane.cuts_tree.topLevelItem(0).text(0).startswith("≈ SP120:")
+
+
+def test_byte_fallback_run_described_together(qtbot):
+    sp = _sp("SPBF")
+    _, pane = make_pane(qtbot, [sp])
+    set_text(qtbot, pane, "\u9f98")
+    assert pane.cut_descriptions("SPBF") == [
+        "E9 = byte 1 of 3 of U+9F98 龘",
+        "BE = byte 2 of 3 of U+9F98 龘",
+        "98 = byte 3 of 3 of U+9F98 龘",
+        "<0xE9> <0xBE> <0x98> = E9 BE 98 = \"龘\" (3 byte-fallback pieces)",
+    ]
+
+
+def test_control_glyphs_have_font_glyphs(qtbot):
+    from PySide6.QtGui import QFontMetrics
+
+    from tokexplorer.gui.widgets.byte_view import visible_char
+
+    _, pane = make_pane(qtbot, [])
+    font = pane.byte_view.font()
+    fm = QFontMetrics(font)
+    shown = [visible_char(c, font) for c in "\n\r\t\x00\ufeff\u200d "]
+    lf = "\u21b5" if fm.inFontUcs4(0x21B5) else "LF"
+    tab = "\u2192" if fm.inFontUcs4(0x2192) else "TAB"
+    space = "\u2423" if fm.inFontUcs4(0x2423) else "SP"
+    assert shown == [lf, "CR", tab, "NUL", "BOM", "ZWJ", space]
+    for g in shown:
+        assert all(fm.inFontUcs4(ord(ch)) for ch in g), g
+    set_text(qtbot, pane, "a\r\nb\x00")
+    pane.byte_view.grab()

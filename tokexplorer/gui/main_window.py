@@ -182,6 +182,10 @@ class MainWindow(QMainWindow):
         )
         for act in (self.open_files_action, self.open_folder_action):
             file_menu.addAction(act)
+        self.open_raw_action = self._action(
+            "Open &raw bytes…", self.open_raw_bytes_dialog, "Ctrl+Shift+R"
+        )
+        file_menu.addAction(self.open_raw_action)
         file_menu.addSeparator()
         file_menu.addAction(self.open_model_action)
         file_menu.addAction(self.save_bpe_action)
@@ -354,6 +358,18 @@ class MainWindow(QMainWindow):
             if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
                 self.state.set_tokenizers(toks)
             self.startup_done.emit()
+
+    # ================================================================= raw bytes
+    def open_raw_bytes_dialog(self) -> None:
+        """Ask for any file and show its bytes exactly as stored in the byte inspector."""
+        path, _ = QFileDialog.getOpenFileName(self, "Open a file as raw bytes")
+        if path:
+            self.open_raw_bytes(path)
+
+    def open_raw_bytes(self, path: str) -> None:
+        """Show ``path``'s bytes in the byte inspector (raw-bytes mode, invalid UTF-8 flagged)."""
+        self.state.raw_bytes_requested.emit(str(path))
+        self.tabs.setCurrentWidget(self.bytes_pane)
 
     # ================================================================= models
     def open_model_dialog(self) -> None:

@@ -34,6 +34,8 @@ class AppState(QObject):
         special_policy_changed(str): the special-token policy changed.
         inspect_requested(str, int, int): show this text in the byte inspector with
             the byte range [start, end) highlighted (end == start: nothing highlighted).
+        raw_bytes_requested(str): show this file's bytes exactly as stored in the byte
+            inspector (raw-bytes mode; the path of the file).
         token_hovered(str, int, int): a token of the named tokenizer column with
             byte span [start, end) of the sample text is hovered (start = -1: none).
         merge_requested(int): show the merge of this rank in the merge table.
@@ -51,6 +53,7 @@ class AppState(QObject):
     sample_text_changed = Signal(str)
     special_policy_changed = Signal(str)
     inspect_requested = Signal(str, int, int)
+    raw_bytes_requested = Signal(str)
     token_hovered = Signal(str, int, int)
     merge_requested = Signal(int)
     token_tree_requested = Signal(bytes)

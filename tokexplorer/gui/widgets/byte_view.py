@@ -20,10 +20,11 @@ height follows its width.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.types import Tokenization
@@ -48,22 +49,68 @@ class TokenTrack:
         error: a one-line error shown in the track instead of tokens, or None.
         cuts: (byte offset, kind) of boundaries inside a code point
             (``"code point"``) or grapheme cluster (``"grapheme"``).
+        exact: False when the spans are approximate (a SentencePiece normalizer
+            changed the text); the row is then labelled ``≈`` and says so.
+        descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
+            from :class:`tokexplorer.core.inspect.TokenReport`.
+        spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
     """
 
     name: str
     tokenization: Tokenization | None = None
     error: str | None = None
     cuts: tuple[tuple[int, str], ...] = ()
+    exact: bool = True
+    descriptions: tuple[str, ...] = ()
+    spellings: tuple[str, ...] = ()
 
 
-def _visible(ch: str) -> str:
+#: Short names for invisible code points, used when the font has no Control
+#: Pictures glyph (DejaVu and Noto have none for U+2400–U+2421).
+_ABBREV: dict[int, str] = {
+    0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK",
+    0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR",
+    0x0E: "SO", 0x0F: "SI", 0x10: "DLE", 0x11: "DC1", 0x12: "DC2", 0x13: "DC3", 0x14: "DC4",
+    0x15: "NAK", 0x16: "SYN", 0x17: "ETB", 0x18: "CAN", 0x19: "EM", 0x1A: "SUB", 0x1B: "ESC",
+    0x1C: "FS", 0x1D: "GS", 0x1E: "RS", 0x1F: "US", 0x7F: "DEL", 0x85: "NEL", 0xA0: "NBSP",
+    0xAD: "SHY", 0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2028: "LSEP", 0x2029: "PSEP",
+    0xFEFF: "BOM",
+}  # fmt: skip
+
+#: Preferred one-character glyphs (checked against the font before use).
+_PREFERRED: dict[int, str] = {0x0A: "\u21b5", 0x09: "\u2192", 0x20: "\u2423"}
+
+
+def visible_char(ch: str, font: QFont | None = None) -> str:
+    """A glyph that shows an invisible code point without a missing-glyph box.
+
+    Args:
+        ch: one code point.
+        font: the font that will draw it; glyphs it lacks
+            (``QFontMetrics.inFontUcs4``) are replaced by short names.
+
+    Returns:
+        ``"↵"`` for LF, ``"→"`` for TAB, ``"␣"`` for a space (when the font has
+        them, else ``"LF"``, ``"TAB"``, ``"SP"``); ``"CR"``, ``"NUL"``, ``"ZWJ"``,
+        ``"BOM"``... for other controls and format characters; a surrogate
+        (raw-bytes mode) as ``"\\xNN"``; anything else as itself.
+    """
     o = ord(ch)
-    if o < 0x20:
-        return chr(0x2400 + o)
-    if o == 0x7F:
-        return "␡"
-    if o == 0x20:
-        return "␣"
+    fm = QFontMetrics(font) if font is not None else None
+    if o in _PREFERRED:
+        g = _PREFERRED[o]
+        if fm is None or fm.inFontUcs4(ord(g)):
+            return g
+        return _ABBREV.get(o, "SP")
+    if 0xDC80 <= o <= 0xDCFF:
+        return f"\\x{o - 0xDC00:02X}"
+    if o in _ABBREV:
+        return _ABBREV[o]
+    cat = unicodedata.category(ch)
+    if cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and o != 0x20):
+        return f"U+{o:04X}"
+    if cat in ("Mn", "Me"):
+        return "\u25cc" + ch
     return ch
 
 
@@ -140,6 +187,7 @@ class ByteView(QWidget):
         small.setPointSizeF(max(6.0, small.pointSizeF() * 0.85))
         self._small = small
         self._small_fm = QFontMetricsF(small)
+        self._glyphs: dict[str, str] = {}
         self._track_h = self._fm.height() + 8
         self._update_height()
 
@@ -236,8 +284,15 @@ class ByteView(QWidget):
         for i, t in enumerate(tr.tokenization.tokens):
             if t.byte_start <= off < t.byte_end:
                 text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
-                if t.partial:
+                if i < len(tr.spellings) and tr.spellings[i]:
+                    text += f"  ·  spelled {tr.spellings[i]}"
+                if i < len(tr.descriptions):
+                    if t.partial or t.unknown or not tr.exact:
+                        text += "\n" + tr.descriptions[i]
+                elif t.partial and a.data[t.byte_start : t.byte_end] == t.bytes:
                     text += "\n" + utf8.describe_partial_token(t.bytes, t.byte_start, a)
+                if not tr.exact:
+                    text += "\n\u2248 approximate span: the normalizer changed the text"
                 return text
         return ""
 
@@ -276,7 +331,9 @@ class ByteView(QWidget):
             return
         b0 = first * n
         b1 = min(self._n_bytes(), (last + 1) * n)
-        names = ["bytes", "code points", "graphemes"] + [t.name for t in self._tracks]
+        names = ["bytes", "code points", "graphemes"] + [
+            t.name if t.exact else f"\u2248 {t.name}" for t in self._tracks
+        ]
         text_col = pal.text().color()
         border = QPen(colors.BOX_BORDER, 1.0)
         th = self._track_h
@@ -308,9 +365,16 @@ class ByteView(QWidget):
         cp_lo = a.bytes[b0].cp_index if b0 < b1 else 0
         cp_hi = a.bytes[b1 - 1].cp_index + 1 if b0 < b1 else 0
         for cp in a.code_points[cp_lo:cp_hi]:
-            glyph = _visible(cp.char)
+            glyph = self._glyph(cp.char)
             for row, x0, x1, _l, _r in self._spans(cp.byte_start, cp.byte_end):
                 r = QRectF(x0, self._row_top(row) + th, x1 - x0, th)
+                if cp.invalid:
+                    self._box(p, r, colors.BYTE_ROLE_COLORS.get("invalid", QColor("#f4b6b6")), border)
+                    p.setPen(colors.ERROR_TEXT)
+                    p.setFont(self._small)
+                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, "bad")
+                    p.setFont(self.font())
+                    continue
                 self._box(p, r, colors.CODE_POINT_BG, border)
                 full = f"U+{cp.value:04X} {glyph}"
                 if x1 - x0 > self._fm.horizontalAdvance(full + " " + cp.name) + 6:
@@ -321,7 +385,12 @@ class ByteView(QWidget):
         g_lo = a.bytes[b0].grapheme_index if b0 < b1 else 0
         g_hi = a.bytes[b1 - 1].grapheme_index + 1 if b0 < b1 else 0
         for g in a.graphemes[g_lo:g_hi]:
-            shown = "".join(_visible(c) for c in g.text)
+            if g.text and unicodedata.category(g.text[0])[0] not in "CZ" and not (
+                0xDC80 <= ord(g.text[0]) <= 0xDCFF
+            ):
+                shown = g.text  # keep joiners and modifiers so the cluster renders as one glyph
+            else:
+                shown = "".join(self._glyph(c) for c in g.text)
             for row, x0, x1, _l, _r in self._spans(g.byte_start, g.byte_end):
                 r = QRectF(x0, self._row_top(row) + 2 * th, x1 - x0, th)
                 self._box(p, r, colors.GRAPHEME_BG, border)
@@ -383,6 +452,13 @@ class ByteView(QWidget):
             p.setPen(pal.placeholderText().color())
             p.drawText(QPointF(LABEL_W, self._row_top(rows) + self._fm.ascent()),
                        f"… {len(a.data) - self.max_bytes:,} more bytes not shown")
+
+    def _glyph(self, ch: str) -> str:
+        """:func:`visible_char` for the widget's font (cached per code point)."""
+        g = self._glyphs.get(ch)
+        if g is None:
+            g = self._glyphs[ch] = visible_char(ch, self.font())
+        return g
 
     def _box(self, p: QPainter, r: QRectF, fill: QColor, pen: QPen) -> None:
         p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), fill)
