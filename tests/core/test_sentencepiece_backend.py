@@ -294,3 +294,115 @@ def test_spans_ordered_and_inside_text(text):
 
 
 _SPBF_CACHE: dict[str, SentencePieceTokenizer] = {}
+
+
+# --------------------------------------------------------------------------
+# validation before training (issue 6): each message and the input that triggers it
+# --------------------------------------------------------------------------
+
+
+def test_check_counts_required_chars_like_sentencepiece():
+    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+
+    c = check_sentencepiece_training(fixture_lines(), vocab_size=120)
+    assert (c.n_lines, c.n_chars, c.required_chars, c.meta_pieces, c.min_vocab_size) == (
+        300, 33, 33, 3, 36)  # fmt: skip
+    assert c.problems == ()
+    assert c.max_vocab_estimate is None  # 120 fits
+    big = check_sentencepiece_training(fixture_lines(), vocab_size=5000)
+    assert big.max_vocab_estimate >= 231  # SentencePiece's own BPE limit for the fixture (E19)
+    assert big.problems == (
+        f"vocab_size 5,000 is too large for this corpus: it has 38 distinct words, enough for at "
+        "most about 353 pieces",
+    )
+    # byte fallback adds 256 byte pieces, user-defined symbols one piece each
+    bf = check_sentencepiece_training(fixture_lines(), vocab_size=120, byte_fallback=True)
+    assert bf.min_vocab_size == 292
+    uds = check_sentencepiece_training(fixture_lines(), vocab_size=120, user_defined_symbols=["<sep>", "xy"])
+    assert uds.min_vocab_size == 38
+
+
+def test_E20_vocab_smaller_than_required_chars_before_training():
+    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+
+    c = check_sentencepiece_training(fixture_lines(), vocab_size=30)
+    assert c.problems == (
+        "vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces",
+    )
+    with pytest.raises(VocabTooSmallError) as err:
+        train_sentencepiece(fixture_lines(), vocab_size=291, byte_fallback=True, num_threads=1)
+    assert err.value.min_vocab_size == 292
+    assert str(err.value) == (
+        "vocab_size 291 < 292 needed (every kept character plus the meta pieces <unk>, <s>, "
+        "</s> needs a piece)"
+    )
+    assert train_sentencepiece(fixture_lines(), vocab_size=292, byte_fallback=True, num_threads=1).vocab_size == 292
+
+
+def test_coverage_out_of_range_message():
+    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+
+    c = check_sentencepiece_training(fixture_lines(), vocab_size=120, character_coverage=0.5)
+    assert c.problems[0] == "character_coverage 0.5 is outside 0.98–1.0 (SentencePiece's range)"
+    with pytest.raises(InputError) as err:
+        train_sentencepiece(fixture_lines(), vocab_size=120, character_coverage=0.5)
+    assert str(err.value) == "character_coverage 0.5 is outside 0.98–1.0 (SentencePiece's range)"
+
+
+def test_lines_over_max_sentence_length():
+    from tokexplorer.core.backends.sentencepiece_backend import (
+        LinesTooLongError,
+        check_sentencepiece_training,
+    )
+
+    lines = fixture_lines() + ["x" * 50 + " y" * 30, "short", "z" * 70]
+    with pytest.raises(LinesTooLongError) as err:
+        train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, num_threads=1)
+    assert str(err.value) == (
+        "2 lines are longer than max_sentence_length 64 bytes (longest: line 301, 110 bytes) "
+        "and SentencePiece would skip them; raise max_sentence_length to 110 or allow skipping"
+    )
+    assert (err.value.count, err.value.longest, err.value.line_number) == (2, 110, 301)
+    c = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64)
+    assert c.problems == (str(err.value),)
+    assert check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True).problems == ()
+    sp = train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True, num_threads=1)
+    assert sp.train_notes == ("2 lines longer than 64 bytes skipped by SentencePiece",)
+    with pytest.raises(TrainingError) as err2:
+        train_sentencepiece(["a" * 100], vocab_size=10, max_sentence_length=64, skip_long_lines=True)
+    assert str(err2.value) == "every line is longer than max_sentence_length 64 bytes: nothing to train on"
+
+
+def test_empty_corpus_message():
+    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+
+    assert check_sentencepiece_training(["", "  "], vocab_size=50).problems == ("nothing to train on",)
+    with pytest.raises(TrainingError) as err:
+        train_sentencepiece(["\n\n"], vocab_size=50)
+    assert str(err.value) == "nothing to train on"
+
+
+def test_vocab_too_large_estimate_and_exact_limit():
+    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+
+    lines = ["the cat sat on the mat", "the dog ate the log"] * 10
+    c = check_sentencepiece_training(lines, vocab_size=5000)
+    assert c.problems == (
+        f"vocab_size 5,000 is too large for this corpus: it has 8 distinct words, enough for at "
+        f"most about {c.max_vocab_estimate:,} pieces",
+    )
+    with pytest.raises(VocabTooLargeError) as err:  # the exact limit comes from SentencePiece (E19)
+        train_sentencepiece(lines, vocab_size=5000, num_threads=1)
+    assert err.value.max_vocab_size <= c.max_vocab_estimate
+    assert str(err.value) == (
+        f"vocab_size 5000 is too large for this corpus; SentencePiece can make at most "
+        f"{err.value.max_vocab_size} pieces (or train with hard_vocab_limit=False)"
+    )
+
+
+def test_split_digits_and_user_symbols_reach_sentencepiece():
+    lines = fixture_lines() + ["call 12345 now <sep> ok"] * 5
+    sp = train_sentencepiece(lines, vocab_size=80, split_digits=True, user_defined_symbols=["<sep>"], num_threads=1)
+    pieces_ = [t.piece for t in sp.tokenize("12345 <sep>").tokens]
+    assert [p for p in pieces_ if p.strip("\u2581").isdigit()] == ["1", "2", "3", "4", "5"]
+    assert "<sep>" in pieces_

@@ -747,9 +747,10 @@ class SPTrainingCheck:
         min_vocab_size: ``required_chars + meta_pieces``: the smallest vocab_size
             SentencePiece accepts (its "smaller than required_chars" check, E20).
         max_vocab_estimate: an upper bound of the pieces this corpus can give
-            (``min_vocab_size`` plus, per distinct whitespace-separated word, its
-            length for BPE or its substrings of up to 16 characters for unigram);
-            SentencePiece's exact limit is only known after training (E19).
+            (``min_vocab_size`` plus the distinct substrings of 2 to 16 characters
+            of its whitespace-separated words), or None when that bound is at
+            least ``vocab_size`` (counting stops there). SentencePiece's exact
+            limit is only known after training (E19).
         problems: one-line messages, empty when training may start.
     """
 
@@ -761,7 +762,7 @@ class SPTrainingCheck:
     required_chars: int
     meta_pieces: int
     min_vocab_size: int
-    max_vocab_estimate: int
+    max_vocab_estimate: int | None
     problems: tuple[str, ...] = ()
 
 
@@ -874,20 +875,25 @@ def check_sentencepiece_training(
             required += 1
     meta = 3 + len(dict.fromkeys(user_defined_symbols)) + (256 if byte_fallback else 0)
     min_vocab = required + meta
-    if model_type == "char":
-        max_est = min_vocab
-    elif model_type == "unigram":
-        max_est = min_vocab + sum(
-            sum(min(len(w) - k, _MAX_PIECE_LENGTH) for k in range(len(w))) for w in words
-        )
-    else:  # bpe, word
-        max_est = min_vocab + sum(len(w) - 1 for w in words)
+    max_est: int | None = min_vocab
+    if model_type != "char":
+        # every piece is a substring of a word (SentencePiece never crosses
+        # whitespace); stop counting once the request fits
+        subs: set[str] = set()
+        for w in words:
+            for i in range(len(w)):
+                subs.update(w[i:j] for j in range(i + 2, min(len(w), i + _MAX_PIECE_LENGTH) + 1))
+            if min_vocab + len(subs) >= vocab_size:
+                max_est = None
+                break
+        else:
+            max_est = min_vocab + len(subs)
     if kept and vocab_size < min_vocab:
         problems.append(
             f"vocab_size {vocab_size:,} < {min_vocab:,} needed: {required:,} characters kept by "
             f"character_coverage {cov} + {meta} meta pieces"
         )
-    if kept and vocab_size > max_est:
+    if kept and max_est is not None and vocab_size > max_est:
         problems.append(
             f"vocab_size {vocab_size:,} is too large for this corpus: it has {len(words):,} distinct "
             f"words, enough for at most about {max_est:,} pieces"

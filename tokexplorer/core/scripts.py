@@ -1,0 +1,157 @@
+"""Which writing system a line of text is mostly in: the per-script breakdown of
+the corpus statistics.
+
+Each line gets one label from :data:`SCRIPTS`. Letters are counted per Unicode
+``Script`` property (``regex``'s ``\\p{Script=Han}`` ...); emoji are characters
+with the ``Extended_Pictographic`` property or regional indicators; a line is
+``"code"`` when it looks like program text (see :func:`looks_like_code`).
+
+Rules, in order:
+
+1. only whitespace → ``"blank"``;
+2. looks like code → ``"code"``;
+3. more emoji than letters → ``"emoji"``;
+4. no letters → ``"other"`` (digits, punctuation, symbols);
+5. else the script with the most letters (Hiragana and Katakana count as
+   ``"Kana"``; scripts outside the list give ``"other script"``). A mixed
+   Chinese/English line therefore goes to whichever has more letters.
+
+>>> classify_line("你好，世界")
+'Han'
+>>> classify_line("hello world")
+'Latin'
+>>> classify_line("    return x + 1;")
+'code'
+>>> classify_line("🎉🎉 ok")
+'emoji'
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import regex
+
+__all__ = [
+    "SCRIPTS",
+    "SPACE_DELIMITED",
+    "classify_line",
+    "looks_like_code",
+    "script_counts",
+]
+
+#: Labels :func:`classify_line` returns, in display order.
+SCRIPTS: tuple[str, ...] = (
+    "Latin",
+    "Han",
+    "Kana",
+    "Hangul",
+    "Cyrillic",
+    "Greek",
+    "Arabic",
+    "Hebrew",
+    "Devanagari",
+    "Thai",
+    "other script",
+    "emoji",
+    "code",
+    "other",
+    "blank",
+)
+
+#: Scripts whose words are separated by spaces: tokens per word is reported for them.
+SPACE_DELIMITED: frozenset[str] = frozenset(
+    {"Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Hangul"}
+)
+
+_NAMED = ("Latin", "Han", "Hangul", "Cyrillic", "Greek", "Arabic", "Hebrew", "Devanagari", "Thai")
+_LETTER_SCRIPTS = regex.compile(
+    "|".join(f"(?P<{n}>\\p{{Script={n}}})" for n in _NAMED)
+    + r"|(?P<Kana>[\p{Script=Hiragana}\p{Script=Katakana}])"
+    + r"|(?P<emoji>[\p{Extended_Pictographic}\p{Regional_Indicator}])"
+    + r"|(?P<other>\p{L})"
+)
+
+_CODE_KEYWORD = regex.compile(
+    r"^\s*(?:def|class|import|from\s+\S+\s+import|return|elif|else:|try:|except\b|raise|"
+    r"function|const|let|var|public|private|protected|static|fn|pub|use|impl|struct|enum|"
+    r"package|func|#include|#define|#!|@\w+)\b"
+)
+_CODE_END = regex.compile(r"[{};]\s*$|^\s*[}\])]+[;,)]*\s*$|\)\s*:\s*$")
+_CODE_BLOCK = regex.compile(r"^\s*(?:for|while|if|with|async|switch|case)\b.*:\s*$")
+_CODE_ASSIGN = regex.compile(
+    r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:[-+*/%|&]|<<|>>)?=\s*\S"
+)
+_CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
+_CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
+
+
+def looks_like_code(line: str) -> bool:
+    """True when ``line`` looks like program text.
+
+    Signals: a leading keyword (``def``, ``return``, ``#include``, ``const``...),
+    an ending ``{``, ``}`` or ``;`` (or a line of closing brackets), a block
+    header (``for ...:``), an assignment (``a, b = ...``), an operator
+    such as ``==``, ``->``, ``&&`` or ``()``, and the share of the symbols
+    ``{}()[];=<>+*/&|!%^~$#@\\:`` among the non-space characters. A keyword or
+    ending alone is enough; an operator needs 10 % symbols; otherwise 25 %
+    symbols.
+
+    >>> looks_like_code("if (x == 1) {")
+    True
+    >>> looks_like_code("Hello, world: a story.")
+    False
+    """
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if (
+        _CODE_KEYWORD.match(line)
+        or _CODE_END.search(line)
+        or _CODE_BLOCK.match(line)
+        or _CODE_ASSIGN.match(line)
+    ):
+        return True
+    chars = [c for c in stripped if not c.isspace()]
+    share = sum(c in _CODE_SYMBOLS for c in chars) / len(chars)
+    if _CODE_OPERATOR.search(line):
+        return share >= 0.10
+    return share >= 0.25
+
+
+def script_counts(text: str) -> Counter[str]:
+    """Letters per script label in ``text`` (emoji counted under ``"emoji"``,
+    letters of unlisted scripts under ``"other script"``).
+
+    >>> sorted(script_counts("ab 你").items())
+    [('Han', 1), ('Latin', 2)]
+    """
+    counts: Counter[str] = Counter()
+    for m in _LETTER_SCRIPTS.finditer(text):
+        name = m.lastgroup or "other"
+        counts["other script" if name == "other" else name] += 1
+    return counts
+
+
+def classify_line(line: str) -> str:
+    """The label of one line (see the module docstring for the rules).
+
+    Args:
+        line: one line, with or without its line ending.
+
+    Returns:
+        one of :data:`SCRIPTS`.
+    """
+    if not line.strip():
+        return "blank"
+    if looks_like_code(line):
+        return "code"
+    counts = script_counts(line)
+    emoji = counts.pop("emoji", 0)
+    letters = sum(counts.values())
+    if emoji and emoji >= letters:
+        return "emoji"
+    if not letters:
+        return "other"
+    best = max(counts.items(), key=lambda kv: (kv[1], -SCRIPTS.index(kv[0])))
+    return best[0]
