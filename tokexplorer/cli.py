@@ -49,7 +49,7 @@ from tokexplorer.core.types import SPECIAL_POLICIES, Progress, Tokenization
 PROG = "tokexplorer"
 
 #: Names that select a subcommand when they are the first argument.
-SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect")
+SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats")
 
 #: Training algorithms of ``tokexplorer train``.
 ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
@@ -454,6 +454,38 @@ def cmd_decode(ns: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_stats(ns: argparse.Namespace) -> int:
+    """``tokexplorer stats``: corpus statistics per tokenizer, file and script
+    (:mod:`tokexplorer.core.stats`); a table, or ``--json``/``--csv``."""
+    from tokexplorer.core.corpus import read_text_file
+    from tokexplorer.core.stats import COLUMN_TITLES, compute_stats, format_cell
+
+    tokenizers = [_load(spec) for spec in ns.tokenizer]
+    files = []
+    for path in ns.files:
+        f = _checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
+        files.append((os.path.basename(path) or path, f.text))
+    st = compute_stats(tokenizers, files, special=ns.special)
+    for t in st.tokenizers:
+        if t.error:
+            _note(f"{t.name}: {t.error}")
+    if ns.json:
+        _print_json(st.to_json())
+        return 0
+    if ns.csv:
+        sys.stdout.write(st.to_csv())
+        return 0
+    keys = ["tokenizer", "group", "lines", "tokens", "chars_per_token", "bytes_per_token",
+            "tokens_per_word", "partial_pct", "unknown_pct", "roundtrip_failed_lines"]  # fmt: skip
+    titles = {**COLUMN_TITLES, "roundtrip_failed_lines": "round-trip fails"}
+    rows = [[titles[k] for k in keys]]
+    for r in st.rows():
+        group = r["group"] if r["group_kind"] != "script" else f"[{r['group']}]"
+        rows.append([format_cell(group if k == "group" else r[k]) for k in keys])
+    sys.stdout.write(_table(rows, right=[False, False] + [True] * (len(keys) - 2)))
+    return 0
+
+
 def cmd_compare(ns: argparse.Namespace) -> int:
     """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
     tokenizers = [(spec, _load(spec)) for spec in ns.tokenizer]
@@ -598,9 +630,47 @@ def inspect_text(a: Any) -> str:
 
 
 def cmd_inspect(ns: argparse.Namespace) -> int:
-    """``tokexplorer inspect``: bytes, code points and graphemes of a text."""
+    """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
+    ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
+    ``--raw`` the file's bytes exactly as stored (invalid UTF-8 flagged)."""
     from tokexplorer.core.utf8 import analyze
 
+    specs = ns.tokenizer or []
+    if ns.raw and ns.file is None:
+        raise InputError("--raw applies to --file only")
+    if ns.raw and ns.encoding is not None:
+        raise InputError("--raw reads the bytes as they are; drop --encoding")
+    if specs or ns.raw:
+        from tokexplorer.core.corpus import read_raw
+        from tokexplorer.core.inspect import inspect_bytes, inspect_text as inspect_report
+
+        toks = [_load(s) for s in specs]
+        if ns.raw:
+            report = inspect_bytes(read_raw(ns.file), toks, policy=ns.special)
+        else:
+            report = inspect_report(_input_text(ns), toks, policy=ns.special)
+        for n in list(report.analysis.notes) + list(report.notes):
+            _note(n)
+        for tr in report.tracks:
+            for n in tr.notes:
+                _note(f"{tr.name}: {n}")
+        if ns.json:
+            _print_json(report.to_json())
+            return 0
+        a = report.analysis
+        sys.stdout.write(inspect_text(a))
+        for tr in report.tracks:
+            sys.stdout.write(f"\n{tr.name}" + ("" if tr.exact else " (approximate spans)") + "\n")
+            if tr.error is not None:
+                sys.stdout.write(f"  error: {tr.error}\n")
+                continue
+            rows = [["token", "id", "bytes", "span", "spelling", "holds"]] + [
+                [str(t.index), str(t.token.id), t.token.bytes.hex(" ").upper(),
+                 _span(t.token.byte_start, t.token.byte_end), t.spelling, t.description]
+                for t in tr.tokens
+            ]  # fmt: skip
+            sys.stdout.write(_table(rows, right=[True, True, False, False, False, False]))
+        return 0
     a = analyze(_input_text(ns))
     for n in a.notes:
         _note(n)
@@ -729,9 +799,25 @@ def build_parser() -> argparse.ArgumentParser:
     _add_special(p)
     p.set_defaults(func=cmd_compare)
 
+    p = sub.add_parser("stats", help="token statistics of text files per tokenizer, file and script")
+    p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
+                   help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files (UTF-8 by default)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    _add_special(p)
+    p.set_defaults(func=cmd_stats)
+
     p = sub.add_parser("inspect", help="UTF-8 bytes, code points and graphemes of a text")
     _add_input(p)
+    p.add_argument("--tokenizer", action="append", metavar="SPEC",
+                   help="also lay this tokenizer's tokens on the byte axis (repeatable)")  # fmt: skip
+    p.add_argument("--raw", action="store_true",
+                   help="inspect --file's bytes exactly as stored, flagging invalid UTF-8")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    _add_special(p)
     p.set_defaults(func=cmd_inspect)
     return parser
 

