@@ -48,9 +48,12 @@ as ``"x" * 1_000_000`` take O(n log n). Results are cached per chunk.
 
 from __future__ import annotations
 
+import gc
 import heapq
 import os
+import threading
 import time
+from contextlib import contextmanager
 from itertools import chain
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
@@ -661,6 +664,47 @@ def train_bpe_iter(
         counts = dict(word_counts)
     yield Progress("counting", 0, len(counts))
 
+    box = [counts]  # handed over, so the chunk table is freed once the words are built
+    del counts
+    with _gc_paused():
+        return (yield from _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0))
+
+
+_GC_LOCK = threading.Lock()
+_GC_USERS = 0
+
+
+@contextmanager
+def _gc_paused():
+    """Pause Python's cyclic garbage collector while training.
+
+    Training builds millions of small lists and tuples but no reference
+    cycles; a full collection over them takes hundreds of milliseconds with
+    the GIL held, which would freeze the GUI thread and slow training.
+    Reference counting still frees everything. Nested or concurrent users
+    share one pause.
+    """
+    global _GC_USERS
+    with _GC_LOCK:
+        if _GC_USERS == 0:
+            _gc_paused.was_enabled = gc.isenabled()
+            gc.disable()
+        _GC_USERS += 1
+    try:
+        yield
+    finally:
+        with _GC_LOCK:
+            _GC_USERS -= 1
+            if _GC_USERS == 0 and _gc_paused.was_enabled:
+                gc.enable()
+
+
+_gc_paused.was_enabled = True
+
+
+def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0):
+    """The merge phase of :func:`train_bpe_iter` (a generator with the same return)."""
+    counts = box.pop()
     # word table
     words: list[list[int]] = []
     freqs: list[int] = []
@@ -726,6 +770,17 @@ def train_bpe_iter(
         if now - last_yield > 0.05:
             last_yield = now
             yield Progress("merging", n_new_tokens, n_requested)
+    yield Progress("merging", n_new_tokens, n_requested)
+    # Free the training tables in slices: dropping millions of objects in one
+    # go holds the GIL long enough to freeze a GUI thread.
+    del heap[:]
+    for table in (words, freqs):
+        while table:
+            del table[-50_000:]
+    for d in (where, pair_counts):
+        while d:
+            for _ in range(min(len(d), 20_000)):
+                d.popitem()
     yield Progress("merging", n_new_tokens, n_requested)
 
     special_map = {s: len(vocab) + i for i, s in enumerate(specials)}
