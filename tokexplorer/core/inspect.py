@@ -441,18 +441,19 @@ def _track(
                 f"{name} never sees the {n_bad} invalid byte{'s' if n_bad != 1 else ''}: each is "
                 "replaced by U+FFFD (EF BF BD) before encoding; tokens are drawn over the raw bytes",
             )
-        if exact:
+        n_clean = len(c2r) - 1
+        if True:  # map every span onto the raw bytes (clamped when a normalizer moved them)
             mapped = []
             for t in tz.tokens:
                 if t.byte_start in inside or t.byte_end in inside:
                     exact = False
+                t = Token(t.id, t.bytes, min(t.byte_start, n_clean), min(t.byte_end, n_clean),
+                          t.char_start, t.char_end, t.partial, t.special, t.unknown, t.piece)  # fmt: skip
                 mapped.append(
                     Token(t.id, t.bytes, c2r[t.byte_start], c2r[t.byte_end], t.char_start, t.char_end,
                           t.partial, t.special, t.unknown, t.piece)
                 )  # fmt: skip
             tz_axis = Tokenization(tz.tokenizer, tz.text, tuple(mapped), exact, tz.notes, tz.normalized)
-        else:
-            tz_axis = tz
     else:
         tz_axis = tz
         if tz.text != analysis.text:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import os
+import unicodedata
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
@@ -383,6 +384,8 @@ class BytesPane(QWidget):
         main.addWidget(self.tabs)
         main.setStretchFactor(0, 3)
         main.setStretchFactor(1, 2)
+        main.setSizes([440, 300])
+        self.splitter = main
 
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
@@ -637,20 +640,38 @@ class BytesPane(QWidget):
         self.raw_banner.setText(head + body)
         self.raw_banner.show()
 
+    #: Codecs tried for the "it could read as" hint of a file that is not UTF-8.
+    HINT_CODECS: tuple[tuple[str, str], ...] = (
+        ("gbk", "GBK"), ("big5", "Big5"), ("shift_jis", "Shift-JIS"), ("utf-16", "UTF-16"),
+        ("cp1252", "Windows-1252"),
+    )
+
     def _encoding_hint(self) -> str:
-        """``"Read as gbk it is “汉字”."`` when the corpus reader can guess a codec."""
+        """How the raw bytes would read in a few other encodings (strict decodes only).
+
+        No guess is presented as the answer: short files decode "successfully" in
+        several codecs, so up to three readings are listed for the user to judge.
+        """
         if self._raw is None:
             return ""
-        try:
-            from tokexplorer.core.corpus import decode_file_bytes
-
-            cf = decode_file_bytes(self._raw, path=self._raw_name or "bytes")
-        except (TokexplorerError, ValueError, LookupError):
+        readings = []
+        for codec, label in self.HINT_CODECS:
+            try:
+                text = self._raw[:400].decode(codec)
+            except (UnicodeDecodeError, LookupError):
+                continue
+            if any(unicodedata.category(c) in ("Cc", "Co", "Cn") and c not in "\t\n\r" for c in text):
+                continue
+            sample = text[:30].replace("\n", " ")
+            readings.append(f"{label} \u201c{html.escape(sample)}\u201d")
+            if len(readings) == 3:
+                break
+        if not readings:
             return ""
-        if not cf.encoding_guessed or cf.lossy:
-            return ""
-        sample = cf.text[:40].replace("\n", " ")
-        return f"Read as <b>{html.escape(cf.encoding)}</b> it would be \u201c{html.escape(sample)}\u201d."
+        return (
+            "<br>In another encoding it could read as: " + " · ".join(readings)
+            + " — to decode it, open it with File \u203a Open files… and choose the encoding."
+        )
 
     def _fill_table(self, analysis: utf8.Utf8Analysis) -> None:
         cps = analysis.code_points[:MAX_TABLE_ROWS]
