@@ -341,3 +341,21 @@ def test_E02_ascii_model_splits_astral_char_into_bytes():
     ids = bpe.encode_ordinary("\U0001D538")
     assert ids == [0xF0, 0x9D, 0x94, 0xB8]
     assert bpe.decode(ids) == "\U0001D538"
+
+
+def test_E17_long_encode_is_cancellable(ours_cl100k):
+    from tokexplorer.core.backends.bpe_backend import BPETokenizer
+
+    calls = {"n": 0}
+
+    def cancel():
+        calls["n"] += 1
+        return calls["n"] > 2
+
+    with pytest.raises(Cancelled):
+        ours_cl100k.encode_ordinary("x" * 1_000_000, cancel=cancel)
+    assert calls["n"] == 3  # polled inside the one long chunk, stopped at once
+    with pytest.raises(Cancelled):
+        BPETokenizer(ours_cl100k).tokenize_cancellable("^" * 300_000, cancel=lambda: True)
+    # a cancelled encode leaves nothing half-done behind
+    assert ours_cl100k.encode_ordinary("x" * 16) == [45202, 45202]

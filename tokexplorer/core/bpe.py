@@ -303,17 +303,26 @@ class BPE:
         self._cache.clear()
         self._seg_cache.clear()
 
-    def encode_ordinary(self, text: str) -> list[int]:
+    def encode_ordinary(self, text: str, *, cancel: Callable[[], bool] | None = None) -> list[int]:
         """Encode ``text`` ignoring special tokens (their spelling is plain text).
 
         Lone surrogates are cleaned first (:func:`tokexplorer.core.textclean.clean_text`).
 
+        Args:
+            text: any str.
+            cancel: polled during long work (every few thousand new chunks, and
+                inside very long chunks); returning True stops the encoding.
+
         Returns:
             list of token ids.
+
+        Raises:
+            Cancelled: ``cancel()`` returned True.
         """
         text = clean_text(text).text
         out: list[int] = []
-        self._encode_ordinary_into(text, out)
+        with _cancel_scope(cancel):
+            self._encode_ordinary_into(text, out)
         return out
 
     def _encode_ordinary_into(self, text: str, out: list[int]) -> None:
@@ -324,8 +333,11 @@ class BPE:
         got = list(map(cache.get, chunks))
         if None in got:
             encode_chunk = self._encode_chunk
+            cancel = getattr(_CANCEL, "fn", None)
             for i, ids in enumerate(got):
                 if ids is None:
+                    if cancel is not None and not i & 0x7FF and cancel():
+                        raise Cancelled("encoding cancelled")
                     chunk = chunks[i]
                     ids = cache.get(chunk)
                     if ids is None:
@@ -387,6 +399,7 @@ class BPE:
         *,
         allowed_special: AbstractSet[str] | Literal["all"] = frozenset(),
         disallowed_special: Collection[str] | Literal["all"] = "all",
+        cancel: Callable[[], bool] | None = None,
     ) -> list[int]:
         """Encode ``text`` with tiktoken's special-token semantics.
 
@@ -396,13 +409,19 @@ class BPE:
             disallowed_special: special tokens whose spelling in the text is an
                 error (``"all"``: every one not allowed; ``()``: none, they are
                 then plain text).
+            cancel: see :meth:`encode_ordinary`.
 
         Returns:
             list of token ids.
 
         Raises:
             SpecialTokenError: the text contains a disallowed special token.
+            Cancelled: ``cancel()`` returned True.
         """
+        with _cancel_scope(cancel):
+            return self._encode(text, allowed_special, disallowed_special)
+
+    def _encode(self, text, allowed_special, disallowed_special) -> list[int]:
         text = clean_text(text).text
         specials = set(self.special_tokens)
         allowed = specials if allowed_special == "all" else set(allowed_special) & specials
@@ -427,7 +446,13 @@ class BPE:
         self._encode_ordinary_into(text[pos:], out)
         return out
 
-    def encode_with_policy(self, text: str, policy: SpecialPolicy = "plain") -> list[int]:
+    def encode_with_policy(
+        self,
+        text: str,
+        policy: SpecialPolicy = "plain",
+        *,
+        cancel: Callable[[], bool] | None = None,
+    ) -> list[int]:
         """Encode under a :data:`~tokexplorer.core.types.SpecialPolicy`.
 
         ``"raise"`` = ``encode(text)``; ``"special"`` = ``encode(text, allowed_special="all")``;
@@ -438,11 +463,11 @@ class BPE:
             InputError: unknown policy.
         """
         if policy == "plain":
-            return self.encode_ordinary(text)
+            return self.encode_ordinary(text, cancel=cancel)
         if policy == "special":
-            return self.encode(text, allowed_special="all")
+            return self.encode(text, allowed_special="all", cancel=cancel)
         if policy == "raise":
-            return self.encode(text)
+            return self.encode(text, cancel=cancel)
         raise InputError(f"unknown special-token policy {policy!r}")
 
     def find_special(self, text: str) -> list[tuple[int, int, str]]:
@@ -567,7 +592,12 @@ def _merge_parts_heap(ranks: Mapping[bytes, int], data: bytes, max_rank: int | N
             heap.append((r, i, i + 1, i + 2))
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
+    cancel = getattr(_CANCEL, "fn", None)
+    steps = 0
     while heap:
+        steps += 1
+        if cancel is not None and not steps & 0xFFFF and cancel():
+            raise Cancelled("encoding cancelled")
         r, s, rs, re_ = pop(heap)
         if not alive[s] or end[s] != rs or not alive[rs] or end[rs] != re_:
             continue
@@ -668,6 +698,20 @@ def train_bpe_iter(
     del counts
     with _gc_paused():
         return (yield from _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0))
+
+
+_CANCEL = threading.local()  # .fn: the cancel callback of the encode running on this thread
+
+
+@contextmanager
+def _cancel_scope(cancel: Callable[[], bool] | None):
+    """Make ``cancel`` visible to the merge loops of this thread during an encode."""
+    prev = getattr(_CANCEL, "fn", None)
+    _CANCEL.fn = cancel if cancel is not None else prev
+    try:
+        yield
+    finally:
+        _CANCEL.fn = prev
 
 
 _GC_LOCK = threading.Lock()

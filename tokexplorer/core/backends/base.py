@@ -8,7 +8,7 @@ The GUI, the CLI and the statistics only ever talk to this interface.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -59,6 +59,25 @@ class Tokenizer(ABC):
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
             Cancelled: the work was cancelled (only via ``cancel`` hooks of subclasses).
         """
+
+    def tokenize_cancellable(
+        self,
+        text: str,
+        *,
+        special: SpecialPolicy = "plain",
+        cancel: "Callable[[], bool] | None" = None,
+    ) -> Tokenization:
+        """:meth:`tokenize` that stops early when ``cancel()`` returns True.
+
+        Backends whose encoding can take long (our pure-Python BPE on a huge
+        chunk) override this and poll ``cancel``; the others are fast and run to
+        the end.
+
+        Raises:
+            Cancelled: ``cancel()`` returned True (only where the backend polls it).
+            SpecialTokenError: as :meth:`tokenize`.
+        """
+        return self.tokenize(text, special=special)
 
     def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
         """Token ids of ``text`` (list of int); see :meth:`tokenize`."""

@@ -7,7 +7,7 @@ Token bytes concatenate to the UTF-8 text, so spans come from
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Callable, Sequence
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.bpe import BPE
@@ -80,13 +80,28 @@ class BPETokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
             InputError: unknown policy.
         """
+        return self.tokenize_cancellable(text, special=special)
+
+    def tokenize_cancellable(
+        self,
+        text: str,
+        *,
+        special: SpecialPolicy = "plain",
+        cancel: Callable[[], bool] | None = None,
+    ) -> Tokenization:
+        """:meth:`tokenize`, polling ``cancel`` during long encodes.
+
+        Raises:
+            Cancelled: ``cancel()`` returned True.
+            SpecialTokenError, InputError: as :meth:`tokenize`.
+        """
         if special not in SPECIAL_POLICIES:
             raise InputError(
                 f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
             )
         cleaned = clean_text(text)
         t = cleaned.text
-        ids = self.bpe.encode_with_policy(t, special)
+        ids = self.bpe.encode_with_policy(t, special, cancel=cancel)
         notes = list(cleaned.notes)
         if special == "plain":
             notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
