@@ -865,11 +865,15 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
     get = changed.get
     for wi in wis:
         w = words[wi]
+        n = len(w)
+        if n == 2:  # the most common case: the whole word becomes one token
+            if w[0] == a and w[1] == b:
+                words[wi] = [t]
+            continue
         try:
             i = w.index(a)
         except ValueError:
             continue
-        n = len(w)
         out: list[int] | None = None
         last = 0
         c = freqs[wi]

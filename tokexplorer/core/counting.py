@@ -47,10 +47,10 @@ T = TypeVar("T")
 PIECE_CHARS = 1 << 18
 """Characters per piece when counting in this process (progress and cancel checks)."""
 
-POOL_PIECE_CHARS = 1 << 22
+POOL_PIECE_CHARS = 1 << 20
 """Characters (or bytes, for files) per piece sent to a worker process."""
 
-POOL_MIN_CHARS = 1 << 21
+POOL_MIN_CHARS = 1 << 22
 """Below this many characters in total the pool's start-up cost is not worth it."""
 
 _SAFE_CUT = regex.compile(r"(?<=\S\n)(?=[\p{L}\p{N}])|(?<=\p{L})(?= \p{L})")
