@@ -12,6 +12,8 @@ starts):
 * ``compare --tokenizer SPEC --tokenizer SPEC ...``: token counts side by side;
 * ``inspect (--text TEXT | --file PATH)``: the UTF-8 bytes, code points and
   grapheme clusters of a text.
+* ``merges SPEC [--json]``: the merge records of any BPE spec (tiktoken
+  encodings too: their merges are recovered from the ranks).
 
 A tokenizer SPEC is ``bpe:PATH``, ``bpe:tiktoken:NAME``, ``tiktoken:NAME``,
 ``tiktoken-file:PATH`` or ``sp:PATH`` (see :mod:`tokexplorer.core.spec`).
@@ -49,7 +51,7 @@ from tokexplorer.core.types import SPECIAL_POLICIES, Progress, Tokenization
 PROG = "tokexplorer"
 
 #: Names that select a subcommand when they are the first argument.
-SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats")
+SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges")
 
 #: Training algorithms of ``tokexplorer train``.
 ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
@@ -629,6 +631,39 @@ def inspect_text(a: Any) -> str:
     return "".join(parts)
 
 
+def cmd_merges(ns: argparse.Namespace) -> int:
+    """``tokexplorer merges SPEC [--json]``: the merge records of a BPE, rank order.
+
+    Text output: one line per merge, ``rank<TAB>left<TAB>right<TAB>merged<TAB>count``,
+    tokens as readable text (space as ``␣``, partial UTF-8 as ``\\xNN``), count
+    ``-`` when unknown. ``--json``: a list of ``{"rank", "left", "right",
+    "merged" (lower-case hex), "count" (int or null)}``.
+    """
+    from tokexplorer.core.merge_analysis import load_bpe_spec, merges_json
+    from tokexplorer.core.utf8 import token_display
+
+    bpe = load_bpe_spec(ns.spec)
+    merges, vocab = bpe.merges, bpe.vocab
+    if ns.json:
+        _print_json(merges_json(merges, vocab))
+        return 0
+    out = sys.stdout
+    lines = []
+    for m in merges:
+        left = vocab.get(m.left, b"")
+        right = m.merged[len(left) :]
+        count = "-" if m.count is None else str(m.count)
+        lines.append(
+            f"{m.rank}\t{token_display(left, visible_spaces=True)}\t{token_display(right, visible_spaces=True)}"
+            f"\t{token_display(m.merged, visible_spaces=True)}\t{count}\n"
+        )
+        if len(lines) >= 4096:
+            out.write("".join(lines))
+            lines = []
+    out.write("".join(lines))
+    return 0
+
+
 def cmd_inspect(ns: argparse.Namespace) -> int:
     """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
     ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
@@ -819,6 +854,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     _add_special(p)
     p.set_defaults(func=cmd_inspect)
+
+    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings too)")
+    p.add_argument("spec", metavar="SPEC",
+                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
+    p.set_defaults(func=cmd_merges)
     return parser
 
 

@@ -43,6 +43,7 @@ __all__ = [
     "merge_diff",
     "load_bpe_spec",
     "merges_json",
+    "token_merge_ranks",
 ]
 
 
@@ -170,6 +171,30 @@ class MergeIndex:
         if tid is None:
             raise InputError(f"{data.hex(' ')} is not a token of this model")
         return self.tree(tid)
+
+
+def token_merge_ranks(bpe: object) -> dict[bytes, int]:
+    """Merge rank of every multi-byte token of a model: token bytes -> rank of
+    the merge that makes it (what the merge table calls Rank).
+
+    Uses the merge list when it is known; for a model loaded from tiktoken
+    ranks whose merges are not recovered yet, the multi-byte tokens in rank
+    order are numbered 0, 1, 2, ... (the same numbering the recovery gives),
+    without recovering anything.
+
+    >>> from tokexplorer.core.bpe import train_bpe
+    >>> token_merge_ranks(train_bpe("abab", vocab_size=258, pattern="none")[0])
+    {b'ab': 0, b'abab': 1}
+    """
+    merges = getattr(bpe, "_merges", None)
+    out: dict[bytes, int] = {}
+    if merges is not None:
+        for m in merges:
+            out.setdefault(m.merged, m.rank)
+        return out
+    ranks: Mapping[bytes, int] = bpe.mergeable_ranks  # type: ignore[attr-defined]
+    multi = sorted((r, b) for b, r in ranks.items() if len(b) > 1)
+    return {b: i for i, (_, b) in enumerate(multi)}
 
 
 # ----------------------------------------------------------------- firing

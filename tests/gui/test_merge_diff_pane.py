@@ -1,0 +1,66 @@
+"""The merge diff pane: two fixed runs give the expected merges."""
+
+from __future__ import annotations
+
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
+from tokexplorer.gui.state import AppState
+
+
+def _cells(model):
+    return [[model.data(model.index(r, c)) for c in range(model.columnCount())] for r in range(model.rowCount())]
+
+
+def test_merge_diff_of_two_fixed_runs(qtbot, qtmodeltester):
+    a, _ = train_bpe("the cat in the hat " * 4, vocab_size=256 + 6, pattern="gpt2")
+    b, _ = train_bpe("the hat on the mat " * 4, vocab_size=256 + 6, pattern="gpt2")
+    pane = MergeDiffPane(AppState())
+    qtbot.addWidget(pane)
+    pane.set_model("a", a)
+    assert pane.diff is None
+    with qtbot.waitSignal(pane.diff_ready, timeout=1000):
+        pane.set_model("b", b)
+    assert pane.summary.text() == (
+        "They first diverge at rank 4: A merges «␣ + c», B merges «␣ + h». "
+        "5 merges in both (1 at another rank), 1 only in A, 1 only in B."
+    )
+    assert _cells(pane.side_model) == [
+        ["0", "a + t", "a + t"],
+        ["1", "h + e", "h + e"],
+        ["2", "t + he", "t + he"],
+        ["3", "␣ + the", "␣ + the"],
+        ["4", "␣ + c", "␣ + h"],
+        ["5", "␣ + h", "␣ + m"],
+    ]
+    assert _cells(pane.both_model) == [
+        ["a + t", "0", "0", "same"],
+        ["h + e", "1", "1", "same"],
+        ["t + he", "2", "2", "same"],
+        ["␣ + the", "3", "3", "same"],
+        ["␣ + h", "5", "4", "-1"],
+    ]
+    assert _cells(pane.only_a_model) == [["4", "␣ + c", "␣c"]]
+    assert _cells(pane.only_b_model) == [["5", "␣ + m", "␣m"]]
+    assert pane.tabs.tabText(2) == "Only in A (1)"
+    for m in (pane.side_model, pane.both_model, pane.only_a_model):
+        qtmodeltester.check(m)
+    assert pane.side_view.selectionModel().selectedRows()[0].row() == 4
+
+
+def test_identical_and_current_and_load_errors(qtbot):
+    state = AppState()
+    a, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
+    pane = MergeDiffPane(state)
+    qtbot.addWidget(pane)
+    pane.use_current("a")
+    assert pane.labels["a"].text() == "No current BPE: train one in the Corpus tab."
+    state.set_bpe(a)
+    pane.use_current("a")
+    pane.set_model("b", a)
+    assert pane.summary.text().startswith("The two merge lists are identical. 2 merges in both")
+    w = pane.load_spec("b", "sp:nothing.model")
+    qtbot.waitUntil(lambda: pane.labels["b"].text().startswith("⚠"), timeout=5000)
+    assert "SentencePiece models have no BPE merge list" in pane.labels["b"].text()
+    assert w is not None
+    assert pane.train_side("b") is None
+    assert pane.labels["b"].text() == "No corpus: open text files in the Corpus tab first."

