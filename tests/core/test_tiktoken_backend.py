@@ -351,3 +351,29 @@ def test_spans_tile_text(text):
         pos = token.byte_end
     assert pos == len(data)
     assert tok.decode_bytes(t.ids) == data
+
+
+def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
+    """A folder holding tiktoken's cached ranks file (named by the SHA-1 of its URL)
+    makes cl100k_base load without network."""
+    import hashlib
+    import os
+    import shutil
+
+    import tiktoken.registry
+    import tiktoken_ext
+
+    from tokexplorer.core.backends import tiktoken_backend as tb
+
+    url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
+    src = os.path.join(os.path.dirname(tiktoken_ext.__path__[0] + "/"), "data", "cl100k_base.tiktoken")
+    shutil.copyfile(src, tmp_path / hashlib.sha1(url.encode()).hexdigest())
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "elsewhere"))
+    monkeypatch.setitem(tb._AVAILABILITY, "cl100k_base", "needs a download")
+    monkeypatch.delitem(tiktoken.registry.ENCODINGS, "cl100k_base", raising=False)
+    avail = dict(tb.set_tiktoken_cache_dir(tmp_path))
+    assert os.environ["TIKTOKEN_CACHE_DIR"] == str(tmp_path)
+    assert avail["cl100k_base"] is None
+    assert tb.TiktokenTokenizer("cl100k_base").encode("hi \U0001F642") == [6151, 28584]
+    with pytest.raises(InputError, match="not a folder"):
+        tb.set_tiktoken_cache_dir(tmp_path / "missing")

@@ -40,6 +40,9 @@ PARTIAL_BORDER = QColor("#c62828")
 HOVER_OUTLINE = QColor("#000000")
 HIGHLIGHT_OUTLINE = QColor("#1565c0")
 
+DIFF_MARK = QColor("#6a1b9a")
+"""Bar along the top of a token whose byte range is not a token in another column."""
+
 CUT_CODE_POINT = QColor("#d32f2f")
 """Marker colour for a token boundary that falls inside a code point."""
 CUT_GRAPHEME = QColor("#ef6c00")

@@ -160,6 +160,11 @@ class MainWindow(QMainWindow):
         self.corpus_pane.training_finished.connect(self._on_training_done)
         self.corpus_pane.training_failed.connect(self._on_training_done)
         self.corpus_pane.training_cancelled.connect(self._on_training_done)
+        # corpus statistics of every compare column (issue 6)
+        from tokexplorer.gui.panes.stats_pane import StatsPane
+
+        self.stats_pane = StatsPane(self.state)
+        self.tabs.addTab(self.stats_pane, "Statistics")
 
     @staticmethod
     def _placeholder(text: str) -> QWidget:

@@ -37,6 +37,7 @@ from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 __all__ = [
     "TiktokenTokenizer",
     "available_tiktoken_encodings",
+    "set_tiktoken_cache_dir",
     "load_tiktoken_encoding",
     "read_tiktoken_ranks",
     "KNOWN_TIKTOKEN_FILES",
@@ -207,6 +208,29 @@ def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, st
                 _AVAILABILITY[name] = str(exc)
         out.append((name, _AVAILABILITY[name]))
     return out
+
+
+def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str | None]]:
+    """Use ``path`` as tiktoken's cache folder and say which encodings now load.
+
+    tiktoken looks for a downloaded ranks file in ``$TIKTOKEN_CACHE_DIR`` under
+    the SHA-1 of its URL before it tries the network; a folder copied from a
+    machine where the encodings were used works offline.
+
+    Args:
+        path: an existing folder.
+
+    Returns:
+        :func:`available_tiktoken_encodings` after the change (fresh results).
+
+    Raises:
+        InputError: ``path`` is not a folder.
+    """
+    p = Path(path).expanduser()
+    if not p.is_dir():
+        raise InputError(f"not a folder: {path}")
+    os.environ["TIKTOKEN_CACHE_DIR"] = str(p)
+    return available_tiktoken_encodings(refresh=True)
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:

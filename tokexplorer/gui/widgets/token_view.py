@@ -15,7 +15,11 @@ characters with a note.
 
 When the tokenizer's offsets are approximate (``Tokenization.exact_offsets`` is
 False, e.g. a SentencePiece normalizer rewrote the text) each token is drawn as
-its own piece text instead.
+its own piece text instead; with :meth:`TokenView.set_show_ids` each token is
+drawn as its id.
+
+Diff marks (:meth:`TokenView.set_diff_marks`) draw a bar along the top of the
+tokens whose byte range is not a token in some other column.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ _PAD_Y = 4.0  # top margin
 _BOX_PAD = 3.0  # vertical padding inside a token box
 _MARK_H = 3.0  # height of the cut marker band under a line
 _LINE_GAP = 3.0
+_DIFF_H = 3.0  # height of the diff mark bar along the top of a token box
 
 
 def _utf8_len(ch: str) -> int:
@@ -84,6 +89,8 @@ class TokenView(QAbstractScrollArea):
 
     Signals:
         token_hovered(int): index of the token under the mouse, -1 when none.
+        token_clicked(int): index of the token clicked, -1 for a click beside the tokens.
+        scrolled(): the view scrolled (value of the vertical scroll bar changed).
 
     Attributes:
         max_chars: at most this many characters of the text are laid out; the rest
@@ -91,6 +98,8 @@ class TokenView(QAbstractScrollArea):
     """
 
     token_hovered = Signal(int)
+    token_clicked = Signal(int)
+    scrolled = Signal()
 
     max_chars = 100_000
 
@@ -114,7 +123,10 @@ class TokenView(QAbstractScrollArea):
         self._laid_out_width = -1.0
         self._width_cache: dict[str, float] = {}
         self._message = ""
+        self._show_ids = False
+        self._diff: list[bool] = []
         self._update_metrics()
+        self.verticalScrollBar().valueChanged.connect(lambda _v: self.scrolled.emit())
 
     # ------------------------------------------------------------------ public API
 
@@ -127,6 +139,7 @@ class TokenView(QAbstractScrollArea):
         """Show ``tokenization`` (None clears the view); keeps the byte highlight."""
         self._tokenization = tokenization
         self._analysis = None
+        self._diff = []
         self._hover = -1
         toks = tokenization.tokens if tokenization is not None else ()
         self._starts = [t.byte_start for t in toks]
@@ -135,6 +148,40 @@ class TokenView(QAbstractScrollArea):
         self._relayout()
         if self._highlight is not None:
             self.highlight_bytes(*self._highlight)
+
+    @property
+    def show_ids(self) -> bool:
+        """True when each token is drawn as its id instead of its text."""
+        return self._show_ids
+
+    def set_show_ids(self, on: bool) -> None:
+        """Draw each token as its id number (True) or as its text (False)."""
+        if bool(on) != self._show_ids:
+            self._show_ids = bool(on)
+            self._relayout()
+
+    def set_diff_marks(self, marks: list[bool] | None) -> None:
+        """Mark tokens (one bool per token; None or [] clears the marks)."""
+        self._diff = list(marks or [])
+        self.viewport().update()
+
+    def diff_marked(self) -> list[int]:
+        """Indices of the tokens carrying a diff mark."""
+        return [i for i, m in enumerate(self._diff) if m]
+
+    def first_visible_byte(self) -> int:
+        """Byte offset of the first token on the top visible line, or -1."""
+        idx = self._first_visible_token()
+        tz = self._tokenization
+        if idx < 0 or tz is None:
+            return -1
+        return tz.tokens[idx].byte_start
+
+    def scroll_to_byte(self, offset: int) -> None:
+        """Scroll so that the line holding the token at byte ``offset`` is on top."""
+        toks = self._tokens_in(offset, offset + 1) if offset >= 0 else []
+        if toks:
+            self._scroll_to_token(toks[0])
 
     @property
     def show_whitespace(self) -> bool:
@@ -300,7 +347,7 @@ class TokenView(QAbstractScrollArea):
         toks = tz.tokens
         items: list[_Item] = []
         ranges: list[tuple[float, float]] = []
-        if tz.exact_offsets:
+        if tz.exact_offsets and not self._show_ids:
             limit = min(len(tz.text), self.max_chars)
             n_shown = len(toks)
             if limit < len(tz.text):
@@ -338,7 +385,9 @@ class TokenView(QAbstractScrollArea):
                 if len(items) >= self.max_chars:
                     break
                 label = t.piece if t.piece is not None else t.bytes.decode("utf-8", "replace")
-                if t.partial and t.piece is None:
+                if self._show_ids:
+                    label = str(t.id)
+                elif t.partial and t.piece is None:
                     from tokexplorer.core import utf8
 
                     label = utf8.token_display(t.bytes)
@@ -528,6 +577,11 @@ class TokenView(QAbstractScrollArea):
     def scrollContentsBy(self, dx: int, dy: int) -> None:  # noqa: N802 - Qt override
         self.viewport().update()
 
+    def mousePressEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.button() == Qt.MouseButton.LeftButton:
+            self.token_clicked.emit(self.token_at(event.position()))
+        super().mousePressEvent(event)
+
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._set_hover(self.token_at(event.position()))
         super().mouseMoveEvent(event)
@@ -596,6 +650,12 @@ class TokenView(QAbstractScrollArea):
                 if it.cuts:
                     self._paint_cut(p, it, y)
             p.setFont(normal_font)
+        if self._diff:
+            for ln in range(top_line, bottom_line + 1):
+                y = self._line_top(ln) - dy
+                for ti, x0, x1 in self._line_tokens[ln]:
+                    if ti < len(self._diff) and self._diff[ti]:
+                        p.fillRect(QRectF(x0 + 0.5, y, max(x1 - x0 - 1.0, 2.0), _DIFF_H), colors.DIFF_MARK)
         # outlines last, so neighbours never cover them
         for ti in sorted(self._highlighted | ({self._hover} if self._hover >= 0 else set())):
             color = colors.HOVER_OUTLINE if ti == self._hover else colors.HIGHLIGHT_OUTLINE

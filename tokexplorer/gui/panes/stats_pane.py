@@ -1,0 +1,324 @@
+"""The statistics pane: token statistics of the whole corpus for every column.
+
+"Compute" runs :func:`tokexplorer.core.stats.corpus_stats_iter` in a worker over
+the corpus files (the sample text when no corpus is loaded) with every
+tokenizer of ``AppState.tokenizers`` and the shared special-token policy
+(``AppState.special_policy``, the same switch as the compare pane). The result is
+shown as a table (per tokenizer: the total, each file, each script) and as a
+grouped bar chart of one chosen measure per script or per file; it is exported
+as CSV or JSON holding the table's numbers. A change of policy, corpus or
+columns recomputes the statistics when they were shown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.stats import COLUMN_TITLES, COLUMNS, CorpusStats, corpus_stats_iter, format_cell
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.charts import GroupedBarChart
+from tokexplorer.gui.workers import Worker
+
+#: Measures offered in the chart: row key -> (title, y axis label).
+CHART_MEASURES: dict[str, tuple[str, str]] = {
+    "chars_per_token": ("Characters per token (higher: fewer tokens)", "characters / token"),
+    "tokens": ("Tokens", "tokens"),
+    "bytes_per_token": ("UTF-8 bytes per token", "bytes / token"),
+    "tokens_per_word": ("Tokens per word (space-delimited scripts)", "tokens / word"),
+    "partial_pct": ("Tokens holding part of a UTF-8 character", "% of tokens"),
+    "unknown_pct": ("Unknown pieces (SentencePiece)", "% of tokens"),
+}
+
+#: Table columns shown (keys of :data:`tokexplorer.core.stats.COLUMNS`).
+TABLE_COLUMNS: tuple[str, ...] = tuple(k for k in COLUMNS if k != "group_kind")
+
+
+class StatsPane(QWidget):
+    """Corpus statistics table, chart and exports.
+
+    Args:
+        state: the shared :class:`AppState`.
+        parent: optional parent widget.
+
+    Signals:
+        computed(object): new :class:`CorpusStats` are shown.
+
+    Attributes:
+        stats: the shown :class:`CorpusStats`, or None.
+        compute_button, cancel_button, export_csv_button, export_json_button: QPushButtons.
+        progress: QProgressBar; message: QLabel.
+        table: QTableWidget of :meth:`CorpusStats.rows` (cells via :func:`format_cell`).
+        measure_combo: the chart's measure; by_combo: chart per ``"script"`` or ``"file"``.
+        chart: the :class:`GroupedBarChart`.
+    """
+
+    computed = Signal(object)
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.stats: CorpusStats | None = None
+        self._worker: Worker | None = None
+        self._gen = 0
+
+        self.compute_button = QPushButton("Compute statistics")
+        self.compute_button.clicked.connect(self.compute)
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setEnabled(False)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.export_csv_button = QPushButton("Export CSV…")
+        self.export_json_button = QPushButton("Export JSON…")
+        self.export_csv_button.clicked.connect(lambda: self._ask_export("csv"))
+        self.export_json_button.clicked.connect(lambda: self._ask_export("json"))
+        for b in (self.export_csv_button, self.export_json_button):
+            b.setEnabled(False)
+        self.progress = QProgressBar()
+        self.progress.setMaximumWidth(220)
+        self.progress.hide()
+        self.message = QLabel("Statistics of the whole corpus for every compare column.")
+        self.message.setWordWrap(True)
+
+        self.measure_combo = QComboBox()
+        for key, (title, _y) in CHART_MEASURES.items():
+            self.measure_combo.addItem(title, key)
+        self.by_combo = QComboBox()
+        self.by_combo.addItem("per script", "script")
+        self.by_combo.addItem("per file", "file")
+        self.measure_combo.currentIndexChanged.connect(self._update_chart)
+        self.by_combo.currentIndexChanged.connect(self._update_chart)
+
+        top = QHBoxLayout()
+        for w in (self.compute_button, self.cancel_button, self.progress):
+            top.addWidget(w)
+        top.addWidget(self.message, 1)
+        top.addWidget(self.export_csv_button)
+        top.addWidget(self.export_json_button)
+
+        chart_bar = QHBoxLayout()
+        chart_bar.addWidget(QLabel("Chart:"))
+        chart_bar.addWidget(self.measure_combo)
+        chart_bar.addWidget(self.by_combo)
+        chart_bar.addStretch(1)
+        self.chart = GroupedBarChart()
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addLayout(chart_bar)
+        cl.addWidget(self.chart, 1)
+
+        self.table = QTableWidget(0, len(TABLE_COLUMNS))
+        self.table.setHorizontalHeaderLabels([COLUMN_TITLES[k] for k in TABLE_COLUMNS])
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setAlternatingRowColors(True)
+
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(chart_box)
+        split.addWidget(self.table)
+        split.setSizes([420, 300])
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(4, 4, 4, 4)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+
+        state.special_policy_changed.connect(self._recompute_if_shown)
+        state.tokenizers_changed.connect(self._recompute_if_shown)
+        state.corpus_changed.connect(self._recompute_if_shown)
+
+    # ------------------------------------------------------------------ computing
+
+    def corpus_files(self) -> list[tuple[str, str]]:
+        """``(name, text)`` of the corpus files, or the sample text when there is no corpus."""
+        corpus = self.state.corpus
+        files = [(f.name, f.text) for f in corpus.files] if corpus is not None else []
+        if not files:
+            files = [("sample text", self.state.sample_text)]
+        return files
+
+    @property
+    def busy(self) -> bool:
+        return self._worker is not None and not self._worker.done
+
+    def compute(self) -> Worker | None:
+        """Compute the statistics in a worker (a running computation is cancelled first).
+
+        Returns:
+            the worker, or None when there is no tokenizer (the reason is shown).
+        """
+        toks = list(self.state.tokenizers)
+        if not toks:
+            self.message.setText("No tokenizer: add a column in the Compare tab first.")
+            return None
+        if self._worker is not None:
+            self._worker.cancel()
+        self._gen += 1
+        gen = self._gen
+        files = self.corpus_files()
+        policy = self.state.special_policy
+
+        def work(cancel):
+            stats = yield from corpus_stats_iter(toks, files, special=policy, cancel=cancel)
+            return gen, stats
+
+        worker = Worker(work)
+        worker.signals.progress.connect(lambda p, g=gen: self._on_progress(g, p))
+        worker.signals.returned.connect(self._on_done)
+        worker.signals.errored.connect(lambda msg, g=gen: self._on_error(g, msg))
+        worker.signals.cancelled.connect(lambda g=gen: self._on_cancelled(g))
+        self._worker = worker
+        self.compute_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setRange(0, 0)
+        self.progress.show()
+        n = len(files)
+        self.message.setText(
+            f"computing over {n:,} file{'s' if n != 1 else ''} with {len(toks)} tokenizers "
+            f"(special tokens: {policy})…"
+        )
+        worker.start()
+        return worker
+
+    def cancel(self) -> None:
+        """Stop the running computation."""
+        if self._worker is not None and not self._worker.done:
+            self._worker.cancel()
+
+    def _recompute_if_shown(self, *args: Any) -> None:
+        if self.stats is not None or self.busy:
+            self.compute()
+
+    def _idle(self) -> None:
+        self.compute_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.hide()
+
+    def _on_progress(self, gen: int, p: Any) -> None:
+        if gen != self._gen or not p.total:
+            return
+        self.progress.setRange(0, 1000)
+        self.progress.setValue(int(1000 * p.done / p.total))
+        self.progress.setFormat(f"{p.message}: %p%")
+
+    def _on_error(self, gen: int, message: str) -> None:
+        if gen == self._gen:
+            self._idle()
+            self.message.setText(f"⚠ statistics failed: {message}")
+            self.state.error.emit(f"statistics failed: {message}")
+
+    def _on_cancelled(self, gen: int) -> None:
+        if gen == self._gen:
+            self._idle()
+            self.message.setText("statistics cancelled")
+
+    def _on_done(self, result: Any) -> None:
+        gen, stats = result
+        if gen != self._gen:
+            return
+        self._idle()
+        self.show_stats(stats)
+
+    # ------------------------------------------------------------------ showing
+
+    def show_stats(self, stats: CorpusStats) -> None:
+        """Show ``stats`` in the table and the chart."""
+        self.stats = stats
+        rows = stats.rows()
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            for c, key in enumerate(TABLE_COLUMNS):
+                value = row[key]
+                text = format_cell(value)
+                if key == "group" and row["group_kind"] == "script":
+                    text = f"  {text}"
+                elif key == "group" and row["group_kind"] == "file":
+                    text = f"  {text}"
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, value)
+                if isinstance(value, (int, float)):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if row["group_kind"] == "total":
+                    f = item.font()
+                    f.setBold(True)
+                    item.setFont(f)
+                self.table.setItem(r, c, item)
+        errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
+        n_chars = sum(len(t) for _n, t in self.corpus_files())
+        msg = (
+            f"{len(stats.files):,} file{'s' if len(stats.files) != 1 else ''}, {n_chars:,} characters; "
+            f"special tokens: {stats.special}"
+        )
+        if errors:
+            msg += " · ⚠ " + "; ".join(errors)
+        self.message.setText(msg)
+        for b in (self.export_csv_button, self.export_json_button):
+            b.setEnabled(True)
+        self._update_chart()
+        self.computed.emit(stats)
+
+    def cell_text(self, row: int, key: str) -> str:
+        """The table text of row ``row`` (index in :meth:`CorpusStats.rows`), column ``key``."""
+        item = self.table.item(row, TABLE_COLUMNS.index(key))
+        return item.text().strip() if item is not None else ""
+
+    def _update_chart(self, *args: Any) -> None:
+        if self.stats is None:
+            return
+        key = self.measure_combo.currentData()
+        by = self.by_combo.currentData()
+        rows = self.stats.rows()
+        cats: list[str] = []
+        for r in rows:
+            if r["group_kind"] == by and r["group"] not in cats and r["group"] != "blank":
+                cats.append(r["group"])
+        series = []
+        for t in self.stats.tokenizers:
+            if t.error:
+                continue
+            vals = {r["group"]: r[key] for r in rows if r["tokenizer"] == t.name and r["group_kind"] == by}
+            series.append((t.name, [vals.get(c) for c in cats]))
+        title, y_label = CHART_MEASURES[key]
+        self.chart.set_data(cats, series, title=f"{title}, {self.by_combo.currentText()}", y_label=y_label)
+
+    # ------------------------------------------------------------------ exports
+
+    def _ask_export(self, kind: str) -> None:
+        filt = "CSV (*.csv)" if kind == "csv" else "JSON (*.json)"
+        path, _ = QFileDialog.getSaveFileName(self, "Export statistics", f"statistics.{kind}", filt)
+        if path:
+            self.export(path, kind)
+
+    def export(self, path: str, kind: str) -> bool:
+        """Write the shown statistics as ``"csv"`` or ``"json"``; True on success."""
+        if self.stats is None:
+            self.state.error.emit("no statistics to export: compute them first")
+            return False
+        try:
+            if kind == "csv":
+                self.stats.save_csv(path)
+            else:
+                self.stats.save_json(path)
+        except TokexplorerError as exc:
+            self.state.error.emit(str(exc))
+            return False
+        self.state.status.emit(f"statistics saved to {path}")
+        return True
