@@ -749,32 +749,39 @@ _gc_paused.was_enabled = True
 def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0):
     """The merge phase of :func:`train_bpe_iter` (a generator with the same return)."""
     counts = box.pop()
-    # word table
+    # Word table. Chunks of one byte hold no pair and are dropped. The chunk
+    # table is emptied as it is read so its strings are freed on the way.
     words: list[list[int]] = []
     freqs: list[int] = []
-    for chunk, c in counts.items():
+    had_text = bool(counts)
+    popitem = counts.popitem
+    while counts:
+        chunk, c = popitem()
         b = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
-        if not b or c <= 0:
+        if len(b) < 2 or c <= 0:
             continue
         words.append(list(b))
         freqs.append(c)
-    del counts
-    if not words:
+    del counts, box
+    if not had_text:
         raise TrainingError("nothing to train on: the text is empty")
 
     vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
     id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
     pair_counts: dict[tuple[int, int], int] = {}
-    where: dict[tuple[int, int], set[int]] = {}
+    # pair -> indices of the words that held it when it was added. A list, not a
+    # set (a third of the memory): an index may repeat or go stale, and a visit
+    # to a word that no longer holds the pair changes nothing.
+    where: dict[tuple[int, int], list[int]] = {}
     for wi, w in enumerate(words):
         c = freqs[wi]
         for p in zip(w, w[1:]):
             pair_counts[p] = pair_counts.get(p, 0) + c
             s = where.get(p)
             if s is None:
-                where[p] = {wi}
+                where[p] = [wi]
             else:
-                s.add(wi)
+                s.append(wi)
         if cancel is not None and wi % 20000 == 0 and cancel():
             raise Cancelled("training cancelled")
     yield Progress("counting", len(words), len(words))
@@ -891,9 +898,9 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = {wi}
+                        where[p] = [wi]
                     else:
-                        s_.add(wi)
+                        s_.append(wi)
                 if i + 2 < n:
                     right = w[i + 2]
                     p = (b, right)
@@ -902,9 +909,9 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = {wi}
+                        where[p] = [wi]
                     else:
-                        s_.add(wi)
+                        s_.append(wi)
                 out.append(t)
                 last = i + 2
                 if last >= n:
