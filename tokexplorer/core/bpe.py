@@ -53,6 +53,7 @@ import heapq
 import os
 import threading
 import time
+from array import array
 from contextlib import contextmanager
 from itertools import chain
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
@@ -769,18 +770,19 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
     id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
     pair_counts: dict[tuple[int, int], int] = {}
-    # pair -> indices of the words that held it when it was added. A list, not a
-    # set (a third of the memory): an index may repeat or go stale, and a visit
-    # to a word that no longer holds the pair changes nothing.
-    where: dict[tuple[int, int], list[int]] = {}
+    # pair -> indices of the words that held it when it was added, as a compact
+    # array (4 bytes an entry; a set costs ten times that): an index may repeat
+    # or go stale, and a visit to a word that no longer holds the pair changes
+    # nothing. A pair whose count drops to zero loses its array.
+    where: dict[tuple[int, int], array] = {}
     for wi, w in enumerate(words):
         c = freqs[wi]
         for p in zip(w, w[1:]):
             pair_counts[p] = pair_counts.get(p, 0) + c
             s = where.get(p)
             if s is None:
-                where[p] = [wi]
-            else:
+                where[p] = array("i", (wi,))
+            elif s[-1] != wi:
                 s.append(wi)
         if cancel is not None and wi % 20000 == 0 and cancel():
             raise Cancelled("training cancelled")
@@ -815,6 +817,10 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
             n_new_tokens += 1
         merges.append(MergeRecord(len(merges), a, b, new_id, merged, cnt))
         _apply_merge(a, b, new_id, words, freqs, pair_counts, where, heap, vocab)
+        if len(heap) > 2 * len(pair_counts) + 100_000:
+            # Lazy deletion leaves stale entries behind; rebuild from the live counts.
+            heap = [(-c, vocab[x], vocab[y], x, y) for (x, y), c in pair_counts.items()]
+            heapq.heapify(heap)
         if cancel is not None and cancel():
             raise Cancelled("training cancelled")
         now = time.perf_counter()
@@ -898,8 +904,8 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = [wi]
-                    else:
+                        where[p] = array("i", (wi,))
+                    elif s_[-1] != wi:
                         s_.append(wi)
                 if i + 2 < n:
                     right = w[i + 2]
@@ -909,8 +915,8 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = [wi]
-                    else:
+                        where[p] = array("i", (wi,))
+                    elif s_[-1] != wi:
                         s_.append(wi)
                 out.append(t)
                 last = i + 2
@@ -936,6 +942,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
         v = pair_counts.get(p, 0) + d
         if v <= 0:
             pair_counts.pop(p, None)
+            where.pop(p, None)
         else:
             pair_counts[p] = v
             if d > 0:
