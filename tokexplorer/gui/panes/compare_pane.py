@@ -497,6 +497,8 @@ class ComparePane(QWidget):
 
         self.columns_splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.columns_splitter.setChildrenCollapsible(False)
+        self._user_sized = False
+        self.columns_splitter.splitterMoved.connect(lambda *_a: setattr(self, "_user_sized", True))
 
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
@@ -812,10 +814,22 @@ class ComparePane(QWidget):
                 self.columns_splitter.addWidget(target)
                 self._error_column = target
             target.show_result(self._tiktoken_error)
-        n = len(self.columns) + (self._error_column is not None)
+        self._user_sized = False
+        self._equalize_columns()
+        QTimer.singleShot(0, self._equalize_columns)
+
+    def _equalize_columns(self) -> None:
+        """Give every column the same width (until the user drags a handle)."""
+        if getattr(self, "_user_sized", False):
+            return
+        n = self.columns_splitter.count()
         if n:
-            w = max(1, self.columns_splitter.width())
+            w = max(n, self.columns_splitter.width())
             self.columns_splitter.setSizes([w // n] * n)
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._equalize_columns()
 
     def _remove_col(self, col: TokenColumn) -> None:
         if col in self.columns:
