@@ -69,6 +69,9 @@ from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainRe
 N_BYTES = 256
 _SHORT_CHUNK = 512  # bytes; longer chunks use the heap-based merge loop
 _INF = 1 << 62
+_SHIFT = 21  # pair keys in training: left << 21 | right
+_MASK = (1 << _SHIFT) - 1
+MAX_TRAIN_VOCAB = 1 << _SHIFT
 _CACHE_LIMIT = 200_000  # chunks kept in the encode cache before it is cleared
 
 
@@ -673,6 +676,8 @@ def train_bpe_iter(
     if any(not s for s in specials):
         raise InputError("a special token cannot be empty")
     validate_vocab_size(vocab_size, len(specials))
+    if vocab_size > MAX_TRAIN_VOCAB:
+        raise InputError(f"vocab_size {vocab_size:,} is too large; the trainer supports up to {MAX_TRAIN_VOCAB:,}")
     pattern_string(pattern)  # validates the name
     n_requested = vocab_size - N_BYTES - len(specials)
     messages: list[str] = []
@@ -752,7 +757,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     counts = box.pop()
     # Word table. Chunks of one byte hold no pair and are dropped. The chunk
     # table is emptied as it is read so its strings are freed on the way.
-    words: list[list[int]] = []
+    words: list[tuple[int, ...]] = []  # tuples: exact size, no spare capacity
     freqs: list[int] = []
     had_text = bool(counts)
     popitem = counts.popitem
@@ -761,7 +766,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
         b = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
         if len(b) < 2 or c <= 0:
             continue
-        words.append(list(b))
+        words.append(tuple(b))
         freqs.append(c)
     del counts, box
     if not had_text:
@@ -769,26 +774,34 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
 
     vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
     id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
-    pair_counts: dict[tuple[int, int], int] = {}
-    # pair -> indices of the words that held it when it was added, as a compact
-    # array (4 bytes an entry; a set costs ten times that): an index may repeat
-    # or go stale, and a visit to a word that no longer holds the pair changes
-    # nothing. A pair whose count drops to zero loses its array.
-    where: dict[tuple[int, int], array] = {}
+    # A pair of ids (a, b) is the int key a << 21 | b (ids < 2**21): cheaper to
+    # hash and to store than a tuple.
+    pair_counts: dict[int, int] = {}
+    # pair -> indices of the words that held it when it was added: one int, or
+    # a compact int32 array once there are two (a set costs ten times that).
+    # An index may repeat or go stale; a visit to a word that no longer holds
+    # the pair changes nothing. A pair whose count drops to zero loses its entry.
+    where: dict[int, int | array] = {}
     for wi, w in enumerate(words):
         c = freqs[wi]
-        for p in zip(w, w[1:]):
+        prev = w[0]
+        for x in w[1:]:
+            p = prev << _SHIFT | x
+            prev = x
             pair_counts[p] = pair_counts.get(p, 0) + c
             s = where.get(p)
             if s is None:
-                where[p] = array("i", (wi,))
+                where[p] = wi
+            elif s.__class__ is int:
+                if s != wi:
+                    where[p] = array("i", (s, wi))
             elif s[-1] != wi:
                 s.append(wi)
         if cancel is not None and wi % 20000 == 0 and cancel():
             raise Cancelled("training cancelled")
     yield Progress("counting", len(words), len(words))
 
-    heap = [(-c, vocab[a], vocab[b], a, b) for (a, b), c in pair_counts.items()]
+    heap = [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in pair_counts.items()]
     heapq.heapify(heap)
     merges: list[MergeRecord] = []
     n_new_tokens = 0
@@ -798,16 +811,16 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
         # pop the best valid pair
         best = None
         while heap:
-            negc, _, _, a, b = heapq.heappop(heap)
-            cur = pair_counts.get((a, b), 0)
+            negc, _, _, p = heapq.heappop(heap)
+            cur = pair_counts.get(p, 0)
             if cur == -negc and cur > 0:
-                best = (a, b, cur)
+                best = p
                 break
             if 0 < cur < -negc:
-                heapq.heappush(heap, (-cur, vocab[a], vocab[b], a, b))
+                heapq.heappush(heap, (-cur, vocab[p >> _SHIFT], vocab[p & _MASK], p))
         if best is None:
             break
-        a, b, cnt = best
+        a, b, cnt = best >> _SHIFT, best & _MASK, pair_counts[best]
         merged = vocab[a] + vocab[b]
         new_id = id_of.get(merged)
         if new_id is None:
@@ -819,7 +832,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
         _apply_merge(a, b, new_id, words, freqs, pair_counts, where, heap, vocab)
         if len(heap) > 2 * len(pair_counts) + 100_000:
             # Lazy deletion leaves stale entries behind; rebuild from the live counts.
-            heap = [(-c, vocab[x], vocab[y], x, y) for (x, y), c in pair_counts.items()]
+            heap = [(-c, vocab[q >> _SHIFT], vocab[q & _MASK], q) for q, c in pair_counts.items()]
             heapq.heapify(heap)
         if cancel is not None and cancel():
             raise Cancelled("training cancelled")
@@ -870,18 +883,23 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
     only next to the merge sites.
 
     Occurrences are found with ``list.index`` (C speed) and merged left to
-    right without overlap, as the textbook loop does.
+    right without overlap, as the textbook loop does. Pairs are int keys
+    ``left << 21 | right``.
     """
-    pair = (a, b)
+    pair = a << _SHIFT | b
     wis = where.pop(pair, ())
-    changed: dict[tuple[int, int], int] = {}
+    if wis.__class__ is int:
+        wis = (wis,)
+    changed: dict[int, int] = {}
     get = changed.get
+    t_hi = t << _SHIFT
+    b_hi = b << _SHIFT
     for wi in wis:
         w = words[wi]
         n = len(w)
         if n == 2:  # the most common case: the whole word becomes one token
             if w[0] == a and w[1] == b:
-                words[wi] = [t]
+                words[wi] = (t,)
             continue
         try:
             i = w.index(a)
@@ -893,29 +911,35 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
         while True:
             if i + 1 < n and w[i + 1] == b:
                 if out is None:
-                    out = w[:i]
+                    out = list(w[:i])
                 else:
                     out.extend(w[last:i])
                 if out:
-                    left = out[-1]
-                    p = (left, a)
+                    left = out[-1] << _SHIFT
+                    p = left | a
                     changed[p] = get(p, 0) - c
-                    p = (left, t)
+                    p = left | t
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = array("i", (wi,))
+                        where[p] = wi
+                    elif s_.__class__ is int:
+                        if s_ != wi:
+                            where[p] = array("i", (s_, wi))
                     elif s_[-1] != wi:
                         s_.append(wi)
                 if i + 2 < n:
                     right = w[i + 2]
-                    p = (b, right)
+                    p = b_hi | right
                     changed[p] = get(p, 0) - c
-                    p = (t, right)
+                    p = t_hi | right
                     changed[p] = get(p, 0) + c
                     s_ = where.get(p)
                     if s_ is None:
-                        where[p] = array("i", (wi,))
+                        where[p] = wi
+                    elif s_.__class__ is int:
+                        if s_ != wi:
+                            where[p] = array("i", (s_, wi))
                     elif s_[-1] != wi:
                         s_.append(wi)
                 out.append(t)
@@ -933,7 +957,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                     break
         if out is not None:
             out.extend(w[last:])
-            words[wi] = out
+            words[wi] = tuple(out)
     pair_counts.pop(pair, None)
     push = heapq.heappush
     for p, d in changed.items():
@@ -946,7 +970,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
         else:
             pair_counts[p] = v
             if d > 0:
-                push(heap, (-v, vocab[p[0]], vocab[p[1]], p[0], p[1]))
+                push(heap, (-v, vocab[p >> _SHIFT], vocab[p & _MASK], p))
 
 
 def train_bpe(
