@@ -4,10 +4,13 @@ merge tree / where-it-fires / plot wiring."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from PySide6.QtCore import QLocale, QModelIndex, Qt
 
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.core.utf8 import token_display
 from tokexplorer.gui.models.merge_model import (
     COL_COUNT,
     COL_FIRES,
@@ -19,6 +22,7 @@ from tokexplorer.gui.models.merge_model import (
     RawRole,
     build_search_index,
     parse_hex,
+    plain_text,
 )
 from tokexplorer.gui.panes.merges_pane import MergesPane, byte_to_utf16
 from tokexplorer.gui.state import AppState
@@ -330,3 +334,9 @@ def test_pane_jump_filters_and_plot_click(pane, qtbot):
 def test_byte_to_utf16():
     assert byte_to_utf16("a你😀") == [0, 1, 1, 1, 2, 2, 2, 2, 4]
     assert byte_to_utf16("") == [0]
+
+
+@settings(max_examples=300)
+@given(st.binary(max_size=12) | st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass")))
+def test_plain_text_equals_token_display(data):
+    assert plain_text(data) == token_display(data)

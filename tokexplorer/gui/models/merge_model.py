@@ -77,14 +77,21 @@ _HEADER_TIPS = (
 _Index = QModelIndex | QPersistentModelIndex
 
 
+_ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
+
+
+def _upper_escape(m: regex.Match[str]) -> str:
+    return "\\x" + m.group()[2:].upper()
+
+
 def plain_text(raw: bytes) -> str:
-    """Readable text of a token's bytes (:func:`token_display`), with a fast path
-    for printable UTF-8 (same result, about ten times faster)."""
-    try:
-        s = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return token_display(raw)
-    return s if s.isprintable() else token_display(raw)
+    """Readable text of a token's bytes, equal to :func:`token_display`, with a
+    fast path (about ten times faster) for tokens whose characters are all
+    printable: whole characters as themselves, other bytes as ``\\xNN``."""
+    s = raw.decode("utf-8", "backslashreplace")
+    if not s.isprintable() or ("\\" in s and b"\\" in raw):
+        return token_display(raw)  # controls, format characters, literal backslashes
+    return _ESCAPE.sub(_upper_escape, s) if "\\x" in s else s
 
 
 @dataclass(frozen=True, slots=True)
