@@ -11,7 +11,7 @@ Safe cut points, where no chunk of the gpt2, cl100k or o200k pattern ever
 crosses and where cutting does not change how the text on either side splits:
 
 * after a newline that follows a non-space character and precedes a letter or
-  digit (``x\n|T``): the newline is a chunk of its own, or ends a punctuation
+  digit (``x\\n|T``): the newline is a chunk of its own, or ends a punctuation
   chunk, with or without the cut (the ``\\s++$`` and ``\\s+(?!\\S)`` branches agree
   because only one whitespace character is involved);
 * between a letter and a space that precedes a letter (``ab| cd``): no branch
