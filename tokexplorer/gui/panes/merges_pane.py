@@ -455,6 +455,11 @@ class MergesPane(QWidget):
         self.title_label.setText(
             f"{getattr(bpe, 'name', 'BPE')} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
             f" ({n_special} special tokens) · merges in rank order (lower rank merges first)"
+            + (
+                " · pair counts unknown (merges recovered from the ranks)"
+                if bpe.merges and bpe.merges[0].count is None
+                else ""
+            )
         )
         self._after_model()
         self._start_index_worker()
@@ -568,6 +573,9 @@ class MergesPane(QWidget):
             return
         merge = self.model.merge_at(rows[0].row())
         self._selected_rank = merge.rank
+        self.jump_spin.blockSignals(True)
+        self.jump_spin.setValue(merge.rank)
+        self.jump_spin.blockSignals(False)
         raw = merge.merged
         self.show_token_tree(merge.new_id)
         self.plot.set_marker(merge.rank)

@@ -378,6 +378,13 @@ class ReplayPane(QWidget):
         el.addLayout(row)
         el.addWidget(self.enc_controls)
         el.addWidget(self.enc_label)
+        legend = QLabel(
+            "<span style='background:#ffd180'>&nbsp;orange&nbsp;</span> the pair merged at this step · "
+            "<span style='background:#c8e6c9'>&nbsp;green&nbsp;</span> the token made at the previous step · "
+            "<span style='background:#f3f3f3'>&nbsp;grey&nbsp;</span> bytes that are not yet a whole character "
+            "(\\xNN) · <span style='background:#e3f0fd'>&nbsp;blue&nbsp;</span> whole characters"
+        )
+        el.addWidget(legend)
         el.addWidget(enc_split, 1)
 
         # ---- train tab
