@@ -163,9 +163,11 @@ def test_text_blocks_edge_cases():
     assert text_blocks("") == [(0, 0)]
     assert text_blocks("ab\ncd\nef", block_chars=3) == [(0, 3), (3, 6), (6, 8)]
     # no line break: cut before a space that precedes a word
-    assert text_blocks("aaaa bbbb cccc", block_chars=4) == [(0, 4), (4, 9), (9, 13), (13, 14)]
+    assert text_blocks("aaaa bbbb cccc", block_chars=4) == [(0, 4), (4, 9), (9, 14)]
     assert text_blocks("aa bb cc dd", block_chars=7) == [(0, 8), (8, 11)]
-    assert text_blocks("x" * 10, block_chars=4) == [(0, 4), (4, 8), (8, 10)]
+    # never inside a run without a safe point: that would change the count
+    assert text_blocks("x" * 10, block_chars=4) == [(0, 10)]
+    assert text_blocks("x" * 10 + "\nab cd", block_chars=4) == [(0, 11), (11, 13), (13, 16)]
 
 
 def test_progress_and_cancel(toks):

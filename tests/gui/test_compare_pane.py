@@ -411,3 +411,21 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     with qtbot.waitSignal(dlg.trained, timeout=30_000) as blocker:
         dlg.start_training()
     assert blocker.args[0].vocab_size == 231
+
+
+def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):
+    """E17: one 300,000-character chunk is never cut for counting (the count
+    stays exact), and a new edit cancels the long encode in our engine."""
+    from tokexplorer.core.backends.bpe_backend import BPETokenizer
+    from tokexplorer.core.bpe import BPE
+
+    ours = BPETokenizer(BPE.from_tiktoken(cl100k.encoding))
+    state, pane = make_pane(qtbot, [ours, cl100k])
+    with qtbot.waitSignal(pane.tokenized, timeout=120_000):
+        pane.set_text("x" * 300_000)
+    assert [c.count_label.text().split(" · ")[0] for c in pane.columns] == ["37,500 tokens"] * 2
+    # an edit while a long encode runs: the stale request is cancelled, the latest shown
+    pane.set_text("^" * 400_000)
+    with qtbot.waitSignal(pane.tokenized, timeout=120_000):
+        pane.set_text("hi \U0001F642 ok \U0001F30A")
+    assert [c.tokenization.ids for c in pane.columns] == [[6151, 28584, 5509, 11410, 234, 232]] * 2

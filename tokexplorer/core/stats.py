@@ -123,8 +123,9 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     patterns crosses it and cutting does not change how either side splits, and
     SentencePiece starts a new ``▁word`` there. When there is none within two block lengths, a cut goes
     between a letter/digit and a space followed by a letter (the first one after
-    the target length, else the last one before it); failing that, at the target
-    length itself.
+    the target length, else the last one before it); failing that, at the next
+    safe point however far, so a block is never cut inside a run such as
+    ``"x" * 1_000_000`` (the count of byte-level tokenizers stays exact).
 
     Args:
         text: the text.
@@ -147,16 +148,26 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
         m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
         if m is None:
             m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
-            if m is None:  # the last word boundary before the target, else a hard cut
+            if m is None:  # the last word boundary before the target, else the next one
                 back = [w.start() for w in _WORD_CUT.finditer(text, start + 1, target)]
-                cut = back[-1] if back else target
+                if back:
+                    cut = back[-1]
+                else:
+                    # Never cut inside a run with no safe point (``"x" * 10**6``):
+                    # that would change the count. The block runs on instead.
+                    m = _SAFE_CUT.search(text, target - 1) or _WORD_CUT.search(text, target)
+                    if m is None:
+                        cut = n
+                    else:
+                        cut = m.end() if m.re is _SAFE_CUT else m.start()
             else:
                 cut = m.start()
         else:
             cut = m.end()
         out.append((start, cut))
         start = cut
-    out.append((start, n))
+    if start < n:
+        out.append((start, n))
     return out
 
 
@@ -205,7 +216,7 @@ def count_tokens(
     for a, b in text_blocks(text, block_chars=block_chars):
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
-        total += tokenizer.count(text[a:b], special=special)
+        total += tokenizer.count_cancellable(text[a:b], special=special, cancel=cancel)
     return total
 
 

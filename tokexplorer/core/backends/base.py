@@ -79,6 +79,17 @@ class Tokenizer(ABC):
         """
         return self.tokenize(text, special=special)
 
+    def count_cancellable(
+        self,
+        text: str,
+        *,
+        special: SpecialPolicy = "plain",
+        cancel: "Callable[[], bool] | None" = None,
+    ) -> int:
+        """:meth:`count` that stops early when ``cancel()`` returns True (see
+        :meth:`tokenize_cancellable`)."""
+        return self.count(text, special=special)
+
     def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
         """Token ids of ``text`` (list of int); see :meth:`tokenize`."""
         return self.tokenize(text, special=special).ids

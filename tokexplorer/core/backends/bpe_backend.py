@@ -127,6 +127,24 @@ class BPETokenizer(Tokenizer):
         """Number of tokens of ``text`` (no spans built)."""
         return len(self.encode(text, special=special))
 
+    def count_cancellable(
+        self,
+        text: str,
+        *,
+        special: SpecialPolicy = "plain",
+        cancel: Callable[[], bool] | None = None,
+    ) -> int:
+        """Number of tokens of ``text``, polling ``cancel`` during long encodes.
+
+        Raises:
+            Cancelled: ``cancel()`` returned True.
+        """
+        if special not in SPECIAL_POLICIES:
+            raise InputError(
+                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
+            )
+        return len(self.bpe.encode_with_policy(clean_text(text).text, special, cancel=cancel))
+
     def token_bytes(self, token_id: int) -> bytes:
         """Bytes of one id (special tokens: their UTF-8 spelling).
 

@@ -170,7 +170,7 @@ def tokenize_column(
     part = max(0, min(part, len(parts) - 1))
     a, b = parts[part]
     try:
-        tz = tokenizer.tokenize(text[a:b], special=policy)
+        tz = tokenizer.tokenize_cancellable(text[a:b], special=policy, cancel=cancel)
         if len(parts) == 1:
             total = len(tz.tokens)
         else:
