@@ -17,3 +17,12 @@ from hypothesis import settings  # noqa: E402
 settings.register_profile("ci", derandomize=True, deadline=None, print_blob=True)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Stop GUI workers before Qt is torn down, so none emits into deleted objects."""
+    import sys
+
+    workers = sys.modules.get("tokexplorer.gui.workers")
+    if workers is not None:
+        workers.cancel_all_and_wait(10.0)

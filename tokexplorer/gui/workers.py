@@ -99,10 +99,19 @@ class Worker(QRunnable):
     def done(self) -> bool:
         return self._done.is_set()
 
+    def _emit(self, signal: Any, *args: Any) -> None:
+        """Emit unless the signals object is gone (the app is shutting down);
+        then the work is cancelled instead of raising on this thread."""
+        try:
+            signal.emit(*args)
+        except RuntimeError:
+            self._cancel.set()
+
     def run(self) -> None:  # noqa: D401 - Qt entry point, runs on the worker thread
         sig = self.signals
+        emit = self._emit
         try:
-            sig.started.emit()
+            emit(sig.started)
             out = self.fn(self.is_cancelled)
             if isinstance(out, Generator):
                 try:
@@ -112,27 +121,27 @@ class Worker(QRunnable):
                             raise Cancelled("cancelled")
                         p = next(out)
                         if isinstance(p, Progress):
-                            sig.progress.emit(p)
+                            emit(sig.progress, p)
                 except StopIteration as stop:
                     out = stop.value
             if self._cancel.is_set():
                 raise Cancelled("cancelled")
             self.result = out
-            sig.returned.emit(out)
+            emit(sig.returned, out)
         except Cancelled:
-            sig.cancelled.emit()
+            emit(sig.cancelled)
         except TokexplorerError as exc:
             self.error = str(exc)
-            sig.errored.emit(str(exc))
+            emit(sig.errored, str(exc))
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001 - report every failure, never crash the app
             self.error = f"{type(exc).__name__}: {exc}"
             traceback.print_exc()
-            sig.errored.emit(self.error)
+            emit(sig.errored, self.error)
         finally:
             self._done.set()
-            sig.finished.emit()
+            emit(sig.finished)
 
 
 # Workers are kept alive here until a later start() finds them done (Qt does not own

@@ -278,6 +278,7 @@ class MergesPane(QWidget):
         self.splitter.addWidget(self.details)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
+        self.splitter.setSizes([3000, 2000])  # the table gets 60% at any window width
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)

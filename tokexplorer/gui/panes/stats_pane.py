@@ -203,6 +203,13 @@ class StatsPane(QWidget):
         if self._worker is not None and not self._worker.done:
             self._worker.cancel()
 
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        """Compute the statistics the first time the tab is shown with a corpus,
+        so the pane never opens on an empty chart."""
+        super().showEvent(event)
+        if self.stats is None and not self.busy and self.corpus_files() and self.state.tokenizers:
+            self.compute()
+
     def _recompute_if_shown(self, *args: Any) -> None:
         if self.stats is not None or self.busy:
             self.compute()
