@@ -229,3 +229,39 @@ def test_app_main_screenshot(tmp_path):
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = struct.unpack(">II", data[16:24])
     assert (width, height) == (1280, 800)
+
+
+def test_merge_fires_marks_compare_column_and_double_click_shows_tree(qtbot, started):
+    """Issue 5 across panes: selecting merge " t" (rank 1 of the startup BPE on
+    the sample) marks the tokens holding it in our BPE's compare column; a
+    double-clicked token opens the merge table on its merge tree."""
+    w = started
+    bpe = w.state.bpe
+    rank = next(m.rank for m in bpe.merges if m.merged == b" t")
+    col = next(c for c in w.compare_pane.columns if c.tokenizer.family == "bpe")
+    if w.compare_pane.columns and col.tokenization is None:
+        qtbot.waitSignal(w.compare_pane.tokenized, timeout=30_000).wait()
+    with qtbot.waitSignal(w.state.merge_fires, timeout=30_000) as fired:
+        w.merges_pane.jump_to_rank(rank)
+    spans = fired.args[0]
+    assert spans  # " t" occurs in the sample text
+    text = w.state.sample_text.encode("utf-8")
+    assert all(text[a:b] == b" t" for a, b in spans)
+    marked = col.view.marked_tokens()
+    toks = col.tokenization.tokens
+    shown = len(col.tokenization.text.encode("utf-8"))
+    expected = sorted(
+        {i for a, b in spans if b <= shown for i, t in enumerate(toks) if t.byte_start < b and t.byte_end > a}
+    )
+    assert marked == expected and marked
+    # every marked token holds the merged bytes
+    assert all(b" t" in toks[i].bytes or toks[i].bytes in (b" ", b"t") for i in marked)
+    # the tiktoken column is another vocabulary: not marked
+    other = next(c for c in w.compare_pane.columns if c.tokenizer.family == "tiktoken")
+    assert other.view.marked_tokens() == []
+
+    i = next(i for i, t in enumerate(toks) if len(t.bytes) > 1 and t.bytes in bpe.mergeable_ranks)
+    col.view.token_double_clicked.emit(i)
+    assert w.tabs.currentWidget() is w.merges_pane
+    tid = bpe.mergeable_ranks[toks[i].bytes]
+    assert w.merges_pane.tree_label.text().startswith(f"token {tid} «")

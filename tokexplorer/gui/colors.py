@@ -174,3 +174,6 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
     if token.partial:
         return TokenStyle(bg, TEXT, border=PARTIAL_BORDER, dashed=True)
     return TokenStyle(bg, TEXT)
+
+#: Bar drawn above tokens where the merge selected in the merge table fires.
+FIRE_MARK = QColor(230, 140, 0)

@@ -24,11 +24,9 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QFileDialog,
-    QLabel,
     QMainWindow,
     QMessageBox,
     QTabWidget,
-    QWidget,
 )
 
 from tokexplorer.core.backends.base import Tokenizer
@@ -44,14 +42,9 @@ from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker
 
-try:  # written by another engineer; the window still works without it
-    from tokexplorer.gui.panes.compare_pane import ComparePane
-except ImportError:  # pragma: no cover - only while the pane is being written
-    ComparePane = None  # type: ignore[assignment,misc]
-try:
-    from tokexplorer.gui.panes.bytes_pane import BytesPane
-except ImportError:  # pragma: no cover
-    BytesPane = None  # type: ignore[assignment,misc]
+from tokexplorer.gui.panes.bytes_pane import BytesPane
+from tokexplorer.gui.panes.compare_pane import ComparePane
+from tokexplorer.gui.panes.stats_pane import StatsPane
 
 #: Name of the built-in sample when it is used as the corpus.
 BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
@@ -129,16 +122,8 @@ class MainWindow(QMainWindow):
 
         self.corpus_pane = CorpusPane(self.state)
         self.merges_pane = MergesPane(self.state)
-        self.compare_pane: QWidget = (
-            ComparePane(self.state)
-            if ComparePane is not None
-            else self._placeholder("Compare pane not available")
-        )
-        self.bytes_pane: QWidget = (
-            BytesPane(self.state)
-            if BytesPane is not None
-            else self._placeholder("Byte inspector not available")
-        )
+        self.compare_pane = ComparePane(self.state)
+        self.bytes_pane = BytesPane(self.state)
         self.tabs = QTabWidget()
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.corpus_pane, "Corpus")
@@ -160,17 +145,12 @@ class MainWindow(QMainWindow):
         self.corpus_pane.training_finished.connect(self._on_training_done)
         self.corpus_pane.training_failed.connect(self._on_training_done)
         self.corpus_pane.training_cancelled.connect(self._on_training_done)
-        # corpus statistics of every compare column (issue 6)
-        from tokexplorer.gui.panes.stats_pane import StatsPane
-
         self.stats_pane = StatsPane(self.state)
         self.tabs.addTab(self.stats_pane, "Statistics")
-
-    @staticmethod
-    def _placeholder(text: str) -> QWidget:
-        label = QLabel(text)
-        label.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        return label
+        # a token double-clicked in the compare pane or the inspector: show its merge tree
+        self.state.token_tree_requested.connect(
+            lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
+        )
 
     # ================================================================= menus
     def _build_menus(self) -> None:

@@ -355,6 +355,8 @@ class BytesPane(QWidget):
         self.legend.setWordWrap(True)
 
         self.byte_view = ByteView()
+
+        self.byte_view.token_double_clicked.connect(state.token_tree_requested.emit)
         self.scroll = QScrollArea(self)
         self.scroll.setWidgetResizable(True)
         self.scroll.setWidget(self.byte_view)

@@ -278,6 +278,7 @@ class TokenColumn(QWidget):
         super().__init__(parent)
         self.tokenizer = tokenizer
         self.name = tokenizer.name if tokenizer is not None else ""
+        self.part_start = 0  # character offset of the shown part in the sample text
         self.tokenization: Tokenization | None = None
         self.total_tokens: int | None = None
         self.error: str | None = None
@@ -329,6 +330,7 @@ class TokenColumn(QWidget):
         else:
             n = len(result.tokens) if isinstance(result, Tokenization) else None
             part = ColumnResult(result, n, len(result.text) if n is not None else 0)
+        self.part_start = part.part_start
         if isinstance(result, str):
             self.tokenization = None
             self.total_tokens = None
@@ -519,6 +521,8 @@ class ComparePane(QWidget):
         state.tokenizers_changed.connect(self._on_tokenizers_changed)
         state.sample_text_changed.connect(self._on_state_text)
         state.special_policy_changed.connect(self._on_state_policy)
+        state.merge_fires.connect(self._on_merge_fires)
+        self._fire_spans: list[tuple[int, int]] = []
         self._rebuild_columns()
         self._retokenize()
 
@@ -802,6 +806,7 @@ class ComparePane(QWidget):
             col.view.set_show_ids(self.ids_box.isChecked())
             col.view.token_hovered.connect(partial(self._on_token_hovered, col))
             col.view.token_clicked.connect(partial(self._on_token_clicked, col))
+            col.view.token_double_clicked.connect(partial(self._on_token_double_clicked, col))
             col.view.scrolled.connect(partial(self._on_scrolled, col))
             col.remove_requested.connect(partial(self._remove_col, col))
             self.columns_splitter.addWidget(col)
@@ -917,6 +922,7 @@ class ComparePane(QWidget):
         if self._shown >= self._expected:
             self._update_part_buttons()
             self._update_diff_marks()
+            self._apply_fire_marks()
             self.tokenized.emit()
 
     def _update_part_buttons(self) -> None:
@@ -959,6 +965,31 @@ class ComparePane(QWidget):
                 col.view.highlight_bytes(tok.byte_start, tok.byte_end)
         self.state.token_hovered.emit(src.name, tok.byte_start, tok.byte_end)
         self.state.inspect_requested.emit(tz.text, tok.byte_start, tok.byte_end)
+
+    def _on_token_double_clicked(self, src: TokenColumn, index: int) -> None:
+        """Ask for the merge tree of a token (shown by the merge table pane)."""
+        tz = src.tokenization
+        if tz is None or not 0 <= index < len(tz.tokens):
+            return
+        self.state.token_tree_requested.emit(bytes(tz.tokens[index].bytes))
+
+    def _on_merge_fires(self, spans: Any) -> None:
+        """Mark where the merge selected in the merge table fires, in the columns
+        of that BPE (``spans``: byte ranges of the whole sample text)."""
+        self._fire_spans = [(int(a), int(b)) for a, b in (spans or [])]
+        self._apply_fire_marks()
+
+    def _apply_fire_marks(self) -> None:
+        text = self.state.sample_text
+        for col in self.columns:
+            tok = col.tokenizer
+            same_bpe = getattr(tok, "bpe", None) is not None and tok.bpe is self.state.bpe
+            if not same_bpe or col.tokenization is None or not self._fire_spans:
+                col.view.mark_spans([])
+                continue
+            off = len(text[: col.part_start].encode("utf-8", "surrogatepass"))
+            n = len(col.tokenization.text.encode("utf-8", "surrogatepass"))
+            col.view.mark_spans([(a - off, b - off) for a, b in self._fire_spans if b > off and a < off + n])
 
     def _on_token_clicked(self, src: TokenColumn, index: int) -> None:
         """Select a token: its byte range stays outlined in every column."""

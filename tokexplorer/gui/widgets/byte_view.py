@@ -21,9 +21,10 @@ height follows its width.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 from dataclasses import dataclass
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
@@ -125,6 +126,9 @@ class ByteView(QWidget):
     """
 
     max_bytes = 16_384
+
+    #: bytes of a token double-clicked in a tokenizer row (ask for its merge tree)
+    token_double_clicked = Signal(bytes)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -295,6 +299,28 @@ class ByteView(QWidget):
                     text += "\n\u2248 approximate span: the normalizer changed the text"
                 return text
         return ""
+
+    def token_at(self, x: float, y: float) -> bytes | None:
+        """Bytes of the token under a point in a tokenizer row, or None."""
+        hit = self._hit(x, y)
+        if hit is None or hit[0] < 3:
+            return None
+        track, off = hit
+        tr = self._tracks[track - 3]
+        if tr.tokenization is None:
+            return None
+        for t in tr.tokenization.tokens:
+            if t.byte_start <= off < t.byte_end:
+                return bytes(t.bytes)
+        return None
+
+    def mouseDoubleClickEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        """Double-clicking a token asks for its merge tree (``token_double_clicked``)."""
+        pos = event.position()
+        tok = self.token_at(pos.x(), pos.y())
+        if tok is not None:
+            self.token_double_clicked.emit(tok)
+        super().mouseDoubleClickEvent(event)
 
     def event(self, event: QEvent) -> bool:  # noqa: D401 - Qt override
         if event.type() == QEvent.Type.ToolTip:

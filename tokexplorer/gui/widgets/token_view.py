@@ -99,6 +99,7 @@ class TokenView(QAbstractScrollArea):
 
     token_hovered = Signal(int)
     token_clicked = Signal(int)
+    token_double_clicked = Signal(int)
     scrolled = Signal()
 
     max_chars = 100_000
@@ -119,6 +120,8 @@ class TokenView(QAbstractScrollArea):
         self._hover = -1
         self._highlight: tuple[int, int] | None = None
         self._highlighted: set[int] = set()
+        self._mark_spans: list[tuple[int, int]] = []
+        self._marked: set[int] = set()
         self._analysis = None  # utf8.analyze() of the text, built on first tooltip
         self._laid_out_width = -1.0
         self._width_cache: dict[str, float] = {}
@@ -148,6 +151,9 @@ class TokenView(QAbstractScrollArea):
         self._relayout()
         if self._highlight is not None:
             self.highlight_bytes(*self._highlight)
+        self._marked = set()
+        if self._mark_spans:
+            self.mark_spans(self._mark_spans)
 
     @property
     def show_ids(self) -> bool:
@@ -211,6 +217,25 @@ class TokenView(QAbstractScrollArea):
             self._ensure_visible(min(self._highlighted))
         if old != self._highlighted:
             self.viewport().update()
+
+    def mark_spans(self, spans: list[tuple[int, int]]) -> None:
+        """Mark every token overlapping one of the byte ranges ``spans`` (half-open,
+        relative to the shown text) with a bar above it; ``[]`` clears the marks.
+
+        Used to show where a merge selected in the merge table fires.
+        """
+        self._mark_spans = [(a, b) for a, b in spans if b > a]
+        marked: set[int] = set()
+        if self._tokenization is not None:
+            for a, b in self._mark_spans:
+                marked.update(self._tokens_in(a, b))
+        if marked != self._marked:
+            self._marked = marked
+            self.viewport().update()
+
+    def marked_tokens(self) -> list[int]:
+        """Indices of the tokens marked by :meth:`mark_spans`, sorted."""
+        return sorted(self._marked)
 
     @property
     def highlighted_range(self) -> tuple[int, int] | None:
@@ -582,6 +607,13 @@ class TokenView(QAbstractScrollArea):
             self.token_clicked.emit(self.token_at(event.position()))
         super().mousePressEvent(event)
 
+    def mouseDoubleClickEvent(self, event) -> None:  # noqa: N802 - Qt override
+        if event.button() == Qt.MouseButton.LeftButton:
+            i = self.token_at(event.position())
+            if i >= 0:
+                self.token_double_clicked.emit(i)
+        super().mouseDoubleClickEvent(event)
+
     def mouseMoveEvent(self, event) -> None:  # noqa: N802 - Qt override
         self._set_hover(self.token_at(event.position()))
         super().mouseMoveEvent(event)
@@ -656,6 +688,10 @@ class TokenView(QAbstractScrollArea):
                 for ti, x0, x1 in self._line_tokens[ln]:
                     if ti < len(self._diff) and self._diff[ti]:
                         p.fillRect(QRectF(x0 + 0.5, y, max(x1 - x0 - 1.0, 2.0), _DIFF_H), colors.DIFF_MARK)
+        if self._marked:
+            for ti in self._marked:
+                for r in self.token_rects(ti):
+                    p.fillRect(QRectF(r.x() + 0.5, r.y(), max(r.width() - 1.0, 2.0), 3.0), colors.FIRE_MARK)
         # outlines last, so neighbours never cover them
         for ti in sorted(self._highlighted | ({self._hover} if self._hover >= 0 else set())):
             color = colors.HOVER_OUTLINE if ti == self._hover else colors.HIGHLIGHT_OUTLINE
