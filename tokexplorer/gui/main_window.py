@@ -349,7 +349,15 @@ class MainWindow(QMainWindow):
             )
             if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
                 self.state.set_tokenizers(toks)
-            self.startup_done.emit()
+            # done means done for the user: the compare columns are filled too
+            if self.compare_pane.busy:
+                self.compare_pane.tokenized.connect(self._emit_startup_done_once)
+            else:
+                self.startup_done.emit()
+
+    def _emit_startup_done_once(self) -> None:
+        self.compare_pane.tokenized.disconnect(self._emit_startup_done_once)
+        self.startup_done.emit()
 
     # ================================================================= raw bytes
     def open_raw_bytes_dialog(self) -> None:

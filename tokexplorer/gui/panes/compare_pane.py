@@ -786,6 +786,12 @@ class ComparePane(QWidget):
 
     # ------------------------------------------------------------------ columns
 
+    @property
+    def busy(self) -> bool:
+        """True while a tokenization request has not been fully shown yet (an
+        edit waiting for its debounce included); :attr:`tokenized` follows."""
+        return self._debounce.isActive() or self._shown < self._expected or bool(self._pending)
+
     def _on_tokenizers_changed(self) -> None:
         self._sync_tiktoken_combo()
         self._rebuild_columns()
