@@ -94,3 +94,28 @@ def test_core_never_imports_qt():
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_saved_file_has_the_usual_mode(tmp_path, model):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        save_bpe(model, tmp_path / "m.bpe")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "m.bpe").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("which", ["first", "last"])
+def test_a_damaged_new_id_is_caught_on_its_own_line(tmp_path, model, which):
+    lines = dumps_bpe(model).splitlines(keepends=True)
+    start = lines.index("merges 22\n") + 1
+    k = start if which == "first" else len(lines) - 1
+    left, right, new_id, rest = lines[k].split(" ", 3)
+    lines[k] = f"{left} {right} 99999 {rest}"
+    path = tmp_path / "bad.bpe"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(ModelFormatError, match=rf"line {k + 1}: merge \d+ creates id 99999; the next free id is {new_id}"):
+        load_bpe(path)

@@ -55,6 +55,20 @@ def _readable(b: bytes) -> str:
     return f"'{s}'"
 
 
+def _umask() -> int:
+    """The process umask, read without changing it where the system allows."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
+    mask = os.umask(0o022)  # elsewhere: the classic read-and-restore
+    os.umask(mask)
+    return mask
+
+
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
     """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename).
 
@@ -68,6 +82,8 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
+        # mkstemp makes the file private (0600); give it the usual mode
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
@@ -170,6 +186,7 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
         raise ModelFormatError(f"{source}: byte_ids must list 256 ids")
     bids = byte_ids or list(range(256))
     vocab = {tid: bytes([b]) for b, tid in enumerate(bids)}
+    next_id = max(bids) + 1
     rank = 0
     while rank < n_merges:
         if i >= len(lines):
@@ -191,7 +208,16 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
         if left not in vocab or right not in vocab:
             raise fail(i, f"merge {rank} uses a token id that is not defined before it")
         merged = vocab[left] + vocab[right]
-        vocab.setdefault(new_id, merged)
+        # A merge makes the next free id, or reuses the id of a token with the
+        # same bytes; anything else means the file was damaged.
+        if new_id in vocab:
+            if vocab[new_id] != merged:
+                raise fail(i, f"merge {rank} gives id {new_id} to new bytes, but that id is already a token")
+        elif new_id != next_id:
+            raise fail(i, f"merge {rank} creates id {new_id}; the next free id is {next_id}")
+        else:
+            vocab[new_id] = merged
+            next_id += 1
         merges.append(MergeRecord(rank, left, right, new_id, merged, count))
         rank += 1
     for extra in lines[i:]:

@@ -375,22 +375,13 @@ class SentencePieceTokenizer(Tokenizer):
         Raises:
             InputError: the file cannot be written.
         """
+        from tokexplorer.core.formats import atomic_write_bytes
+
         p = Path(path)
-        tmp = None
         try:
-            fd, tmp = tempfile.mkstemp(prefix=f".{p.name}.", suffix=".tmp", dir=p.parent or ".")
-            with os.fdopen(fd, "wb") as fh:
-                fh.write(self.model_proto)
-            os.replace(tmp, p)
-            tmp = None
+            atomic_write_bytes(p, self.model_proto)
         except OSError as exc:
             raise InputError(f"cannot write {p}: {exc.strerror or exc}") from None
-        finally:
-            if tmp is not None:
-                try:
-                    os.unlink(tmp)
-                except OSError:
-                    pass
 
     # -------------------------------------------------------------- properties
     @property
