@@ -544,11 +544,6 @@ class ComparePane(QWidget):
         return self.state.sample_text
 
     @property
-    def busy(self) -> bool:
-        """True while a tokenization request is running or its results are being shown."""
-        return self._shown < self._expected
-
-    @property
     def n_parts(self) -> int:
         """How many parts the text is shown in (1 unless it is long)."""
         return self._n_parts
