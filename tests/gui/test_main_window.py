@@ -136,7 +136,9 @@ def test_open_paths_loads_corpus(qtbot, window, tmp_path):
         window.open_paths([str(path)])
     assert [f.name for f in window.state.corpus.files] == ["doc.txt"]
     assert window.tabs.currentWidget() is window.corpus_pane
-    assert window.statusBar().currentMessage() == "1 file loaded"
+    assert window.statusBar().currentMessage() == "1 file loaded · Compare shows doc.txt"
+    # the opened file, not the built-in sample, is what Compare and the inspector show
+    assert window.state.sample_text == "汉字 🙂\n"
 
 
 def test_startup_with_files(qtbot, window, tmp_path):

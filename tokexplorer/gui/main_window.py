@@ -48,6 +48,8 @@ from tokexplorer.gui.panes.stats_pane import StatsPane
 
 #: Name of the built-in sample when it is used as the corpus.
 BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
+#: Opening files shows at most this many characters of the first one in the compare pane.
+COMPARE_MAX_CHARS = 2_000_000
 #: Vocabulary size of the BPE trained at startup.
 STARTUP_BPE_VOCAB = 512
 #: Vocabulary size first tried for the SentencePiece model trained at startup;
@@ -288,6 +290,7 @@ class MainWindow(QMainWindow):
         self.state.set_tokenizers(toks)
 
     def _on_corpus_loaded(self, corpus: Any) -> None:
+        self._show_corpus_in_compare(corpus)
         if "corpus" not in self._startup_pending:
             return
         if corpus is None or getattr(corpus, "is_empty", True):
@@ -303,6 +306,24 @@ class MainWindow(QMainWindow):
             self._startup_pending.add("training")
             self._startup_train("bpe")
         self._startup_step_done("corpus")
+
+    def _show_corpus_in_compare(self, corpus: Any) -> None:
+        """Opening files shows the first one in the compare pane and the byte
+        inspector (at most :data:`COMPARE_MAX_CHARS` characters of it)."""
+        files = [f for f in getattr(corpus, "files", ()) if f.text]
+        if not files or files[0].name == BUILTIN_SAMPLE_NAME:
+            return
+        first = files[0]
+        text = first.text[:COMPARE_MAX_CHARS]
+        self.state.set_sample_text(text)
+        more = (
+            f" (its first {COMPARE_MAX_CHARS:,} of {len(first.text):,} characters)"
+            if len(first.text) > COMPARE_MAX_CHARS
+            else ""
+        )
+        prev = self.statusBar().currentMessage()
+        msg = f"Compare shows {first.name}{more}"
+        self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
 
     def _on_load_failed(self, _message: str) -> None:
         if "corpus" in self._startup_pending:
