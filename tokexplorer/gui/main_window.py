@@ -357,6 +357,18 @@ class MainWindow(QMainWindow):
             self.state.status.emit(
                 "default SentencePiece model: " + "; ".join(result.notes)
             )
+        bpe = self.state.bpe
+        sp = next((t for t in self.state.tokenizers if t.family == "sentencepiece"), None)
+        made = []
+        if bpe is not None:
+            made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
+        if sp is not None:
+            made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
+        if made:
+            self.corpus_pane.train_message.setText(
+                "At startup tokexplorer trained " + " and ".join(made) + " on this corpus, so every tab "
+                "has something to show. Choose your own settings above and press Train."
+            )
         self._startup_step_done("training")
 
     def _startup_step_done(self, name: str) -> None:
