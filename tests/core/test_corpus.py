@@ -323,3 +323,33 @@ def test_resource_path_errors():
         resource_path("samples", "none.txt")
     with pytest.raises(InputError, match="bad resource path part"):
         resource_path("..", "pyproject.toml")
+
+
+@pytest.mark.parametrize(
+    "text, codec, expected",
+    [
+        ("汉字 文本", "gbk", {"gbk"}),
+        ("汉字", "gbk", {"gbk"}),
+        ("分词器把文本切成词元。" * 30, "gbk", {"gbk", "gb18030"}),
+        ("繁體中文的文字處理，分詞器。", "big5", {"big5"}),
+        ("한국어 텍스트입니다. 토크나이저", "cp949", {"cp949", "euc_kr"}),
+        ("これは日本語のテキストです。", "shift_jis", {"shift_jis", "cp932"}),
+    ],
+)
+def test_E16_east_asian_guesses(text, codec, expected):
+    """Short East Asian files are where charset-normalizer alone is weakest
+    (GBK Chinese came out as cp949 Korean); the guess must read them right."""
+    from tokexplorer.core.corpus import guess_encoding
+
+    data = text.encode(codec)
+    guess = guess_encoding(data)
+    assert guess in expected
+    assert data.decode(guess) == text
+
+
+def test_E16_gbk_file_guessed_as_gbk(tmp_path):
+    p = tmp_path / "gbk.txt"
+    p.write_bytes("汉字 文本".encode("gbk"))
+    f = read_text_file(p)
+    assert (f.encoding, f.encoding_guessed, f.text) == ("gbk", True, "汉字 文本")
+    assert f.utf8_error == "not valid UTF-8 at byte 0 (invalid start byte)"

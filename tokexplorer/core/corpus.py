@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import codecs
 import os
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Generator, Iterable, Iterator, Union
+
+import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.types import Progress
@@ -245,16 +248,125 @@ def _decode(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
         )
 
 
-def _guess(data: bytes) -> str:
-    """Python codec name guessed by charset_normalizer, or ``"latin-1"``."""
+#: East Asian codecs and the scripts their text is written in.
+_CJK_CODECS: dict[str, tuple[str, ...]] = {
+    "gbk": ("Han",),
+    "gb18030": ("Han",),
+    "big5": ("Han",),
+    "cp949": ("Hangul",),
+    "euc_kr": ("Hangul",),
+    "shift_jis": ("Han", "Hiragana", "Katakana"),
+    "cp932": ("Han", "Hiragana", "Katakana"),
+    "euc_jp": ("Han", "Hiragana", "Katakana"),
+}
+_CJK_SCRIPTS = ("Han", "Hangul", "Hiragana", "Katakana")
+_SCRIPT_RE = {name: regex.compile(rf"\p{{{name}}}") for name in _CJK_SCRIPTS}
+
+
+def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
+    """How well a decoded text looks like the language of a CJK codec, in [-2, 1].
+
+    Over the non-ASCII characters that are not punctuation or symbols: the
+    share in the codec's own scripts, minus twice the share in the other CJK
+    scripts, in loose Hangul jamo (real Korean text is written in syllable
+    blocks) or in control and private-use characters. A wrong East Asian codec
+    turns Chinese into a mix of Hangul, jamo and rare Han (``'汉字'`` in GBK
+    read as cp949 is ``'볶俚'``).
+    """
+    wide = [c for c in text if ord(c) >= 0x80 and unicodedata.category(c)[0] not in "PSZ"]
+    if not wide:
+        return 0.0
+    own = other = bad = 0
+    for c in wide:
+        o = ord(c)
+        if 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F or 0xFFA0 <= o <= 0xFFDC:
+            bad += 1  # Hangul jamo standing alone
+        elif any(_SCRIPT_RE[sc].match(c) for sc in scripts):
+            own += 1
+        elif any(_SCRIPT_RE[sc].match(c) for sc in _CJK_SCRIPTS):
+            other += 1
+        elif unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs"):
+            bad += 1
+    if "Hiragana" in scripts and not any(_SCRIPT_RE["Hiragana"].match(c) or _SCRIPT_RE["Katakana"].match(c) for c in wide):
+        own //= 2  # Japanese text without kana is more likely Chinese
+    return (own - 2 * (other + bad)) / len(wide)
+
+
+#: Where each Chinese codec keeps its most common characters: GB2312 level 1
+#: (lead bytes B0–D7) for GBK/GB18030, Big5's "frequently used" block (lead A4–C6).
+_COMMON_LEADS: dict[str, tuple[int, int]] = {"gbk": (0xB0, 0xD7), "gb18030": (0xB0, 0xD7), "big5": (0xA4, 0xC6)}
+
+
+def _common_share(data: bytes, codec: str) -> float:
+    """Share of double-byte characters in the codec's block of common characters."""
+    lo, hi = _COMMON_LEADS[codec]
+    i = n = common = 0
+    while i < len(data) - 1:
+        b = data[i]
+        if b < 0x80:
+            i += 1
+            continue
+        n += 1
+        common += lo <= b <= hi and data[i + 1] >= 0xA1
+        i += 2
+    return common / n if n else 0.0
+
+
+def guess_encoding(data: bytes) -> str:
+    """Guess the encoding of bytes that are not UTF-8.
+
+    charset-normalizer's best guess, unless an East Asian codec decodes the
+    bytes strictly into text that fits its language clearly better (short CJK
+    files are where charset-normalizer is weakest: a few bytes of GBK Chinese
+    pass for Korean).
+
+    Args:
+        data: the file's bytes (the first 256 KiB are enough).
+
+    Returns:
+        a Python codec name; ``"latin-1"`` when nothing better is found.
+    """
+    sample = data[: 1 << 18]
     try:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
         return "latin-1"
-    best = from_bytes(data).best()
-    if best is None:
-        return "latin-1"
-    return codecs.lookup(best.encoding).name
+    best = from_bytes(sample).best()
+    guess = codecs.lookup(best.encoding).name if best is not None else "latin-1"
+    if not any(b >= 0x80 for b in sample):
+        return guess
+
+    def fit(codec: str) -> float | None:
+        scripts = _CJK_CODECS.get(codecs.lookup(codec).name)
+        try:
+            text = sample.decode(codec)
+        except UnicodeDecodeError as exc:
+            cut_at_end = len(sample) < len(data) and exc.start >= len(sample) - 4
+            if not cut_at_end:
+                return None
+            text = sample[: exc.start].decode(codec)  # a character cut by the sample's end
+        if scripts is None:
+            return 0.0
+        score = _cjk_fit(text, scripts)
+        name = codecs.lookup(codec).name
+        if name in _COMMON_LEADS:  # GBK and Big5 both read Chinese as Han: prefer common characters
+            score *= 0.5 + 0.5 * _common_share(sample, name)
+        return score
+
+    scores = {c: fit(c) for c in _CJK_CODECS}
+    scores = {c: v for c, v in scores.items() if v is not None}
+    if not scores:
+        return guess
+    top = max(scores, key=lambda c: (scores[c], -list(_CJK_CODECS).index(c)))
+    own = scores.get(codecs.lookup(guess).name, fit(guess) if guess in _CJK_CODECS else 0.0) or 0.0
+    if scores[top] >= 0.6 and scores[top] > own + 0.1:
+        return codecs.lookup(top).name
+    return guess
+
+
+def _guess(data: bytes) -> str:
+    """Python codec name guessed for bytes that are not UTF-8 (see :func:`guess_encoding`)."""
+    return guess_encoding(data)
 
 
 def decode_file_bytes(
