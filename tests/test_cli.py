@@ -646,3 +646,18 @@ def test_subcommands_do_not_import_qt(tmp_path):
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.decode("utf-8") == "hi \U0001f642\n0 False\n"
+
+
+def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("the cat sat on the mat\n" * 20, encoding="utf-8")
+    (folder / "b.bin").write_bytes(b"\x7fELF\x00\x01\x02")
+    (folder / "c.txt").write_bytes("汉字 文本".encode("gbk"))
+    code, out, err = run(capsys, "train", str(folder), "--vocab-size", "270", "-o", str(tmp_path / "m.bpe"))
+    assert code == 0
+    assert out.startswith("learned 12 of 14 merges; vocab 268;")  # the pairs run out
+    notes = [ln for ln in err.splitlines() if ln.startswith("tokexplorer: note: skipped ")]
+    assert len(notes) == 2
+    assert "b.bin: looks like a binary file (NUL byte at offset 4)" in notes[0]
+    assert "c.txt: not valid UTF-8 at byte 0" in notes[1]

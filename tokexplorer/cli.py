@@ -300,19 +300,31 @@ def _training_texts(
     from tokexplorer.core.corpus import read_corpus
 
     corpus = _drive(read_corpus(list(paths), encoding=encoding), printer)
-    if corpus.errors:
-        more = f" (and {len(corpus.errors) - 1} more)" if len(corpus.errors) > 1 else ""
-        raise CorpusError(f"{corpus.errors[0]}{more}")
+    # A file that cannot be used is skipped with a note, as the app's corpus tab
+    # does, as long as other files are left; alone, it is the error.
+    problems: list[str] = list(corpus.errors)
+    texts: list[str] = []
     for f in corpus.files:
-        _checked_file(f, encoding)
-        if f.lossy:
-            raise CorpusError(
-                f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
-                "not training on damaged text (choose another --encoding)"
-            )
-    if not corpus.files or corpus.is_empty:
+        try:
+            _checked_file(f, encoding)
+            if f.lossy:
+                raise CorpusError(
+                    f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
+                    "not training on damaged text (choose another --encoding)"
+                )
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
+        if f.text:
+            texts.append(f.text)
+    if not texts:
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise CorpusError(f"{problems[0]}{more}")
         raise CorpusError("nothing to train on: the files hold no text")
-    return list(corpus.texts())
+    for p in problems:
+        _note(f"skipped {p}")
+    return texts
 
 
 STREAM_BYTES = 64 << 20
