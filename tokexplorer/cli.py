@@ -755,6 +755,8 @@ def run_app(ns: argparse.Namespace) -> int:
             )
             return 1
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        # the offscreen platform warns about window hints it ignores; say nothing
+        os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
     try:
         from tokexplorer.gui.app import main as gui_main
     except ImportError as exc:

@@ -434,8 +434,8 @@ class BPE:
             m = _special_regex(disallowed).search(text)
             if m:
                 raise SpecialTokenError(
-                    f"text contains the special token {m.group()!r}, which is disallowed; "
-                    "allow it to encode it as a special token, or encode it as plain text"
+                    f"text contains the special token {m.group()!r}; choose 'special' to encode "
+                    "it as its special id or 'plain' to encode it as ordinary text"
                 )
         out: list[int] = []
         if not allowed:
@@ -755,6 +755,7 @@ _gc_paused.was_enabled = True
 def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0):
     """The merge phase of :func:`train_bpe_iter` (a generator with the same return)."""
     counts = box.pop()
+    n_chunks = len(counts)
     # Word table. Chunks of one byte hold no pair and are dropped. The chunk
     # table is emptied as it is read so its strings are freed on the way.
     words: list[tuple[int, ...]] = []  # tuples: exact size, no spare capacity
@@ -799,7 +800,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
                 s.append(wi)
         if cancel is not None and wi % 20000 == 0 and cancel():
             raise Cancelled("training cancelled")
-    yield Progress("counting", len(words), len(words))
+    yield Progress("counting", n_chunks, n_chunks)
 
     heap = [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in pair_counts.items()]
     heapq.heapify(heap)

@@ -411,10 +411,16 @@ class _Line:
     text: str  # without its line ending
 
 
+_LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+
+
 def _block_lines(block: str) -> list[_Line]:
+    """The block's lines with their endings. LF, CRLF and CR end a line, as in
+    :func:`tokexplorer.core.corpus.count_lines` (``str.splitlines`` would also
+    cut at form feeds and other separators, and disagree with the corpus tab)."""
     out: list[_Line] = []
     pos = 0
-    for line in block.splitlines(keepends=True):
+    for line in _LINE_RE.findall(block):
         nb = len(line.encode("utf-8"))
         label = classify_line(line)
         words = len(line.split()) if label in SPACE_DELIMITED else 0

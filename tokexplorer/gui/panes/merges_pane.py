@@ -455,7 +455,7 @@ class MergesPane(QWidget):
         n_special = len(getattr(bpe, "special_tokens", {}) or {})
         self.title_label.setText(
             f"{getattr(bpe, 'name', 'BPE')} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
-            f" ({n_special} special tokens) · merges in rank order (lower rank merges first)"
+            f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
             + (
                 " · pair counts unknown (merges recovered from the ranks)"
                 if bpe.merges and bpe.merges[0].count is None
