@@ -8,9 +8,10 @@ the window and exits, which is how the documentation screenshots are made.
 
 from __future__ import annotations
 
+import os
 import sys
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QMessageLogContext, QtMsgType, QTimer, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from tokexplorer.gui import workers
@@ -23,6 +24,16 @@ WINDOW_SIZE = (1280, 800)
 SCREENSHOT_DEADLINE_MS = 120_000
 #: Screenshot mode: let the panes paint for this long after startup, in milliseconds.
 SCREENSHOT_SETTLE_MS = 400
+
+
+_OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
+
+
+def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Drop the offscreen platform's notice about window hints it ignores; print the rest."""
+    if message in _OFFSCREEN_NOISE:
+        return
+    print(message, file=sys.stderr)
 
 
 def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
@@ -38,6 +49,8 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         The exit status: 0, or 1 when the screenshot could not be written.
     """
     paths = [a for a in (argv or []) if a]
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
+        qInstallMessageHandler(_quiet_offscreen)
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
