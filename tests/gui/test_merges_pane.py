@@ -340,3 +340,31 @@ def test_byte_to_utf16():
 @given(st.binary(max_size=12) | st.text(max_size=6).map(lambda t: t.encode("utf-8", "surrogatepass")))
 def test_plain_text_equals_token_display(data):
     assert plain_text(data) == token_display(data)
+
+
+def test_training_plot_is_drawn_while_training(qtbot):
+    """Issue 5: the plot follows a running training (the trainer's merge list
+    arrives with its progress reports), then shows the finished model."""
+    from tokexplorer.core.bpe import train_bpe_iter
+    from tokexplorer.core.resources import sample_text
+    from tokexplorer.gui.state import AppState
+    from tokexplorer.gui.panes.merges_pane import MergesPane
+
+    state = AppState()
+    pane = MergesPane(state)
+    qtbot.addWidget(pane)
+    seen: list[int] = []
+    gen = train_bpe_iter(sample_text() * 3, vocab_size=700)
+    try:
+        while True:
+            p = next(gen)
+            if p.phase == "merging" and isinstance(p.detail, list):
+                state.training_merges.emit(p.detail)
+                pane._draw_live_plot()
+                seen.append(pane.plot.n_merges)
+    except StopIteration as stop:
+        bpe, _ = stop.value
+    assert seen and seen[-1] == len(bpe.merges)
+    assert pane.plot.note.text().startswith("training… ")
+    state.set_bpe(bpe)
+    qtbot.waitUntil(lambda: pane.plot.n_merges == len(bpe.merges) and not pane.plot.note.text().startswith("training"))

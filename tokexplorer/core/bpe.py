@@ -807,7 +807,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     merges: list[MergeRecord] = []
     n_new_tokens = 0
     last_yield = time.perf_counter()
-    yield Progress("merging", 0, n_requested)
+    yield Progress("merging", 0, n_requested, detail=merges)
     while n_new_tokens < n_requested:
         # pop the best valid pair
         best = None
@@ -840,8 +840,8 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
         now = time.perf_counter()
         if now - last_yield > 0.05:
             last_yield = now
-            yield Progress("merging", n_new_tokens, n_requested)
-    yield Progress("merging", n_new_tokens, n_requested)
+            yield Progress("merging", n_new_tokens, n_requested, detail=merges)
+    yield Progress("merging", n_new_tokens, n_requested, detail=merges)
     # Free the training tables in slices: dropping millions of objects in one
     # go holds the GIL long enough to freeze a GUI thread.
     del heap[:]
@@ -852,7 +852,7 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
         while d:
             for _ in range(min(len(d), 20_000)):
                 d.popitem()
-    yield Progress("merging", n_new_tokens, n_requested)
+    yield Progress("merging", n_new_tokens, n_requested, detail=merges)
 
     special_map = {s: len(vocab) + i for i, s in enumerate(specials)}
     bpe = BPE(merges, pattern=pattern, special_tokens=special_map, name=name)

@@ -177,12 +177,16 @@ class Progress:
         done: units finished in this phase.
         total: units in this phase, or None when unknown.
         message: optional human-readable detail.
+        detail: optional live data for a view of the work in progress; for
+            training's ``"merging"`` phase, the list of :class:`MergeRecord` learned
+            so far (the same list object, growing; read it, never change it).
     """
 
     phase: str
     done: int = 0
     total: int | None = None
     message: str = ""
+    detail: object = None
 
     @property
     def fraction(self) -> float | None:

@@ -43,6 +43,8 @@ class AppState(QObject):
             bytes in the current BPE (any pane may ask: ids differ between tokenizers).
         merge_fires(object): the merge selected in the merge table fires at these
             half-open byte spans of ``sample_text`` (list of ``(start, end)``; empty: none).
+        training_merges(object): while a BPE trains, the merges learned so far
+            (the trainer's growing list of MergeRecord; read only).
         status(str): a one-line message for the status bar.
         error(str): a one-line error for the user (shown in the status bar and a dialog).
     """
@@ -58,6 +60,7 @@ class AppState(QObject):
     merge_requested = Signal(int)
     token_tree_requested = Signal(bytes)
     merge_fires = Signal(object)
+    training_merges = Signal(object)
     status = Signal(str)
     error = Signal(str)
 

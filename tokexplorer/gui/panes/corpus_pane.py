@@ -758,6 +758,8 @@ class CorpusPane(QWidget):
         else:
             self.progress.setRange(0, 0)
             self.progress.setFormat(f"{p.phase}…")
+        if p.phase == "merging" and isinstance(p.detail, list):
+            self.state.training_merges.emit(p.detail)
         self.training_progress.emit(p)
 
     def _on_trained(self, algo: str, vocab: int, result: Any) -> None:

@@ -311,6 +311,13 @@ class MergesPane(QWidget):
         state.bpe_changed.connect(self.set_bpe)
         state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
         state.merge_requested.connect(self.jump_to_rank)
+        # live training plot: redraw at most every 300 ms from the trainer's list
+        self._live_merges: list | None = None
+        self._live_timer = QTimer(self)
+        self._live_timer.setSingleShot(True)
+        self._live_timer.setInterval(300)
+        self._live_timer.timeout.connect(self._draw_live_plot)
+        state.training_merges.connect(self._on_training_merges)
         state.token_tree_requested.connect(self.show_tree_of_bytes)
         state.corpus_changed.connect(lambda _c: self._update_plot())
         self.set_bpe(state.bpe)
@@ -475,7 +482,25 @@ class MergesPane(QWidget):
         self._update_count()
         self._update_plot()
 
+    def _on_training_merges(self, merges: Any) -> None:
+        self._live_merges = merges
+        if not self._live_timer.isActive():
+            self._live_timer.start()
+
+    def _draw_live_plot(self) -> None:
+        """Plot the merges a running training has learned so far."""
+        merges = self._live_merges
+        if merges is None:
+            return
+        snapshot = list(merges)  # the trainer appends on its thread; copy first
+        corpus = self.state.corpus
+        n_bytes = getattr(corpus, "n_bytes", None) if corpus is not None else None
+        self.plot.set_merges(snapshot, n_bytes)
+        self.plot.note.setText(f"training… {len(snapshot):,} merges so far. " + self.plot.note.text())
+
     def _update_plot(self) -> None:
+        self._live_merges = None
+        self._live_timer.stop()
         corpus = self.state.corpus
         n_bytes = getattr(corpus, "n_bytes", None) if corpus is not None else None
         self.plot.set_merges(self.model.merges, n_bytes)
