@@ -66,7 +66,7 @@ from tokexplorer.gui.workers import Worker
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
 
-WINDOW_CHARS = 1200
+WINDOW_CHARS = 2000
 """Texts longer than this (characters) are shown one part of about this size at a time."""
 
 POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
