@@ -536,65 +536,6 @@ def _span(start: int, end: int) -> str:
     return f"[{start}, {end})"
 
 
-def inspect_json(a: Any) -> dict:
-    """The JSON object of ``tokexplorer inspect --json`` for a :class:`Utf8Analysis`.
-
-    Returns:
-        ``{"text", "n_bytes", "n_code_points", "n_graphemes",
-        "bytes": [{"offset", "hex", "role", "position", "seq_len", "code_point",
-        "grapheme"}], "code_points": [{"index", "code_point" ("U+1F600"), "name",
-        "utf8" ("F0 9F 98 80"), "byte_start", "byte_end", "grapheme"}],
-        "graphemes": [{"index", "text", "char_start", "char_end", "byte_start",
-        "byte_end"}]}``, plus ``"notes"`` when the text was cleaned. Byte offsets
-        count UTF-8 bytes; spans are half-open.
-    """
-    out: dict[str, Any] = {
-        "text": a.text,
-        "n_bytes": len(a.data),
-        "n_code_points": len(a.code_points),
-        "n_graphemes": len(a.graphemes),
-        "bytes": [
-            {
-                "offset": b.offset,
-                "hex": f"{b.value:02X}",
-                "role": b.role,
-                "position": b.position,
-                "seq_len": b.seq_len,
-                "code_point": b.cp_index,
-                "grapheme": b.grapheme_index,
-                **({"reason": b.reason} if b.reason else {}),
-            }
-            for b in a.bytes
-        ],
-        "code_points": [
-            {
-                "index": c.index,
-                "code_point": f"U+{c.value:04X}",
-                "name": c.name,
-                "utf8": a.data[c.byte_start : c.byte_end].hex(" ").upper(),
-                "byte_start": c.byte_start,
-                "byte_end": c.byte_end,
-                "grapheme": c.grapheme_index,
-            }
-            for c in a.code_points
-        ],
-        "graphemes": [
-            {
-                "index": g.index,
-                "text": g.text,
-                "char_start": g.char_start,
-                "char_end": g.char_end,
-                "byte_start": g.byte_start,
-                "byte_end": g.byte_end,
-            }
-            for g in a.graphemes
-        ],
-    }
-    if a.notes:
-        out["notes"] = list(a.notes)
-    return out
-
-
 def inspect_text(a: Any) -> str:
     """The human-readable tables of ``tokexplorer inspect`` for a :class:`Utf8Analysis`."""
     from tokexplorer.core.utf8 import token_display
@@ -687,7 +628,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         raise InputError("--raw applies to --file only")
     if ns.raw and ns.encoding is not None:
         raise InputError("--raw reads the bytes as they are; drop --encoding")
-    if specs or ns.raw:
+    if specs or ns.raw or ns.json:
         from tokexplorer.core.corpus import read_raw
         from tokexplorer.core.inspect import inspect_bytes, inspect_text as inspect_report
 
@@ -721,10 +662,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     a = analyze(_input_text(ns))
     for n in a.notes:
         _note(n)
-    if ns.json:
-        _print_json(inspect_json(a))
-    else:
-        sys.stdout.write(inspect_text(a))
+    sys.stdout.write(inspect_text(a))
     return 0
 
 
