@@ -406,3 +406,27 @@ def test_split_digits_and_user_symbols_reach_sentencepiece():
     pieces_ = [t.piece for t in sp.tokenize("12345 <sep>").tokens]
     assert [p for p in pieces_ if p.strip("\u2581").isdigit()] == ["1", "2", "3", "4", "5"]
     assert "<sep>" in pieces_
+
+
+def test_E08_user_defined_symbol_follows_the_special_policy():
+    """A special token given to SentencePiece training becomes a user-defined
+    symbol: SentencePiece always encodes it as one piece, so "raise" refuses
+    the text, "special" marks the piece special, and "plain" says why it could
+    not be plain text."""
+    from tokexplorer.core.backends.sentencepiece_backend import train_sentencepiece, user_defined_ids
+
+    sp = train_sentencepiece(fixture_lines(), vocab_size=120, user_defined_symbols=["<|endoftext|>"], num_threads=1)
+    eot = sp.special_tokens["<|endoftext|>"]
+    assert user_defined_ids(sp.model_proto) == {eot} and eot == 3
+    text = "good day<|endoftext|>bad cat"
+    with pytest.raises(SpecialTokenError, match="user-defined symbol '<\\|endoftext\\|>'"):
+        sp.tokenize(text, special="raise")
+    spec = sp.tokenize(text, special="special")
+    plain = sp.tokenize(text, special="plain")
+    assert spec.ids == plain.ids and eot in spec.ids
+    tok = spec.tokens[spec.ids.index(eot)]
+    assert tok.special and tok.bytes == b"<|endoftext|>"
+    assert plain.notes == (
+        "'<|endoftext|>' is a user-defined symbol of this model: SentencePiece always encodes it "
+        "as one piece (id 3), it cannot be plain text here",
+    )

@@ -179,6 +179,28 @@ def parse_model_info(model_proto: bytes) -> ModelInfo:
     return ModelInfo(**info)
 
 
+def user_defined_ids(model_proto: bytes) -> set[int]:
+    """Ids of the USER_DEFINED pieces of a serialized ``ModelProto`` (field 1 is
+    the repeated ``SentencePiece`` {1 piece, 2 score, 3 type}; type 4 is
+    USER_DEFINED). The Python API has no ``is_user_defined``.
+
+    Raises:
+        ModelFormatError: the bytes are not a well-formed protobuf message.
+    """
+    out: set[int] = set()
+    try:
+        index = 0
+        for field, wire, value in _fields(model_proto):
+            if field == 1 and wire == 2:
+                for f, w, v in _fields(value):
+                    if f == 3 and w == 0 and v == 4:
+                        out.add(index)
+                index += 1
+    except ValueError as exc:
+        raise ModelFormatError(f"not a SentencePiece model: {exc}") from None
+    return out
+
+
 @dataclass(frozen=True, slots=True)
 class _Piece:
     piece: str
@@ -344,6 +366,8 @@ class SentencePieceTokenizer(Tokenizer):
         self._is_byte = [bool(sp.is_byte(i)) for i in range(n)]
         self._is_unknown = [bool(sp.is_unknown(i)) for i in range(n)]
         self._is_control = [bool(sp.is_control(i)) for i in range(n)]
+        user = user_defined_ids(self.model_proto)
+        self._is_user = [i in user for i in range(n)]
         self._normalizer: Any = None
         try:
             self._normalizer = spm.SentencePieceNormalizer(model_proto=self.model_proto)
@@ -413,8 +437,16 @@ class SentencePieceTokenizer(Tokenizer):
 
     @property
     def special_tokens(self) -> dict[str, int]:
-        """Control pieces (``<s>``, ``</s>``...) -> id."""
-        return {self._pieces[i]: i for i in range(self._n) if self._is_control[i]}
+        """Control pieces (``<s>``, ``</s>``...) and user-defined symbols
+        (``<|endoftext|>`` given to training) -> id."""
+        return {
+            self._pieces[i]: i for i in range(self._n) if self._is_control[i] or self._is_user[i]
+        }
+
+    @property
+    def user_defined_symbols(self) -> dict[str, int]:
+        """User-defined symbols -> id: SentencePiece always encodes them as one piece."""
+        return {self._pieces[i]: i for i in range(self._n) if self._is_user[i]}
 
     def piece(self, token_id: int) -> str:
         """The piece of an id (``"▁good"``, ``"<0xE9>"``).
@@ -538,14 +570,23 @@ class SentencePieceTokenizer(Tokenizer):
         cleaned = clean_text(text)
         t = cleaned.text
         notes = list(cleaned.notes)
+        user = self.user_defined_symbols
         found = [s for s in self.special_tokens if s and s in t]
         if found:
             if special == "raise":
+                what = "user-defined symbol" if found[0] in user else "control piece"
                 raise SpecialTokenError(
-                    f"text contains the control piece {found[0]!r}; choose 'plain' to encode it "
-                    "as ordinary text (SentencePiece never encodes text as a control piece)"
+                    f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
+                    "as its special id or 'plain' to encode it as ordinary text"
                 )
-            notes.extend(f"{s!r} encoded as plain text" for s in found)
+            for s in found:
+                if s not in user:
+                    notes.append(f"{s!r} encoded as plain text")
+                elif special == "plain":
+                    notes.append(
+                        f"{s!r} is a user-defined symbol of this model: SentencePiece always "
+                        f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
+                    )
         src = t.encode("utf-8")
         om = OffsetMap(t)
         pieces = _parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
@@ -587,7 +628,7 @@ class SentencePieceTokenizer(Tokenizer):
                     om.char_floor(b),
                     om.char_ceil(e),
                     partial,
-                    special=self._is_control[tid],
+                    special=self._is_control[tid] or self._is_user[tid],
                     unknown=unknown,
                     piece=self._pieces[tid] if unknown else p.piece,
                 )
