@@ -308,12 +308,14 @@ class MainWindow(QMainWindow):
         self._startup_step_done("corpus")
 
     def _show_corpus_in_compare(self, corpus: Any) -> None:
-        """Opening files shows the first one in the compare pane and the byte
+        """Opening files shows the largest one in the compare pane and the byte
         inspector (at most :data:`COMPARE_MAX_CHARS` characters of it)."""
         files = [f for f in getattr(corpus, "files", ()) if f.text]
         if not files or files[0].name == BUILTIN_SAMPLE_NAME:
             return
-        first = files[0]
+        # the largest file that decoded cleanly: the most representative text
+        clean = [f for f in files if not f.lossy] or files
+        first = max(clean, key=lambda f: f.n_chars)
         text = first.text[:COMPARE_MAX_CHARS]
         self.state.set_sample_text(text)
         more = (
