@@ -396,7 +396,7 @@ def test_vocab_too_large_estimate_and_exact_limit():
     assert err.value.max_vocab_size <= c.max_vocab_estimate
     assert str(err.value) == (
         f"vocab_size 5000 is too large for this corpus; SentencePiece can make at most "
-        f"{err.value.max_vocab_size} pieces (or train with hard_vocab_limit=False)"
+        f"{err.value.max_vocab_size} pieces; ask for {err.value.max_vocab_size} or fewer"
     )
 
 

@@ -708,7 +708,7 @@ class VocabTooLargeError(TrainingError):
     def __init__(self, requested: int, max_vocab_size: int) -> None:
         super().__init__(
             f"vocab_size {requested} is too large for this corpus; SentencePiece can make at "
-            f"most {max_vocab_size} pieces (or train with hard_vocab_limit=False)"
+            f"most {max_vocab_size} pieces; ask for {max_vocab_size} or fewer"
         )
         self.requested = requested
         self.max_vocab_size = max_vocab_size

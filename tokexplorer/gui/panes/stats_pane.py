@@ -100,7 +100,7 @@ class StatsPane(QWidget):
         for key, (title, _y) in CHART_MEASURES.items():
             self.measure_combo.addItem(title, key)
         self.by_combo = QComboBox()
-        self.by_combo.addItem("per script", "script")
+        self.by_combo.addItem("per script (each line under its main script)", "script")
         self.by_combo.addItem("per file", "file")
         self.measure_combo.currentIndexChanged.connect(self._update_chart)
         self.by_combo.currentIndexChanged.connect(self._update_chart)
