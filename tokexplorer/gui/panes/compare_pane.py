@@ -39,6 +39,7 @@ from functools import partial
 from typing import Any, Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -52,6 +53,7 @@ from PySide6.QtWidgets import (
     QToolButton,
     QVBoxLayout,
     QWidget,
+    QSizePolicy,
 )
 
 from tokexplorer.core.backends.base import Tokenizer
@@ -279,6 +281,7 @@ class TokenColumn(QWidget):
         self.tokenizer = tokenizer
         self.name = tokenizer.name if tokenizer is not None else ""
         self.part_start = 0  # character offset of the shown part in the sample text
+        self._notes_text = ""
         self.tokenization: Tokenization | None = None
         self.total_tokens: int | None = None
         self.error: str | None = None
@@ -291,6 +294,9 @@ class TokenColumn(QWidget):
         font = self.header.font()
         font.setBold(True)
         self.header.setFont(font)
+        # two lines reserved in every column, so the token areas line up
+        self.header.setMinimumHeight(2 * QFontMetrics(font).lineSpacing())
+        self.header.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         self.remove_button = QToolButton(self)
         self.remove_button.setText("✕")
         self.remove_button.setAutoRaise(True)
@@ -310,6 +316,8 @@ class TokenColumn(QWidget):
             f"QLabel {{ background: {colors.WARNING_BG.name()}; color: {colors.WARNING_TEXT.name()};"
             " border-radius: 3px; padding: 1px 4px; }"
         )
+        # the badge takes the column's width, never sets it (its text is elided to fit)
+        self.notes_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.notes_label.hide()
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
@@ -321,6 +329,16 @@ class TokenColumn(QWidget):
         for w in (self.count_label, self.part_label, self.notes_label, self.error_label):
             lay.addWidget(w)
         lay.addWidget(self.view, 1)
+
+    def _elide_notes(self) -> None:
+        fm = self.notes_label.fontMetrics()
+        width = max(60, self.width() - 20)
+        self.notes_label.setText(fm.elidedText(self._notes_text, Qt.TextElideMode.ElideRight, width))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._notes_text:
+            self._elide_notes()
 
     def show_result(self, result: Tokenization | str | ColumnResult) -> None:
         """Show a result, a tokenization, or a one-line error in place of the tokens."""
@@ -362,10 +380,8 @@ class TokenColumn(QWidget):
             notes.append("normalizer changed the text")
         if notes:
             # one line, elided: the badge never takes the tokens' room; all notes in the tooltip
-            text = "⚠ " + "; ".join(notes)
-            fm = self.notes_label.fontMetrics()
-            width = max(120, self.width() - 16)
-            self.notes_label.setText(fm.elidedText(text, Qt.TextElideMode.ElideRight, width))
+            self._notes_text = "⚠ " + "; ".join(notes)
+            self._elide_notes()
             self.notes_label.setToolTip("\n".join(notes))
             self.notes_label.show()
         else:
