@@ -192,7 +192,9 @@ def decode_ids(tokenizer, ids: Sequence[int], *, special: str = "plain") -> Deco
         raise
     except BaseException:  # noqa: BLE001 - the check is advisory
         reencoded = None
-    if issues:
+    if not ids:
+        verdict = "no ids: type or paste token ids"
+    elif issues:
         n = sum(i.length for i in issues)
         verdict = (
             f"not valid UTF-8: {n} byte{'s' if n != 1 else ''} shown as U+FFFD "
