@@ -430,7 +430,8 @@ class MergesPane(QWidget):
         else:
             self.tree_label.setText(
                 f"token {token_id} «{shown}» ({len(root.bytes)} bytes) is built by "
-                f"{root.n_merges()} merges, {root.depth()} levels deep; boxes show each merge's rank "
+                f"{root.n_merges()} merge{'' if root.n_merges() == 1 else 's'}, {root.depth()} "
+                f"level{'' if root.depth() == 1 else 's'} deep; boxes show each merge's rank "
                 "(orange: part of a character, blue: whole characters, grey: bytes)"
             )
         return True
