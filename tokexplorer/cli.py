@@ -474,11 +474,18 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     from tokexplorer.core.corpus import read_text_file
     from tokexplorer.core.stats import COLUMN_TITLES, compute_stats, format_cell
 
+    from tokexplorer.core.corpus import collect_files
+
     tokenizers = [_load(spec) for spec in ns.tokenizer]
+    paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
+    if errors:
+        raise CorpusError(errors[0])
     files = []
-    for path in ns.files:
+    for path in paths:
         f = _checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
-        files.append((os.path.basename(path) or path, f.text))
+        files.append((path.name, f.text))
+    if not files:
+        raise CorpusError("no files to compute statistics on")
     st = compute_stats(tokenizers, files, special=ns.special)
     for t in st.tokenizers:
         if t.error:
@@ -789,7 +796,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("stats", help="token statistics of text files per tokenizer, file and script")
     p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
                    help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
-    p.add_argument("files", nargs="+", metavar="FILE", help="text files (UTF-8 by default)")
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the statistics as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
