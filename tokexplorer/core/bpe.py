@@ -59,7 +59,7 @@ from itertools import chain
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
 
-from tokexplorer.core.counting import count_files, count_texts
+from tokexplorer.core.counting import count_files, count_texts, run
 from tokexplorer.core.counting import special_regex as _special_regex
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
 from tokexplorer.core.pretokenize import compile_pattern, name_of_pattern, pattern_string
@@ -992,20 +992,17 @@ def train_bpe(
     Returns:
         ``(BPE, TrainReport)``.
     """
-    gen = train_bpe_iter(
-        texts,
-        vocab_size=vocab_size,
-        pattern=pattern,
-        special_tokens=special_tokens,
-        name=name,
-        cancel=cancel,
-        word_counts=word_counts,
-        files=files,
-        encoding=encoding,
-        workers=workers,
+    return run(
+        train_bpe_iter(
+            texts,
+            vocab_size=vocab_size,
+            pattern=pattern,
+            special_tokens=special_tokens,
+            name=name,
+            cancel=cancel,
+            word_counts=word_counts,
+            files=files,
+            encoding=encoding,
+            workers=workers,
+        )
     )
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
