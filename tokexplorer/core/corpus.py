@@ -38,7 +38,7 @@ from typing import Callable, Generator, Iterable, Iterator, Union
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
-from tokexplorer.core.types import Progress
+from tokexplorer.core.types import Progress, run_to_end
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -711,9 +711,4 @@ def load_corpus(
     Raises:
         InputError: ``encoding`` is not a known codec.
     """
-    gen = read_corpus(paths, recursive=recursive, encoding=encoding, keep_bom=keep_bom)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return run_to_end(read_corpus(paths, recursive=recursive, encoding=encoding, keep_bom=keep_bom))

@@ -33,16 +33,16 @@ import os
 from collections import Counter
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Generator, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, Generator, Iterable, Iterator, Sequence
 
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
 from tokexplorer.core.pretokenize import compile_pattern, pattern_string
 from tokexplorer.core.textclean import clean_text
-from tokexplorer.core.types import Progress
+from tokexplorer.core.types import Progress, run_to_end
 
-T = TypeVar("T")
+run = run_to_end  # the name the doctests and callers use
 
 PIECE_CHARS = 1 << 18
 """Characters per piece when counting in this process (progress and cancel checks)."""
@@ -58,15 +58,6 @@ _SAFE_CUT = regex.compile(r"(?<=\S\n)(?=[\p{L}\p{N}])|(?<=\p{L})(?= \p{L})")
 # that ASCII character, so the same rule can be applied to raw bytes.
 _SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z])(?= [A-Za-z])")
 _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252"}
-
-
-def run(gen: Generator[object, None, T]) -> T:
-    """Run a progress generator to the end and return its value."""
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
 
 
 def special_regex(specials: Iterable[str]) -> "regex.Pattern[str] | None":

@@ -50,7 +50,7 @@ import regex
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.scripts import SCRIPTS, SPACE_DELIMITED, classify_line
-from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization
+from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
 
 __all__ = [
     "BLOCK_CHARS",
@@ -554,9 +554,4 @@ def compute_stats(
     block_chars: int = BLOCK_CHARS,
 ) -> CorpusStats:
     """Run :func:`corpus_stats_iter` to the end and return its :class:`CorpusStats`."""
-    gen = corpus_stats_iter(tokenizers, files, special=special, block_chars=block_chars)
-    while True:
-        try:
-            next(gen)
-        except StopIteration as stop:
-            return stop.value
+    return run_to_end(corpus_stats_iter(tokenizers, files, special=special, block_chars=block_chars))

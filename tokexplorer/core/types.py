@@ -12,7 +12,9 @@ of the same text.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Generator, Literal, TypeVar
+
+T = TypeVar("T")
 
 SpecialPolicy = Literal["raise", "special", "plain"]
 """How text that spells a special token (``<|endoftext|>``) is treated.
@@ -194,6 +196,19 @@ class Progress:
         if not self.total:
             return None
         return min(1.0, self.done / self.total)
+
+
+def run_to_end(gen: "Generator[Progress, None, T]") -> "T":
+    """Run a generator of :class:`Progress` to the end and return its value.
+
+    Long core work (training, reading a corpus, statistics) is written as such a
+    generator; the GUI drives it in a worker, the CLI and tests with this.
+    """
+    while True:
+        try:
+            next(gen)
+        except StopIteration as stop:
+            return stop.value
 
 
 @dataclass(slots=True)
