@@ -21,8 +21,8 @@ height follows its width.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
 from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
@@ -193,6 +193,12 @@ class ByteView(QWidget):
         self._small_fm = QFontMetricsF(small)
         self._glyphs: dict[str, str] = {}
         self._track_h = self._fm.height() + 8
+        # grapheme clusters get the row's full height: emoji and CJK stay legible
+        big = QFont(self.font())
+        big.setPixelSize(max(8, int(self._track_h) - 5))
+        self._big = big
+        self._big_fm = QFontMetricsF(big)
+
         self._update_height()
 
     def _n_bytes(self) -> int:
@@ -421,7 +427,12 @@ class ByteView(QWidget):
                 r = QRectF(x0, self._row_top(row) + 2 * th, x1 - x0, th)
                 self._box(p, r, colors.GRAPHEME_BG, border)
                 p.setPen(text_col)
-                p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+                if self._big_fm.horizontalAdvance(shown) <= x1 - x0 - 2:
+                    p.setFont(self._big)
+                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
+                    p.setFont(self.font())
+                else:
+                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
         # token tracks
         for k, tr in enumerate(self._tracks):
             y_off = (3 + k) * th
