@@ -40,7 +40,7 @@ from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
@@ -188,7 +188,14 @@ class MainWindow(QMainWindow):
 
         view_menu = self.menuBar().addMenu("&View")
         for i, name in enumerate(
-            ("Corpus", "Merge table", "Compare", "Byte inspector", "Replay", "Merge diff")
+            (
+                "Corpus",
+                "Merge table",
+                "Compare",
+                "Byte inspector",
+                "Replay",
+                "Merge diff",
+            )
         ):
             act = self._action(
                 name,
@@ -275,11 +282,16 @@ class MainWindow(QMainWindow):
         worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
         worker.signals.returned.connect(self._add_tokenizer_in_order)
         worker.signals.errored.connect(
-            lambda msg: self.state.status.emit(
-                f"tiktoken cl100k_base not loaded: {msg}"
+            guarded(
+                self,
+                lambda msg: self.state.status.emit(
+                    f"tiktoken cl100k_base not loaded: {msg}"
+                ),
             )
         )
-        worker.signals.finished.connect(lambda: self._startup_step_done("tiktoken"))
+        worker.signals.finished.connect(
+            guarded(self, lambda: self._startup_step_done("tiktoken"))
+        )
         self.tiktoken_worker = worker
         worker.start()
 
@@ -360,7 +372,9 @@ class MainWindow(QMainWindow):
                 "default SentencePiece model: " + "; ".join(result.notes)
             )
         bpe = self.state.bpe
-        sp = next((t for t in self.state.tokenizers if t.family == "sentencepiece"), None)
+        sp = next(
+            (t for t in self.state.tokenizers if t.family == "sentencepiece"), None
+        )
         made = []
         if bpe is not None:
             made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
@@ -368,7 +382,9 @@ class MainWindow(QMainWindow):
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
         if made:
             self.corpus_pane.train_message.setText(
-                "At startup tokexplorer trained " + " and ".join(made) + " on this corpus, so every tab "
+                "At startup tokexplorer trained "
+                + " and ".join(made)
+                + " on this corpus, so every tab "
                 "has something to show. Choose your own settings above and press Train."
             )
         self._startup_step_done("training")
@@ -437,10 +453,15 @@ class MainWindow(QMainWindow):
             spec = f"bpe:{path}"
         worker = Worker(lambda cancel: load_tokenizer(spec))
         worker.signals.returned.connect(
-            lambda tok, p=path: self._on_model_loaded(p, tok)
+            guarded(self, lambda tok, p=path: self._on_model_loaded(p, tok))
         )
         worker.signals.errored.connect(
-            lambda msg, p=path: self.state.error.emit(f"{os.path.basename(p)}: {msg}")
+            guarded(
+                self,
+                lambda msg, p=path: self.state.error.emit(
+                    f"{os.path.basename(p)}: {msg}"
+                ),
+            )
         )
         self.model_worker = worker
         self.state.status.emit(f"opening {os.path.basename(path)}…")

@@ -24,6 +24,7 @@ import threading
 import traceback
 from typing import Any, Callable, Generator
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
 
 from tokexplorer.core.errors import Cancelled, TokexplorerError
@@ -142,6 +143,27 @@ class Worker(QRunnable):
         finally:
             self._done.set()
             emit(sig.finished)
+
+
+def guarded(owner: QObject, callback: Callable[..., Any]) -> Callable[..., None]:
+    """Wrap a callback (a lambda) connected to a worker's signals so that it does
+    nothing once ``owner``'s C++ object is gone.
+
+    A worker can finish after the pane or dialog that started it was closed;
+    Qt drops connections to *methods* of a deleted QObject by itself, but not
+    to lambdas, which would then touch deleted widgets. The check runs on the
+    GUI thread, where the callback is delivered.
+
+    Args:
+        owner: the widget whose lifetime bounds the callback.
+        callback: what to call with the signal's arguments.
+    """
+
+    def call(*args: Any) -> None:
+        if shiboken6.isValid(owner):
+            callback(*args)
+
+    return call
 
 
 # Workers are kept alive here until a later start() finds them done (Qt does not own

@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.gui import colors
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 NORMALIZATION_RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
 
@@ -91,8 +91,12 @@ class SPTrainDialog(QDialog):
         self.coverage_spin.setRange(0.98, 1.0)
         self.coverage_spin.setSingleStep(0.0005)
         self.coverage_spin.setValue(1.0)
-        self.coverage_spin.setToolTip("character_coverage: SentencePiece accepts 0.98–1.0")
-        self.byte_fallback_box = QCheckBox("byte fallback (unknown characters as <0xNN> pieces)")
+        self.coverage_spin.setToolTip(
+            "character_coverage: SentencePiece accepts 0.98–1.0"
+        )
+        self.byte_fallback_box = QCheckBox(
+            "byte fallback (unknown characters as <0xNN> pieces)"
+        )
         self.split_digits_box = QCheckBox("split digits (one piece per digit)")
         self.normalization_combo = QComboBox()
         for r in NORMALIZATION_RULES:
@@ -125,7 +129,9 @@ class SPTrainDialog(QDialog):
         self.fix_button.hide()
         self.fix_button.clicked.connect(self._apply_limit)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
-        self.train_button = buttons.addButton("Train", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.train_button = buttons.addButton(
+            "Train", QDialogButtonBox.ButtonRole.AcceptRole
+        )
         buttons.accepted.connect(self.start_training)
         buttons.rejected.connect(self.reject)
 
@@ -170,7 +176,9 @@ class SPTrainDialog(QDialog):
 
     def run_check(self) -> Worker:
         """Check the current options against the corpus in a worker."""
-        from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+        from tokexplorer.core.backends.sentencepiece_backend import (
+            check_sentencepiece_training,
+        )
 
         self._check_gen += 1
         gen = self._check_gen
@@ -183,7 +191,9 @@ class SPTrainDialog(QDialog):
 
         worker = Worker(work)
         worker.signals.returned.connect(self._on_check)
-        worker.signals.errored.connect(lambda msg, g=gen: self._on_check((g, msg)))
+        worker.signals.errored.connect(
+            guarded(self, lambda msg, g=gen: self._on_check((g, msg)))
+        )
         self._worker = worker
         worker.start()
         return worker
@@ -205,7 +215,9 @@ class SPTrainDialog(QDialog):
                 f"{check.n_lines:,} lines, {check.n_chars:,} distinct characters; "
                 f"vocab needs at least {check.min_vocab_size:,}{est}"
             )
-            self._say(list(check.problems) or [info], bad=bool(check.problems), info=info)
+            self._say(
+                list(check.problems) or [info], bad=bool(check.problems), info=info
+            )
         self.checked.emit(check)
 
     def _say(self, lines: list[str], *, bad: bool, info: str = "") -> None:
@@ -240,8 +252,12 @@ class SPTrainDialog(QDialog):
 
         worker = Worker(work)
         worker.signals.returned.connect(self._on_trained)
-        worker.signals.errored.connect(lambda msg: self._say([msg], bad=True))
-        worker.signals.finished.connect(lambda: self.train_button.setEnabled(True))
+        worker.signals.errored.connect(
+            guarded(self, lambda msg: self._say([msg], bad=True))
+        )
+        worker.signals.finished.connect(
+            guarded(self, lambda: self.train_button.setEnabled(True))
+        )
         self.train_button.setEnabled(False)
         self._say(["training…"], bad=False)
         self._train_worker = worker

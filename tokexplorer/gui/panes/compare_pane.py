@@ -63,7 +63,7 @@ from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.token_view import TokenView
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
@@ -276,7 +276,9 @@ class TokenColumn(QWidget):
 
     remove_requested = Signal()
 
-    def __init__(self, tokenizer: Tokenizer | None, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, tokenizer: Tokenizer | None, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self.tokenizer = tokenizer
         self.name = tokenizer.name if tokenizer is not None else ""
@@ -317,23 +319,36 @@ class TokenColumn(QWidget):
             " border-radius: 3px; padding: 1px 4px; }"
         )
         # the badge takes the column's width, never sets it (its text is elided to fit)
-        self.notes_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.notes_label.setSizePolicy(
+            QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred
+        )
         self.notes_label.hide()
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
-        self.error_label.setStyleSheet(f"QLabel {{ color: {colors.ERROR_TEXT.name()}; }}")
-        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.setStyleSheet(
+            f"QLabel {{ color: {colors.ERROR_TEXT.name()}; }}"
+        )
+        self.error_label.setTextInteractionFlags(
+            Qt.TextInteractionFlag.TextSelectableByMouse
+        )
         self.error_label.hide()
         self.view = TokenView(self)
         lay.addLayout(head)
-        for w in (self.count_label, self.part_label, self.notes_label, self.error_label):
+        for w in (
+            self.count_label,
+            self.part_label,
+            self.notes_label,
+            self.error_label,
+        ):
             lay.addWidget(w)
         lay.addWidget(self.view, 1)
 
     def _elide_notes(self) -> None:
         fm = self.notes_label.fontMetrics()
         width = max(60, self.width() - 20)
-        self.notes_label.setText(fm.elidedText(self._notes_text, Qt.TextElideMode.ElideRight, width))
+        self.notes_label.setText(
+            fm.elidedText(self._notes_text, Qt.TextElideMode.ElideRight, width)
+        )
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -516,7 +531,9 @@ class ComparePane(QWidget):
         self.columns_splitter = QSplitter(Qt.Orientation.Horizontal, self)
         self.columns_splitter.setChildrenCollapsible(False)
         self._user_sized = False
-        self.columns_splitter.splitterMoved.connect(lambda *_a: setattr(self, "_user_sized", True))
+        self.columns_splitter.splitterMoved.connect(
+            lambda *_a: setattr(self, "_user_sized", True)
+        )
 
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
@@ -733,7 +750,9 @@ class ComparePane(QWidget):
     def _on_tiktoken_status(self, status: list[tuple[str, str | None]]) -> None:
         self._tiktoken_status = list(status)
         ok = sum(1 for _n, r in status if r is None)
-        self.state.status.emit(f"tiktoken: {ok} of {len(status)} encodings can be loaded here")
+        self.state.status.emit(
+            f"tiktoken: {ok} of {len(status)} encodings can be loaded here"
+        )
 
     def add_tiktoken(self, name: str) -> Worker:
         """Load tiktoken encoding ``name`` in a worker and add it as a new column."""
@@ -750,7 +769,9 @@ class ComparePane(QWidget):
     def _load_column(self, load: Callable[[], Tokenizer], what: str) -> Worker:
         worker = Worker(lambda cancel: load())
         worker.signals.returned.connect(self.add_tokenizer)
-        worker.signals.errored.connect(lambda msg: self.state.error.emit(f"{what}: {msg}"))
+        worker.signals.errored.connect(
+            guarded(self, lambda msg: self.state.error.emit(f"{what}: {msg}"))
+        )
         self._column_loader = worker
         self.state.status.emit(f"loading {what}…")
         worker.start()
@@ -758,7 +779,10 @@ class ComparePane(QWidget):
 
     def _ask_tiktoken_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
-            self, "Open a .tiktoken ranks file", "", "tiktoken ranks (*.tiktoken);;All files (*)"
+            self,
+            "Open a .tiktoken ranks file",
+            "",
+            "tiktoken ranks (*.tiktoken);;All files (*)",
         )
         if path:
             self.add_spec(f"tiktoken-file:{path}")
@@ -801,7 +825,11 @@ class ComparePane(QWidget):
     def busy(self) -> bool:
         """True while a tokenization request has not been fully shown yet (an
         edit waiting for its debounce included); :attr:`tokenized` follows."""
-        return self._debounce.isActive() or self._shown < self._expected or bool(self._pending)
+        return (
+            self._debounce.isActive()
+            or self._shown < self._expected
+            or bool(self._pending)
+        )
 
     def _on_tokenizers_changed(self) -> None:
         self._sync_tiktoken_combo()
@@ -823,13 +851,17 @@ class ComparePane(QWidget):
             col.view.set_show_ids(self.ids_box.isChecked())
             col.view.token_hovered.connect(partial(self._on_token_hovered, col))
             col.view.token_clicked.connect(partial(self._on_token_clicked, col))
-            col.view.token_double_clicked.connect(partial(self._on_token_double_clicked, col))
+            col.view.token_double_clicked.connect(
+                partial(self._on_token_double_clicked, col)
+            )
             col.view.scrolled.connect(partial(self._on_scrolled, col))
             col.remove_requested.connect(partial(self._remove_col, col))
             self.columns_splitter.addWidget(col)
             self.columns.append(col)
         if self._tiktoken_error is not None:
-            target = next((c for c in self.columns if c.tokenizer.family == "tiktoken"), None)
+            target = next(
+                (c for c in self.columns if c.tokenizer.family == "tiktoken"), None
+            )
             if target is None:
                 target = TokenColumn(None, self.columns_splitter)
                 target.header.setText("tiktoken")
@@ -872,7 +904,11 @@ class ComparePane(QWidget):
         self._pending = {}
         self._flush.stop()
         self._pinned = None
-        targets = [(i, c.tokenizer) for i, c in enumerate(self.columns) if not self._column_blocked(c)]
+        targets = [
+            (i, c.tokenizer)
+            for i, c in enumerate(self.columns)
+            if not self._column_blocked(c)
+        ]
         self._expected = len(targets)
         self._shown = 0
         text = self.state.sample_text
@@ -885,7 +921,9 @@ class ComparePane(QWidget):
                     raise Cancelled("cancelled")
                 res = tokenize_column(tok, text, policy, part, cancel)
                 _GUI_FREE.clear()  # the GUI thread is about to lay this column out
-                yield _ColumnDone("tokenizing", k + 1, len(targets), tok.name, result=(gen, i, res))
+                yield _ColumnDone(
+                    "tokenizing", k + 1, len(targets), tok.name, result=(gen, i, res)
+                )
                 _GUI_FREE.wait(1.0)
             return gen
 
@@ -959,7 +997,9 @@ class ComparePane(QWidget):
             for c in self.columns:
                 c.view.set_diff_marks(None)
             return
-        marks = diff_marks([[(t.byte_start, t.byte_end) for t in c.tokenization.tokens] for c in cols])
+        marks = diff_marks(
+            [[(t.byte_start, t.byte_end) for t in c.tokenization.tokens] for c in cols]
+        )
         for c, m in zip(cols, marks):
             c.view.set_diff_marks(m)
 
@@ -1000,13 +1040,21 @@ class ComparePane(QWidget):
         text = self.state.sample_text
         for col in self.columns:
             tok = col.tokenizer
-            same_bpe = getattr(tok, "bpe", None) is not None and tok.bpe is self.state.bpe
+            same_bpe = (
+                getattr(tok, "bpe", None) is not None and tok.bpe is self.state.bpe
+            )
             if not same_bpe or col.tokenization is None or not self._fire_spans:
                 col.view.mark_spans([])
                 continue
             off = len(text[: col.part_start].encode("utf-8", "surrogatepass"))
             n = len(col.tokenization.text.encode("utf-8", "surrogatepass"))
-            col.view.mark_spans([(a - off, b - off) for a, b in self._fire_spans if b > off and a < off + n])
+            col.view.mark_spans(
+                [
+                    (a - off, b - off)
+                    for a, b in self._fire_spans
+                    if b > off and a < off + n
+                ]
+            )
 
     def _on_token_clicked(self, src: TokenColumn, index: int) -> None:
         """Select a token: its byte range stays outlined in every column."""

