@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
     QDialogButtonBox,
-    QDoubleSpinBox,
     QFormLayout,
     QLabel,
     QLineEdit,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.gui import colors
+from tokexplorer.gui.widgets.sp_options import coverage_spin
 from tokexplorer.gui.workers import Worker, guarded
 
 NORMALIZATION_RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
@@ -86,14 +86,7 @@ class SPTrainDialog(QDialog):
         self.vocab_spin.setRange(1, 1_000_000)
         self.vocab_spin.setValue(1000)
         self.vocab_spin.setGroupSeparatorShown(True)
-        self.coverage_spin = QDoubleSpinBox()
-        self.coverage_spin.setDecimals(4)
-        self.coverage_spin.setRange(0.98, 1.0)
-        self.coverage_spin.setSingleStep(0.0005)
-        self.coverage_spin.setValue(1.0)
-        self.coverage_spin.setToolTip(
-            "character_coverage: SentencePiece accepts 0.98–1.0"
-        )
+        self.coverage_spin = coverage_spin()
         self.byte_fallback_box = QCheckBox(
             "byte fallback (unknown characters as <0xNN> pieces)"
         )
