@@ -340,3 +340,19 @@ def test_sentencepiece_auto_fit(qtbot, pane, state, tmp_path):
         "vocab 5,000 is too large for this corpus; trained with "
     )
     assert state.tokenizers[0] is result.tokenizer
+
+
+def test_sentencepiece_auto_fit_many_characters(qtbot, pane, state, tmp_path):
+    """A corpus with more distinct characters than the vocab asked for (Chinese)
+    trains at the least size SentencePiece accepts when auto_fit is on (startup)."""
+    chars = "".join(chr(0x4E00 + i) for i in range(60))
+    path = tmp_path / "zh.txt"
+    path.write_text("\n".join(chars[i:] + chars[:i] for i in range(40)) + "\n", encoding="utf-8")
+    load(qtbot, pane, [path])
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT):
+        pane.start_training(algorithm="sp-bpe", vocab_size=40)
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training(algorithm="sp-bpe", vocab_size=40, auto_fit=True)
+    result = blocker.args[0]
+    assert result.notes[0] == "vocab 40 is too small for this corpus; trained with 64, the least SentencePiece accepts"
+    assert result.tokenizer.vocab_size == 64

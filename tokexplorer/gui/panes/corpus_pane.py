@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFileDialog,
     QFormLayout,
     QGroupBox,
@@ -59,6 +58,7 @@ from tokexplorer.gui.models.corpus_model import (
 )
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.sp_options import coverage_spin
 from tokexplorer.gui.workers import Worker, guarded
 
 #: Encodings offered for re-reading a file: (label, Python codec name).
@@ -268,14 +268,7 @@ class CorpusPane(QWidget):
         )
 
         self.sp_box = QGroupBox("SentencePiece options")
-        self.coverage_spin = QDoubleSpinBox()
-        self.coverage_spin.setDecimals(4)
-        self.coverage_spin.setRange(0.98, 1.0)
-        self.coverage_spin.setSingleStep(0.0005)
-        self.coverage_spin.setValue(1.0)
-        self.coverage_spin.setToolTip(
-            "character_coverage: share of characters the model must cover (0.98–1.0)"
-        )
+        self.coverage_spin = coverage_spin()
         self.byte_fallback_check = QCheckBox(
             "byte fallback (unknown characters as <0xNN> byte pieces)"
         )
@@ -707,6 +700,7 @@ class CorpusPane(QWidget):
         else:
             from tokexplorer.core.backends.sentencepiece_backend import (
                 VocabTooLargeError,
+                VocabTooSmallError,
                 train_sentencepiece,
             )
 
@@ -738,6 +732,16 @@ class CorpusPane(QWidget):
                         f"trained with {exc.max_vocab_size:,}, the most SentencePiece allows"
                     )
                     return _SPOutcome(tok, exc.max_vocab_size, note=note)
+                except VocabTooSmallError as exc:
+                    if not auto_fit or cancel():
+                        raise
+                    # a corpus with many distinct characters (Chinese) needs a piece each
+                    tok = train_sentencepiece(texts, vocab_size=exc.min_vocab_size, **options)
+                    note = (
+                        f"vocab {vocab:,} is too small for this corpus; trained with "
+                        f"{exc.min_vocab_size:,}, the least SentencePiece accepts"
+                    )
+                    return _SPOutcome(tok, exc.min_vocab_size, note=note)
 
         self._training_vocab = vocab
         self._training_auto_fit = auto_fit
