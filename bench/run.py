@@ -150,7 +150,7 @@ def _child_encode(spec: dict) -> dict:
     text = _read_text(spec["path"])
     n_bytes = len(text.encode("utf-8"))
     enc = tiktoken.get_encoding(ENCODING)
-    ours = BPE.from_tiktoken(ENCODING)
+    ours = BPE.from_tiktoken(ENCODING).prepare()  # per-model tables, as tiktoken builds its maps at load
 
     def cold() -> None:
         ours.clear_cache()

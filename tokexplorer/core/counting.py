@@ -38,7 +38,7 @@ from typing import Callable, Generator, Iterable, Iterator, Sequence
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.pretokenize import compile_pattern, pattern_string
+from tokexplorer.core.pretokenize import compile_splitter, pattern_string
 from tokexplorer.core.textclean import clean_text
 from tokexplorer.core.types import Progress, run_to_end
 
@@ -104,7 +104,7 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
     if pat_str is None:
         counts.update(s for s in segments if s)
     else:
-        pat = compile_pattern(pat_str)
+        pat = compile_splitter(pat_str)
         for seg in segments:
             counts.update(pat.findall(seg))
     return counts, n_special

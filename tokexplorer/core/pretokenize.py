@@ -4,8 +4,13 @@ A pre-tokenizer cuts text into *chunks* before BPE runs; merges never cross a
 chunk boundary. The patterns are the ones tiktoken uses, as written in
 ``tiktoken_ext/openai_public.py`` of tiktoken 0.14 (``r50k_pat_str`` for GPT-2 /
 r50k_base / p50k_base, the ``cl100k_base`` and ``o200k_base`` ``pat_str``). They
-need the third-party :mod:`regex` module (possessive quantifiers, ``\\p{..}``
-classes); the standard :mod:`re` cannot compile them.
+need the third-party :mod:`regex` module (``\\p{..}`` Unicode classes, which
+the standard :mod:`re` lacks).
+
+:func:`compile_splitter` gives the same chunks faster: for the three built-in
+patterns it scans the stretches of pure ASCII text with an equivalent
+standard-library :mod:`re` pattern (about 2.5x faster than :mod:`regex` there)
+and only the neighbourhood of non-ASCII characters with :mod:`regex`.
 
 >>> split("hi \\U0001F642 ok", "gpt2")
 ['hi', ' 🙂', ' ok']
@@ -15,6 +20,7 @@ classes); the standard :mod:`re` cannot compile them.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Iterator
 
@@ -23,9 +29,7 @@ import regex
 from tokexplorer.core.errors import InputError
 
 #: GPT-2 / r50k_base / p50k_base split pattern (tiktoken ``r50k_pat_str``).
-GPT2_PATTERN = (
-    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-)
+GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
 
 #: cl100k_base split pattern (tiktoken ``cl100k_base()["pat_str"]``).
 CL100K_PATTERN = (
@@ -122,3 +126,133 @@ def split(text: str, pattern: str = "gpt2") -> list[str]:
         InputError: unknown pattern name.
     """
     return list(iter_chunks(text, pattern_string(pattern)))
+
+
+# ------------------------------------------------------------- fast splitting
+# ASCII twins of the built-in patterns for the standard-library ``re``. On a
+# string made only of ASCII characters each twin matches exactly what its
+# pattern matches under ``regex``: there ``\p{L}`` is [A-Za-z], ``\p{Lu}`` is
+# [A-Z], ``\p{Ll}`` is [a-z], ``\p{N}`` is [0-9], ``\p{Lt}``, ``\p{Lm}``,
+# ``\p{Lo}`` and ``\p{M}`` are empty, and ``regex``'s ``\s`` is exactly
+# ``[\t\n\x0b\x0c\r ]`` (it is Unicode White_Space, which leaves out
+# \x1c-\x1f, unlike ``re``'s ``\s``; so the twins spell the class out).
+_WS = r"\t\n\x0b\x0c\r "
+_ASCII_TWINS: dict[str, str] = {
+    GPT2_PATTERN: (
+        rf"""'(?:[sdmt]|ll|ve|re)| ?[A-Za-z]++| ?[0-9]++| ?[^{_WS}A-Za-z0-9]++|[{_WS}]++$"""
+        rf"""|[{_WS}]+(?![^{_WS}])|[{_WS}]"""
+    ),
+    CL100K_PATTERN: (
+        rf"""'(?i:[sdmt]|ll|ve|re)|[^\r\nA-Za-z0-9]?+[A-Za-z]++|[0-9]{{1,3}}+"""
+        rf"""| ?[^{_WS}A-Za-z0-9]++[\r\n]*+|[{_WS}]++$|[{_WS}]*[\r\n]|[{_WS}]+(?![^{_WS}])|[{_WS}]"""
+    ),
+    O200K_PATTERN: "|".join(
+        [
+            r"""[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
+            r"""[0-9]{1,3}""",
+            rf""" ?[^{_WS}A-Za-z0-9]+[\r\n/]*""",
+            rf"""[{_WS}]*[\r\n]+""",
+            rf"""[{_WS}]+(?![^{_WS}])""",
+            rf"""[{_WS}]+""",
+        ]
+    ),
+}
+
+# Cut points where every built-in pattern ends a chunk and where scanning the
+# two sides separately gives the same chunks as scanning the whole text (none
+# of the patterns looks behind; the left side's last chunk never depends on
+# the character after it): after a non-space character that is followed by a
+# space and a non-space character ("word| word", "x| ;"), and after a line
+# break that follows a non-space character and precedes a letter or digit.
+_CUT_SRC = r"(?<=\S)(?= \S)|(?<=\S\n)(?=[\p{L}\p{N}])"
+_CUT_FORWARD = regex.compile(_CUT_SRC)
+_CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
+
+#: ASCII stretches shorter than this (in characters) are left to ``regex``:
+#: switching engines costs a few microseconds, which a short stretch does not win back.
+FAST_MIN_CHARS = 48
+_ASCII_STRETCH = re.compile(r"[\x00-\x7f]{%d,}" % FAST_MIN_CHARS)
+
+
+class Splitter:
+    """A compiled pre-tokenizer: ``findall(text)`` gives the chunks of ``text``.
+
+    The result is always identical to ``regex.compile(pat_str).findall(text)``.
+    For the built-in patterns (:data:`PATTERNS`), pure-ASCII text is scanned
+    with an equivalent standard-library :mod:`re` pattern (its ASCII twin), and
+    mixed text is cut at safe points into ASCII stretches (scanned with the
+    twin) and the neighbourhoods of non-ASCII characters (scanned with
+    :mod:`regex`). Any other pattern is scanned with :mod:`regex` alone.
+
+    Attributes:
+        pat_str: the pattern string.
+        pattern: the compiled :mod:`regex` pattern (for ``finditer`` and spans).
+        fast: True when an ASCII twin is used.
+    """
+
+    def __init__(self, pat_str: str) -> None:
+        self.pat_str = pat_str
+        self.pattern = compile_pattern(pat_str)
+        twin = _ASCII_TWINS.get(pat_str)
+        self._twin = re.compile(twin) if twin is not None else None
+        self.fast = twin is not None
+
+    def __repr__(self) -> str:
+        return f"<Splitter {name_of_pattern(self.pat_str) or self.pat_str!r} fast={self.fast}>"
+
+    def findall(self, text: str) -> list[str]:
+        """Chunks of ``text`` (list of str joining back to ``text``; [] for "")."""
+        twin = self._twin
+        if twin is None:
+            return self.pattern.findall(text)
+        if text.isascii():
+            return twin.findall(text)
+        slow = self.pattern.findall
+        n = len(text)
+        # Mostly non-ASCII text (Chinese, Russian...) has few long ASCII
+        # stretches: scan it with regex alone. UTF-8 length - length counts
+        # 1 to 3 per non-ASCII character.
+        if (
+            n < 2 * FAST_MIN_CHARS
+            or len(text.encode("utf-8", "surrogatepass")) - n > n >> 2
+        ):
+            return slow(text)
+        fast = twin.findall
+        out: list[str] = []
+        pos = 0  # everything before pos is done; pos is a safe cut
+        for g in _ASCII_STRETCH.finditer(text, pos):
+            gs, ge = g.span()
+            if gs < pos:
+                continue
+            # a: the first safe cut in the stretch, b: the last one; a lookaround
+            # may need the two characters after a cut, hence the end + 2.
+            m = _CUT_FORWARD.search(text, gs, min(n, ge + 2))
+            if m is None:
+                continue
+            a = m.start()
+            m = _CUT_BACKWARD.search(text, a, min(n, ge + 2))
+            b = m.start() if m is not None else a
+            if b > ge:
+                b = ge
+                m = _CUT_BACKWARD.search(text, a, min(n, ge + 1))
+                b = m.start() if m is not None else a
+            if b - a < FAST_MIN_CHARS:
+                continue
+            if a > pos:
+                out += slow(text, pos, a)
+            out += fast(text, a, b)
+            pos = b
+        if pos < n:
+            out += slow(text, pos)
+        return out
+
+
+@lru_cache(maxsize=32)
+def compile_splitter(pat_str: str) -> Splitter:
+    """Compile (and cache) a :class:`Splitter` for a pattern string.
+
+    Raises:
+        InputError: the pattern does not compile.
+    """
+    return Splitter(pat_str)

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.pretokenize import compile_pattern, pattern_string
+from tokexplorer.core.pretokenize import compile_splitter, pattern_string
 
 __all__ = [
     "EncodeStep",
@@ -234,7 +234,7 @@ def replay_training(
     if n_merges < 0:
         raise InputError("the number of merges cannot be negative")
     pat_str = pattern_string(pattern)
-    chunks = [text] if pat_str is None or not text else compile_pattern(pat_str).findall(text)
+    chunks = [text] if pat_str is None or not text else compile_splitter(pat_str).findall(text)
     words = [tuple(bytes([b]) for b in c.encode("utf-8")) for c in chunks if c]
     steps: list[TrainStep] = []
     for rank in range(n_merges):
