@@ -11,7 +11,7 @@ import pytest
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.formats import (
-    dumps_bpe, load_bpe, loads_bpe, read_tiktoken_file, save_bpe, write_tiktoken_file,
+    dumps_bpe, load_bpe, read_tiktoken_file, save_bpe, write_tiktoken_file,
 )
 
 TEXT = "the cat in the hat sat on the mat; 你好你好 👋🏽👋🏽\r\n" * 20

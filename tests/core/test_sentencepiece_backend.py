@@ -312,7 +312,7 @@ def test_check_counts_required_chars_like_sentencepiece():
     big = check_sentencepiece_training(fixture_lines(), vocab_size=5000)
     assert big.max_vocab_estimate >= 231  # SentencePiece's own BPE limit for the fixture (E19)
     assert big.problems == (
-        f"vocab_size 5,000 is too large for this corpus: it has 38 distinct words, enough for at "
+        "vocab_size 5,000 is too large for this corpus: it has 38 distinct words, enough for at "
         "most about 353 pieces",
     )
     # byte fallback adds 256 byte pieces, user-defined symbols one piece each
