@@ -96,6 +96,23 @@ def test_fast_trainer_long_single_chunk_and_multibyte():
     assert fast_merges(bpe) == reference_train(text, 44, "none")
 
 
+def test_trainer_goes_on_to_pairs_seen_once():
+    # Pairs seen once wait outside the merge heap until nothing better is left;
+    # every merge here has count 1 except the first two.
+    text = "abab" + "cdefgh"
+    bpe, _ = train_bpe(text, vocab_size=256 + 7, pattern="none")
+    assert fast_merges(bpe) == [
+        (b"a", b"b", 2),
+        (b"ab", b"ab", 1),
+        (b"abab", b"c", 1),
+        (b"ababc", b"d", 1),
+        (b"ababcd", b"e", 1),
+        (b"ababcde", b"f", 1),
+        (b"ababcdef", b"g", 1),
+    ]
+    assert fast_merges(bpe) == reference_train(text, 7, "none")
+
+
 # -------------------------------------------------------------------------- E21–E23
 def test_E21_tiny_texts():
     with pytest.raises(TrainingError, match="nothing to train on"):

@@ -806,25 +806,17 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     """The merge phase of :func:`train_bpe_iter` (a generator with the same return)."""
     counts = box.pop()
     n_chunks = len(counts)
-    # Word table. Chunks of one byte hold no pair and are dropped. The chunk
-    # table is emptied as it is read so its strings are freed on the way.
-    words: list[tuple[int, ...]] = []  # tuples: exact size, no spare capacity
+    # Word table: every word's symbols side by side in one int32 array
+    # (``flat[start[w] : start[w] + size[w]]``). Merges only shorten words, so
+    # each word is rewritten in place: no object per word, nothing to fragment
+    # the heap as words shrink. Chunks of one byte hold no pair and are dropped.
+    # The chunk table is emptied as it is read so its strings are freed on the way.
+    flat = array("i")
+    start = array("q")
+    size = array("i")
     freqs: list[int] = []
     had_text = bool(counts)
     popitem = counts.popitem
-    while counts:
-        chunk, c = popitem()
-        b = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
-        if len(b) < 2 or c <= 0:
-            continue
-        words.append(tuple(b))
-        freqs.append(c)
-    del counts, box
-    if not had_text:
-        raise TrainingError("nothing to train on: the text is empty")
-
-    vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
-    id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
     # A pair of ids (a, b) is the int key a << 21 | b (ids < 2**21): cheaper to
     # hash and to store than a tuple.
     pair_counts: dict[int, int] = {}
@@ -833,8 +825,16 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     # An index may repeat or go stale; a visit to a word that no longer holds
     # the pair changes nothing. A pair whose count drops to zero loses its entry.
     where: dict[int, int | array] = {}
-    for wi, w in enumerate(words):
-        c = freqs[wi]
+    wi = 0
+    while counts:
+        chunk, c = popitem()
+        w = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
+        if len(w) < 2 or c <= 0:
+            continue
+        start.append(len(flat))
+        size.append(len(w))
+        flat.extend(w)
+        freqs.append(c)
         prev = w[0]
         for x in w[1:]:
             p = prev << _SHIFT | x
@@ -850,10 +850,24 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
                 s.append(wi)
         if cancel is not None and wi % 20000 == 0 and cancel():
             raise Cancelled("training cancelled")
+        wi += 1
+    del counts, box
+    if not had_text:
+        raise TrainingError("nothing to train on: the text is empty")
+    words = (flat, start, size)
+
+    vocab: list[bytes] = [bytes([i]) for i in range(N_BYTES)]
+    id_of: dict[bytes, int] = {b: i for i, b in enumerate(vocab)}
     yield Progress("counting", n_chunks, n_chunks)
 
-    heap = [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in pair_counts.items()]
-    heapq.heapify(heap)
+    # The heap holds the pairs counted at least ``floor`` times (the others
+    # cannot be the best while a pair above the floor exists); when none is
+    # left above it the floor drops to 1 and the heap is rebuilt. Pairs seen
+    # once are most of all pairs in a large corpus, and rarely merged.
+    floor = 2
+    heap: list = []
+    _rebuild_heap(heap, pair_counts, vocab, floor)
+    heap_limit = 2 * len(heap) + 100_000
     merges: list[MergeRecord] = []
     n_new_tokens = 0
     last_yield = time.perf_counter()
@@ -861,14 +875,20 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     while n_new_tokens < n_requested:
         # pop the best valid pair
         best = None
-        while heap:
-            negc, _, _, p = heapq.heappop(heap)
-            cur = pair_counts.get(p, 0)
-            if cur == -negc and cur > 0:
-                best = p
+        while True:
+            while heap:
+                negc, _, _, p = heapq.heappop(heap)
+                cur = pair_counts.get(p, 0)
+                if cur == -negc and cur > 0:
+                    best = p
+                    break
+                if floor <= cur < -negc:
+                    heapq.heappush(heap, (-cur, vocab[p >> _SHIFT], vocab[p & _MASK], p))
+            if best is not None or floor <= 1:
                 break
-            if 0 < cur < -negc:
-                heapq.heappush(heap, (-cur, vocab[p >> _SHIFT], vocab[p & _MASK], p))
+            floor = 1
+            _rebuild_heap(heap, pair_counts, vocab, 1)
+            heap_limit = 2 * len(heap) + 100_000
         if best is None:
             break
         a, b, cnt = best >> _SHIFT, best & _MASK, pair_counts[best]
@@ -880,11 +900,11 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
             id_of[merged] = new_id
             n_new_tokens += 1
         merges.append(MergeRecord(len(merges), a, b, new_id, merged, cnt))
-        _apply_merge(a, b, new_id, words, freqs, pair_counts, where, heap, vocab)
-        if len(heap) > 2 * len(pair_counts) + 100_000:
+        _apply_merge(a, b, new_id, words, freqs, pair_counts, where, heap, vocab, floor)
+        if len(heap) > heap_limit:
             # Lazy deletion leaves stale entries behind; rebuild from the live counts.
-            heap = [(-c, vocab[q >> _SHIFT], vocab[q & _MASK], q) for q, c in pair_counts.items()]
-            heapq.heapify(heap)
+            _rebuild_heap(heap, pair_counts, vocab, floor)
+            heap_limit = 2 * len(heap) + 100_000
         if cancel is not None and cancel():
             raise Cancelled("training cancelled")
         now = time.perf_counter()
@@ -895,9 +915,9 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     # Free the training tables in slices: dropping millions of objects in one
     # go holds the GIL long enough to freeze a GUI thread.
     del heap[:]
-    for table in (words, freqs):
-        while table:
-            del table[-50_000:]
+    del words, flat, start, size
+    while freqs:
+        del freqs[-50_000:]
     for d in (where, pair_counts):
         while d:
             for _ in range(min(len(d), 20_000)):
@@ -929,14 +949,29 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     return bpe, report
 
 
-def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None:
+def _rebuild_heap(heap: list, pair_counts: dict[int, int], vocab: list[bytes], floor: int) -> None:
+    """Refill ``heap`` in place with one entry per pair counted ``floor`` times
+    or more: ``(-count, left bytes, right bytes, pair key)``, so the most
+    frequent pair pops first and ties go to the smaller bytes (v0's tie-break).
+    The old entries are dropped first, so two heaps never coexist in memory."""
+    heap.clear()
+    heap.extend(
+        [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in pair_counts.items() if c >= floor]
+    )
+    heapq.heapify(heap)
+
+
+def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1) -> None:
     """Replace every (a, b) in the words holding it by t, updating pair counts
     only next to the merge sites.
 
-    Occurrences are found with ``list.index`` (C speed) and merged left to
-    right without overlap, as the textbook loop does. Pairs are int keys
-    ``left << 21 | right``.
+    ``words`` is ``(flat, start, size)`` (see :func:`_merge_loop`); each word is
+    rewritten in place. Occurrences are found with ``array.index`` (C speed)
+    and merged left to right without overlap, as the textbook loop does. Pairs
+    are int keys ``left << 21 | right``.
     """
+    flat, start, size = words
+    index = flat.index
     pair = a << _SHIFT | b
     wis = where.pop(pair, ())
     if wis.__class__ is int:
@@ -946,25 +981,27 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
     t_hi = t << _SHIFT
     b_hi = b << _SHIFT
     for wi in wis:
-        w = words[wi]
-        n = len(w)
+        o = start[wi]
+        n = size[wi]
         if n == 2:  # the most common case: the whole word becomes one token
-            if w[0] == a and w[1] == b:
-                words[wi] = (t,)
+            if flat[o] == a and flat[o + 1] == b:
+                flat[o] = t
+                size[wi] = 1
             continue
+        e = o + n
         try:
-            i = w.index(a)
+            i = index(a, o, e)
         except ValueError:
             continue
-        out: list[int] | None = None
-        last = 0
+        out: array | None = None
+        last = o
         c = freqs[wi]
         while True:
-            if i + 1 < n and w[i + 1] == b:
+            if i + 1 < e and flat[i + 1] == b:
                 if out is None:
-                    out = list(w[:i])
+                    out = flat[o:i]
                 else:
-                    out.extend(w[last:i])
+                    out.extend(flat[last:i])
                 if out:
                     left = out[-1] << _SHIFT
                     p = left | a
@@ -979,8 +1016,8 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                             where[p] = array("i", (s_, wi))
                     elif s_[-1] != wi:
                         s_.append(wi)
-                if i + 2 < n:
-                    right = w[i + 2]
+                if i + 2 < e:
+                    right = flat[i + 2]
                     p = b_hi | right
                     changed[p] = get(p, 0) - c
                     p = t_hi | right
@@ -995,20 +1032,22 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
                         s_.append(wi)
                 out.append(t)
                 last = i + 2
-                if last >= n:
+                if last >= e:
                     break
                 try:
-                    i = w.index(a, last)
+                    i = index(a, last, e)
                 except ValueError:
                     break
             else:
                 try:
-                    i = w.index(a, i + 1)
+                    i = index(a, i + 1, e)
                 except ValueError:
                     break
         if out is not None:
-            out.extend(w[last:])
-            words[wi] = tuple(out)
+            out.extend(flat[last:e])
+            m = len(out)
+            flat[o : o + m] = out
+            size[wi] = m
     pair_counts.pop(pair, None)
     push = heapq.heappush
     for p, d in changed.items():
@@ -1020,7 +1059,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab) -> None
             where.pop(p, None)
         else:
             pair_counts[p] = v
-            if d > 0:
+            if d > 0 and v >= floor:
                 push(heap, (-v, vocab[p >> _SHIFT], vocab[p & _MASK], p))
 
 
