@@ -826,21 +826,24 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     # the pair changes nothing. A pair whose count drops to zero loses its entry.
     where: dict[int, int | array] = {}
     wi = 0
+    pc_get = pair_counts.get
+    w_get = where.get
     while counts:
         chunk, c = popitem()
-        w = chunk.encode("utf-8") if isinstance(chunk, str) else bytes(chunk)
-        if len(w) < 2 or c <= 0:
+        w = chunk.encode("utf-8") if chunk.__class__ is str else bytes(chunk)
+        n = len(w)
+        if n < 2 or c <= 0:
             continue
         start.append(len(flat))
-        size.append(len(w))
+        size.append(n)
         flat.extend(w)
         freqs.append(c)
-        prev = w[0]
+        prev = w[0] << _SHIFT
         for x in w[1:]:
-            p = prev << _SHIFT | x
-            prev = x
-            pair_counts[p] = pair_counts.get(p, 0) + c
-            s = where.get(p)
+            p = prev | x
+            prev = x << _SHIFT
+            pair_counts[p] = pc_get(p, 0) + c
+            s = w_get(p)
             if s is None:
                 where[p] = wi
             elif s.__class__ is int:
@@ -919,6 +922,8 @@ def _merge_loop(box, specials, n_requested, pattern, name, cancel, messages, t0)
     while freqs:
         del freqs[-50_000:]
     for d in (where, pair_counts):
+        if len(d) <= 200_000:  # small enough to free in one go (a few ms)
+            d.clear()
         while d:
             for _ in range(min(len(d), 20_000)):
                 d.popitem()
@@ -966,7 +971,8 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
     only next to the merge sites.
 
     ``words`` is ``(flat, start, size)`` (see :func:`_merge_loop`); each word is
-    rewritten in place. Occurrences are found with ``array.index`` (C speed)
+    rewritten in place (a merge writes t and moves the rest of the word one
+    slot left). Occurrences are found with ``array.index`` (C speed)
     and merged left to right without overlap, as the textbook loop does. Pairs
     are int keys ``left << 21 | right``.
     """
@@ -993,17 +999,16 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
             i = index(a, o, e)
         except ValueError:
             continue
-        out: array | None = None
-        last = o
         c = freqs[wi]
         while True:
             if i + 1 < e and flat[i + 1] == b:
-                if out is None:
-                    out = flat[o:i]
-                else:
-                    out.extend(flat[last:i])
-                if out:
-                    left = out[-1] << _SHIFT
+                # merge in place: t at i, the rest of the word moves one left
+                flat[i] = t
+                if i + 2 < e:
+                    flat[i + 1 : e - 1] = flat[i + 2 : e]
+                e -= 1
+                if i > o:
+                    left = flat[i - 1] << _SHIFT
                     p = left | a
                     changed[p] = get(p, 0) - c
                     p = left | t
@@ -1016,8 +1021,8 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                             where[p] = array("i", (s_, wi))
                     elif s_[-1] != wi:
                         s_.append(wi)
-                if i + 2 < e:
-                    right = flat[i + 2]
+                if i + 1 < e:
+                    right = flat[i + 1]
                     p = b_hi | right
                     changed[p] = get(p, 0) - c
                     p = t_hi | right
@@ -1030,12 +1035,10 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                             where[p] = array("i", (s_, wi))
                     elif s_[-1] != wi:
                         s_.append(wi)
-                out.append(t)
-                last = i + 2
-                if last >= e:
+                else:
                     break
                 try:
-                    i = index(a, last, e)
+                    i = index(a, i + 1, e)
                 except ValueError:
                     break
             else:
@@ -1043,11 +1046,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                     i = index(a, i + 1, e)
                 except ValueError:
                     break
-        if out is not None:
-            out.extend(flat[last:e])
-            m = len(out)
-            flat[o : o + m] = out
-            size[wi] = m
+        size[wi] = e - o
     pair_counts.pop(pair, None)
     push = heapq.heappush
     for p, d in changed.items():

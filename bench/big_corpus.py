@@ -1,0 +1,155 @@
+"""Train on a corpus of several hundred MB from the command line and record peak memory.
+
+Issue 3 asks that a 300 MB corpus trains with peak memory under 1.5 GB. This
+script builds such a corpus (or takes yours), runs
+
+    python3 -m tokexplorer train CORPUS --vocab-size 32000 -o OUT.bpe
+
+in a subprocess and samples the resident memory of that process and of its
+worker processes every 0.2 s (Linux ``/proc``), then prints the peak of the
+main process, the peak of main + workers at one moment, the time per phase and
+PASS or MISS against 1,500 MB (MB = 10^6 bytes; ``--limit-mb`` changes it).
+
+The built corpus is a stress case for memory, which grows with the number of
+*distinct* chunks, not with the size: ``--copies`` copies of 10 MiB English in
+which one word in seven gets a random three-character suffix (seeded, so the
+file is the same on every run), plus the Chinese and code corpora. 300 MB of it
+has about 3.6 million distinct chunks; real English text of that size has far
+fewer (10 MiB of it has 77,000).
+
+Usage (from the repository root):
+
+    python3 bench/big_corpus.py                  # build bench/corpora/big.txt (~316 MB) and train
+    python3 bench/big_corpus.py --corpus FILE    # train on your own file instead
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPORA = ROOT / "bench" / "corpora"
+sys.path.insert(0, str(ROOT / "bench"))
+
+
+def build(out: Path, copies: int, seed: int = 3) -> None:
+    """Write the stress corpus to ``out`` (UTF-8)."""
+    from run import ensure_corpora  # bench/run.py builds missing corpora
+
+    ensure_corpora(CORPORA)
+    en = (CORPORA / "en_10mb.txt").read_text(encoding="utf-8")
+    zh = (CORPORA / "zh_1mb.txt").read_text(encoding="utf-8")
+    code = (CORPORA / "code_1mb.txt").read_text(encoding="utf-8")
+    rng = random.Random(seed)
+    alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
+    tmp = out.with_suffix(".part")
+    with open(tmp, "w", encoding="utf-8") as f:
+        for k in range(copies):
+            words = en.split(" ")
+            for i in range(k % 7, len(words), 7):
+                words[i] += "".join(rng.choices(alphabet, k=3))
+            f.write(" ".join(words))
+            f.write("\n")
+            f.write(zh if k % 2 == 0 else code)
+            f.write("\n")
+            print(f"building {out.name}: {k + 1}/{copies}", file=sys.stderr, flush=True)
+    os.replace(tmp, out)
+
+
+def _rss_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024 * 1.048576  # kB -> MB (10^6 bytes)
+    except OSError:
+        pass
+    return 0.0
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except OSError:
+        return []
+
+
+def train(corpus: Path, vocab_size: int) -> dict:
+    """Run the CLI training and sample memory; returns the measurements."""
+    with tempfile.TemporaryDirectory() as d:
+        out = Path(d) / "big.bpe"
+        cmd = [sys.executable, "-m", "tokexplorer", "train", str(corpus),
+               "--vocab-size", str(vocab_size), "-o", str(out)]
+        env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        phases: dict[str, float] = {}
+        last_line = [""]
+
+        def read_err() -> None:
+            assert proc.stderr is not None
+            for line in proc.stderr:
+                last_line[0] = line.strip()
+                phase = line.split(":", 1)[0]
+                phases.setdefault(phase, time.perf_counter() - t0)
+
+        import threading
+
+        threading.Thread(target=read_err, daemon=True).start()
+        peak_main = peak_total = 0.0
+        while proc.poll() is None:
+            main = _rss_mb(proc.pid)
+            total = main + sum(_rss_mb(c) for c in _children(proc.pid))
+            peak_main = max(peak_main, main)
+            peak_total = max(peak_total, total)
+            time.sleep(0.2)
+        seconds = time.perf_counter() - t0
+        stdout = proc.stdout.read() if proc.stdout else ""
+    return {
+        "returncode": proc.returncode,
+        "seconds": seconds,
+        "peak_main_mb": peak_main,
+        "peak_total_mb": peak_total,
+        "phases": phases,
+        "output": stdout.strip() or last_line[0],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--corpus", type=Path, help="train on this file instead of building one")
+    ap.add_argument("--copies", type=int, default=26, help="copies of 10 MiB English in the built corpus (default 26: ~316 MB)")
+    ap.add_argument("--vocab-size", type=int, default=32000)
+    ap.add_argument("--limit-mb", type=float, default=1500.0, help="peak memory target in MB (default 1500)")
+    args = ap.parse_args(argv)
+    corpus = args.corpus
+    if corpus is None:
+        corpus = CORPORA / f"big_{args.copies}x.txt"
+        if not corpus.exists():
+            build(corpus, args.copies)
+    size = corpus.stat().st_size
+    print(f"training {corpus} ({size / 1e6:.1f} MB) to vocab {args.vocab_size} from the command line ...", flush=True)
+    r = train(corpus, args.vocab_size)
+    if r["returncode"] != 0:
+        print(f"training failed (exit {r['returncode']}): {r['output']}")
+        return 1
+    print(r["output"])
+    print(f"wall time {r['seconds']:.1f} s; phases began at " +
+          ", ".join(f"{k} {v:.1f} s" for k, v in r["phases"].items()))
+    print(f"peak RSS: main process {r['peak_main_mb']:.0f} MB; main + workers at one moment {r['peak_total_mb']:.0f} MB")
+    status = "PASS" if r["peak_total_mb"] < args.limit_mb else "MISS"
+    print(f"{status}  a {size / 1e6:.0f} MB corpus trains with peak memory < {args.limit_mb:.0f} MB "
+          f"(measured {r['peak_total_mb']:.0f} MB, main + workers)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
