@@ -12,14 +12,14 @@ PASS or MISS against 1,500 MB (MB = 10^6 bytes; ``--limit-mb`` changes it).
 
 The built corpus is a stress case for memory, which grows with the number of
 *distinct* chunks, not with the size: ``--copies`` copies of 10 MiB English in
-which one word in seven gets a random three-character suffix (seeded, so the
-file is the same on every run), plus the Chinese and code corpora. 300 MB of it
-has about 3.6 million distinct chunks; real English text of that size has far
+which one word in three gets a random three-character suffix (seeded, so the
+file is the same on every run), plus the Chinese and code corpora: 350 MB
+with about 3.2 million distinct chunks. Real English text of that size has far
 fewer (10 MiB of it has 77,000).
 
 Usage (from the repository root):
 
-    python3 bench/big_corpus.py                  # build bench/corpora/big.txt (~316 MB) and train
+    python3 bench/big_corpus.py                  # build bench/corpora/big_26x_v2.txt (~350 MB) and train
     python3 bench/big_corpus.py --corpus FILE    # train on your own file instead
 """
 
@@ -53,7 +53,7 @@ def build(out: Path, copies: int, seed: int = 3) -> None:
     with open(tmp, "w", encoding="utf-8") as f:
         for k in range(copies):
             words = en.split(" ")
-            for i in range(k % 7, len(words), 7):
+            for i in range(k % 3, len(words), 3):
                 words[i] += "".join(rng.choices(alphabet, k=3))
             f.write(" ".join(words))
             f.write("\n")
@@ -126,13 +126,13 @@ def train(corpus: Path, vocab_size: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, help="train on this file instead of building one")
-    ap.add_argument("--copies", type=int, default=26, help="copies of 10 MiB English in the built corpus (default 26: ~316 MB)")
+    ap.add_argument("--copies", type=int, default=26, help="copies of 10 MiB English in the built corpus (default 26: ~350 MB)")
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--limit-mb", type=float, default=1500.0, help="peak memory target in MB (default 1500)")
     args = ap.parse_args(argv)
     corpus = args.corpus
     if corpus is None:
-        corpus = CORPORA / f"big_{args.copies}x.txt"
+        corpus = CORPORA / f"big_{args.copies}x_v2.txt"
         if not corpus.exists():
             build(corpus, args.copies)
     size = corpus.stat().st_size
