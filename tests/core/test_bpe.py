@@ -233,6 +233,22 @@ def test_cl100k_parity_mixed(enc, ours_cl100k):
     assert ours_cl100k.encode_ordinary("hi \U0001F642 ok \U0001F30A") == [6151, 28584, 5509, 11410, 234, 232]
 
 
+PIECES = [
+    " the", " quick", "Brown", "'s", " 1234", "\n\n", "  ", "\t", "...", "()", " naïve", "中文", "日本語",
+    "한국어", " русский", "😀", "👩\u200d💻", "\u0301", "\xa0", "\u3000", "ー", "ｱｲ", "𝔘", "\r\n", "<|endoftext|>",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(PIECES), st.text(max_size=4)), max_size=40))
+def test_cl100k_parity_random_mixed_text_cold_and_warm(enc, ours_cl100k, parts):
+    text = "".join(parts)
+    want = enc.encode_ordinary(text)
+    ours_cl100k.clear_cache()
+    assert ours_cl100k.encode_ordinary(text) == want  # cold
+    assert ours_cl100k.encode_ordinary(text) == want  # every chunk now cached
+
+
 def test_cl100k_single_byte_ids_are_permuted(ours_cl100k):
     assert ours_cl100k.encode_ordinary("\x80".encode("latin-1").decode("latin-1")) != [128]
     assert ours_cl100k.token_bytes(222) == b"\x80"
