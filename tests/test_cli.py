@@ -274,6 +274,25 @@ def test_train_special_tokens_and_policies(capsys, tmp_path, corpus_file, fixed_
     assert_one_line_error(err, "<|endoftext|>")
 
 
+@pytest.mark.parametrize("streamed", [False, True])
+def test_train_refuses_damaged_text_unless_allowed(capsys, tmp_path, monkeypatch, streamed):
+    """A UTF-8 file cut in the middle of its last character reads as UTF-8 with
+    one U+FFFD; training refuses it (saying how to go on) unless --allow-damaged."""
+    if streamed:
+        monkeypatch.setattr(cli, "STREAM_BYTES", 0)
+    cut = tmp_path / "cut.txt"
+    cut.write_bytes(("训练文本 " * 200).encode("utf-8") + "字".encode("utf-8")[:2])
+    model = tmp_path / "cut.bpe"
+    code, _, err = run(capsys, "train", str(cut), "--vocab-size", "300", "-o", str(model))
+    assert code == 2 and not model.exists()
+    assert "Traceback" not in err
+    last = err.splitlines()[-1]  # after the reading progress and the file's note
+    assert ": error: " in last and "cut.txt" in last and "--allow-damaged" in last
+    code, out, err = run(capsys, "train", str(cut), "--vocab-size", "300", "-o", str(model), "--allow-damaged")
+    assert code == 0 and model.exists()
+    assert out.startswith("learned 15 of 44 merges; vocab 271;")
+
+
 def test_train_vocab_below_256_e22(capsys, tmp_path, corpus_file):
     model = tmp_path / "m.bpe"
     code, out, err = run(capsys, "train", str(corpus_file), "--vocab-size", "200", "-o", str(model))

@@ -289,13 +289,19 @@ def _check_output_path(path: str) -> None:
 
 
 def _training_texts(
-    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter
+    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter,
+    allow_damaged: bool = False,
 ) -> list[str]:
     """Read the training files and folders (with progress) and return their texts.
 
+    Args:
+        allow_damaged: train on a file whose decode replaced undecodable bytes
+            with U+FFFD (``--allow-damaged``) instead of refusing it.
+
     Raises:
         CorpusError: a file is missing, binary or not UTF-8 without
-            ``--encoding``, a decode had to insert U+FFFD, or there is no text.
+            ``--encoding``, a decode had to insert U+FFFD (without
+            ``allow_damaged``), or there is no text.
     """
     from tokexplorer.core.corpus import read_corpus
 
@@ -307,11 +313,14 @@ def _training_texts(
     for f in corpus.files:
         try:
             _checked_file(f, encoding)
-            if f.lossy:
+            if f.lossy and not allow_damaged:
                 raise CorpusError(
                     f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
-                    "not training on damaged text (choose another --encoding)"
+                    "not training on damaged text (fix the file, choose its real --encoding, "
+                    "or pass --allow-damaged to train on it as it reads)"
                 )
+            if f.lossy:
+                _note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
         except CorpusError as exc:
             problems.append(str(exc))
             continue
@@ -372,7 +381,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
     big = _large_files(ns.files) if ns.algorithm == "bpe" else None
-    texts = [] if big else _training_texts(ns.files, ns.encoding, printer)
+    texts = [] if big else _training_texts(ns.files, ns.encoding, printer, ns.allow_damaged)
 
     if ns.algorithm == "bpe":
         from tokexplorer.core.bpe import train_bpe_iter
@@ -385,8 +394,14 @@ def cmd_train(ns: argparse.Namespace) -> int:
             special_tokens=specials,
             files=big,
             encoding=ns.encoding or "utf-8",
+            encoding_errors="replace" if ns.allow_damaged else "strict",
         )
-        bpe, report = _drive(gen, printer)
+        try:
+            bpe, report = _drive(gen, printer)
+        except CorpusError as exc:
+            if big and not ns.allow_damaged and "not valid" in str(exc):
+                raise CorpusError(f"{exc}; pass --allow-damaged to train on it as it reads") from None
+            raise
         save_bpe(bpe, ns.output)
         seconds = _clock() - t0
         for m in report.messages:
@@ -763,6 +778,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="byte-level BPE (default) or a SentencePiece bpe/unigram model")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    p.add_argument("--allow-damaged", action="store_true",
+                   help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
     p.set_defaults(func=cmd_train)
 
     p = sub.add_parser("encode", help="encode text into token ids")

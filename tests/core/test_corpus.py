@@ -353,3 +353,54 @@ def test_E16_gbk_file_guessed_as_gbk(tmp_path):
     f = read_text_file(p)
     assert (f.encoding, f.encoding_guessed, f.text) == ("gbk", True, "汉字 文本")
     assert f.utf8_error == "not valid UTF-8 at byte 0 (invalid start byte)"
+
+
+# ------------------------------------------------------ UTF-8 with a few bad bytes
+ZH = "在 Debian 这种规模的项目中，很难避免遇到与你意见不和的人。请接受这一事实，并保持礼貌。\n" * 40
+
+
+def test_utf8_file_cut_mid_character_stays_utf8(tmp_path):
+    data = ZH.encode("utf-8") + "礼".encode("utf-8")[:2]  # the last character cut after 2 of its 3 bytes
+    p = tmp_path / "cut.txt"
+    p.write_bytes(data)
+    f = read_text_file(p)
+    assert f.encoding == "utf-8" and not f.encoding_guessed and f.lossy
+    assert f.text == ZH + "\ufffd"
+    assert f.utf8_error == f"not valid UTF-8 at byte {len(data) - 2} (unexpected end of data)"
+    assert "the file ends in the middle of a character" in f.notes[0]
+
+
+def test_utf8_file_with_one_stray_byte_stays_utf8(tmp_path):
+    head = ZH.encode("utf-8")
+    p = tmp_path / "stray.txt"
+    p.write_bytes(head + b"\xff" + head)
+    f = read_text_file(p)
+    assert f.encoding == "utf-8" and f.lossy
+    assert f.text == ZH + "\ufffd" + ZH
+    assert f"not valid UTF-8 at byte {len(head)} (invalid start byte)" in f.notes[0]
+    assert "1 undecodable byte;" in f.notes[0]
+
+
+def test_utf8_with_bom_and_a_cut_character(tmp_path):
+    p = tmp_path / "bom.txt"
+    p.write_bytes(b"\xef\xbb\xbf" + ZH.encode("utf-8") + b"\xe4")
+    f = read_text_file(p)
+    assert f.encoding == "utf-8-sig" and f.text == ZH + "\ufffd" and f.lossy
+
+
+def test_legacy_single_byte_text_is_still_guessed(tmp_path):
+    # A Latin-1 file has no well-formed UTF-8 sequence, even when its last byte
+    # looks like the start of one.
+    p = tmp_path / "l.txt"
+    p.write_bytes("plain English text, then a café".encode("latin-1"))
+    f = read_text_file(p)
+    assert f.encoding_guessed and f.encoding != "utf-8"
+    assert f.text.endswith("caf" + "é")
+
+
+def test_mostly_broken_utf8_is_guessed(tmp_path):
+    # ten bad bytes against twenty well-formed characters: not "a few" bad bytes
+    p = tmp_path / "m.txt"
+    p.write_bytes(("é" * 20).encode("utf-8") + b"\xe9 " * 10)
+    f = read_text_file(p)
+    assert f.encoding_guessed

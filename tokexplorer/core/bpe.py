@@ -689,6 +689,7 @@ def train_bpe_iter(
     files: Sequence[str | os.PathLike] | None = None,
     encoding: str = "utf-8",
     workers: int | None = None,
+    encoding_errors: str = "strict",
 ) -> Generator[Progress, None, tuple[BPE, TrainReport]]:
     """Train a byte-level BPE, yielding progress; the generator returns the model.
 
@@ -705,6 +706,8 @@ def train_bpe_iter(
             ranges by worker processes and never held whole in memory
             (:func:`tokexplorer.core.counting.count_files`).
         encoding: the files' encoding.
+        encoding_errors: decode error handler for ``files`` (``"replace"``:
+            undecodable bytes become U+FFFD instead of raising CorpusError).
         workers: processes for pre-tokenizing and counting large inputs
             (default: every core; 1 = this process only).
 
@@ -735,7 +738,7 @@ def train_bpe_iter(
     if word_counts is None and files is not None:
         counts, n_special_seen = yield from count_files(
             files, pattern=pattern, special_tokens=specials, encoding=encoding,
-            cancel=cancel, workers=workers,
+            cancel=cancel, workers=workers, errors=encoding_errors,
         )
     elif word_counts is None:
         counts, n_special_seen = yield from count_texts(
@@ -1074,6 +1077,7 @@ def train_bpe(
     files: Sequence[str | os.PathLike] | None = None,
     encoding: str = "utf-8",
     workers: int | None = None,
+    encoding_errors: str = "strict",
 ) -> tuple[BPE, TrainReport]:
     """Train a byte-level BPE to the end; see :func:`train_bpe_iter` for arguments.
 
@@ -1092,5 +1096,6 @@ def train_bpe(
             files=files,
             encoding=encoding,
             workers=workers,
+            encoding_errors=encoding_errors,
         )
     )

@@ -8,8 +8,12 @@ Rules (each one visible to the user through :class:`CorpusFile` fields):
   (``FF FE`` / ``FE FF``) and UTF-32. By default the BOM is removed from the
   text (``keep_bom=True`` keeps it as U+FEFF) and a note says so.
 * Otherwise strict UTF-8 is tried. When it fails, :attr:`CorpusFile.utf8_error`
-  says where (``"not valid UTF-8 at byte 0 (invalid start byte)"``) and the
-  text is decoded with an encoding guessed by :mod:`charset_normalizer`
+  says where (``"not valid UTF-8 at byte 0 (invalid start byte)"``). A file
+  that is UTF-8 apart from a few bad bytes (its well-formed non-ASCII
+  characters outnumber the bad bytes ten to one, or its only fault is a
+  character cut off at the end) stays UTF-8: the bad bytes become U+FFFD and
+  a note says how many and where the first is. Any other file is decoded
+  with an encoding guessed by :mod:`charset_normalizer`
   (``encoding_guessed=True``); the caller can re-read with ``encoding=``. A
   decode that had to insert U+FFFD sets :attr:`CorpusFile.lossy`.
 * A binary file is refused with :class:`~tokexplorer.core.errors.CorpusError`:
@@ -234,6 +238,45 @@ def _utf8_error(data: bytes, *, skip: int = 0) -> str:
     return ""
 
 
+_UNDECODABLE = regex.compile(r"[\udc80-\udcff]")
+
+
+def _ends_cut(data: bytes) -> bool:
+    """True when ``data`` is valid UTF-8 except for an incomplete character at its end."""
+    for k in (1, 2, 3):
+        if len(data) > k and 0xC0 <= data[-k] <= 0xF4:  # the lead byte of the cut character
+            try:
+                data[:-k].decode("utf-8")
+            except UnicodeDecodeError:
+                return False
+            try:
+                data[-k:].decode("utf-8")
+            except UnicodeDecodeError as exc:
+                return exc.reason == "unexpected end of data"
+            return False
+    return False
+
+
+def _mostly_utf8(data: bytes) -> int:
+    """Number of undecodable bytes if ``data`` should still be read as UTF-8, else 0.
+
+    UTF-8 it is when its well-formed non-ASCII characters outnumber the
+    undecodable bytes ten to one, or when its only fault is a character cut off
+    at the end and it holds at least one well-formed non-ASCII character. A
+    legacy single-byte text (Latin-1, cp1252) has no well-formed multi-byte
+    sequences, and a multi-byte legacy one (GBK, Shift-JIS) is mostly
+    undecodable as UTF-8, so neither passes.
+    """
+    text = data.decode("utf-8", "surrogateescape")
+    n_bad = len(_UNDECODABLE.findall(text))
+    n_good = len(text) - len(text.encode("ascii", "ignore")) - n_bad
+    if n_bad and n_good >= 10 * n_bad:
+        return n_bad
+    if n_bad and n_good >= 1 and n_bad <= 3 and _ends_cut(data):
+        return n_bad
+    return 0
+
+
 def _decode(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
     """Decode strictly, else with U+FFFD; returns (text, lossy, note)."""
     try:
@@ -427,6 +470,26 @@ def decode_file_bytes(
         err = _utf8_error(data)
         if not err:
             return _make(p, data.decode("utf-8"), size, "utf-8", False, None, (), False, "")
+
+    body = data[3:] if found is not None else data
+    n_bad = _mostly_utf8(body)
+    if n_bad:
+        text = body.decode("utf-8", "replace")
+        what = (
+            "the file ends in the middle of a character"
+            if n_bad <= 3 and _ends_cut(body)
+            else f"{n_bad:,} undecodable byte{'s' if n_bad != 1 else ''}"
+        )
+        notes.append(
+            f"{name}: {err}; read as UTF-8 anyway ({what}; shown as U+FFFD). "
+            "Choose another encoding or raw bytes if that is wrong"
+        )
+        if found is not None:
+            notes.append("UTF-8 with BOM; BOM " + ("kept as U+FEFF" if keep_bom else "removed"))
+            if keep_bom:
+                text = "\ufeff" + text
+        return _make(p, text, size, "utf-8" if found is None else "utf-8-sig", False,
+                     "UTF-8" if found is not None else None, tuple(notes), True, err)  # fmt: skip
 
     codec = _guess(data)
     text, lossy, note = _decode(data, codec, name)

@@ -111,11 +111,14 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
 
 
 def count_file_range(
-    path: str, start: int, end: int, encoding: str, pat_str: str | None, specials: Sequence[str]
+    path: str, start: int, end: int, encoding: str, pat_str: str | None, specials: Sequence[str],
+    errors: str = "strict",
 ) -> tuple[Counter, int]:
     """Read bytes ``[start, end)`` of a file, decode them and count their chunks.
 
     The range must begin and end at safe cut points (see :func:`plan_file_ranges`).
+    ``errors`` is the decode error handler (``"replace"``: undecodable bytes
+    become U+FFFD).
 
     Raises:
         CorpusError: the bytes are not valid in ``encoding`` (the message gives the
@@ -125,7 +128,7 @@ def count_file_range(
         f.seek(start)
         data = f.read(end - start)
     try:
-        text = data.decode(encoding)
+        text = data.decode(encoding, errors)
     except UnicodeDecodeError as exc:
         raise CorpusError(
             f"{os.path.basename(path)}: not valid {encoding} at byte {start + exc.start} ({exc.reason})"
@@ -342,6 +345,7 @@ def count_files(
     encoding: str = "utf-8",
     cancel: Callable[[], bool] | None = None,
     workers: int | None = None,
+    errors: str = "strict",
 ) -> Generator[Progress, None, tuple[Counter, int]]:
     """Count chunks over files without ever holding a whole file in memory.
 
@@ -356,6 +360,8 @@ def count_files(
         encoding: the files' encoding (Python codec name).
         cancel: returning True raises :class:`Cancelled`.
         workers: processes (default: all cores; 1 = this process).
+        errors: decode error handler; ``"replace"`` trains on U+FFFD where
+            bytes are undecodable instead of raising.
 
     Yields:
         Progress("pre-tokenizing", bytes done, total bytes).
@@ -388,7 +394,7 @@ def count_files(
         except OSError as exc:
             raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
         for a, b in ranges:
-            jobs.append((p, a, b, encoding, pat_str, specials))
+            jobs.append((p, a, b, encoding, pat_str, specials, errors))
             sizes.append(b - a)
     total = sum(sizes)
     workers = default_workers() if workers is None else max(1, workers)
