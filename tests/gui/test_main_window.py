@@ -153,6 +153,38 @@ def test_startup_with_files(qtbot, window, tmp_path):
     assert window.merges_pane.model.rowCount() == len(window.state.bpe.merges)
 
 
+def test_startup_trains_on_a_file_cut_mid_character_and_says_so(qtbot, window, tmp_path):
+    text = "低 更低 最低 较新 最新 更宽 最宽\n" * 40
+    path = tmp_path / "cut.txt"
+    path.write_bytes(text.encode("utf-8") + "宽".encode("utf-8")[:1])
+    messages: list[str] = []
+    window.state.status.connect(messages.append)
+    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
+        window.start_up([str(path)])
+    f = window.state.corpus.files[0]
+    assert f.encoding == "utf-8" and f.lossy and f.text == text + "\ufffd"
+    assert window.state.bpe is not None  # trained on the text as it reads
+    assert messages[-1] == (
+        "cut.txt: a few bytes could not be decoded and read as U+FFFD (see the file's notes); "
+        "the default models were trained on the text as it reads"
+    )
+
+
+def test_startup_with_many_undecodable_bytes_trains_nothing(qtbot, window, tmp_path):
+    # UTF-8 with 100 stray bytes among 2,000 characters: read as UTF-8 with
+    # U+FFFD, but too damaged to train on without asking
+    path = tmp_path / "bad.txt"
+    path.write_bytes(b"\xff".join(("好" * 20).encode("utf-8") for _ in range(101)))
+    messages: list[str] = []
+    window.state.status.connect(messages.append)
+    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
+        window.start_up([str(path)])
+    f = window.state.corpus.files[0]
+    assert f.encoding == "utf-8" and f.text.count("\ufffd") == 100
+    assert window.state.bpe is None
+    assert any(m.startswith("the corpus holds lossily decoded text (U+FFFD): no default models") for m in messages)
+
+
 def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
     path = tmp_path / "x.bin"
     path.write_bytes(b"\x00\x01\x02\x03")

@@ -86,6 +86,14 @@ def builtin_sample_corpus(text: str) -> Any:
     return Corpus((f,), ())
 
 
+def _slightly_damaged(corpus: Any) -> bool:
+    """True when the corpus's lossily decoded files hold at most three U+FFFD,
+    or one per 10,000 characters of the corpus (a file cut mid-character, a
+    stray byte): then the startup models are still trained, with a note."""
+    bad = sum(f.text.count("\ufffd") for f in corpus.lossy_files)
+    return bad <= 3 or bad * 10_000 <= corpus.n_chars
+
+
 class MainWindow(QMainWindow):
     """tokexplorer's main window.
 
@@ -309,12 +317,18 @@ class MainWindow(QMainWindow):
             self.state.status.emit(
                 "nothing to train on: no default BPE or SentencePiece model"
             )
-        elif getattr(corpus, "lossy_files", ()):
+        elif getattr(corpus, "lossy_files", ()) and not _slightly_damaged(corpus):
             self.state.status.emit(
                 "the corpus holds lossily decoded text (U+FFFD): no default models trained; "
                 "re-read the files with the right encoding, then Train"
             )
         else:
+            if getattr(corpus, "lossy_files", ()):
+                names = ", ".join(f.name for f in corpus.lossy_files[:3])
+                self._startup_final_note = (
+                    f"{names}: a few bytes could not be decoded and read as U+FFFD (see the "
+                    "file's notes); the default models were trained on the text as it reads"
+                )
             self._startup_pending.add("training")
             self._startup_train("bpe")
         self._startup_step_done("corpus")
@@ -346,8 +360,9 @@ class MainWindow(QMainWindow):
     def _startup_train(self, step: str) -> None:
         self._startup_step = step
         if step == "bpe":
+            # only reached when the corpus is clean or slightly damaged (see start_up)
             worker = self.corpus_pane.start_training(
-                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False
+                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True
             )
         else:
             worker = self.corpus_pane.start_training(
@@ -355,6 +370,7 @@ class MainWindow(QMainWindow):
                 algorithm="sp-bpe",
                 auto_fit=True,
                 confirm=False,
+                allow_damaged=True,
             )
         if worker is None:  # refused; the reason was reported
             self._on_training_done(None)
@@ -395,6 +411,9 @@ class MainWindow(QMainWindow):
         self._startup_pending.discard(name)
         if not self._startup_pending and not self._startup_finished:
             self._startup_finished = True
+            note = getattr(self, "_startup_final_note", "")
+            if note:  # last, so that no step's own message hides it
+                self.state.status.emit(note)
             toks = sorted(
                 self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9)
             )

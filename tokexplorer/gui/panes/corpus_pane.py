@@ -636,6 +636,7 @@ class CorpusPane(QWidget):
         algorithm: str | None = None,
         auto_fit: bool = False,
         confirm: bool = True,
+        allow_damaged: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -646,6 +647,8 @@ class CorpusPane(QWidget):
                 when the corpus is too small, without asking.
             confirm: ask before training on lossily decoded text (U+FFFD);
                 when False such text is refused.
+            allow_damaged: train on lossily decoded text without asking (the
+                startup models on a corpus with a few undecodable bytes).
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -663,7 +666,7 @@ class CorpusPane(QWidget):
             )
             return None
         lossy = [f for f in self.corpus.files if getattr(f, "lossy", False)]
-        if lossy:
+        if lossy and not allow_damaged:
             names = ", ".join(os.path.basename(str(f.path)) for f in lossy[:3])
             more = f" and {len(lossy) - 3} more" if len(lossy) > 3 else ""
             question = (
