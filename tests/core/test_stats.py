@@ -217,3 +217,15 @@ def test_cli_stats_json_and_table(tmp_path, capsys, toks):
     assert captured.err.startswith("tokexplorer: note: cl100k_base: text contains the special token")
     assert main(["stats", "--tokenizer", spec, str(tmp_path / "missing.txt")]) == 2
     assert "\n" == capsys.readouterr().err[-1:]
+
+
+def test_lines_cut_between_blocks_count_once(toks):
+    # Long lines with no line-break cut point nearby: blocks end between two
+    # words inside a line, and that line must still count once.
+    text = ("  " + "word " * 60 + "end\n") * 5 + "last line without a break"
+    assert text_blocks(text, block_chars=50)[0][1] < text.index("\n")  # the first cut is mid-line
+    st = compute_stats(toks, [("long.txt", text)], special="plain", block_chars=50)
+    whole = compute_stats(toks, [("long.txt", text)], special="plain")
+    for a, b in zip(st.rows(), whole.rows()):
+        assert (a["group"], a["lines"], a["tokens"]) == (b["group"], b["lines"], b["tokens"])
+    assert [r["lines"] for r in st.rows() if r["group"] == "all"] == [6] * len(toks)

@@ -409,15 +409,18 @@ class _Line:
     bytes: int
     words: int
     text: str  # without its line ending
+    ends: bool = True  # False: the line goes on in the next block (it counts there)
 
 
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
-def _block_lines(block: str) -> list[_Line]:
+def _block_lines(block: str, *, last_block: bool = True) -> list[_Line]:
     """The block's lines with their endings. LF, CRLF and CR end a line, as in
     :func:`tokexplorer.core.corpus.count_lines` (``str.splitlines`` would also
-    cut at form feeds and other separators, and disagree with the corpus tab)."""
+    cut at form feeds and other separators, and disagree with the corpus tab).
+    A block that is not the text's last may end inside a line (cut between two
+    words): that piece is marked ``ends=False`` and is not counted as a line."""
     out: list[_Line] = []
     pos = 0
     for line in _LINE_RE.findall(block):
@@ -426,6 +429,8 @@ def _block_lines(block: str) -> list[_Line]:
         words = len(line.split()) if label in SPACE_DELIMITED else 0
         out.append(_Line(label, pos, len(line), nb, words, line.rstrip("\r\n")))
         pos += nb
+    if out and not last_block and block[-1] not in "\r\n":
+        out[-1].ends = False
     return out
 
 
@@ -434,7 +439,9 @@ def _stats_of_block(
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
     """Counts of one block: (block total, per script label)."""
     tz = tokenizer.tokenize(block, special=special)
-    per_line = [GroupStats(lines=1, chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines]
+    per_line = [
+        GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines
+    ]
     starts = [ln.byte_start for ln in lines]
     for t in tz.tokens:
         i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
@@ -507,7 +514,9 @@ def corpus_stats_iter(
     prepared: list[list[tuple[str, list[_Line]]]] = []
     for _name, text in files:
         blocks = text_blocks(text, block_chars=block_chars)
-        prepared.append([(text[a:b], _block_lines(text[a:b])) for a, b in blocks])
+        prepared.append(
+            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text))) for a, b in blocks]
+        )
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
     sizes = [sum(ln.bytes for _b, lines in fb for ln in lines) for fb in prepared]
