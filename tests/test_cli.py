@@ -178,12 +178,12 @@ def test_bad_special_policy_is_usage_error(capsys):
 
 def test_decode_round_trip_e01(capsys):
     code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, *map(str, E01_IDS))
-    assert (code, out) == (0, E01_TEXT + "\n")
+    assert (code, out) == (0, E01_TEXT)  # exactly the text: no newline added to a pipe
 
 
 def test_decode_lone_byte_token_e05(capsys):
     code, out, err = run(capsys, "decode", "--tokenizer", CL100K, "222")
-    assert (code, out, err) == (0, "\ufffd\n", "")
+    assert (code, out, err) == (0, "\ufffd", "")
 
 
 def test_decode_bytes_e05(capsys):
@@ -208,7 +208,7 @@ def test_decode_non_integer_id(capsys):
 def test_decode_ids_from_stdin(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", io.StringIO("6151 28584\n5509 11410 234 232\n"))
     code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, "-")
-    assert (code, out) == (0, E01_TEXT + "\n")
+    assert (code, out) == (0, E01_TEXT)
 
 
 # ---------------------------------------------------------------------------
@@ -233,7 +233,7 @@ def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_cl
     code, out, _ = run(capsys, "encode", "--tokenizer", spec, "--text", text)
     assert (code, out) == (0, "280 274 266 283 189 299 165 189 298\n")
     code, out, _ = run(capsys, "decode", "--tokenizer", spec, *out.split())
-    assert (code, out) == (0, text + "\n")
+    assert (code, out) == (0, text)
 
 
 def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file, monkeypatch):
@@ -357,7 +357,7 @@ def test_train_sentencepiece_round_trip(capfd, tmp_path, corpus_file):
     code, ids, _ = run(capsys, "encode", "--tokenizer", spec, "--text", "the lowest tokens")
     assert code == 0 and ids.strip()
     code, out, _ = run(capsys, "decode", "--tokenizer", spec, *ids.split())
-    assert (code, out) == (0, "the lowest tokens\n")
+    assert (code, out) == (0, "the lowest tokens")
 
 
 def test_train_pattern_only_for_bpe(capsys, tmp_path, corpus_file):
@@ -664,7 +664,7 @@ def test_subcommands_do_not_import_qt(tmp_path):
         capture_output=True, cwd=tmp_path, env=_subprocess_env(), timeout=300, check=False,
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.decode("utf-8") == "hi \U0001f642\n0 False\n"
+    assert proc.stdout.decode("utf-8") == "hi \U0001f6420 False\n"
 
 
 def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
@@ -680,3 +680,21 @@ def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
     assert len(notes) == 2
     assert "b.bin: looks like a binary file (NUL byte at offset 4)" in notes[0]
     assert "c.txt: not valid UTF-8 at byte 0" in notes[1]
+
+
+@pytest.mark.parametrize("tail", ["\n", "", "\r\n\n"])
+def test_encode_decode_pipe_gives_the_file_back_byte_for_byte(tmp_path, tail):
+    """The README's round trip: ``encode --file F | decode`` writes F's text exactly."""
+    src = tmp_path / "f.txt"
+    text = "Round trip: naïve 你好 🙂 <|endoftext|>\n\tindented" + tail
+    src.write_bytes(text.encode("utf-8"))
+    env = _subprocess_env()
+    enc = subprocess.run(
+        [sys.executable, "-m", "tokexplorer", "encode", "--tokenizer", CL100K, "--file", str(src)],
+        capture_output=True, env=env, timeout=300, check=True,
+    )  # fmt: skip
+    dec = subprocess.run(
+        [sys.executable, "-m", "tokexplorer", "decode", "--tokenizer", CL100K],
+        input=enc.stdout, capture_output=True, env=env, timeout=300, check=True,
+    )  # fmt: skip
+    assert dec.stdout == src.read_bytes()

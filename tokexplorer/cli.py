@@ -479,7 +479,12 @@ def cmd_decode(ns: argparse.Namespace) -> int:
     if ns.bytes:
         print(data.hex())
     else:
-        print(data.decode("utf-8", "replace"))
+        # exactly the text, so that ``encode | decode`` gives a file back byte
+        # for byte; a newline only for a terminal, to keep the prompt apart
+        text = data.decode("utf-8", "replace")
+        sys.stdout.write(text)
+        if text and not text.endswith("\n") and sys.stdout.isatty():
+            sys.stdout.write("\n")
     return 0
 
 
