@@ -404,3 +404,30 @@ def test_mostly_broken_utf8_is_guessed(tmp_path):
     p.write_bytes(("é" * 20).encode("utf-8") + b"\xe9 " * 10)
     f = read_text_file(p)
     assert f.encoding_guessed
+
+
+# ------------------------------------------------------------ legacy code pages
+LEGACY = [
+    ("latin-1", "Un café près de la forêt, déjà vu. Où est le garçon? Il a mangé une crème brûlée.\n"),
+    ("latin-1", "Perché è così difficile? Più città, là sù, caffè e però.\n"),
+    ("latin-1", "Flygande bäckasiner söka hwila på mjuka tuvor. Åsa är här.\n"),
+    ("latin-1", "A informação não está disponível; coração, pão, avó e avô estão lá também.\n"),
+    ("latin-1", "café naïve © résumé / Schöne Grüße\n"),
+    ("cp1252", "El niño comió piña en la mañana; ¿dónde está el señor? ¡Qué día!\n"),
+    ("cp1250", "Zażółć gęślą jaźń. Pchnąć w tę łódź jeża lub ośm skrzyń fig.\n"),
+    ("cp1250", "Příliš žluťoučký kůň úpěl ďábelské ódy. Čeština je krásný jazyk.\n"),
+    ("cp1250", "Árvíztűrő tükörfúrógép. Öt szép szűz lány őrült írót nyúz.\n"),
+    ("cp1250", "Gojazni đačić s biciklom drži hmelj i finu vatu u džepu nošnje.\n"),
+    ("cp1251", "Съешь же ещё этих мягких французских булок, да выпей чаю.\n"),
+    ("cp1253", "Ξεσκεπάζω την ψυχοφθόρα βδελυγμία. Καλημέρα κόσμε.\n"),
+]
+
+
+@pytest.mark.parametrize("codec,text", LEGACY)
+@pytest.mark.parametrize("reps", [1, 20])
+def test_legacy_code_page_guess_reads_the_text_right(tmp_path, codec, text, reps):
+    p = tmp_path / "legacy.txt"
+    p.write_bytes((text * reps).encode(codec))
+    f = read_text_file(p)
+    assert f.encoding_guessed
+    assert f.text == text * reps, f.encoding

@@ -355,13 +355,29 @@ def _common_share(data: bytes, codec: str) -> float:
     return common / n if n else 0.0
 
 
+#: Single-byte code pages for Latin-script languages (Python codec names).
+_LATIN_SINGLE_BYTE = frozenset(
+    codecs.lookup(c).name
+    for c in ("cp1250", "cp1252", "cp1254", "cp1257", "latin-1", "iso8859-2", "iso8859-3",
+              "iso8859-4", "iso8859-9", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15",
+              "iso8859-16", "mac-latin2", "mac-roman", "cp850", "cp852")
+)  # fmt: skip
+
+
+#: cp1252 characters that are rare in Western European text but stand for
+#: letters in the other Latin code pages (cp1250 đ ţ ş ą ł ľ, cp1254 ğ ş...):
+#: a cp1252 reading that holds one is probably a misreading.
+_NOT_WESTERN = frozenset("ðÐþÞ¹²³¼½¾ºª¤¦¨¸¯¥µƒ")
+
+
 def guess_encoding(data: bytes) -> str:
     """Guess the encoding of bytes that are not UTF-8.
 
     charset-normalizer's best guess, unless an East Asian codec decodes the
     bytes strictly into text that fits its language clearly better (short CJK
     files are where charset-normalizer is weakest: a few bytes of GBK Chinese
-    pass for Korean).
+    pass for Korean), or the guess is a Latin code page and cp1252 scored
+    about as well (charset-normalizer reads short French as Baltic cp1257).
 
     Args:
         data: the file's bytes (the first 256 KiB are enough).
@@ -374,8 +390,28 @@ def guess_encoding(data: bytes) -> str:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
         return "latin-1"
-    best = from_bytes(sample).best()
+    results = from_bytes(sample)
+    best = results.best()
     guess = codecs.lookup(best.encoding).name if best is not None else "latin-1"
+    if best is not None and guess in _LATIN_SINGLE_BYTE:
+        # charset-normalizer often scores several Latin code pages almost alike
+        # on short text (French read as Baltic cp1257, Polish as cp1252). Among
+        # near ties take the most common one, Western European cp1252, unless
+        # its reading holds characters that are letters only in the others.
+        near = [
+            codecs.lookup(m.encoding).name
+            for m in results
+            if codecs.lookup(m.encoding).name in _LATIN_SINGLE_BYTE
+            and m.chaos <= best.chaos + 0.1
+            and m.coherence >= best.coherence - 0.05
+        ]
+        western = not _NOT_WESTERN.intersection(sample.decode("cp1252", "ignore"))
+        if "cp1252" in near and western:
+            guess = "cp1252"
+        elif guess == "cp1252" and not western:
+            # then the most common Central European one, cp1250, if it is near
+            others = sorted((c for c in near if c != "cp1252"), key=lambda c: c != "cp1250")
+            guess = others[0] if others else guess
     if not any(b >= 0x80 for b in sample):
         return guess
 
