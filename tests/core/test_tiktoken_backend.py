@@ -377,3 +377,25 @@ def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
     assert tb.TiktokenTokenizer("cl100k_base").encode("hi \U0001F642") == [6151, 28584]
     with pytest.raises(InputError, match="not a folder"):
         tb.set_tiktoken_cache_dir(tmp_path / "missing")
+
+
+def test_unknown_special_spelling_is_noted_under_special_and_raise(cl100k):
+    from tokexplorer.core.backends.bpe_backend import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
+
+    text = "a <|endoftext|> b <|im_start|> c"
+    t = cl100k.tokenize(text, special="special")
+    assert 100257 in t.ids
+    assert t.notes == ("'<|im_start|>' is not a special token of this tokenizer; encoded as plain text",)
+    assert cl100k.tokenize("x <|im_start|>", special="raise").notes == (
+        "'<|im_start|>' is not a special token of this tokenizer; encoded as plain text",
+    )
+    assert cl100k.tokenize("x <|im_start|>", special="plain").notes == ()
+    bpe, _ = train_bpe("low lower lowest " * 20, vocab_size=260)  # no special tokens at all
+    ours = BPETokenizer(bpe)
+    got = ours.tokenize(text, special="special")
+    assert got.notes == (
+        "'<|endoftext|>' is not a special token of this tokenizer; encoded as plain text",
+        "'<|im_start|>' is not a special token of this tokenizer; encoded as plain text",
+    )
+    assert bpe.decode(got.ids) == text

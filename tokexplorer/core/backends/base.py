@@ -8,7 +8,9 @@ The GUI, the CLI and the statistics only ever talk to this interface.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Sequence
+from typing import Callable, Collection, Sequence
+
+import regex
 
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -120,3 +122,33 @@ class Tokenizer(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name}>"
+
+
+# Spellings such as <|endoftext|> or <|im_start|> (the OpenAI style of special tokens).
+_SPECIAL_LIKE = regex.compile(r"<\|[^\s|<>]{1,64}\|>")
+
+
+def unknown_special_notes(text: str, known: Collection[str], policy: SpecialPolicy) -> list[str]:
+    """Notes for ``<|...|>`` spellings in ``text`` that are not special tokens here.
+
+    With policy ``"special"`` or ``"raise"`` the user expects such a spelling to be
+    a special token; when the tokenizer has no token of that name it is encoded
+    as ordinary text, and the note says so (with ``"plain"`` nothing is said:
+    every spelling is plain text then).
+
+    Args:
+        text: the text being encoded.
+        known: the tokenizer's special token texts.
+        policy: the special-token policy in use.
+
+    Returns:
+        one note per distinct unknown spelling, in order of appearance.
+    """
+    if policy == "plain" or "<|" not in text:
+        return []
+    seen: list[str] = []
+    for m in _SPECIAL_LIKE.finditer(text):
+        s = m.group()
+        if s not in known and s not in seen:
+            seen.append(s)
+    return [f"{s!r} is not a special token of this tokenizer; encoded as plain text" for s in seen]

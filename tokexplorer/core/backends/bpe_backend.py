@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.textclean import clean_text
@@ -105,6 +105,7 @@ class BPETokenizer(Tokenizer):
         notes = list(cleaned.notes)
         if special == "plain":
             notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
+        notes.extend(unknown_special_notes(t, self.bpe.special_tokens, special))
         special_ids = self.bpe.special_tokens.values() if special == "special" else ()
         tokens = build_tokens(
             t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids

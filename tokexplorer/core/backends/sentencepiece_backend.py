@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Sequence
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -571,6 +571,7 @@ class SentencePieceTokenizer(Tokenizer):
         t = cleaned.text
         notes = list(cleaned.notes)
         user = self.user_defined_symbols
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
         found = [s for s in self.special_tokens if s and s in t]
         if found:
             if special == "raise":

@@ -21,7 +21,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 
 import regex
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -393,6 +393,7 @@ class TiktokenTokenizer(Tokenizer):
                 )
             ids = _guarded("encoding the text", lambda: enc.encode_ordinary(text))
             notes.extend(f"{s!r} encoded as plain text" for s in found)
+        notes.extend(unknown_special_notes(text, enc.special_tokens_set, special))
         return ids, notes
 
     def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
