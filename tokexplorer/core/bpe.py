@@ -998,10 +998,13 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                 size[wi] = 1
             continue
         e = o + n
-        try:
-            i = index(a, o, e)
-        except ValueError:
-            continue
+        # How many a's the word holds tells when to stop looking (list.index
+        # raising ValueError at the end would cost more than the rest).
+        left_a = flat[o:e].count(a)
+        if not left_a:
+            continue  # a stale entry: the word no longer holds a
+        i = index(a, o, e)
+        used = 2 if a == b else 1  # a's one merge consumes
         c = freqs[wi]
         while True:
             if i + 1 < e and flat[i + 1] == b:
@@ -1010,6 +1013,7 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                 if i + 2 < e:
                     flat[i + 1 : e - 1] = flat[i + 2 : e]
                 e -= 1
+                left_a -= used
                 if i > o:
                     left = flat[i - 1] << _SHIFT
                     p = left | a
@@ -1040,15 +1044,11 @@ def _apply_merge(a, b, t, words, freqs, pair_counts, where, heap, vocab, floor=1
                         s_.append(wi)
                 else:
                     break
-                try:
-                    i = index(a, i + 1, e)
-                except ValueError:
-                    break
             else:
-                try:
-                    i = index(a, i + 1, e)
-                except ValueError:
-                    break
+                left_a -= 1
+            if left_a <= 0:
+                break
+            i = index(a, i + 1, e)
         size[wi] = e - o
     pair_counts.pop(pair, None)
     push = heapq.heappush
