@@ -488,7 +488,9 @@ class ComparePane(QWidget):
         self.tiktoken_combo.activated.connect(self._on_tiktoken_chosen)
 
         self.add_button = QToolButton(self)
-        self.add_button.setText("Add column")
+        # The style's menu arrow overlaps the text of a QToolButton; draw our own.
+        self.add_button.setText("Add column ▾")
+        self.add_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
         self.add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.add_menu = QMenu(self)
         self.add_menu.aboutToShow.connect(self._fill_add_menu)
