@@ -238,9 +238,6 @@ def _utf8_error(data: bytes, *, skip: int = 0) -> str:
     return ""
 
 
-_UNDECODABLE = regex.compile(r"[\udc80-\udcff]")
-
-
 def _ends_cut(data: bytes) -> bool:
     """True when ``data`` is valid UTF-8 except for an incomplete character at its end."""
     for k in (1, 2, 3):
@@ -268,7 +265,9 @@ def _mostly_utf8(data: bytes) -> int:
     undecodable as UTF-8, so neither passes.
     """
     text = data.decode("utf-8", "surrogateescape")
-    n_bad = len(_UNDECODABLE.findall(text))
+    # every undecodable byte became one lone surrogate, which "ignore" drops
+    # (counted in C: a list of them could be as large as the file)
+    n_bad = len(text) - len(text.encode("utf-8", "ignore").decode("utf-8"))
     n_good = len(text) - len(text.encode("ascii", "ignore")) - n_bad
     if n_bad and n_good >= 10 * n_bad:
         return n_bad
