@@ -55,8 +55,8 @@ import threading
 import time
 from array import array
 from contextlib import contextmanager
-from itertools import chain, compress
-from operator import not_
+from itertools import chain, compress, repeat
+from operator import lshift, not_, or_
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
 
@@ -424,28 +424,25 @@ class BPE:
         if joinable is None:
             joinable = self._joinable = _joinable_pairs(ranks)
         seg_cache = self._seg_cache
+        # the cut points, found with C-level maps: i where the pair (b[i-1], b[i])
+        # is in no token
+        keys = map(or_, map(lshift, b, repeat(8)), b[1:])
+        cuts = list(compress(range(1, len(b)), map(not_, map(joinable.__getitem__, keys))))
+        cuts.append(len(b))
         out: list[int] = []
         start = 0
-        prev = b[0]
-        for i in range(1, len(b)):
-            cur = b[i]
-            if not joinable[prev << 8 | cur]:
-                self._encode_segment(b[start:i], out, ranks, seg_cache)
-                start = i
-            prev = cur
-        self._encode_segment(b[start:], out, ranks, seg_cache)
+        for end in cuts:
+            seg = b[start:end]
+            ids = seg_cache.get(seg)
+            if ids is None:
+                r = ranks.get(seg)
+                ids = (r,) if r is not None else tuple(ranks[p] for p in _merge_parts(ranks, seg))
+                if len(seg_cache) >= _CACHE_LIMIT:
+                    seg_cache.clear()
+                seg_cache[seg] = ids
+            out.extend(ids)
+            start = end
         return out
-
-    @staticmethod
-    def _encode_segment(seg: bytes, out: list[int], ranks, seg_cache) -> None:
-        ids = seg_cache.get(seg)
-        if ids is None:
-            r = ranks.get(seg)
-            ids = (r,) if r is not None else tuple(ranks[p] for p in _merge_parts(ranks, seg))
-            if len(seg_cache) >= _CACHE_LIMIT:
-                seg_cache.clear()
-            seg_cache[seg] = ids
-        out.extend(ids)
 
     def encode(
         self,
