@@ -698,3 +698,44 @@ def test_encode_decode_pipe_gives_the_file_back_byte_for_byte(tmp_path, tail):
         input=enc.stdout, capture_output=True, env=env, timeout=300, check=True,
     )  # fmt: skip
     assert dec.stdout == src.read_bytes()
+
+
+# ---------------------------------------------------------------------------
+# stats
+# ---------------------------------------------------------------------------
+
+
+def test_stats_table(capsys, tmp_path):
+    f = tmp_path / "s1.txt"
+    f.write_text("hello world\nsecond line\n", encoding="utf-8")
+    code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f))
+    assert (code, err) == (0, "")
+    rows = [line.split() for line in out.splitlines()]
+    assert rows[1] == ["cl100k_base", "all", "2", "6", "4.0", "4.0", "1.5", "0.0", "—", "0"]
+    assert rows[2][:4] == ["cl100k_base", "s1.txt", "2", "6"]
+
+
+def test_stats_special_policies_like_encode(capsys, tmp_path):
+    f = tmp_path / "sp.txt"
+    f.write_text("hello <|endoftext|> world\n", encoding="utf-8")
+    code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f), "--special", "raise")
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "sp.txt: text contains the special token '<|endoftext|>' of cl100k_base")
+    code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f))
+    assert code == 0
+    assert err == "tokexplorer: note: sp.txt: '<|endoftext|>' encoded as plain text\n"
+
+
+def test_stats_folder_skips_an_unusable_file_with_a_note(capsys, tmp_path):
+    (tmp_path / "good.txt").write_text("hello world\n", encoding="utf-8")
+    (tmp_path / "latin.txt").write_bytes("Un café près de la forêt, déjà vu.\n".encode("latin-1"))
+    code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(tmp_path))
+    assert code == 0
+    assert "skipped " in err and "latin.txt: not valid UTF-8 at byte 6" in err
+    assert [line.split()[1] for line in out.splitlines()[1:3]] == ["all", "good.txt"]
+
+
+def test_inspect_raise_refuses_special_text(capsys):
+    code, out, err = run(capsys, "inspect", "--text", "a<|endoftext|>", "--tokenizer", CL100K, "--special", "raise")
+    assert code == 2 and out == ""
+    assert_one_line_error(err, "text contains the special token '<|endoftext|>' of cl100k_base")

@@ -488,6 +488,37 @@ def cmd_decode(ns: argparse.Namespace) -> int:
     return 0
 
 
+def _special_spellings(tokenizers: Sequence[Any], texts: Sequence[tuple[str, str]], policy: str) -> None:
+    """Apply ``--special`` to whole texts the way ``encode`` does: ``raise``
+    refuses (exit 2) a text that spells a special token of one of the
+    tokenizers; ``plain`` notes each such spelling once per text.
+
+    Args:
+        tokenizers: the loaded tokenizers.
+        texts: ``(name, text)`` pairs (file names, or ``"text"``).
+        policy: the ``--special`` policy.
+
+    Raises:
+        SpecialTokenError: policy ``raise`` and a text spells a special token.
+    """
+    if policy == "special":
+        return
+    for name, text in texts:
+        seen: set[str] = set()
+        for tok in tokenizers:
+            for s in tok.special_tokens:
+                if not s or s not in text:
+                    continue
+                if policy == "raise":
+                    raise SpecialTokenError(
+                        f"{name}: text contains the special token {s!r} of {tok.name}; choose "
+                        "'special' to encode it as its special id or 'plain' to encode it as ordinary text"
+                    )
+                if s not in seen:
+                    seen.add(s)
+                    _note(f"{name}: {s!r} encoded as plain text")
+
+
 def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
     (:mod:`tokexplorer.core.stats`); a table, or ``--json``/``--csv``."""
@@ -501,11 +532,24 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     if errors:
         raise CorpusError(errors[0])
     files = []
+    problems: list[str] = []
     for path in paths:
-        f = _checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
+        # a file that cannot be used is skipped with a note, as train does,
+        # as long as other files are left; alone, it is the error
+        try:
+            f = _checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
         files.append((path.name, f.text))
     if not files:
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise CorpusError(f"{problems[0]}{more}")
         raise CorpusError("no files to compute statistics on")
+    for p in problems:
+        _note(f"skipped {p}")
+    _special_spellings(tokenizers, files, ns.special)
     st = compute_stats(tokenizers, files, special=ns.special)
     for t in st.tokenizers:
         if t.error:
@@ -661,9 +705,15 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
 
         toks = [_load(s) for s in specs]
         if ns.raw:
-            report = inspect_bytes(read_raw(ns.file), toks, policy=ns.special)
+            data = read_raw(ns.file)
+            if ns.special == "raise":
+                _special_spellings(toks, [("file", data.decode("utf-8", "replace"))], "raise")
+            report = inspect_bytes(data, toks, policy=ns.special)
         else:
-            report = inspect_report(_input_text(ns), toks, policy=ns.special)
+            text = _input_text(ns)
+            if ns.special == "raise":
+                _special_spellings(toks, [("text", text)], "raise")
+            report = inspect_report(text, toks, policy=ns.special)
         for n in list(report.analysis.notes) + list(report.notes):
             _note(n)
         for tr in report.tracks:

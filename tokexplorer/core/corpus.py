@@ -369,6 +369,15 @@ _LATIN_SINGLE_BYTE = frozenset(
 _NOT_WESTERN = frozenset("ðÐþÞ¹²³¼½¾ºª¤¦¨¸¯¥µƒ")
 
 
+def _ascii_compatible(codec: str) -> bool:
+    """True when ``codec`` reads ASCII bytes as ASCII (not UTF-16/32, not EBCDIC)."""
+    probe = b"Az09 .,\n"
+    try:
+        return probe.decode(codec) == probe.decode("ascii")
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
 def guess_encoding(data: bytes) -> str:
     """Guess the encoding of bytes that are not UTF-8.
 
@@ -389,10 +398,16 @@ def guess_encoding(data: bytes) -> str:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
         return "latin-1"
-    results = from_bytes(sample)
-    best = results.best()
+    # UTF-16/32 without a byte order mark would hold NUL bytes in any text of
+    # Latin script; such files were refused as binary before this point, so a
+    # UTF-16/32 reading of what is left is a misreading (b"Ma\xf1ana").
+    # Likewise an EBCDIC reading (cp037...) of text whose ASCII letters read as
+    # ASCII in every other candidate: only ASCII-compatible codecs are kept.
+    results = [m for m in from_bytes(sample) if _ascii_compatible(m.encoding)]
+    best = results[0] if results else None
     guess = codecs.lookup(best.encoding).name if best is not None else "latin-1"
-    if best is not None and guess in _LATIN_SINGLE_BYTE:
+    single_byte = best is not None and len(sample.decode(guess, "replace")) == len(sample)
+    if best is not None and (guess in _LATIN_SINGLE_BYTE or single_byte):
         # charset-normalizer often scores several Latin code pages almost alike
         # on short text (French read as Baltic cp1257, Polish as cp1252). Among
         # near ties take the most common one, Western European cp1252, unless
