@@ -160,6 +160,8 @@ def test_human_size():
     assert human_size(1023) == "1023 B"
     assert human_size(1536) == "1.5 KiB"
     assert human_size(5 * 1024 * 1024) == "5.0 MiB"
+    assert human_size(1_048_533) == "1.0 MiB"  # not "1024.0 KiB"
+    assert human_size(1_048_524) == "1023.9 KiB"
 
 
 def test_parse_special_tokens():
@@ -277,6 +279,10 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
         pane.reread_file(0, "utf-8")
     assert pane.corpus.files[0].lossy is True
     assert "\ufffd" in pane.corpus.files[0].text
+    assert pane.problems_label.text() == (
+        "Problems: none · 1 file read with U+FFFD where bytes could not be decoded "
+        "(highlighted; see the notes)"
+    )
     asked = []
     monkeypatch.setattr(
         pane, "_confirm", lambda title, text: asked.append(text) or False

@@ -94,7 +94,7 @@ def human_size(n_bytes: int) -> str:
     value = float(n_bytes)
     for unit in ("KiB", "MiB", "GiB", "TiB"):
         value /= 1024.0
-        if value < 1024 or unit == "TiB":
+        if round(value, 1) < 1024 or unit == "TiB":  # 1,048,533 B is "1.0 MiB", not "1024.0 KiB"
             return f"{value:.1f} {unit}"
     return f"{n_bytes} B"  # pragma: no cover
 

@@ -454,6 +454,7 @@ class CorpusPane(QWidget):
         files = self.model.files
         self.corpus = self._corpus_with_files(self.corpus, files)
         self._update_totals()
+        self._refresh_problems()
         msg = f"{os.path.basename(str(new_file.path))} re-read as {encoding_label(new_file)}"
         self.load_status.setText(msg)
         self.state.status.emit(msg)
@@ -543,9 +544,15 @@ class CorpusPane(QWidget):
         errors += self._load_errors
         self.problems.clear()
         self.problems.addItems([str(e) for e in errors])
-        self.problems_label.setText(
-            f"Problems: {len(errors)}" if errors else "Problems: none"
-        )
+        text = f"Problems: {len(errors)}" if errors else "Problems: none"
+        lossy = [f for f in getattr(self.corpus, "files", ()) if getattr(f, "lossy", False)]
+        if lossy:
+            n = len(lossy)
+            text += (
+                f" · {n} file{'s' if n != 1 else ''} read with U+FFFD where bytes could not be "
+                "decoded (highlighted; see the notes)"
+            )
+        self.problems_label.setText(text)
 
     def problem_messages(self) -> list[str]:
         """The messages listed under Problems (refused files, failed re-reads)."""
