@@ -211,10 +211,12 @@ def test_cli_stats_json_and_table(tmp_path, capsys, toks):
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["tokenizer", "group", "lines", "tokens"]
     assert out[1].split()[:4] == ["cl100k_base", "all", "8", "70"]
-    assert main(["stats", "--tokenizer", spec, *paths, "--special", "raise", "--csv"]) == 0
+    # like encode, "raise" refuses text that spells a special token: exit 2, one error line
+    assert main(["stats", "--tokenizer", spec, *paths, "--special", "raise", "--csv"]) == 2
     captured = capsys.readouterr()
-    assert captured.out.splitlines()[1].startswith("cl100k_base,total,all,,,,,,,,,,,,text contains")
-    assert captured.err.startswith("tokexplorer: note: cl100k_base: text contains the special token")
+    assert captured.out == ""
+    assert "text contains the special token '<|endoftext|>' of cl100k_base" in captured.err
+    assert captured.err.count("\n") == 1
     assert main(["stats", "--tokenizer", spec, str(tmp_path / "missing.txt")]) == 2
     assert "\n" == capsys.readouterr().err[-1:]
 
