@@ -420,9 +420,7 @@ class BPE:
         b = chunk.encode("utf-8")
         if len(b) == len(chunk):  # ASCII: cuts are rare, merge directly
             return [ranks[p] for p in _merge_parts(ranks, b)]
-        joinable = self._joinable
-        if joinable is None:
-            joinable = self._joinable = _joinable_pairs(ranks)
+        joinable = self._joinable  # built by prepare(), which every encoding runs first
         seg_cache = self._seg_cache
         # the cut points, found with C-level maps: i where the pair (b[i-1], b[i])
         # is in no token

@@ -238,24 +238,8 @@ def _utf8_error(data: bytes, *, skip: int = 0) -> str:
     return ""
 
 
-def _ends_cut(data: bytes) -> bool:
-    """True when ``data`` is valid UTF-8 except for an incomplete character at its end."""
-    for k in (1, 2, 3):
-        if len(data) > k and 0xC0 <= data[-k] <= 0xF4:  # the lead byte of the cut character
-            try:
-                data[:-k].decode("utf-8")
-            except UnicodeDecodeError:
-                return False
-            try:
-                data[-k:].decode("utf-8")
-            except UnicodeDecodeError as exc:
-                return exc.reason == "unexpected end of data"
-            return False
-    return False
-
-
-def _mostly_utf8(data: bytes) -> int:
-    """Number of undecodable bytes if ``data`` should still be read as UTF-8, else 0.
+def _mostly_utf8(data: bytes) -> tuple[int, bool]:
+    """Whether ``data`` should still be read as UTF-8 despite undecodable bytes.
 
     UTF-8 it is when its well-formed non-ASCII characters outnumber the
     undecodable bytes ten to one, or when its only fault is a character cut off
@@ -263,17 +247,29 @@ def _mostly_utf8(data: bytes) -> int:
     legacy single-byte text (Latin-1, cp1252) has no well-formed multi-byte
     sequences, and a multi-byte legacy one (GBK, Shift-JIS) is mostly
     undecodable as UTF-8, so neither passes.
+
+    Returns:
+        ``(undecodable bytes, cut at the end)``; ``(0, False)`` when the data
+        should not be read as UTF-8.
     """
     text = data.decode("utf-8", "surrogateescape")
     # every undecodable byte became one lone surrogate, which "ignore" drops
     # (counted in C: a list of them could be as large as the file)
     n_bad = len(text) - len(text.encode("utf-8", "ignore").decode("utf-8"))
+    if not n_bad:
+        return 0, False
     n_good = len(text) - len(text.encode("ascii", "ignore")) - n_bad
-    if n_bad and n_good >= 10 * n_bad:
-        return n_bad
-    if n_bad and n_good >= 1 and n_bad <= 3 and _ends_cut(data):
-        return n_bad
-    return 0
+    # cut at the end: all the bad bytes are the last ones and start a character
+    # that the data ends before completing
+    cut = False
+    if n_bad <= 3 and all("\udc80" <= c <= "\udcff" for c in text[-n_bad:]):
+        try:
+            data[-n_bad:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            cut = exc.reason == "unexpected end of data"
+    if n_good >= 10 * n_bad or (cut and n_good >= 1):
+        return n_bad, cut
+    return 0, False
 
 
 def _decode(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
@@ -384,8 +380,10 @@ def guess_encoding(data: bytes) -> str:
     charset-normalizer's best guess, unless an East Asian codec decodes the
     bytes strictly into text that fits its language clearly better (short CJK
     files are where charset-normalizer is weakest: a few bytes of GBK Chinese
-    pass for Korean), or the guess is a Latin code page and cp1252 scored
-    about as well (charset-normalizer reads short French as Baltic cp1257).
+    pass for Korean), or the guess is a single-byte code page and a Latin one
+    scored about as well (charset-normalizer reads short French as Baltic
+    cp1257): then cp1252, or cp1250 where cp1252's reading holds letters of
+    the other Latin code pages. UTF-16/32 and EBCDIC readings are never guessed.
 
     Args:
         data: the file's bytes (the first 256 KiB are enough).
@@ -406,16 +404,15 @@ def guess_encoding(data: bytes) -> str:
     results = [m for m in from_bytes(sample) if _ascii_compatible(m.encoding)]
     best = results[0] if results else None
     guess = codecs.lookup(best.encoding).name if best is not None else "latin-1"
-    single_byte = best is not None and len(sample.decode(guess, "replace")) == len(sample)
-    if best is not None and (guess in _LATIN_SINGLE_BYTE or single_byte):
+    if best is not None and len(sample.decode(guess, "replace")) == len(sample):  # a single-byte guess
         # charset-normalizer often scores several Latin code pages almost alike
         # on short text (French read as Baltic cp1257, Polish as cp1252). Among
         # near ties take the most common one, Western European cp1252, unless
         # its reading holds characters that are letters only in the others.
         near = [
-            codecs.lookup(m.encoding).name
-            for m in results
-            if codecs.lookup(m.encoding).name in _LATIN_SINGLE_BYTE
+            name
+            for name, m in ((codecs.lookup(m.encoding).name, m) for m in results)
+            if name in _LATIN_SINGLE_BYTE
             and m.chaos <= best.chaos + 0.1
             and m.coherence >= best.coherence - 0.05
         ]
@@ -522,12 +519,12 @@ def decode_file_bytes(
             return _make(p, data.decode("utf-8"), size, "utf-8", False, None, (), False, "")
 
     body = data[3:] if found is not None else data
-    n_bad = _mostly_utf8(body)
+    n_bad, cut = _mostly_utf8(body)
     if n_bad:
         text = body.decode("utf-8", "replace")
         what = (
             "the file ends in the middle of a character"
-            if n_bad <= 3 and _ends_cut(body)
+            if cut
             else f"{n_bad:,} undecodable byte{'s' if n_bad != 1 else ''}"
         )
         notes.append(

@@ -221,22 +221,18 @@ class Splitter:
         fast = twin.findall
         out: list[str] = []
         pos = 0  # everything before pos is done; pos is a safe cut
-        for g in _ASCII_STRETCH.finditer(text, pos):
+        for g in _ASCII_STRETCH.finditer(text):
             gs, ge = g.span()
-            if gs < pos:
-                continue
             # a: the first safe cut in the stretch, b: the last one; a lookaround
-            # may need the two characters after a cut, hence the end + 2.
+            # may need the two characters after a cut, hence the end + 2. No cut
+            # lies after ge: text[ge] is not ASCII, so it is neither the space
+            # nor the line break that a cut after it would need.
             m = _CUT_FORWARD.search(text, gs, min(n, ge + 2))
             if m is None:
                 continue
             a = m.start()
             m = _CUT_BACKWARD.search(text, a, min(n, ge + 2))
             b = m.start() if m is not None else a
-            if b > ge:
-                b = ge
-                m = _CUT_BACKWARD.search(text, a, min(n, ge + 1))
-                b = m.start() if m is not None else a
             if b - a < FAST_MIN_CHARS:
                 continue
             if a > pos:

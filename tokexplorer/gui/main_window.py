@@ -127,6 +127,7 @@ class MainWindow(QMainWindow):
         self._startup_pending: set[str] = set()
         self._startup_step = ""
         self._startup_finished = False
+        self._startup_final_note = ""
         self.model_worker: Worker | None = None
         self.tiktoken_worker: Worker | None = None
 
@@ -270,6 +271,7 @@ class MainWindow(QMainWindow):
                 sample_text = ""
         self.state.set_sample_text(sample_text)
         self._startup_finished = False
+        self._startup_final_note = ""  # said last, once every startup step is done
         self._startup_pending = {"corpus", "tiktoken"}
         self._load_default_tiktoken()
         if paths:
@@ -411,9 +413,8 @@ class MainWindow(QMainWindow):
         self._startup_pending.discard(name)
         if not self._startup_pending and not self._startup_finished:
             self._startup_finished = True
-            note = getattr(self, "_startup_final_note", "")
-            if note:  # last, so that no step's own message hides it
-                self.state.status.emit(note)
+            if self._startup_final_note:  # last, so that no step's own message hides it
+                self.state.status.emit(self._startup_final_note)
             toks = sorted(
                 self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9)
             )
