@@ -40,7 +40,7 @@ from typing import Callable, Generator, Iterable, Iterator, Sequence
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.pretokenize import compile_splitter, pattern_string
+from tokexplorer.core.pretokenize import LINE_START_CUT, compile_splitter, pattern_string
 from tokexplorer.core.textclean import clean_text
 from tokexplorer.core.types import Progress, run_to_end
 
@@ -55,7 +55,7 @@ POOL_PIECE_CHARS = 1 << 20
 POOL_MIN_CHARS = 1 << 22
 """Below this many characters in total the pool's start-up cost is not worth it."""
 
-_SAFE_CUT = regex.compile(r"(?<=\S\n)(?=[\p{L}\p{N}])|(?<=\p{L})(?= \p{L})")
+_SAFE_CUT = regex.compile(LINE_START_CUT + r"|(?<=\p{L})(?= \p{L})")
 # In UTF-8 (and single-byte ASCII-compatible encodings) a byte below 0x80 is
 # that ASCII character, so the same rule can be applied to raw bytes.
 _SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z])(?= [A-Za-z])")

@@ -165,7 +165,10 @@ _ASCII_TWINS: dict[str, str] = {
 # the character after it): after a non-space character that is followed by a
 # space and a non-space character ("word| word", "x| ;"), and after a line
 # break that follows a non-space character and precedes a letter or digit.
-_CUT_SRC = r"(?<=\S)(?= \S)|(?<=\S\n)(?=[\p{L}\p{N}])"
+#: A safe cut of every built-in pattern: after a line break that follows a
+#: non-space character, before a letter or digit (counting cuts there too).
+LINE_START_CUT = r"(?<=\S\n)(?=[\p{L}\p{N}])"
+_CUT_SRC = r"(?<=\S)(?= \S)|" + LINE_START_CUT
 _CUT_FORWARD = regex.compile(_CUT_SRC)
 _CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
 
