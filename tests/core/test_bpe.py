@@ -392,3 +392,40 @@ def test_E17_long_encode_is_cancellable(ours_cl100k):
         BPETokenizer(ours_cl100k).tokenize_cancellable("^" * 300_000, cancel=lambda: True)
     # a cancelled encode leaves nothing half-done behind
     assert ours_cl100k.encode_ordinary("x" * 16) == [45202, 45202]
+
+
+def test_chunk_cache_learns_short_chunks_only_and_starts_over_past_its_limit(ours_cl100k, monkeypatch):
+    from tokexplorer.core import bpe as bpe_mod
+
+    ours_cl100k.prepare().clear_cache()
+    cache = ours_cl100k._cache
+    n_whole = len(cache)
+    assert cache[" the"] == (279,)  # a whole token, there from the start
+    long_word = "q" * 300  # longer than _CACHE_CHUNK_CHARS: encoded, not kept
+    ids = ours_cl100k.encode_ordinary("zqxjv zqxjv " + long_word)
+    assert ids[:8] == [89, 89835, 73, 85, 1167, 89835, 73, 85]  # as tiktoken gives
+    assert ours_cl100k.decode(ids) == "zqxjv zqxjv " + long_word
+    assert "zqxjv" in cache and " zqxjv" in cache and long_word not in cache
+    assert len(cache) == n_whole + 2
+    monkeypatch.setattr(bpe_mod, "_CACHE_LIMIT", 2)
+    ours_cl100k.encode_ordinary(" zqxjvw")  # a third learned chunk: the cache starts over
+    assert len(cache) == n_whole + 1 and " zqxjvw" in cache and "zqxjv" not in cache
+
+
+def test_encode_is_cancellable_among_many_short_new_chunks(ours_cl100k):
+    def word(i):  # 3,000 distinct letter-only words that are no tokens
+        return "zq" + "".join(chr(97 + i // 26**k % 26) for k in range(3)) + "xj"
+
+    words = " ".join(word(i) for i in range(3000))
+    calls = {"n": 0}
+
+    def cancel():
+        calls["n"] += 1
+        return True
+
+    ours_cl100k.clear_cache()
+    with pytest.raises(Cancelled):
+        ours_cl100k.encode_ordinary(words, cancel=cancel)
+    assert calls["n"] == 1  # the first poll, after 1,024 new chunks
+    ours_cl100k.clear_cache()
+    assert ours_cl100k.encode_ordinary(words) == ours_cl100k.encode_ordinary(words)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -40,6 +41,10 @@ WORDS = [
     "don't",
     "A",
     "bC",
+    " 中文",
+    "naïve",
+    " Жж",
+    "\u3000",
 ]
 
 
@@ -69,13 +74,47 @@ def test_splitter_equals_regex_on_mixed_text(name, text):
 
 
 @pytest.mark.parametrize("name", BUILT_IN)
-def test_ascii_twin_equals_regex_on_all_ascii_pairs(name):
-    twin = re.compile(pretokenize._ASCII_TWINS[PATTERNS[name]])
+def test_twin_equals_regex_on_all_ascii_pairs(name):
+    twin = pretokenize._twin(PATTERNS[name])
     pat = regex.compile(PATTERNS[name])
     for a in ASCII:
         for b in ASCII:
             for t in (a + b, a + b + " x", "x" + a + b + "\n"):
                 assert twin.findall(t) == pat.findall(t), repr(t)
+
+
+BMP = [chr(i) for i in range(0x10000)]
+
+
+@pytest.mark.parametrize("name", BUILT_IN)
+def test_twin_equals_regex_on_every_bmp_character_in_context(name):
+    """Every BMP code point (surrogates included) before and after letters,
+    digits, spaces, line breaks, punctuation and the contraction suffixes,
+    and all of them shuffled together."""
+    twin = pretokenize._twin(PATTERNS[name])
+    pat = regex.compile(PATTERNS[name])
+    rng = random.Random(7)
+    shuffled = BMP[:]
+    rng.shuffle(shuffled)
+    texts = [
+        "".join(c + " " + c + c + "x'S\n" for c in BMP),
+        "".join("a" + c + "1" + c + "'ll " + c + "\r\n" for c in BMP),
+        "".join(" " + c + "  " + c + "\u3000" + c + "." for c in BMP),
+        "".join(shuffled),
+        "".join(c + d for c, d in zip(shuffled, BMP)),
+    ]
+    for t in texts:
+        assert twin.findall(t) == pat.findall(t)
+
+
+def test_twin_classes_are_the_ones_regex_uses():
+    fields = pretokenize._twin_fields()
+    letters = re.compile(f"[{fields['L']}]")
+    assert letters.fullmatch("ж") and letters.fullmatch("中") and not letters.fullmatch("1")
+    # regex's \s is Unicode White_Space: no \x1c-\x1f, unlike re's \s
+    spaces = re.compile(f"[{fields['S']}]")
+    assert [c for c in "\x1c\x1f \xa0\u3000\x85" if spaces.fullmatch(c)] == [" ", "\xa0", "\u3000", "\x85"]
+    assert re.fullmatch(f"[{fields['i_s']}]+", "sSſ")
 
 
 @pytest.mark.parametrize("name", BUILT_IN)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from PySide6.QtCore import QElapsedTimer, QTimer
+from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEvent, QTimer
 
 from tokexplorer.core.corpus import Corpus, CorpusFile
 from tokexplorer.core.resources import sample_text
@@ -42,6 +42,10 @@ def test_no_event_loop_stall_over_100_ms_while_training(qtbot):
             errors=(),
         )
     )
+    # Widgets of earlier tests are destroyed by deferred deletes; let that
+    # happen now, not inside the measured window (it starves the timer).
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    qtbot.wait(50)
     gaps: list[int] = []
     clock = QElapsedTimer()
     timer = QTimer()

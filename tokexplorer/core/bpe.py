@@ -172,10 +172,12 @@ class BPE:
         self._special_by_id = {i: s.encode("utf-8") for s, i in self.special_tokens.items()}
         self._special_re = _special_regex(self.special_tokens)
         self._splitter = compile_splitter(self.pat_str) if self.pat_str is not None else None
-        self._cache: dict[str, list[int]] = {}
         self._seg_cache: dict[bytes, tuple[int, ...]] = {}
         self._joinable: bytearray | None = None
+        self._pair_ranks = []
+        self._byte_ranks = []
         self._whole: dict[str, tuple[int]] | None = None
+        self._cache = None
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -232,9 +234,11 @@ class BPE:
         self._special_by_id = {i: s.encode("utf-8") for s, i in special_tokens.items()}
         self._special_re = _special_regex(special_tokens)
         self._splitter = compile_splitter(pat_str) if pat_str is not None else None
-        self._cache = {}
+        self._cache: _ChunkCache | None = None  # built by prepare()
         self._seg_cache = {}
         self._joinable = None
+        self._pair_ranks: list[int] = []  # these two are built by prepare()
+        self._byte_ranks: list[int] = []
         self._whole = None
         self._merges = None
 
@@ -318,9 +322,11 @@ class BPE:
         """
         if self._whole is None:
             self._whole = self._whole_tokens()
-            self._cache = dict(self._whole)
+            self._cache = _ChunkCache(self._whole, self._encode_chunk)
         if self._joinable is None:
             self._joinable = _joinable_pairs(self.mergeable_ranks)
+            self._pair_ranks = _pair_rank_table(self.mergeable_ranks)
+            self._byte_ranks = [self.mergeable_ranks[bytes([b])] for b in range(N_BYTES)]
         return self
 
     def clear_cache(self) -> None:
@@ -329,7 +335,8 @@ class BPE:
         The chunk cache keeps only the vocabulary's own tokens (a chunk that is
         a whole token is always found by one lookup; tiktoken does the same).
         """
-        self._cache = dict(self._whole) if self._whole is not None else {}
+        if self._whole is not None:
+            self._cache = _ChunkCache(self._whole, self._encode_chunk)
         self._seg_cache.clear()
 
     def encode_ordinary(self, text: str, *, cancel: Callable[[], bool] | None = None) -> list[int]:
@@ -360,37 +367,9 @@ class BPE:
         chunks = [text] if self._splitter is None else self._splitter.findall(text)
         if self._whole is None:
             self.prepare()
-        # One pass in C: the ids of each chunk that is a whole token or was
-        # seen before, else None.
-        got = list(map(self._cache.get, chunks))
-        if None in got:
-            self._fill_missing(chunks, got)
-        out.extend(chain.from_iterable(got))
-
-    def _fill_missing(self, chunks: list[str], got: list) -> None:
-        """Encode the distinct chunks whose entry in ``got`` is None, fill those
-        entries in place and cache the new encodings."""
-        missing = list(compress(range(len(got)), map(not_, got)))
-        todo = dict.fromkeys([chunks[i] for i in missing])
-        encode_chunk = self._encode_chunk
-        cancel = getattr(_CANCEL, "fn", None)
-        too_long = []
-        for k, chunk in enumerate(todo):
-            if cancel is not None and not k & 0x3FF and cancel():
-                raise Cancelled("encoding cancelled")
-            todo[chunk] = encode_chunk(chunk)
-            if len(chunk) > _CACHE_CHUNK_CHARS:
-                too_long.append(chunk)
-        for i in missing:
-            got[i] = todo[chunks[i]]
-        for chunk in too_long:
-            del todo[chunk]
-        cache = self._cache
-        whole = self._whole
-        if len(todo) <= _CACHE_LIMIT:
-            if len(cache) - len(whole) + len(todo) > _CACHE_LIMIT:
-                cache = self._cache = dict(whole)
-            cache.update(todo)
+        # One pass in C over the chunks: a chunk that is a whole token or was
+        # seen before costs one lookup; the cache encodes the others (once each).
+        out.extend(chain.from_iterable(map(self._cache.__getitem__, chunks)))
 
     def _whole_tokens(self) -> dict[str, tuple[int]]:
         """Text of each token whose bytes are valid UTF-8 -> ``(id,)``.
@@ -419,9 +398,10 @@ class BPE:
         ranks = self.mergeable_ranks
         b = chunk.encode("utf-8")
         if len(b) == len(chunk):  # ASCII: cuts are rare, merge directly
-            return [ranks[p] for p in _merge_parts(ranks, b)]
+            return _merge_ids(ranks, b, self._byte_ranks, self._pair_ranks)
         joinable = self._joinable  # built by prepare(), which every encoding runs first
         seg_cache = self._seg_cache
+        byte_ids, pair_ranks = self._byte_ranks, self._pair_ranks
         # the cut points, found with C-level maps: i where the pair (b[i-1], b[i])
         # is in no token
         keys = map(or_, map(lshift, b, repeat(8)), b[1:])
@@ -434,7 +414,7 @@ class BPE:
             ids = seg_cache.get(seg)
             if ids is None:
                 r = ranks.get(seg)
-                ids = (r,) if r is not None else tuple(ranks[p] for p in _merge_parts(ranks, seg))
+                ids = (r,) if r is not None else tuple(_merge_ids(ranks, seg, byte_ids, pair_ranks))
                 if len(seg_cache) >= _CACHE_LIMIT:
                     seg_cache.clear()
                 seg_cache[seg] = ids
@@ -565,6 +545,44 @@ class BPE:
         return token_id in self._special_by_id
 
 
+class _ChunkCache(dict):
+    """Chunk text -> its token ids (a list or tuple of int), filled on demand.
+
+    It starts as the model's whole-token table (text of each token -> ``(id,)``).
+    A lookup of a chunk it lacks (``__missing__``) encodes the chunk, keeps the
+    result unless the chunk is longer than ``_CACHE_CHUNK_CHARS`` characters,
+    and returns it, so that ``map(cache.__getitem__, chunks)`` runs in C for
+    every chunk seen before. Past ``_CACHE_LIMIT`` learned chunks it starts over
+    from the whole tokens. The cancel callback of the running encode is polled
+    every 1,024 misses.
+
+    Raises (from a lookup):
+        Cancelled: the running encode's cancel callback returned True.
+    """
+
+    __slots__ = ("_base", "_encode_chunk", "_misses")
+
+    def __init__(self, base: dict[str, tuple[int]], encode_chunk: Callable[[str], list[int]]) -> None:
+        super().__init__(base)
+        self._base = base
+        self._encode_chunk = encode_chunk
+        self._misses = 0
+
+    def __missing__(self, chunk: str) -> list[int]:
+        self._misses += 1
+        if not self._misses & 0x3FF:
+            cancel = getattr(_CANCEL, "fn", None)
+            if cancel is not None and cancel():
+                raise Cancelled("encoding cancelled")
+        ids = self._encode_chunk(chunk)
+        if len(chunk) <= _CACHE_CHUNK_CHARS:
+            if len(self) - len(self._base) >= _CACHE_LIMIT:
+                self.clear()
+                self.update(self._base)
+            self[chunk] = ids
+        return ids
+
+
 # ---------------------------------------------------------------------- merging
 def _merge_parts(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None = None) -> list[bytes]:
     """Split ``data`` into tokens by rank-based merging (tiktoken's algorithm).
@@ -604,6 +622,60 @@ def _merge_parts(ranks: Mapping[bytes, int], data: bytes, max_rank: int | None =
             r2 = get(data[bounds[i - 1] : bounds[i + 1]], inf)
             pr[i - 1] = r2 if r2 < inf else inf
     return [data[bounds[k] : bounds[k + 1]] for k in range(len(bounds) - 1)]
+
+
+def _merge_ids(
+    ranks: Mapping[bytes, int], data: bytes, byte_ids: Sequence[int], pair_ranks: Sequence[int]
+) -> list[int]:
+    """Token ids of ``data`` by rank-based merging (the loop of :func:`_merge_parts`).
+
+    The ids are carried along the merges (a merged part's id is the rank that
+    merged it), so no lookup of the final parts is needed.
+
+    Args:
+        ranks: token bytes -> rank (= id).
+        data: the bytes of one chunk (len >= 1).
+        byte_ids: id of each of the 256 single bytes.
+        pair_ranks: 65,536 ranks, ``pair_ranks[a << 8 | b]`` the rank of the
+            token ``bytes([a, b])`` or ``_INF`` (see :func:`_pair_rank_table`).
+
+    Returns:
+        list of token ids.
+    """
+    n = len(data)
+    if n > _SHORT_CHUNK:
+        return [ranks[p] for p in _merge_parts_heap(ranks, data, None)]
+    ids = list(map(byte_ids.__getitem__, data))
+    if n == 1:
+        return ids
+    inf = _INF
+    get = ranks.get
+    bounds = list(range(n + 1))
+    pr = list(map(pair_ranks.__getitem__, map(or_, map(lshift, data, repeat(8)), data[1:])))
+    while pr:
+        r = min(pr)
+        if r >= inf:
+            break
+        i = pr.index(r)
+        ids[i] = r
+        del ids[i + 1]
+        del bounds[i + 1]
+        del pr[i]
+        if i < len(pr):
+            pr[i] = get(data[bounds[i] : bounds[i + 2]], inf)
+        if i > 0:
+            pr[i - 1] = get(data[bounds[i - 1] : bounds[i + 1]], inf)
+    return ids
+
+
+def _pair_rank_table(ranks: Mapping[bytes, int]) -> list[int]:
+    """Ranks of the two-byte tokens: a list of 65,536 ints, ``table[a << 8 | b]``
+    the rank of ``bytes([a, b])``, ``_INF`` where that is no token."""
+    table = [_INF] * 65536
+    for tok, r in ranks.items():
+        if len(tok) == 2:
+            table[tok[0] << 8 | tok[1]] = r
+    return table
 
 
 def _joinable_pairs(ranks: Mapping[bytes, int]) -> bytearray:
