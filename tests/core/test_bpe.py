@@ -429,3 +429,48 @@ def test_encode_is_cancellable_among_many_short_new_chunks(ours_cl100k):
     assert calls["n"] == 1  # the first poll, after 1,024 new chunks
     ours_cl100k.clear_cache()
     assert ours_cl100k.encode_ordinary(words) == ours_cl100k.encode_ordinary(words)
+
+
+def _plain_rank_encode(bpe, text):
+    """Reference: rank merging of each chunk's bytes, no cuts, no caches."""
+    from tokexplorer.core.bpe import _merge_parts
+
+    out = []
+    for chunk in regex.findall(bpe.pat_str, text):
+        out += [bpe.mergeable_ranks[p] for p in _merge_parts(bpe.mergeable_ranks, chunk.encode("utf-8"))]
+    return out
+
+
+_CJK_CORPUS = (
+    "分词器把汉字切成字节，字节再合并成词元。中文没有空格，整句话是一个块。"
+    "日本語の文章もテストします。한국어 문장도 있습니다. 🙂🌊👩\u200d🔬 emoji и кириллица. "
+) * 40
+
+
+@pytest.fixture(scope="module")
+def cjk_bpe():
+    # byte-level merges learned on CJK text build tokens across character
+    # boundaries and inside characters: the cut table must see all of them
+    bpe, _ = train_bpe(_CJK_CORPUS, vocab_size=600, pattern="cl100k")
+    return bpe.prepare()
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(PIECES), st.sampled_from(list(_CJK_CORPUS[:120])),
+                          st.text(max_size=4)), max_size=40))
+def test_trained_cjk_model_encodes_as_plain_rank_merging(cjk_bpe, parts):
+    text = "".join(parts)
+    cjk_bpe.clear_cache()
+    assert cjk_bpe.encode_ordinary(text) == _plain_rank_encode(cjk_bpe, text)
+
+
+def test_trained_cjk_model_on_its_corpus_and_mixed_text(cjk_bpe):
+    ranks = cjk_bpe.mergeable_ranks
+    assert "字节".encode() in ranks  # a token of two whole characters
+    assert b"\x8d\xe5" in ranks  # the end of one character and the start of the next
+    for text in (_CJK_CORPUS, MIXED, _CJK_CORPUS[::-1]):
+        cjk_bpe.clear_cache()
+        assert cjk_bpe.encode_ordinary(text) == _plain_rank_encode(cjk_bpe, text)
+    # segments cut inside a chunk: the corpus's first sentence is one chunk
+    ids = cjk_bpe.encode_ordinary("分词器把汉字切成字节")
+    assert cjk_bpe.decode_bytes(ids) == "分词器把汉字切成字节".encode()

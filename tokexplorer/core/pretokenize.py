@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Iterator
+from typing import Iterable, Iterator
 
 import regex
 
@@ -168,9 +168,10 @@ _TWIN_CLASSES = {
 }
 
 
-def _class_body(code_points: list[int]) -> str:
+def _class_body(code_points: "Iterable[int]") -> str:
     """The inside of a ``re`` character class holding exactly ``code_points``
-    (sorted BMP code points), as ranges of ``\\uXXXX`` escapes."""
+    (BMP code points, in any order), as ranges of ``\\uXXXX`` escapes."""
+    code_points = sorted(code_points)
     parts: list[str] = []
     i = 0
     while i < len(code_points):
@@ -189,11 +190,11 @@ def _twin_fields() -> dict[str, str]:
     installed ``regex`` module over all 65,536 BMP code points (about 25 ms)."""
     bmp = "".join(map(chr, range(0x10000)))
     fields = {
-        key: _class_body(sorted(map(ord, regex.findall(prop, bmp))))
+        key: _class_body(map(ord, regex.findall(prop, bmp)))
         for key, prop in _TWIN_CLASSES.items()
     }
     for letter in "sdmtlvre":
-        fields["i_" + letter] = _class_body(sorted(map(ord, regex.findall(f"(?i:{letter})", bmp))))
+        fields["i_" + letter] = _class_body(map(ord, regex.findall(f"(?i:{letter})", bmp)))
     suffixes = ["s", "t", "re", "ve", "m", "ll", "d"]
     fields["o200k_suffix"] = "(?:%s)?" % "|".join(
         "'" + "".join(f"[{fields['i_' + c]}]" for c in sfx) for sfx in suffixes
