@@ -208,7 +208,10 @@ def _twin(pat_str: str) -> "re.Pattern[str] | None":
     template = _TWIN_TEMPLATES.get(pat_str)
     if template is None:
         return None
-    return re.compile(template % _twin_fields())
+    try:
+        return re.compile(template % _twin_fields())
+    except re.error:  # possessive quantifiers need Python 3.11's re; regex alone then
+        return None
 
 
 # Cut points where every built-in pattern ends a chunk and where scanning the
