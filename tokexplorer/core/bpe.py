@@ -56,7 +56,7 @@ import time
 from array import array
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
-from operator import lshift, not_, or_
+from operator import lshift, or_
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
 
@@ -734,7 +734,8 @@ def _cut_table(ranks: Mapping[bytes, int]) -> tuple[array, bytes]:
 
 class _SegmentCache(dict):
     """Segment bytes -> tuple of token ids, filled on demand (``__missing__``
-    merges the segment); cleared when it holds ``_CACHE_LIMIT`` segments."""
+    merges the segment); segments longer than ``4 * _CACHE_CHUNK_CHARS`` bytes
+    are not kept, and it is cleared when it holds ``_CACHE_LIMIT`` segments."""
 
     __slots__ = ("_ranks", "_byte_ranks", "_pair_ranks")
 
@@ -747,9 +748,10 @@ class _SegmentCache(dict):
     def __missing__(self, seg: bytes) -> tuple[int, ...]:
         r = self._ranks.get(seg)
         ids = (r,) if r is not None else tuple(_merge_ids(self._ranks, seg, self._byte_ranks, self._pair_ranks))
-        if len(self) >= _CACHE_LIMIT:
-            self.clear()
-        self[seg] = ids
+        if len(seg) <= 4 * _CACHE_CHUNK_CHARS:  # (UTF-8 takes at most 4 bytes a character)
+            if len(self) >= _CACHE_LIMIT:
+                self.clear()
+            self[seg] = ids
         return ids
 
 
