@@ -119,3 +119,33 @@ def test_a_damaged_new_id_is_caught_on_its_own_line(tmp_path, model, which):
     path.write_text("".join(lines), encoding="utf-8")
     with pytest.raises(ModelFormatError, match=rf"line {k + 1}: merge \d+ creates id 99999; the next free id is {new_id}"):
         load_bpe(path)
+
+
+def test_a_repeated_pair_or_a_negative_count_is_caught_on_its_line(tmp_path, model):
+    lines = dumps_bpe(model).splitlines(keepends=True)
+    start = lines.index("merges 22\n") + 1
+    first = lines[start].split("\t")[0].split(" ")
+    # the second merge line repeats the first merge's pair and id: two merges
+    # of one pair would make two ids with the same bytes
+    bad = list(lines)
+    bad[start + 1] = " ".join(first[:3] + ["5"]) + "\n"
+    path = tmp_path / "dup.bpe"
+    path.write_text("".join(bad), encoding="utf-8")
+    with pytest.raises(
+        ModelFormatError,
+        match=rf"dup.bpe: line {start + 2}: merge 1 repeats the pair {first[0]} {first[1]} of line {start + 1}",
+    ):
+        load_bpe(path)
+    bad = list(lines)
+    left, right, new_id = lines[start + 3].split("\t")[0].split(" ")[:3]
+    bad[start + 3] = f"{left} {right} {new_id} -4\n"
+    path.write_text("".join(bad), encoding="utf-8")
+    with pytest.raises(ModelFormatError, match=rf"line {start + 4}: merge 3 has a negative count \(-4\)"):
+        load_bpe(path)
+
+
+def test_a_folder_given_as_a_model_file_is_named_as_a_folder(tmp_path):
+    from tokexplorer.core.spec import load_tokenizer
+
+    with pytest.raises(InputError, match="is a folder; give the model file itself"):
+        load_tokenizer(f"bpe:{tmp_path}")

@@ -529,7 +529,7 @@ def decode_file_bytes(
         )
         notes.append(
             f"{name}: {err}; read as UTF-8 anyway ({what}; shown as U+FFFD). "
-            "Choose another encoding or raw bytes if that is wrong"
+            "If that is wrong, read it with its real encoding"
         )
         if found is not None:
             notes.append("UTF-8 with BOM; BOM " + ("kept as U+FEFF" if keep_bom else "removed"))

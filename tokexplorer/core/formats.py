@@ -187,6 +187,7 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
     bids = byte_ids or list(range(256))
     vocab = {tid: bytes([b]) for b, tid in enumerate(bids)}
     next_id = max(bids) + 1
+    pair_line: dict[tuple[int, int], int] = {}  # pair -> line of its merge
     rank = 0
     while rank < n_merges:
         if i >= len(lines):
@@ -207,6 +208,11 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
             raise fail(i, "a merge line must hold integers") from None
         if left not in vocab or right not in vocab:
             raise fail(i, f"merge {rank} uses a token id that is not defined before it")
+        if count is not None and count < 0:
+            raise fail(i, f"merge {rank} has a negative count ({count})")
+        first = pair_line.setdefault((left, right), i)
+        if first != i:
+            raise fail(i, f"merge {rank} repeats the pair {left} {right} of line {first}; a pair merges once")
         merged = vocab[left] + vocab[right]
         # A merge makes the next free id, or reuses the id of a token with the
         # same bytes; anything else means the file was damaged.

@@ -504,6 +504,8 @@ def load_bpe_spec(spec: str) -> object:
         from tokexplorer.core.formats import read_tiktoken_file
 
         path = Path(arg).expanduser()
+        if path.is_dir():
+            raise InputError(f"{arg} is a folder; give the ranks file itself")
         if not path.is_file():
             raise InputError(f"no such file: {arg}")
         return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)

@@ -92,6 +92,8 @@ def load_tokenizer(spec: str) -> Tokenizer:
     kind, arg = parse_spec(spec)
     if kind in _PATH_KINDS:
         path = Path(arg).expanduser()
+        if path.is_dir():
+            raise InputError(f"{arg} is a folder; give the model file itself")
         if not path.is_file():
             raise InputError(f"no such file: {arg}")
     if kind == "bpe":
