@@ -8,8 +8,9 @@ share it, each box taking a share of the glyph's width proportional to its bytes
 and a striped underline marks the cut (red: the boundary falls inside a code point;
 orange: inside a grapheme cluster, between code points).
 
-Lines wrap at token boundaries (inside a token only when it is wider than the
-view). Only the visible lines are painted, so texts with thousands of tokens
+Lines wrap at token boundaries, preferably between words (a token boundary
+inside a word only when the word does not fit on a line, inside a token only
+when the token is wider than the view). Only the visible lines are painted, so texts with thousands of tokens
 scroll smoothly; very long texts are shown up to :attr:`TokenView.max_chars`
 characters with a note.
 
@@ -45,6 +46,19 @@ _BOX_PAD = 3.0  # vertical padding inside a token box
 _MARK_H = 3.0  # height of the cut marker band under a line
 _LINE_GAP = 3.0
 _DIFF_H = 3.0  # height of the diff mark bar along the top of a token box
+
+
+def _inside_word(before: str, after: str) -> bool:
+    """True when a line break between two clusters would split a word: both
+    sides are letters or digits of a script written with spaces (CJK and
+    other wide characters may break anywhere)."""
+    a, b = before[-1:], after[:1]
+    return (
+        a.isalnum()
+        and b.isalnum()
+        and unicodedata.east_asian_width(a) not in ("W", "F")
+        and unicodedata.east_asian_width(b) not in ("W", "F")
+    )
 
 
 def _utf8_len(ch: str) -> int:
@@ -481,22 +495,30 @@ class TokenView(QAbstractScrollArea):
         n = len(items)
         line_start = 0
         x = 0.0
-        last_break = -1
+        last_break = -1  # the last token boundary on the line
+        last_word_break = -1  # the last token boundary that is not inside a word
         i = 0
         while i < n:
             it = items[i]
             if i > line_start and breaks[i]:
                 last_break = i
+                if not _inside_word(items[i - 1].text, it.text):
+                    last_word_break = i
             if x + it.width > avail and i > line_start:
-                brk = last_break if last_break > line_start else i
+                if last_word_break > line_start:
+                    brk = last_word_break
+                elif last_break > line_start:
+                    brk = last_break
+                else:
+                    brk = i
                 lines.append((line_start, brk))
-                line_start, x, last_break, i = brk, 0.0, -1, brk
+                line_start, x, last_break, last_word_break, i = brk, 0.0, -1, -1, brk
                 continue
             x += it.width
             i += 1
             if it.newline:
                 lines.append((line_start, i))
-                line_start, x, last_break = i, 0.0, -1
+                line_start, x, last_break, last_word_break = i, 0.0, -1, -1
         if line_start < n or not lines:
             lines.append((line_start, n))
         for ln, (a, b) in enumerate(lines):

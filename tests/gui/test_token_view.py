@@ -1,0 +1,43 @@
+"""The token view wraps lines between words where it can."""
+
+from __future__ import annotations
+
+from tokexplorer.core.backends.bpe_backend import BPETokenizer
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.gui.widgets.token_view import TokenView, _inside_word
+
+WORDS = "tokenizers split frequent words rarely while uncommon spellings become several pieces "
+
+
+def _line_texts(view: TokenView) -> list[str]:
+    return ["".join(it.text for it in view._items[a:b]) for a, b in view._line_items]
+
+
+def test_lines_break_between_words_not_inside_them(qtbot):
+    # a tiny vocabulary: most words are several tokens, so token boundaries
+    # fall inside words all the time
+    bpe, _ = train_bpe(WORDS * 3, vocab_size=300, pattern="gpt2")
+    text = WORDS * 6
+    tz = BPETokenizer(bpe).tokenize(text)
+    inner = [t for t in tz.tokens if t.bytes[:1].isalpha() and text[t.char_start - 1] != " "]
+    assert len(inner) > 20  # tokens that begin inside a word
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(260, 400)
+    view.show()
+    view.set_tokenization(tz)
+    qtbot.waitUntil(lambda: len(view._line_items) > 3)
+    lines = _line_texts(view)
+    assert "".join(lines) == text
+    words = set(WORDS.split())
+    for line in lines:
+        # every line holds whole words: it starts at a space (or the text start)
+        # and ends after a letter or a space, never in the middle of a word
+        for w in line.split():
+            assert w in words, (w, lines)
+
+
+def test_wide_characters_may_break_anywhere():
+    assert _inside_word("a", "b") and _inside_word("é", "9")
+    assert not _inside_word("a", " ") and not _inside_word(" ", "b") and not _inside_word("a", ",")
+    assert not _inside_word("中", "文") and not _inside_word("a", "中")
