@@ -682,6 +682,20 @@ def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
     assert "c.txt: not valid UTF-8 at byte 0" in notes[1]
 
 
+def test_train_names_the_empty_file_and_refuses_a_huge_vocab_before_reading(capsys, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("the cat sat on the mat\n" * 20, encoding="utf-8")
+    (folder / "empty.txt").write_bytes(b"")
+    code, out, err = run(capsys, "train", str(folder), "--vocab-size", "270", "-o", str(tmp_path / "m.bpe"))
+    assert code == 0
+    assert f"tokexplorer: note: {folder / 'empty.txt'}: empty file" in err.splitlines()
+    # the size is refused at once, before any file is read (this one does not exist)
+    code, out, err = run(capsys, "train", str(tmp_path / "missing"), "--vocab-size", "10000000", "-o", str(tmp_path / "n.bpe"))
+    assert code == 2
+    assert_one_line_error(err, "vocab_size 10,000,000 is too large; the trainer supports up to 2,097,152")
+
+
 @pytest.mark.parametrize("tail", ["\n", "", "\r\n\n"])
 def test_encode_decode_pipe_gives_the_file_back_byte_for_byte(tmp_path, tail):
     """The README's round trip: ``encode --file F | decode`` writes F's text exactly."""

@@ -156,7 +156,8 @@ def _checked_file(f: Any, encoding: str | None) -> Any:
             f"{f.path}: {f.utf8_error}; use --encoding ENC to read it (best guess: {f.encoding})"
         )
     for n in f.notes:
-        _note(n)
+        # name the file unless the note does ("empty file" alone would not say which)
+        _note(n if n.startswith((str(f.path), f.path.name)) else f"{f.path}: {n}")
     return f
 
 

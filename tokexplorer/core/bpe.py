@@ -85,7 +85,9 @@ def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
         n_special: number of special tokens that will be registered.
 
     Raises:
-        InputError: ``vocab_size`` is not an int or is below ``256 + n_special``.
+        InputError: ``vocab_size`` is not an int, is below ``256 + n_special``
+            or above :data:`MAX_TRAIN_VOCAB` (2,097,152; token ids are packed
+            into 21 bits in the trainer's pair keys).
 
     >>> validate_vocab_size(258, 2)
     >>> validate_vocab_size(257, 2)
@@ -102,6 +104,8 @@ def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
             f"byte-level BPE needs at least 256 base tokens{extra}: "
             f"vocab_size {vocab_size} is too small; use at least {need}"
         )
+    if vocab_size > MAX_TRAIN_VOCAB:
+        raise InputError(f"vocab_size {vocab_size:,} is too large; the trainer supports up to {MAX_TRAIN_VOCAB:,}")
 
 
 class BPE:
@@ -858,8 +862,6 @@ def train_bpe_iter(
     if any(not s for s in specials):
         raise InputError("a special token cannot be empty")
     validate_vocab_size(vocab_size, len(specials))
-    if vocab_size > MAX_TRAIN_VOCAB:
-        raise InputError(f"vocab_size {vocab_size:,} is too large; the trainer supports up to {MAX_TRAIN_VOCAB:,}")
     pattern_string(pattern)  # validates the name
     n_requested = vocab_size - N_BYTES - len(specials)
     messages: list[str] = []
