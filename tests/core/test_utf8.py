@@ -487,3 +487,18 @@ def test_analysis_is_consistent(text):
         assert b.position == b.offset - cp.byte_start + 1 and b.seq_len == cp.n_bytes
         g = a.graphemes[b.grapheme_index]
         assert g.byte_start <= b.offset < g.byte_end
+
+
+def test_control_glyphs_switch_for_fonts_without_control_pictures():
+    from tokexplorer.core import utf8
+
+    assert utf8.token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".␍␊␉␀␣x"
+    utf8.use_control_pictures(False)
+    try:
+        assert utf8.token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".←↵→<U+0000>␣x"
+        assert utf8.control_glyph(0x0A) == "↵"
+        parts = utf8.token_parts(b"\n\x7f")
+        assert [(p.kind, p.text, p.data) for p in parts] == [("control", "↵", b"\n"), ("control", "<U+007F>", b"\x7f")]
+    finally:
+        utf8.use_control_pictures(True)
+    assert utf8.token_display(b"\n") == "␊"

@@ -64,3 +64,28 @@ def test_identical_and_current_and_load_errors(qtbot):
     assert w is not None
     assert pane.train_side("b") is None
     assert pane.labels["b"].text() == "No corpus: open text files in the Corpus tab first."
+
+
+def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
+    from pathlib import Path
+
+    from tokexplorer.core.corpus import decode_file_bytes
+    from tokexplorer.core.corpus import Corpus
+
+    text = "Don't split it's words: the cat's 12345 hats, the dog's 678 mats.\n" * 30
+    state = AppState()
+    state.set_corpus(Corpus((decode_file_bytes(text.encode(), path=Path("t.txt")),), ()))
+    a, _ = train_bpe(text, vocab_size=300, pattern="gpt2")
+    state.set_bpe(a)
+    pane = MergeDiffPane(state)
+    qtbot.addWidget(pane)
+    with qtbot.waitSignal(pane.diff_ready, timeout=20_000):
+        pane.show()
+    assert pane.models["a"] is a
+    b = pane.models["b"]
+    assert b.pattern_name == "cl100k" and pane.vocab_spins["b"].value() == a.vocab_size
+    assert pane.summary.text().startswith("They first diverge at rank")
+    # once a side is set, showing the pane again changes nothing
+    pane.hide()
+    pane.show()
+    assert pane.models["b"] is b

@@ -742,6 +742,36 @@ def describe_partial_token(token_bytes: bytes, byte_start: int, analysis: Utf8An
 #: block (U+2400–U+2421), e.g. NUL → ␀, TAB → ␉, LF → ␊, CR → ␍.
 CONTROL_PICTURES: dict[int, str] = {c: chr(0x2400 + c) for c in range(0x20)} | {0x7F: "\u2421"}
 
+#: Stand-ins for the Control Pictures on a display whose fonts have none of
+#: them (many Linux desktops: DejaVu and Noto lack U+2400–U+2421): TAB → →,
+#: LF → ↵, CR → ←, the other C0 controls and DEL as ``<U+XXXX>``.
+PLAIN_CONTROL_GLYPHS: dict[int, str] = {c: f"<U+{c:04X}>" for c in CONTROL_PICTURES} | {
+    0x09: "\u2192",
+    0x0A: "\u21b5",
+    0x0D: "\u2190",
+}
+
+_control_glyphs: dict[int, str] = CONTROL_PICTURES
+
+
+def use_control_pictures(on: bool) -> None:
+    """Choose how :func:`token_parts` and :func:`token_display` show C0
+    controls and DEL: as :data:`CONTROL_PICTURES` (the default) or, for a
+    display whose fonts lack them, as :data:`PLAIN_CONTROL_GLYPHS`. The GUI
+    decides once at start-up; the command line keeps the default."""
+    global _control_glyphs
+    _control_glyphs = CONTROL_PICTURES if on else PLAIN_CONTROL_GLYPHS
+
+
+def control_glyph(cp: int) -> str:
+    """The glyph now shown for C0 control or DEL ``cp`` (see :func:`use_control_pictures`).
+
+    Raises:
+        KeyError: ``cp`` is not a C0 control or DEL.
+    """
+    return _control_glyphs[cp]
+
+
 #: Glyph used for a space when ``visible_spaces=True`` (U+2423 OPEN BOX).
 VISIBLE_SPACE = "\u2423"
 
@@ -793,7 +823,7 @@ def token_parts(token_bytes: bytes, *, visible_spaces: bool = False) -> tuple[Di
             parts.append(DisplayPart("byte", f"\\x{cp - 0xDC00:02X}", bytes([cp - 0xDC00])))
         elif cp in CONTROL_PICTURES:
             flush()
-            parts.append(DisplayPart("control", CONTROL_PICTURES[cp], ch.encode("utf-8")))
+            parts.append(DisplayPart("control", _control_glyphs[cp], ch.encode("utf-8")))
         elif ch == " " and visible_spaces:
             flush()
             parts.append(DisplayPart("control", VISIBLE_SPACE, b" "))
@@ -934,5 +964,6 @@ __all__: Sequence[str] = (
     "DisplayPart", "analyze", "analyze_bytes", "find_utf8_issues", "describe_byte",
     "char_name", "cuts", "describe_partial_token", "token_parts", "token_display",
     "incremental_decode", "GPT2_BYTE_TO_UNICODE", "GPT2_UNICODE_TO_BYTE",
-    "to_gpt2_visible", "from_gpt2_visible", "CONTROL_PICTURES", "C0_CONTROL_NAMES",
+    "to_gpt2_visible", "from_gpt2_visible", "CONTROL_PICTURES", "PLAIN_CONTROL_GLYPHS",
+    "use_control_pictures", "control_glyph", "C0_CONTROL_NAMES",
 )  # fmt: skip

@@ -12,8 +12,10 @@ import os
 import sys
 
 from PySide6.QtCore import QMessageLogContext, QtMsgType, QTimer, qInstallMessageHandler
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
+from tokexplorer.core import utf8
 from tokexplorer.gui import workers
 from tokexplorer.gui.main_window import MainWindow
 
@@ -36,6 +38,12 @@ def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str)
     print(message, file=sys.stderr)
 
 
+def fonts_cover(code_point: int) -> bool:
+    """True when some installed font family has a glyph for ``code_point``
+    (needs a QGuiApplication; reads every family once, a few milliseconds)."""
+    return any(QFontMetrics(QFont(family)).inFontUcs4(code_point) for family in QFontDatabase.families())
+
+
 def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
     """Run tokexplorer's window until it is closed.
 
@@ -54,6 +62,9 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
+    # Token texts show control characters as Control Pictures (␊, ␉) only when
+    # some installed font has them; many Linux desktops have none (tofu boxes).
+    utf8.use_control_pictures(fonts_cover(0x240A))
     app.setApplicationName("tokexplorer")
     app.setApplicationDisplayName("tokexplorer")
     app.aboutToQuit.connect(workers.cancel_all_and_wait)

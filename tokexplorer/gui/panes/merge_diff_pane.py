@@ -260,6 +260,10 @@ class MergeDiffPane(QWidget):
 
         self.tabs = QTabWidget()
         self.side_view = _view(self.side_model)
+        head = self.side_view.horizontalHeader()  # rank narrow, A and B halves alike
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.side_view.setColumnWidth(0, 70)
         self.tabs.addTab(self.side_view, "Side by side")
         self.tabs.addTab(_view(self.both_model), "In both")
@@ -272,6 +276,32 @@ class MergeDiffPane(QWidget):
         lay.addWidget(self.tabs, 1)
 
     # ------------------------------------------------------------------ sides
+    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        self.start_default_comparison()  # does nothing once a side is chosen
+
+    def start_default_comparison(self) -> Worker | None:
+        """When both sides are empty, put a first comparison up by itself: the
+        Corpus tab's BPE as A, and as B a BPE of the same size trained on the
+        same corpus with another pre-tokenizer (gpt2 against cl100k), which
+        shows what the split pattern alone changes. Returns B's training worker,
+        or None when there is nothing to compare yet."""
+        a = self.state.bpe
+        corpus = self.state.corpus
+        if self.models["a"] is not None or self.models["b"] is not None or a is None:
+            return None
+        if corpus is None or not any(f.text for f in corpus):
+            return None
+        self.set_model("a", a)
+        other = "cl100k" if a.pattern_name != "cl100k" else "gpt2"
+        self.vocab_spins["b"].setValue(max(257, min(a.vocab_size, self.vocab_spins["b"].maximum())))
+        self.pattern_combos["b"].setCurrentIndex(self.pattern_combos["b"].findData(other))
+        self.summary.setText(
+            f"A first comparison: the Corpus tab's BPE (A) against one trained on the same corpus "
+            f"with the {other} pre-tokenizer (B), training now. Choose other models above at any time."
+        )
+        return self.train_side("b")
+
     def set_model(self, side: str, bpe: Any) -> None:
         """Put a BPE (``tokexplorer.core.bpe.BPE``) on side ``"a"`` or ``"b"``."""
         self.models[side] = bpe

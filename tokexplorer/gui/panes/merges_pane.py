@@ -228,6 +228,8 @@ class MergesPane(QWidget):
             (COL_FIRES, 56),
         ):
             self.view.setColumnWidth(col, width)
+        # the merged token takes the width left over (no blank band after Fires)
+        hh.setSectionResizeMode(COL_MERGED, QHeaderView.ResizeMode.Stretch)
 
         # -- details
         self.tree = MergeTreeWidget()

@@ -35,6 +35,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
+from tokexplorer.core import utf8
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import colors
 
@@ -305,7 +306,6 @@ class TokenView(QAbstractScrollArea):
         tz = self._tokenization
         if tz is None or not 0 <= index < len(tz.tokens):
             return ""
-        from tokexplorer.core import utf8  # lazy: only needed on hover
 
         tok = tz.tokens[index]
         kind = []
@@ -356,7 +356,8 @@ class TokenView(QAbstractScrollArea):
         if cluster in (" ", "\n", "\t", "\r\n", "\r"):
             if not self._show_whitespace:
                 return " " if cluster != "\t" else "    "
-            return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": "␍↵", "\r": "␍"}[cluster]
+            cr = utf8.control_glyph(0x0D)  # ␍, or ← where the fonts lack Control Pictures
+            return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": cr + "↵", "\r": cr}[cluster]
         out = []
         for ch in cluster:
             o = ord(ch)
@@ -427,8 +428,6 @@ class TokenView(QAbstractScrollArea):
                 if self._show_ids:
                     label = str(t.id)
                 elif t.partial and t.piece is None:
-                    from tokexplorer.core import utf8
-
                     label = utf8.token_display(t.bytes)
                 u0 = len(items)
                 for m in _GRAPHEME.finditer(label or "∅"):
