@@ -430,3 +430,56 @@ def test_E08_user_defined_symbol_follows_the_special_policy():
         "'<|endoftext|>' is a user-defined symbol of this model: SentencePiece always encodes it "
         "as one piece (id 3), it cannot be plain text here",
     )
+
+
+def _corpus_lines(n_lines: int) -> str:
+    import random
+
+    rng = random.Random(11)
+    syl = ["ka", "lo", "mi", "ren", "tas", "vu", "zen", "qor", "pli", "dun"]
+    words = ["".join(rng.choice(syl) for _ in range(rng.randint(1, 4))) for _ in range(3000)]
+    return "\n".join(" ".join(rng.choice(words) for _ in range(12)) for _ in range(n_lines))
+
+
+def test_training_in_a_child_process_matches_training_here(monkeypatch):
+    from tokexplorer.core.backends import sentencepiece_backend as spb
+
+    text = _corpus_lines(400)
+    here = spb.train_sentencepiece([text], vocab_size=300)
+    monkeypatch.setattr(spb, "CHILD_TRAIN_BYTES", 1)  # force the child process
+    child = spb.train_sentencepiece([text], vocab_size=300, cancel=lambda: False)
+    assert child.model_proto == here.model_proto
+    with pytest.raises(spb.VocabTooLargeError) as info:  # refusals come back translated
+        spb.train_sentencepiece([text], vocab_size=100_000, cancel=lambda: False)
+    assert info.value.max_vocab_size == here_limit(text)
+
+
+def here_limit(text):
+    from tokexplorer.core.backends import sentencepiece_backend as spb
+
+    with pytest.raises(spb.VocabTooLargeError) as info:
+        spb.train_sentencepiece([text], vocab_size=100_000)
+    return info.value.max_vocab_size
+
+
+def test_training_in_a_child_process_is_cancelled(monkeypatch):
+    import multiprocessing
+    import time
+
+    from tokexplorer.core.backends import sentencepiece_backend as spb
+    from tokexplorer.core.errors import Cancelled
+
+    monkeypatch.setattr(spb, "CHILD_TRAIN_BYTES", 1)
+    text = _corpus_lines(20_000)
+    polls = {"n": 0}
+
+    def cancel():  # asked first after 0.1 s, while the child is still starting
+        polls["n"] += 1
+        return True
+
+    t0 = time.monotonic()
+    with pytest.raises(Cancelled, match="SentencePiece training cancelled"):
+        spb.train_sentencepiece([text], vocab_size=1000, model_type="unigram", cancel=cancel)
+    assert polls["n"] == 1
+    assert multiprocessing.active_children() == []  # the child was ended
+    assert time.monotonic() - t0 < 30

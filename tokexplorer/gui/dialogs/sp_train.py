@@ -239,7 +239,7 @@ class SPTrainDialog(QDialog):
 
         def work(cancel):
             try:
-                return train_sentencepiece(texts, **opts)
+                return train_sentencepiece(texts, cancel=cancel, **opts)
             except VocabTooLargeError as exc:
                 return exc
 
@@ -256,6 +256,14 @@ class SPTrainDialog(QDialog):
         self._train_worker = worker
         worker.start()
         return worker
+
+    def reject(self) -> None:
+        """Close the dialog; a check or training still running is cancelled
+        (a large corpus trains in a child process, which is ended)."""
+        for w in (self._worker, self._train_worker):
+            if w is not None and not w.done:
+                w.cancel()
+        super().reject()
 
     def _on_trained(self, result: Any) -> None:
         if isinstance(result, Exception):

@@ -725,7 +725,7 @@ class CorpusPane(QWidget):
             def work(cancel):
                 try:
                     return _SPOutcome(
-                        train_sentencepiece(texts, vocab_size=vocab, **options), vocab
+                        train_sentencepiece(texts, vocab_size=vocab, cancel=cancel, **options), vocab
                     )
                 except VocabTooLargeError as exc:
                     if not auto_fit:
@@ -735,7 +735,7 @@ class CorpusPane(QWidget):
                     if cancel():
                         raise
                     tok = train_sentencepiece(
-                        texts, vocab_size=exc.max_vocab_size, **options
+                        texts, vocab_size=exc.max_vocab_size, cancel=cancel, **options
                     )
                     note = (
                         f"vocab {vocab:,} is too large for this corpus; "
@@ -746,7 +746,7 @@ class CorpusPane(QWidget):
                     if not auto_fit or cancel():
                         raise
                     # a corpus with many distinct characters (Chinese) needs a piece each
-                    tok = train_sentencepiece(texts, vocab_size=exc.min_vocab_size, **options)
+                    tok = train_sentencepiece(texts, vocab_size=exc.min_vocab_size, cancel=cancel, **options)
                     note = (
                         f"vocab {vocab:,} is too small for this corpus; trained with "
                         f"{exc.min_vocab_size:,}, the least SentencePiece accepts"
