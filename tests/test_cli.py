@@ -753,3 +753,11 @@ def test_inspect_raise_refuses_special_text(capsys):
     code, out, err = run(capsys, "inspect", "--text", "a<|endoftext|>", "--tokenizer", CL100K, "--special", "raise")
     assert code == 2 and out == ""
     assert_one_line_error(err, "text contains the special token '<|endoftext|>' of cl100k_base")
+
+
+def test_tables_line_up_by_terminal_columns_not_by_characters():
+    from tokexplorer.cli import _table
+
+    out = _table([["text", "n"], ["你好", "1"], ["ok", "22"], ["e\u0301", "3"]], right=[False, True])
+    # 你好 takes four terminal columns, "é" (e + combining accent) one
+    assert out.splitlines() == ["text   n", "你好   1", "ok    22", "e\u0301      3"]

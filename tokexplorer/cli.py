@@ -125,14 +125,27 @@ def _table(rows: Sequence[Sequence[str]], *, right: Sequence[bool]) -> str:
         right: per column, True to right-align.
 
     Returns:
-        the table, one line per row, with a trailing newline.
+        the table, one line per row, with a trailing newline; columns line up
+        in a terminal (padded by display width, see :func:`_columns`).
     """
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    widths = [max(_columns(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for r in rows:
-        cells = [c.rjust(w) if ra else c.ljust(w) for c, w, ra in zip(r, widths, right)]
+        cells = [
+            " " * (w - _columns(c)) + c if ra else c + " " * (w - _columns(c))
+            for c, w, ra in zip(r, widths, right)
+        ]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
+
+
+def _columns(cell: str) -> int:
+    """Terminal columns a cell takes (``wcwidth``: CJK and emoji take two,
+    combining marks and joiners none); its length where wcwidth cannot tell."""
+    import wcwidth
+
+    n = wcwidth.wcswidth(cell)
+    return n if n >= 0 else len(cell)
 
 
 # ---------------------------------------------------------------------------
