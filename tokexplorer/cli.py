@@ -598,7 +598,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     rows = [["tokenizer", "tokens", "chars/token", "name"]]
     for spec, r in results:
         n = len(r)
-        cpt = f"{len(r.text) / n:.2f}" if n else "-"
+        cpt = f"{len(r.text) / n:.2f}" if n else "—"  # as stats shows a missing value
         rows.append([spec, str(n), cpt, r.tokenizer])
     sys.stdout.write(_table(rows, right=[False, True, True, False]))
     return 0
