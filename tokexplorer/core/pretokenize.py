@@ -184,22 +184,42 @@ def _class_body(code_points: "Iterable[int]") -> str:
     return "".join(parts)
 
 
-@lru_cache(maxsize=1)
-def _twin_fields() -> dict[str, str]:
+class _TwinFields(dict):
     """Class bodies and case-folded letters for the twin templates, read off the
-    installed ``regex`` module over all 65,536 BMP code points (about 25 ms)."""
-    bmp = "".join(map(chr, range(0x10000)))
-    fields = {
-        key: _class_body(map(ord, regex.findall(prop, bmp)))
-        for key, prop in _TWIN_CLASSES.items()
-    }
-    for letter in "sdmtlvre":
-        fields["i_" + letter] = _class_body(map(ord, regex.findall(f"(?i:{letter})", bmp)))
-    suffixes = ["s", "t", "re", "ve", "m", "ll", "d"]
-    fields["o200k_suffix"] = "(?:%s)?" % "|".join(
-        "'" + "".join(f"[{fields['i_' + c]}]" for c in sfx) for sfx in suffixes
-    )
-    return fields
+    installed ``regex`` module over all 65,536 BMP code points, each computed on
+    first use (a template asks only for the fields it holds; about 3 ms each)."""
+
+    _bmp = "".join(map(chr, range(0x10000)))
+
+    def __missing__(self, key: str) -> str:
+        if key in _TWIN_CLASSES:
+            # each run of matches in the string of all BMP code points is a range
+            value = "".join(
+                f"\\u{m.start():04x}-\\u{m.end() - 1:04x}"
+                for m in regex.finditer(f"(?:{_TWIN_CLASSES[key]})+", self._bmp)
+            )
+        elif key.startswith("i_"):  # the characters (?i:letter) matches
+            if "_folds" not in self:
+                self["_folds"] = "".join(regex.findall("(?i:[sdmtlvre])", self._bmp))
+            letter = regex.compile(f"(?i:{key[2:]})")
+            value = _class_body(ord(c) for c in self["_folds"] if letter.fullmatch(c))
+        elif key == "o200k_suffix":
+            suffixes = ["s", "t", "re", "ve", "m", "ll", "d"]
+            value = "(?:%s)?" % "|".join(
+                "'" + "".join(f"[{self['i_' + c]}]" for c in sfx) for sfx in suffixes
+            )
+        else:
+            raise KeyError(key)
+        self[key] = value
+        return value
+
+
+_TWIN_FIELDS = _TwinFields()
+
+
+def _twin_fields() -> _TwinFields:
+    """The shared :class:`_TwinFields` (a mapping; fields are computed on access)."""
+    return _TWIN_FIELDS
 
 
 @lru_cache(maxsize=8)
