@@ -340,14 +340,24 @@ def _training_texts(
             continue
         if f.text:
             texts.append(f.text)
-    if not texts:
+    _skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text")
+    return texts
+
+
+def _skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> None:
+    """Note each unusable file as skipped while some input is left; with none
+    left, the first problem (or ``nothing`` when there was none) is the error.
+
+    Raises:
+        CorpusError: nothing is left to work on.
+    """
+    if not any_left:
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CorpusError(f"{problems[0]}{more}")
-        raise CorpusError("nothing to train on: the files hold no text")
+        raise CorpusError(nothing)
     for p in problems:
         _note(f"skipped {p}")
-    return texts
 
 
 STREAM_BYTES = 64 << 20
@@ -556,13 +566,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
             problems.append(str(exc))
             continue
         files.append((path.name, f.text))
-    if not files:
-        if problems:
-            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
-            raise CorpusError(f"{problems[0]}{more}")
-        raise CorpusError("no files to compute statistics on")
-    for p in problems:
-        _note(f"skipped {p}")
+    _skipped_or_fail(problems, bool(files), "no files to compute statistics on")
     _special_spellings(tokenizers, files, ns.special)
     st = compute_stats(tokenizers, files, special=ns.special)
     for t in st.tokenizers:
