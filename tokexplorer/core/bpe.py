@@ -176,12 +176,7 @@ class BPE:
         self._special_by_id = {i: s.encode("utf-8") for s, i in self.special_tokens.items()}
         self._special_re = _special_regex(self.special_tokens)
         self._splitter = compile_splitter(self.pat_str) if self.pat_str is not None else None
-        self._seg_cache: dict[bytes, tuple[int, ...]] = {}
-        self._cuts: tuple[array, bytes] | None = None
-        self._pair_ranks = []
-        self._byte_ranks = []
-        self._whole: dict[str, tuple[int]] | None = None
-        self._cache = None
+        self._reset_encoding_tables()
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -238,13 +233,17 @@ class BPE:
         self._special_by_id = {i: s.encode("utf-8") for s, i in special_tokens.items()}
         self._special_re = _special_regex(special_tokens)
         self._splitter = compile_splitter(pat_str) if pat_str is not None else None
-        self._cache: _ChunkCache | None = None  # built by prepare()
-        self._seg_cache = {}
-        self._cuts = None
-        self._pair_ranks: list[int] = []  # these two are built by prepare()
-        self._byte_ranks: list[int] = []
-        self._whole = None
+        self._reset_encoding_tables()
         self._merges = None
+
+    def _reset_encoding_tables(self) -> None:
+        """No per-model encoding tables yet: :meth:`prepare` builds them."""
+        self._whole: dict[str, tuple[int]] | None = None
+        self._cache: _ChunkCache | None = None
+        self._seg_cache: dict[bytes, tuple[int, ...]] = {}
+        self._cuts: tuple[array, bytes] | None = None
+        self._pair_ranks: list[int] = []
+        self._byte_ranks: list[int] = []
 
     @classmethod
     def from_tiktoken(cls, encoding: "str | object") -> "BPE":
@@ -416,19 +415,10 @@ class BPE:
         pairs = map(or_, map(lshift, b, repeat(8)), b[1:])
         keys = map(or_, map(row_start.__getitem__, pairs), b[2:] + b"\0")
         cuts = list(compress(range(1, n), map(rows.__getitem__, keys)))
-        seg_cache = self._seg_cache
-        if len(cuts) < 4:  # few segments (most emoji and short chunks): a plain loop is cheaper
-            out: list[int] = []
-            start = 0
-            for end in cuts:
-                out += seg_cache[b[start:end]]
-                start = end
-            out += seg_cache[b[start:] if start else b]
-            return out
         starts = [0, *cuts]
         cuts.append(n)
         segs = map(b.__getitem__, map(slice, starts, cuts))
-        return list(chain.from_iterable(map(seg_cache.__getitem__, segs)))
+        return list(chain.from_iterable(map(self._seg_cache.__getitem__, segs)))
 
     def encode(
         self,
