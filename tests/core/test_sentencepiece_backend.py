@@ -446,7 +446,7 @@ def test_training_in_a_child_process_matches_training_here(monkeypatch):
 
     text = _corpus_lines(400)
     here = spb.train_sentencepiece([text], vocab_size=300)
-    monkeypatch.setattr(spb, "CHILD_TRAIN_BYTES", 1)  # force the child process
+    monkeypatch.setattr(spb, "CHILD_TRAIN_CHARS", 1)  # force the child process
     child = spb.train_sentencepiece([text], vocab_size=300, cancel=lambda: False)
     assert child.model_proto == here.model_proto
     with pytest.raises(spb.VocabTooLargeError) as info:  # refusals come back translated
@@ -469,7 +469,7 @@ def test_training_in_a_child_process_is_cancelled(monkeypatch):
     from tokexplorer.core.backends import sentencepiece_backend as spb
     from tokexplorer.core.errors import Cancelled
 
-    monkeypatch.setattr(spb, "CHILD_TRAIN_BYTES", 1)
+    monkeypatch.setattr(spb, "CHILD_TRAIN_CHARS", 1)
     text = _corpus_lines(20_000)
     polls = {"n": 0}
 

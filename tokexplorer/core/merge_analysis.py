@@ -490,10 +490,8 @@ def load_bpe_spec(spec: str) -> object:
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
     """
-    from pathlib import Path
-
     from tokexplorer.core.bpe import BPE
-    from tokexplorer.core.spec import load_tokenizer, parse_spec
+    from tokexplorer.core.spec import load_tokenizer, model_path, parse_spec
 
     kind, arg = parse_spec(spec)
     if kind == "sp":
@@ -503,11 +501,7 @@ def load_bpe_spec(spec: str) -> object:
     if kind == "tiktoken-file":
         from tokexplorer.core.formats import read_tiktoken_file
 
-        path = Path(arg).expanduser()
-        if path.is_dir():
-            raise InputError(f"{arg} is a folder; give the ranks file itself")
-        if not path.is_file():
-            raise InputError(f"no such file: {arg}")
+        path = model_path(arg)
         return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)
     tok = load_tokenizer(spec)
     return tok.bpe  # type: ignore[attr-defined]

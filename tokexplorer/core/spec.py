@@ -73,6 +73,20 @@ def parse_spec(spec: str) -> tuple[str, str]:
     return kind, arg
 
 
+def model_path(arg: str) -> Path:
+    """The model or ranks file a spec names (``~`` expanded).
+
+    Raises:
+        InputError: the path is a folder, or no such file.
+    """
+    path = Path(arg).expanduser()
+    if path.is_dir():
+        raise InputError(f"{arg} is a folder; give the model file itself")
+    if not path.is_file():
+        raise InputError(f"no such file: {arg}")
+    return path
+
+
 def load_tokenizer(spec: str) -> Tokenizer:
     """Load the tokenizer a spec names.
 
@@ -91,11 +105,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
     """
     kind, arg = parse_spec(spec)
     if kind in _PATH_KINDS:
-        path = Path(arg).expanduser()
-        if path.is_dir():
-            raise InputError(f"{arg} is a folder; give the model file itself")
-        if not path.is_file():
-            raise InputError(f"no such file: {arg}")
+        path = model_path(arg)
     if kind == "bpe":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
         from tokexplorer.core.formats import load_bpe

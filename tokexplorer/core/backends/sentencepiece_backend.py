@@ -994,7 +994,7 @@ def train_sentencepiece(
     redirected to a temporary file (SentencePiece's ``logstream`` option).
 
     SentencePiece's trainer is one C++ call that cannot be interrupted. With a
-    ``cancel`` callback and a corpus of at least :data:`CHILD_TRAIN_BYTES`, it
+    ``cancel`` callback and a corpus of at least :data:`CHILD_TRAIN_CHARS`, it
     runs in a child process (spawned, so it is safe beside GUI threads) that is
     ended when ``cancel()`` returns True (polled every 0.1 s); smaller corpora
     train in this process, in well under a second.
@@ -1094,8 +1094,8 @@ def train_sentencepiece(
     )
     if user_defined_symbols:
         options["user_defined_symbols"] = list(user_defined_symbols)
-    n_bytes = sum(len(line) for line in lines)  # characters: at least this many bytes
-    if cancel is not None and n_bytes >= CHILD_TRAIN_BYTES:
+    n_chars = sum(len(line) for line in lines)
+    if cancel is not None and n_chars >= CHILD_TRAIN_CHARS:
         model, log_text = _train_in_child(lines, options, cancel)
     else:
         try:
@@ -1127,7 +1127,7 @@ def train_sentencepiece(
 #: Corpora of at least this many characters train in a child process when a
 #: cancel callback is given (see :func:`train_sentencepiece`): starting the
 #: child costs about 0.3 s, which only pays off where training takes longer.
-CHILD_TRAIN_BYTES = 2_000_000
+CHILD_TRAIN_CHARS = 2_000_000
 
 
 def _train_here(spm: Any, lines: list[str], options: dict[str, Any]) -> tuple[bytes, str]:

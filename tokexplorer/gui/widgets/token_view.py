@@ -10,9 +10,9 @@ orange: inside a grapheme cluster, between code points).
 
 Lines wrap at token boundaries, preferably between words (a token boundary
 inside a word only when the word does not fit on a line, inside a token only
-when the token is wider than the view). Only the visible lines are painted, so texts with thousands of tokens
-scroll smoothly; very long texts are shown up to :attr:`TokenView.max_chars`
-characters with a note.
+when the token is wider than the view). Only the visible lines are painted, so
+texts with thousands of tokens scroll smoothly; very long texts are shown up to
+:attr:`TokenView.max_chars` characters with a note.
 
 When the tokenizer's offsets are approximate (``Tokenization.exact_offsets`` is
 False, e.g. a SentencePiece normalizer rewrote the text) each token is drawn as
