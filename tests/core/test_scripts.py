@@ -1,10 +1,10 @@
-"""Script labels of lines (tokexplorer.core.scripts)."""
+"""Script labels of lines (tokexplorer.core.text.scripts)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.scripts import SCRIPTS, classify_line, looks_like_code, script_counts
+from tokexplorer.core.text.scripts import SCRIPTS, classify_line, looks_like_code, script_counts
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""Tests of tokenizer specs (tokexplorer.core.spec) and of the BPE backend they load."""
+"""Tests of tokenizer specs (tokexplorer.core.backends.spec) and of the BPE backend they load."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from tokexplorer.core.backends.bpe_backend import BPETokenizer
 from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
 from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError
-from tokexplorer.core.spec import SPEC_FORMS, load_tokenizer, parse_spec
+from tokexplorer.core.backends.spec import SPEC_FORMS, load_tokenizer, parse_spec
 
 
 @pytest.mark.parametrize(
@@ -107,8 +107,8 @@ def test_bpe_backend_E10_surrogate(cl100k_engine):
 
 
 def test_bpe_file_round_trip(tmp_path):
-    from tokexplorer.core.bpe import train_bpe
-    from tokexplorer.core.formats import save_bpe
+    from tokexplorer.core.bpe.model import train_bpe
+    from tokexplorer.core.io.formats import save_bpe
 
     bpe, _report = train_bpe("ab ab ab", vocab_size=258, special_tokens=("<|endoftext|>",))
     path = tmp_path / "m.bpe"

@@ -1,4 +1,4 @@
-"""Corpus statistics (tokexplorer.core.stats): exact numbers on the fixture corpus."""
+"""Corpus statistics (tokexplorer.core.analysis.stats): exact numbers on the fixture corpus."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 
 from stats_fixture import FILE_A, FILE_B, FILES, fixture_tokenizers
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.stats import (
+from tokexplorer.core.analysis.stats import (
     COLUMNS,
     compute_stats,
     corpus_stats_iter,

@@ -1,4 +1,4 @@
-"""Tests of tokexplorer.core.textclean.clean_text (E10: unpaired surrogates)."""
+"""Tests of tokexplorer.core.text.clean.clean_text (E10: unpaired surrogates)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokexplorer.core.textclean import CleanText, clean_text, has_surrogates
+from tokexplorer.core.text.clean import CleanText, clean_text, has_surrogates
 
 
 @pytest.mark.parametrize("s", ["\ud800", "\ud83d", "\ud83d\ude42", "caf\udce9"])

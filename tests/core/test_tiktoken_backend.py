@@ -381,7 +381,7 @@ def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
 
 def test_unknown_special_spelling_is_noted_under_special_and_raise(cl100k):
     from tokexplorer.core.backends.bpe_backend import BPETokenizer
-    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.bpe.model import train_bpe
 
     text = "a <|endoftext|> b <|im_start|> c"
     t = cl100k.tokenize(text, special="special")

@@ -1,4 +1,4 @@
-"""Tests of tokexplorer.core.utf8 (byte roles, code points, graphemes, cuts, display)."""
+"""Tests of tokexplorer.core.text.utf8 (byte roles, code points, graphemes, cuts, display)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
-from tokexplorer.core.utf8 import (
+from tokexplorer.core.text.utf8 import (
     CONTROL_PICTURES,
     GPT2_BYTE_TO_UNICODE,
     GPT2_UNICODE_TO_BYTE,
@@ -490,7 +490,7 @@ def test_analysis_is_consistent(text):
 
 
 def test_control_glyphs_switch_for_fonts_without_control_pictures():
-    from tokexplorer.core import utf8
+    from tokexplorer.core.text import utf8
 
     assert utf8.token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".␍␊␉␀␣x"
     utf8.use_control_pictures(False)

@@ -97,7 +97,7 @@ class Tokenization:
 
     Attributes:
         tokenizer: display name of the tokenizer (e.g. ``"tiktoken cl100k_base"``).
-        text: the text that was tokenized, after :func:`tokexplorer.core.textclean.clean_text`
+        text: the text that was tokenized, after :func:`tokexplorer.core.text.clean.clean_text`
             (lone surrogates replaced); offsets refer to this text.
         tokens: the tokens in order.
         exact_offsets: True when the tokens' byte spans tile the UTF-8 text exactly

@@ -15,7 +15,7 @@ from PySide6.QtCore import QMessageLogContext, QtMsgType, QTimer, qInstallMessag
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-from tokexplorer.core import utf8
+from tokexplorer.core.text import utf8
 from tokexplorer.gui import workers
 from tokexplorer.gui.main_window import MainWindow
 

@@ -58,7 +58,7 @@ BYTE_ROLE_COLORS: dict[str, QColor] = {
     "continuation": QColor("#fff8e1"),
     "invalid": QColor("#ef9a9a"),
 }
-"""Cell background per UTF-8 byte role (see ``tokexplorer.core.utf8``)."""
+"""Cell background per UTF-8 byte role (see ``tokexplorer.core.text.utf8``)."""
 
 CODE_POINT_BG = QColor("#f1f8e9")
 GRAPHEME_BG = QColor("#ede7f6")

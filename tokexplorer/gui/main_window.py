@@ -65,11 +65,11 @@ TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
 
 
 def builtin_sample_corpus(text: str) -> Any:
-    """A one-file in-memory :class:`~tokexplorer.core.corpus.Corpus` holding ``text``.
+    """A one-file in-memory :class:`~tokexplorer.core.io.corpus.Corpus` holding ``text``.
 
     The file is named :data:`BUILTIN_SAMPLE_NAME`; it does not exist on disk.
     """
-    from tokexplorer.core.corpus import Corpus, CorpusFile, count_lines, line_ending_of
+    from tokexplorer.core.io.corpus import Corpus, CorpusFile, count_lines, line_ending_of
 
     f = CorpusFile(
         Path(BUILTIN_SAMPLE_NAME),
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         """
         if sample_text is None:
             try:
-                from tokexplorer.core.resources import sample_text as builtin_sample
+                from tokexplorer.core.io.resources import sample_text as builtin_sample
 
                 sample_text = builtin_sample()
             except (TokexplorerError, OSError) as exc:
@@ -462,7 +462,7 @@ class MainWindow(QMainWindow):
         A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
         the others are added as compare columns.
         """
-        from tokexplorer.core.spec import load_tokenizer
+        from tokexplorer.core.backends.spec import load_tokenizer
 
         lower = path.lower()
         if lower.endswith(".model"):
@@ -512,7 +512,7 @@ class MainWindow(QMainWindow):
 
     def save_bpe(self, path: str) -> bool:
         """Save ``state.bpe`` to ``path`` (atomic write); True on success."""
-        from tokexplorer.core.formats import save_bpe
+        from tokexplorer.core.io.formats import save_bpe
 
         if self.state.bpe is None:
             self.state.error.emit("no BPE model to save: train one first (Corpus tab)")

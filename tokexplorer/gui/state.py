@@ -19,7 +19,7 @@ class AppState(QObject):
     """What the panes share.
 
     Attributes:
-        corpus: the loaded :class:`tokexplorer.core.corpus.Corpus` (or None).
+        corpus: the loaded :class:`tokexplorer.core.io.corpus.Corpus` (or None).
         bpe: the BPE model (our engine) whose merges the merge table shows, or None.
         tokenizers: the tokenizers shown as compare columns, in column order
             (list of :class:`Tokenizer`).
@@ -28,7 +28,7 @@ class AppState(QObject):
 
     Signals:
         corpus_changed(object): a new corpus was loaded (the Corpus).
-        bpe_changed(object): a new BPE model (the ``tokexplorer.core.bpe.BPE``) or None.
+        bpe_changed(object): a new BPE model (the ``tokexplorer.core.bpe.model.BPE``) or None.
         tokenizers_changed(): the list of compare tokenizers changed.
         sample_text_changed(str): the compare sample text changed.
         special_policy_changed(str): the special-token policy changed.

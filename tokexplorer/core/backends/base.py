@@ -52,7 +52,7 @@ class Tokenizer(ABC):
 
         Args:
             text: any str; lone surrogates are cleaned by
-                :func:`tokexplorer.core.textclean.clean_text` first (noted in the result).
+                :func:`tokexplorer.core.text.clean.clean_text` first (noted in the result).
             special: what to do with text that spells a special token (see
                 :data:`tokexplorer.core.types.SpecialPolicy`); with ``"plain"`` a
                 note tells the user when the text contained such a spelling.

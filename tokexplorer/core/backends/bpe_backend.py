@@ -1,4 +1,4 @@
-"""Our byte-level BPE engine (:class:`tokexplorer.core.bpe.BPE`) behind the
+"""Our byte-level BPE engine (:class:`tokexplorer.core.bpe.model.BPE`) behind the
 :class:`~tokexplorer.core.backends.base.Tokenizer` interface.
 
 Token bytes concatenate to the UTF-8 text, so spans come from
@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
-from tokexplorer.core.bpe import BPE
+from tokexplorer.core.bpe.model import BPE
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 
@@ -20,11 +20,11 @@ __all__ = ["BPETokenizer"]
 
 
 class BPETokenizer(Tokenizer):
-    """A :class:`~tokexplorer.core.bpe.BPE` model as a :class:`Tokenizer`.
+    """A :class:`~tokexplorer.core.bpe.model.BPE` model as a :class:`Tokenizer`.
 
     Args:
-        bpe: the model (trained, loaded with :func:`tokexplorer.core.formats.load_bpe`,
-            or built from tiktoken ranks with :meth:`BPE.from_tiktoken`).
+        bpe: the model (trained, loaded with :func:`tokexplorer.core.io.formats.load_bpe`,
+            or built from tiktoken ranks with :func:`~tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`).
 
     Attributes:
         bpe: the wrapped model.

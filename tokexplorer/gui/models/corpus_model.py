@@ -1,6 +1,6 @@
 """Qt table model over the files of a training corpus.
 
-One row per :class:`tokexplorer.core.corpus.CorpusFile`: File, Size, Encoding,
+One row per :class:`tokexplorer.core.io.corpus.CorpusFile`: File, Size, Encoding,
 Line endings, Characters, Lines, Notes. Sizes are shown human-readable
 (``"1.5 KiB"``) with the exact byte count in the tooltip and in ``RawRole``.
 """

@@ -36,9 +36,9 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFontDatabase
 
-from tokexplorer.core.merge_analysis import is_partial_utf8, token_script
+from tokexplorer.core.analysis.merges import is_partial_utf8, token_script
 from tokexplorer.core.types import MergeRecord
-from tokexplorer.core.utf8 import to_gpt2_visible, token_display
+from tokexplorer.core.text.utf8 import to_gpt2_visible, token_display
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
@@ -467,7 +467,7 @@ class MergeTableModel(QAbstractTableModel):
                 for inside the merged token's bytes. Empty: no condition.
             mode: ``"text"``, ``"regex"`` or ``"hex"``.
             script: keep merged tokens of this script class (see
-                :data:`tokexplorer.core.merge_analysis.SCRIPTS`), or None.
+                :data:`tokexplorer.core.analysis.merges.SCRIPTS`), or None.
             partial_only: keep only merged tokens that hold part of a UTF-8
                 character.
 

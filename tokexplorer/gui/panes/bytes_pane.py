@@ -14,7 +14,7 @@ of 3 of U+4F60 你"``, boundaries inside a grapheme cluster, ``<unk>`` pieces, r
 of byte-fallback pieces), the SentencePiece normalizer (original beside
 normalized text, changed spans highlighted) and a decode box for token ids.
 
-Analysis and tokenization (:mod:`tokexplorer.core.inspect`) run in one
+Analysis and tokenization (:mod:`tokexplorer.core.analysis.inspector`) run in one
 :class:`~tokexplorer.gui.workers.Worker` per change (latest wins); a tokenizer's
 error is shown as one line in its track.
 """
@@ -48,10 +48,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core import utf8
+from tokexplorer.core.text import utf8
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.inspect import (
+from tokexplorer.core.analysis.inspector import (
     InspectReport,
     TrackReport,
     describe_tokens,
@@ -90,7 +90,7 @@ def describe_cuts(tokenization: Tokenization, analysis: utf8.Utf8Analysis) -> li
     """Lines for the cut list of one exact tokenization, in byte order.
 
     * a partial token: ``"E4 BD = bytes 1–2 of 3 of U+4F60 你"`` (its bytes in hex
-      and :func:`tokexplorer.core.utf8.describe_partial_token`);
+      and :func:`tokexplorer.core.text.utf8.describe_partial_token`);
     * a token boundary between two code points of one grapheme cluster:
       ``"cut at byte 4 inside grapheme 0 (👨‍👩‍👧) between U+1F468 and U+200D"``.
     """
@@ -123,7 +123,7 @@ def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis) -> list[str]:
     runs of byte-fallback pieces, and a line when spans are approximate.
 
     Args:
-        track: a :class:`~tokexplorer.core.inspect.TrackReport`.
+        track: a :class:`~tokexplorer.core.analysis.inspector.TrackReport`.
         analysis: the analysis of the inspected axis.
 
     Returns:
@@ -283,7 +283,7 @@ class BytesPane(QWidget):
         normalizer_view: QTextBrowser: SentencePiece original vs normalized text.
         decode_box: :class:`~tokexplorer.gui.widgets.decode_box.DecodeBox`.
         analysis: the ``Utf8Analysis`` of the text shown, or None before the first update.
-        report: the :class:`~tokexplorer.core.inspect.InspectReport` shown, or None.
+        report: the :class:`~tokexplorer.core.analysis.inspector.InspectReport` shown, or None.
     """
 
     updated = Signal()
@@ -443,7 +443,7 @@ class BytesPane(QWidget):
 
     def open_raw_file(self, path: str) -> None:
         """Read ``path`` unchanged and inspect its bytes; a read error is one status line."""
-        from tokexplorer.core.corpus import read_raw
+        from tokexplorer.core.io.corpus import read_raw
 
         try:
             data = read_raw(path)

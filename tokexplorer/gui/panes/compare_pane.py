@@ -19,8 +19,8 @@ are shown one column per event-loop turn.
 
 Texts longer than :data:`WINDOW_CHARS` characters are shown one *part* at a
 time (parts are cut where no tokenizer joins across, see
-:func:`tokexplorer.core.stats.text_blocks`); the count line always gives the
-exact total of the whole text (:func:`tokexplorer.core.stats.count_tokens`, the
+:func:`tokexplorer.core.analysis.stats.text_blocks`); the count line always gives the
+exact total of the whole text (:func:`tokexplorer.core.analysis.stats.count_tokens`, the
 same count the statistics use).
 
 Reading aids: whitespace glyphs, token ids instead of text, diff marks (a bar
@@ -58,7 +58,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.stats import count_tokens, text_blocks
+from tokexplorer.core.analysis.stats import count_tokens, text_blocks
 from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState
@@ -764,7 +764,7 @@ class ComparePane(QWidget):
     def add_spec(self, spec: str) -> Worker:
         """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``tiktoken-file:PATH``...)
         in a worker and add it as a new column; a failure goes to ``state.error``."""
-        from tokexplorer.core.spec import load_tokenizer
+        from tokexplorer.core.backends.spec import load_tokenizer
 
         return self._load_column(lambda: load_tokenizer(spec), spec)
 

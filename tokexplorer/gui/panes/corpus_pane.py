@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.pretokenize import PATTERN_NAMES
+from tokexplorer.core.text.pretokenize import PATTERN_NAMES
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.models.corpus_model import (
     COL_ENCODING,
@@ -355,7 +355,7 @@ class CorpusPane(QWidget):
         paths = [str(p) for p in paths if str(p)]
         if not paths:
             return None
-        from tokexplorer.core.corpus import read_corpus
+        from tokexplorer.core.io.corpus import read_corpus
 
         if self.load_worker is not None and not self.load_worker.done:
             self.load_worker.cancel()
@@ -397,7 +397,7 @@ class CorpusPane(QWidget):
         return worker
 
     def set_corpus(self, corpus: Any) -> None:
-        """Show ``corpus`` (a ``tokexplorer.core.corpus.Corpus``) and make it ``state.corpus``."""
+        """Show ``corpus`` (a ``tokexplorer.core.io.corpus.Corpus``) and make it ``state.corpus``."""
         self.corpus = corpus
         self.model.set_corpus(corpus)
         self.table.resizeColumnsToContents()
@@ -429,7 +429,7 @@ class CorpusPane(QWidget):
                 f"{os.path.basename(path)} is not a file on disk; it cannot be re-read"
             )
             return None
-        from tokexplorer.core.corpus import read_text_file
+        from tokexplorer.core.io.corpus import read_text_file
 
         worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
         worker.signals.returned.connect(
@@ -688,7 +688,7 @@ class CorpusPane(QWidget):
                 return None
 
         if algo == "bpe":
-            from tokexplorer.core.bpe import train_bpe_iter, validate_vocab_size
+            from tokexplorer.core.bpe.model import train_bpe_iter, validate_vocab_size
 
             specials = parse_special_tokens(self.specials_edit.text())
             pattern = self.pattern_combo.currentData()

@@ -3,7 +3,7 @@
 Each side (A and B) takes the current BPE, any BPE spec (``bpe:PATH``,
 ``tiktoken:NAME``, ``tiktoken-file:PATH``), or a BPE trained here on the
 current corpus with its own vocabulary size and pre-tokenizer. The pane then
-shows (:func:`tokexplorer.core.merge_analysis.merge_diff`) the first rank where
+shows (:func:`tokexplorer.core.analysis.merges.merge_diff`) the first rank where
 the lists diverge, both lists side by side by rank, the merges in both with
 their rank change, and the merges only in A or only in B. Loading and training
 run in workers.
@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.merge_analysis import MergeDiff, load_bpe_spec, merge_diff
-from tokexplorer.core.pretokenize import PATTERN_NAMES
-from tokexplorer.core.utf8 import token_display
+from tokexplorer.core.analysis.merges import MergeDiff, load_bpe_spec, merge_diff
+from tokexplorer.core.text.pretokenize import PATTERN_NAMES
+from tokexplorer.core.text.utf8 import token_display
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded
 
@@ -303,7 +303,7 @@ class MergeDiffPane(QWidget):
         return self.train_side("b")
 
     def set_model(self, side: str, bpe: Any) -> None:
-        """Put a BPE (``tokexplorer.core.bpe.BPE``) on side ``"a"`` or ``"b"``."""
+        """Put a BPE (``tokexplorer.core.bpe.model.BPE``) on side ``"a"`` or ``"b"``."""
         self.models[side] = bpe
         n = len(bpe.merges)
         self.labels[side].setText(
@@ -350,7 +350,7 @@ class MergeDiffPane(QWidget):
         pattern = self.pattern_combos[side].currentData()
 
         def work(cancel: Any) -> Any:
-            from tokexplorer.core.bpe import train_bpe_iter
+            from tokexplorer.core.bpe.model import train_bpe_iter
 
             bpe, _report = yield from train_bpe_iter(
                 texts,

@@ -46,8 +46,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.merge_analysis import SCRIPTS, FireIndex, MergeIndex, fire_index
-from tokexplorer.core.utf8 import to_gpt2_visible, token_display
+from tokexplorer.core.analysis.merges import SCRIPTS, FireIndex, MergeIndex, fire_index
+from tokexplorer.core.text.utf8 import to_gpt2_visible, token_display
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,
@@ -332,7 +332,7 @@ class MergesPane(QWidget):
         return self._bpe
 
     def set_bpe(self, bpe: Any) -> None:
-        """Show the merges of ``bpe`` (a ``tokexplorer.core.bpe.BPE``) or none (None).
+        """Show the merges of ``bpe`` (a ``tokexplorer.core.bpe.model.BPE``) or none (None).
 
         A model loaded from tiktoken ranks has its merges recovered in a worker
         first (about half a second for cl100k); the table shows them when ready.

@@ -1,6 +1,6 @@
 """The statistics pane: token statistics of the whole corpus for every column.
 
-"Compute" runs :func:`tokexplorer.core.stats.corpus_stats_iter` in a worker over
+"Compute" runs :func:`tokexplorer.core.analysis.stats.corpus_stats_iter` in a worker over
 the corpus files (the sample text when no corpus is loaded) with every
 tokenizer of ``AppState.tokenizers`` and the shared special-token policy
 (``AppState.special_policy``, the same switch as the compare pane). The result is
@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.stats import (
+from tokexplorer.core.analysis.stats import (
     COLUMN_TITLES,
     COLUMNS,
     CorpusStats,
@@ -56,7 +56,7 @@ CHART_MEASURES: dict[str, tuple[str, str]] = {
     "unknown_pct": ("Unknown pieces (SentencePiece)", "% of tokens"),
 }
 
-#: Table columns shown (keys of :data:`tokexplorer.core.stats.COLUMNS`).
+#: Table columns shown (keys of :data:`tokexplorer.core.analysis.stats.COLUMNS`).
 TABLE_COLUMNS: tuple[str, ...] = tuple(k for k in COLUMNS if k != "group_kind")
 
 

@@ -53,7 +53,7 @@ class TokenTrack:
         exact: False when the spans are approximate (a SentencePiece normalizer
             changed the text); the row is then labelled ``≈`` and says so.
         descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
-            from :class:`tokexplorer.core.inspect.TokenReport`.
+            from :class:`tokexplorer.core.analysis.inspector.TokenReport`.
         spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
     """
 
@@ -142,7 +142,7 @@ class ByteView(QWidget):
     # ------------------------------------------------------------------ public API
 
     def set_data(self, analysis, tracks: list[TokenTrack]) -> None:
-        """Show ``analysis`` (a ``tokexplorer.core.utf8.Utf8Analysis``) with token tracks."""
+        """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
         self._update_height()
@@ -274,7 +274,7 @@ class ByteView(QWidget):
         hit = self._hit(x, y)
         if hit is None:
             return ""
-        from tokexplorer.core import utf8
+        from tokexplorer.core.text import utf8
 
         track, off = hit
         a = self._analysis

@@ -4,7 +4,7 @@ For the chosen tokenizer the box shows, per id, its bytes in hex, the family's
 spelling (GPT-2 visible bytes or the SentencePiece piece), what an incremental
 UTF-8 decoder emits after it and how many bytes it still holds back; below, the
 joined text, the ill-formed stretches with their offsets, and whether the ids
-are the canonical encoding of that text (see :mod:`tokexplorer.core.decoding`).
+are the canonical encoding of that text (see :mod:`tokexplorer.core.analysis.decoding`).
 Decoding runs in a :class:`~tokexplorer.gui.workers.Worker` (latest request wins).
 """
 
@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.decoding import DecodeReport, decode_ids, parse_ids
+from tokexplorer.core.analysis.decoding import DecodeReport, decode_ids, parse_ids
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui import colors
 from tokexplorer.gui.workers import Worker
@@ -55,7 +55,7 @@ class DecodeBox(QWidget):
         parent: optional parent widget.
 
     Signals:
-        decoded(object): a :class:`~tokexplorer.core.decoding.DecodeReport` is shown.
+        decoded(object): a :class:`~tokexplorer.core.analysis.decoding.DecodeReport` is shown.
 
     Attributes:
         ids_edit: QLineEdit with the ids.

@@ -1,6 +1,6 @@
 """A token's merge tree, drawn down to its bytes ("how was this token built").
 
-:class:`MergeTreeWidget` draws a :class:`~tokexplorer.core.merge_analysis.MergeNode`
+:class:`MergeTreeWidget` draws a :class:`~tokexplorer.core.analysis.merges.MergeNode`
 as a tree: the bytes are the leaves on the bottom row, each merge is a box
 above its two parts with its rank (``#12``), and the token itself is the root
 at the top. Boxes whose bytes are only part of a UTF-8 character are drawn in
@@ -15,8 +15,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from tokexplorer.core.merge_analysis import MergeNode, is_partial_utf8
-from tokexplorer.core.utf8 import token_display
+from tokexplorer.core.analysis.merges import MergeNode, is_partial_utf8
+from tokexplorer.core.text.utf8 import token_display
 
 _PAD_X = 8.0  # px inside a box, left and right
 _GAP_X = 10.0  # px between sibling subtrees

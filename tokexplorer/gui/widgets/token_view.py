@@ -35,7 +35,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokexplorer.core import utf8
+from tokexplorer.core.text import utf8
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import colors
 

@@ -19,7 +19,7 @@ from tokexplorer.core.errors import InputError
 
 _PACKAGE = "tokexplorer.resources"
 #: The repository's resources folder (used when the package is not installed).
-_REPO_RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+_REPO_RESOURCES = Path(__file__).resolve().parents[3] / "resources"
 
 
 def resources_root() -> Path:

@@ -2,9 +2,9 @@
 
 Forms:
 
-* ``bpe:PATH`` — our BPE model file (:func:`tokexplorer.core.formats.load_bpe`);
+* ``bpe:PATH`` — our BPE model file (:func:`tokexplorer.core.io.formats.load_bpe`);
 * ``bpe:tiktoken:NAME`` — our engine loaded with a tiktoken encoding's ranks
-  (:meth:`tokexplorer.core.bpe.BPE.from_tiktoken`);
+  (:func:`tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`);
 * ``tiktoken:NAME`` — a tiktoken encoding by registry name;
 * ``tiktoken-file:PATH`` — a local ``.tiktoken`` ranks file;
 * ``sp:PATH`` — a SentencePiece ``.model`` file.
@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
 
 __all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer"]
 
@@ -108,14 +109,14 @@ def load_tokenizer(spec: str) -> Tokenizer:
         path = model_path(arg)
     if kind == "bpe":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
-        from tokexplorer.core.formats import load_bpe
+        from tokexplorer.core.io.formats import load_bpe
 
         return BPETokenizer(load_bpe(path))
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
-        from tokexplorer.core.bpe import BPE
+        from tokexplorer.core.bpe.model import BPE
 
-        return BPETokenizer(BPE.from_tiktoken(arg))
+        return BPETokenizer(bpe_from_tiktoken(arg))
     if kind == "tiktoken":
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 

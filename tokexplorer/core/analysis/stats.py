@@ -10,12 +10,12 @@ exactly what the compare pane shows; :func:`count_tokens` is the one count both
 use.
 
 Each token is attributed to the line its first byte is in, and each line gets a
-script label (:func:`tokexplorer.core.scripts.classify_line`). Per group (the
+script label (:func:`tokexplorer.core.text.scripts.classify_line`). Per group (the
 whole corpus, each file, each script label) the statistics are:
 
 * ``lines``, ``chars`` (code points, line endings included), ``bytes`` (UTF-8);
 * ``words``: whitespace-separated words in lines of space-delimited scripts
-  (:data:`tokexplorer.core.scripts.SPACE_DELIMITED`), and ``tokens_per_word``
+  (:data:`tokexplorer.core.text.scripts.SPACE_DELIMITED`), and ``tokens_per_word``
   = tokens of those lines / words;
 * ``tokens``, ``chars_per_token``, ``bytes_per_token``;
 * ``partial_pct``: percent of tokens that hold only part of a UTF-8 character;
@@ -49,7 +49,7 @@ import regex
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.scripts import SCRIPTS, SPACE_DELIMITED, classify_line
+from tokexplorer.core.text.scripts import SCRIPTS, SPACE_DELIMITED, classify_line
 from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
 
 __all__ = [
@@ -417,7 +417,7 @@ _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 def _block_lines(block: str, *, last_block: bool = True) -> list[_Line]:
     """The block's lines with their endings. LF, CRLF and CR end a line, as in
-    :func:`tokexplorer.core.corpus.count_lines` (``str.splitlines`` would also
+    :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
     cut at form feeds and other separators, and disagree with the corpus tab).
     A block that is not the text's last may end inside a line (cut between two
     words): that piece is marked ``ends=False`` and is not counted as a line."""

@@ -12,7 +12,7 @@ read it and ``diff`` two models::
     ...
 
 * line 1: magic and format version;
-* ``name``, ``pattern`` (a name from :data:`tokexplorer.core.pretokenize.PATTERNS`)
+* ``name``, ``pattern`` (a name from :data:`tokexplorer.core.text.pretokenize.PATTERNS`)
   or ``pat_str`` (a JSON string, for a pattern without a name), ``special ID TEXT``
   (TEXT is a JSON string) header lines, in any order;
 * ``merges N`` then exactly N lines ``LEFT RIGHT NEW_ID COUNT`` in rank order
@@ -34,9 +34,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from tokexplorer.core.bpe import BPE
+from tokexplorer.core.bpe.model import BPE
 from tokexplorer.core.errors import InputError, ModelFormatError
-from tokexplorer.core.pretokenize import PATTERNS
+from tokexplorer.core.text.pretokenize import PATTERNS
 from tokexplorer.core.types import MergeRecord
 
 MAGIC = "tokexplorer-bpe"

@@ -12,7 +12,7 @@ fire, which script is a token in, how do two merge lists differ.
 * :func:`merge_diff` compares two merge lists (merges only in one, merges in
   both with their ranks, the first rank where they diverge).
 * :func:`load_bpe_spec` loads any BPE-like SPEC (our models and tiktoken ranks)
-  as our :class:`~tokexplorer.core.bpe.BPE`, for ``tokexplorer merges``.
+  as our :class:`~tokexplorer.core.bpe.model.BPE`, for ``tokexplorer merges``.
 
 Merges are compared by their parts' *bytes*, never by ids: two models number
 their tokens differently (in cl100k the single bytes are not ids 0–255).
@@ -27,8 +27,9 @@ from dataclasses import dataclass, field
 import regex
 
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.replay import merge_sites
+from tokexplorer.core.bpe.replay import merge_sites
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
 
 __all__ = [
     "MergeNode",
@@ -182,7 +183,7 @@ def token_merge_ranks(bpe: object) -> dict[bytes, int]:
     order are numbered 0, 1, 2, ... (the same numbering the recovery gives),
     without recovering anything.
 
-    >>> from tokexplorer.core.bpe import train_bpe
+    >>> from tokexplorer.core.bpe.model import train_bpe
     >>> token_merge_ranks(train_bpe("abab", vocab_size=258, pattern="none")[0])
     {b'ab': 0, b'abab': 1}
     """
@@ -274,7 +275,7 @@ def fire_index(
     """Encode ``text`` (special tokens as plain text) and record every merge that fires.
 
     Args:
-        bpe: a :class:`~tokexplorer.core.bpe.BPE` (uses ``chunks``,
+        bpe: a :class:`~tokexplorer.core.bpe.model.BPE` (uses ``chunks``,
             ``mergeable_ranks``, ``merges``, ``vocab``).
         text: the text (for the GUI: the compare pane's sample text).
         index: a prepared :class:`MergeIndex` of the same model (built when None).
@@ -283,7 +284,7 @@ def fire_index(
     Returns:
         a :class:`FireIndex`.
 
-    >>> from tokexplorer.core.bpe import train_bpe
+    >>> from tokexplorer.core.bpe.model import train_bpe
     >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
     >>> fire_index(bpe, "abab").counts
     [2, 1]
@@ -450,7 +451,7 @@ def merge_diff(
         a :class:`MergeDiff`. A pair merged twice in one list (our trainer can
         learn the same pair again after re-using an id) counts at its first rank.
 
-    >>> from tokexplorer.core.bpe import train_bpe
+    >>> from tokexplorer.core.bpe.model import train_bpe
     >>> a, _ = train_bpe("aab aab", vocab_size=258, pattern="none")
     >>> b, _ = train_bpe("abb abb", vocab_size=258, pattern="none")
     >>> merge_diff(a.merges, a.vocab, b.merges, b.vocab).first_divergence
@@ -478,7 +479,7 @@ def merge_diff(
 
 # ----------------------------------------------------------------- loading
 def load_bpe_spec(spec: str) -> object:
-    """Load a SPEC as our :class:`~tokexplorer.core.bpe.BPE` (with a merge list).
+    """Load a SPEC as our :class:`~tokexplorer.core.bpe.model.BPE` (with a merge list).
 
     ``bpe:PATH`` and ``bpe:tiktoken:NAME`` load as usual; ``tiktoken:NAME`` and
     ``tiktoken-file:PATH`` are loaded into our engine from their ranks (the
@@ -490,16 +491,16 @@ def load_bpe_spec(spec: str) -> object:
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
     """
-    from tokexplorer.core.bpe import BPE
-    from tokexplorer.core.spec import load_tokenizer, model_path, parse_spec
+    from tokexplorer.core.bpe.model import BPE
+    from tokexplorer.core.backends.spec import load_tokenizer, model_path, parse_spec
 
     kind, arg = parse_spec(spec)
     if kind == "sp":
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
     if kind in ("tiktoken", "bpe-tiktoken"):
-        return BPE.from_tiktoken(arg)
+        return bpe_from_tiktoken(arg)
     if kind == "tiktoken-file":
-        from tokexplorer.core.formats import read_tiktoken_file
+        from tokexplorer.core.io.formats import read_tiktoken_file
 
         path = model_path(arg)
         return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)

@@ -37,7 +37,7 @@ from typing import Iterable, Literal, Sequence
 import regex
 
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.types import Tokenization
 
 ByteRole = Literal["ascii", "lead", "continuation", "invalid"]
@@ -265,7 +265,7 @@ class Utf8Analysis:
 
     Attributes:
         text: the analysed text. From :func:`analyze`: the input after
-            :func:`~tokexplorer.core.textclean.clean_text`. From
+            :func:`~tokexplorer.core.text.clean.clean_text`. From
             :func:`analyze_bytes`: the data decoded with ``surrogateescape``
             (each undecodable byte is one surrogate U+DC80–U+DCFF), so
             ``text.encode("utf-8", "surrogateescape") == data``.
@@ -410,7 +410,7 @@ def analyze(text: str) -> Utf8Analysis:
 
     Args:
         text: any str; lone surrogates are first replaced by
-            :func:`~tokexplorer.core.textclean.clean_text` (its notes are kept in
+            :func:`~tokexplorer.core.text.clean.clean_text` (its notes are kept in
             :attr:`Utf8Analysis.notes`), so the analysis matches what every
             tokenizer sees.
 

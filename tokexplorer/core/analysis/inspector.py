@@ -1,7 +1,7 @@
 """One byte axis for a text and any number of tokenizers (the byte inspector's model).
 
 :func:`inspect_text` (a str) and :func:`inspect_bytes` (raw file bytes, possibly
-not UTF-8) lay the text out with :mod:`tokexplorer.core.utf8` (bytes, code
+not UTF-8) lay the text out with :mod:`tokexplorer.core.text.utf8` (bytes, code
 points, grapheme clusters) and put every tokenizer's tokens on that same byte
 axis, with each family's own story:
 
@@ -9,16 +9,16 @@ axis, with each family's own story:
   ``data[byte_start:byte_end] == token.bytes``; each token also gets its GPT-2
   visible-byte spelling (``Ġ`` for a space);
 * SentencePiece: pieces as the model spells them (``▁good``, ``<0xE9>``), the
-  text after the normalizer beside the original (:mod:`tokexplorer.core.normalization`),
+  text after the normalizer beside the original (:mod:`tokexplorer.core.analysis.normalization`),
   the pieces on the *normalized* text where they tile exactly, and the
   characters every ``<unk>`` swallowed. When the normalizer changed the text,
   spans on the original axis are approximate and the track says so
   (``exact == False``) instead of drawing cuts in the wrong place.
 
 Raw mode (:func:`inspect_bytes`): the axis is the file's bytes; invalid bytes
-are flagged with their offsets (see :func:`tokexplorer.core.utf8.find_utf8_issues`).
+are flagged with their offsets (see :func:`tokexplorer.core.text.utf8.find_utf8_issues`).
 A tokenizer never sees an invalid byte: the one cleaning rule
-(:func:`tokexplorer.core.textclean.clean_text`) turns each into U+FFFD
+(:func:`tokexplorer.core.text.clean.clean_text`) turns each into U+FFFD
 (``EF BF BD``) first; token spans are mapped back onto the raw bytes and the
 track notes the substitution.
 
@@ -35,9 +35,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from tokexplorer.core import utf8
+from tokexplorer.core.text import utf8
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.clean import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
@@ -134,11 +134,11 @@ class TrackReport:
         exact: True when the spans are exact on the inspected axis (no
             normalizer change, no invalid byte substituted inside a token edge).
         tokens: one :class:`TokenReport` per token.
-        cuts: :class:`~tokexplorer.core.utf8.Cut` boundaries inside a code point
+        cuts: :class:`~tokexplorer.core.text.utf8.Cut` boundaries inside a code point
             or a grapheme cluster (only when ``exact``).
         unknown: ``(token index, original characters)`` of every ``<unk>`` piece.
         normalization: SentencePiece only: a
-            :class:`~tokexplorer.core.normalization.NormalizationDiff`.
+            :class:`~tokexplorer.core.analysis.normalization.NormalizationDiff`.
         normalized_tokens: SentencePiece only: the pieces on the normalized text
             (dummy-prefix space included), tiling its UTF-8 bytes exactly; None
             when SentencePiece's pieces do not spell the normalized text.
@@ -201,7 +201,7 @@ class InspectReport:
     """The byte axis of one text with every tokenizer's tokens on it.
 
     Attributes:
-        analysis: the :class:`~tokexplorer.core.utf8.Utf8Analysis` of the axis.
+        analysis: the :class:`~tokexplorer.core.text.utf8.Utf8Analysis` of the axis.
         tracks: one :class:`TrackReport` per tokenizer, in the order given.
         raw: True for :func:`inspect_bytes` (the axis is raw file bytes).
         token_text: the text the tokenizers saw (``clean_text`` of the axis text).
@@ -499,7 +499,7 @@ def _track(
     )
     normalization = normalized_tokens = None
     if family == "sentencepiece":
-        from tokexplorer.core.normalization import normalization_diff
+        from tokexplorer.core.analysis.normalization import normalization_diff
 
         normalization = normalization_diff(tokenizer, tz.text)
         normalized_tokens = _sp_normalized_tokens(tokenizer, tz.text)
@@ -555,7 +555,7 @@ def inspect_bytes(
     The axis is ``data`` itself (nothing is lost:
     ``report.analysis.text.encode("utf-8", "surrogateescape") == data``);
     invalid bytes are listed in ``report.analysis.issues`` with offsets. The
-    tokenizers see the text after :func:`~tokexplorer.core.textclean.clean_text`
+    tokenizers see the text after :func:`~tokexplorer.core.text.clean.clean_text`
     (each invalid byte → U+FFFD), their spans mapped back onto ``data``.
 
     Raises:

@@ -25,7 +25,7 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from tokexplorer.core import utf8
+from tokexplorer.core.text import utf8
 from tokexplorer.core.errors import InputError, TokexplorerError
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
@@ -61,7 +61,7 @@ class DecodedToken:
         bytes: the bytes it stands for (SentencePiece: ``▁`` as a space).
         byte_start: offset of those bytes in :attr:`DecodeReport.data`.
         spelling: the family's spelling (GPT-2 visible bytes or the piece).
-        display: readable bytes (:func:`~tokexplorer.core.utf8.token_display`).
+        display: readable bytes (:func:`~tokexplorer.core.text.utf8.token_display`).
         emitted: what the incremental decoder emitted after this id (may be
             ``""`` while a character is unfinished).
         held: how many bytes the decoder holds back after this id (0–3).
@@ -89,7 +89,7 @@ class DecodeReport:
         text: ``data`` decoded with ``errors="replace"``.
         stream: what the incremental decoder emitted per id, plus one final
             entry when the data ends inside a character (U+FFFD).
-        issues: :class:`~tokexplorer.core.utf8.Utf8Issue` of ``data``.
+        issues: :class:`~tokexplorer.core.text.utf8.Utf8Issue` of ``data``.
         reencoded: the ids of ``tokenize(text)``, or None when re-encoding failed.
         canonical: True when ``reencoded == ids``.
         verdict: one line for the user about round trip and canonical form.

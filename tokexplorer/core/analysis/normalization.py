@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from tokexplorer.core.textclean import clean_text
+from tokexplorer.core.text.clean import clean_text
 
 SegmentKind = Literal["same", "changed", "removed"]
 
@@ -169,7 +169,7 @@ class NormalizationDiff:
     """The original text beside the normalized text, with changed spans.
 
     Attributes:
-        original: the text (after :func:`~tokexplorer.core.textclean.clean_text`).
+        original: the text (after :func:`~tokexplorer.core.text.clean.clean_text`).
         normalized: the normalizer's output, ``▁`` as a space, no dummy prefix.
         segments: :class:`Segment` runs covering ``original``.
         summary: one line, e.g. ``"normalized: 4 spaces removed"``; empty when unchanged.
@@ -229,7 +229,7 @@ def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
     Args:
         tokenizer: a :class:`~tokexplorer.core.backends.sentencepiece_backend.SentencePieceTokenizer`.
         text: any str (lone surrogates are cleaned first, with the one rule of
-            :mod:`tokexplorer.core.textclean`).
+            :mod:`tokexplorer.core.text.clean`).
 
     Returns:
         :class:`NormalizationDiff`; ``summary`` is the backend's one-line

@@ -1,14 +1,14 @@
 """Step-by-step replays of BPE encoding and BPE training, for teaching and debugging.
 
 * :func:`replay_encode` re-runs the rank-based merge loop of our encoder
-  (tiktoken's algorithm, as in :func:`tokexplorer.core.bpe._merge_parts`) on the
+  (tiktoken's algorithm, as in :func:`tokexplorer.core.bpe.model._merge_parts`) on the
   bytes of one chunk and records every step: the current pieces, every adjacent
   pair that is a token with its rank (the candidates), and the pair merged.
   It is a separate, instrumented loop: the encoder itself is not slowed down.
 * :func:`replay_training` re-runs BPE training on a small text (the classic
   "the cat in the hat" walk-through): at each step the table of pair counts,
   the pair chosen and the text re-segmented after the merge. Its choices follow
-  :func:`tokexplorer.core.bpe.train_bpe_iter` (highest count; ties broken by the
+  :func:`tokexplorer.core.bpe.model.train_bpe_iter` (highest count; ties broken by the
   smaller left bytes, then the smaller right bytes).
 
 Both return plain frozen dataclasses holding bytes; rendering happens in the GUI.
@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.pretokenize import compile_splitter, pattern_string
+from tokexplorer.core.text.pretokenize import compile_splitter, pattern_string
 
 __all__ = [
     "EncodeStep",
@@ -206,7 +206,7 @@ def replay_training(
 
     Pairs are counted over the pre-tokenizer's chunks (never across two
     chunks), counting each chunk once per occurrence, and overlapping pairs
-    (``a a a``) count twice, as in :func:`tokexplorer.core.bpe.train_bpe_iter`;
+    (``a a a``) count twice, as in :func:`tokexplorer.core.bpe.model.train_bpe_iter`;
     the merges chosen are the ones that trainer learns on the same text.
 
     Args:
