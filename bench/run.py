@@ -96,7 +96,7 @@ def _read_text(path: str) -> str:
 def _child_train(spec: dict) -> dict:
     impl, path, vocab = spec["impl"], spec["path"], spec["vocab"]
     if impl == "ours":
-        from tokexplorer.core.bpe.model import train_bpe
+        from tokexplorer.core.bpe import train_bpe
 
         t0 = time.perf_counter()
         text = _read_text(path)  # the peers read their file inside the timed call too
@@ -145,7 +145,7 @@ def _child_encode(spec: dict) -> dict:
 
     import tiktoken
 
-    from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+    from tokexplorer.core.backends import bpe_from_tiktoken
 
     text = _read_text(spec["path"])
     n_bytes = len(text.encode("utf-8"))

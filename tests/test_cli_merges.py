@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 from tokexplorer.cli import main
-from tokexplorer.core.bpe.model import train_bpe
-from tokexplorer.core.io.formats import save_bpe
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.io import save_bpe
 
 
 def test_merges_text_and_json_of_our_model(tmp_path, capsys):

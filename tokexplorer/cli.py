@@ -45,7 +45,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text.pretokenize import PATTERN_NAMES
+from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import SPECIAL_POLICIES, Progress, Tokenization
 
 PROG = "tokexplorer"
@@ -182,7 +182,7 @@ def _read_file_text(path: str, encoding: str | None) -> str:
             and no ``encoding`` was given.
         InputError: ``encoding`` is not a known codec.
     """
-    from tokexplorer.core.io.corpus import read_text_file
+    from tokexplorer.core.io import read_text_file
 
     return _checked_file(read_text_file(path, encoding=encoding), encoding).text
 
@@ -198,7 +198,7 @@ def _input_text(ns: argparse.Namespace) -> str:
 
 def _load(spec: str):
     """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
-    from tokexplorer.core.backends.spec import load_tokenizer
+    from tokexplorer.core.backends import load_tokenizer
 
     return load_tokenizer(spec)
 
@@ -317,7 +317,7 @@ def _training_texts(
             ``--encoding``, a decode had to insert U+FFFD (without
             ``allow_damaged``), or there is no text.
     """
-    from tokexplorer.core.io.corpus import read_corpus
+    from tokexplorer.core.io import read_corpus
 
     corpus = _drive(read_corpus(list(paths), encoding=encoding), printer)
     # A file that cannot be used is skipped with a note, as the app's corpus tab
@@ -375,7 +375,7 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
     Raises:
         CorpusError: a path is missing, or a file looks binary.
     """
-    from tokexplorer.core.io.corpus import check_binary, collect_files
+    from tokexplorer.core.io import check_binary, collect_files
 
     files, errors = collect_files(list(paths))
     if errors:
@@ -391,7 +391,7 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
 
 def cmd_train(ns: argparse.Namespace) -> int:
     """``tokexplorer train``: train, save, and report in one line."""
-    from tokexplorer.core.bpe.model import validate_vocab_size
+    from tokexplorer.core.bpe import validate_vocab_size
 
     specials = list(dict.fromkeys(ns.special or []))
     if ns.algorithm == "bpe":
@@ -408,8 +408,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
     texts = [] if big else _training_texts(ns.files, ns.encoding, printer, ns.allow_damaged)
 
     if ns.algorithm == "bpe":
-        from tokexplorer.core.bpe.model import train_bpe_iter
-        from tokexplorer.core.io.formats import save_bpe
+        from tokexplorer.core.bpe import train_bpe_iter
+        from tokexplorer.core.io import save_bpe
 
         gen = train_bpe_iter(
             texts,
@@ -437,7 +437,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
         )
         return 0
 
-    from tokexplorer.core.backends.sentencepiece_backend import (
+    from tokexplorer.core.backends import (
         VocabTooLargeError,
         VocabTooSmallError,
         train_sentencepiece,
@@ -546,10 +546,10 @@ def _special_spellings(tokenizers: Sequence[Any], texts: Sequence[tuple[str, str
 def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
     (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
-    from tokexplorer.core.io.corpus import read_text_file
-    from tokexplorer.core.analysis.stats import COLUMN_TITLES, compute_stats, format_cell
+    from tokexplorer.core.io import read_text_file
+    from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
 
-    from tokexplorer.core.io.corpus import collect_files
+    from tokexplorer.core.io import collect_files
 
     tokenizers = [_load(spec) for spec in ns.tokenizer]
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
@@ -627,7 +627,7 @@ def _span(start: int, end: int) -> str:
 
 def inspect_text(a: Any) -> str:
     """The human-readable tables of ``tokexplorer inspect`` for a :class:`Utf8Analysis`."""
-    from tokexplorer.core.text.utf8 import token_display
+    from tokexplorer.core.text import token_display
 
     parts = [
         f"{len(a.data)} bytes, {len(a.code_points)} code points, {len(a.graphemes)} graphemes\n",
@@ -681,8 +681,8 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     ``-`` when unknown. ``--json``: a list of ``{"rank", "left", "right",
     "merged" (lower-case hex), "count" (int or null)}``.
     """
-    from tokexplorer.core.analysis.merges import load_bpe_spec, merges_json
-    from tokexplorer.core.text.utf8 import token_display
+    from tokexplorer.core.analysis import load_bpe_spec, merges_json
+    from tokexplorer.core.text import token_display
 
     bpe = load_bpe_spec(ns.spec)
     merges, vocab = bpe.merges, bpe.vocab
@@ -710,7 +710,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
     ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
     ``--raw`` the file's bytes exactly as stored (invalid UTF-8 flagged)."""
-    from tokexplorer.core.text.utf8 import analyze
+    from tokexplorer.core.text import analyze
 
     specs = ns.tokenizer or []
     if ns.raw and ns.file is None:
@@ -718,8 +718,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if ns.raw and ns.encoding is not None:
         raise InputError("--raw reads the bytes as they are; drop --encoding")
     if specs or ns.raw or ns.json:
-        from tokexplorer.core.io.corpus import read_raw
-        from tokexplorer.core.analysis.inspector import inspect_bytes, inspect_text as inspect_report
+        from tokexplorer.core.io import read_raw
+        from tokexplorer.core.analysis import inspect_bytes, inspect_text as inspect_report
 
         toks = [_load(s) for s in specs]
         if ns.raw:

@@ -20,6 +20,6 @@ def sp_protos() -> dict[str, bytes]:
 @pytest.fixture(scope="session")
 def sp_models(sp_protos):
     """SP120, SPID, SPBF wrapped as SentencePieceTokenizer (name -> tokenizer)."""
-    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
+    from tokexplorer.core.backends import SentencePieceTokenizer
 
     return {name: SentencePieceTokenizer(proto, name=name) for name, proto in sp_protos.items()}

@@ -28,10 +28,10 @@ def fixture_tokenizers() -> list:
     sys.path.insert(0, os.path.dirname(__file__))
     from sp_fixture import SP120_OPTIONS, train_proto
 
-    from tokexplorer.core.backends.bpe_backend import BPETokenizer
-    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
-    from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
-    from tokexplorer.core.bpe.model import train_bpe
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.backends import SentencePieceTokenizer
+    from tokexplorer.core.backends import TiktokenTokenizer
+    from tokexplorer.core.bpe import train_bpe
 
     bpe, _report = train_bpe(
         [FILE_A, FILE_B], vocab_size=300, pattern="gpt2", special_tokens=["<|endoftext|>"]

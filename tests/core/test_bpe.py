@@ -14,9 +14,9 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokexplorer.core.bpe.model import BPE, train_bpe, train_bpe_iter, validate_vocab_size
+from tokexplorer.core.bpe import BPE, train_bpe, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.text.pretokenize import PATTERNS, split
+from tokexplorer.core.text import PATTERNS, split
 from tokexplorer.core.types import Progress
 
 
@@ -377,7 +377,7 @@ def test_E02_ascii_model_splits_astral_char_into_bytes():
 
 
 def test_E17_long_encode_is_cancellable(ours_cl100k):
-    from tokexplorer.core.backends.bpe_backend import BPETokenizer
+    from tokexplorer.core.backends import BPETokenizer
 
     calls = {"n": 0}
 

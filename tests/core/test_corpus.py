@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.io.corpus import (
+from tokexplorer.core.io import (
     RAW,
     Corpus,
     count_lines,
@@ -17,7 +17,7 @@ from tokexplorer.core.io.corpus import (
     to_raw_bytes,
 )
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
-from tokexplorer.core.io.resources import resource_path, sample_text
+from tokexplorer.core.io import resource_path, sample_text
 from tokexplorer.core.types import Progress
 
 
@@ -339,7 +339,7 @@ def test_resource_path_errors():
 def test_E16_east_asian_guesses(text, codec, expected):
     """Short East Asian files are where charset-normalizer alone is weakest
     (GBK Chinese came out as cp949 Korean); the guess must read them right."""
-    from tokexplorer.core.io.corpus import guess_encoding
+    from tokexplorer.core.io import guess_encoding
 
     data = text.encode(codec)
     guess = guess_encoding(data)

@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokexplorer.core.bpe import counting
-from tokexplorer.core.bpe.model import train_bpe
-from tokexplorer.core.bpe.counting import (
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.bpe import (
     count_files, count_texts, plan_file_ranges, run, safe_pieces,
 )
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.text.pretokenize import PATTERNS
+from tokexplorer.core.text import PATTERNS
 
 LINES = [
     "The cat sat.\n", "  indented line\n", "数字 123456 and 你好世界\n", "\n", "\r\n", "x\n",

@@ -8,10 +8,10 @@ from __future__ import annotations
 import pytest
 
 from tokexplorer.core.text import utf8
-from tokexplorer.core.io.corpus import read_text_file
-from tokexplorer.core.analysis.decoding import decode_ids
-from tokexplorer.core.analysis.inspector import describe_tokens, inspect_bytes, inspect_text
-from tokexplorer.core.analysis.normalization import normalization_diff
+from tokexplorer.core.io import read_text_file
+from tokexplorer.core.analysis import decode_ids
+from tokexplorer.core.analysis import describe_tokens, inspect_bytes, inspect_text
+from tokexplorer.core.analysis import normalization_diff
 
 
 @pytest.fixture(scope="module")

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from tokexplorer.core.bpe.model import train_bpe
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.errors import InputError, ModelFormatError
-from tokexplorer.core.io.formats import (
+from tokexplorer.core.io import (
     dumps_bpe, load_bpe, read_tiktoken_file, save_bpe, write_tiktoken_file,
 )
 
@@ -145,7 +145,7 @@ def test_a_repeated_pair_or_a_negative_count_is_caught_on_its_line(tmp_path, mod
 
 
 def test_a_folder_given_as_a_model_file_is_named_as_a_folder(tmp_path):
-    from tokexplorer.core.backends.spec import load_tokenizer
+    from tokexplorer.core.backends import load_tokenizer
 
     with pytest.raises(InputError, match="is a folder; give the model file itself"):
         load_tokenizer(f"bpe:{tmp_path}")

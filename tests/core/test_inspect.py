@@ -7,12 +7,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokexplorer.core.text import utf8
-from tokexplorer.core.backends.bpe_backend import BPETokenizer
-from tokexplorer.core.bpe.model import train_bpe
-from tokexplorer.core.analysis.decoding import decode_ids, parse_ids
+from tokexplorer.core.backends import BPETokenizer
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.analysis import decode_ids, parse_ids
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.analysis.inspector import char_parts, describe_tokens, inspect_bytes, inspect_text
-from tokexplorer.core.analysis.normalization import align
+from tokexplorer.core.analysis import char_parts, describe_tokens, inspect_bytes, inspect_text
+from tokexplorer.core.analysis import align
 
 
 @pytest.fixture(scope="module")

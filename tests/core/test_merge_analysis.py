@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import tiktoken
 
-from tokexplorer.core.bpe.model import BPE, train_bpe
+from tokexplorer.core.bpe import BPE, train_bpe
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.analysis.merges import (
+from tokexplorer.core.analysis import (
     MergeIndex,
     fire_index,
     is_partial_utf8,
@@ -16,8 +16,8 @@ from tokexplorer.core.analysis.merges import (
     merges_json,
     token_script,
 )
-from tokexplorer.core.bpe.replay import replay_encode
-from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+from tokexplorer.core.bpe import replay_encode
+from tokexplorer.core.backends import bpe_from_tiktoken
 
 #: The fixture text: "the cat in the hat" plus 你好 / 你们好, trained to 24 merges.
 FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
@@ -179,7 +179,7 @@ def test_recovered_cl100k_merges_reencode_to_tiktoken_ids():
 
 
 def test_merges_json_and_load_spec(tmp_path, bpe):
-    from tokexplorer.core.io.formats import save_bpe
+    from tokexplorer.core.io import save_bpe
 
     rows = merges_json(bpe.merges[:2], bpe.vocab)
     assert rows == [

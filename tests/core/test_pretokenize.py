@@ -11,8 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokexplorer.core.text import pretokenize
-from tokexplorer.core.text.pretokenize import PATTERNS, Splitter, compile_splitter, split
-from tokexplorer.core.io.resources import sample_text
+from tokexplorer.core.text import PATTERNS, Splitter, compile_splitter, split
+from tokexplorer.core.io import sample_text
 
 BUILT_IN = ["gpt2", "cl100k", "o200k"]
 

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokexplorer.core.bpe.model import BPE, train_bpe
+from tokexplorer.core.bpe import BPE, train_bpe
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.bpe.replay import (
+from tokexplorer.core.bpe import (
     MAX_REPLAY_CHUNK_BYTES,
     merge_sites,
     replay_encode,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.text.scripts import SCRIPTS, classify_line, looks_like_code, script_counts
+from tokexplorer.core.text import SCRIPTS, classify_line, looks_like_code, script_counts
 
 
 @pytest.mark.parametrize(

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sp_fixture import fixture_lines
-from tokexplorer.core.backends.sentencepiece_backend import (
+from tokexplorer.core.backends import (
     SentencePieceTokenizer,
     VocabTooLargeError,
     VocabTooSmallError,
@@ -302,7 +302,7 @@ _SPBF_CACHE: dict[str, SentencePieceTokenizer] = {}
 
 
 def test_check_counts_required_chars_like_sentencepiece():
-    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+    from tokexplorer.core.backends import check_sentencepiece_training
 
     c = check_sentencepiece_training(fixture_lines(), vocab_size=120)
     assert (c.n_lines, c.n_chars, c.required_chars, c.meta_pieces, c.min_vocab_size) == (
@@ -323,7 +323,7 @@ def test_check_counts_required_chars_like_sentencepiece():
 
 
 def test_E20_vocab_smaller_than_required_chars_before_training():
-    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+    from tokexplorer.core.backends import check_sentencepiece_training
 
     c = check_sentencepiece_training(fixture_lines(), vocab_size=30)
     assert c.problems == (
@@ -340,7 +340,7 @@ def test_E20_vocab_smaller_than_required_chars_before_training():
 
 
 def test_coverage_out_of_range_message():
-    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+    from tokexplorer.core.backends import check_sentencepiece_training
 
     c = check_sentencepiece_training(fixture_lines(), vocab_size=120, character_coverage=0.5)
     assert c.problems[0] == "character_coverage 0.5 is outside 0.98–1.0 (SentencePiece's range)"
@@ -350,7 +350,7 @@ def test_coverage_out_of_range_message():
 
 
 def test_lines_over_max_sentence_length():
-    from tokexplorer.core.backends.sentencepiece_backend import (
+    from tokexplorer.core.backends import (
         LinesTooLongError,
         check_sentencepiece_training,
     )
@@ -374,7 +374,7 @@ def test_lines_over_max_sentence_length():
 
 
 def test_empty_corpus_message():
-    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+    from tokexplorer.core.backends import check_sentencepiece_training
 
     assert check_sentencepiece_training(["", "  "], vocab_size=50).problems == ("nothing to train on",)
     with pytest.raises(TrainingError) as err:
@@ -383,7 +383,7 @@ def test_empty_corpus_message():
 
 
 def test_vocab_too_large_estimate_and_exact_limit():
-    from tokexplorer.core.backends.sentencepiece_backend import check_sentencepiece_training
+    from tokexplorer.core.backends import check_sentencepiece_training
 
     lines = ["the cat sat on the mat", "the dog ate the log"] * 10
     c = check_sentencepiece_training(lines, vocab_size=5000)
@@ -413,7 +413,7 @@ def test_E08_user_defined_symbol_follows_the_special_policy():
     symbol: SentencePiece always encodes it as one piece, so "raise" refuses
     the text, "special" marks the piece special, and "plain" says why it could
     not be plain text."""
-    from tokexplorer.core.backends.sentencepiece_backend import train_sentencepiece, user_defined_ids
+    from tokexplorer.core.backends import train_sentencepiece, user_defined_ids
 
     sp = train_sentencepiece(fixture_lines(), vocab_size=120, user_defined_symbols=["<|endoftext|>"], num_threads=1)
     eot = sp.special_tokens["<|endoftext|>"]

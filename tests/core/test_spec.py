@@ -6,11 +6,11 @@ import base64
 
 import pytest
 
-from tokexplorer.core.backends.bpe_backend import BPETokenizer
-from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
-from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+from tokexplorer.core.backends import BPETokenizer
+from tokexplorer.core.backends import SentencePieceTokenizer
+from tokexplorer.core.backends import TiktokenTokenizer
 from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError
-from tokexplorer.core.backends.spec import SPEC_FORMS, load_tokenizer, parse_spec
+from tokexplorer.core.backends import SPEC_FORMS, load_tokenizer, parse_spec
 
 
 @pytest.mark.parametrize(
@@ -107,8 +107,8 @@ def test_bpe_backend_E10_surrogate(cl100k_engine):
 
 
 def test_bpe_file_round_trip(tmp_path):
-    from tokexplorer.core.bpe.model import train_bpe
-    from tokexplorer.core.io.formats import save_bpe
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.io import save_bpe
 
     bpe, _report = train_bpe("ab ab ab", vocab_size=258, special_tokens=("<|endoftext|>",))
     path = tmp_path / "m.bpe"

@@ -10,7 +10,7 @@ import pytest
 
 from stats_fixture import FILE_A, FILE_B, FILES, fixture_tokenizers
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.analysis.stats import (
+from tokexplorer.core.analysis import (
     COLUMNS,
     compute_stats,
     corpus_stats_iter,

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tokexplorer.core.text.clean import CleanText, clean_text, has_surrogates
+from tokexplorer.core.text import CleanText, clean_text, has_surrogates
 
 
 @pytest.mark.parametrize("s", ["\ud800", "\ud83d", "\ud83d\ude42", "caf\udce9"])

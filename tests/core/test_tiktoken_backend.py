@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokexplorer.core.backends import tiktoken_backend as tb
-from tokexplorer.core.backends.tiktoken_backend import (
+from tokexplorer.core.backends import (
     TiktokenTokenizer,
     available_tiktoken_encodings,
     load_tiktoken_encoding,
@@ -380,8 +380,8 @@ def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
 
 
 def test_unknown_special_spelling_is_noted_under_special_and_raise(cl100k):
-    from tokexplorer.core.backends.bpe_backend import BPETokenizer
-    from tokexplorer.core.bpe.model import train_bpe
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
 
     text = "a <|endoftext|> b <|im_start|> c"
     t = cl100k.tokenize(text, special="special")

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
-from tokexplorer.core.text.utf8 import (
+from tokexplorer.core.text import (
     CONTROL_PICTURES,
     GPT2_BYTE_TO_UNICODE,
     GPT2_UNICODE_TO_BYTE,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
@@ -212,7 +212,7 @@ def _sp(name: str):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
     import sp_fixture
 
-    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
+    from tokexplorer.core.backends import SentencePieceTokenizer
 
     opts = getattr(sp_fixture, f"{name}_OPTIONS")
     return SentencePieceTokenizer(sp_fixture.train_proto(**opts)[0], name=name)

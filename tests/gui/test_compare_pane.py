@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import BackendUnavailableError, InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui.panes.compare_pane import ComparePane, count_text
 from tokexplorer.gui.state import AppState
-from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+from tokexplorer.core.backends import bpe_from_tiktoken
 
 EOT = "<|endoftext|>"
 
@@ -306,8 +306,8 @@ def test_add_and_remove_columns(qtbot, cl100k):
 
 
 def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
-    from tokexplorer.core.bpe.model import train_bpe
-    from tokexplorer.core.io.formats import save_bpe
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.io import save_bpe
 
     bpe, _ = train_bpe("hello hello world", vocab_size=260)
     save_bpe(bpe, tmp_path / "m.bpe")
@@ -417,8 +417,8 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
 def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):
     """E17: one 300,000-character chunk is never cut for counting (the count
     stays exact), and a new edit cancels the long encode in our engine."""
-    from tokexplorer.core.backends.bpe_backend import BPETokenizer
-    from tokexplorer.core.bpe.model import BPE
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import BPE
 
     ours = BPETokenizer(bpe_from_tiktoken(cl100k.encoding))
     state, pane = make_pane(qtbot, [ours, cl100k])

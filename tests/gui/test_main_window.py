@@ -13,7 +13,7 @@ import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
-from tokexplorer.core.text.utf8 import token_display
+from tokexplorer.core.text import token_display
 from tokexplorer.gui.main_window import (
     BUILTIN_SAMPLE_NAME,
     STARTUP_BPE_VOCAB,

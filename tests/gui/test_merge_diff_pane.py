@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tokexplorer.core.bpe.model import train_bpe
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.state import AppState
 
@@ -69,8 +69,8 @@ def test_identical_and_current_and_load_errors(qtbot):
 def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
     from pathlib import Path
 
-    from tokexplorer.core.io.corpus import decode_file_bytes
-    from tokexplorer.core.io.corpus import Corpus
+    from tokexplorer.core.io import decode_file_bytes
+    from tokexplorer.core.io import Corpus
 
     text = "Don't split it's words: the cat's 12345 hats, the dog's 678 mats.\n" * 30
     state = AppState()

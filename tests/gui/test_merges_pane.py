@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QLocale, QModelIndex, Qt
 
-from tokexplorer.core.bpe.model import train_bpe
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.types import MergeRecord
-from tokexplorer.core.text.utf8 import token_display
+from tokexplorer.core.text import token_display
 from tokexplorer.gui.models.merge_model import (
     COL_COUNT,
     COL_FIRES,
@@ -345,8 +345,8 @@ def test_plain_text_equals_token_display(data):
 def test_training_plot_is_drawn_while_training(qtbot):
     """Issue 5: the plot follows a running training (the trainer's merge list
     arrives with its progress reports), then shows the finished model."""
-    from tokexplorer.core.bpe.model import train_bpe_iter
-    from tokexplorer.core.io.resources import sample_text
+    from tokexplorer.core.bpe import train_bpe_iter
+    from tokexplorer.core.io import sample_text
     from tokexplorer.gui.state import AppState
     from tokexplorer.gui.panes.merges_pane import MergesPane
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QApplication
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "core"))
 
-from tokexplorer.core.analysis.stats import count_tokens  # noqa: E402
+from tokexplorer.core.analysis import count_tokens  # noqa: E402
 from tokexplorer.gui.panes.compare_pane import WINDOW_CHARS, ComparePane  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
 
@@ -47,10 +47,10 @@ def mixed_text(n_bytes: int) -> str:
 def test_five_mb_four_columns_responsive_and_exact(qtbot):
     from sp_fixture import SPBF_OPTIONS, SP120_OPTIONS, train_proto
 
-    from tokexplorer.core.backends.bpe_backend import BPETokenizer
-    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
-    from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
-    from tokexplorer.core.bpe.model import train_bpe
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.backends import SentencePieceTokenizer
+    from tokexplorer.core.backends import TiktokenTokenizer
+    from tokexplorer.core.bpe import train_bpe
 
     text = mixed_text(5 * 1024 * 1024)
     assert len(text.encode("utf-8")) >= 5 * 1024 * 1024

@@ -13,7 +13,7 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "core"))
 
 from stats_fixture import FILE_A, FILE_B, FILES, fixture_tokenizers  # noqa: E402
-from tokexplorer.core.analysis.stats import COLUMNS, compute_stats, format_cell  # noqa: E402
+from tokexplorer.core.analysis import COLUMNS, compute_stats, format_cell  # noqa: E402
 from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
 from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
@@ -27,7 +27,7 @@ def toks():
 
 
 def corpus_of(files):
-    from tokexplorer.core.io.corpus import Corpus, CorpusFile
+    from tokexplorer.core.io import Corpus, CorpusFile
 
     return Corpus(
         tuple(

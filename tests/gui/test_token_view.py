@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tokexplorer.core.backends.bpe_backend import BPETokenizer
-from tokexplorer.core.bpe.model import train_bpe
+from tokexplorer.core.backends import BPETokenizer
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.widgets.token_view import TokenView, _inside_word
 
 WORDS = "tokenizers split frequent words rarely while uncommon spellings become several pieces "

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.panes.corpus_pane import (
     CorpusPane,
@@ -69,7 +69,7 @@ def builtin_sample_corpus(text: str) -> Any:
 
     The file is named :data:`BUILTIN_SAMPLE_NAME`; it does not exist on disk.
     """
-    from tokexplorer.core.io.corpus import Corpus, CorpusFile, count_lines, line_ending_of
+    from tokexplorer.core.io import Corpus, CorpusFile, count_lines, line_ending_of
 
     f = CorpusFile(
         Path(BUILTIN_SAMPLE_NAME),
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         """
         if sample_text is None:
             try:
-                from tokexplorer.core.io.resources import sample_text as builtin_sample
+                from tokexplorer.core.io import sample_text as builtin_sample
 
                 sample_text = builtin_sample()
             except (TokexplorerError, OSError) as exc:
@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
 
     # ================================================================= startup steps
     def _load_default_tiktoken(self) -> None:
-        from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+        from tokexplorer.core.backends import TiktokenTokenizer
 
         worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
         worker.signals.returned.connect(self._add_tokenizer_in_order)
@@ -462,7 +462,7 @@ class MainWindow(QMainWindow):
         A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
         the others are added as compare columns.
         """
-        from tokexplorer.core.backends.spec import load_tokenizer
+        from tokexplorer.core.backends import load_tokenizer
 
         lower = path.lower()
         if lower.endswith(".model"):
@@ -512,7 +512,7 @@ class MainWindow(QMainWindow):
 
     def save_bpe(self, path: str) -> bool:
         """Save ``state.bpe`` to ``path`` (atomic write); True on success."""
-        from tokexplorer.core.io.formats import save_bpe
+        from tokexplorer.core.io import save_bpe
 
         if self.state.bpe is None:
             self.state.error.emit("no BPE model to save: train one first (Corpus tab)")

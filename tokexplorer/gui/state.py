@@ -11,7 +11,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import SpecialPolicy
 
 

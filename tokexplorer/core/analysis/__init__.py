@@ -1,0 +1,81 @@
+"""Analyses behind the panes: the byte inspector's axis, decoding of ids, merge trees
+and merge diffs, corpus statistics and SentencePiece's normalization diff.
+"""
+
+from __future__ import annotations
+
+from tokexplorer.core.analysis.decoding import (
+    DecodeReport,
+    decode_ids,
+    parse_ids,
+)
+from tokexplorer.core.analysis.normalization import (
+    align,
+    normalization_diff,
+)
+from tokexplorer.core.analysis.inspector import (
+    InspectReport,
+    TrackReport,
+    char_parts,
+    describe_tokens,
+    inspect_bytes,
+    inspect_text,
+)
+from tokexplorer.core.analysis.merges import (
+    FireIndex,
+    MergeDiff,
+    MergeIndex,
+    MergeNode,
+    SCRIPTS,
+    fire_index,
+    is_partial_utf8,
+    load_bpe_spec,
+    merge_diff,
+    merges_json,
+    token_merge_ranks,
+    token_script,
+)
+from tokexplorer.core.analysis.stats import (
+    COLUMNS,
+    COLUMN_TITLES,
+    CorpusStats,
+    compute_stats,
+    corpus_stats_iter,
+    count_tokens,
+    format_cell,
+    text_blocks,
+)
+
+__all__ = [
+    "COLUMNS",
+    "COLUMN_TITLES",
+    "CorpusStats",
+    "DecodeReport",
+    "FireIndex",
+    "InspectReport",
+    "MergeDiff",
+    "MergeIndex",
+    "MergeNode",
+    "SCRIPTS",
+    "TrackReport",
+    "align",
+    "char_parts",
+    "compute_stats",
+    "corpus_stats_iter",
+    "count_tokens",
+    "decode_ids",
+    "describe_tokens",
+    "fire_index",
+    "format_cell",
+    "inspect_bytes",
+    "inspect_text",
+    "is_partial_utf8",
+    "load_bpe_spec",
+    "merge_diff",
+    "merges_json",
+    "normalization_diff",
+    "parse_ids",
+    "text_blocks",
+    "token_merge_ranks",
+    "token_script",
+]

@@ -37,7 +37,7 @@ from typing import Callable, Sequence
 
 from tokexplorer.core.text import utf8
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 

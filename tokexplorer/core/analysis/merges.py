@@ -27,9 +27,9 @@ from dataclasses import dataclass, field
 import regex
 
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.bpe.replay import merge_sites
+from tokexplorer.core.bpe import merge_sites
 from tokexplorer.core.types import MergeRecord
-from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+from tokexplorer.core.backends import bpe_from_tiktoken
 
 __all__ = [
     "MergeNode",
@@ -491,8 +491,8 @@ def load_bpe_spec(spec: str) -> object:
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
     """
-    from tokexplorer.core.bpe.model import BPE
-    from tokexplorer.core.backends.spec import load_tokenizer, model_path, parse_spec
+    from tokexplorer.core.bpe import BPE
+    from tokexplorer.core.backends import load_tokenizer, model_path, parse_spec
 
     kind, arg = parse_spec(spec)
     if kind == "sp":
@@ -500,7 +500,7 @@ def load_bpe_spec(spec: str) -> object:
     if kind in ("tiktoken", "bpe-tiktoken"):
         return bpe_from_tiktoken(arg)
     if kind == "tiktoken-file":
-        from tokexplorer.core.io.formats import read_tiktoken_file
+        from tokexplorer.core.io import read_tiktoken_file
 
         path = model_path(arg)
         return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal, Sequence
 
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import clean_text
 
 SegmentKind = Literal["same", "changed", "removed"]
 
@@ -235,7 +235,7 @@ def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
         :class:`NormalizationDiff`; ``summary`` is the backend's one-line
         description of the change (``"normalized (NFKC): '︰' → '..'"``).
     """
-    from tokexplorer.core.backends.sentencepiece_backend import describe_normalization
+    from tokexplorer.core.backends import describe_normalization
 
     t = clean_text(text).text
     normalized = tokenizer.normalize(t)

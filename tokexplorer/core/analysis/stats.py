@@ -47,9 +47,9 @@ from typing import Any, Callable, Generator, Iterator, Sequence
 
 import regex
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text.scripts import SCRIPTS, SPACE_DELIMITED, classify_line
+from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
 from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
 
 __all__ = [

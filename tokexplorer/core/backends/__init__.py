@@ -1,0 +1,59 @@
+"""One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken,
+SentencePiece), plus the SPEC strings that name and load them.
+"""
+
+from __future__ import annotations
+
+from tokexplorer.core.backends.base import (
+    Tokenizer,
+)
+from tokexplorer.core.backends.bpe_backend import (
+    BPETokenizer,
+)
+from tokexplorer.core.backends.tiktoken_backend import (
+    TiktokenTokenizer,
+    available_tiktoken_encodings,
+    bpe_from_tiktoken,
+    load_tiktoken_encoding,
+    read_tiktoken_ranks,
+)
+from tokexplorer.core.backends.sentencepiece_backend import (
+    LinesTooLongError,
+    SentencePieceTokenizer,
+    VocabTooLargeError,
+    VocabTooSmallError,
+    check_sentencepiece_training,
+    describe_normalization,
+    parse_model_info,
+    train_sentencepiece,
+    user_defined_ids,
+)
+from tokexplorer.core.backends.spec import (
+    SPEC_FORMS,
+    load_tokenizer,
+    model_path,
+    parse_spec,
+)
+
+__all__ = [
+    "BPETokenizer",
+    "LinesTooLongError",
+    "SPEC_FORMS",
+    "SentencePieceTokenizer",
+    "TiktokenTokenizer",
+    "Tokenizer",
+    "VocabTooLargeError",
+    "VocabTooSmallError",
+    "available_tiktoken_encodings",
+    "bpe_from_tiktoken",
+    "check_sentencepiece_training",
+    "describe_normalization",
+    "load_tiktoken_encoding",
+    "load_tokenizer",
+    "model_path",
+    "parse_model_info",
+    "parse_spec",
+    "read_tiktoken_ranks",
+    "train_sentencepiece",
+    "user_defined_ids",
+]

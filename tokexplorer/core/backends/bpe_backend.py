@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Callable, Sequence
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
-from tokexplorer.core.bpe.model import BPE
+from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 

@@ -39,7 +39,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TrainingError,
 )
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Token, Tokenization
 
@@ -412,7 +412,7 @@ class SentencePieceTokenizer(Tokenizer):
         Raises:
             InputError: the file cannot be written.
         """
-        from tokexplorer.core.io.formats import atomic_write_bytes
+        from tokexplorer.core.io import atomic_write_bytes
 
         p = Path(path)
         try:

@@ -109,12 +109,12 @@ def load_tokenizer(spec: str) -> Tokenizer:
         path = model_path(arg)
     if kind == "bpe":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
-        from tokexplorer.core.io.formats import load_bpe
+        from tokexplorer.core.io import load_bpe
 
         return BPETokenizer(load_bpe(path))
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
-        from tokexplorer.core.bpe.model import BPE
+        from tokexplorer.core.bpe import BPE
 
         return BPETokenizer(bpe_from_tiktoken(arg))
     if kind == "tiktoken":

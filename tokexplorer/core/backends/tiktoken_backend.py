@@ -22,7 +22,7 @@ from typing import Any, Callable, Mapping, Sequence, TypeVar
 import regex
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
-from tokexplorer.core.bpe.model import BPE
+from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -30,8 +30,8 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text.pretokenize import name_of_pattern, pattern_string
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import name_of_pattern, pattern_string
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 
@@ -260,7 +260,7 @@ def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
     """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.formats.read_tiktoken_file`."""
-    from tokexplorer.core.io.formats import read_tiktoken_file
+    from tokexplorer.core.io import read_tiktoken_file
 
     return read_tiktoken_file(path)
 

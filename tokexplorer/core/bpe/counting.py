@@ -40,8 +40,8 @@ from typing import Callable, Generator, Iterable, Iterator, Sequence
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.text.pretokenize import LINE_START_CUT, compile_splitter, pattern_string
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import LINE_START_CUT, compile_splitter, pattern_string
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.types import Progress, run_to_end
 
 run = run_to_end  # the name the doctests and callers use

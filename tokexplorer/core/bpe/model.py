@@ -63,8 +63,8 @@ from typing import AbstractSet, Callable, Collection, Generator, Iterable, Liter
 from tokexplorer.core.bpe.counting import count_files, count_texts, run
 from tokexplorer.core.bpe.counting import special_regex as _special_regex
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.text.pretokenize import compile_splitter, name_of_pattern, pattern_string
-from tokexplorer.core.text.clean import clean_text
+from tokexplorer.core.text import compile_splitter, name_of_pattern, pattern_string
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainReport
 
 N_BYTES = 256

@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.text.pretokenize import compile_splitter, pattern_string
+from tokexplorer.core.text import compile_splitter, pattern_string
 
 __all__ = [
     "EncodeStep",

@@ -34,9 +34,9 @@ import os
 import tempfile
 from pathlib import Path
 
-from tokexplorer.core.bpe.model import BPE
+from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError, ModelFormatError
-from tokexplorer.core.text.pretokenize import PATTERNS
+from tokexplorer.core.text import PATTERNS
 from tokexplorer.core.types import MergeRecord
 
 MAGIC = "tokexplorer-bpe"

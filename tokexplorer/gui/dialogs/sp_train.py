@@ -169,7 +169,7 @@ class SPTrainDialog(QDialog):
 
     def run_check(self) -> Worker:
         """Check the current options against the corpus in a worker."""
-        from tokexplorer.core.backends.sentencepiece_backend import (
+        from tokexplorer.core.backends import (
             check_sentencepiece_training,
         )
 
@@ -229,7 +229,7 @@ class SPTrainDialog(QDialog):
     def start_training(self) -> Worker:
         """Train with the current options in a worker; success emits :attr:`trained`
         and closes the dialog, a refusal is shown in the dialog."""
-        from tokexplorer.core.backends.sentencepiece_backend import (
+        from tokexplorer.core.backends import (
             VocabTooLargeError,
             train_sentencepiece,
         )

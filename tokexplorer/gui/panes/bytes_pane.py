@@ -49,9 +49,9 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.text import utf8
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.analysis.inspector import (
+from tokexplorer.core.analysis import (
     InspectReport,
     TrackReport,
     describe_tokens,
@@ -443,7 +443,7 @@ class BytesPane(QWidget):
 
     def open_raw_file(self, path: str) -> None:
         """Read ``path`` unchanged and inspect its bytes; a read error is one status line."""
-        from tokexplorer.core.io.corpus import read_raw
+        from tokexplorer.core.io import read_raw
 
         try:
             data = read_raw(path)

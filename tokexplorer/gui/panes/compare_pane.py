@@ -56,9 +56,9 @@ from PySide6.QtWidgets import (
     QSizePolicy,
 )
 
-from tokexplorer.core.backends.base import Tokenizer
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.analysis.stats import count_tokens, text_blocks
+from tokexplorer.core.analysis import count_tokens, text_blocks
 from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState
@@ -208,7 +208,7 @@ def load_tiktoken(name: str) -> Tokenizer:
     Raises:
         TokexplorerError: the encoding cannot be loaded here (one-line reason).
     """
-    from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    from tokexplorer.core.backends import TiktokenTokenizer
     from tokexplorer.core.errors import BackendUnavailableError
 
     try:
@@ -764,7 +764,7 @@ class ComparePane(QWidget):
     def add_spec(self, spec: str) -> Worker:
         """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``tiktoken-file:PATH``...)
         in a worker and add it as a new column; a failure goes to ``state.error``."""
-        from tokexplorer.core.backends.spec import load_tokenizer
+        from tokexplorer.core.backends import load_tokenizer
 
         return self._load_column(lambda: load_tokenizer(spec), spec)
 

@@ -47,7 +47,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.text.pretokenize import PATTERN_NAMES
+from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.models.corpus_model import (
     COL_ENCODING,
@@ -355,7 +355,7 @@ class CorpusPane(QWidget):
         paths = [str(p) for p in paths if str(p)]
         if not paths:
             return None
-        from tokexplorer.core.io.corpus import read_corpus
+        from tokexplorer.core.io import read_corpus
 
         if self.load_worker is not None and not self.load_worker.done:
             self.load_worker.cancel()
@@ -429,7 +429,7 @@ class CorpusPane(QWidget):
                 f"{os.path.basename(path)} is not a file on disk; it cannot be re-read"
             )
             return None
-        from tokexplorer.core.io.corpus import read_text_file
+        from tokexplorer.core.io import read_text_file
 
         worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
         worker.signals.returned.connect(
@@ -688,7 +688,7 @@ class CorpusPane(QWidget):
                 return None
 
         if algo == "bpe":
-            from tokexplorer.core.bpe.model import train_bpe_iter, validate_vocab_size
+            from tokexplorer.core.bpe import train_bpe_iter, validate_vocab_size
 
             specials = parse_special_tokens(self.specials_edit.text())
             pattern = self.pattern_combo.currentData()
@@ -708,7 +708,7 @@ class CorpusPane(QWidget):
                 )
 
         else:
-            from tokexplorer.core.backends.sentencepiece_backend import (
+            from tokexplorer.core.backends import (
                 VocabTooLargeError,
                 VocabTooSmallError,
                 train_sentencepiece,
@@ -801,7 +801,7 @@ class CorpusPane(QWidget):
         self._set_idle()
         try:
             if algo == "bpe":
-                from tokexplorer.core.backends.bpe_backend import BPETokenizer
+                from tokexplorer.core.backends import BPETokenizer
 
                 bpe, report = result
                 msgs = list(getattr(report, "messages", []) or [])

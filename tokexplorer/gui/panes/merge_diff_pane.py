@@ -38,9 +38,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis.merges import MergeDiff, load_bpe_spec, merge_diff
-from tokexplorer.core.text.pretokenize import PATTERN_NAMES
-from tokexplorer.core.text.utf8 import token_display
+from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
+from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.text import token_display
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded
 
@@ -350,7 +350,7 @@ class MergeDiffPane(QWidget):
         pattern = self.pattern_combos[side].currentData()
 
         def work(cancel: Any) -> Any:
-            from tokexplorer.core.bpe.model import train_bpe_iter
+            from tokexplorer.core.bpe import train_bpe_iter
 
             bpe, _report = yield from train_bpe_iter(
                 texts,

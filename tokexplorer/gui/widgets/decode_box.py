@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis.decoding import DecodeReport, decode_ids, parse_ids
+from tokexplorer.core.analysis import DecodeReport, decode_ids, parse_ids
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui import colors
 from tokexplorer.gui.workers import Worker

@@ -15,8 +15,8 @@ from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
-from tokexplorer.core.analysis.merges import MergeNode, is_partial_utf8
-from tokexplorer.core.text.utf8 import token_display
+from tokexplorer.core.analysis import MergeNode, is_partial_utf8
+from tokexplorer.core.text import token_display
 
 _PAD_X = 8.0  # px inside a box, left and right
 _GAP_X = 10.0  # px between sibling subtrees
