@@ -17,7 +17,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from tokexplorer import cli
 from tokexplorer.cli import ProgressPrinter, main
 from tokexplorer.core.types import Progress
@@ -246,7 +245,7 @@ def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file
     assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(streamed))[0] == 0
     assert streamed.read_bytes() == whole.read_bytes()
     bad = tmp_path / "gbk.txt"
-    bad.write_bytes("ok\n".encode() + "\u6c49\u5b57".encode("gbk"))
+    bad.write_bytes(b"ok\n" + "\u6c49\u5b57".encode("gbk"))
     code, _, err = run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(tmp_path / "x.bpe"))
     assert code == 2
     assert_one_line_error(err, "gbk.txt: not valid utf-8 at byte 3")
@@ -281,7 +280,7 @@ def test_train_refuses_damaged_text_unless_allowed(capsys, tmp_path, monkeypatch
     if streamed:
         monkeypatch.setattr(cli, "STREAM_BYTES", 0)
     cut = tmp_path / "cut.txt"
-    cut.write_bytes(("训练文本 " * 200).encode("utf-8") + "字".encode("utf-8")[:2])
+    cut.write_bytes(("训练文本 " * 200).encode("utf-8") + "字".encode()[:2])
     model = tmp_path / "cut.bpe"
     code, _, err = run(capsys, "train", str(cut), "--vocab-size", "300", "-o", str(model))
     assert code == 2 and not model.exists()

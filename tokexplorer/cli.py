@@ -546,10 +546,8 @@ def _special_spellings(tokenizers: Sequence[Any], texts: Sequence[tuple[str, str
 def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
     (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
-    from tokexplorer.core.io import read_text_file
     from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
-
-    from tokexplorer.core.io import collect_files
+    from tokexplorer.core.io import collect_files, read_text_file
 
     tokenizers = [_load(spec) for spec in ns.tokenizer]
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
@@ -718,8 +716,9 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if ns.raw and ns.encoding is not None:
         raise InputError("--raw reads the bytes as they are; drop --encoding")
     if specs or ns.raw or ns.json:
+        from tokexplorer.core.analysis import inspect_bytes
+        from tokexplorer.core.analysis import inspect_text as inspect_report
         from tokexplorer.core.io import read_raw
-        from tokexplorer.core.analysis import inspect_bytes, inspect_text as inspect_report
 
         toks = [_load(s) for s in specs]
         if ns.raw:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sp_fixture import SP120_OPTIONS, SPBF_OPTIONS, SPID_OPTIONS, train_proto
 
 

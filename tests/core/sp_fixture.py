@@ -9,7 +9,8 @@ from __future__ import annotations
 import io
 import itertools
 import tempfile
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import sentencepiece as spm
 
@@ -54,7 +55,7 @@ def train_proto(lines: Sequence[str] | None = None, **options: Any) -> tuple[byt
     return buf.getvalue(), text
 
 
-def train(lines: Sequence[str] | None = None, **options: Any) -> "spm.SentencePieceProcessor":
+def train(lines: Sequence[str] | None = None, **options: Any) -> spm.SentencePieceProcessor:
     """A raw SentencePieceProcessor trained like edge-cases.md's ``train()``."""
     proto, _log = train_proto(lines, **options)
     return spm.SentencePieceProcessor(model_proto=proto)

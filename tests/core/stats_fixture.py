@@ -27,10 +27,7 @@ def fixture_tokenizers() -> list:
 
     sys.path.insert(0, os.path.dirname(__file__))
     from sp_fixture import SP120_OPTIONS, train_proto
-
-    from tokexplorer.core.backends import BPETokenizer
-    from tokexplorer.core.backends import SentencePieceTokenizer
-    from tokexplorer.core.backends import TiktokenTokenizer
+    from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, TiktokenTokenizer
     from tokexplorer.core.bpe import train_bpe
 
     bpe, _report = train_bpe(

@@ -13,7 +13,6 @@ import regex
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tokexplorer.core.bpe import BPE, train_bpe, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
 from tokexplorer.core.text import PATTERNS, split

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-
+from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io import (
     RAW,
     Corpus,
@@ -14,10 +14,10 @@ from tokexplorer.core.io import (
     read_corpus,
     read_raw,
     read_text_file,
+    resource_path,
+    sample_text,
     to_raw_bytes,
 )
-from tokexplorer.core.errors import Cancelled, CorpusError, InputError
-from tokexplorer.core.io import resource_path, sample_text
 from tokexplorer.core.types import Progress
 
 
@@ -360,7 +360,7 @@ ZH = "在 Debian 这种规模的项目中，很难避免遇到与你意见不和
 
 
 def test_utf8_file_cut_mid_character_stays_utf8(tmp_path):
-    data = ZH.encode("utf-8") + "礼".encode("utf-8")[:2]  # the last character cut after 2 of its 3 bytes
+    data = ZH.encode("utf-8") + "礼".encode()[:2]  # the last character cut after 2 of its 3 bytes
     p = tmp_path / "cut.txt"
     p.write_bytes(data)
     f = read_text_file(p)

@@ -8,11 +8,14 @@ import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tokexplorer.core.bpe import counting
-from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.bpe import (
-    count_files, count_texts, plan_file_ranges, run, safe_pieces,
+    count_files,
+    count_texts,
+    counting,
+    plan_file_ranges,
+    run,
+    safe_pieces,
+    train_bpe,
 )
 from tokexplorer.core.errors import Cancelled, CorpusError
 from tokexplorer.core.text import PATTERNS

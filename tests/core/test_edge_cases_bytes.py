@@ -6,12 +6,9 @@ core.decoding) with their exact values."""
 from __future__ import annotations
 
 import pytest
-
-from tokexplorer.core.text import utf8
+from tokexplorer.core.analysis import decode_ids, describe_tokens, inspect_bytes, inspect_text, normalization_diff
 from tokexplorer.core.io import read_text_file
-from tokexplorer.core.analysis import decode_ids
-from tokexplorer.core.analysis import describe_tokens, inspect_bytes, inspect_text
-from tokexplorer.core.analysis import normalization_diff
+from tokexplorer.core.text import utf8
 
 
 @pytest.fixture(scope="module")

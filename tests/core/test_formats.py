@@ -7,11 +7,14 @@ import subprocess
 import sys
 
 import pytest
-
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.io import (
-    dumps_bpe, load_bpe, read_tiktoken_file, save_bpe, write_tiktoken_file,
+    dumps_bpe,
+    load_bpe,
+    read_tiktoken_file,
+    save_bpe,
+    write_tiktoken_file,
 )
 
 TEXT = "the cat in the hat sat on the mat; 你好你好 👋🏽👋🏽\r\n" * 20
@@ -39,8 +42,7 @@ def test_file_is_human_readable(model):
     assert lines[0] == "tokexplorer-bpe 1"
     assert "pattern cl100k" in lines
     assert 'special 278 "<|endoftext|>"' in lines
-    assert lines[lines.index("merges 22") + 1].split("\t")[0] == "{} {} 256 {}".format(
-        model.merges[0].left, model.merges[0].right, model.merges[0].count)
+    assert lines[lines.index("merges 22") + 1].split("\t")[0] == f"{model.merges[0].left} {model.merges[0].right} 256 {model.merges[0].count}"
 
 
 @pytest.mark.parametrize(

@@ -5,14 +5,19 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tokexplorer.core.text import utf8
+from tokexplorer.core.analysis import (
+    align,
+    char_parts,
+    decode_ids,
+    describe_tokens,
+    inspect_bytes,
+    inspect_text,
+    parse_ids,
+)
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.analysis import decode_ids, parse_ids
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.analysis import char_parts, describe_tokens, inspect_bytes, inspect_text
-from tokexplorer.core.analysis import align
+from tokexplorer.core.text import utf8
 
 
 @pytest.fixture(scope="module")

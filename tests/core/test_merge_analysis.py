@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-
-from tokexplorer.core.bpe import BPE, train_bpe
-from tokexplorer.core.errors import InputError
 from tokexplorer.core.analysis import (
     MergeIndex,
     fire_index,
@@ -16,8 +13,9 @@ from tokexplorer.core.analysis import (
     merges_json,
     token_script,
 )
-from tokexplorer.core.bpe import replay_encode
 from tokexplorer.core.backends import bpe_from_tiktoken
+from tokexplorer.core.bpe import BPE, replay_encode, train_bpe
+from tokexplorer.core.errors import InputError
 
 #: The fixture text: "the cat in the hat" plus 你好 / 你们好, trained to 24 merges.
 FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3

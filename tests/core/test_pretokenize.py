@@ -9,10 +9,8 @@ import pytest
 import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tokexplorer.core.text import pretokenize
-from tokexplorer.core.text import PATTERNS, Splitter, compile_splitter, split
 from tokexplorer.core.io import sample_text
+from tokexplorer.core.text import PATTERNS, Splitter, compile_splitter, pretokenize, split
 
 BUILT_IN = ["gpt2", "cl100k", "o200k"]
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tokexplorer.core.bpe import BPE, train_bpe
-from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.bpe import (
+    BPE,
     MAX_REPLAY_CHUNK_BYTES,
     merge_sites,
     replay_encode,
     replay_training,
+    train_bpe,
 )
+from tokexplorer.core.errors import Cancelled, InputError
 
 FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tokexplorer.core.text import SCRIPTS, classify_line, looks_like_code, script_counts
 
 

@@ -7,7 +7,6 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sp_fixture import fixture_lines
 from tokexplorer.core.backends import (
     SentencePieceTokenizer,

@@ -5,12 +5,15 @@ from __future__ import annotations
 import base64
 
 import pytest
-
-from tokexplorer.core.backends import BPETokenizer
-from tokexplorer.core.backends import SentencePieceTokenizer
-from tokexplorer.core.backends import TiktokenTokenizer
+from tokexplorer.core.backends import (
+    SPEC_FORMS,
+    BPETokenizer,
+    SentencePieceTokenizer,
+    TiktokenTokenizer,
+    load_tokenizer,
+    parse_spec,
+)
 from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError
-from tokexplorer.core.backends import SPEC_FORMS, load_tokenizer, parse_spec
 
 
 @pytest.mark.parametrize(

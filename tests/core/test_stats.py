@@ -7,9 +7,7 @@ import io
 import json
 
 import pytest
-
 from stats_fixture import FILE_A, FILE_B, FILES, fixture_tokenizers
-from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.analysis import (
     COLUMNS,
     compute_stats,
@@ -18,6 +16,7 @@ from tokexplorer.core.analysis import (
     format_cell,
     text_blocks,
 )
+from tokexplorer.core.errors import Cancelled, InputError
 
 
 @pytest.fixture(scope="module")

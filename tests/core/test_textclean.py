@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tokexplorer.core.text import CleanText, clean_text, has_surrogates
 
 

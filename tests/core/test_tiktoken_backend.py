@@ -8,14 +8,13 @@ import pytest
 import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from tokexplorer.core.backends import tiktoken_backend as tb
 from tokexplorer.core.backends import (
     TiktokenTokenizer,
     available_tiktoken_encodings,
     load_tiktoken_encoding,
     read_tiktoken_ranks,
 )
+from tokexplorer.core.backends import tiktoken_backend as tb
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -362,7 +361,6 @@ def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
 
     import tiktoken.registry
     import tiktoken_ext
-
     from tokexplorer.core.backends import tiktoken_backend as tb
 
     url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"

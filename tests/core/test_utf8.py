@@ -7,10 +7,7 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.tokens import build_tokens
-from tokexplorer.core.types import Tokenization
 from tokexplorer.core.text import (
     CONTROL_PICTURES,
     GPT2_BYTE_TO_UNICODE,
@@ -29,6 +26,8 @@ from tokexplorer.core.text import (
     token_display,
     token_parts,
 )
+from tokexplorer.core.tokens import build_tokens
+from tokexplorer.core.types import Tokenization
 
 
 def tokenization(text: str, pieces: list[bytes]) -> Tokenization:

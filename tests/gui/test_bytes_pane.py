@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
@@ -211,7 +210,6 @@ def _sp(name: str):
 
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "core"))
     import sp_fixture
-
     from tokexplorer.core.backends import SentencePieceTokenizer
 
     opts = getattr(sp_fixture, f"{name}_OPTIONS")
@@ -305,7 +303,6 @@ def test_byte_fallback_run_described_together(qtbot):
 
 def test_control_glyphs_have_font_glyphs(qtbot):
     from PySide6.QtGui import QFontMetrics
-
     from tokexplorer.gui.widgets.byte_view import visible_char
 
     _, pane = make_pane(qtbot, [])

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import pytest
-
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import Tokenizer, bpe_from_tiktoken
 from tokexplorer.core.errors import BackendUnavailableError, InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui.panes.compare_pane import ComparePane, count_text
 from tokexplorer.gui.state import AppState
-from tokexplorer.core.backends import bpe_from_tiktoken
 
 EOT = "<|endoftext|>"
 
@@ -389,7 +387,6 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
 
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), os.pardir, "core"))
     from sp_fixture import fixture_lines
-
     from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
 
     dlg = SPTrainDialog(["\n".join(fixture_lines())])
@@ -418,7 +415,6 @@ def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):
     """E17: one 300,000-character chunk is never cut for counting (the count
     stays exact), and a new edit cancels the long encode in our engine."""
     from tokexplorer.core.backends import BPETokenizer
-    from tokexplorer.core.bpe import BPE
 
     ours = BPETokenizer(bpe_from_tiktoken(cl100k.encoding))
     state, pane = make_pane(qtbot, [ours, cl100k])

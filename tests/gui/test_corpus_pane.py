@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-
 from tokexplorer.gui.models.corpus_model import (
     COL_CHARS,
     COL_ENCODING,

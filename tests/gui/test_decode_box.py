@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tokexplorer.gui.widgets.decode_box import DecodeBox
 
 

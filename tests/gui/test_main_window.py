@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
-
 from tokexplorer.core.text import token_display
 from tokexplorer.gui.main_window import (
     BUILTIN_SAMPLE_NAME,
@@ -156,7 +155,7 @@ def test_startup_with_files(qtbot, window, tmp_path):
 def test_startup_trains_on_a_file_cut_mid_character_and_says_so(qtbot, window, tmp_path):
     text = "低 更低 最低 较新 最新 更宽 最宽\n" * 40
     path = tmp_path / "cut.txt"
-    path.write_bytes(text.encode("utf-8") + "宽".encode("utf-8")[:1])
+    path.write_bytes(text.encode("utf-8") + "宽".encode()[:1])
     messages: list[str] = []
     window.state.status.connect(messages.append)
     with qtbot.waitSignal(window.startup_done, timeout=WAIT):

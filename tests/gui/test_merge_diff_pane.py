@@ -69,8 +69,7 @@ def test_identical_and_current_and_load_errors(qtbot):
 def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
     from pathlib import Path
 
-    from tokexplorer.core.io import decode_file_bytes
-    from tokexplorer.core.io import Corpus
+    from tokexplorer.core.io import Corpus, decode_file_bytes
 
     text = "Don't split it's words: the cat's 12345 hats, the dog's 678 mats.\n" * 30
     state = AppState()

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.analysis import MergeIndex
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.widgets.merge_tree import MergeTreeWidget
 
 TEXT = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3

@@ -7,10 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PySide6.QtCore import QLocale, QModelIndex, Qt
-
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.types import MergeRecord
 from tokexplorer.core.text import token_display
+from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui.models.merge_model import (
     COL_COUNT,
     COL_FIRES,
@@ -347,8 +346,8 @@ def test_training_plot_is_drawn_while_training(qtbot):
     arrives with its progress reports), then shows the finished model."""
     from tokexplorer.core.bpe import train_bpe_iter
     from tokexplorer.core.io import sample_text
-    from tokexplorer.gui.state import AppState
     from tokexplorer.gui.panes.merges_pane import MergesPane
+    from tokexplorer.gui.state import AppState
 
     state = AppState()
     pane = MergesPane(state)

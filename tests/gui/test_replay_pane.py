@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.state import AppState

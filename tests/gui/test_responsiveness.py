@@ -45,11 +45,8 @@ def mixed_text(n_bytes: int) -> str:
 @pytest.mark.skipif(os.environ.get("CI") == "true" and os.environ.get("TOKEXPLORER_STALL_TEST") != "1",
                     reason="timer-based stall measurement is unreliable on loaded CI machines")  # fmt: skip
 def test_five_mb_four_columns_responsive_and_exact(qtbot):
-    from sp_fixture import SPBF_OPTIONS, SP120_OPTIONS, train_proto
-
-    from tokexplorer.core.backends import BPETokenizer
-    from tokexplorer.core.backends import SentencePieceTokenizer
-    from tokexplorer.core.backends import TiktokenTokenizer
+    from sp_fixture import SP120_OPTIONS, SPBF_OPTIONS, train_proto
+    from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, TiktokenTokenizer
     from tokexplorer.core.bpe import train_bpe
 
     text = mixed_text(5 * 1024 * 1024)

@@ -13,9 +13,7 @@ import random
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QElapsedTimer, QEvent, QTimer
-
-from tokexplorer.core.io import Corpus, CorpusFile
-from tokexplorer.core.io import sample_text
+from tokexplorer.core.io import Corpus, CorpusFile, sample_text
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
 from tokexplorer.gui.state import AppState
 

@@ -9,7 +9,7 @@ character boundaries.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from tokexplorer.core.types import Token
 

@@ -11,8 +11,9 @@ of the same text.
 
 from __future__ import annotations
 
+from collections.abc import Generator
 from dataclasses import dataclass, field
-from typing import Generator, Literal, TypeVar
+from typing import Literal, TypeVar
 
 T = TypeVar("T")
 
@@ -198,7 +199,7 @@ class Progress:
         return min(1.0, self.done / self.total)
 
 
-def run_to_end(gen: "Generator[Progress, None, T]") -> "T":
+def run_to_end(gen: Generator[Progress, None, T]) -> T:
     """Run a generator of :class:`Progress` to the end and return its value.
 
     Long core work (training, reading a corpus, statistics) is written as such a

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 
-from PySide6.QtCore import QMessageLogContext, QtMsgType, QTimer, qInstallMessageHandler
+from PySide6.QtCore import QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication
 

@@ -15,8 +15,8 @@ own :class:`TokenStyle`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor

@@ -31,6 +31,8 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.gui.panes.bytes_pane import BytesPane
+from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import (
     CorpusPane,
     TrainingResult,
@@ -39,12 +41,9 @@ from tokexplorer.gui.panes.corpus_pane import (
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
+from tokexplorer.gui.panes.stats_pane import StatsPane
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded
-
-from tokexplorer.gui.panes.bytes_pane import BytesPane
-from tokexplorer.gui.panes.compare_pane import ComparePane
-from tokexplorer.gui.panes.stats_pane import StatsPane
 
 #: Name of the built-in sample when it is used as the corpus.
 BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"

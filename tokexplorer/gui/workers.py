@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import threading
 import traceback
-from typing import Any, Callable, Generator
+from collections.abc import Callable, Generator
+from typing import Any
 
 import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
@@ -84,7 +85,7 @@ class Worker(QRunnable):
         """Ask the work to stop; it stops at its next progress report or cancel check."""
         self._cancel.set()
 
-    def start(self) -> "Worker":
+    def start(self) -> Worker:
         """Queue the work on the pool; returns self."""
         for w in [w for w in _LIVE if w.done]:
             _LIVE.discard(w)

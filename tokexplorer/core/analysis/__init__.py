@@ -9,10 +9,6 @@ from tokexplorer.core.analysis.decoding import (
     decode_ids,
     parse_ids,
 )
-from tokexplorer.core.analysis.normalization import (
-    align,
-    normalization_diff,
-)
 from tokexplorer.core.analysis.inspector import (
     InspectReport,
     TrackReport,
@@ -22,11 +18,11 @@ from tokexplorer.core.analysis.inspector import (
     inspect_text,
 )
 from tokexplorer.core.analysis.merges import (
+    SCRIPTS,
     FireIndex,
     MergeDiff,
     MergeIndex,
     MergeNode,
-    SCRIPTS,
     fire_index,
     is_partial_utf8,
     load_bpe_spec,
@@ -35,9 +31,13 @@ from tokexplorer.core.analysis.merges import (
     token_merge_ranks,
     token_script,
 )
+from tokexplorer.core.analysis.normalization import (
+    align,
+    normalization_diff,
+)
 from tokexplorer.core.analysis.stats import (
-    COLUMNS,
     COLUMN_TITLES,
+    COLUMNS,
     CorpusStats,
     compute_stats,
     corpus_stats_iter,

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
-from tokexplorer.core.text import utf8
 from tokexplorer.core.errors import InputError, TokexplorerError
+from tokexplorer.core.text import utf8
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
 

@@ -32,12 +32,11 @@ Offsets are UTF-8 byte offsets (half-open) unless named ``char``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
-from tokexplorer.core.text import utf8
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import clean_text, utf8
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 

@@ -26,10 +26,10 @@ from dataclasses import dataclass, field
 
 import regex
 
-from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.bpe import merge_sites
-from tokexplorer.core.types import MergeRecord
 from tokexplorer.core.backends import bpe_from_tiktoken
+from tokexplorer.core.bpe import merge_sites
+from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.types import MergeRecord
 
 __all__ = [
     "MergeNode",
@@ -491,8 +491,8 @@ def load_bpe_spec(spec: str) -> object:
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
     """
-    from tokexplorer.core.bpe import BPE
     from tokexplorer.core.backends import load_tokenizer, model_path, parse_spec
+    from tokexplorer.core.bpe import BPE
 
     kind, arg = parse_spec(spec)
     if kind == "sp":

@@ -23,8 +23,9 @@ dummy prefix out.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Sequence
+from typing import Literal
 
 from tokexplorer.core.text import clean_text
 

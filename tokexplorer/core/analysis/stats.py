@@ -42,8 +42,9 @@ import io
 import json
 import os
 from bisect import bisect_right
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Generator, Iterator, Sequence
+from typing import Any
 
 import regex
 

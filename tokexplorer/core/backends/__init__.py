@@ -10,13 +10,6 @@ from tokexplorer.core.backends.base import (
 from tokexplorer.core.backends.bpe_backend import (
     BPETokenizer,
 )
-from tokexplorer.core.backends.tiktoken_backend import (
-    TiktokenTokenizer,
-    available_tiktoken_encodings,
-    bpe_from_tiktoken,
-    load_tiktoken_encoding,
-    read_tiktoken_ranks,
-)
 from tokexplorer.core.backends.sentencepiece_backend import (
     LinesTooLongError,
     SentencePieceTokenizer,
@@ -33,6 +26,13 @@ from tokexplorer.core.backends.spec import (
     load_tokenizer,
     model_path,
     parse_spec,
+)
+from tokexplorer.core.backends.tiktoken_backend import (
+    TiktokenTokenizer,
+    available_tiktoken_encodings,
+    bpe_from_tiktoken,
+    load_tiktoken_encoding,
+    read_tiktoken_ranks,
 )
 
 __all__ = [

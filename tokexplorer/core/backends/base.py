@@ -8,7 +8,7 @@ The GUI, the CLI and the statistics only ever talk to this interface.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import regex
 
@@ -67,7 +67,7 @@ class Tokenizer(ABC):
         text: str,
         *,
         special: SpecialPolicy = "plain",
-        cancel: "Callable[[], bool] | None" = None,
+        cancel: Callable[[], bool] | None = None,
     ) -> Tokenization:
         """:meth:`tokenize` that stops early when ``cancel()`` returns True.
 
@@ -86,7 +86,7 @@ class Tokenizer(ABC):
         text: str,
         *,
         special: SpecialPolicy = "plain",
-        cancel: "Callable[[], bool] | None" = None,
+        cancel: Callable[[], bool] | None = None,
     ) -> int:
         """:meth:`count` that stops early when ``cancel()`` returns True (see
         :meth:`tokenize_cancellable`)."""

@@ -7,7 +7,7 @@ Token bytes concatenate to the UTF-8 text, so spans come from
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
 from tokexplorer.core.bpe import BPE

@@ -26,9 +26,10 @@ import re
 import tempfile
 import unicodedata
 from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Sequence
+from typing import Any
 
 from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
 from tokexplorer.core.errors import (

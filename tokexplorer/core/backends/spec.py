@@ -20,8 +20,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from tokexplorer.core.backends.base import Tokenizer
-from tokexplorer.core.errors import InputError
 from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
+from tokexplorer.core.errors import InputError
 
 __all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer"]
 
@@ -114,7 +114,6 @@ def load_tokenizer(spec: str) -> Tokenizer:
         return BPETokenizer(load_bpe(path))
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
-        from tokexplorer.core.bpe import BPE
 
         return BPETokenizer(bpe_from_tiktoken(arg))
     if kind == "tiktoken":

@@ -16,8 +16,9 @@ so ``except Exception`` would miss it (edge case E17).
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Callable, Mapping, Sequence, TypeVar
+from typing import Any, TypeVar
 
 import regex
 
@@ -30,8 +31,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text import name_of_pattern, pattern_string
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import clean_text, name_of_pattern, pattern_string
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 
@@ -173,7 +173,7 @@ _AVAILABILITY: dict[str, str | None] = {}
 
 
 
-def bpe_from_tiktoken(encoding: "str | Any") -> BPE:
+def bpe_from_tiktoken(encoding: str | Any) -> BPE:
     """Load a tiktoken encoding's ranks into our own BPE engine.
 
     Args:

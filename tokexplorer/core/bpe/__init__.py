@@ -18,8 +18,8 @@ from tokexplorer.core.bpe.model import (
     validate_vocab_size,
 )
 from tokexplorer.core.bpe.replay import (
-    EncodeStep,
     MAX_REPLAY_CHUNK_BYTES,
+    EncodeStep,
     TrainStep,
     merge_sites,
     replay_encode,

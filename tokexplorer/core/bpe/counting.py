@@ -33,15 +33,14 @@ import os
 import sys
 import threading
 from collections import Counter
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Generator, Iterable, Iterator, Sequence
 
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.text import LINE_START_CUT, compile_splitter, pattern_string
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import LINE_START_CUT, clean_text, compile_splitter, pattern_string
 from tokexplorer.core.types import Progress, run_to_end
 
 run = run_to_end  # the name the doctests and callers use
@@ -62,7 +61,7 @@ _SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z
 _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252"}
 
 
-def special_regex(specials: Iterable[str]) -> "regex.Pattern[str] | None":
+def special_regex(specials: Iterable[str]) -> regex.Pattern[str] | None:
     """One regex matching any of the special token texts (longest first), or None."""
     toks = sorted(set(specials), key=lambda s: (-len(s), s))
     if not toks:
@@ -345,7 +344,7 @@ def count_texts(
     return counts, n_special
 
 
-def _count_batch(batch: "str | list[str]", pat_str: str | None, specials: Sequence[str]) -> tuple[Counter, int]:
+def _count_batch(batch: str | list[str], pat_str: str | None, specials: Sequence[str]) -> tuple[Counter, int]:
     """Worker entry: count a piece, or a list of texts counted one by one."""
     if isinstance(batch, str):
         return count_piece(batch, pat_str, specials)

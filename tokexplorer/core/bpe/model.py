@@ -54,17 +54,16 @@ import os
 import threading
 import time
 from array import array
+from collections.abc import Callable, Collection, Generator, Iterable, Mapping, Sequence
 from contextlib import contextmanager
 from itertools import chain, compress, repeat
 from operator import lshift, or_
-from typing import AbstractSet, Callable, Collection, Generator, Iterable, Literal, Mapping, Sequence
-
+from typing import AbstractSet, Literal
 
 from tokexplorer.core.bpe.counting import count_files, count_texts, run
 from tokexplorer.core.bpe.counting import special_regex as _special_regex
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.text import compile_splitter, name_of_pattern, pattern_string
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import clean_text, compile_splitter, name_of_pattern, pattern_string
 from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy, TrainReport
 
 N_BYTES = 256
@@ -187,7 +186,7 @@ class BPE:
         pat_str: str | None,
         special_tokens: Mapping[str, int] | None = None,
         name: str = "tiktoken",
-    ) -> "BPE":
+    ) -> BPE:
         """Load a tiktoken-style vocabulary (``bytes -> rank``) into this engine.
 
         The ranks become the ids (so cl100k's single-byte ids are not the byte
@@ -292,7 +291,7 @@ class BPE:
         return f"<BPE {self.name!r} pattern={self.pattern_name} vocab_size={self.vocab_size}>"
 
     # ----------------------------------------------------------------- encoding
-    def prepare(self) -> "BPE":
+    def prepare(self) -> BPE:
         """Build the per-model lookup tables now instead of on the first encoding.
 
         The tables are the text of each whole token (so a chunk that is a token

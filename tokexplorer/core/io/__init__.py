@@ -5,9 +5,9 @@
 from __future__ import annotations
 
 from tokexplorer.core.io.corpus import (
+    RAW,
     Corpus,
     CorpusFile,
-    RAW,
     check_binary,
     collect_files,
     count_lines,

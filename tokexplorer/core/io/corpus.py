@@ -35,9 +35,10 @@ from __future__ import annotations
 import codecs
 import os
 import unicodedata
+from collections.abc import Callable, Generator, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Generator, Iterable, Iterator, Union
+from typing import Union
 
 import regex
 

@@ -61,5 +61,5 @@ def sample_text() -> str:
     Raises:
         InputError: the sample is missing.
     """
-    with open(resource_path("samples", "sample.txt"), "r", encoding="utf-8", newline="") as fh:
+    with open(resource_path("samples", "sample.txt"), encoding="utf-8", newline="") as fh:
         return fh.read()

@@ -12,19 +12,26 @@ from tokexplorer.core.text.clean import (
 )
 from tokexplorer.core.text.pretokenize import (
     LINE_START_CUT,
-    PATTERNS,
     PATTERN_NAMES,
+    PATTERNS,
     Splitter,
     compile_splitter,
     name_of_pattern,
     pattern_string,
     split,
 )
+from tokexplorer.core.text.scripts import (
+    SCRIPTS,
+    SPACE_DELIMITED,
+    classify_line,
+    looks_like_code,
+    script_counts,
+)
 from tokexplorer.core.text.utf8 import (
     CONTROL_PICTURES,
-    Cut,
     GPT2_BYTE_TO_UNICODE,
     GPT2_UNICODE_TO_BYTE,
+    Cut,
     analyze,
     analyze_bytes,
     char_name,
@@ -37,13 +44,6 @@ from tokexplorer.core.text.utf8 import (
     to_gpt2_visible,
     token_display,
     token_parts,
-)
-from tokexplorer.core.text.scripts import (
-    SCRIPTS,
-    SPACE_DELIMITED,
-    classify_line,
-    looks_like_code,
-    script_counts,
 )
 
 __all__ = [

@@ -22,8 +22,8 @@ faster than :mod:`regex`, and only the neighbourhood of astral characters with
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
-from typing import Iterator
 
 import regex
 
@@ -85,7 +85,7 @@ def name_of_pattern(pat_str: str | None) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def compile_pattern(pat_str: str) -> "regex.Pattern[str]":
+def compile_pattern(pat_str: str) -> regex.Pattern[str]:
     """Compile (and cache) a split pattern with the :mod:`regex` module.
 
     Raises:
@@ -202,7 +202,7 @@ _TWIN_FIELDS = _TwinFields()
 
 
 @lru_cache(maxsize=8)
-def _twin(pat_str: str) -> "re.Pattern[str] | None":
+def _twin(pat_str: str) -> re.Pattern[str] | None:
     """The compiled ``re`` twin of a built-in pattern (None for other patterns)."""
     template = _TWIN_TEMPLATES.get(pat_str)
     if template is None:

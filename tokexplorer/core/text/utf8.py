@@ -31,8 +31,9 @@ from __future__ import annotations
 
 import codecs
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Literal, Sequence
+from typing import Literal
 
 import regex
 

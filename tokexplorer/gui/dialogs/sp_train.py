@@ -12,7 +12,8 @@ own "vocab too large" limit (E19) is offered as a one-click fix.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from PySide6.QtCore import QTimer, Signal
 from PySide6.QtWidgets import (

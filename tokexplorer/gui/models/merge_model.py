@@ -37,8 +37,8 @@ from PySide6.QtCore import (
 from PySide6.QtGui import QFontDatabase
 
 from tokexplorer.core.analysis import is_partial_utf8, token_script
-from tokexplorer.core.types import MergeRecord
 from tokexplorer.core.text import to_gpt2_visible, token_display
+from tokexplorer.core.types import MergeRecord
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and

@@ -24,7 +24,8 @@ from __future__ import annotations
 import html
 import os
 import unicodedata
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -48,9 +49,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.text import utf8
-from tokexplorer.core.backends import Tokenizer
-from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.analysis import (
     InspectReport,
     TrackReport,
@@ -58,6 +56,9 @@ from tokexplorer.core.analysis import (
     inspect_bytes,
     inspect_text,
 )
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState

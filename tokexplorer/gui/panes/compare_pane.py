@@ -34,9 +34,10 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QFontMetrics
@@ -49,16 +50,16 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QSplitter,
     QToolButton,
     QVBoxLayout,
     QWidget,
-    QSizePolicy,
 )
 
+from tokexplorer.core.analysis import count_tokens, text_blocks
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.analysis import count_tokens, text_blocks
 from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
 from tokexplorer.gui import colors
 from tokexplorer.gui.state import AppState

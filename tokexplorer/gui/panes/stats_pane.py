@@ -31,7 +31,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.analysis import (
     COLUMN_TITLES,
     COLUMNS,
@@ -39,6 +38,7 @@ from tokexplorer.core.analysis import (
     corpus_stats_iter,
     format_cell,
 )
+from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
 from tokexplorer.gui.workers import Worker, guarded

@@ -7,7 +7,7 @@ values (None) leave a gap.
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtGui import QColor

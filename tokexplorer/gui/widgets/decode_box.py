@@ -10,7 +10,8 @@ Decoding runs in a :class:`~tokexplorer.gui.workers.Worker` (latest request wins
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
