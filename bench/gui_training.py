@@ -44,6 +44,7 @@ def gui_seconds(path: str, vocab: int) -> tuple[float, float, float]:
     sys.path.insert(0, str(ROOT))
     from PySide6.QtCore import QElapsedTimer, QEventLoop, QTimer
     from PySide6.QtWidgets import QApplication
+
     from tokexplorer.gui.panes.corpus_pane import CorpusPane
     from tokexplorer.gui.state import AppState
 

@@ -87,6 +87,7 @@ def _ms(fn, app) -> float:
 
 def run(name: str, bpe, app) -> list[tuple[str, float]]:
     from PySide6.QtCore import Qt
+
     from tokexplorer.gui.models.merge_model import COL_COUNT, COL_RANK, build_search_index
     from tokexplorer.gui.panes.merges_pane import MergesPane
     from tokexplorer.gui.state import AppState

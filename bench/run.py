@@ -144,6 +144,7 @@ def _child_encode(spec: dict) -> dict:
     import gc
 
     import tiktoken
+
     from tokexplorer.core.backends import bpe_from_tiktoken
 
     text = _read_text(spec["path"])

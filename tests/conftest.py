@@ -26,3 +26,8 @@ def pytest_sessionfinish(session, exitstatus):
     workers = sys.modules.get("tokexplorer.gui.workers")
     if workers is not None:
         workers.cancel_all_and_wait(10.0)
+
+
+# Shared fixtures live in the tests/fixtures package (helpers importable as
+# ``fixtures.sp`` and ``fixtures.stats``); its pytest fixtures load as a plugin.
+pytest_plugins = ["fixtures.sp_models"]

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+
 import tokexplorer
 import tokexplorer.core
 
@@ -64,7 +65,8 @@ def _functions(tree: ast.AST):
 
 def _body_lines(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
     body = fn.body
-    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) and isinstance(body[0].value.value, str):
+    first = body[0] if body else None
+    if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
         body = body[1:]
     if not body:
         return 0

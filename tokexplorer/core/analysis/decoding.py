@@ -147,7 +147,7 @@ def decode_ids(tokenizer, ids: Sequence[int], *, special: str = "plain") -> Deco
         ids: token ids.
         special: special-token policy for the canonical check's re-encoding;
             ``"plain"`` by default, so a special id's spelling is reported as
-            "not canonical in plain mode" (E09).
+            "not canonical in plain mode" (a special id and its spelling differ).
 
     Returns:
         :class:`DecodeReport`; an unknown id gives a report whose ``error`` is

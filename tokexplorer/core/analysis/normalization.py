@@ -4,7 +4,7 @@ SentencePiece rewrites its input before cutting it into pieces: the default
 ``nmt_nfkc`` rule applies NFKC (``'︰'`` → ``'..'``, ``'Ａ'`` → ``'A'``), turns
 tabs and line breaks into spaces, and with ``remove_extra_whitespaces`` collapses
 runs of spaces and strips them at both ends; a dummy-prefix ``▁`` is added at the
-start. So ``decode(encode(s)) != s`` for many inputs (E13, E18).
+start. So ``decode(encode(s)) != s`` for many inputs (SentencePiece rewrites whitespace, NFKC rewrites characters).
 
 :func:`align` lines the original text up with the normalizer's output using the
 per-character offsets SentencePiece itself reports

@@ -792,12 +792,12 @@ class SPTrainingCheck:
         meta_pieces: ``<unk>``, ``<s>``, ``</s>``, user-defined symbols and, with
             byte fallback, the 256 byte pieces.
         min_vocab_size: ``required_chars + meta_pieces``: the smallest vocab_size
-            SentencePiece accepts (its "smaller than required_chars" check, E20).
+            SentencePiece accepts (its "smaller than required_chars" check, vocabulary smaller than the alphabet).
         max_vocab_estimate: an upper bound of the pieces this corpus can give
             (``min_vocab_size`` plus the distinct substrings of 2 to 16 characters
             of its whitespace-separated words), or None when that bound is at
             least ``vocab_size`` (counting stops there). SentencePiece's exact
-            limit is only known after training (E19).
+            limit is only known after training (vocabulary too large for the corpus).
         problems: one-line messages, empty when training may start.
     """
 
@@ -1029,9 +1029,9 @@ def train_sentencepiece(
         InputError: a setting is out of range (coverage outside 0.98–1.0, unknown
             model type, vocab_size < 1).
         TrainingError: nothing to train on, or SentencePiece refused;
-            :class:`VocabTooLargeError` carries ``max_vocab_size`` (E19; known
+            :class:`VocabTooLargeError` carries ``max_vocab_size`` (vocabulary too large for the corpus; known
             only after SentencePiece tried),
-            :class:`VocabTooSmallError` carries ``min_vocab_size`` (E20; counted
+            :class:`VocabTooSmallError` carries ``min_vocab_size`` (vocabulary smaller than the alphabet; counted
             before training by :func:`check_sentencepiece_training`),
             :class:`LinesTooLongError`: lines over ``max_sentence_length`` and
             ``skip_long_lines`` is False (checked before training).

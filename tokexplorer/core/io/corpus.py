@@ -186,7 +186,7 @@ def to_raw_bytes(text: str) -> bytes:
 
 
 def read_raw(path: PathLike) -> bytes:
-    """Read a file's bytes unchanged (for the raw-bytes mode of E10/E16).
+    """Read a file's bytes unchanged (for the raw-bytes mode of unpaired surrogates, files that are not UTF-8).
 
     Raises:
         CorpusError: the file cannot be read.

@@ -5,9 +5,9 @@ fallback, split digits, normalization rule, removing extra whitespace,
 user-defined symbols, max_sentence_length and whether longer lines may be
 skipped. While the user edits, the request is checked against the corpus in a
 worker (:func:`~tokexplorer.core.backends.sentencepiece_backend.check_sentencepiece_training`):
-the smallest vocab SentencePiece accepts (E20), an estimate of the largest,
+the smallest vocab SentencePiece accepts (vocabulary smaller than the alphabet), an estimate of the largest,
 lines over the limit, an empty corpus. Train runs in a worker; SentencePiece's
-own "vocab too large" limit (E19) is offered as a one-click fix.
+own "vocab too large" limit (vocabulary too large for the corpus) is offered as a one-click fix.
 """
 
 from __future__ import annotations

@@ -844,7 +844,7 @@ class CorpusPane(QWidget):
         self.training_finished.emit(out)
 
     def _offer_sp_limit(self, algo: str, vocab: int, limit: int) -> None:
-        """SentencePiece found too few pieces (E19): offer to train with its maximum."""
+        """SentencePiece found too few pieces (vocabulary too large for the corpus): offer to train with its maximum."""
         note = f"vocab {vocab:,} is too large for this corpus; SentencePiece can make at most {limit:,} pieces"
         if limit > 0 and self._confirm(
             "Vocabulary too large", f"{note}. Train with {limit:,}?"

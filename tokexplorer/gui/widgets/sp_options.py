@@ -7,7 +7,7 @@ from PySide6.QtWidgets import QDoubleSpinBox
 
 
 def coverage_spin() -> QDoubleSpinBox:
-    """A ``character_coverage`` field limited to what SentencePiece accepts (0.98–1.0, E20)."""
+    """A ``character_coverage`` field limited to what SentencePiece accepts (0.98–1.0, vocabulary smaller than the alphabet)."""
     spin = QDoubleSpinBox()
     spin.setDecimals(4)
     spin.setRange(0.98, 1.0)

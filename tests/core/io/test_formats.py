@@ -1,0 +1,154 @@
+"""Our BPE model file: round trip, atomic writes, corrupt files; .tiktoken files."""
+
+from __future__ import annotations
+
+import base64
+import subprocess
+import sys
+
+import pytest
+
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.errors import InputError, ModelFormatError
+from tokexplorer.core.io import (
+    dumps_bpe,
+    load_bpe,
+    read_tiktoken_file,
+    save_bpe,
+    write_tiktoken_file,
+)
+
+TEXT = "the cat in the hat sat on the mat; 你好你好 👋🏽👋🏽\r\n" * 20
+
+
+@pytest.fixture(scope="module")
+def model():
+    return train_bpe(TEXT, vocab_size=280, pattern="cl100k", special_tokens=["<|endoftext|>", "<|pad|>"])[0]
+
+
+def test_roundtrip(tmp_path, model):
+    path = tmp_path / "m.bpe"
+    save_bpe(model, path)
+    back = load_bpe(path)
+    assert back.merges == model.merges
+    assert back.special_tokens == {"<|endoftext|>": 278, "<|pad|>": 279}
+    assert back.pattern_name == "cl100k"
+    assert back.encode_ordinary(TEXT) == model.encode_ordinary(TEXT)
+    assert [p.name for p in tmp_path.iterdir()] == ["m.bpe"]  # no temp file left behind
+
+
+def test_file_is_human_readable(model):
+    text = dumps_bpe(model)
+    lines = text.splitlines()
+    assert lines[0] == "tokexplorer-bpe 1"
+    assert "pattern cl100k" in lines
+    assert 'special 278 "<|endoftext|>"' in lines
+    assert lines[lines.index("merges 22") + 1].split("\t")[0] == f"{model.merges[0].left} {model.merges[0].right} 256 {model.merges[0].count}"
+
+
+@pytest.mark.parametrize(
+    "mutate, message",
+    [
+        (lambda t: "", "not a tokexplorer BPE model"),
+        (lambda t: t.replace("tokexplorer-bpe 1", "tokexplorer-bpe 9", 1), "unsupported model format version 9"),
+        (lambda t: t[: len(t) // 2].rsplit("\n", 1)[0] + "\n", "truncated"),
+        (lambda t: t.replace("pattern cl100k", "pattern nope"), "unknown pattern 'nope'"),
+        (lambda t: t.replace("merges 22\n", "merges 22\n99999 1 256 3\n").replace("merges 22", "merges 23"), "not defined before it"),
+        (lambda t: t + "junk junk\n", "text after the last merge"),
+    ],
+)
+def test_corrupt_files(tmp_path, model, mutate, message):
+    path = tmp_path / "bad.bpe"
+    path.write_text(mutate(dumps_bpe(model)), encoding="utf-8")
+    with pytest.raises(ModelFormatError, match=message):
+        load_bpe(path)
+
+
+def test_binary_and_missing_files(tmp_path):
+    p = tmp_path / "x.bpe"
+    p.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00")
+    with pytest.raises(ModelFormatError, match="not UTF-8 text at byte 0"):
+        load_bpe(p)
+    with pytest.raises(InputError, match="no such file"):
+        load_bpe(tmp_path / "missing.bpe")
+
+
+def test_tiktoken_file(tmp_path):
+    ranks = {bytes([i]): i for i in range(256)}
+    ranks[b"ab"] = 256
+    path = tmp_path / "t.tiktoken"
+    write_tiktoken_file(ranks, path)
+    assert path.read_text(encoding="ascii").splitlines()[256] == base64.b64encode(b"ab").decode() + " 256"
+    assert read_tiktoken_file(path) == ranks
+    path.write_text("YWI= 1\nnot-base64!! 2\n", encoding="ascii")
+    with pytest.raises(ModelFormatError, match="t.tiktoken line 2"):
+        read_tiktoken_file(path)
+
+
+def test_core_never_imports_qt():
+    code = (
+        "import sys, tokexplorer.core, tokexplorer.core.bpe.model, tokexplorer.core.io.formats, "
+        "tokexplorer.core.text.pretokenize, tokexplorer.core.text.clean, tokexplorer.core.tokens\n"
+        "import importlib, pkgutil\n"
+        "for m in pkgutil.walk_packages(tokexplorer.core.__path__, 'tokexplorer.core.'):\n"
+        "    importlib.import_module(m.name)\n"
+        "bad = [m for m in sys.modules if m.startswith(('PySide6', 'shiboken6'))]\n"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_saved_file_has_the_usual_mode(tmp_path, model):
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        save_bpe(model, tmp_path / "m.bpe")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "m.bpe").stat().st_mode) == 0o644
+
+
+@pytest.mark.parametrize("which", ["first", "last"])
+def test_a_damaged_new_id_is_caught_on_its_own_line(tmp_path, model, which):
+    lines = dumps_bpe(model).splitlines(keepends=True)
+    start = lines.index("merges 22\n") + 1
+    k = start if which == "first" else len(lines) - 1
+    left, right, new_id, rest = lines[k].split(" ", 3)
+    lines[k] = f"{left} {right} 99999 {rest}"
+    path = tmp_path / "bad.bpe"
+    path.write_text("".join(lines), encoding="utf-8")
+    with pytest.raises(ModelFormatError, match=rf"line {k + 1}: merge \d+ creates id 99999; the next free id is {new_id}"):
+        load_bpe(path)
+
+
+def test_a_repeated_pair_or_a_negative_count_is_caught_on_its_line(tmp_path, model):
+    lines = dumps_bpe(model).splitlines(keepends=True)
+    start = lines.index("merges 22\n") + 1
+    first = lines[start].split("\t")[0].split(" ")
+    # the second merge line repeats the first merge's pair and id: two merges
+    # of one pair would make two ids with the same bytes
+    bad = list(lines)
+    bad[start + 1] = " ".join(first[:3] + ["5"]) + "\n"
+    path = tmp_path / "dup.bpe"
+    path.write_text("".join(bad), encoding="utf-8")
+    with pytest.raises(
+        ModelFormatError,
+        match=rf"dup.bpe: line {start + 2}: merge 1 repeats the pair {first[0]} {first[1]} of line {start + 1}",
+    ):
+        load_bpe(path)
+    bad = list(lines)
+    left, right, new_id = lines[start + 3].split("\t")[0].split(" ")[:3]
+    bad[start + 3] = f"{left} {right} {new_id} -4\n"
+    path.write_text("".join(bad), encoding="utf-8")
+    with pytest.raises(ModelFormatError, match=rf"line {start + 4}: merge 3 has a negative count \(-4\)"):
+        load_bpe(path)
+
+
+def test_a_folder_given_as_a_model_file_is_named_as_a_folder(tmp_path):
+    from tokexplorer.core.backends import load_tokenizer
+
+    with pytest.raises(InputError, match="is a folder; give the model file itself"):
+        load_tokenizer(f"bpe:{tmp_path}")

@@ -1,0 +1,364 @@
+"""Corpus pane: reading files in a worker, encodings, refusals, training, cancel."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tokexplorer.gui.models.corpus_model import (
+    COL_CHARS,
+    COL_ENCODING,
+    COL_EOL,
+    COL_FILE,
+    COL_LINES,
+    COL_NOTES,
+    COL_SIZE,
+    CorpusTableModel,
+    human_size,
+)
+from tokexplorer.gui.models.merge_model import RawRole
+from tokexplorer.gui.panes.corpus_pane import (
+    CorpusPane,
+    TrainingResult,
+    parse_special_tokens,
+)
+from tokexplorer.gui.state import AppState
+
+WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
+
+
+@pytest.fixture
+def state():
+    return AppState()
+
+
+@pytest.fixture
+def pane(qtbot, state):
+    p = CorpusPane(state)
+    qtbot.addWidget(p)
+    return p
+
+
+def load(qtbot, pane, paths):
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=WAIT) as blocker:
+        pane.load_paths([str(p) for p in paths])
+    return blocker.args[0]
+
+
+def cells(pane, row):
+    m = pane.model
+    return [m.data(m.index(row, c)) for c in range(m.columnCount())]
+
+
+def test_utf8_file_with_chinese_and_emoji(qtbot, pane, state, tmp_path):
+    text = "hello 世界 🙂\nsecond line\n"
+    path = tmp_path / "mixed.txt"
+    path.write_bytes(text.encode("utf-8"))  # 18 + 12 = 30 bytes, 23 characters
+    corpus = load(qtbot, pane, [path])
+    assert state.corpus is corpus
+    assert pane.model.rowCount() == 1
+    row = cells(pane, 0)
+    assert row[COL_FILE] == "mixed.txt"
+    assert row[COL_SIZE] == "30 B"
+    assert (
+        pane.model.data(pane.model.index(0, COL_SIZE), Qt.ItemDataRole.ToolTipRole)
+        == "30 bytes"
+    )
+    assert pane.model.data(pane.model.index(0, COL_SIZE), RawRole) == 30
+    assert row[COL_ENCODING] == "UTF-8"
+    assert row[COL_EOL] == "LF"
+    assert row[COL_CHARS] == "23"
+    assert row[COL_LINES] == "2"
+    assert row[COL_NOTES] == ""
+    assert pane.totals_label.text() == "1 file · 30 bytes · 23 characters · 2 lines"
+    assert pane.problem_messages() == []
+
+
+def test_bom_and_crlf(qtbot, pane, tmp_path):
+    path = tmp_path / "bom.txt"
+    path.write_bytes(b"\xef\xbb\xbfword\r\nnext\r\n")  # a UTF-8 BOM glued to the first token
+    load(qtbot, pane, [path])
+    row = cells(pane, 0)
+    assert row[COL_ENCODING] == "UTF-8 with BOM"
+    assert row[COL_EOL] == "CRLF"
+    assert row[COL_CHARS] == "12"
+    assert row[COL_SIZE] == "15 B"
+    assert pane.corpus.files[0].text == "word\r\nnext\r\n"
+
+
+def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
+    text = "汉字 and 中文 is here.\n" * 20
+    path = tmp_path / "gbk.txt"
+    path.write_bytes(text.encode("gbk"))
+    load(qtbot, pane, [path])
+    assert pane.corpus.files[0].encoding_guessed is True
+    assert cells(pane, 0)[COL_ENCODING].endswith("(guessed)")
+    assert "not valid UTF-8 at byte 0" in cells(pane, 0)[COL_NOTES]
+
+    with qtbot.waitSignal(pane.file_reread, timeout=WAIT) as blocker:
+        pane.reread_file(0, "gbk")
+    assert blocker.args == [0]
+    f = pane.corpus.files[0]
+    assert f.text == text
+    assert f.encoding == "gbk"
+    assert f.encoding_guessed is False
+    assert cells(pane, 0)[COL_ENCODING] == "gbk"
+    assert cells(pane, 0)[COL_CHARS] == f"{len(text):,}"
+    assert state.corpus.files[0].text == text  # the shared corpus was replaced too
+
+
+def test_reread_selected_row_with_combo(qtbot, pane, tmp_path):
+    path = tmp_path / "latin.txt"
+    path.write_bytes("naïve café\n".encode("latin-1"))  # files that are not UTF-8
+    load(qtbot, pane, [path])
+    pane.table.selectRow(0)
+    pane.encoding_combo.setCurrentIndex(pane.encoding_combo.findData("latin-1"))
+    with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
+        qtbot.mouseClick(pane.reread_button, Qt.MouseButton.LeftButton)
+    assert pane.corpus.files[0].text == "naïve café\n"
+    assert cells(pane, 0)[COL_ENCODING] == "iso8859-1"
+
+
+def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
+    good = tmp_path / "a.txt"
+    good.write_text("plain text\n", encoding="utf-8")
+    binary = tmp_path / "b.bin"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    corpus = load(qtbot, pane, [good, binary])
+    assert [f.name for f in corpus.files] == ["a.txt"]
+    assert pane.problem_messages() == [
+        "b.bin: looks like a binary file (NUL byte at offset 8); not loaded"
+    ]
+    assert pane.problems_label.text() == "Problems: 1"
+    assert pane.load_status.text() == "1 file loaded, 1 refused (see Problems)"
+
+
+def test_folder_is_read(qtbot, pane, tmp_path):
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "one.txt").write_text("one\n", encoding="utf-8")
+    (tmp_path / "d" / "two.txt").write_text("two\ntwo\n", encoding="utf-8")
+    corpus = load(qtbot, pane, [tmp_path / "d"])
+    assert [f.name for f in corpus.files] == ["one.txt", "two.txt"]
+    assert pane.totals_label.text() == "2 files · 12 bytes · 12 characters · 3 lines"
+
+
+def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_path):
+    for name, data in (
+        ("a.txt", b"alpha\n"),
+        ("b.txt", b"\xef\xbb\xbfbeta\r\n"),
+        ("c.txt", "汉字\n".encode("gbk")),
+    ):
+        (tmp_path / name).write_bytes(data)
+    load(qtbot, pane, sorted(tmp_path.iterdir()))
+    assert pane.model.rowCount() == 3
+    qtmodeltester.check(pane.model)
+    qtmodeltester.check(CorpusTableModel())
+
+
+def test_human_size():
+    assert human_size(0) == "0 B"
+    assert human_size(1023) == "1023 B"
+    assert human_size(1536) == "1.5 KiB"
+    assert human_size(5 * 1024 * 1024) == "5.0 MiB"
+    assert human_size(1_048_533) == "1.0 MiB"  # not "1024.0 KiB"
+    assert human_size(1_048_524) == "1023.9 KiB"
+
+
+def test_parse_special_tokens():
+    assert parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>") == [
+        "<|endoftext|>",
+        "<|pad|>",
+    ]
+    assert parse_special_tokens("  ") == []
+
+
+# ---------------------------------------------------------------- training
+
+
+def test_train_bpe_in_worker(qtbot, pane, state, tmp_path):
+    path = tmp_path / "train.txt"
+    path.write_text("the cat sat on the mat. the hat is flat.\n" * 30, encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.vocab_spin.setValue(300)
+    finished = []
+    pane.training_finished.connect(finished.append)
+    with qtbot.waitSignal(pane.training_progress, timeout=WAIT):
+        worker = pane.start_training()
+        assert worker is pane.last_worker
+        assert not pane.train_button.isEnabled()
+        assert pane.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: bool(finished), timeout=WAIT)
+    result = finished[0]
+    assert isinstance(result, TrainingResult)
+    bpe = result.model
+    assert state.bpe is bpe
+    assert bpe.vocab_size <= 300
+    assert result.report.requested_merges == 300 - 256 - 1
+    assert [t.family for t in state.tokenizers] == ["bpe"]
+    assert state.tokenizers[0].bpe is bpe
+    assert pane.train_message.text() == result.message
+    assert result.message.startswith(f"learned {result.report.learned_merges} of 43")
+    assert pane.train_button.isEnabled()
+    assert not pane.cancel_button.isEnabled()
+    assert pane.progress.format() == "done"
+
+
+def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):
+    """empty or tiny training text: 'ab' with vocab 300 (no specials) learns 1 of 44 merges."""
+    path = tmp_path / "ab.txt"
+    path.write_text("ab", encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.vocab_spin.setValue(300)
+    pane.specials_edit.setText("")
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training()
+    result = blocker.args[0]
+    assert result.message.startswith("learned 1 of 44 requested merges; vocab 257")
+    assert len(state.bpe.merges) == 1
+    assert state.bpe.merges[0].merged == b"ab"
+
+
+def test_cancel_training_returns_to_idle(qtbot, pane, state, tmp_path):
+    words = [f"w{i:05d}x{(i * 7919) % 10007}" for i in range(20_000)]
+    path = tmp_path / "big.txt"
+    path.write_text(" ".join(words) + "\n", encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.vocab_spin.setValue(50_000)
+    with qtbot.waitSignal(pane.training_cancelled, timeout=WAIT):
+        worker = pane.start_training()
+        with qtbot.waitSignal(worker.signals.cancelled, timeout=WAIT):
+            qtbot.mouseClick(pane.cancel_button, Qt.MouseButton.LeftButton)
+    assert worker.done or worker.wait(30)
+    assert worker.result is None
+    assert state.bpe is None
+    assert pane.train_button.isEnabled()
+    assert not pane.cancel_button.isEnabled()
+    assert pane.progress.format() == "cancelled"
+    assert pane.train_message.text() == "training cancelled"
+    assert not pane.is_training()
+
+
+def test_vocab_too_small_is_refused(qtbot, pane, state, tmp_path):
+    """vocab_size below the byte alphabet: 257 with 2 special tokens is rejected before training."""
+    path = tmp_path / "t.txt"
+    path.write_text("some text\n", encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.vocab_spin.setValue(257)
+    pane.specials_edit.setText("<|endoftext|>, <|pad|>")
+    with qtbot.waitSignal(state.error, timeout=1000) as blocker:
+        assert pane.start_training() is None
+    expected = "byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258"
+    assert blocker.args == [expected]
+    assert pane.train_message.text() == expected
+    assert pane.last_worker is None
+    assert pane.train_button.isEnabled()
+
+
+def test_empty_corpus_nothing_to_train_on(qtbot, pane, state, tmp_path):
+    path = tmp_path / "empty.txt"
+    path.write_bytes(b"")
+    load(qtbot, pane, [path])
+    assert cells(pane, 0)[COL_NOTES] == "empty file"
+    with qtbot.waitSignal(state.error, timeout=1000) as blocker:
+        assert pane.start_training() is None
+    assert blocker.args[0].startswith("nothing to train on")
+
+
+def test_no_corpus_nothing_to_train_on(qtbot, pane, state):
+    with qtbot.waitSignal(state.error, timeout=1000) as blocker:
+        assert pane.start_training() is None
+    assert blocker.args[0].startswith("nothing to train on")
+
+
+def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypatch):
+    """files that are not UTF-8: U+FFFD from a lossy decode needs the user's confirmation."""
+    path = tmp_path / "gbk.txt"
+    path.write_bytes(("汉字 and 中文 is here.\n" * 5).encode("gbk"))
+    load(qtbot, pane, [path])
+    with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
+        pane.reread_file(0, "utf-8")
+    assert pane.corpus.files[0].lossy is True
+    assert "\ufffd" in pane.corpus.files[0].text
+    assert pane.problems_label.text() == (
+        "Problems: none · 1 file read with U+FFFD where bytes could not be decoded "
+        "(highlighted; see the notes)"
+    )
+    asked = []
+    monkeypatch.setattr(
+        pane, "_confirm", lambda title, text: asked.append(text) or False
+    )
+    pane.vocab_spin.setValue(300)
+    with qtbot.waitSignal(state.error, timeout=1000) as blocker:
+        assert pane.start_training() is None
+    assert blocker.args == [
+        "training refused: the corpus holds lossily decoded text (U+FFFD)"
+    ]
+    assert len(asked) == 1 and asked[0].startswith(
+        "gbk.txt could not be decoded exactly"
+    )
+
+    monkeypatch.setattr(pane, "_confirm", lambda title, text: True)
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT):
+        assert pane.start_training() is not None
+    assert state.bpe is not None
+
+
+def test_sentencepiece_vocab_too_large_offers_limit(
+    qtbot, pane, state, tmp_path, monkeypatch
+):
+    """vocabulary too large for the corpus: SentencePiece's largest size is offered and used when the user agrees."""
+    path = tmp_path / "small.txt"
+    path.write_text(
+        "the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8"
+    )
+    load(qtbot, pane, [path])
+    pane.set_algorithm("sp-bpe")
+    assert not pane.pattern_combo.isEnabled()
+    assert pane.sp_box.isEnabled()
+    pane.vocab_spin.setValue(5000)
+    questions = []
+    monkeypatch.setattr(
+        pane, "_confirm", lambda title, text: questions.append(text) or True
+    )
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training()
+    result = blocker.args[0]
+    assert len(questions) == 1
+    assert questions[0].startswith(
+        "vocab 5,000 is too large for this corpus; SentencePiece can make at most "
+    )
+    assert result.vocab_size < 5000
+    assert result.tokenizer.vocab_size == result.vocab_size
+    assert [t.family for t in state.tokenizers] == ["sentencepiece"]
+    assert state.bpe is None
+
+
+def test_sentencepiece_auto_fit(qtbot, pane, state, tmp_path):
+    path = tmp_path / "small.txt"
+    path.write_text(
+        "the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8"
+    )
+    load(qtbot, pane, [path])
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training(algorithm="sp-unigram", vocab_size=5000, auto_fit=True)
+    result = blocker.args[0]
+    assert result.notes[0].startswith(
+        "vocab 5,000 is too large for this corpus; trained with "
+    )
+    assert state.tokenizers[0] is result.tokenizer
+
+
+def test_sentencepiece_auto_fit_many_characters(qtbot, pane, state, tmp_path):
+    """A corpus with more distinct characters than the vocab asked for (Chinese)
+    trains at the least size SentencePiece accepts when auto_fit is on (startup)."""
+    chars = "".join(chr(0x4E00 + i) for i in range(60))
+    path = tmp_path / "zh.txt"
+    path.write_text("\n".join(chars[i:] + chars[:i] for i in range(40)) + "\n", encoding="utf-8")
+    load(qtbot, pane, [path])
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT):
+        pane.start_training(algorithm="sp-bpe", vocab_size=40)
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training(algorithm="sp-bpe", vocab_size=40, auto_fit=True)
+    result = blocker.args[0]
+    assert result.notes[0] == "vocab 40 is too small for this corpus; trained with 64, the least SentencePiece accepts"
+    assert result.tokenizer.vocab_size == 64

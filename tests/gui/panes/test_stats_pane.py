@@ -1,0 +1,133 @@
+"""Statistics pane: table, chart, exports; one special-token policy for pane,
+statistics and exports (issue 6)."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import pytest
+
+from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers  # noqa: E402
+from tokexplorer.core.analysis import COLUMNS, compute_stats, format_cell  # noqa: E402
+from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
+from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane  # noqa: E402
+from tokexplorer.gui.state import AppState  # noqa: E402
+
+WAIT = 30_000
+
+
+@pytest.fixture(scope="module")
+def toks():
+    return fixture_tokenizers()
+
+
+def corpus_of(files):
+    from tokexplorer.core.io import Corpus, CorpusFile
+
+    return Corpus(
+        tuple(
+            CorpusFile(__import__("pathlib").Path(n), t, len(t.encode()), "utf-8", False, None, "LF",
+                       len(t), t.count("\n"))  # fmt: skip
+            for n, t in files
+        ),
+        (),
+    )
+
+
+def compute(qtbot, pane):
+    with qtbot.waitSignal(pane.computed, timeout=WAIT) as blocker:
+        assert pane.compute() is not None
+    return blocker.args[0]
+
+
+def test_table_chart_and_exports_hold_the_same_numbers(qtbot, toks, tmp_path):
+    state = AppState()
+    state.set_tokenizers(toks)
+    state.set_corpus(corpus_of(FILES))
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    stats = compute(qtbot, pane)
+    rows = stats.rows()
+    assert rows == compute_stats(toks, FILES).rows()
+    assert pane.table.rowCount() == len(rows) == 27
+    for r, row in enumerate(rows):
+        for key in TABLE_COLUMNS:
+            assert pane.cell_text(r, key) == format_cell(row[key])
+    # the SentencePiece total row as the user sees it
+    sp_total = next(i for i, row in enumerate(rows) if row["tokenizer"] == "SP120")
+    assert [pane.cell_text(sp_total, k) for k in ("tokens", "chars_per_token", "partial_pct",
+            "unknown_pct", "roundtrip_failed_lines")] == ["94", "1.66", "0.0", "22.34", "8"]  # fmt: skip
+    assert pane.export(str(tmp_path / "s.csv"), "csv")
+    assert pane.export(str(tmp_path / "s.json"), "json")
+    with open(tmp_path / "s.csv", encoding="utf-8", newline="") as fh:
+        table = list(csv.reader(fh))
+    with open(tmp_path / "s.json", encoding="utf-8") as fh:
+        data = json.load(fh)
+    assert data["rows"] == rows
+    for r, line in enumerate(table[1:]):
+        cells = dict(zip(COLUMNS, line))
+        for key in TABLE_COLUMNS:
+            shown = pane.cell_text(r, key)
+            assert (cells[key] or "—") == shown
+            assert format_cell(data["rows"][r][key]) == shown
+    # chart: chars/token per script, one series per tokenizer
+    assert pane.chart.categories == ["Latin", "Han", "Kana", "Cyrillic", "emoji", "code"]
+    assert [n for n, _v in pane.chart.series] == ["custom BPE", "cl100k_base", "SP120"]
+    assert pane.chart.series[1][1] == [3.714, 1.167, 1.667, 1.857, 0.562, 2.667]
+    pane.by_combo.setCurrentIndex(1)
+    assert pane.chart.categories == ["a.txt", "b.txt"]
+
+
+@pytest.mark.parametrize("policy", ["plain", "special", "raise"])
+def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path, policy):
+    """special-token text inside user input: one policy switch; the compare pane, the statistics and the export agree."""
+    text = FILE_A + FILE_B
+    state = AppState()
+    state.set_sample_text(text)
+    state.set_tokenizers(toks)
+    compare = ComparePane(state)
+    stats_pane = StatsPane(state)
+    qtbot.addWidget(compare)
+    qtbot.addWidget(stats_pane)
+    compute(qtbot, stats_pane)  # shown once: a policy change recomputes it
+    with qtbot.waitSignal(compare.tokenized, timeout=WAIT):
+        with qtbot.waitSignal(stats_pane.computed, timeout=WAIT) as blocker:
+            i = compare.policy_combo.findData(policy)
+            if compare.policy_combo.currentIndex() == i:
+                state.special_policy_changed.emit(policy)
+            else:
+                compare.policy_combo.setCurrentIndex(i)
+    stats = blocker.args[0]
+    assert stats.special == policy
+    totals = {r["tokenizer"]: r for r in stats.rows() if r["group_kind"] == "total"}
+    expected = {
+        "plain": {"custom BPE": 155, "cl100k_base": 74, "SP120": 94},
+        "special": {"custom BPE": 144, "cl100k_base": 70, "SP120": 94},
+        "raise": {"custom BPE": None, "cl100k_base": None, "SP120": 94},
+    }[policy]
+    stats_pane.export(str(tmp_path / "s.json"), "json")
+    with open(tmp_path / "s.json", encoding="utf-8") as fh:
+        exported = {r["tokenizer"]: r for r in json.load(fh)["rows"] if r["group_kind"] == "total"}
+    for col in compare.columns:
+        name = col.tokenizer.name
+        assert col.total_tokens == expected[name] == totals[name]["tokens"] == exported[name]["tokens"]
+        if expected[name] is None:
+            assert col.error == totals[name]["error"] == exported[name]["error"]
+            assert col.error.startswith("text contains the special token '<|endoftext|>'")
+        else:
+            assert col.count_label.text().startswith(f"{expected[name]} tokens")
+    if policy == "plain":
+        bpe_col = compare.columns[0]
+        assert bpe_col.notes_label.isVisible() or "'<|endoftext|>' encoded as plain text" in bpe_col.notes_label.toolTip()
+    if policy == "special":
+        specials = [t for t in compare.columns[1].tokenization.tokens if t.special]
+        assert [t.id for t in specials] == [100257]
+
+
+def test_no_tokenizer_message(qtbot):
+    state = AppState()
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    assert pane.compute() is None
+    assert pane.message.text() == "No tokenizer: add a column in the Compare tab first."

