@@ -43,7 +43,7 @@ from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 #: Name of the built-in sample when it is used as the corpus.
 BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
@@ -293,8 +293,8 @@ class MainWindow(QMainWindow):
         worker.signals.errored.connect(
             guarded(
                 self,
-                lambda msg: self.state.status.emit(
-                    f"tiktoken cl100k_base not loaded: {msg}"
+                lambda exc: self.state.status.emit(
+                    f"tiktoken cl100k_base not loaded: {user_message(exc)}"
                 ),
             )
         )
@@ -477,8 +477,8 @@ class MainWindow(QMainWindow):
         worker.signals.errored.connect(
             guarded(
                 self,
-                lambda msg, p=path: self.state.error.emit(
-                    f"{os.path.basename(p)}: {msg}"
+                lambda exc, p=path: self.state.error.emit(
+                    f"{os.path.basename(p)}: {user_message(exc)}"
                 ),
             )
         )

@@ -12,7 +12,7 @@ Usage::
     worker = Worker(lambda cancel: train_bpe_iter(texts, vocab_size=4096, cancel=cancel))
     worker.signals.progress.connect(bar.update)
     worker.signals.returned.connect(on_model)
-    worker.signals.errored.connect(show_error)
+    worker.signals.errored.connect(lambda exc: show_error(user_message(exc)))
     worker.start()
     ...
     worker.cancel()
@@ -41,17 +41,20 @@ class WorkerSignals(QObject):
     Signals:
         started(): the work began.
         progress(object): a :class:`Progress`.
+        yielded(object): any other value the generator yields (partial results,
+            such as one tokenized column), in order.
         returned(object): the result of the work.
-        errored(str): a one-line message for the user (TokexplorerError text, or
-            the exception type and message for unexpected errors).
+        errored(object): the exception that ended the work (never ``Cancelled``);
+            :func:`user_message` turns it into the one-line text for the user.
         cancelled(): the work stopped because :meth:`Worker.cancel` was called.
         finished(): always emitted last.
     """
 
     started = Signal()
     progress = Signal(object)
+    yielded = Signal(object)
     returned = Signal(object)
-    errored = Signal(str)
+    errored = Signal(object)
     cancelled = Signal()
     finished = Signal()
 
@@ -76,7 +79,7 @@ class Worker(QRunnable):
         self._done = threading.Event()
         self._pool = pool or QThreadPool.globalInstance()
         self.result: Any = None
-        self.error: str | None = None
+        self.error: BaseException | None = None
 
     def is_cancelled(self) -> bool:
         return self._cancel.is_set()
@@ -122,8 +125,7 @@ class Worker(QRunnable):
                             out.close()
                             raise Cancelled("cancelled")
                         p = next(out)
-                        if isinstance(p, Progress):
-                            emit(sig.progress, p)
+                        emit(sig.progress if isinstance(p, Progress) else sig.yielded, p)
                 except StopIteration as stop:
                     out = stop.value
             if self._cancel.is_set():
@@ -133,17 +135,28 @@ class Worker(QRunnable):
         except Cancelled:
             emit(sig.cancelled)
         except TokexplorerError as exc:
-            self.error = str(exc)
-            emit(sig.errored, str(exc))
+            self.error = exc
+            emit(sig.errored, exc)
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001 - report every failure, never crash the app
-            self.error = f"{type(exc).__name__}: {exc}"
+            self.error = exc
             traceback.print_exc()
-            emit(sig.errored, self.error)
+            emit(sig.errored, exc)
         finally:
             self._done.set()
             emit(sig.finished)
+
+
+def user_message(exc: BaseException) -> str:
+    """The one-line text shown for an error that ended a worker's job.
+
+    A :class:`TokexplorerError` is written for users and shown as it is; any other
+    exception is a bug or a library failure and is shown with its type.
+    """
+    if isinstance(exc, TokexplorerError):
+        return str(exc)
+    return f"{type(exc).__name__}: {exc}"
 
 
 def guarded(owner: QObject, callback: Callable[..., Any]) -> Callable[..., None]:
@@ -165,6 +178,88 @@ def guarded(owner: QObject, callback: Callable[..., Any]) -> Callable[..., None]
             callback(*args)
 
     return call
+
+
+class LatestRequest:
+    """Latest request wins: run work for the newest request only and drop stale results.
+
+    Live views (re-tokenizing as the user types, filtering, inspecting) start a new
+    job for every change. Each :meth:`start` cancels the job before it and connects
+    the new worker's signals through a check, so a result, progress report or error
+    of a job that is no longer the newest never reaches the callbacks, and none
+    reaches them once ``owner``'s C++ object is gone (see :func:`guarded`).
+
+    Args:
+        owner: the widget whose lifetime bounds the callbacks.
+
+    Usage::
+
+        self.inspect_job = LatestRequest(self)
+        ...
+        self.inspect_job.start(lambda cancel: inspect(text, cancel), on_result=self.show)
+    """
+
+    def __init__(self, owner: QObject) -> None:
+        self._owner = owner
+        self.worker: Worker | None = None
+        self.ticket = 0
+
+    def start(
+        self,
+        fn: WorkFn,
+        *,
+        on_result: Callable[[Any], Any],
+        on_error: Callable[[BaseException], Any] | None = None,
+        on_progress: Callable[[Progress], Any] | None = None,
+        on_yielded: Callable[[Any], Any] | None = None,
+        on_cancelled: Callable[[], Any] | None = None,
+        on_finished: Callable[[], Any] | None = None,
+    ) -> Worker:
+        """Cancel the previous job and start ``fn`` (see :class:`Worker`) as the newest.
+
+        Callbacks run on the GUI thread, only while this job is the newest one;
+        ``on_finished`` runs last, after the result, error or cancellation.
+        """
+        self.cancel()
+        self.ticket += 1
+        worker = Worker(fn)
+        sig = worker.signals
+        pairs = [
+            (sig.returned, on_result),
+            (sig.errored, on_error),
+            (sig.progress, on_progress),
+            (sig.yielded, on_yielded),
+            (sig.cancelled, on_cancelled),
+            (sig.finished, on_finished),
+        ]
+        for signal, callback in pairs:
+            if callback is not None:
+                signal.connect(guarded(self._owner, self._if_current(worker, callback)))
+        self.worker = worker
+        worker.start()
+        return worker
+
+    def _if_current(self, worker: Worker, callback: Callable[..., Any]) -> Callable[..., None]:
+        def call(*args: Any) -> None:
+            if worker is self.worker:
+                callback(*args)
+
+        return call
+
+    def cancel(self) -> None:
+        """Cancel the newest job, if any; its late results are dropped."""
+        if self.worker is not None:
+            self.worker.cancel()
+        self.worker = None
+
+    def is_current(self, worker: Worker | None) -> bool:
+        """True if ``worker`` is the newest job started here."""
+        return worker is not None and worker is self.worker
+
+    @property
+    def busy(self) -> bool:
+        """True while the newest job is still running."""
+        return self.worker is not None and not self.worker.done
 
 
 # Workers are kept alive here until a later start() finds them done (Qt does not own

@@ -442,22 +442,22 @@ def _corpus_lines(n_lines: int) -> str:
 
 
 def test_training_in_a_child_process_matches_training_here(monkeypatch):
-    from tokexplorer.core.backends import sentencepiece_backend as spb
+    from tokexplorer.core.backends.sentencepiece import training as spb
 
     text = _corpus_lines(400)
     here = spb.train_sentencepiece([text], vocab_size=300)
     monkeypatch.setattr(spb, "CHILD_TRAIN_CHARS", 1)  # force the child process
     child = spb.train_sentencepiece([text], vocab_size=300, cancel=lambda: False)
     assert child.model_proto == here.model_proto
-    with pytest.raises(spb.VocabTooLargeError) as info:  # refusals come back translated
+    with pytest.raises(VocabTooLargeError) as info:  # refusals come back translated
         spb.train_sentencepiece([text], vocab_size=100_000, cancel=lambda: False)
     assert info.value.max_vocab_size == here_limit(text)
 
 
 def here_limit(text):
-    from tokexplorer.core.backends import sentencepiece_backend as spb
+    from tokexplorer.core.backends.sentencepiece import training as spb
 
-    with pytest.raises(spb.VocabTooLargeError) as info:
+    with pytest.raises(VocabTooLargeError) as info:
         spb.train_sentencepiece([text], vocab_size=100_000)
     return info.value.max_vocab_size
 
@@ -467,7 +467,7 @@ def test_training_in_a_child_process_is_cancelled(monkeypatch):
     import multiprocessing
     import time
 
-    from tokexplorer.core.backends import sentencepiece_backend as spb
+    from tokexplorer.core.backends.sentencepiece import training as spb
     from tokexplorer.core.errors import Cancelled
 
     monkeypatch.setattr(spb, "CHILD_TRAIN_CHARS", 1)

@@ -228,7 +228,7 @@ def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
     """Compare ``text`` with what a SentencePiece model's normalizer makes of it.
 
     Args:
-        tokenizer: a :class:`~tokexplorer.core.backends.sentencepiece_backend.SentencePieceTokenizer`.
+        tokenizer: a :class:`~tokexplorer.core.backends.sentencepiece.SentencePieceTokenizer`.
         text: any str (lone surrogates are cleaned first, with the one rule of
             :mod:`tokexplorer.core.text.clean`).
 

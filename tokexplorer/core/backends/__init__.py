@@ -10,7 +10,7 @@ from tokexplorer.core.backends.base import (
 from tokexplorer.core.backends.bpe_backend import (
     BPETokenizer,
 )
-from tokexplorer.core.backends.sentencepiece_backend import (
+from tokexplorer.core.backends.sentencepiece import (
     LinesTooLongError,
     SentencePieceTokenizer,
     VocabTooLargeError,

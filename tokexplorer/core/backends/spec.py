@@ -124,6 +124,6 @@ def load_tokenizer(spec: str) -> Tokenizer:
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 
         return TiktokenTokenizer.from_file(path)
-    from tokexplorer.core.backends.sentencepiece_backend import SentencePieceTokenizer
+    from tokexplorer.core.backends.sentencepiece import SentencePieceTokenizer
 
     return SentencePieceTokenizer.from_file(path)

@@ -4,7 +4,7 @@ Options: model type, vocab size, character coverage (0.98–1.0 only), byte
 fallback, split digits, normalization rule, removing extra whitespace,
 user-defined symbols, max_sentence_length and whether longer lines may be
 skipped. While the user edits, the request is checked against the corpus in a
-worker (:func:`~tokexplorer.core.backends.sentencepiece_backend.check_sentencepiece_training`):
+worker (:func:`~tokexplorer.core.backends.sentencepiece.check_sentencepiece_training`):
 the smallest vocab SentencePiece accepts (vocabulary smaller than the alphabet), an estimate of the largest,
 lines over the limit, an empty corpus. Train runs in a worker; SentencePiece's
 own "vocab too large" limit (vocabulary too large for the corpus) is offered as a one-click fix.
@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.gui import colors
+from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.sp_options import coverage_spin
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 NORMALIZATION_RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
 
@@ -186,7 +186,7 @@ class SPTrainDialog(QDialog):
         worker = Worker(work)
         worker.signals.returned.connect(self._on_check)
         worker.signals.errored.connect(
-            guarded(self, lambda msg, g=gen: self._on_check((g, msg)))
+            guarded(self, lambda exc, g=gen: self._on_check((g, user_message(exc))))
         )
         self._worker = worker
         worker.start()
@@ -219,7 +219,7 @@ class SPTrainDialog(QDialog):
         if bad and info:
             text += "\n" + info
         self.problems_label.setText(text)
-        color = colors.ERROR_TEXT.name() if bad else "palette(text)"
+        color = theme.ERROR_TEXT.name() if bad else "palette(text)"
         self.problems_label.setStyleSheet(f"QLabel {{ color: {color}; }}")
 
     def _apply_limit(self) -> None:
@@ -247,7 +247,7 @@ class SPTrainDialog(QDialog):
         worker = Worker(work)
         worker.signals.returned.connect(self._on_trained)
         worker.signals.errored.connect(
-            guarded(self, lambda msg: self._say([msg], bad=True))
+            guarded(self, lambda exc: self._say([user_message(exc)], bad=True))
         )
         worker.signals.finished.connect(
             guarded(self, lambda: self.train_button.setEnabled(True))

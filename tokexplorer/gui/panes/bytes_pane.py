@@ -60,11 +60,11 @@ from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
-from tokexplorer.gui import colors
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack, visible_char
 from tokexplorer.gui.widgets.decode_box import DecodeBox
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, user_message
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-analysing, in milliseconds."""
@@ -343,14 +343,14 @@ class BytesPane(QWidget):
         self.notes_label = QLabel("")
         self.notes_label.setWordWrap(True)
         self.notes_label.hide()
-        role = colors.BYTE_ROLE_COLORS
+        role = theme.BYTE_ROLE_COLORS
         self.legend = QLabel(
             f"bytes: <span style='background:{role['ascii'].name()}'>&nbsp;ASCII&nbsp;</span> "
             f"<span style='background:{role['lead'].name()}'>&nbsp;lead byte 1/n&nbsp;</span> "
             f"<span style='background:{role['continuation'].name()}'>&nbsp;continuation k/n&nbsp;</span> "
             f"<span style='background:{role['invalid'].name()}'>&nbsp;invalid&nbsp;</span> · "
-            f"<span style='color:{colors.CUT_CODE_POINT.name()}'><b>┃</b></span> token cut inside a character · "
-            f"<span style='color:{colors.CUT_GRAPHEME.name()}'><b>┃</b></span> cut inside a grapheme cluster · "
+            f"<span style='color:{theme.CUT_CODE_POINT.name()}'><b>┃</b></span> token cut inside a character · "
+            f"<span style='color:{theme.CUT_GRAPHEME.name()}'><b>┃</b></span> cut inside a grapheme cluster · "
             "dashed box = token holds part of a character · \u2248 approximate spans · hover for details"
         )
         self.legend.setWordWrap(True)
@@ -576,8 +576,8 @@ class BytesPane(QWidget):
         self._worker = worker
         worker.start()
 
-    def _on_error(self, message: str) -> None:
-        self.state.status.emit(f"byte inspector: {message}")
+    def _on_error(self, exc: BaseException) -> None:
+        self.state.status.emit(f"byte inspector: {user_message(exc)}")
 
     def _on_result(self, result: Any) -> None:
         gen, (report, lines) = result

@@ -61,10 +61,10 @@ from tokexplorer.core.analysis import count_tokens, text_blocks
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization
-from tokexplorer.gui import colors
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.token_view import TokenView
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
@@ -316,7 +316,7 @@ class TokenColumn(QWidget):
         self.part_label.hide()
         self.notes_label = QLabel("")
         self.notes_label.setStyleSheet(
-            f"QLabel {{ background: {colors.WARNING_BG.name()}; color: {colors.WARNING_TEXT.name()};"
+            f"QLabel {{ background: {theme.WARNING_BG.name()}; color: {theme.WARNING_TEXT.name()};"
             " border-radius: 3px; padding: 1px 4px; }"
         )
         # the badge takes the column's width, never sets it (its text is elided to fit)
@@ -327,7 +327,7 @@ class TokenColumn(QWidget):
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
         self.error_label.setStyleSheet(
-            f"QLabel {{ color: {colors.ERROR_TEXT.name()}; }}"
+            f"QLabel {{ color: {theme.ERROR_TEXT.name()}; }}"
         )
         self.error_label.setTextInteractionFlags(
             Qt.TextInteractionFlag.TextSelectableByMouse
@@ -745,7 +745,7 @@ class ComparePane(QWidget):
 
         worker = Worker(work)
         worker.signals.returned.connect(self._on_tiktoken_status)
-        worker.signals.errored.connect(self.state.error.emit)
+        worker.signals.errored.connect(guarded(self, lambda exc: self.state.error.emit(user_message(exc))))
         self._status_worker = worker
         worker.start()
         return worker
@@ -773,7 +773,7 @@ class ComparePane(QWidget):
         worker = Worker(lambda cancel: load())
         worker.signals.returned.connect(self.add_tokenizer)
         worker.signals.errored.connect(
-            guarded(self, lambda msg: self.state.error.emit(f"{what}: {msg}"))
+            guarded(self, lambda exc: self.state.error.emit(f"{what}: {user_message(exc)}"))
         )
         self._column_loader = worker
         self.state.status.emit(f"loading {what}…")
@@ -990,9 +990,9 @@ class ComparePane(QWidget):
         self.prev_button.setEnabled(self.part > 0)
         self.next_button.setEnabled(self.part < self._n_parts - 1)
 
-    def _on_worker_error(self, message: str) -> None:
+    def _on_worker_error(self, exc: BaseException) -> None:
         self._shown = self._expected
-        self.state.status.emit(f"tokenizing failed: {message}")
+        self.state.status.emit(f"tokenizing failed: {user_message(exc)}")
 
     def _update_diff_marks(self) -> None:
         cols = [c for c in self.columns if c.tokenization is not None]

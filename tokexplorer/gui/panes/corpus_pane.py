@@ -59,7 +59,7 @@ from tokexplorer.gui.models.corpus_model import (
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.sp_options import coverage_spin
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 #: Encodings offered for re-reading a file: (label, Python codec name).
 ENCODING_CHOICES: tuple[tuple[str, str], ...] = (
@@ -380,8 +380,8 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(
             guarded(
                 self,
-                lambda m, w=worker: (
-                    self._on_load_error(m) if w is self.load_worker else None
+                lambda exc, w=worker: (
+                    self._on_load_error(user_message(exc)) if w is self.load_worker else None
                 ),
             )
         )
@@ -438,8 +438,8 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(
             guarded(
                 self,
-                lambda msg, p=path, e=encoding: self._report_error(
-                    f"{os.path.basename(p)} as {e}: {msg}", problem=True
+                lambda exc, p=path, e=encoding: self._report_error(
+                    f"{os.path.basename(p)} as {e}: {user_message(exc)}", problem=True
                 ),
             )
         )
@@ -857,7 +857,8 @@ class CorpusPane(QWidget):
         self._report_error(note)
         self.training_failed.emit(note)
 
-    def _on_train_error(self, message: str) -> None:
+    def _on_train_error(self, exc: BaseException) -> None:
+        message = user_message(exc)
         self._set_idle()
         self.progress.setFormat("failed")
         self._report_error(f"training failed: {message}")

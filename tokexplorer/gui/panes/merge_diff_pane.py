@@ -41,7 +41,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
 from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 _Index = QModelIndex | QPersistentModelIndex
 _DIFF_FILL = QColor("#fff3e0")
@@ -371,7 +371,7 @@ class MergeDiffPane(QWidget):
         worker = Worker(work)
         worker.signals.returned.connect(self._on_loaded)
         worker.signals.errored.connect(
-            guarded(self, lambda msg, s=side: self.labels[s].setText(f"⚠ {msg}"))
+            guarded(self, lambda exc, s=side: self.labels[s].setText(f"⚠ {user_message(exc)}"))
         )
         self.workers[side] = worker
         self.labels[side].setText(message)

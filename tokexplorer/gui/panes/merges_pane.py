@@ -62,7 +62,7 @@ from tokexplorer.gui.models.merge_model import (
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.merge_tree import MergeTreeWidget
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, user_message
 
 #: Shown in place of a space in the token columns (text mode).
 VISIBLE_SPACE = "␣"
@@ -539,8 +539,8 @@ class MergesPane(QWidget):
         self.fire_worker = worker
         worker.start()
 
-    def _on_worker_error(self, message: str) -> None:
-        self.state.status.emit(f"merge table: {message}")
+    def _on_worker_error(self, exc: BaseException) -> None:
+        self.state.status.emit(f"merge table: {user_message(exc)}")
 
     def _on_search_index(self, result: tuple[int, Any]) -> None:
         gen, idx = result

@@ -53,7 +53,7 @@ from tokexplorer.core.bpe import (
 )
 from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui.workers import Worker, user_message
 
 #: Default texts of the two replays.
 DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
@@ -582,7 +582,8 @@ class ReplayPane(QWidget):
         worker.start()
         return worker
 
-    def _on_train_error(self, message: str) -> None:
+    def _on_train_error(self, exc: BaseException) -> None:
+        message = user_message(exc)
         self.train_label.setText(message)
         self.state.status.emit(f"training replay: {message}")
 

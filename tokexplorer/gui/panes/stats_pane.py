@@ -41,7 +41,7 @@ from tokexplorer.core.analysis import (
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
-from tokexplorer.gui.workers import Worker, guarded
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 #: Measures offered in the chart: row key -> (title, y axis label).
 CHART_MEASURES: dict[str, tuple[str, str]] = {
@@ -201,7 +201,7 @@ class StatsPane(QWidget):
         )
         worker.signals.returned.connect(self._on_done)
         worker.signals.errored.connect(
-            guarded(self, lambda msg, g=gen: self._on_error(g, msg))
+            guarded(self, lambda exc, g=gen: self._on_error(g, user_message(exc)))
         )
         worker.signals.cancelled.connect(
             guarded(self, lambda g=gen: self._on_cancelled(g))

@@ -29,7 +29,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QP
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.types import Tokenization
-from tokexplorer.gui import colors
+from tokexplorer.gui import theme
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -367,7 +367,7 @@ class ByteView(QWidget):
             t.name if t.exact else f"\u2248 {t.name}" for t in self._tracks
         ]
         text_col = pal.text().color()
-        border = QPen(colors.BOX_BORDER, 1.0)
+        border = QPen(theme.BOX_BORDER, 1.0)
         th = self._track_h
         for row in range(first, last + 1):
             top = self._row_top(row)
@@ -384,7 +384,7 @@ class ByteView(QWidget):
         for off in range(b0, b1):
             info = a.bytes[off]
             r = self.byte_rect(off)
-            p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), colors.BYTE_ROLE_COLORS.get(info.role, QColor("white")))
+            p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), theme.BYTE_ROLE_COLORS.get(info.role, QColor("white")))
             p.setPen(text_col)
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, f"{info.value:02X}")
             if info.role in ("lead", "continuation"):
@@ -401,13 +401,13 @@ class ByteView(QWidget):
             for row, x0, x1, _l, _r in self._spans(cp.byte_start, cp.byte_end):
                 r = QRectF(x0, self._row_top(row) + th, x1 - x0, th)
                 if cp.invalid:
-                    self._box(p, r, colors.BYTE_ROLE_COLORS.get("invalid", QColor("#f4b6b6")), border)
-                    p.setPen(colors.ERROR_TEXT)
+                    self._box(p, r, theme.BYTE_ROLE_COLORS.get("invalid", QColor("#f4b6b6")), border)
+                    p.setPen(theme.ERROR_TEXT)
                     p.setFont(self._small)
                     p.drawText(r, Qt.AlignmentFlag.AlignCenter, "bad")
                     p.setFont(self.font())
                     continue
-                self._box(p, r, colors.CODE_POINT_BG, border)
+                self._box(p, r, theme.CODE_POINT_BG, border)
                 full = f"U+{cp.value:04X} {glyph}"
                 if x1 - x0 > self._fm.horizontalAdvance(full + " " + cp.name) + 6:
                     full = f"{full} {cp.name}"
@@ -425,7 +425,7 @@ class ByteView(QWidget):
                 shown = "".join(self._glyph(c) for c in g.text)
             for row, x0, x1, _l, _r in self._spans(g.byte_start, g.byte_end):
                 r = QRectF(x0, self._row_top(row) + 2 * th, x1 - x0, th)
-                self._box(p, r, colors.GRAPHEME_BG, border)
+                self._box(p, r, theme.GRAPHEME_BG, border)
                 p.setPen(text_col)
                 if self._big_fm.horizontalAdvance(shown) <= x1 - x0 - 2:
                     p.setFont(self._big)
@@ -437,24 +437,24 @@ class ByteView(QWidget):
         for k, tr in enumerate(self._tracks):
             y_off = (3 + k) * th
             if tr.tokenization is None:
-                p.setPen(colors.ERROR_TEXT)
+                p.setPen(theme.ERROR_TEXT)
                 for row in range(first, last + 1):
                     r = QRectF(LABEL_W + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
                     p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                                self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
                 continue
             toks = tr.tokenization.tokens
-            fills = colors.token_colors([t.id for t in toks])
+            fills = theme.token_colors([t.id for t in toks])
             for t, fill in zip(toks, fills):
                 if t.byte_end <= b0 or t.byte_start >= b1:
                     continue
-                st = colors.token_style(t, fill)
+                st = theme.token_style(t, fill)
                 for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
                     r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
                     p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
                     if st.hatch is not None:
                         p.fillRect(r, QBrush(st.hatch, st.hatch_style))
-                    pen = QPen(st.border or colors.BOX_BORDER, 1.0)
+                    pen = QPen(st.border or theme.BOX_BORDER, 1.0)
                     if st.dashed:
                         pen.setStyle(Qt.PenStyle.DashLine)
                     p.setPen(pen)
@@ -467,7 +467,7 @@ class ByteView(QWidget):
             for off, kind in tr.cuts:
                 if not b0 <= off < b1 or off % n == 0:
                     continue
-                col = colors.CUT_CODE_POINT if kind == "code point" else colors.CUT_GRAPHEME
+                col = theme.CUT_CODE_POINT if kind == "code point" else theme.CUT_GRAPHEME
                 row = off // n
                 x = LABEL_W + (off - row * n) * CELL_W
                 top = self._row_top(row)
@@ -479,7 +479,7 @@ class ByteView(QWidget):
         # highlight
         if self._highlight is not None:
             hs, he = self._highlight
-            p.setPen(QPen(colors.HIGHLIGHT_OUTLINE, 2.0))
+            p.setPen(QPen(theme.HIGHLIGHT_OUTLINE, 2.0))
             p.setBrush(Qt.BrushStyle.NoBrush)
             for row, x0, x1, _l, _r in self._spans(hs, he):
                 if first <= row <= last:

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.analysis import DecodeReport, decode_ids, parse_ids
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.gui import colors
-from tokexplorer.gui.workers import Worker
+from tokexplorer.gui import theme
+from tokexplorer.gui.workers import Worker, guarded, user_message
 
 DEBOUNCE_MS = 200
 """Delay between the last keystroke in the id field and decoding, in milliseconds."""
@@ -94,7 +94,7 @@ class DecodeBox(QWidget):
         top.addWidget(self.fill_button)
 
         self.error_label = QLabel("")
-        self.error_label.setStyleSheet(f"color: {colors.ERROR_TEXT.name()};")
+        self.error_label.setStyleSheet(f"color: {theme.ERROR_TEXT.name()};")
         self.error_label.hide()
         self.text_label = QLabel("")
         self.text_label.setWordWrap(True)
@@ -103,7 +103,7 @@ class DecodeBox(QWidget):
         self.verdict_label.setWordWrap(True)
         self.issues_label = QLabel("")
         self.issues_label.setWordWrap(True)
-        self.issues_label.setStyleSheet(f"color: {colors.ERROR_TEXT.name()};")
+        self.issues_label.setStyleSheet(f"color: {theme.ERROR_TEXT.name()};")
 
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
@@ -182,7 +182,7 @@ class DecodeBox(QWidget):
             self._worker.cancel()
         worker = Worker(lambda _cancel: (gen, decode_ids(tok, ids)))
         worker.signals.returned.connect(self._on_result)
-        worker.signals.errored.connect(self._show_error)
+        worker.signals.errored.connect(guarded(self, lambda exc: self._show_error(user_message(exc))))
         self._worker = worker
         worker.start()
 

@@ -37,7 +37,7 @@ from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import Token, Tokenization
-from tokexplorer.gui import colors
+from tokexplorer.gui import theme
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
 
@@ -129,7 +129,7 @@ class TokenView(QAbstractScrollArea):
         self._token_segments: list[list[tuple[int, float, float]]] = []  # per token
         self._line_tokens: list[list[tuple[int, float, float]]] = []  # per line
         self._line_items: list[tuple[int, int]] = []  # per line: item range
-        self._styles: list[colors.TokenStyle] = []
+        self._styles: list[theme.TokenStyle] = []
         self._starts: list[int] = []  # token byte starts, for range queries
         self._n_shown = 0  # tokens laid out
         self._hover = -1
@@ -161,8 +161,8 @@ class TokenView(QAbstractScrollArea):
         self._hover = -1
         toks = tokenization.tokens if tokenization is not None else ()
         self._starts = [t.byte_start for t in toks]
-        fills = colors.token_colors([t.id for t in toks])
-        self._styles = [colors.token_style(t, c) for t, c in zip(toks, fills)]
+        fills = theme.token_colors([t.id for t in toks])
+        self._styles = [theme.token_style(t, c) for t, c in zip(toks, fills)]
         self._relayout()
         if self._highlight is not None:
             self.highlight_bytes(*self._highlight)
@@ -708,14 +708,14 @@ class TokenView(QAbstractScrollArea):
                 y = self._line_top(ln) - dy
                 for ti, x0, x1 in self._line_tokens[ln]:
                     if ti < len(self._diff) and self._diff[ti]:
-                        p.fillRect(QRectF(x0 + 0.5, y, max(x1 - x0 - 1.0, 2.0), _DIFF_H), colors.DIFF_MARK)
+                        p.fillRect(QRectF(x0 + 0.5, y, max(x1 - x0 - 1.0, 2.0), _DIFF_H), theme.DIFF_MARK)
         if self._marked:
             for ti in self._marked:
                 for r in self.token_rects(ti):
-                    p.fillRect(QRectF(r.x() + 0.5, r.y(), max(r.width() - 1.0, 2.0), 3.0), colors.FIRE_MARK)
+                    p.fillRect(QRectF(r.x() + 0.5, r.y(), max(r.width() - 1.0, 2.0), 3.0), theme.FIRE_MARK)
         # outlines last, so neighbours never cover them
         for ti in sorted(self._highlighted | ({self._hover} if self._hover >= 0 else set())):
-            color = colors.HOVER_OUTLINE if ti == self._hover else colors.HIGHLIGHT_OUTLINE
+            color = theme.HOVER_OUTLINE if ti == self._hover else theme.HIGHLIGHT_OUTLINE
             p.setPen(QPen(color, 2.0))
             p.setBrush(Qt.BrushStyle.NoBrush)
             for r in self.token_rects(ti):
@@ -728,7 +728,7 @@ class TokenView(QAbstractScrollArea):
                 f"… {self._n_total() - self._n_shown:,} more tokens not shown",
             )
 
-    def _paint_box(self, p: QPainter, st: colors.TokenStyle, r: QRectF) -> None:
+    def _paint_box(self, p: QPainter, st: theme.TokenStyle, r: QRectF) -> None:
         inner = r.adjusted(0.5, 0, -0.5, 0)
         p.fillRect(inner, st.background)
         if st.hatch is not None:
@@ -744,7 +744,7 @@ class TokenView(QAbstractScrollArea):
     def _paint_cut(self, p: QPainter, it: _Item, y: float) -> None:
         """Striped underline under a cluster shared by several tokens, ticks at the cuts."""
         band_y = y + self._box_h
-        worst = colors.CUT_CODE_POINT if any(k == "code point" for _, k in it.cuts) else colors.CUT_GRAPHEME
+        worst = theme.CUT_CODE_POINT if any(k == "code point" for _, k in it.cuts) else theme.CUT_GRAPHEME
         x = it.x
         stripe = 3.0
         end = it.x + it.width
@@ -753,6 +753,6 @@ class TokenView(QAbstractScrollArea):
             x += 2 * stripe
         for frac, kind in it.cuts:
             cx = it.x + frac * it.width
-            col = colors.CUT_CODE_POINT if kind == "code point" else colors.CUT_GRAPHEME
+            col = theme.CUT_CODE_POINT if kind == "code point" else theme.CUT_GRAPHEME
             p.setPen(QPen(col, 2.0))
             p.drawLine(QPointF(cx, band_y - _BOX_PAD), QPointF(cx, band_y + _MARK_H))

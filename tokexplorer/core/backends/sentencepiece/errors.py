@@ -1,0 +1,90 @@
+"""What SentencePiece's trainer refuses, as errors that carry the numbers to fix it."""
+
+from __future__ import annotations
+
+import re
+
+from tokexplorer.core.errors import (
+    TrainingError,
+)
+
+# --------------------------------------------------------------------------
+# training
+# --------------------------------------------------------------------------
+
+
+class VocabTooLargeError(TrainingError):
+    """SentencePiece found fewer pieces than requested.
+
+    Attributes:
+        requested: the vocab_size asked for.
+        max_vocab_size: the largest size SentencePiece says will work.
+    """
+
+    def __init__(self, requested: int, max_vocab_size: int) -> None:
+        super().__init__(
+            f"vocab_size {requested} is too large for this corpus; SentencePiece can make at "
+            f"most {max_vocab_size} pieces; ask for {max_vocab_size} or fewer"
+        )
+        self.requested = requested
+        self.max_vocab_size = max_vocab_size
+
+
+class VocabTooSmallError(TrainingError):
+    """The vocabulary cannot even hold every required character plus the meta pieces.
+
+    Attributes:
+        requested: the vocab_size asked for.
+        min_vocab_size: characters kept by character_coverage + meta pieces.
+    """
+
+    def __init__(self, requested: int, min_vocab_size: int) -> None:
+        super().__init__(
+            f"vocab_size {requested} < {min_vocab_size} needed (every kept character plus "
+            "the meta pieces <unk>, <s>, </s> needs a piece)"
+        )
+        self.requested = requested
+        self.min_vocab_size = min_vocab_size
+
+
+_TOO_HIGH = re.compile(r"Vocabulary size too high \((\d+)\)\. Please set it to a value <= (\d+)")
+_TOO_SMALL = re.compile(r"Vocabulary size is smaller than required_chars\. (\d+) vs (\d+)")
+_INTERNAL = re.compile(r"^[A-Z_]+: \S+\(\d+\) ")
+
+
+def _translate_training_error(exc: BaseException) -> TrainingError:
+    """Turn SentencePiece's RuntimeError text into a one-line :class:`TrainingError`."""
+    msg = " ".join(str(exc).split())
+    m = _TOO_HIGH.search(msg)
+    if m:
+        return VocabTooLargeError(int(m.group(1)), int(m.group(2)))
+    m = _TOO_SMALL.search(msg)
+    if m:
+        return VocabTooSmallError(int(m.group(1)), int(m.group(2)))
+    body = _INTERNAL.sub("", msg).strip()
+    if "[!sentences_.empty()]" in body:
+        return TrainingError("nothing to train on")
+    return TrainingError(f"SentencePiece refused to train: {body or type(exc).__name__}")
+
+
+class LinesTooLongError(TrainingError):
+    """Lines longer than ``max_sentence_length`` bytes, which SentencePiece would skip.
+
+    Attributes:
+        count: how many lines are too long.
+        longest: length of the longest line, in UTF-8 bytes.
+        line_number: 1-based number of the longest line among the non-empty lines.
+        max_sentence_length: the limit, in bytes.
+    """
+
+    def __init__(self, count: int, longest: int, line_number: int, max_sentence_length: int) -> None:
+        lines = "line is" if count == 1 else "lines are"
+        super().__init__(
+            f"{count:,} {lines} longer than max_sentence_length {max_sentence_length:,} bytes "
+            f"(longest: line {line_number:,}, {longest:,} bytes) and SentencePiece would skip "
+            f"{'it' if count == 1 else 'them'}; raise max_sentence_length to {longest:,} or allow skipping"
+        )
+        self.count = count
+        self.longest = longest
+        self.line_number = line_number
+        self.max_sentence_length = max_sentence_length

@@ -1,0 +1,82 @@
+"""Describing in words what SentencePiece's normalizer changed in a text."""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+
+# --------------------------------------------------------------------------
+# describing what the normalizer changed
+# --------------------------------------------------------------------------
+
+_WS_NAMES = {" ": ("space", "spaces"), "\t": ("tab", "tabs"), "\n": ("line break", "line breaks"),
+             "\r": ("carriage return", "carriage returns")}
+
+
+def _plural(n: int, names: tuple[str, str]) -> str:
+    return f"{n} {names[0] if n == 1 else names[1]}"
+
+
+def describe_normalization(original: str, normalized: str, *, limit: int = 2_000) -> str:
+    """One line saying how a normalizer turned ``original`` into ``normalized``.
+
+    Whitespace removals and whitespace turned into spaces are counted; other
+    rewrites are listed (up to three) and tagged NFKC when
+    ``unicodedata.normalize("NFKC", old) == new``. Texts longer than ``limit``
+    characters get counts only (the character diff is quadratic).
+
+    >>> describe_normalization("  lead and trail  ", "lead and trail")
+    'normalized: 4 spaces removed'
+    >>> describe_normalization("a\\ufe30b", "a..b")
+    "normalized (NFKC): '︰' → '..'"
+    """
+    if len(original) > limit or len(normalized) > limit:
+        # difflib is quadratic: long texts get counts instead of a diff
+        ws_o = sum(c.isspace() for c in original)
+        ws_n = sum(c.isspace() for c in normalized)
+        other_o = [c for c in original if not c.isspace()]
+        other_n = [c for c in normalized if not c.isspace()]
+        parts = []
+        if ws_o != ws_n:
+            parts.append(f"{abs(ws_o - ws_n):,} whitespace characters {'removed' if ws_o > ws_n else 'added'}")
+        if other_o != other_n:
+            tag = " (NFKC)" if unicodedata.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
+            parts.append(f"other characters rewritten{tag} ({len(other_o):,} → {len(other_n):,})")
+        return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
+    removed: dict[str, int] = {}
+    to_space: dict[str, int] = {}
+    rewrites: list[tuple[str, str]] = []
+    nfkc = True
+    sm = difflib.SequenceMatcher(None, original, normalized, autojunk=False)
+    for op, i1, i2, j1, j2 in sm.get_opcodes():
+        old, new = original[i1:i2], normalized[j1:j2]
+        if op == "equal":
+            continue
+        if op == "delete" and old.isspace():
+            for ch in old:
+                removed[ch] = removed.get(ch, 0) + 1
+        elif op == "replace" and old.isspace() and new.strip(" ") == "":
+            # whitespace run rewritten as spaces: the surplus is removed
+            for ch in old:
+                if ch != " ":
+                    to_space[ch] = to_space.get(ch, 0) + 1
+            surplus = len(old) - len(new)
+            if surplus > 0:
+                removed[" "] = removed.get(" ", 0) + surplus
+        else:
+            rewrites.append((old, new))
+            if unicodedata.normalize("NFKC", old) != new:
+                nfkc = False
+    parts: list[str] = []
+    if removed:
+        parts.append(", ".join(_plural(n, _WS_NAMES.get(ch, (repr(ch), repr(ch))))
+                               for ch, n in removed.items()) + " removed")
+    for ch, n in to_space.items():
+        names = _WS_NAMES.get(ch, (f"U+{ord(ch):04X}", f"U+{ord(ch):04X}"))
+        parts.append(f"{_plural(n, names)} turned into {'a space' if n == 1 else 'spaces'}")
+    if rewrites:
+        shown = ", ".join(f"{o!r} → {n!r}" for o, n in rewrites[:3])
+        more = f" and {len(rewrites) - 3} more" if len(rewrites) > 3 else ""
+        parts.append(shown + more)
+    tag = " (NFKC)" if rewrites and nfkc else ""
+    return f"normalized{tag}: " + "; ".join(parts) if parts else "normalized: text changed"

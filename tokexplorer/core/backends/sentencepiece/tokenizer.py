@@ -1,0 +1,423 @@
+"""A SentencePiece ``.model`` behind the :class:`Tokenizer` interface.
+
+SentencePiece normalizes text first (``nmt_nfkc`` by default: NFKC plus
+whitespace clean-up), turns spaces into ``▁`` (U+2581) and adds a "dummy prefix"
+``▁`` at the start, then cuts the normalized text into *pieces*. With
+``byte_fallback`` a character missing from the vocabulary becomes one
+``<0xNN>`` byte piece per UTF-8 byte; without it, it becomes the unknown piece
+``<unk>`` (decoded as `` ⁇ ``).
+
+This adapter asks SentencePiece for its per-piece result
+(``encode(..., out_type="serialized_proto")``, a serialized ``SentencePieceText``
+with piece, id, surface, begin, end per piece) and parses it with
+:mod:`.proto`. ``begin`` and ``end`` are byte offsets into the original
+(un-normalized) input.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+from tokexplorer.core.backends.sentencepiece.proto import (
+    _BYTE_PIECE,
+    WS,
+    _import_spm,
+    _parse_pieces,
+    parse_model_info,
+    user_defined_ids,
+)
+from tokexplorer.core.errors import (
+    InputError,
+    ModelFormatError,
+    SpecialTokenError,
+)
+from tokexplorer.core.text import clean_text
+from tokexplorer.core.tokens import OffsetMap
+from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Token, Tokenization
+
+# --------------------------------------------------------------------------
+# the tokenizer
+# --------------------------------------------------------------------------
+
+
+class SentencePieceTokenizer(Tokenizer):
+    """A SentencePiece model behind the :class:`Tokenizer` interface.
+
+    Token bytes are rebuilt from the piece (``▁`` → space, ``<0xNN>`` → that one
+    byte, ``<unk>`` → the original bytes it swallowed, control pieces → no
+    bytes). Spans are byte offsets into the original text as SentencePiece
+    reports them; a run of byte pieces is split into one-byte spans when their
+    bytes match the text. The dummy-prefix ``▁`` gets an empty span.
+
+    Args:
+        model_proto: the serialized ``ModelProto`` (bytes of a ``.model`` file).
+        name: display name; default ``"SentencePiece"``.
+        train_notes: remarks from training (NUL lines skipped...), kept for the user.
+
+    Raises:
+        ModelFormatError: SentencePiece cannot load the bytes.
+        BackendUnavailableError: the sentencepiece package is missing.
+
+    Attributes:
+        model_proto: the model bytes (what :meth:`save` writes).
+        info: :class:`ModelInfo` parsed from the model.
+        processor: the ``sentencepiece.SentencePieceProcessor``.
+        train_notes: tuple of str.
+    """
+
+    family = "sentencepiece"
+
+    def __init__(
+        self, model_proto: bytes, *, name: str | None = None, train_notes: Sequence[str] = ()
+    ) -> None:
+        spm = _import_spm()
+        self.model_proto = bytes(model_proto)
+        self.info = parse_model_info(self.model_proto)
+        sp = spm.SentencePieceProcessor()
+        try:
+            sp.LoadFromSerializedProto(self.model_proto)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - RuntimeError from the C++ loader
+            raise ModelFormatError(
+                f"{name or 'data'} is not a SentencePiece model (could not parse ModelProto)"
+            ) from None
+        self.processor = sp
+        self._name = name or "SentencePiece"
+        self.train_notes = tuple(train_notes)
+        n = sp.get_piece_size()
+        self._n = n
+        self._pieces = [sp.id_to_piece(i) for i in range(n)]
+        self._is_byte = [bool(sp.is_byte(i)) for i in range(n)]
+        self._is_unknown = [bool(sp.is_unknown(i)) for i in range(n)]
+        self._is_control = [bool(sp.is_control(i)) for i in range(n)]
+        user = user_defined_ids(self.model_proto)
+        self._is_user = [i in user for i in range(n)]
+        self._normalizer: Any = None
+        try:
+            self._normalizer = spm.SentencePieceNormalizer(model_proto=self.model_proto)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - older sentencepiece: fall back to decode
+            self._normalizer = None
+
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str], *, name: str | None = None) -> SentencePieceTokenizer:
+        """Open a SentencePiece ``.model`` file.
+
+        Args:
+            path: the file.
+            name: display name; default the file name without its suffix.
+
+        Raises:
+            InputError: no such file.
+            ModelFormatError: the file is not a SentencePiece model.
+        """
+        p = Path(path)
+        try:
+            with open(p, "rb") as fh:
+                data = fh.read()
+        except FileNotFoundError:
+            raise InputError(f"no such file: {p}") from None
+        except OSError as exc:
+            raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
+        if not data:
+            raise ModelFormatError(f"{p.name} is empty, not a SentencePiece model")
+        try:
+            return cls(data, name=name or p.stem)
+        except ModelFormatError:
+            raise ModelFormatError(
+                f"{p.name} is not a SentencePiece model (could not parse ModelProto)"
+            ) from None
+
+    def save(self, path: str | os.PathLike[str]) -> None:
+        """Write the model bytes to ``path`` atomically (temp file + rename).
+
+        Raises:
+            InputError: the file cannot be written.
+        """
+        from tokexplorer.core.io import atomic_write_bytes
+
+        p = Path(path)
+        try:
+            atomic_write_bytes(p, self.model_proto)
+        except OSError as exc:
+            raise InputError(f"cannot write {p}: {exc.strerror or exc}") from None
+
+    # -------------------------------------------------------------- properties
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def description(self) -> str:
+        """``"SentencePiece bpe · nmt_nfkc · 120 pieces"``."""
+        bf = " · byte fallback" if self.info.byte_fallback or any(self._is_byte) else ""
+        return f"SentencePiece {self.info.model_type} · {self.info.normalizer} · {self._n:,} pieces{bf}"
+
+    @property
+    def vocab_size(self) -> int:
+        """Number of pieces (ids ``0 .. vocab_size-1``)."""
+        return self._n
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """Control pieces (``<s>``, ``</s>``...) and user-defined symbols
+        (``<|endoftext|>`` given to training) -> id."""
+        return {
+            self._pieces[i]: i for i in range(self._n) if self._is_control[i] or self._is_user[i]
+        }
+
+    @property
+    def user_defined_symbols(self) -> dict[str, int]:
+        """User-defined symbols -> id: SentencePiece always encodes them as one piece."""
+        return {self._pieces[i]: i for i in range(self._n) if self._is_user[i]}
+
+    def piece(self, token_id: int) -> str:
+        """The piece of an id (``"▁good"``, ``"<0xE9>"``).
+
+        Raises:
+            InputError: the id is not in the vocabulary.
+        """
+        self._check_id(token_id)
+        return self._pieces[token_id]
+
+    def is_byte(self, token_id: int) -> bool:
+        """True when the id is a byte-fallback piece ``<0xNN>``."""
+        return 0 <= token_id < self._n and self._is_byte[token_id]
+
+    # ---------------------------------------------------------------- helpers
+    def _check_id(self, token_id: int) -> None:
+        if not isinstance(token_id, int) or not 0 <= token_id < self._n:
+            raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
+
+    def _piece_bytes(self, token_id: int) -> bytes:
+        """Bytes of a piece outside any text (unknown → SentencePiece's `` ⁇ ``)."""
+        if self._is_byte[token_id]:
+            m = _BYTE_PIECE.fullmatch(self._pieces[token_id])
+            if m:
+                return bytes([int(m.group(1), 16)])
+        if self._is_control[token_id]:
+            return b""
+        if self._is_unknown[token_id]:
+            return " \u2047 ".encode("utf-8")
+        return self._pieces[token_id].replace(WS, " ").encode("utf-8")
+
+    def normalize_with_offsets(self, text: str) -> tuple[str, list[int]] | None:
+        """The normalizer's own output and where each of its characters came from.
+
+        Args:
+            text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
+
+        Returns:
+            ``(normalized, offsets)``: ``normalized`` keeps SentencePiece's ``▁``
+            for whitespace and the dummy-prefix ``▁`` at the start;
+            ``offsets[j]`` (``len(normalized) + 1`` entries) is the code point
+            offset in the cleaned ``text`` that normalized character ``j`` comes
+            from, the last entry the end of what was read. None when the
+            installed sentencepiece has no ``SentencePieceNormalizer``. For
+            example ``"a︰b"`` under ``nmt_nfkc`` gives ``("▁a..b", [0, 0, 1, 1, 2, 3])``.
+        """
+        if self._normalizer is None:
+            return None
+        try:
+            out = self._normalizer.Normalize(clean_text(text).text, with_offsets=True)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001 - older bindings without offsets
+            return None
+        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
+            return None
+        return out[0], [int(o) for o in out[1]]
+
+    def pieces(self, text: str) -> list[tuple[str, int, int, int]]:
+        """SentencePiece's own per-piece result for ``text``.
+
+        Args:
+            text: any str (lone surrogates are cleaned first).
+
+        Returns:
+            one ``(piece, id, begin, end)`` per piece: ``piece`` is the piece as
+            it appears in the *normalized* text (for ``<unk>`` the normalized
+            characters it swallowed; ``▁`` kept; byte pieces as ``<0xNN>``),
+            ``begin``/``end`` byte offsets into the original UTF-8 text.
+        """
+        raw = self.processor.encode(clean_text(text).text, out_type="serialized_proto")
+        return [(p.piece, p.id, p.begin, p.end) for p in _parse_pieces(raw)]
+
+    def normalize(self, text: str) -> str:
+        """The text as the normalizer leaves it, with ``▁`` shown as a space and the
+        dummy prefix dropped (``"  lead and trail  "`` → ``"lead and trail"`` under
+        ``nmt_nfkc``)."""
+        if self._normalizer is not None:
+            try:
+                out = self._normalizer.Normalize(text)
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException:  # noqa: BLE001
+                out = None
+            if isinstance(out, str):
+                if self.info.add_dummy_prefix and out.startswith(WS):
+                    out = out[1:]
+                return out.replace(WS, " ")
+        # fallback: rebuild from the pieces, keeping unknown text as it was
+        pieces = _parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
+        src = text.encode("utf-8")
+        parts = [src[p.begin : p.end] if self._is_unknown[p.id] else self._piece_bytes(p.id) for p in pieces]
+        out_b = b"".join(parts)
+        if self.info.add_dummy_prefix and out_b.startswith(b" "):
+            out_b = out_b[1:]
+        return out_b.decode("utf-8", "replace")
+
+    # ---------------------------------------------------------------- encoding
+    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
+        """Tokenize ``text`` into pieces with spans into the original text.
+
+        Args:
+            text: any str (lone surrogates become U+FFFD, noted).
+            special: SentencePiece never turns text into a control piece, so
+                ``"special"`` and ``"plain"`` encode ``"<s>"`` as ordinary text
+                (noted); ``"raise"`` refuses text spelling a control piece.
+
+        Returns:
+            :class:`Tokenization`; ``exact_offsets`` is False and ``normalized``
+            is set when the normalizer changed the text (a note says what changed);
+            unknown pieces are flagged and noted.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece.
+            InputError: unknown policy.
+        """
+        if special not in SPECIAL_POLICIES:
+            raise InputError(
+                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
+            )
+        cleaned = clean_text(text)
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        user = self.user_defined_symbols
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
+        found = [s for s in self.special_tokens if s and s in t]
+        if found:
+            if special == "raise":
+                what = "user-defined symbol" if found[0] in user else "control piece"
+                raise SpecialTokenError(
+                    f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
+                    "as its special id or 'plain' to encode it as ordinary text"
+                )
+            for s in found:
+                if s not in user:
+                    notes.append(f"{s!r} encoded as plain text")
+                elif special == "plain":
+                    notes.append(
+                        f"{s!r} is a user-defined symbol of this model: SentencePiece always "
+                        f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
+                    )
+        src = t.encode("utf-8")
+        om = OffsetMap(t)
+        pieces = _parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
+        spans = [(p.begin, p.end) for p in pieces]
+        # a run of byte pieces: give each its own byte when the bytes match the text
+        i = 0
+        while i < len(pieces):
+            if not self._is_byte[pieces[i].id]:
+                i += 1
+                continue
+            j = i
+            while j < len(pieces) and self._is_byte[pieces[j].id]:
+                j += 1
+            b0, b1 = pieces[i].begin, pieces[j - 1].end
+            run = b"".join(self._piece_bytes(p.id) for p in pieces[i:j])
+            if src[b0:b1] == run:
+                for k in range(i, j):
+                    spans[k] = (b0 + k - i, b0 + k - i + 1)
+            i = j
+        tokens: list[Token] = []
+        unknown_surfaces: list[str] = []
+        for p, (b, e) in zip(pieces, spans):
+            tid = p.id
+            unknown = self._is_unknown[tid]
+            if unknown:
+                tb = src[b:e]
+                unknown_surfaces.append(tb.decode("utf-8", "replace"))
+            else:
+                tb = self._piece_bytes(tid)
+            partial = not (om.is_boundary(b) and om.is_boundary(e))
+            if self._is_byte[tid] and tb and tb[0] >= 0x80:
+                partial = True
+            tokens.append(
+                Token(
+                    tid,
+                    tb,
+                    b,
+                    e,
+                    om.char_floor(b),
+                    om.char_ceil(e),
+                    partial,
+                    special=self._is_control[tid] or self._is_user[tid],
+                    unknown=unknown,
+                    piece=self._pieces[tid] if unknown else p.piece,
+                )
+            )
+        normalized_text = self.normalize(t)
+        normalized: str | None = None
+        if normalized_text != t:
+            normalized = normalized_text
+            notes.append(describe_normalization(t, normalized_text))
+        if unknown_surfaces:
+            shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
+            more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
+            n = len(unknown_surfaces)
+            notes.append(
+                f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}"
+            )
+            if any("\x00" in s for s in unknown_surfaces):
+                notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
+        # spans tile the text when they are contiguous from 0 to the end
+        pos = 0
+        tiles = True
+        for b, e in spans:
+            if b != pos:
+                tiles = False
+                break
+            pos = e
+        tiles = tiles and pos == len(src)
+        exact = normalized is None and tiles
+        return Tokenization(
+            f"SentencePiece {self.name}", t, tuple(tokens), exact, tuple(notes), normalized
+        )
+
+    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
+        """Piece ids of ``text`` (SentencePiece ``encode``); see :meth:`tokenize`."""
+        if special == "raise":
+            return self.tokenize(text, special=special).ids
+        return list(self.processor.encode(clean_text(text).text, out_type=int))
+
+    # ---------------------------------------------------------------- decoding
+    def token_bytes(self, token_id: int) -> bytes:
+        """Bytes of one piece: ``▁`` → space, ``<0xNN>`` → that byte, ``<unk>`` →
+        ``" ⁇ "``, control pieces → ``b""``.
+
+        Raises:
+            InputError: the id is not in the vocabulary.
+        """
+        self._check_id(token_id)
+        return self._piece_bytes(token_id)
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """The pieces' bytes joined, minus the dummy-prefix space at the start
+        (as SentencePiece's decode drops it). Byte pieces give raw bytes, never
+        ``<0xNN>`` text or U+FFFD.
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        out = b"".join(self.token_bytes(int(i)) for i in ids)
+        if self.info.add_dummy_prefix and out.startswith(b" "):
+            out = out[1:]
+        return out
