@@ -12,6 +12,7 @@ from tokexplorer.core.backends.bpe_backend import (
 )
 from tokexplorer.core.backends.sentencepiece import (
     LinesTooLongError,
+    SentencePieceOptions,
     SentencePieceTokenizer,
     VocabTooLargeError,
     VocabTooSmallError,
@@ -39,6 +40,7 @@ __all__ = [
     "BPETokenizer",
     "LinesTooLongError",
     "SPEC_FORMS",
+    "SentencePieceOptions",
     "SentencePieceTokenizer",
     "TiktokenTokenizer",
     "Tokenizer",

@@ -21,6 +21,7 @@ from tokexplorer.core.backends.sentencepiece.proto import (
 from tokexplorer.core.backends.sentencepiece.tokenizer import SentencePieceTokenizer
 from tokexplorer.core.backends.sentencepiece.training import (
     CHILD_TRAIN_CHARS,
+    SentencePieceOptions,
     SPTrainingCheck,
     check_sentencepiece_training,
     train_sentencepiece,
@@ -31,6 +32,7 @@ __all__ = [
     "LinesTooLongError",
     "ModelInfo",
     "SPTrainingCheck",
+    "SentencePieceOptions",
     "SentencePieceTokenizer",
     "VocabTooLargeError",
     "VocabTooSmallError",

@@ -61,6 +61,46 @@ class SPTrainingCheck:
     problems: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class SentencePieceOptions:
+    """The SentencePiece trainer options a user chooses, spelled out once.
+
+    Every front end (the command line's ``train``, the Corpus pane, the training
+    dialog) builds one of these; :func:`train_sentencepiece` and
+    :func:`check_sentencepiece_training` take its fields. Defaults are
+    SentencePiece's own (``spm_train --help``), except ``character_coverage``
+    (SentencePiece's default is 0.9995; 1.0 keeps every character of the corpus).
+
+    Attributes:
+        model_type: ``"bpe"``, ``"unigram"``, ``"char"`` or ``"word"``.
+        character_coverage: share of the corpus's characters covered by the
+            alphabet (0.98–1.0); rarer characters become ``<unk>`` or bytes.
+        byte_fallback: characters outside the vocabulary become ``<0xNN>``
+            byte pieces instead of ``<unk>``.
+        normalization_rule_name: ``nmt_nfkc``, ``nfkc``, ``nmt_nfkc_cf``,
+            ``nfkc_cf`` or ``identity``.
+        remove_extra_whitespaces: collapse runs of spaces and strip line ends.
+        split_digits: every digit is its own piece.
+        max_sentence_length: longest line used, in bytes (SentencePiece's
+            ``max_sentence_length``).
+
+    >>> SentencePieceOptions(model_type="unigram").as_kwargs()["model_type"]
+    'unigram'
+    """
+
+    model_type: str = "bpe"
+    character_coverage: float = 1.0
+    byte_fallback: bool = False
+    normalization_rule_name: str = "nmt_nfkc"
+    remove_extra_whitespaces: bool = True
+    split_digits: bool = False
+    max_sentence_length: int = 4192
+
+    def as_kwargs(self) -> dict[str, Any]:
+        """The options as keyword arguments of :func:`train_sentencepiece`."""
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
 _MAX_PIECE_LENGTH = 16  # SentencePiece's default max_piece_length
 
 

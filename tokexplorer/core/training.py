@@ -1,0 +1,239 @@
+"""Training a tokenizer: the one use case every front end calls.
+
+The command line's ``train``, the Corpus pane, the SentencePiece training dialog
+and the window's startup models all describe what to train as a
+:class:`TrainingRequest`, run :func:`train_iter` (a generator of
+:class:`~tokexplorer.core.types.Progress` whose return value is a
+:class:`TrainingOutcome`) and show the outcome their own way. Validation, the
+choice of algorithm and the handling of a SentencePiece vocabulary size that
+does not fit the corpus live here, once.
+
+>>> outcome = train(TrainingRequest(algorithm="bpe", vocab_size=260, texts=["aaab aaab"]))
+>>> outcome.vocab_size, outcome.tokenizer.family
+(260, 'bpe')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass, field
+
+from tokexplorer.core.backends import (
+    BPETokenizer,
+    SentencePieceOptions,
+    SentencePieceTokenizer,
+    Tokenizer,
+    VocabTooLargeError,
+    VocabTooSmallError,
+    train_sentencepiece,
+)
+from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.types import Progress, TrainReport, run_to_end
+
+#: The algorithms a request may name: our byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
+ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
+
+#: Default split pattern of byte-level BPE (GPT-2's), used when a request names none.
+DEFAULT_PATTERN = "gpt2"
+
+
+@dataclass(frozen=True)
+class TrainingRequest:
+    """What to train, on what.
+
+    Attributes:
+        algorithm: one of :data:`ALGORITHMS`.
+        vocab_size: for ``"bpe"`` every id counts (256 bytes + merges + special
+            tokens); for SentencePiece it is its piece count.
+        texts: the corpus as strings (ignored when ``files`` is given).
+        files: paths to count straight from disk without reading them into
+            memory (byte-level BPE only; large corpora).
+        encoding: codec of ``files``.
+        allow_damaged: decode ``files`` with U+FFFD for undecodable bytes
+            instead of refusing them.
+        pattern: split pattern name for ``"bpe"`` (``None``: :data:`DEFAULT_PATTERN`);
+            naming one for SentencePiece is an error, since it has none.
+        special_tokens: special tokens (``"bpe"``) or user-defined symbols
+            (SentencePiece), duplicates dropped in order.
+        sentencepiece: trainer options for ``"sp-bpe"`` / ``"sp-unigram"``
+            (its ``model_type`` is set from the algorithm).
+        fit_vocab: when SentencePiece refuses the size as too large or too
+            small for the corpus, train again with the size it allows and say so,
+            instead of raising :class:`VocabTooLargeError` / :class:`VocabTooSmallError`.
+    """
+
+    algorithm: str
+    vocab_size: int
+    texts: Sequence[str] = ()
+    files: Sequence[str] | None = None
+    encoding: str = "utf-8"
+    allow_damaged: bool = False
+    pattern: str | None = None
+    special_tokens: Sequence[str] = ()
+    sentencepiece: SentencePieceOptions = field(default_factory=SentencePieceOptions)
+    fit_vocab: bool = False
+
+    @property
+    def specials(self) -> list[str]:
+        """The special tokens without duplicates, in the order given."""
+        return list(dict.fromkeys(self.special_tokens))
+
+    def validate(self) -> None:
+        """Check the request before any corpus is read.
+
+        Raises:
+            InputError: an unknown algorithm or pattern, a pattern for
+                SentencePiece, files for SentencePiece, or a vocabulary size the
+                algorithm cannot use (for ``"bpe"``: below ``256 + specials`` or
+                above the trainer's limit).
+
+        >>> TrainingRequest(algorithm="bpe", vocab_size=257, special_tokens=["<a>", "<b>"]).validate()
+        Traceback (most recent call last):
+        ...
+        tokexplorer.core.errors.InputError: byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258
+        """
+        if self.algorithm not in ALGORITHMS:
+            raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
+        if self.algorithm == "bpe":
+            if self.pattern is not None and self.pattern not in PATTERN_NAMES:
+                raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(PATTERN_NAMES)}")
+            validate_vocab_size(self.vocab_size, len(self.specials))
+            return
+        if self.pattern is not None:
+            raise InputError(f"--pattern applies to --algorithm bpe only, not {self.algorithm}")
+        if self.files is not None:
+            raise InputError("SentencePiece trains on texts in memory, not on streamed files")
+        if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int) or self.vocab_size < 1:
+            raise InputError(f"vocab_size must be positive, not {self.vocab_size}")
+
+
+@dataclass(frozen=True)
+class TrainingOutcome:
+    """What a training run produced.
+
+    Attributes:
+        algorithm: the request's algorithm.
+        tokenizer: the trained model behind the :class:`Tokenizer` interface.
+        vocab_size: the size actually trained with (differs from the request's
+            when ``fit_vocab`` moved it).
+        bpe: the byte-level BPE model (``"bpe"`` only).
+        report: the BPE trainer's report (``"bpe"`` only).
+        notes: remarks for the user, in order (a fitted size, SentencePiece's
+            warnings, fewer merges than asked for).
+    """
+
+    algorithm: str
+    tokenizer: Tokenizer
+    vocab_size: int
+    bpe: BPE | None = None
+    report: TrainReport | None = None
+    notes: tuple[str, ...] = ()
+
+    @property
+    def summary(self) -> str:
+        """One line for a status bar: the notes, else what was learned."""
+        if self.notes:
+            return "; ".join(self.notes)
+        if self.report is not None:
+            r = self.report
+            return f"learned {r.learned_merges} of {r.requested_merges} requested merges; vocab {r.vocab_size}"
+        return f"trained {self.tokenizer.description}"
+
+
+def train_iter(
+    request: TrainingRequest, *, cancel: Callable[[], bool] | None = None
+) -> Generator[Progress, None, TrainingOutcome]:
+    """Train what ``request`` asks for, yielding progress.
+
+    Args:
+        request: what to train (validated first).
+        cancel: polled between steps; when it returns True the run stops with
+            :class:`~tokexplorer.core.errors.Cancelled`.
+
+    Returns:
+        The :class:`TrainingOutcome` (as the generator's return value).
+
+    Raises:
+        InputError: the request is invalid (see :meth:`TrainingRequest.validate`).
+        TrainingError: nothing to train on, or the trainer failed;
+            :class:`VocabTooLargeError` / :class:`VocabTooSmallError` (carrying the
+            size SentencePiece allows) unless ``fit_vocab`` is set.
+        Cancelled: ``cancel()`` returned True.
+    """
+    request.validate()
+    if request.algorithm == "bpe":
+        return (yield from _train_bpe(request, cancel))
+    return (yield from _train_sentencepiece(request, cancel))
+
+
+def train(request: TrainingRequest, *, cancel: Callable[[], bool] | None = None) -> TrainingOutcome:
+    """Run :func:`train_iter` to the end and return its outcome (same errors)."""
+    return run_to_end(train_iter(request, cancel=cancel))
+
+
+def _train_bpe(
+    request: TrainingRequest, cancel: Callable[[], bool] | None
+) -> Generator[Progress, None, TrainingOutcome]:
+    bpe, report = yield from train_bpe_iter(
+        list(request.texts) if request.files is None else [],
+        vocab_size=request.vocab_size,
+        pattern=request.pattern or DEFAULT_PATTERN,
+        special_tokens=request.specials,
+        files=list(request.files) if request.files is not None else None,
+        encoding=request.encoding,
+        encoding_errors="replace" if request.allow_damaged else "strict",
+        cancel=cancel,
+    )
+    return TrainingOutcome(
+        algorithm="bpe",
+        tokenizer=BPETokenizer(bpe),
+        vocab_size=report.vocab_size,
+        bpe=bpe,
+        report=report,
+        notes=tuple(report.messages),
+    )
+
+
+def _train_sentencepiece(
+    request: TrainingRequest, cancel: Callable[[], bool] | None
+) -> Generator[Progress, None, TrainingOutcome]:
+    model_type = request.algorithm.split("-", 1)[1]
+    yield Progress("training SentencePiece", 0, None, model_type)
+    kwargs = request.sentencepiece.as_kwargs() | {"model_type": model_type}
+    if request.specials:
+        kwargs["user_defined_symbols"] = request.specials
+    texts = list(request.texts)
+
+    def run(size: int) -> SentencePieceTokenizer:
+        return train_sentencepiece(texts, vocab_size=size, cancel=cancel, **kwargs)
+
+    size = request.vocab_size
+    notes: list[str] = []
+    try:
+        tok = run(size)
+    except VocabTooLargeError as exc:
+        if not request.fit_vocab or exc.max_vocab_size < 1:
+            raise
+        size = exc.max_vocab_size
+        notes.append(
+            f"vocab {request.vocab_size:,} is too large for this corpus; "
+            f"trained with {size:,}, the most SentencePiece allows"
+        )
+        tok = run(size)
+    except VocabTooSmallError as exc:
+        if not request.fit_vocab:
+            raise
+        # a corpus with many distinct characters (Chinese) needs a piece each
+        size = exc.min_vocab_size
+        notes.append(
+            f"vocab {request.vocab_size:,} is too small for this corpus; trained with "
+            f"{size:,}, the least SentencePiece accepts"
+        )
+        tok = run(size)
+    notes += list(tok.train_notes)
+    return TrainingOutcome(algorithm=request.algorithm, tokenizer=tok, vocab_size=size, notes=tuple(notes))
+
+
+__all__ = ["ALGORITHMS", "DEFAULT_PATTERN", "TrainingOutcome", "TrainingRequest", "train", "train_iter"]
