@@ -126,7 +126,9 @@ def train(corpus: Path, vocab_size: int) -> dict:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--corpus", type=Path, help="train on this file instead of building one")
-    ap.add_argument("--copies", type=int, default=26, help="copies of 10 MiB English in the built corpus (default 26: ~350 MB)")
+    ap.add_argument(
+        "--copies", type=int, default=26, help="copies of 10 MiB English in the built corpus (default 26: ~350 MB)"
+    )
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--limit-mb", type=float, default=1500.0, help="peak memory target in MB (default 1500)")
     args = ap.parse_args(argv)
@@ -144,7 +146,10 @@ def main(argv: list[str] | None = None) -> int:
     print(r["output"])
     print(f"wall time {r['seconds']:.1f} s; phases began at " +
           ", ".join(f"{k} {v:.1f} s" for k, v in r["phases"].items()))
-    print(f"peak RSS: main process {r['peak_main_mb']:.0f} MB; main + workers at one moment {r['peak_total_mb']:.0f} MB")
+    print(
+        f"peak RSS: main process {r['peak_main_mb']:.0f} MB; "
+        f"main + workers at one moment {r['peak_total_mb']:.0f} MB"
+    )
     status = "PASS" if r["peak_total_mb"] < args.limit_mb else "MISS"
     print(f"{status}  a {size / 1e6:.0f} MB corpus trains with peak memory < {args.limit_mb:.0f} MB "
           f"(measured {r['peak_total_mb']:.0f} MB, main + workers)")

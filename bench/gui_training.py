@@ -48,7 +48,7 @@ def gui_seconds(path: str, vocab: int) -> tuple[float, float, float]:
     from tokexplorer.gui.panes.corpus_pane import CorpusPane
     from tokexplorer.gui.state import AppState
 
-    app = QApplication.instance() or QApplication([])
+    _app = QApplication.instance() or QApplication([])  # kept alive while the pane trains
     state = AppState()
     pane = CorpusPane(state)
     loop = QEventLoop()
