@@ -310,7 +310,8 @@ def test_check_counts_required_chars_like_sentencepiece():
     assert c.problems == ()
     assert c.max_vocab_estimate is None  # 120 fits
     big = check_sentencepiece_training(fixture_lines(), vocab_size=5000)
-    assert big.max_vocab_estimate >= 231  # SentencePiece's own BPE limit for the fixture (vocabulary too large for the corpus)
+    # SentencePiece's own BPE limit for the fixture (vocabulary too large for the corpus)
+    assert big.max_vocab_estimate >= 231
     assert big.problems == (
         "vocab_size 5,000 is too large for this corpus: it has 38 distinct words, enough for at "
         "most about 353 pieces",
@@ -365,7 +366,8 @@ def test_lines_over_max_sentence_length():
     assert (err.value.count, err.value.longest, err.value.line_number) == (2, 110, 301)
     c = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64)
     assert c.problems == (str(err.value),)
-    assert check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True).problems == ()
+    skipping = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True)
+    assert skipping.problems == ()
     sp = train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True, num_threads=1)
     assert sp.train_notes == ("2 lines longer than 64 bytes skipped by SentencePiece",)
     with pytest.raises(TrainingError) as err2:
@@ -391,7 +393,8 @@ def test_vocab_too_large_estimate_and_exact_limit():
         f"vocab_size 5,000 is too large for this corpus: it has 8 distinct words, enough for at "
         f"most about {c.max_vocab_estimate:,} pieces",
     )
-    with pytest.raises(VocabTooLargeError) as err:  # the exact limit comes from SentencePiece (vocabulary too large for the corpus)
+    # the exact limit comes from SentencePiece (vocabulary too large for the corpus)
+    with pytest.raises(VocabTooLargeError) as err:
         train_sentencepiece(lines, vocab_size=5000, num_threads=1)
     assert err.value.max_vocab_size <= c.max_vocab_estimate
     assert str(err.value) == (
