@@ -411,6 +411,22 @@ def test_split_digits_and_user_symbols_reach_sentencepiece():
     assert "<sep>" in pieces_
 
 
+def test_options_object_and_fields_one_by_one_train_the_same_model():
+    from tokexplorer.core.backends import SentencePieceOptions, check_sentencepiece_training
+
+    opts = SentencePieceOptions(model_type="unigram", split_digits=True, byte_fallback=True)
+    lines = fixture_lines() + ["call 12345 now"] * 5
+    by_object = train_sentencepiece(lines, vocab_size=300, options=opts, num_threads=1)
+    by_fields = train_sentencepiece(lines, vocab_size=300, num_threads=1, **opts.as_kwargs())
+    assert by_object.model_proto == by_fields.model_proto
+    # a field given one by one replaces that of the object
+    bpe = train_sentencepiece(lines, vocab_size=300, options=opts, model_type="bpe", num_threads=1)
+    assert bpe.description.startswith("SentencePiece bpe")
+    assert check_sentencepiece_training(lines, vocab_size=300, options=opts).meta_pieces == 3 + 256
+    with pytest.raises(TypeError):
+        train_sentencepiece(lines, vocab_size=300, model_typ="bpe")
+
+
 def test_user_defined_symbol_follows_the_special_policy():
     """A special token given to SentencePiece training becomes a user-defined
     symbol: SentencePiece always encodes it as one piece, so "raise" refuses

@@ -5,7 +5,7 @@ use and cut the corpus into the lines it trains on."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from tokexplorer.core.errors import InputError
@@ -50,7 +50,7 @@ class SentencePieceOptions:
 
     def as_kwargs(self) -> dict[str, Any]:
         """The fields by name: keyword arguments of :func:`~.training.train_sentencepiece`."""
-        return {name: getattr(self, name) for name in self.__slots__}
+        return asdict(self)
 
 
 _DEFAULT_OPTIONS = SentencePieceOptions()
