@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator, Sequence
-from typing import IO, Any
+from collections.abc import Generator, Sequence
+from typing import IO, TypeVar
 
 from tokexplorer.core.types import Progress, Tokenization
 
 #: The program name at the start of every error and note line.
 PROG = "tokexplorer"
+
+T = TypeVar("T")
 
 
 def utf8_streams() -> None:
@@ -152,7 +154,7 @@ class ProgressPrinter:
             self._width = 0
 
 
-def drive(gen: Iterator[Progress], printer: ProgressPrinter) -> Any:
+def drive(gen: Generator[Progress, None, T], printer: ProgressPrinter) -> T:
     """Run a progress generator to its end, showing its reports; return its value
     (the printer is closed however the generator ends)."""
     try:
