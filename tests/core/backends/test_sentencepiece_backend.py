@@ -310,7 +310,8 @@ def test_check_counts_required_chars_like_sentencepiece():
     assert c.problems == ()
     assert c.max_vocab_estimate is None  # 120 fits
     big = check_sentencepiece_training(fixture_lines(), vocab_size=5000)
-    assert big.max_vocab_estimate >= 231  # SentencePiece's own BPE limit for the fixture (vocabulary too large for the corpus)
+    # SentencePiece's own BPE limit for the fixture (vocabulary too large for the corpus)
+    assert big.max_vocab_estimate >= 231
     assert big.problems == (
         "vocab_size 5,000 is too large for this corpus: it has 38 distinct words, enough for at "
         "most about 353 pieces",
@@ -365,7 +366,8 @@ def test_lines_over_max_sentence_length():
     assert (err.value.count, err.value.longest, err.value.line_number) == (2, 110, 301)
     c = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64)
     assert c.problems == (str(err.value),)
-    assert check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True).problems == ()
+    skipping = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True)
+    assert skipping.problems == ()
     sp = train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, skip_long_lines=True, num_threads=1)
     assert sp.train_notes == ("2 lines longer than 64 bytes skipped by SentencePiece",)
     with pytest.raises(TrainingError) as err2:
@@ -391,7 +393,8 @@ def test_vocab_too_large_estimate_and_exact_limit():
         f"vocab_size 5,000 is too large for this corpus: it has 8 distinct words, enough for at "
         f"most about {c.max_vocab_estimate:,} pieces",
     )
-    with pytest.raises(VocabTooLargeError) as err:  # the exact limit comes from SentencePiece (vocabulary too large for the corpus)
+    # the exact limit comes from SentencePiece (vocabulary too large for the corpus)
+    with pytest.raises(VocabTooLargeError) as err:
         train_sentencepiece(lines, vocab_size=5000, num_threads=1)
     assert err.value.max_vocab_size <= c.max_vocab_estimate
     assert str(err.value) == (
@@ -406,6 +409,22 @@ def test_split_digits_and_user_symbols_reach_sentencepiece():
     pieces_ = [t.piece for t in sp.tokenize("12345 <sep>").tokens]
     assert [p for p in pieces_ if p.strip("\u2581").isdigit()] == ["1", "2", "3", "4", "5"]
     assert "<sep>" in pieces_
+
+
+def test_options_object_and_fields_one_by_one_train_the_same_model():
+    from tokexplorer.core.backends import SentencePieceOptions, check_sentencepiece_training
+
+    opts = SentencePieceOptions(model_type="unigram", split_digits=True, byte_fallback=True)
+    lines = fixture_lines() + ["call 12345 now"] * 5
+    by_object = train_sentencepiece(lines, vocab_size=300, options=opts, num_threads=1)
+    by_fields = train_sentencepiece(lines, vocab_size=300, num_threads=1, **opts.as_kwargs())
+    assert by_object.model_proto == by_fields.model_proto
+    # a field given one by one replaces that of the object
+    bpe = train_sentencepiece(lines, vocab_size=300, options=opts, model_type="bpe", num_threads=1)
+    assert bpe.description.startswith("SentencePiece bpe")
+    assert check_sentencepiece_training(lines, vocab_size=300, options=opts).meta_pieces == 3 + 256
+    with pytest.raises(TypeError):
+        train_sentencepiece(lines, vocab_size=300, model_typ="bpe")
 
 
 def test_user_defined_symbol_follows_the_special_policy():

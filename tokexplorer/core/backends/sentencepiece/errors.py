@@ -4,13 +4,7 @@ from __future__ import annotations
 
 import re
 
-from tokexplorer.core.errors import (
-    TrainingError,
-)
-
-# --------------------------------------------------------------------------
-# training
-# --------------------------------------------------------------------------
+from tokexplorer.core.errors import TrainingError
 
 
 class VocabTooLargeError(TrainingError):
@@ -53,7 +47,14 @@ _INTERNAL = re.compile(r"^[A-Z_]+: \S+\(\d+\) ")
 
 
 def _translate_training_error(exc: BaseException) -> TrainingError:
-    """Turn SentencePiece's RuntimeError text into a one-line :class:`TrainingError`."""
+    """Turn SentencePiece's RuntimeError text into a one-line :class:`TrainingError`.
+
+    >>> err = _translate_training_error(RuntimeError("Vocabulary size too high (100). Please set it to a value <= 41."))
+    >>> type(err).__name__, err.requested, err.max_vocab_size
+    ('VocabTooLargeError', 100, 41)
+    >>> str(_translate_training_error(RuntimeError("Internal: src/trainer_interface.cc(429) [!sentences_.empty()]")))
+    'nothing to train on'
+    """
     msg = " ".join(str(exc).split())
     m = _TOO_HIGH.search(msg)
     if m:

@@ -1,0 +1,74 @@
+"""The training use case (tokexplorer.core.training): one request, progress,
+one outcome, for byte-level BPE and both SentencePiece algorithms."""
+
+from __future__ import annotations
+
+import pytest
+
+from tokexplorer.core.backends import SentencePieceOptions, VocabTooLargeError, VocabTooSmallError
+from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.training import TrainingRequest, train, train_iter
+
+CORPUS = ["low lower lowest", "new newer newest"]
+CHINESE = ["你好世界，这是一个中文句子。", "我们今天学习分词器的训练方法。"]
+
+
+@pytest.mark.parametrize(
+    ("request_", "message"),
+    [
+        (TrainingRequest(algorithm="wordpiece", vocab_size=300), "unknown algorithm 'wordpiece'"),
+        (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
+        (TrainingRequest(algorithm="bpe", vocab_size=200), "vocab_size 200 is too small"),
+        (TrainingRequest(algorithm="sp-bpe", vocab_size=0), "vocab_size must be positive, not 0"),
+        (TrainingRequest(algorithm="sp-unigram", vocab_size=50, files=["a.txt"]), "not on streamed files"),
+    ],
+)
+def test_invalid_requests_are_refused_before_training(request_, message):
+    with pytest.raises(InputError, match=message):
+        next(train_iter(request_))
+
+
+def test_bpe_outcome_carries_the_model_and_its_report():
+    request = TrainingRequest(algorithm="bpe", vocab_size=259, texts=["aaab aaab"], special_tokens=["<s>", "<s>"])
+    outcome = train(request)
+    assert outcome.algorithm == "bpe" and outcome.bpe is not None and outcome.report is not None
+    assert outcome.vocab_size == outcome.report.vocab_size == 259
+    assert outcome.bpe.special_tokens == {"<s>": 258}  # duplicates dropped
+    assert outcome.notes == tuple(outcome.report.messages)
+
+
+def test_sentencepiece_algorithm_sets_the_model_type_and_symbols():
+    options = SentencePieceOptions(model_type="bpe", split_digits=True)
+    request = TrainingRequest(
+        algorithm="sp-unigram", vocab_size=18, texts=CORPUS, special_tokens=["<sep>"], sentencepiece=options
+    )
+    steps = train_iter(request)
+    first = next(steps)
+    assert (first.phase, first.message) == ("training SentencePiece", "unigram")
+    outcome = train(request)
+    assert outcome.tokenizer.description.startswith("SentencePiece unigram")
+    assert "<sep>" in outcome.tokenizer.user_defined_symbols
+    assert outcome.bpe is None and outcome.report is None and outcome.vocab_size == 18
+
+
+def test_sizes_sentencepiece_refuses_raise_unless_fitted():
+    with pytest.raises(VocabTooLargeError):
+        train(TrainingRequest(algorithm="sp-bpe", vocab_size=100, texts=CORPUS))
+    with pytest.raises(VocabTooSmallError):
+        train(TrainingRequest(algorithm="sp-bpe", vocab_size=10, texts=CHINESE))
+    large = train(TrainingRequest(algorithm="sp-bpe", vocab_size=100, texts=CORPUS, fit_vocab=True))
+    assert large.vocab_size == large.tokenizer.vocab_size < 100
+    assert large.notes[0] == (
+        f"vocab 100 is too large for this corpus; trained with {large.vocab_size:,}, the most SentencePiece allows"
+    )
+    small = train(TrainingRequest(algorithm="sp-bpe", vocab_size=10, texts=CHINESE, fit_vocab=True))
+    assert small.vocab_size == small.tokenizer.vocab_size > 10
+    assert small.summary == (
+        f"vocab 10 is too small for this corpus; trained with {small.vocab_size:,}, the least SentencePiece accepts"
+    )
+
+
+def test_cancel_stops_before_a_refit():
+    request = TrainingRequest(algorithm="sp-bpe", vocab_size=100, texts=CORPUS, fit_vocab=True)
+    with pytest.raises(Cancelled):
+        train(request, cancel=lambda: True)

@@ -1,0 +1,50 @@
+"""``tokexplorer [FILE ...] [--screenshot PNG]``: start the desktop app.
+
+The GUI package is imported here, when the app starts, and nowhere else in the
+command line: the subcommands run without Qt.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from tokexplorer.cli.inputs import check_output_path
+from tokexplorer.cli.output import error
+from tokexplorer.core.errors import InputError
+
+
+def _no_display() -> bool:
+    """True on Linux/BSD when no X11 or Wayland display is set and no Qt platform is chosen."""
+    if sys.platform.startswith(("win", "darwin")) or os.environ.get("QT_QPA_PLATFORM"):
+        return False
+    return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
+def run_app(ns: argparse.Namespace) -> int:
+    """Start the desktop app on ``ns.files`` (or the built-in sample)."""
+    missing = [f for f in ns.files if not os.path.exists(f)]
+    if missing:
+        raise InputError(f"no such file or folder: {missing[0]}")
+    if ns.screenshot is not None:
+        check_output_path(ns.screenshot)
+    if _no_display():
+        if ns.screenshot is None:
+            error(
+                "no display (DISPLAY and WAYLAND_DISPLAY are not set); run it in a desktop "
+                "session, or use --screenshot PNG to render the window offscreen"
+            )
+            return 1
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"
+        # the offscreen platform warns about window hints it ignores; say nothing
+        os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
+    try:
+        from tokexplorer.gui.app import main as gui_main
+    except ImportError as exc:
+        error(
+            f"cannot start the app: {exc} (on Debian: apt-get install libegl1 libgl1 "
+            "libglib2.0-0 libfontconfig1 libxkbcommon0 libdbus-1-3, see README.md)"
+        )
+        return 1
+    return int(gui_main(list(ns.files), screenshot=ns.screenshot) or 0)

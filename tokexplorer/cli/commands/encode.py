@@ -1,0 +1,73 @@
+"""``encode``, ``decode`` and ``compare``: a text and its token ids under one or
+more tokenizers."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tokexplorer.cli.errors import UsageError
+from tokexplorer.cli.inputs import input_text, load
+from tokexplorer.cli.output import PROG, print_json, print_notes, table
+from tokexplorer.core.errors import InputError
+
+
+def cmd_encode(ns: argparse.Namespace) -> int:
+    """``tokexplorer encode``: ids, JSON, or the token count."""
+    tokenizer = load(ns.tokenizer)
+    text = input_text(ns)
+    result = tokenizer.tokenize(text, special=ns.special)
+    print_notes(result)
+    if ns.json:
+        print_json(result.to_json())
+    elif ns.count:
+        print(len(result))
+    else:
+        print(" ".join(str(i) for i in result.ids))
+    return 0
+
+
+def cmd_decode(ns: argparse.Namespace) -> int:
+    """``tokexplorer decode``: the text of ids (``errors="replace"``), or their bytes in hex."""
+    words = ns.ids
+    if not words or words == ["-"]:
+        if sys.stdin is None or sys.stdin.isatty():
+            raise UsageError("give token ids, or pipe them on stdin", f"{PROG} decode")
+        words = sys.stdin.read().split()
+    ids = []
+    for w in words:
+        try:
+            ids.append(int(w))
+        except ValueError:
+            raise InputError(f"token id {w!r} is not an integer") from None
+    tokenizer = load(ns.tokenizer)
+    data = tokenizer.decode_bytes(ids)
+    if ns.bytes:
+        print(data.hex())
+    else:
+        # exactly the text, so that ``encode | decode`` gives a file back byte
+        # for byte; a newline only for a terminal, to keep the prompt apart
+        text = data.decode("utf-8", "replace")
+        sys.stdout.write(text)
+        if text and not text.endswith("\n") and sys.stdout.isatty():
+            sys.stdout.write("\n")
+    return 0
+
+
+def cmd_compare(ns: argparse.Namespace) -> int:
+    """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
+    tokenizers = [(spec, load(spec)) for spec in ns.tokenizer]
+    text = input_text(ns)
+    results = [(spec, tok.tokenize(text, special=ns.special)) for spec, tok in tokenizers]
+    for _, r in results:
+        print_notes(r)
+    if ns.json:
+        print_json([r.to_json() for _, r in results])
+        return 0
+    rows = [["tokenizer", "tokens", "chars/token", "name"]]
+    for spec, r in results:
+        n = len(r)
+        cpt = f"{len(r.text) / n:.2f}" if n else "—"  # as stats shows a missing value
+        rows.append([spec, str(n), cpt, r.tokenizer])
+    sys.stdout.write(table(rows, right=[False, True, True, False]))
+    return 0

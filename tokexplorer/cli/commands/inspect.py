@@ -1,0 +1,128 @@
+"""``inspect``: the UTF-8 bytes, code points and grapheme clusters of a text as
+tables, optionally with every tokenizer's tokens on the same byte axis."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from tokexplorer.cli.inputs import input_text, load, special_spellings
+from tokexplorer.cli.output import note, print_json, table
+from tokexplorer.core.errors import InputError
+
+
+def _role(b: Any) -> str:
+    if b.role == "ascii":
+        return "ascii"
+    if b.role == "invalid":
+        return f"invalid ({b.reason})" if b.reason else "invalid"
+    return f"{b.role} {b.position}/{b.seq_len}"
+
+
+def _span(start: int, end: int) -> str:
+    return f"[{start}, {end})"
+
+
+def inspect_text(a: Any) -> str:
+    """The human-readable tables of ``tokexplorer inspect`` for a :class:`Utf8Analysis`."""
+    from tokexplorer.core.text import token_display
+
+    parts = [
+        f"{len(a.data)} bytes, {len(a.code_points)} code points, {len(a.graphemes)} graphemes\n",
+        "\nbytes\n",
+        table(
+            [["offset", "hex", "role", "code point", "grapheme"]]
+            + [
+                [str(b.offset), f"{b.value:02X}", _role(b), str(b.cp_index), str(b.grapheme_index)]
+                for b in a.bytes
+            ],
+            right=[True, False, False, True, True],
+        ),
+        "\ncode points\n",
+        table(
+            [["index", "code point", "utf-8", "bytes", "name"]]
+            + [
+                [
+                    str(c.index),
+                    f"U+{c.value:04X}",
+                    a.data[c.byte_start : c.byte_end].hex(" ").upper(),
+                    _span(c.byte_start, c.byte_end),
+                    c.name,
+                ]
+                for c in a.code_points
+            ],
+            right=[True, False, False, False, False],
+        ),
+        "\ngraphemes\n",
+        table(
+            [["index", "text", "code points", "bytes"]]
+            + [
+                [
+                    str(g.index),
+                    token_display(g.text.encode("utf-8", "surrogateescape"), visible_spaces=True),
+                    str(g.char_end - g.char_start),
+                    _span(g.byte_start, g.byte_end),
+                ]
+                for g in a.graphemes
+            ],
+            right=[True, False, True, False],
+        ),
+    ]
+    return "".join(parts)
+
+
+def cmd_inspect(ns: argparse.Namespace) -> int:
+    """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
+    ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
+    ``--raw`` the file's bytes exactly as stored (invalid UTF-8 flagged)."""
+    from tokexplorer.core.text import analyze
+
+    specs = ns.tokenizer or []
+    if ns.raw and ns.file is None:
+        raise InputError("--raw applies to --file only")
+    if ns.raw and ns.encoding is not None:
+        raise InputError("--raw reads the bytes as they are; drop --encoding")
+    if specs or ns.raw or ns.json:
+        from tokexplorer.core.analysis import inspect_bytes
+        from tokexplorer.core.analysis import inspect_text as inspect_report
+        from tokexplorer.core.io import read_raw
+
+        toks = [load(s) for s in specs]
+        if ns.raw:
+            data = read_raw(ns.file)
+            if ns.special == "raise":
+                special_spellings(toks, [("file", data.decode("utf-8", "replace"))], "raise")
+            report = inspect_bytes(data, toks, policy=ns.special)
+        else:
+            text = input_text(ns)
+            if ns.special == "raise":
+                special_spellings(toks, [("text", text)], "raise")
+            report = inspect_report(text, toks, policy=ns.special)
+        for n in list(report.analysis.notes) + list(report.notes):
+            note(n)
+        for tr in report.tracks:
+            for n in tr.notes:
+                note(f"{tr.name}: {n}")
+        if ns.json:
+            print_json(report.to_json())
+            return 0
+        a = report.analysis
+        sys.stdout.write(inspect_text(a))
+        for tr in report.tracks:
+            sys.stdout.write(f"\n{tr.name}" + ("" if tr.exact else " (approximate spans)") + "\n")
+            if tr.error is not None:
+                sys.stdout.write(f"  error: {tr.error}\n")
+                continue
+            rows = [["token", "id", "bytes", "span", "spelling", "holds"]] + [
+                [str(t.index), str(t.token.id), t.token.bytes.hex(" ").upper(),
+                 _span(t.token.byte_start, t.token.byte_end), t.spelling, t.description]
+                for t in tr.tokens
+            ]  # fmt: skip
+            sys.stdout.write(table(rows, right=[True, True, False, False, False, False]))
+        return 0
+    a = analyze(input_text(ns))
+    for n in a.notes:
+        note(n)
+    sys.stdout.write(inspect_text(a))
+    return 0

@@ -1,0 +1,54 @@
+"""``stats``: token statistics of text files per tokenizer, file and script."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tokexplorer.cli.inputs import checked_file, load, skipped_or_fail, special_spellings
+from tokexplorer.cli.output import note, print_json, table
+from tokexplorer.core.errors import CorpusError
+
+
+def cmd_stats(ns: argparse.Namespace) -> int:
+    """``tokexplorer stats``: corpus statistics per tokenizer, file and script
+    (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
+    from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
+    from tokexplorer.core.io import collect_files, read_text_file
+
+    tokenizers = [load(spec) for spec in ns.tokenizer]
+    paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
+    if errors:
+        raise CorpusError(errors[0])
+    files = []
+    problems: list[str] = []
+    for path in paths:
+        # a file that cannot be used is skipped with a note, as train does,
+        # as long as other files are left; alone, it is the error
+        try:
+            f = checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
+        files.append((path.name, f.text))
+    skipped_or_fail(problems, bool(files), "no files to compute statistics on")
+    special_spellings(tokenizers, files, ns.special)
+    st = compute_stats(tokenizers, files, special=ns.special)
+    for t in st.tokenizers:
+        if t.error:
+            note(f"{t.name}: {t.error}")
+    if ns.json:
+        print_json(st.to_json())
+        return 0
+    if ns.csv:
+        sys.stdout.write(st.to_csv())
+        return 0
+    keys = ["tokenizer", "group", "lines", "tokens", "chars_per_token", "bytes_per_token",
+            "tokens_per_word", "partial_pct", "unknown_pct", "roundtrip_failed_lines"]  # fmt: skip
+    titles = {**COLUMN_TITLES, "roundtrip_failed_lines": "round-trip fails"}
+    rows = [[titles[k] for k in keys]]
+    for r in st.rows():
+        group = r["group"] if r["group_kind"] != "script" else f"[{r['group']}]"
+        rows.append([format_cell(group if k == "group" else r[k]) for k in keys])
+    sys.stdout.write(table(rows, right=[False, False] + [True] * (len(keys) - 2)))
+    return 0

@@ -1,0 +1,183 @@
+"""``train``: train a tokenizer on text files and save it.
+
+The training itself is :mod:`tokexplorer.core.training`'s; this command reads
+the files (a file that cannot be used is skipped with a note while others are
+left, a large corpus is streamed from disk), shows the progress, turns a
+vocabulary size SentencePiece refuses into a usage error, saves the model and
+reports in one line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from tokexplorer.cli.inputs import check_output_path, checked_file, skipped_or_fail
+from tokexplorer.cli.output import ProgressPrinter, drive, note
+from tokexplorer.core.errors import CorpusError, InputError
+
+if TYPE_CHECKING:  # the engine is imported when the command runs
+    from tokexplorer.core.training import TrainingOutcome, TrainingRequest
+
+#: Corpora at least this large (bytes) are counted straight from the files.
+STREAM_BYTES = 64 << 20
+
+#: Clock used for the "N s" in the training report (replaceable in tests).
+_clock: Callable[[], float] = time.perf_counter
+
+
+def cmd_train(ns: argparse.Namespace) -> int:
+    """``tokexplorer train``: train, save, and report in one line."""
+    from tokexplorer.core.training import TrainingRequest
+
+    request = TrainingRequest(
+        algorithm=ns.algorithm,
+        vocab_size=ns.vocab_size,
+        pattern=ns.pattern,
+        special_tokens=ns.special or (),
+        encoding=ns.encoding or "utf-8",
+        allow_damaged=ns.allow_damaged,
+    )
+    request.validate()
+    check_output_path(ns.output)
+
+    t0 = _clock()
+    printer = ProgressPrinter(sys.stderr)
+    big = _large_files(ns.files) if ns.algorithm == "bpe" else None
+    if big:
+        request = replace(request, files=big)
+    else:
+        texts = _training_texts(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged)
+        request = replace(request, texts=texts)
+    outcome = _train(request, printer)
+    if ns.algorithm == "bpe":
+        _save_bpe(outcome, ns.output, t0)
+    else:
+        _save_sentencepiece(outcome, ns.output, t0)
+    return 0
+
+
+def _train(request: TrainingRequest, printer: ProgressPrinter) -> TrainingOutcome:
+    """Run the training with progress on ``printer``.
+
+    Raises:
+        InputError: SentencePiece refused the vocabulary size as too large or
+            too small for the corpus (the size asked for: a usage problem).
+        CorpusError: a streamed file is not valid in its encoding (with the
+            ``--allow-damaged`` hint), or the corpus is unusable.
+    """
+    from tokexplorer.core.backends import VocabTooLargeError, VocabTooSmallError
+    from tokexplorer.core.training import train_iter
+
+    try:
+        return drive(train_iter(request), printer)
+    except (VocabTooLargeError, VocabTooSmallError) as exc:
+        raise InputError(str(exc)) from None
+    except CorpusError as exc:
+        if request.files is not None and not request.allow_damaged and "not valid" in str(exc):
+            raise CorpusError(f"{exc}; pass --allow-damaged to train on it as it reads") from None
+        raise
+
+
+def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
+    """Save a byte-level BPE and report: its notes, then one summary line."""
+    from tokexplorer.core.io import save_bpe
+
+    bpe, report = outcome.bpe, outcome.report
+    assert bpe is not None and report is not None  # always set for algorithm "bpe"
+    save_bpe(bpe, output)
+    seconds = _clock() - t0
+    for m in outcome.notes:
+        if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
+            note(m)
+    print(
+        f"learned {report.learned_merges} of {report.requested_merges} merges; "
+        f"vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
+    )
+
+
+def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float) -> None:
+    """Save a SentencePiece model and report: its training notes, then one summary line."""
+    from tokexplorer.core.backends import SentencePieceTokenizer
+
+    sp = outcome.tokenizer
+    assert isinstance(sp, SentencePieceTokenizer)  # always, for "sp-bpe" and "sp-unigram"
+    for n in outcome.notes:
+        note(n)
+    sp.save(output)
+    seconds = _clock() - t0
+    model_type = outcome.algorithm.split("-", 1)[1]
+    print(f"trained SentencePiece {model_type}; vocab {sp.vocab_size}; {seconds:.1f} s; saved to {output}")
+
+
+def _training_texts(
+    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool = False
+) -> list[str]:
+    """Read the training files and folders (with progress) and return their texts.
+
+    Args:
+        paths: the files and folders named on the command line.
+        encoding: the ``--encoding`` the user gave, or None (UTF-8, checked).
+        printer: shows the reading progress.
+        allow_damaged: train on a file whose decode replaced undecodable bytes
+            with U+FFFD (``--allow-damaged``) instead of refusing it.
+
+    Raises:
+        CorpusError: a file is missing, binary or not UTF-8 without
+            ``--encoding``, a decode had to insert U+FFFD (without
+            ``allow_damaged``), or there is no text.
+    """
+    from tokexplorer.core.io import read_corpus
+
+    corpus = drive(read_corpus(list(paths), encoding=encoding), printer)
+    # A file that cannot be used is skipped with a note, as the app's corpus tab
+    # does, as long as other files are left; alone, it is the error.
+    problems: list[str] = list(corpus.errors)
+    texts: list[str] = []
+    for f in corpus.files:
+        try:
+            checked_file(f, encoding)
+            if f.lossy and not allow_damaged:
+                raise CorpusError(
+                    f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
+                    "not training on damaged text (fix the file, choose its real --encoding, "
+                    "or pass --allow-damaged to train on it as it reads)"
+                )
+            if f.lossy:
+                note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
+        if f.text:
+            texts.append(f.text)
+    skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text")
+    return texts
+
+
+def _large_files(paths: Sequence[str]) -> list[str] | None:
+    """The files to stream when the corpus is large, else None.
+
+    Large corpora are not read into memory: worker processes read the files in
+    ranges (:func:`tokexplorer.core.bpe.counting.count_files`). Each file's first
+    64 KiB still get the binary-file check; decoding errors are reported with
+    the file name and byte offset.
+
+    Raises:
+        CorpusError: a path is missing, or a file looks binary.
+    """
+    from tokexplorer.core.io import check_binary, collect_files
+
+    files, errors = collect_files(list(paths))
+    if errors:
+        raise CorpusError(errors[0])
+    total = sum(f.stat().st_size for f in files)
+    if total < STREAM_BYTES:
+        return None
+    for f in files:
+        with open(f, "rb") as fh:
+            check_binary(f.name, fh.read(1 << 16))
+    return [str(f) for f in files]

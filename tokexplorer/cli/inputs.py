@@ -1,0 +1,123 @@
+"""What the commands read: the text of ``--text`` or ``--file``, tokenizer SPECs,
+output paths checked before long work, and the rules every command shares for
+unusable files and for text that spells a special token."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from tokexplorer.cli.output import note
+from tokexplorer.core.errors import CorpusError, InputError, SpecialTokenError
+
+if TYPE_CHECKING:  # the commands import the engine when they run, not at start-up
+    from tokexplorer.core.backends import Tokenizer
+    from tokexplorer.core.io import CorpusFile
+
+
+def checked_file(f: CorpusFile, encoding: str | None) -> CorpusFile:
+    """Refuse a file whose encoding had to be guessed; pass its notes on.
+
+    Args:
+        f: the file as the corpus reader read it.
+        encoding: the ``--encoding`` the user gave, or None.
+
+    Raises:
+        CorpusError: no ``--encoding`` was given and the file is not UTF-8
+            (nor UTF-16/32 with a byte order mark).
+    """
+    if encoding is None and f.encoding_guessed:
+        raise CorpusError(
+            f"{f.path}: {f.utf8_error}; use --encoding ENC to read it (best guess: {f.encoding})"
+        )
+    for n in f.notes:
+        # name the file unless the note does ("empty file" alone would not say which)
+        note(n if n.startswith((str(f.path), f.path.name)) else f"{f.path}: {n}")
+    return f
+
+
+def read_file_text(path: str, encoding: str | None) -> str:
+    """Read a text file through the corpus reader (UTF-8 check, BOM, ``--encoding``).
+
+    Raises:
+        CorpusError: the file cannot be read, looks binary, or is not valid UTF-8
+            and no ``encoding`` was given.
+        InputError: ``encoding`` is not a known codec.
+    """
+    from tokexplorer.core.io import read_text_file
+
+    return checked_file(read_text_file(path, encoding=encoding), encoding).text
+
+
+def input_text(ns: argparse.Namespace) -> str:
+    """The text of ``--text`` or of ``--file``."""
+    if ns.text is not None:
+        if ns.encoding is not None:
+            raise InputError("--encoding applies to --file only")
+        return ns.text
+    return read_file_text(ns.file, ns.encoding)
+
+
+def load(spec: str) -> Tokenizer:
+    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
+    from tokexplorer.core.backends import load_tokenizer
+
+    return load_tokenizer(spec)
+
+
+def check_output_path(path: str) -> None:
+    """Refuse an output path whose folder is missing, before any long work."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        raise InputError(f"cannot write {path}: it is a folder")
+    if not os.path.isdir(folder):
+        raise InputError(f"cannot write {path}: folder {folder} does not exist")
+
+
+def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> None:
+    """Note each unusable file as skipped while some input is left; with none
+    left, the first problem (or ``nothing`` when there was none) is the error.
+
+    Raises:
+        CorpusError: nothing is left to work on.
+    """
+    if not any_left:
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise CorpusError(f"{problems[0]}{more}")
+        raise CorpusError(nothing)
+    for p in problems:
+        note(f"skipped {p}")
+
+
+def special_spellings(tokenizers: Sequence[Tokenizer], texts: Sequence[tuple[str, str]], policy: str) -> None:
+    """Apply ``--special`` to whole texts the way ``encode`` does: ``raise``
+    refuses (exit 2) a text that spells a special token of one of the
+    tokenizers; ``plain`` notes each such spelling once per text.
+
+    Args:
+        tokenizers: the loaded tokenizers.
+        texts: ``(name, text)`` pairs (file names, or ``"text"``).
+        policy: the ``--special`` policy.
+
+    Raises:
+        SpecialTokenError: policy ``raise`` and a text spells a special token.
+    """
+    if policy == "special":
+        return
+    for name, text in texts:
+        seen: set[str] = set()
+        for tok in tokenizers:
+            for s in tok.special_tokens:
+                if not s or s not in text:
+                    continue
+                if policy == "raise":
+                    raise SpecialTokenError(
+                        f"{name}: text contains the special token {s!r} of {tok.name}; choose "
+                        "'special' to encode it as its special id or 'plain' to encode it as ordinary text"
+                    )
+                if s not in seen:
+                    seen.add(s)
+                    note(f"{name}: {s!r} encoded as plain text")

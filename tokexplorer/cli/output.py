@@ -1,0 +1,166 @@
+"""What the command line writes: one-line errors and notes on stderr, JSON and
+aligned tables on stdout, and training progress."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Generator, Sequence
+from typing import IO, TypeVar
+
+from tokexplorer.core.types import Progress, Tokenization
+
+#: The program name at the start of every error and note line.
+PROG = "tokexplorer"
+
+T = TypeVar("T")
+
+
+def utf8_streams() -> None:
+    """Make stdout and stderr write UTF-8 whatever the locale says."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is None:
+            continue
+        try:
+            reconfigure(encoding="utf-8", errors="backslashreplace")
+        except (ValueError, OSError, TypeError):
+            pass
+
+
+def one_line(message: object) -> str:
+    """``str(message)`` with line breaks folded into spaces."""
+    return " ".join(str(message).split("\n")).replace("\r", " ").strip()
+
+
+def error(message: object) -> None:
+    """Write ``tokexplorer: error: MESSAGE`` (one line) on stderr."""
+    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+
+
+def note(message: object) -> None:
+    """Write ``tokexplorer: note: MESSAGE`` (one line) on stderr."""
+    print(f"{PROG}: note: {one_line(message)}", file=sys.stderr)
+
+
+def print_notes(tok: Tokenization) -> None:
+    """Write each note of a tokenization as a note line."""
+    for n in tok.notes:
+        note(n)
+
+
+def print_json(obj: object) -> None:
+    """Write ``obj`` as one line of JSON (non-ASCII kept as is) on stdout."""
+    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+
+
+def table(rows: Sequence[Sequence[str]], *, right: Sequence[bool]) -> str:
+    """Format rows (the first is the header) as aligned columns.
+
+    Args:
+        rows: cells as str, same number in every row.
+        right: per column, True to right-align.
+
+    Returns:
+        the table, one line per row, with a trailing newline; columns line up
+        in a terminal (padded by display width, see :func:`columns`).
+    """
+    widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = []
+    for r in rows:
+        cells = [
+            " " * (w - columns(c)) + c if ra else c + " " * (w - columns(c))
+            for c, w, ra in zip(r, widths, right)
+        ]
+        lines.append("  ".join(cells).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def columns(cell: str) -> int:
+    """Terminal columns a cell takes (``wcwidth``: CJK and emoji take two,
+    combining marks and joiners none); its length where wcwidth cannot tell."""
+    import wcwidth
+
+    n = wcwidth.wcswidth(cell)
+    return n if n >= 0 else len(cell)
+
+
+class ProgressPrinter:
+    """Show :class:`~tokexplorer.core.types.Progress` reports on a stream.
+
+    On a terminal one line is rewritten in place (``\\r``); otherwise a few lines
+    are printed: one when a phase starts and one at each quarter of a phase
+    whose total is known.
+
+    Args:
+        stream: where to write (normally ``sys.stderr``).
+        tty: rewrite one line (None: ask ``stream.isatty()``).
+    """
+
+    def __init__(self, stream: IO[str], *, tty: bool | None = None) -> None:
+        self.stream = stream
+        if tty is None:
+            isatty = getattr(stream, "isatty", None)
+            tty = bool(isatty and isatty())
+        self.tty = tty
+        self._phase: str | None = None
+        self._mark = -1  # last permille (tty) or quarter (lines) shown
+        self._width = 0
+
+    @staticmethod
+    def format(p: Progress) -> str:
+        """One line for a progress report, e.g. ``"merging: 120/3,840 merges (3%)"``."""
+        unit = {"merging": " merges", "reading": " bytes", "pre-tokenizing": " characters"}.get(
+            p.phase, ""
+        )
+        if p.total is not None:
+            pct = int(100 * p.fraction) if p.fraction is not None else 100
+            line = f"{p.phase}: {p.done:,}/{p.total:,}{unit} ({pct}%)"
+        else:
+            line = f"{p.phase}: {p.done:,}{unit}" if p.done else f"{p.phase}..."
+        if p.message:
+            line += f" - {p.message}"
+        return line
+
+    def update(self, p: Progress) -> None:
+        """Show one report (repeated reports of the same step are skipped)."""
+        new_phase = p.phase != self._phase
+        if new_phase:
+            self._phase = p.phase
+            self._mark = -1
+        frac = p.fraction
+        if self.tty:
+            mark = int(frac * 1000) if frac is not None else p.done
+            if not new_phase and mark == self._mark:
+                return
+            self._mark = mark
+            line = self.format(p)
+            pad = max(0, self._width - len(line))
+            self.stream.write("\r" + line + " " * pad)
+            self._width = len(line)
+            self.stream.flush()
+            return
+        mark = int(frac * 4) if frac is not None else 0
+        if new_phase or mark > self._mark:
+            self._mark = mark
+            self.stream.write(self.format(p) + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        """End the rewritten line (terminal only)."""
+        if self.tty and self._width:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._width = 0
+
+
+def drive(gen: Generator[Progress, None, T], printer: ProgressPrinter) -> T:
+    """Run a progress generator to its end, showing its reports; return its value
+    (the printer is closed however the generator ends)."""
+    try:
+        while True:
+            printer.update(next(gen))
+    except StopIteration as stop:
+        return stop.value
+    finally:
+        printer.close()

@@ -1,0 +1,186 @@
+"""The command line's arguments: one parser for the subcommands (a function per
+command below) and one for starting the app, chosen by the first argument."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import NoReturn
+
+from tokexplorer import __version__
+from tokexplorer.cli.app import run_app
+from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
+from tokexplorer.cli.commands.inspect import cmd_inspect
+from tokexplorer.cli.commands.merges import cmd_merges
+from tokexplorer.cli.commands.stats import cmd_stats
+from tokexplorer.cli.commands.train import cmd_train
+from tokexplorer.cli.errors import UsageError
+from tokexplorer.cli.output import PROG
+from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.training import ALGORITHMS, DEFAULT_PATTERN
+from tokexplorer.core.types import SPECIAL_POLICIES
+
+#: Names that select a subcommand when they are the first argument.
+SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges")
+
+class _Parser(argparse.ArgumentParser):
+    """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message, self.prog)
+
+
+def _add_input(p: argparse.ArgumentParser) -> None:
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", help="the text to process")
+    src.add_argument("--file", metavar="PATH", help="read the text from a file (UTF-8 by default)")
+    p.add_argument(
+        "--encoding",
+        metavar="ENC",
+        help="decode --file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8",
+    )
+
+
+def _add_special(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--special",
+        choices=SPECIAL_POLICIES,
+        default="plain",
+        help="text that spells a special token such as <|endoftext|>: raise an error, "
+        "encode it as the special token, or encode it as plain text (default, with a note)",
+    )
+
+
+def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("train", help="train a tokenizer on text files and save it")
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to train on")
+    p.add_argument("--vocab-size", type=int, metavar="N", required=True,
+                   help="number of token ids: 256 bytes + merges + special tokens")  # fmt: skip
+    p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
+                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
+    p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
+                   help="special tokens to register, e.g. '<|endoftext|>'")  # fmt: skip
+    p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
+                   help="byte-level BPE (default) or a SentencePiece bpe/unigram model")  # fmt: skip
+    p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    p.add_argument("--allow-damaged", action="store_true",
+                   help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
+    p.set_defaults(func=cmd_train)
+
+
+def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("encode", help="encode text into token ids")
+    p.add_argument("--tokenizer", required=True, metavar="SPEC", help="tokenizer SPEC")
+    _add_input(p)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print ids and token spans as JSON")
+    out.add_argument("--count", action="store_true", help="print only the number of tokens")
+    _add_special(p)
+    p.set_defaults(func=cmd_encode)
+
+
+def _add_decode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("decode", help="decode token ids into text")
+    p.add_argument("--tokenizer", required=True, metavar="SPEC", help="tokenizer SPEC")
+    p.add_argument(
+        "ids",
+        nargs="*",
+        metavar="ID",
+        help="token ids; none or '-' reads whitespace-separated ids from stdin",
+    )
+    p.add_argument("--bytes", action="store_true", help="print the bytes in hex instead of text")
+    p.set_defaults(func=cmd_decode)
+
+
+def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("compare", help="token counts of one text under several tokenizers")
+    p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
+                   help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
+    _add_input(p)
+    p.add_argument("--json", action="store_true", help="print a JSON list of encode objects")
+    _add_special(p)
+    p.set_defaults(func=cmd_compare)
+
+
+def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("stats", help="token statistics of text files per tokenizer, file and script")
+    p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
+                   help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
+    fmt = p.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print the statistics as JSON")
+    fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    _add_special(p)
+    p.set_defaults(func=cmd_stats)
+
+
+def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("inspect", help="UTF-8 bytes, code points and graphemes of a text")
+    _add_input(p)
+    p.add_argument("--tokenizer", action="append", metavar="SPEC",
+                   help="also lay this tokenizer's tokens on the byte axis (repeatable)")  # fmt: skip
+    p.add_argument("--raw", action="store_true",
+                   help="inspect --file's bytes exactly as stored, flagging invalid UTF-8")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    _add_special(p)
+    p.set_defaults(func=cmd_inspect)
+
+
+def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings too)")
+    p.add_argument("spec", metavar="SPEC",
+                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+    p.add_argument("--json", action="store_true",
+                   help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
+    p.set_defaults(func=cmd_merges)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of the subcommands (``tokexplorer train|encode|decode|compare|inspect``)."""
+    parser = _Parser(
+        prog=PROG,
+        description="Explore LLM tokenizers. Without a subcommand, "
+        "'tokexplorer [FILE ...] [--screenshot PNG]' starts the desktop app.",
+        epilog="Tokenizer SPEC: bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, "
+        "tiktoken-file:PATH or sp:PATH. Run 'tokexplorer COMMAND --help' for details.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for add in (_add_train, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges):
+        add(sub)
+    return parser
+
+
+def build_app_parser() -> argparse.ArgumentParser:
+    """The parser of ``tokexplorer [FILE ...] [--screenshot PNG]``."""
+    parser = _Parser(
+        prog=PROG,
+        usage="%(prog)s [FILE ...] [--screenshot PNG]\n       %(prog)s COMMAND ...",
+        description="Start the tokexplorer desktop app on FILEs or folders "
+        "(with none, on the built-in sample). Commands: " + ", ".join(SUBCOMMANDS) + ".",
+    )
+    parser.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to open")
+    parser.add_argument("--screenshot", metavar="PNG",
+                        help="render the window once startup work is done, save it as PNG and exit")  # fmt: skip
+    parser.set_defaults(func=run_app)
+    return parser
+
+
+def parse_args(args: Sequence[str]) -> argparse.Namespace:
+    """Parse the arguments (without the program name) with the parser the first one chooses.
+
+    A subcommand name, ``-h``, ``--help`` or ``--version`` first: the subcommands'
+    parser; ``--`` first: the app's, on the arguments after it; else the app's.
+
+    Raises:
+        UsageError: the arguments do not parse.
+        SystemExit: ``--help`` or ``--version`` was printed.
+    """
+    args = list(args)
+    if args and args[0] == "--":
+        return build_app_parser().parse_args(args[1:])
+    if args and (args[0] in SUBCOMMANDS or args[0] in ("-h", "--help", "--version")):
+        return build_parser().parse_args(args)
+    return build_app_parser().parse_args(args)
