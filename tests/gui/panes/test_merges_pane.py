@@ -11,6 +11,7 @@ from PySide6.QtCore import QLocale, QModelIndex, Qt
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.text import token_display
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui.models.merge_filter import build_search_index, parse_hex, plain_text
 from tokexplorer.gui.models.merge_model import (
     COL_COUNT,
     COL_FIRES,
@@ -20,9 +21,6 @@ from tokexplorer.gui.models.merge_model import (
     COL_RIGHT,
     MergeTableModel,
     RawRole,
-    build_search_index,
-    parse_hex,
-    plain_text,
 )
 from tokexplorer.gui.panes.merges_pane import MergesPane, byte_to_utf16
 from tokexplorer.gui.state import AppState
