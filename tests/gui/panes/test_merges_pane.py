@@ -22,8 +22,9 @@ from tokexplorer.gui.models.merge_model import (
     MergeTableModel,
     RawRole,
 )
-from tokexplorer.gui.panes.merges_pane import MergesPane, byte_to_utf16
+from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.fire_sites import byte_to_utf16
 
 
 def _byte_vocab() -> dict[int, bytes]:
@@ -285,7 +286,8 @@ def test_pane_counts_fires_and_shows_where_a_merge_fires(pane, qtbot):
     # the Chinese word: " 你们好" fires merge 22 once, at UTF-16 positions 19..23
     assert pane.jump_to_rank(22)
     assert pane._fired[-1] == [(19, 29)]
-    assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in pane.fires_text.extraSelections()] == [(19, 23)]
+    sels = pane.fires_text.extraSelections()
+    assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in sels] == [(19, 23)]
 
 
 def test_pane_merge_tree_of_selected_merge(pane):
