@@ -106,3 +106,17 @@ def test_no_model(qtbot):
     qtbot.addWidget(p)
     assert p.encode.label.text().startswith("No BPE model yet")
     assert p.encode.steps == []
+
+
+def test_a_newer_training_replay_wins(pane, qtbot):
+    training = pane.training
+    training.merges_spin.setValue(2)
+    first = training.replay()
+    training.merges_spin.setValue(3)
+    shown = []
+    training.replayed.connect(lambda: shown.append(training.controls.count))
+    second = training.replay()
+    assert first.wait(5) and second.wait(5)
+    qtbot.waitUntil(lambda: shown == [3], timeout=5000)
+    qtbot.wait(50)  # the first replay's result, if it came, would be queued by now
+    assert shown == [3] and len(training.steps) == 3

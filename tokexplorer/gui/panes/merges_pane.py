@@ -47,13 +47,19 @@ from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView
-from tokexplorer.gui.widgets.merge_tree import MergeTreePanel
+from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
 _FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
 _DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
+#: How the merge tree writes token bytes in each display mode.
+_TREE_LABELS: dict[str, Callable[[bytes], str]] = {
+    "text": default_label,
+    "hex": lambda b: b.hex(" ").upper(),
+    "gpt2": to_gpt2_visible,
+}
 
 
 def model_title(bpe: BPE) -> str:
@@ -380,12 +386,8 @@ class MergesPane(QWidget):
 
     def _draw_live_plot(self) -> None:
         """Plot the merges a running training has learned so far."""
-        merges = self._live_merges
-        if merges is None:
-            return
-        snapshot = list(merges)  # the trainer appends on its thread; copy first
-        self.plot.set_merges(snapshot, self._corpus_bytes())
-        self.plot.note.setText(f"training… {len(snapshot):,} merges so far. " + self.plot.note.text())
+        if self._live_merges is not None:
+            self.plot.show_training(self._live_merges, self._corpus_bytes())
 
     def _update_plot(self) -> None:
         self._live_merges = None
@@ -440,12 +442,7 @@ class MergesPane(QWidget):
     def _on_display_mode(self, _i: int) -> None:
         mode = self.display_combo.currentData()
         self.model.set_display_mode(mode)
-        if mode == "hex":
-            self.tree.set_label(lambda b: b.hex(" ").upper())
-        elif mode == "gpt2":
-            self.tree.set_label(to_gpt2_visible)
-        else:
-            self.tree.set_label(lambda b: token_display(b, visible_spaces=True))
+        self.tree.set_label(_TREE_LABELS.get(mode, default_label))
         self.view.viewport().update()
 
     def _update_count(self, *_args: object) -> None:

@@ -169,6 +169,15 @@ class TrainingPlot(QWidget):
         for m in self._markers:
             m.setVisible(False)
 
+    def show_training(self, merges: list[MergeRecord], n_bytes: int | None) -> None:
+        """Plot the merges a running training has learned so far, saying so in the note.
+
+        ``merges`` is the trainer's own list, which grows on its thread: a copy is plotted.
+        """
+        snapshot = list(merges)
+        self.set_merges(snapshot, n_bytes)
+        self.note.setText(f"training… {len(snapshot):,} merges so far. " + self.note.text())
+
     def set_marker(self, rank: int | None) -> None:
         """Draw a vertical line at merge ``rank`` on every plot (None: hide it)."""
         for m in self._markers:
