@@ -88,7 +88,8 @@ def _ms(fn, app) -> float:
 def run(name: str, bpe, app) -> list[tuple[str, float]]:
     from PySide6.QtCore import Qt
 
-    from tokexplorer.gui.models.merge_model import COL_COUNT, COL_RANK, build_search_index
+    from tokexplorer.gui.models.merge_filter import build_search_index
+    from tokexplorer.gui.models.merge_model import COL_COUNT, COL_RANK
     from tokexplorer.gui.panes.merges_pane import MergesPane
     from tokexplorer.gui.state import AppState
 
@@ -135,7 +136,8 @@ def run(name: str, bpe, app) -> list[tuple[str, float]]:
         rows.append((label, _ms(fn, app)))
         rows[-1] = (f"{label} → {pane.model.rowCount():,} rows", rows[-1][1])
 
-    rows.append(("sort by Count (descending)", _ms(lambda: view.sortByColumn(COL_COUNT, Qt.SortOrder.DescendingOrder), app)))
+    by_count = _ms(lambda: view.sortByColumn(COL_COUNT, Qt.SortOrder.DescendingOrder), app)
+    rows.append(("sort by Count (descending)", by_count))
     rows.append(("sort back by Rank", _ms(lambda: view.sortByColumn(COL_RANK, Qt.SortOrder.AscendingOrder), app)))
     rows.append(("jump to rank n-7 (select + tree)", _ms(lambda: pane.jump_to_rank(n - 7), app)))
 

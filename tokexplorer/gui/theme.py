@@ -177,3 +177,57 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
 
 #: Bar drawn above tokens where the merge selected in the merge table fires.
 FIRE_MARK = QColor(230, 140, 0)
+
+# --- merge table, merge tree, replay, merge diff ---
+
+FIRE_HIGHLIGHT = QColor("#ffd54f")
+"""Background of the places where the selected merge fires ("Where it fires")."""
+FILTER_ERROR_BG = QColor("#ffe0e0")
+"""Background of the merge table's filter box while its text is a bad regex or bad hex."""
+
+BOX_TEXT = QColor("#111111")
+"""Token text inside a box of the merge tree and of the replay's pieces."""
+BOX_CAPTION = QColor("#555555")
+"""Small caption under a box's text (hex bytes, length in bytes)."""
+WHOLE_CHAR_FILL = QColor("#e3f0fd")
+WHOLE_CHAR_EDGE = QColor("#1e6fc0")
+"""A box holding whole characters (merge tree, replay pieces): blue."""
+
+TREE_BACKGROUND = QColor("#ffffff")
+TREE_MESSAGE = QColor("#666666")
+"""The merge tree's text when there is no tree to draw."""
+TREE_LINE = QColor("#8a8a8a")
+"""Line from a merge's box to its two parts."""
+TREE_LEAF_FILL = QColor("#eeeeee")
+TREE_LEAF_EDGE = QColor("#9e9e9e")
+"""A single byte (a leaf of the merge tree): grey."""
+TREE_PART_FILL = QColor("#fff0dc")
+TREE_PART_EDGE = QColor("#d9822b")
+"""A merge whose bytes are only part of a UTF-8 character: orange."""
+TREE_ROOT_EDGE = QColor("#0b3d91")
+"""Outline of the tree's root, the token itself."""
+
+REPLAY_CHOSEN_FILL = QColor("#ffd180")
+REPLAY_CHOSEN_EDGE = QColor("#d9822b")
+"""The pair merged at this step of a replay (pieces and table rows): orange."""
+REPLAY_NEW_FILL = QColor("#c8e6c9")
+REPLAY_NEW_EDGE = QColor("#2e7d32")
+"""The token made at the previous step of a replay: green."""
+REPLAY_PARTIAL_FILL = QColor("#f3f3f3")
+REPLAY_PARTIAL_EDGE = QColor("#9e9e9e")
+"""A replay piece that is not yet a whole character: grey."""
+
+MERGE_DIFF_FILL = QColor("#fff3e0")
+"""Rows of the merge diff where the two models differ."""
+
+PLOT_BACKGROUND = QColor("#ffffff")
+PLOT_TEXT = QColor("#222222")
+"""Titles and labels of the training plots."""
+PLOT_AXIS = QColor("#555555")
+PLOT_TOKENS = QColor("#1e6fc0")
+"""Curve of corpus tokens after N merges."""
+PLOT_BYTES_PER_TOKEN = QColor("#2e7d32")
+PLOT_MARKER = QColor("#d9822b")
+"""Vertical line at the selected merge's rank."""
+PLOT_POINTS = QColor(30, 111, 192, 150)
+"""Points of the new-token-length scatter plot."""

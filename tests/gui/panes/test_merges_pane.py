@@ -11,6 +11,7 @@ from PySide6.QtCore import QLocale, QModelIndex, Qt
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.text import token_display
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui.models.merge_filter import build_search_index, parse_hex, plain_text
 from tokexplorer.gui.models.merge_model import (
     COL_COUNT,
     COL_FIRES,
@@ -20,12 +21,10 @@ from tokexplorer.gui.models.merge_model import (
     COL_RIGHT,
     MergeTableModel,
     RawRole,
-    build_search_index,
-    parse_hex,
-    plain_text,
 )
-from tokexplorer.gui.panes.merges_pane import MergesPane, byte_to_utf16
+from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.fire_sites import byte_to_utf16
 
 
 def _byte_vocab() -> dict[int, bytes]:
@@ -287,7 +286,8 @@ def test_pane_counts_fires_and_shows_where_a_merge_fires(pane, qtbot):
     # the Chinese word: " 你们好" fires merge 22 once, at UTF-16 positions 19..23
     assert pane.jump_to_rank(22)
     assert pane._fired[-1] == [(19, 29)]
-    assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in pane.fires_text.extraSelections()] == [(19, 23)]
+    sels = pane.fires_text.extraSelections()
+    assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in sels] == [(19, 23)]
 
 
 def test_pane_merge_tree_of_selected_merge(pane):

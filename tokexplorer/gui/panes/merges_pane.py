@@ -20,91 +20,58 @@ to count firings) runs in workers; the table stays responsive.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
-from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
-from PySide6.QtGui import QColor, QTextCharFormat, QTextCursor
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
-    QPlainTextEdit,
-    QScrollArea,
     QSpinBox,
     QSplitter,
-    QStyledItemDelegate,
-    QTableView,
-    QTableWidget,
-    QTableWidgetItem,
     QTabWidget,
-    QTextEdit,
     QVBoxLayout,
     QWidget,
 )
 
 from tokexplorer.core.analysis import SCRIPTS, FireIndex, MergeIndex, fire_index
+from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import to_gpt2_visible, token_display
-from tokexplorer.gui.models.merge_model import (
-    COL_BYTES,
-    COL_COUNT,
-    COL_FIRES,
-    COL_LEFT,
-    COL_MERGED,
-    COL_RANK,
-    COL_RIGHT,
-    MergeTableModel,
-    build_search_index,
-)
+from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui import theme
+from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
+from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.merge_tree import MergeTreeWidget
+from tokexplorer.gui.widgets.fire_sites import FireSitesView
+from tokexplorer.gui.widgets.merge_table_view import MergeTableView
+from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
-from tokexplorer.gui.workers import Worker, user_message
-
-#: Shown in place of a space in the token columns (text mode).
-VISIBLE_SPACE = "␣"
-#: Most highlighted spans and listed chunks in "Where it fires".
-MAX_FIRE_SPANS = 5000
-MAX_FIRE_CHUNKS = 500
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
-_HIGHLIGHT = QColor("#ffd54f")
+_FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
+_DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
+#: How the merge tree writes token bytes in each display mode.
+_TREE_LABELS: dict[str, Callable[[bytes], str]] = {
+    "text": default_label,
+    "hex": lambda b: b.hex(" ").upper(),
+    "gpt2": to_gpt2_visible,
+}
 
 
-class VisibleSpaceDelegate(QStyledItemDelegate):
-    """Draws token text with spaces as ``␣`` in text mode (hex and GPT-2 modes
-    already have no bare spaces to hide), so a merge of two spaces is not an
-    empty cell."""
-
-    def __init__(self, model: MergeTableModel, parent: Any = None) -> None:
-        super().__init__(parent)
-        self._model = model
-
-    def displayText(self, value: Any, locale: Any) -> str:  # noqa: N802 - Qt override
-        text = super().displayText(value, locale)
-        if self._model.display_mode == "text":
-            return text.replace(" ", VISIBLE_SPACE)
-        return text
-
-
-def byte_to_utf16(text: str) -> list[int]:
-    """For each byte offset of ``text``'s UTF-8 (``0..len``), the UTF-16 offset of
-    the character holding it (Qt text positions count UTF-16 units).
-
-    >>> byte_to_utf16("a你😀")
-    [0, 1, 1, 1, 2, 2, 2, 2, 4]
-    """
-    out: list[int] = []
-    pos = 0
-    for ch in text:
-        n = len(ch.encode("utf-8"))
-        out.extend([pos] * n)
-        pos += 2 if ord(ch) > 0xFFFF else 1
-    out.append(pos)
-    return out
+def model_title(bpe: BPE) -> str:
+    """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
+    pattern = bpe.pattern_name or "custom"
+    n_special = len(bpe.special_tokens)
+    unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
+    return (
+        f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
+        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
+        + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
+    )
 
 
 class MergesPane(QWidget):
@@ -118,18 +85,23 @@ class MergesPane(QWidget):
     Attributes:
         model: the :class:`MergeTableModel` (sorts and filters itself).
         proxy: the same object as :attr:`model` (kept for callers of v0).
-        view: the QTableView.
+        view: the :class:`MergeTableView`.
         filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
         script_combo: "any script" or one of :data:`SCRIPTS`.
         partial_check: show only merged tokens holding part of a UTF-8 character.
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
         count_label: QLabel reading ``"N merges (M shown)"``.
-        tree: the :class:`MergeTreeWidget`; tree_label its caption.
-        fires_text, fires_table, fires_label: the "Where it fires" widgets.
+        tree_panel: the :class:`MergeTreePanel` ("Merge tree" tab); tree and
+            tree_label are its :class:`MergeTreeWidget` and caption.
+        fire_sites: the :class:`FireSitesView` ("Where it fires" tab); fires_text,
+            fires_table and fires_label are its text, chunk table and caption.
         plot: the :class:`TrainingPlot`.
         details: the QTabWidget holding the three detail views.
-        fire_worker: the worker counting firings (None when idle).
+        merges_job, fire_job: recovering a tiktoken model's merges and counting
+            where each merge fires in the sample text (latest request wins).
+        index_worker: the worker building the filter's search index; the model
+            installs its result only if the merges have not changed since.
     """
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -137,20 +109,49 @@ class MergesPane(QWidget):
         self.state = state
         self.model = MergeTableModel(self)
         self.proxy = self.model
-        self._bpe: Any = None
+        self._bpe: BPE | None = None
         self._index: MergeIndex | None = None
         self._fires: FireIndex | None = None
         self._fires_text = ""
         self._selected_rank: int | None = None
-        self.fire_worker: Worker | None = None
-        self.merges_worker: Worker | None = None
+        self._live_merges: list[MergeRecord] | None = None
+        self.merges_job = LatestRequest(self)
+        self.fire_job = LatestRequest(self)
         self.index_worker: Worker | None = None
-        self._fire_gen = 0
 
         self.title_label = QLabel(_NO_MODEL)
         self.title_label.setWordWrap(True)
+        filter_row = self._build_filter_row()
+        display_row = self._build_display_row()
+        self.view = MergeTableView(self.model)
+        self.tree_panel = MergeTreePanel()
+        self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
+        self.fire_sites = FireSitesView()
+        self.fires_text, self.fires_table = self.fire_sites.text, self.fire_sites.table
+        self.fires_label = self.fire_sites.label
+        self.plot = TrainingPlot()
+        self.details = QTabWidget()
+        self.details.addTab(self.tree_panel, "Merge tree")
+        self.details.addTab(self.fire_sites, "Where it fires")
+        self.details.addTab(self.plot, "Training plot")
+        self.splitter = self._build_splitter()
 
-        # -- filter row
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.title_label)
+        layout.addLayout(filter_row)
+        layout.addLayout(display_row)
+        layout.addWidget(self.splitter, 1)
+
+        # Debounce typing (the filter itself is one pass over prepared columns),
+        # sample-text edits, and the live training plot (redrawn at most every 300 ms).
+        self._filter_timer = self._single_shot(120, self.apply_filter)
+        self._fire_timer = self._single_shot(300, self._count_fires)
+        self._live_timer = self._single_shot(300, self._draw_live_plot)
+        self._connect_controls()
+        self._connect_state()
+        self.set_bpe(state.bpe)
+
+    def _build_filter_row(self) -> QHBoxLayout:
         self.filter_edit = QLineEdit()
         self.filter_edit.setPlaceholderText("Filter: token text (the, ␣the, 你), a regex, or hex bytes (e4 bd)")
         self.filter_edit.setClearButtonEnabled(True)
@@ -170,18 +171,16 @@ class MergesPane(QWidget):
         self.count_label = QLabel()
         self.count_label.setMinimumWidth(170)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Filter:"))
+        row.addWidget(self.filter_edit, 1)
+        for widget in (self.regex_check, self.hex_check, self.script_combo, self.partial_check, self.count_label):
+            row.addWidget(widget)
+        return row
 
-        top = QHBoxLayout()
-        top.addWidget(QLabel("Filter:"))
-        top.addWidget(self.filter_edit, 1)
-        top.addWidget(self.regex_check)
-        top.addWidget(self.hex_check)
-        top.addWidget(self.script_combo)
-        top.addWidget(self.partial_check)
-        top.addWidget(self.count_label)
-
+    def _build_display_row(self) -> QHBoxLayout:
         self.display_combo = QComboBox()
-        for text, mode in (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2")):
+        for text, mode in _DISPLAY_MODES:
             self.display_combo.addItem(text, mode)
         self.display_combo.setToolTip(
             "How tokens are written: readable text with \\xNN for partial characters, "
@@ -191,112 +190,36 @@ class MergesPane(QWidget):
         self.jump_spin.setRange(0, 0)
         self.jump_spin.setToolTip("Jump to the merge of this rank (press Enter)")
         self.jump_spin.setKeyboardTracking(False)
-        second = QHBoxLayout()
-        second.addWidget(QLabel("Show tokens as:"))
-        second.addWidget(self.display_combo)
-        second.addSpacing(16)
-        second.addWidget(QLabel("Jump to rank:"))
-        second.addWidget(self.jump_spin)
-        second.addStretch(1)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Show tokens as:"))
+        row.addWidget(self.display_combo)
+        row.addSpacing(16)
+        row.addWidget(QLabel("Jump to rank:"))
+        row.addWidget(self.jump_spin)
+        row.addStretch(1)
+        return row
 
-        # -- table
-        self.view = QTableView()
-        self.view.setModel(self.model)
-        self.view.setSortingEnabled(True)
-        self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
-        self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.view.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.view.setWordWrap(False)
-        self.view.setAlternatingRowColors(True)
-        self.delegate = VisibleSpaceDelegate(self.model, self.view)
-        for col in (COL_LEFT, COL_RIGHT, COL_MERGED):
-            self.view.setItemDelegateForColumn(col, self.delegate)
-        vh = self.view.verticalHeader()
-        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
-        vh.setVisible(False)
-        hh = self.view.horizontalHeader()
-        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        hh.setStretchLastSection(False)
-        for col, width in (
-            (COL_RANK, 64),
-            (COL_LEFT, 110),
-            (COL_RIGHT, 110),
-            (COL_MERGED, 150),
-            (COL_BYTES, 48),
-            (COL_COUNT, 72),
-            (COL_FIRES, 56),
-        ):
-            self.view.setColumnWidth(col, width)
-        # the merged token takes the width left over (no blank band after Fires)
-        hh.setSectionResizeMode(COL_MERGED, QHeaderView.ResizeMode.Stretch)
-
-        # -- details
-        self.tree = MergeTreeWidget()
-        self.tree_label = QLabel("Select a merge, or ask for a token's tree from another pane.")
-        self.tree_label.setWordWrap(True)
-        tree_scroll = QScrollArea()
-        tree_scroll.setWidget(self.tree)
-        tree_scroll.setWidgetResizable(True)
-        tree_scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        tree_box = QWidget()
-        tl = QVBoxLayout(tree_box)
-        tl.setContentsMargins(4, 4, 4, 4)
-        tl.addWidget(self.tree_label)
-        tl.addWidget(tree_scroll, 1)
-
-        self.fires_label = QLabel("Select a merge to see where it fires in the sample text (Compare tab).")
-        self.fires_label.setWordWrap(True)
-        self.fires_text = QPlainTextEdit()
-        self.fires_text.setReadOnly(True)
-        self.fires_table = QTableWidget(0, 2)
-        self.fires_table.setHorizontalHeaderLabels(["Chunk", "Fires"])
-        self.fires_table.verticalHeader().setVisible(False)
-        self.fires_table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
-        self.fires_table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
-        self.fires_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        fires_split = QSplitter(Qt.Orientation.Vertical)
-        fires_split.addWidget(self.fires_text)
-        fires_split.addWidget(self.fires_table)
-        fires_box = QWidget()
-        fl = QVBoxLayout(fires_box)
-        fl.setContentsMargins(4, 4, 4, 4)
-        fl.addWidget(self.fires_label)
-        fl.addWidget(fires_split, 1)
-
-        self.plot = TrainingPlot()
-
-        self.details = QTabWidget()
-        self.details.addTab(tree_box, "Merge tree")
-        self.details.addTab(fires_box, "Where it fires")
-        self.details.addTab(self.plot, "Training plot")
-
+    def _build_splitter(self) -> QSplitter:
         table_box = QWidget()
-        tbl = QVBoxLayout(table_box)
-        tbl.setContentsMargins(0, 0, 0, 0)
-        tbl.addWidget(self.view)
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(table_box)
-        self.splitter.addWidget(self.details)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([3000, 2000])  # the table gets 60% at any window width
+        box_layout = QVBoxLayout(table_box)
+        box_layout.setContentsMargins(0, 0, 0, 0)
+        box_layout.addWidget(self.view)
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(table_box)
+        splitter.addWidget(self.details)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        splitter.setSizes([3000, 2000])  # the table gets 60% at any window width
+        return splitter
 
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.title_label)
-        layout.addLayout(top)
-        layout.addLayout(second)
-        layout.addWidget(self.splitter, 1)
+    def _single_shot(self, msec: int, slot: Callable[[], object]) -> QTimer:
+        timer = QTimer(self)
+        timer.setSingleShot(True)
+        timer.setInterval(msec)
+        timer.timeout.connect(slot)
+        return timer
 
-        # Debounce typing; the filter itself is one pass over prepared columns.
-        self._filter_timer = QTimer(self)
-        self._filter_timer.setSingleShot(True)
-        self._filter_timer.setInterval(120)
-        self._filter_timer.timeout.connect(self.apply_filter)
-        self._fire_timer = QTimer(self)
-        self._fire_timer.setSingleShot(True)
-        self._fire_timer.setInterval(300)
-        self._fire_timer.timeout.connect(self._count_fires)
+    def _connect_controls(self) -> None:
         self.filter_edit.textChanged.connect(self._filter_timer.start)
         self.filter_edit.returnPressed.connect(self.apply_filter)
         self.hex_check.toggled.connect(self._on_mode_check)
@@ -310,29 +233,24 @@ class MergesPane(QWidget):
         self.model.layoutChanged.connect(self._update_count)
         self.plot.merge_clicked.connect(self.jump_to_rank)
 
+    def _connect_state(self) -> None:
+        state = self.state
         state.bpe_changed.connect(self.set_bpe)
         state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
         state.merge_requested.connect(self.jump_to_rank)
-        # live training plot: redraw at most every 300 ms from the trainer's list
-        self._live_merges: list | None = None
-        self._live_timer = QTimer(self)
-        self._live_timer.setSingleShot(True)
-        self._live_timer.setInterval(300)
-        self._live_timer.timeout.connect(self._draw_live_plot)
         state.training_merges.connect(self._on_training_merges)
         state.token_tree_requested.connect(self.show_tree_of_bytes)
         state.corpus_changed.connect(lambda _c: self._update_plot())
-        self.set_bpe(state.bpe)
 
     # -- public ------------------------------------------------------------------
 
     @property
-    def bpe(self) -> Any:
+    def bpe(self) -> BPE | None:
         """The BPE shown (None before one is set)."""
         return self._bpe
 
-    def set_bpe(self, bpe: Any) -> None:
-        """Show the merges of ``bpe`` (a ``tokexplorer.core.bpe.model.BPE``) or none (None).
+    def set_bpe(self, bpe: BPE | None) -> None:
+        """Show the merges of ``bpe`` or none (None).
 
         A model loaded from tiktoken ranks has its merges recovered in a worker
         first (about half a second for cl100k); the table shows them when ready.
@@ -341,21 +259,22 @@ class MergesPane(QWidget):
         self._index = None
         self._fires = None
         self._selected_rank = None
+        self.merges_job.cancel()
+        self.fire_job.cancel()
         self.tree.set_tree(None)
-        self._clear_fires()
+        self.fire_sites.clear()
         if bpe is None:
             self.model.clear()
             self.title_label.setText(_NO_MODEL)
             self._after_model()
             return
-        if getattr(bpe, "_merges", ()) is None:  # tiktoken ranks: recover the merges off-thread
+        # BPE offers no public "merges known yet?"; reading bpe.merges would recover them here
+        if bpe._merges is None:  # noqa: SLF001 - tiktoken ranks: recover the merges off-thread
             self.model.clear()
             self.title_label.setText(f"{bpe.name}: recovering the merges from the ranks…")
-            worker = Worker(lambda cancel, b=bpe: (b.merges, b)[1])
-            worker.signals.returned.connect(self._show_merges)
-            worker.signals.errored.connect(self._on_worker_error)
-            self.merges_worker = worker
-            worker.start()
+            self.merges_job.start(
+                lambda cancel, b=bpe: (b.merges, b)[1], on_result=self._show_merges, on_error=self._on_worker_error
+            )
             return
         self._show_merges(bpe)
 
@@ -375,7 +294,7 @@ class MergesPane(QWidget):
                 partial_only=self.partial_check.isChecked(),
             )
         except ValueError as exc:
-            self.filter_edit.setStyleSheet("QLineEdit { background: #ffe0e0; }")
+            self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
             msg = "not hex: use pairs like e4 bd" if mode == "hex" else str(exc).splitlines()[0]
             self.count_label.setText(msg)
             return
@@ -395,11 +314,7 @@ class MergesPane(QWidget):
             why = "is hidden by the filter" if 0 <= rank < len(self.model.merges) else "does not exist"
             self.state.status.emit(f"merge #{rank} {why}")
             return False
-        ix = self.model.index(row, COL_RANK)
-        self.view.selectionModel().setCurrentIndex(
-            ix,
-            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
-        )
+        ix = self.view.select_row(row)
         self.view.scrollTo(ix, QAbstractItemView.ScrollHint.PositionAtCenter)
         return True
 
@@ -422,20 +337,9 @@ class MergesPane(QWidget):
         try:
             root = idx.tree(token_id)
         except Exception as exc:  # noqa: BLE001 - an InputError: a one-line message
-            self.tree.set_tree(None, message=str(exc))
-            self.tree_label.setText(str(exc))
+            self.tree_panel.show_message(str(exc))
             return False
-        self.tree.set_tree(root)
-        shown = token_display(root.bytes, visible_spaces=True)
-        if root.is_leaf:
-            self.tree_label.setText(f"token {token_id} «{shown}» is a single byte: no merge makes it")
-        else:
-            self.tree_label.setText(
-                f"token {token_id} «{shown}» ({len(root.bytes)} bytes) is built by "
-                f"{root.n_merges()} merge{'' if root.n_merges() == 1 else 's'}, {root.depth()} "
-                f"level{'' if root.depth() == 1 else 's'} deep; boxes show each merge's rank "
-                "(orange: part of a character, blue: whole characters, grey: bytes)"
-            )
+        self.tree_panel.show_tree(token_id, root)
         return True
 
     def show_tree_of_bytes(self, data: bytes) -> bool:
@@ -445,9 +349,7 @@ class MergesPane(QWidget):
         tid = self._bpe.mergeable_ranks.get(bytes(data))
         self.details.setCurrentIndex(0)
         if tid is None:
-            msg = f"{bytes(data).hex(' ').upper()} is not a token of {self._bpe.name}"
-            self.tree.set_tree(None, message=msg)
-            self.tree_label.setText(msg)
+            self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {self._bpe.name}")
             return False
         return self.show_token_tree(tid)
 
@@ -457,21 +359,9 @@ class MergesPane(QWidget):
 
     # -- internals ---------------------------------------------------------------
 
-    def _show_merges(self, bpe: Any) -> None:
-        if bpe is not self._bpe:
-            return
+    def _show_merges(self, bpe: BPE) -> None:
         self.model.set_merges(bpe.merges, bpe.vocab)
-        pattern = getattr(bpe, "pattern_name", None) or "custom"
-        n_special = len(getattr(bpe, "special_tokens", {}) or {})
-        self.title_label.setText(
-            f"{getattr(bpe, 'name', 'BPE')} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
-            f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
-            + (
-                " · pair counts unknown (merges recovered from the ranks)"
-                if bpe.merges and bpe.merges[0].count is None
-                else ""
-            )
-        )
+        self.title_label.setText(model_title(bpe))
         self._after_model()
         self._start_index_worker()
         self._fire_timer.start()
@@ -485,76 +375,60 @@ class MergesPane(QWidget):
         self._update_count()
         self._update_plot()
 
-    def _on_training_merges(self, merges: Any) -> None:
+    def _corpus_bytes(self) -> int | None:
+        corpus = self.state.corpus
+        return corpus.n_bytes if corpus is not None else None
+
+    def _on_training_merges(self, merges: list[MergeRecord]) -> None:
         self._live_merges = merges
         if not self._live_timer.isActive():
             self._live_timer.start()
 
     def _draw_live_plot(self) -> None:
         """Plot the merges a running training has learned so far."""
-        merges = self._live_merges
-        if merges is None:
-            return
-        snapshot = list(merges)  # the trainer appends on its thread; copy first
-        corpus = self.state.corpus
-        n_bytes = getattr(corpus, "n_bytes", None) if corpus is not None else None
-        self.plot.set_merges(snapshot, n_bytes)
-        self.plot.note.setText(f"training… {len(snapshot):,} merges so far. " + self.plot.note.text())
+        if self._live_merges is not None:
+            self.plot.show_training(self._live_merges, self._corpus_bytes())
 
     def _update_plot(self) -> None:
         self._live_merges = None
         self._live_timer.stop()
-        corpus = self.state.corpus
-        n_bytes = getattr(corpus, "n_bytes", None) if corpus is not None else None
-        self.plot.set_merges(self.model.merges, n_bytes)
+        self.plot.set_merges(self.model.merges, self._corpus_bytes())
 
     def _start_index_worker(self) -> None:
         if self.model.has_search_index:
             return
-        merges, vocab, gen = self.model.merges, self.model.vocab, self.model.generation
-        worker = Worker(lambda cancel: (gen, build_search_index(merges, vocab)))
+        merges, vocab, generation = self.model.merges, self.model.vocab, self.model.generation
+        worker = Worker(lambda cancel: (generation, build_search_index(merges, vocab)))
         worker.signals.returned.connect(self._on_search_index)
         self.index_worker = worker
         worker.start()
+
+    def _on_search_index(self, result: tuple[int, SearchIndex]) -> None:
+        generation, index = result
+        self.model.set_search_index(index, generation)
 
     def _count_fires(self) -> None:
         bpe = self._bpe
         if bpe is None or not self.model.merges:
             return
-        if self.fire_worker is not None and not self.fire_worker.done:
-            self.fire_worker.cancel()
         text = self.state.sample_text
-        self._fire_gen += 1
-        gen = self._fire_gen
         merges, vocab = self.model.merges, self.model.vocab
         index = self._index
 
-        def work(cancel: Any) -> tuple[int, Any, str, MergeIndex, FireIndex]:
+        def work(cancel: CancelFlag) -> tuple[str, MergeIndex, FireIndex]:
             idx = index if index is not None else MergeIndex(merges, vocab)
-            return gen, bpe, text, idx, fire_index(bpe, text, index=idx, cancel=cancel)
+            return text, idx, fire_index(bpe, text, index=idx, cancel=cancel)
 
-        worker = Worker(work)
-        worker.signals.returned.connect(self._on_fires)
-        worker.signals.errored.connect(self._on_worker_error)
-        self.fire_worker = worker
-        worker.start()
+        self.fire_job.start(work, on_result=self._on_fires, on_error=self._on_worker_error)
 
-    def _on_worker_error(self, exc: BaseException) -> None:
-        self.state.status.emit(f"merge table: {user_message(exc)}")
-
-    def _on_search_index(self, result: tuple[int, Any]) -> None:
-        gen, idx = result
-        self.model.set_search_index(idx, gen)
-
-    def _on_fires(self, result: tuple[int, Any, str, MergeIndex, FireIndex]) -> None:
-        gen, bpe, text, index, fires = result
-        if gen != self._fire_gen or bpe is not self._bpe:
-            return  # a newer request won
-        self._index, self._fires = index, fires
-        self._fires_text = text
+    def _on_fires(self, result: tuple[str, MergeIndex, FireIndex]) -> None:
+        self._fires_text, self._index, self._fires = result
         self.model.set_fire_counts(self._fires.counts)
         if self._selected_rank is not None:
             self._show_fires(self._selected_rank)
+
+    def _on_worker_error(self, exc: BaseException) -> None:
+        self.state.status.emit(f"merge table: {user_message(exc)}")
 
     def _on_mode_check(self, on: bool) -> None:
         sender = self.sender()
@@ -568,15 +442,10 @@ class MergesPane(QWidget):
     def _on_display_mode(self, _i: int) -> None:
         mode = self.display_combo.currentData()
         self.model.set_display_mode(mode)
-        if mode == "hex":
-            self.tree.set_label(lambda b: b.hex(" ").upper())
-        elif mode == "gpt2":
-            self.tree.set_label(to_gpt2_visible)
-        else:
-            self.tree.set_label(lambda b: token_display(b, visible_spaces=True))
+        self.tree.set_label(_TREE_LABELS.get(mode, default_label))
         self.view.viewport().update()
 
-    def _update_count(self, *args: Any) -> None:
+    def _update_count(self, *_args: object) -> None:
         total = len(self.model.merges)
         shown = self.model.rowCount()
         self.count_label.setText(f"{total:,} merges ({shown:,} shown)")
@@ -586,17 +455,11 @@ class MergesPane(QWidget):
             return
         row = self.model.row_of_rank(self._selected_rank)
         if row >= 0:
-            ix = self.model.index(row, COL_RANK)
-            self.view.selectionModel().blockSignals(True)
-            self.view.selectionModel().setCurrentIndex(
-                ix,
-                QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
-            )
-            self.view.selectionModel().blockSignals(False)
+            ix = self.view.select_row(row, notify=False)
             self.view.viewport().update()
             self.view.scrollTo(ix)
 
-    def _on_selection(self, *_args: Any) -> None:
+    def _on_selection(self, *_args: object) -> None:
         rows = self.view.selectionModel().selectedRows()
         if not rows:
             return
@@ -620,59 +483,14 @@ class MergesPane(QWidget):
             f"{self.model.token_text(merge.right)} → token {merge.new_id} ({raw.hex(' ').upper()})"
         )
 
-    def _clear_fires(self) -> None:
-        self.fires_text.setPlainText("")
-        self.fires_table.setRowCount(0)
-        self.fires_label.setText("Select a merge to see where it fires in the sample text (Compare tab).")
-
     def _show_fires(self, rank: int) -> None:
-        fi = self._fires
-        if fi is None:
-            self.fires_label.setText("Counting where each merge fires in the sample text…")
+        if self._fires is None:
+            self.fire_sites.show_counting()
             return
-        sites = fi.where(rank)
-        text = self._fires_text
         m = self.model.merges[rank] if rank < len(self.model.merges) else None
         name = token_display(m.merged, visible_spaces=True) if m is not None else str(rank)
-        n_chunks = len(sites.chunks)
-        self.fires_label.setText(
-            f"merge #{rank} «{name}» fires {sites.count:,} times in the sample text, "
-            f"in {n_chunks:,} different chunks"
-            + ("" if sites.count else " (its token never forms here: a lower-ranked merge takes its bytes first, or they do not occur)")
-        )
-        if self.fires_text.toPlainText() != text:
-            self.fires_text.setPlainText(text)
-        selections = []
-        if sites.spans:
-            u16 = byte_to_utf16(text)
-            fmt = QTextCharFormat()
-            fmt.setBackground(_HIGHLIGHT)
-            doc = self.fires_text.document()
-            for s, e in sites.spans[:MAX_FIRE_SPANS]:
-                cur = QTextCursor(doc)
-                cur.setPosition(u16[s])
-                end = u16[e] if u16[e] > u16[s] else u16[s] + 1
-                cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
-                sel = QTextEdit.ExtraSelection()
-                sel.cursor = cur
-                sel.format = fmt
-                selections.append(sel)
-            first = QTextCursor(doc)
-            first.setPosition(u16[sites.spans[0][0]])
-            self.fires_text.setTextCursor(first)
-            self.fires_text.ensureCursorVisible()
-        self.fires_text.setExtraSelections(selections)
-        self.fires_table.setRowCount(0)
-        rows = sites.chunks[:MAX_FIRE_CHUNKS]
-        self.fires_table.setRowCount(len(rows))
-        for r, (chunk, count) in enumerate(rows):
-            item = QTableWidgetItem(token_display(chunk.encode("utf-8"), visible_spaces=True))
-            item.setToolTip(chunk.encode("utf-8").hex(" ").upper())
-            self.fires_table.setItem(r, 0, item)
-            c = QTableWidgetItem(f"{count:,}")
-            c.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-            self.fires_table.setItem(r, 1, c)
-        self.state.merge_fires.emit(list(sites.spans))
+        spans = self.fire_sites.show_sites(self._fires, rank, name=name, text=self._fires_text)
+        self.state.merge_fires.emit(spans)
 
 
-__all__ = ["MergesPane", "VisibleSpaceDelegate", "byte_to_utf16"]
+__all__ = ["MergesPane", "model_title"]

@@ -5,6 +5,8 @@ as a tree: the bytes are the leaves on the bottom row, each merge is a box
 above its two parts with its rank (``#12``), and the token itself is the root
 at the top. Boxes whose bytes are only part of a UTF-8 character are drawn in
 orange, whole-character boxes in blue, single bytes in grey.
+:class:`MergeTreePanel` is the merge table's "Merge tree" tab: the tree in a
+scroll area under a caption that says what it shows.
 """
 
 from __future__ import annotations
@@ -12,24 +14,17 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
-from PySide6.QtWidgets import QSizePolicy, QWidget
+from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
+from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import MergeNode, is_partial_utf8
 from tokexplorer.core.text import token_display
+from tokexplorer.gui import theme
 
 _PAD_X = 8.0  # px inside a box, left and right
 _GAP_X = 10.0  # px between sibling subtrees
 _LEVEL_H = 58.0  # px from one level to the next
 _MARGIN = 12.0
-
-_LEAF_FILL = QColor("#eeeeee")
-_LEAF_EDGE = QColor("#9e9e9e")
-_WHOLE_FILL = QColor("#e3f0fd")
-_WHOLE_EDGE = QColor("#1e6fc0")
-_PART_FILL = QColor("#fff0dc")
-_PART_EDGE = QColor("#d9822b")
-_ROOT_EDGE = QColor("#0b3d91")
 
 
 def default_label(data: bytes) -> str:
@@ -164,17 +159,17 @@ class MergeTreeWidget(QWidget):
 
     # -- painting ----------------------------------------------------------------
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
-        p.fillRect(self.rect(), QColor("white"))
+        p.fillRect(self.rect(), theme.TREE_BACKGROUND)
         if not self._boxes:
-            p.setPen(QColor("#666666"))
+            p.setPen(theme.TREE_MESSAGE)
             p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter, self._message)
             return
         dx = max(0.0, (self.width() - self._size.width()) / 2)
         p.translate(dx, 0)
-        p.setPen(QPen(QColor("#8a8a8a"), 1.2))
+        p.setPen(QPen(theme.TREE_LINE, 1.2))
         for b in self._boxes:
             for k in b.kids:
                 p.drawLine(QPointF(b.x, b.y + b.h), QPointF(k.x, k.y))
@@ -183,22 +178,68 @@ class MergeTreeWidget(QWidget):
         for b in self._boxes:
             node = b.node
             if node.left is None:
-                fill, edge = _LEAF_FILL, _LEAF_EDGE
+                fill, edge = theme.TREE_LEAF_FILL, theme.TREE_LEAF_EDGE
             elif is_partial_utf8(node.bytes):
-                fill, edge = _PART_FILL, _PART_EDGE
+                fill, edge = theme.TREE_PART_FILL, theme.TREE_PART_EDGE
             else:
-                fill, edge = _WHOLE_FILL, _WHOLE_EDGE
+                fill, edge = theme.WHOLE_CHAR_FILL, theme.WHOLE_CHAR_EDGE
             if node is root:
-                edge = _ROOT_EDGE
+                edge = theme.TREE_ROOT_EDGE
             r = QRectF(b.x - b.w / 2, b.y, b.w, b.h)
             p.setPen(QPen(edge, 2.0 if node is root else 1.2))
             p.setBrush(fill)
             p.drawRoundedRect(r, 5, 5)
-            p.setPen(QColor("#111111"))
+            p.setPen(theme.BOX_TEXT)
             p.setFont(self._font)
             top = QRectF(r.left(), r.top() + 3, r.width(), fm.height())
             p.drawText(top, Qt.AlignmentFlag.AlignCenter, b.text)
             p.setFont(self._small)
-            p.setPen(QColor("#555555") if node.left is None else edge.darker(120))
+            p.setPen(theme.BOX_CAPTION if node.left is None else edge.darker(120))
             low = QRectF(r.left(), top.bottom(), r.width(), r.bottom() - top.bottom() - 2)
             p.drawText(low, Qt.AlignmentFlag.AlignCenter, b.sub)
+
+
+class MergeTreePanel(QWidget):
+    """A caption above a scrollable :class:`MergeTreeWidget` (the merge table's "Merge tree" tab).
+
+    Args:
+        parent: Qt parent widget.
+
+    Attributes:
+        caption: the QLabel above the tree.
+        tree: the :class:`MergeTreeWidget`.
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tree = MergeTreeWidget()
+        self.caption = QLabel("Select a merge, or ask for a token's tree from another pane.")
+        self.caption.setWordWrap(True)
+        scroll = QScrollArea()
+        scroll.setWidget(self.tree)
+        scroll.setWidgetResizable(True)
+        scroll.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.caption)
+        layout.addWidget(scroll, 1)
+
+    def show_tree(self, token_id: int, root: MergeNode) -> None:
+        """Draw the tree ``root`` of token ``token_id`` and say how the token is built."""
+        self.tree.set_tree(root)
+        shown = token_display(root.bytes, visible_spaces=True)
+        if root.is_leaf:
+            self.caption.setText(f"token {token_id} «{shown}» is a single byte: no merge makes it")
+            return
+        n_merges, depth = root.n_merges(), root.depth()
+        self.caption.setText(
+            f"token {token_id} «{shown}» ({len(root.bytes)} bytes) is built by "
+            f"{n_merges} merge{'' if n_merges == 1 else 's'}, {depth} "
+            f"level{'' if depth == 1 else 's'} deep; boxes show each merge's rank "
+            "(orange: part of a character, blue: whole characters, grey: bytes)"
+        )
+
+    def show_message(self, message: str) -> None:
+        """Draw no tree; show ``message`` in its place and as the caption."""
+        self.tree.set_tree(None, message=message)
+        self.caption.setText(message)

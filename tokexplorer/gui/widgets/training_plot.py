@@ -23,10 +23,9 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui import theme
 
-_BLUE = "#1e6fc0"
-_GREEN = "#2e7d32"
-_ORANGE = "#d9822b"
+_TEXT = theme.PLOT_TEXT.name()  # pyqtgraph's axis labels take a colour name, not a QColor
 
 
 def token_curve(counts: Sequence[int], n_bytes: int) -> np.ndarray:
@@ -67,7 +66,7 @@ class TrainingPlot(QWidget):
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.glw = pg.GraphicsLayoutWidget()
-        self.glw.setBackground("w")
+        self.glw.setBackground(theme.PLOT_BACKGROUND)
         self.tokens_plot = self.glw.addPlot(row=0, col=0)
         self.bpt_plot = self.glw.addPlot(row=1, col=0)
         self.length_plot = self.glw.addPlot(row=2, col=0)
@@ -77,26 +76,26 @@ class TrainingPlot(QWidget):
             (self.length_plot, "New token length by rank (click a point: that merge)", "bytes"),
         )
         for plot, title, ylabel in titles:
-            plot.setTitle(title, color="#222222", size="10pt")
+            plot.setTitle(title, color=_TEXT, size="10pt")
             plot.showGrid(x=True, y=True, alpha=0.25)
             for name in ("left", "bottom"):
                 ax = plot.getAxis(name)
-                ax.setPen(pg.mkPen("#555555"))
-                ax.setTextPen(pg.mkPen("#222222"))
-            plot.setLabel("left", ylabel, color="#222222")
+                ax.setPen(pg.mkPen(theme.PLOT_AXIS))
+                ax.setTextPen(pg.mkPen(theme.PLOT_TEXT))
+            plot.setLabel("left", ylabel, color=_TEXT)
             plot.setMenuEnabled(False)
-        self.length_plot.setLabel("bottom", "merge rank (= merges learned)", color="#222222")
+        self.length_plot.setLabel("bottom", "merge rank (= merges learned)", color=_TEXT)
         self.bpt_plot.setXLink(self.tokens_plot)
         self.length_plot.setXLink(self.tokens_plot)
-        self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen(_BLUE, width=2))
-        self.bpt_curve = self.bpt_plot.plot(pen=pg.mkPen(_GREEN, width=2))
+        self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen(theme.PLOT_TOKENS, width=2))
+        self.bpt_curve = self.bpt_plot.plot(pen=pg.mkPen(theme.PLOT_BYTES_PER_TOKEN, width=2))
         self.scatter = pg.ScatterPlotItem(
-            size=5, pen=None, brush=pg.mkBrush(30, 111, 192, 150), hoverable=True
+            size=5, pen=None, brush=pg.mkBrush(theme.PLOT_POINTS), hoverable=True
         )
         self.length_plot.addItem(self.scatter)
         self._markers = []
         for plot in (self.tokens_plot, self.bpt_plot, self.length_plot):
-            line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(_ORANGE, width=2))
+            line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(theme.PLOT_MARKER, width=2))
             line.setVisible(False)
             plot.addItem(line)
             self._markers.append(line)
@@ -147,7 +146,7 @@ class TrainingPlot(QWidget):
             toks = token_curve(counts, base)
             xs = np.arange(len(toks))
             if known:
-                self.tokens_plot.setTitle("Corpus tokens after N merges", color="#222222", size="10pt")
+                self.tokens_plot.setTitle("Corpus tokens after N merges", color=_TEXT, size="10pt")
                 self.tokens_curve.setData(xs, toks)
                 safe = np.maximum(toks, 1)
                 self.bpt_curve.setData(xs, base / safe)
@@ -158,7 +157,7 @@ class TrainingPlot(QWidget):
                     "estimated from the pair counts."
                 )
             else:
-                self.tokens_plot.setTitle("Tokens saved by the first N merges", color="#222222", size="10pt")
+                self.tokens_plot.setTitle("Tokens saved by the first N merges", color=_TEXT, size="10pt")
                 self.tokens_curve.setData(xs, base - toks)
                 self.bpt_curve.setData([], [])
                 self.note.setText(
@@ -169,6 +168,15 @@ class TrainingPlot(QWidget):
             plot.enableAutoRange()
         for m in self._markers:
             m.setVisible(False)
+
+    def show_training(self, merges: list[MergeRecord], n_bytes: int | None) -> None:
+        """Plot the merges a running training has learned so far, saying so in the note.
+
+        ``merges`` is the trainer's own list, which grows on its thread: a copy is plotted.
+        """
+        snapshot = list(merges)
+        self.set_merges(snapshot, n_bytes)
+        self.note.setText(f"training… {len(snapshot):,} merges so far. " + self.note.text())
 
     def set_marker(self, rank: int | None) -> None:
         """Draw a vertical line at merge ``rank`` on every plot (None: hide it)."""

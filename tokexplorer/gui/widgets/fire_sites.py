@@ -1,0 +1,158 @@
+"""Where a merge fires: the sample text with the merge's places highlighted, and its chunks.
+
+:class:`FireSitesView` is the merge table's "Where it fires" tab. It shows one
+merge of a :class:`~tokexplorer.core.analysis.merges.FireIndex`: a caption with
+how often the merge fires, the sample text with every place it applies
+highlighted, and a table of the chunks it occurs in with counts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QTextCharFormat, QTextCursor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.analysis import FireIndex
+from tokexplorer.core.text import token_display
+from tokexplorer.gui import theme
+
+#: Most highlighted spans and listed chunks.
+MAX_FIRE_SPANS = 5000
+MAX_FIRE_CHUNKS = 500
+
+_SELECT_A_MERGE = "Select a merge to see where it fires in the sample text (Compare tab)."
+
+
+def byte_to_utf16(text: str) -> list[int]:
+    """For each byte offset of ``text``'s UTF-8 (``0..len``), the UTF-16 offset of
+    the character holding it (Qt text positions count UTF-16 units).
+
+    >>> byte_to_utf16("a你😀")
+    [0, 1, 1, 1, 2, 2, 2, 2, 4]
+    """
+    out: list[int] = []
+    pos = 0
+    for ch in text:
+        n = len(ch.encode("utf-8"))
+        out.extend([pos] * n)
+        pos += 2 if ord(ch) > 0xFFFF else 1
+    out.append(pos)
+    return out
+
+
+class FireSitesView(QWidget):
+    """Caption, highlighted sample text and chunk table of one merge's firing sites.
+
+    Args:
+        parent: Qt parent widget.
+
+    Attributes:
+        label: the caption (how often the merge fires, or what to do).
+        text: the read-only sample text with the places highlighted.
+        table: the chunks the merge fires in ("Chunk", "Fires").
+    """
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = QLabel(_SELECT_A_MERGE)
+        self.label.setWordWrap(True)
+        self.text = QPlainTextEdit()
+        self.text.setReadOnly(True)
+        self.table = QTableWidget(0, 2)
+        self.table.setHorizontalHeaderLabels(["Chunk", "Fires"])
+        self.table.verticalHeader().setVisible(False)
+        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.text)
+        split.addWidget(self.table)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.label)
+        layout.addWidget(split, 1)
+
+    def clear(self) -> None:
+        """Show nothing and ask for a merge."""
+        self.text.setPlainText("")
+        self.table.setRowCount(0)
+        self.label.setText(_SELECT_A_MERGE)
+
+    def show_counting(self) -> None:
+        """Say that the firing sites are being counted."""
+        self.label.setText("Counting where each merge fires in the sample text…")
+
+    def show_sites(self, fires: FireIndex, rank: int, *, name: str, text: str) -> list[tuple[int, int]]:
+        """Show where the merge of ``rank`` fires.
+
+        Args:
+            fires: the firing index of ``text``.
+            rank: the merge's rank.
+            name: the merged token as shown in the caption.
+            text: the sample text ``fires`` was computed on.
+
+        Returns:
+            the merge's half-open byte spans in ``text`` (all of them, not only
+            the :data:`MAX_FIRE_SPANS` highlighted).
+        """
+        sites = fires.where(rank)
+        self.label.setText(
+            f"merge #{rank} «{name}» fires {sites.count:,} times in the sample text, "
+            f"in {len(sites.chunks):,} different chunks"
+            + (
+                ""
+                if sites.count
+                else " (its token never forms here: a lower-ranked merge takes its bytes first, or they do not occur)"
+            )
+        )
+        if self.text.toPlainText() != text:
+            self.text.setPlainText(text)
+        self._highlight(text, sites.spans)
+        self._fill_chunks(sites.chunks[:MAX_FIRE_CHUNKS])
+        return list(sites.spans)
+
+    def _highlight(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
+        selections = []
+        if spans:
+            u16 = byte_to_utf16(text)
+            fmt = QTextCharFormat()
+            fmt.setBackground(theme.FIRE_HIGHLIGHT)
+            doc = self.text.document()
+            for s, e in spans[:MAX_FIRE_SPANS]:
+                cur = QTextCursor(doc)
+                cur.setPosition(u16[s])
+                end = u16[e] if u16[e] > u16[s] else u16[s] + 1
+                cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+                sel = QTextEdit.ExtraSelection()
+                sel.cursor = cur
+                sel.format = fmt
+                selections.append(sel)
+            first = QTextCursor(doc)
+            first.setPosition(u16[spans[0][0]])
+            self.text.setTextCursor(first)
+            self.text.ensureCursorVisible()
+        self.text.setExtraSelections(selections)
+
+    def _fill_chunks(self, rows: Sequence[tuple[str, int]]) -> None:
+        self.table.setRowCount(0)
+        self.table.setRowCount(len(rows))
+        for r, (chunk, count) in enumerate(rows):
+            item = QTableWidgetItem(token_display(chunk.encode("utf-8"), visible_spaces=True))
+            item.setToolTip(chunk.encode("utf-8").hex(" ").upper())
+            self.table.setItem(r, 0, item)
+            c = QTableWidgetItem(f"{count:,}")
+            c.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(r, 1, c)

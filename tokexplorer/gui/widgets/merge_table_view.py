@@ -1,0 +1,109 @@
+"""The merge table's view: a QTableView set up for :class:`MergeTableModel`.
+
+Rows of fixed height (200,000 rows scroll without measuring each), columns of
+fixed widths with the merged token taking what is left, single-row selection,
+sorting by the header, and token columns drawn with spaces as ``␣``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QObject, Qt
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyledItemDelegate, QTableView, QWidget
+
+from tokexplorer.gui.models.merge_model import (
+    COL_BYTES,
+    COL_COUNT,
+    COL_FIRES,
+    COL_LEFT,
+    COL_MERGED,
+    COL_RANK,
+    COL_RIGHT,
+    MergeTableModel,
+)
+
+#: Shown in place of a space in the token columns (text mode).
+VISIBLE_SPACE = "␣"
+
+#: Width in pixels of each column at start (the merged token then stretches).
+COLUMN_WIDTHS = (
+    (COL_RANK, 64),
+    (COL_LEFT, 110),
+    (COL_RIGHT, 110),
+    (COL_MERGED, 150),
+    (COL_BYTES, 48),
+    (COL_COUNT, 72),
+    (COL_FIRES, 56),
+)
+
+
+class VisibleSpaceDelegate(QStyledItemDelegate):
+    """Draws token text with spaces as ``␣`` in text mode (hex and GPT-2 modes
+    already have no bare spaces to hide), so a merge of two spaces is not an
+    empty cell."""
+
+    def __init__(self, model: MergeTableModel, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._model = model
+
+    def displayText(self, value: Any, locale: QLocale) -> str:  # noqa: N802 - Qt override
+        text = super().displayText(value, locale)
+        if self._model.display_mode == "text":
+            return text.replace(" ", VISIBLE_SPACE)
+        return text
+
+
+class MergeTableView(QTableView):
+    """The table of merges, sorted by rank at start.
+
+    Args:
+        model: the merge table model it shows.
+        parent: Qt parent widget.
+
+    Attributes:
+        delegate: the :class:`VisibleSpaceDelegate` of the Left, Right and
+            Merged token columns.
+    """
+
+    def __init__(self, model: MergeTableModel, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setModel(model)
+        self.setSortingEnabled(True)
+        self.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
+        self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.setWordWrap(False)
+        self.setAlternatingRowColors(True)
+        self.delegate = VisibleSpaceDelegate(model, self)
+        for col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+            self.setItemDelegateForColumn(col, self.delegate)
+        vh = self.verticalHeader()
+        vh.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        vh.setVisible(False)
+        hh = self.horizontalHeader()
+        hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        hh.setStretchLastSection(False)
+        for col, width in COLUMN_WIDTHS:
+            self.setColumnWidth(col, width)
+        # the merged token takes the width left over (no blank band after Fires)
+        hh.setSectionResizeMode(COL_MERGED, QHeaderView.ResizeMode.Stretch)
+
+    def select_row(self, row: int, *, notify: bool = True) -> QModelIndex:
+        """Make ``row`` the current, only selected row; returns its Rank cell.
+
+        ``notify=False`` changes the selection without emitting the selection
+        model's signals (re-selecting the same merge after a filter).
+        """
+        ix = self.model().index(row, COL_RANK)
+        selection = self.selectionModel()
+        if not notify:
+            selection.blockSignals(True)
+        selection.setCurrentIndex(
+            ix,
+            QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows,
+        )
+        if not notify:
+            selection.blockSignals(False)
+        return ix

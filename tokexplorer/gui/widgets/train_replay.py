@@ -1,0 +1,176 @@
+"""Train step by step: replay BPE training on a small typed text.
+
+Type a small text (the classic "the cat in the hat") and replay training on it
+(:func:`tokexplorer.core.bpe.replay_training`, in a worker): at each step the
+pair counts, the pair chosen, and the text re-segmented.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (
+    QComboBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.bpe import TrainStep, replay_training
+from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.pieces_view import PiecesView, piece_cell, pieces_table, show
+from tokexplorer.gui.widgets.step_controls import StepControls
+from tokexplorer.gui.workers import LatestRequest, Worker, user_message
+
+#: The text the replay starts with.
+DEFAULT_TRAIN_TEXT = "the cat in the hat"
+#: Rows shown in the pair-count table.
+MAX_PAIR_ROWS = 500
+
+
+class TrainReplay(QWidget):
+    """The training replay: text, pre-tokenizer and merge count, step controls, pair counts, pieces.
+
+    Args:
+        parent: Qt parent widget.
+
+    Signals:
+        replayed(): a replay finished and is shown.
+        status(str): a line for the status bar (why a replay failed).
+
+    Attributes:
+        text_edit, pattern_combo, merges_spin, button: the inputs and "Replay training".
+        controls: the :class:`StepControls`.
+        label: what happens at the step shown.
+        table: the pair counts before the step's merge.
+        pieces: the :class:`PiecesView` of the text re-segmented after it.
+        steps: the current replay (list of :class:`TrainStep`).
+        job: the replay's worker job (latest request wins).
+    """
+
+    replayed = Signal()
+    status = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.steps: list[TrainStep] = []
+        self.job = LatestRequest(self)
+        self.text_edit = QPlainTextEdit(DEFAULT_TRAIN_TEXT)
+        self.text_edit.setMaximumHeight(70)
+        self.controls = StepControls()
+        self.label = QLabel("Type a small text and press Replay training.")
+        self.label.setWordWrap(True)
+        f = self.label.font()
+        f.setPointSizeF(f.pointSizeF() + 1)
+        self.label.setFont(f)
+        layout = QVBoxLayout(self)
+        layout.addWidget(QLabel("Training text:"))
+        layout.addWidget(self.text_edit)
+        layout.addLayout(self._build_options())
+        layout.addWidget(self.controls)
+        layout.addWidget(self.label)
+        layout.addWidget(self._build_split(), 1)
+        self.button.clicked.connect(self.replay)
+        self.controls.step_changed.connect(self._show_step)
+
+    def _build_options(self) -> QHBoxLayout:
+        self.pattern_combo = QComboBox()
+        for name in PATTERN_NAMES:
+            self.pattern_combo.addItem(name, name)
+        self.merges_spin = QSpinBox()
+        self.merges_spin.setRange(1, 500)
+        self.merges_spin.setValue(10)
+        self.button = QPushButton("Replay training")
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Pre-tokenizer:"))
+        row.addWidget(self.pattern_combo)
+        row.addWidget(QLabel("Merges:"))
+        row.addWidget(self.merges_spin)
+        row.addWidget(self.button)
+        row.addStretch(1)
+        return row
+
+    def _build_split(self) -> QSplitter:
+        self.pieces = PiecesView()
+        scroll = QScrollArea()
+        scroll.setWidget(self.pieces)
+        scroll.setWidgetResizable(True)
+        self.table = pieces_table(["Left", "Right", "Count"])
+        counts = QWidget()
+        counts_layout = QVBoxLayout(counts)
+        counts_layout.setContentsMargins(0, 0, 0, 0)
+        counts_layout.addWidget(QLabel("Pair counts before this merge:"))
+        counts_layout.addWidget(self.table, 1)
+        segmented = QWidget()
+        segmented_layout = QVBoxLayout(segmented)
+        segmented_layout.setContentsMargins(0, 0, 0, 0)
+        segmented_layout.addWidget(QLabel("The text re-segmented after this merge (new token in green):"))
+        segmented_layout.addWidget(scroll, 1)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(counts)
+        split.addWidget(segmented)
+        split.setStretchFactor(1, 2)
+        return split
+
+    def replay(self) -> Worker:
+        """Replay training on the typed text in a worker; shows step 1 when done.
+
+        A newer replay drops this one's result; so does a change of the text
+        before the result arrives.
+        """
+        text = self.text_edit.toPlainText()
+        n = self.merges_spin.value()
+        pattern = self.pattern_combo.currentData()
+        self.label.setText("Replaying…")
+        return self.job.start(
+            lambda cancel: (text, replay_training(text, n_merges=n, pattern=pattern, cancel=cancel)),
+            on_result=self._on_steps,
+            on_error=self._on_error,
+        )
+
+    def _on_error(self, exc: BaseException) -> None:
+        message = user_message(exc)
+        self.label.setText(message)
+        self.status.emit(f"training replay: {message}")
+
+    def _on_steps(self, result: tuple[str, list[TrainStep]]) -> None:
+        text, steps = result
+        if text != self.text_edit.toPlainText():
+            return  # the text changed meanwhile
+        self.steps = steps
+        if not steps:
+            self.label.setText("Nothing to merge: the text has no pair of adjacent bytes.")
+        self.controls.set_count(len(steps))
+        self.replayed.emit()
+
+    def _show_step(self, i: int) -> None:
+        steps = self.steps
+        if not steps:
+            self.pieces.set_pieces([])
+            self.table.setRowCount(0)
+            return
+        st = steps[i]
+        a, b, c = st.chosen
+        n_before = sum(len(w) for w in st.before)
+        n_after = sum(len(w) for w in st.after)
+        self.label.setText(
+            f"Merge #{st.rank}: the most frequent pair «{show(a)}» + «{show(b)}» ({c}×) "
+            f"becomes the token «{show(a + b)}». Tokens in the text: {n_before} → {n_after}."
+        )
+        rows = st.pair_counts[:MAX_PAIR_ROWS]
+        self.table.setRowCount(len(rows))
+        for r, (left, right, count) in enumerate(rows):
+            chosen = (left, right) == (a, b)
+            fill = theme.REPLAY_CHOSEN_FILL if chosen else None
+            self.table.setItem(r, 0, piece_cell(show(left), bold=chosen, fill=fill))
+            self.table.setItem(r, 1, piece_cell(show(right), bold=chosen, fill=fill))
+            self.table.setItem(r, 2, piece_cell(str(count), right=True, bold=chosen, fill=fill))
+        merged = a + b
+        marks = {(gi, pi): "new" for gi, w in enumerate(st.after) for pi, p in enumerate(w) if p == merged}
+        self.pieces.set_pieces([list(w) for w in st.after], marks)
