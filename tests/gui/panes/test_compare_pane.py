@@ -1,4 +1,5 @@
-"""Compare pane: columns, counts, special-token policy, hover mirroring (emoji survive the byte mapping, one character, several tokens, special-token text inside user input)."""
+"""Compare pane: columns, counts, special-token policy, hover mirroring (emoji survive the
+byte mapping, one character, several tokens, special-token text inside user input)."""
 
 from __future__ import annotations
 
