@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from tokexplorer.core.analysis import WINDOW_CHARS, count_text
 from tokexplorer.core.backends import Tokenizer, bpe_from_tiktoken
 from tokexplorer.core.errors import BackendUnavailableError, InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
-from tokexplorer.core.analysis import WINDOW_CHARS, count_text
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.state import AppState
 
