@@ -231,3 +231,35 @@ PLOT_MARKER = QColor("#d9822b")
 """Vertical line at the selected merge's rank."""
 PLOT_POINTS = QColor(30, 111, 192, 150)
 """Points of the new-token-length scatter plot."""
+
+# --- compare, byte inspector, statistics ---
+
+NORMALIZER_REMOVED_BG = QColor("#f6c6c6")
+"""Background of original text a SentencePiece normalizer removed (struck through)."""
+NORMALIZER_CHANGED_FROM_BG = QColor("#fde68a")
+"""Background of original text a normalizer rewrote."""
+NORMALIZER_CHANGED_TO_BG = QColor("#bbf7d0")
+"""Background of the normalized text that replaced it."""
+NORMALIZER_PIECE_BG = QColor("#e0e7ff")
+"""Background of one piece in the list of pieces on the normalized text."""
+
+RAW_BANNER_BG = QColor("#fff4d6")
+RAW_BANNER_BORDER = QColor("#e0b84c")
+"""Background and border of the byte inspector's banner in raw-bytes mode."""
+
+CHART_SERIES_COLORS: tuple[QColor, ...] = (
+    QColor("#0072B2"),
+    QColor("#E69F00"),
+    QColor("#009E73"),
+    QColor("#CC79A7"),
+    QColor("#56B4E9"),
+    QColor("#D55E00"),
+    QColor("#F0E442"),
+    QColor("#000000"),
+)
+"""Series colours of the statistics charts (colour-blind-safe palette of Okabe and Ito, 2008)."""
+CHART_BACKGROUND = QColor("#ffffff")
+CHART_AXIS = QColor("#444444")
+CHART_TEXT = QColor("#222222")
+"""Axis lines, and the tick labels, title, axis label and legend text of the charts."""
+CHART_LEGEND_BG = QColor(255, 255, 255, 220)

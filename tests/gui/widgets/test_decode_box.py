@@ -1,4 +1,6 @@
-"""The decode box: per-id bytes, incremental decode, canonical check (token-by-token decoding invents no U+FFFD, a byte token that is not UTF-8 on its own, a special id and its spelling differ)."""
+"""The decode box: per-id bytes, incremental decode, canonical check (token-by-token
+decoding invents no U+FFFD, a byte token that is not UTF-8 on its own, a special id and
+its spelling differ)."""
 
 from __future__ import annotations
 
@@ -72,3 +74,16 @@ def test_fill_from_inspected_text(qtbot, cl100k):
         box.fill_button.click()
     assert box.ids_edit.text() == "1169 17839 243 38394 220 16"
     assert box.report.text == "let \u03d5 \u2264 1"
+
+
+def test_latest_ids_win(qtbot, cl100k):
+    box = make_box(qtbot, [cl100k])
+    shown = []
+    box.decoded.connect(shown.append)
+    with qtbot.waitSignal(box.decoded, timeout=10_000):
+        box.ids_edit.setText("1169")
+        box.decode_now()
+        box.ids_edit.setText("16")
+        box.decode_now()
+    qtbot.wait(200)
+    assert [r.ids for r in shown] == [(16,)]  # the first request's result is dropped

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.gui.widgets.token_view import TokenView, _inside_word
+from tokexplorer.gui.widgets.token_layout import inside_word
+from tokexplorer.gui.widgets.token_view import TokenView
 
 WORDS = "tokenizers split frequent words rarely while uncommon spellings become several pieces "
 
 
 def _line_texts(view: TokenView) -> list[str]:
-    return ["".join(it.text for it in view._items[a:b]) for a, b in view._line_items]
+    return ["".join(it.text for it in view._lay.items[a:b]) for a, b in view._lay.line_items]
 
 
 def test_lines_break_between_words_not_inside_them(qtbot):
@@ -26,7 +27,7 @@ def test_lines_break_between_words_not_inside_them(qtbot):
     view.resize(260, 400)
     view.show()
     view.set_tokenization(tz)
-    qtbot.waitUntil(lambda: len(view._line_items) > 3)
+    qtbot.waitUntil(lambda: len(view._lay.line_items) > 3)
     lines = _line_texts(view)
     assert "".join(lines) == text
     words = set(WORDS.split())
@@ -38,6 +39,6 @@ def test_lines_break_between_words_not_inside_them(qtbot):
 
 
 def test_wide_characters_may_break_anywhere():
-    assert _inside_word("a", "b") and _inside_word("é", "9")
-    assert not _inside_word("a", " ") and not _inside_word(" ", "b") and not _inside_word("a", ",")
-    assert not _inside_word("中", "文") and not _inside_word("a", "中")
+    assert inside_word("a", "b") and inside_word("é", "9")
+    assert not inside_word("a", " ") and not inside_word(" ", "b") and not inside_word("a", ",")
+    assert not inside_word("中", "文") and not inside_word("a", "中")

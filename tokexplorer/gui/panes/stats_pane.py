@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -39,9 +40,10 @@ from tokexplorer.core.analysis import (
     format_cell,
 )
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
-from tokexplorer.gui.workers import Worker, guarded, user_message
+from tokexplorer.gui.workers import LatestRequest, Worker, user_message
 
 #: Measures offered in the chart: row key -> (title, y axis label).
 CHART_MEASURES: dict[str, tuple[str, str]] = {
@@ -85,8 +87,7 @@ class StatsPane(QWidget):
         super().__init__(parent)
         self.state = state
         self.stats: CorpusStats | None = None
-        self._worker: Worker | None = None
-        self._gen = 0
+        self._job = LatestRequest(self)
 
         self.compute_button = QPushButton("Compute statistics")
         self.compute_button.clicked.connect(self.compute)
@@ -170,7 +171,8 @@ class StatsPane(QWidget):
 
     @property
     def busy(self) -> bool:
-        return self._worker is not None and not self._worker.done
+        """True while a computation runs."""
+        return self._job.busy
 
     def compute(self) -> Worker | None:
         """Compute the statistics in a worker (a running computation is cancelled first).
@@ -182,31 +184,15 @@ class StatsPane(QWidget):
         if not toks:
             self.message.setText("No tokenizer: add a column in the Compare tab first.")
             return None
-        if self._worker is not None:
-            self._worker.cancel()
-        self._gen += 1
-        gen = self._gen
         files = self.corpus_files()
         policy = self.state.special_policy
-
-        def work(cancel):
-            stats = yield from corpus_stats_iter(
-                toks, files, special=policy, cancel=cancel
-            )
-            return gen, stats
-
-        worker = Worker(work)
-        worker.signals.progress.connect(
-            guarded(self, lambda p, g=gen: self._on_progress(g, p))
+        worker = self._job.start(
+            lambda cancel: corpus_stats_iter(toks, files, special=policy, cancel=cancel),
+            on_result=self._on_done,
+            on_progress=self._on_progress,
+            on_error=self._on_error,
+            on_cancelled=self._on_cancelled,
         )
-        worker.signals.returned.connect(self._on_done)
-        worker.signals.errored.connect(
-            guarded(self, lambda exc, g=gen: self._on_error(g, user_message(exc)))
-        )
-        worker.signals.cancelled.connect(
-            guarded(self, lambda g=gen: self._on_cancelled(g))
-        )
-        self._worker = worker
         self.compute_button.setEnabled(False)
         self.cancel_button.setEnabled(True)
         self.progress.setRange(0, 0)
@@ -216,15 +202,15 @@ class StatsPane(QWidget):
             f"computing over {n:,} file{'s' if n != 1 else ''} with {len(toks)} tokenizers "
             f"(special tokens: {policy})…"
         )
-        worker.start()
         return worker
 
     def cancel(self) -> None:
-        """Stop the running computation."""
-        if self._worker is not None and not self._worker.done:
-            self._worker.cancel()
+        """Stop the running computation (:meth:`compute` can start it again)."""
+        worker = self._job.worker
+        if worker is not None and not worker.done:
+            worker.cancel()  # the job stays the newest: its cancellation is reported
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
         """Compute the statistics the first time the tab is shown with a corpus,
         so the pane never opens on an empty chart."""
         super().showEvent(event)
@@ -245,28 +231,24 @@ class StatsPane(QWidget):
         self.cancel_button.setEnabled(False)
         self.progress.hide()
 
-    def _on_progress(self, gen: int, p: Any) -> None:
-        if gen != self._gen or not p.total:
+    def _on_progress(self, p: Progress) -> None:
+        if not p.total:
             return
         self.progress.setRange(0, 1000)
         self.progress.setValue(int(1000 * p.done / p.total))
         self.progress.setFormat(f"{p.message}: %p%")
 
-    def _on_error(self, gen: int, message: str) -> None:
-        if gen == self._gen:
-            self._idle()
-            self.message.setText(f"⚠ statistics failed: {message}")
-            self.state.error.emit(f"statistics failed: {message}")
+    def _on_error(self, exc: BaseException) -> None:
+        message = user_message(exc)
+        self._idle()
+        self.message.setText(f"⚠ statistics failed: {message}")
+        self.state.error.emit(f"statistics failed: {message}")
 
-    def _on_cancelled(self, gen: int) -> None:
-        if gen == self._gen:
-            self._idle()
-            self.message.setText("statistics cancelled")
+    def _on_cancelled(self) -> None:
+        self._idle()
+        self.message.setText("statistics cancelled")
 
-    def _on_done(self, result: Any) -> None:
-        gen, stats = result
-        if gen != self._gen:
-            return
+    def _on_done(self, stats: CorpusStats) -> None:
         self._idle()
         self.show_stats(stats)
 

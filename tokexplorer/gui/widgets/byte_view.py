@@ -21,15 +21,17 @@ height follows its width.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
-from PySide6.QtCore import QEvent, QPointF, QRectF, QSize, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetrics, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
+from tokexplorer.core.text import utf8
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import visible_char
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -66,53 +68,14 @@ class TokenTrack:
     spellings: tuple[str, ...] = ()
 
 
-#: Short names for invisible code points, used when the font has no Control
-#: Pictures glyph (DejaVu and Noto have none for U+2400–U+2421).
-_ABBREV: dict[int, str] = {
-    0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK",
-    0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR",
-    0x0E: "SO", 0x0F: "SI", 0x10: "DLE", 0x11: "DC1", 0x12: "DC2", 0x13: "DC3", 0x14: "DC4",
-    0x15: "NAK", 0x16: "SYN", 0x17: "ETB", 0x18: "CAN", 0x19: "EM", 0x1A: "SUB", 0x1B: "ESC",
-    0x1C: "FS", 0x1D: "GS", 0x1E: "RS", 0x1F: "US", 0x7F: "DEL", 0x85: "NEL", 0xA0: "NBSP",
-    0xAD: "SHY", 0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2028: "LSEP", 0x2029: "PSEP",
-    0xFEFF: "BOM",
-}  # fmt: skip
+@dataclass(frozen=True, slots=True)
+class _Window:
+    """The part of the axis a paint event covers: wrapped rows and bytes [b0, b1)."""
 
-#: Preferred one-character glyphs (checked against the font before use).
-_PREFERRED: dict[int, str] = {0x0A: "\u21b5", 0x09: "\u2192", 0x20: "\u2423"}
-
-
-def visible_char(ch: str, font: QFont | None = None) -> str:
-    """A glyph that shows an invisible code point without a missing-glyph box.
-
-    Args:
-        ch: one code point.
-        font: the font that will draw it; glyphs it lacks
-            (``QFontMetrics.inFontUcs4``) are replaced by short names.
-
-    Returns:
-        ``"↵"`` for LF, ``"→"`` for TAB, ``"␣"`` for a space (when the font has
-        them, else ``"LF"``, ``"TAB"``, ``"SP"``); ``"CR"``, ``"NUL"``, ``"ZWJ"``,
-        ``"BOM"``... for other controls and format characters; a surrogate
-        (raw-bytes mode) as ``"\\xNN"``; anything else as itself.
-    """
-    o = ord(ch)
-    fm = QFontMetrics(font) if font is not None else None
-    if o in _PREFERRED:
-        g = _PREFERRED[o]
-        if fm is None or fm.inFontUcs4(ord(g)):
-            return g
-        return _ABBREV.get(o, "SP")
-    if 0xDC80 <= o <= 0xDCFF:
-        return f"\\x{o - 0xDC00:02X}"
-    if o in _ABBREV:
-        return _ABBREV[o]
-    cat = unicodedata.category(ch)
-    if cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and o != 0x20):
-        return f"U+{o:04X}"
-    if cat in ("Mn", "Me"):
-        return "\u25cc" + ch
-    return ch
+    first_row: int
+    last_row: int
+    b0: int
+    b1: int
 
 
 class ByteView(QWidget):
@@ -134,14 +97,14 @@ class ByteView(QWidget):
         super().__init__(parent)
         self.setMouseTracking(True)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
-        self._analysis = None
+        self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
         self._highlight: tuple[int, int] | None = None
         self._update_metrics()
 
     # ------------------------------------------------------------------ public API
 
-    def set_data(self, analysis, tracks: list[TokenTrack]) -> None:
+    def set_data(self, analysis: utf8.Utf8Analysis | None, tracks: list[TokenTrack]) -> None:
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
@@ -225,16 +188,16 @@ class ByteView(QWidget):
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
         return QSize(int(LABEL_W + MAX_PER_ROW * CELL_W + 8), self._content_height())
 
-    def resizeEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
         self._update_height()
 
-    def changeEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def changeEvent(self, event: QEvent) -> None:  # noqa: N802 - Qt override
         super().changeEvent(event)
         if event.type() == QEvent.Type.FontChange:
             self._update_metrics()
 
-    def _spans(self, start: int, end: int):
+    def _spans(self, start: int, end: int) -> Iterator[tuple[int, float, float, bool, bool]]:
         """Yield (row, x0, x1, clipped_left, clipped_right) pieces of a byte span."""
         n = self.bytes_per_row
         limit = self._n_bytes()
@@ -274,8 +237,6 @@ class ByteView(QWidget):
         hit = self._hit(x, y)
         if hit is None:
             return ""
-        from tokexplorer.core.text import utf8
-
         track, off = hit
         a = self._analysis
         info = a.bytes[off]
@@ -320,7 +281,7 @@ class ByteView(QWidget):
                 return bytes(t.bytes)
         return None
 
-    def mouseDoubleClickEvent(self, event: Any) -> None:  # noqa: N802 - Qt override
+    def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         """Double-clicking a token asks for its merge tree (``token_double_clicked``)."""
         pos = event.position()
         tok = self.token_at(pos.x(), pos.y())
@@ -341,14 +302,14 @@ class ByteView(QWidget):
 
     # ------------------------------------------------------------------ painting
 
-    def paintEvent(self, event) -> None:  # noqa: N802 - Qt override
+    def paintEvent(self, event: QPaintEvent) -> None:  # noqa: N802 - Qt override
         p = QPainter(self)
         try:
             self._paint(p, event.rect())
         finally:
             p.end()
 
-    def _paint(self, p: QPainter, clip) -> None:
+    def _paint(self, p: QPainter, clip: QRect) -> None:
         pal = self.palette()
         p.fillRect(clip, pal.base())
         if self._analysis is None:
@@ -361,15 +322,37 @@ class ByteView(QWidget):
         last = min(rows - 1, int((clip.bottom() - 4.0) // row_h))
         if first > last:
             return
-        b0 = first * n
-        b1 = min(self._n_bytes(), (last + 1) * n)
+        win = _Window(first, last, first * n, min(self._n_bytes(), (last + 1) * n))
+        self._paint_labels(p, win)
+        self._paint_bytes(p, win)
+        self._paint_code_points(p, win)
+        self._paint_graphemes(p, win)
+        for k, tr in enumerate(self._tracks):
+            self._paint_track(p, win, k, tr)
+        if self._highlight is not None:
+            hs, he = self._highlight
+            p.setPen(QPen(theme.HIGHLIGHT_OUTLINE, 2.0))
+            p.setBrush(Qt.BrushStyle.NoBrush)
+            for row, x0, x1, _l, _r in self._spans(hs, he):
+                if first <= row <= last:
+                    top = self._row_top(row)
+                    p.drawRect(QRectF(x0, top, x1 - x0, self.n_tracks * self._track_h).adjusted(1, 1, -1, -1))
+        if len(a.data) > self.max_bytes and last == rows - 1:
+            p.setPen(pal.placeholderText().color())
+            p.drawText(
+                QPointF(LABEL_W, self._row_top(rows) + self._fm.ascent()),
+                f"… {len(a.data) - self.max_bytes:,} more bytes not shown",
+            )
+
+    def _paint_labels(self, p: QPainter, win: _Window) -> None:
+        """Track names at the left of every visible row, and the row's first byte offset."""
+        pal = self.palette()
         names = ["bytes", "code points", "graphemes"] + [
             t.name if t.exact else f"\u2248 {t.name}" for t in self._tracks
         ]
-        text_col = pal.text().color()
-        border = QPen(theme.BOX_BORDER, 1.0)
         th = self._track_h
-        for row in range(first, last + 1):
+        n = self.bytes_per_row
+        for row in range(win.first_row, win.last_row + 1):
             top = self._row_top(row)
             p.setFont(self._small)
             p.setPen(pal.placeholderText().color())
@@ -379,13 +362,17 @@ class ByteView(QWidget):
                            self._small_fm.elidedText(name, Qt.TextElideMode.ElideRight, LABEL_W - 6))
             p.setPen(pal.placeholderText().color())
             p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n}")
-        # bytes track
+
+    def _paint_bytes(self, p: QPainter, win: _Window) -> None:
+        """The bytes track: each byte in hex on its role's colour, k/n of a sequence."""
+        pal = self.palette()
+        a = self._analysis
         p.setFont(self.font())
-        for off in range(b0, b1):
+        for off in range(win.b0, win.b1):
             info = a.bytes[off]
             r = self.byte_rect(off)
-            p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), theme.BYTE_ROLE_COLORS.get(info.role, QColor("white")))
-            p.setPen(text_col)
+            p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), theme.BYTE_ROLE_COLORS[info.role])
+            p.setPen(pal.text().color())
             p.drawText(r, Qt.AlignmentFlag.AlignCenter, f"{info.value:02X}")
             if info.role in ("lead", "continuation"):
                 p.setPen(pal.placeholderText().color())
@@ -393,7 +380,14 @@ class ByteView(QWidget):
                 p.drawText(r.adjusted(0, 0, -1, 0), Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignBottom,
                            f"{info.position}")
                 p.setFont(self.font())
-        # code points and graphemes
+
+    def _paint_code_points(self, p: QPainter, win: _Window) -> None:
+        """The code points track: ``U+XXXX`` and the glyph (and the name when it fits)."""
+        a = self._analysis
+        text_col = self.palette().text().color()
+        border = QPen(theme.BOX_BORDER, 1.0)
+        th = self._track_h
+        b0, b1 = win.b0, win.b1
         cp_lo = a.bytes[b0].cp_index if b0 < b1 else 0
         cp_hi = a.bytes[b1 - 1].cp_index + 1 if b0 < b1 else 0
         for cp in a.code_points[cp_lo:cp_hi]:
@@ -401,7 +395,7 @@ class ByteView(QWidget):
             for row, x0, x1, _l, _r in self._spans(cp.byte_start, cp.byte_end):
                 r = QRectF(x0, self._row_top(row) + th, x1 - x0, th)
                 if cp.invalid:
-                    self._box(p, r, theme.BYTE_ROLE_COLORS.get("invalid", QColor("#f4b6b6")), border)
+                    self._box(p, r, theme.BYTE_ROLE_COLORS["invalid"], border)
                     p.setPen(theme.ERROR_TEXT)
                     p.setFont(self._small)
                     p.drawText(r, Qt.AlignmentFlag.AlignCenter, "bad")
@@ -413,7 +407,16 @@ class ByteView(QWidget):
                     full = f"{full} {cp.name}"
                 label = full if self._fm.horizontalAdvance(full) + 4 <= x1 - x0 else glyph
                 p.setPen(text_col)
-                p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+                elided = self._fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
+
+    def _paint_graphemes(self, p: QPainter, win: _Window) -> None:
+        """The graphemes track: each cluster drawn whole, large when it fits."""
+        a = self._analysis
+        text_col = self.palette().text().color()
+        border = QPen(theme.BOX_BORDER, 1.0)
+        th = self._track_h
+        b0, b1 = win.b0, win.b1
         g_lo = a.bytes[b0].grapheme_index if b0 < b1 else 0
         g_hi = a.bytes[b1 - 1].grapheme_index + 1 if b0 < b1 else 0
         for g in a.graphemes[g_lo:g_hi]:
@@ -432,63 +435,54 @@ class ByteView(QWidget):
                     p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
                     p.setFont(self.font())
                 else:
-                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
-        # token tracks
-        for k, tr in enumerate(self._tracks):
-            y_off = (3 + k) * th
-            if tr.tokenization is None:
-                p.setPen(theme.ERROR_TEXT)
-                for row in range(first, last + 1):
-                    r = QRectF(LABEL_W + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
-                    p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
-                               self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
+                    elided = self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2)
+                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
+
+    def _paint_track(self, p: QPainter, win: _Window, k: int, tr: TokenTrack) -> None:
+        """Tokenizer track ``k``: token boxes with their ids and the cut markers (or the error)."""
+        th = self._track_h
+        n = self.bytes_per_row
+        y_off = (3 + k) * th
+        if tr.tokenization is None:
+            p.setPen(theme.ERROR_TEXT)
+            for row in range(win.first_row, win.last_row + 1):
+                r = QRectF(LABEL_W + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
+                p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                           self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
+            return
+        toks = tr.tokenization.tokens
+        fills = theme.token_colors([t.id for t in toks])
+        for t, fill in zip(toks, fills):
+            if t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
-            toks = tr.tokenization.tokens
-            fills = theme.token_colors([t.id for t in toks])
-            for t, fill in zip(toks, fills):
-                if t.byte_end <= b0 or t.byte_start >= b1:
-                    continue
-                st = theme.token_style(t, fill)
-                for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
-                    r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
-                    p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
-                    if st.hatch is not None:
-                        p.fillRect(r, QBrush(st.hatch, st.hatch_style))
-                    pen = QPen(st.border or theme.BOX_BORDER, 1.0)
-                    if st.dashed:
-                        pen.setStyle(Qt.PenStyle.DashLine)
-                    p.setPen(pen)
-                    p.setBrush(Qt.BrushStyle.NoBrush)
-                    p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
-                    p.setPen(st.text)
-                    p.setFont(self._small)
-                    p.drawText(r, Qt.AlignmentFlag.AlignCenter,
-                               self._small_fm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, x1 - x0 - 2))
-            for off, kind in tr.cuts:
-                if not b0 <= off < b1 or off % n == 0:
-                    continue
-                col = theme.CUT_CODE_POINT if kind == "code point" else theme.CUT_GRAPHEME
-                row = off // n
-                x = LABEL_W + (off - row * n) * CELL_W
-                top = self._row_top(row)
-                p.setPen(QPen(col, 3.0))
-                p.drawLine(QPointF(x, top + y_off), QPointF(x, top + y_off + th))
-                p.setPen(QPen(col, 1.0, Qt.PenStyle.DotLine))
-                p.drawLine(QPointF(x, top), QPointF(x, top + y_off))
-            p.setFont(self.font())
-        # highlight
-        if self._highlight is not None:
-            hs, he = self._highlight
-            p.setPen(QPen(theme.HIGHLIGHT_OUTLINE, 2.0))
-            p.setBrush(Qt.BrushStyle.NoBrush)
-            for row, x0, x1, _l, _r in self._spans(hs, he):
-                if first <= row <= last:
-                    top = self._row_top(row)
-                    p.drawRect(QRectF(x0, top, x1 - x0, self.n_tracks * th).adjusted(1, 1, -1, -1))
-        if len(a.data) > self.max_bytes and last == rows - 1:
-            p.setPen(pal.placeholderText().color())
-            p.drawText(QPointF(LABEL_W, self._row_top(rows) + self._fm.ascent()),
-                       f"… {len(a.data) - self.max_bytes:,} more bytes not shown")
+            st = theme.token_style(t, fill)
+            for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
+                r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
+                p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
+                if st.hatch is not None:
+                    p.fillRect(r, QBrush(st.hatch, st.hatch_style))
+                pen = QPen(st.border or theme.BOX_BORDER, 1.0)
+                if st.dashed:
+                    pen.setStyle(Qt.PenStyle.DashLine)
+                p.setPen(pen)
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
+                p.setPen(st.text)
+                p.setFont(self._small)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter,
+                           self._small_fm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+        for off, kind in tr.cuts:
+            if not win.b0 <= off < win.b1 or off % n == 0:
+                continue
+            col = theme.CUT_CODE_POINT if kind == "code point" else theme.CUT_GRAPHEME
+            row = off // n
+            x = LABEL_W + (off - row * n) * CELL_W
+            top = self._row_top(row)
+            p.setPen(QPen(col, 3.0))
+            p.drawLine(QPointF(x, top + y_off), QPointF(x, top + y_off + th))
+            p.setPen(QPen(col, 1.0, Qt.PenStyle.DotLine))
+            p.drawLine(QPointF(x, top), QPointF(x, top + y_off))
+        p.setFont(self.font())
 
     def _glyph(self, ch: str) -> str:
         """:func:`visible_char` for the widget's font (cached per code point)."""

@@ -10,20 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
-#: Series colours (colour-blind-safe palette of Okabe and Ito, 2008).
-SERIES_COLORS: tuple[str, ...] = (
-    "#0072B2",
-    "#E69F00",
-    "#009E73",
-    "#CC79A7",
-    "#56B4E9",
-    "#D55E00",
-    "#F0E442",
-    "#000000",
-)
+from tokexplorer.gui import theme
 
 
 class GroupedBarChart(QWidget):
@@ -40,16 +29,18 @@ class GroupedBarChart(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background=theme.CHART_BACKGROUND)
         self.plot.setMenuEnabled(False)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.showGrid(x=False, y=True, alpha=0.25)
         for name in ("left", "bottom"):
             ax = self.plot.getAxis(name)
-            ax.setPen(pg.mkPen("#444444"))
-            ax.setTextPen(pg.mkPen("#222222"))
-        self._legend = self.plot.addLegend(offset=(-10, 10), labelTextColor="#222222", brush=pg.mkBrush(255, 255, 255, 220))
+            ax.setPen(pg.mkPen(theme.CHART_AXIS))
+            ax.setTextPen(pg.mkPen(theme.CHART_TEXT))
+        self._legend = self.plot.addLegend(
+            offset=(-10, 10), labelTextColor=theme.CHART_TEXT.name(), brush=pg.mkBrush(theme.CHART_LEGEND_BG)
+        )
         self.categories: list[str] = []
         self.series: list[tuple[str, list[float | None]]] = []
         lay = QVBoxLayout(self)
@@ -81,14 +72,14 @@ class GroupedBarChart(QWidget):
         for k, (name, values) in enumerate(self.series):
             xs = [i - 0.4 + width * (k + 0.5) for i, v in enumerate(values) if v is not None]
             ys = [float(v) for v in values if v is not None]
-            color = QColor(SERIES_COLORS[k % len(SERIES_COLORS)])
+            color = theme.CHART_SERIES_COLORS[k % len(theme.CHART_SERIES_COLORS)]
             item = pg.BarGraphItem(x=xs, height=ys, width=width * 0.92, brush=color, pen=pg.mkPen(color.darker(130)))
             self.plot.addItem(item)
             self._legend.addItem(item, name)
         ax = self.plot.getAxis("bottom")
         ax.setTicks([[(i, c) for i, c in enumerate(self.categories)]])
-        self.plot.setTitle(title, color="#222222", size="11pt")
-        self.plot.setLabel("left", y_label, color="#222222")
+        self.plot.setTitle(title, color=theme.CHART_TEXT.name(), size="11pt")
+        self.plot.setLabel("left", y_label, color=theme.CHART_TEXT.name())
         self.plot.setXRange(-0.6, len(self.categories) - 0.4, padding=0)
         top = max([float(v) for _n, vs in self.series for v in vs if v is not None] or [1.0])
         self.plot.setYRange(0, top * 1.25 if top > 0 else 1.0, padding=0)

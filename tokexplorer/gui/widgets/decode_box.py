@@ -5,13 +5,13 @@ spelling (GPT-2 visible bytes or the SentencePiece piece), what an incremental
 UTF-8 decoder emits after it and how many bytes it still holds back; below, the
 joined text, the ill-formed stretches with their offsets, and whether the ids
 are the canonical encoding of that text (see :mod:`tokexplorer.core.analysis.decoding`).
-Decoding runs in a :class:`~tokexplorer.gui.workers.Worker` (latest request wins).
+Decoding runs in a :class:`~tokexplorer.gui.workers.Worker` (latest request wins,
+see :class:`~tokexplorer.gui.workers.LatestRequest`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
@@ -29,9 +29,10 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import DecodeReport, decode_ids, parse_ids
+from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui import theme
-from tokexplorer.gui.workers import Worker, guarded, user_message
+from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEBOUNCE_MS = 200
 """Delay between the last keystroke in the id field and decoding, in milliseconds."""
@@ -70,15 +71,14 @@ class DecodeBox(QWidget):
 
     def __init__(
         self,
-        tokenizers: Callable[[], Sequence[Any]],
+        tokenizers: Callable[[], Sequence[Tokenizer]],
         text_source: Callable[[], str] | None = None,
         parent: QWidget | None = None,
     ) -> None:
         super().__init__(parent)
         self._tokenizers = tokenizers
         self._text_source = text_source
-        self._gen = 0
-        self._worker: Worker | None = None
+        self._job = LatestRequest(self)
         self.report: DecodeReport | None = None
 
         self.tokenizer_combo = QComboBox(self)
@@ -176,19 +176,15 @@ class DecodeBox(QWidget):
         except TokexplorerError as exc:
             self._show_error(str(exc))
             return
-        self._gen += 1
-        gen = self._gen
-        if self._worker is not None:
-            self._worker.cancel()
-        worker = Worker(lambda _cancel: (gen, decode_ids(tok, ids)))
-        worker.signals.returned.connect(self._on_result)
-        worker.signals.errored.connect(guarded(self, lambda exc: self._show_error(user_message(exc))))
-        self._worker = worker
-        worker.start()
+        self._job.start(
+            lambda _cancel: decode_ids(tok, ids),
+            on_result=self._on_result,
+            on_error=lambda exc: self._show_error(user_message(exc)),
+        )
 
     # ------------------------------------------------------------------ internals
 
-    def _current(self):
+    def _current(self) -> Tokenizer | None:
         name = self.tokenizer_combo.currentText()
         for t in self._tokenizers():
             if t.name == name:
@@ -204,10 +200,7 @@ class DecodeBox(QWidget):
             lab.setText("")
         self.decoded.emit(None)
 
-    def _on_result(self, result: Any) -> None:
-        gen, report = result
-        if gen != self._gen:
-            return
+    def _on_result(self, report: DecodeReport) -> None:
         if report.error is not None:
             self._show_error(report.error)
             return

@@ -1,0 +1,156 @@
+"""The compare pane's "Add column" menu: where a new column's tokenizer comes from.
+
+Entries: the tiktoken encodings (the ones that cannot be loaded here listed with
+the reason), a ``.tiktoken`` ranks file, a tiktoken cache folder, a BPE model, a
+SentencePiece ``.model``, or a SentencePiece model trained on the corpus. Every
+tokenizer is loaded in a :class:`~tokexplorer.gui.workers.Worker`; a loaded one is
+announced by :attr:`AddColumnMenu.tokenizer_ready`, a failure goes to
+``AppState.error``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from functools import partial
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.workers import Worker, guarded, user_message
+
+
+class AddColumnMenu(QMenu):
+    """The menu of the "Add column" button (filled each time it is shown).
+
+    Args:
+        state: the shared :class:`AppState` (status and error lines, the corpus the
+            SentencePiece training dialog trains on).
+        tiktoken_loader: ``name -> Tokenizer`` for the tiktoken entries (runs on a
+            worker thread).
+        parent: the pane; file dialogs and the training dialog open over it.
+
+    Signals:
+        tokenizer_ready(object): a :class:`Tokenizer` was loaded or trained for a new column.
+
+    Attributes:
+        tiktoken_status: ``(encoding name, reason it cannot be loaded or None)`` per
+            tiktoken encoding, or None until checked.
+    """
+
+    tokenizer_ready = Signal(object)
+
+    def __init__(
+        self, state: AppState, tiktoken_loader: Callable[[str], Tokenizer], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.state = state
+        self._tiktoken_loader = tiktoken_loader
+        self.tiktoken_status: list[tuple[str, str | None]] | None = None
+        self.aboutToShow.connect(self.fill)
+
+    def fill(self) -> None:
+        """Rebuild the entries (the tiktoken ones from :attr:`tiktoken_status`, checked on first use)."""
+        self.clear()
+        sub = self.addMenu("tiktoken encoding")
+        if self.tiktoken_status is None:
+            act = sub.addAction("checking which encodings load…")
+            act.setEnabled(False)
+            self.refresh_tiktoken_status()
+        else:
+            for name, reason in self.tiktoken_status:
+                if reason is None:
+                    sub.addAction(name, partial(self.add_tiktoken, name))
+                else:
+                    act = sub.addAction(f"{name} — unavailable: {reason}")
+                    act.setEnabled(False)
+                    act.setToolTip(reason)
+        self.addAction("tiktoken ranks file (.tiktoken)…", self._ask_tiktoken_file)
+        self.addAction("tiktoken cache folder…", self._ask_cache_dir)
+        self.addSeparator()
+        self.addAction("BPE model file…", partial(self._ask_model, "bpe"))
+        self.addAction("SentencePiece model (.model)…", partial(self._ask_model, "sp"))
+        self.addAction("Train SentencePiece on the corpus…", self.open_sp_train_dialog)
+
+    def refresh_tiktoken_status(self, cache_dir: str | None = None) -> Worker:
+        """Find out (in a worker) which tiktoken encodings load; with ``cache_dir``
+        first point tiktoken at that cache folder."""
+        from tokexplorer.core.backends import tiktoken_backend as tb
+
+        def work(cancel: Callable[[], bool]) -> list[tuple[str, str | None]]:
+            if cache_dir is not None:
+                return tb.set_tiktoken_cache_dir(cache_dir)
+            return tb.available_tiktoken_encodings()
+
+        worker = Worker(work)
+        worker.signals.returned.connect(self._on_tiktoken_status)
+        worker.signals.errored.connect(guarded(self, lambda exc: self.state.error.emit(user_message(exc))))
+        worker.start()
+        return worker
+
+    def _on_tiktoken_status(self, status: list[tuple[str, str | None]]) -> None:
+        self.tiktoken_status = list(status)
+        ok = sum(1 for _n, r in status if r is None)
+        self.state.status.emit(f"tiktoken: {ok} of {len(status)} encodings can be loaded here")
+
+    def add_tiktoken(self, name: str) -> Worker:
+        """Load tiktoken encoding ``name`` in a worker for a new column."""
+        loader = self._tiktoken_loader
+        return self._load_column(lambda: loader(name), name)
+
+    def add_spec(self, spec: str) -> Worker:
+        """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``tiktoken-file:PATH``...)
+        in a worker for a new column; a failure goes to ``state.error``."""
+        from tokexplorer.core.backends import load_tokenizer
+
+        return self._load_column(lambda: load_tokenizer(spec), spec)
+
+    def _load_column(self, load: Callable[[], Tokenizer], what: str) -> Worker:
+        worker = Worker(lambda cancel: load())
+        worker.signals.returned.connect(self.tokenizer_ready)
+        worker.signals.errored.connect(
+            guarded(self, lambda exc: self.state.error.emit(f"{what}: {user_message(exc)}"))
+        )
+        self.state.status.emit(f"loading {what}…")
+        worker.start()
+        return worker
+
+    def _ask_tiktoken_file(self) -> None:
+        path, _ = QFileDialog.getOpenFileName(
+            self.parentWidget(), "Open a .tiktoken ranks file", "", "tiktoken ranks (*.tiktoken);;All files (*)"
+        )
+        if path:
+            self.add_spec(f"tiktoken-file:{path}")
+
+    def _ask_cache_dir(self) -> None:
+        path = QFileDialog.getExistingDirectory(
+            self.parentWidget(), "tiktoken cache folder", os.environ.get("TIKTOKEN_CACHE_DIR", "")
+        )
+        if path:
+            self.tiktoken_status = None
+            self.refresh_tiktoken_status(path)
+
+    def _ask_model(self, kind: str) -> None:
+        if kind == "sp":
+            filt = "SentencePiece models (*.model);;All files (*)"
+        else:
+            filt = "tokexplorer BPE (*.bpe *.txt);;All files (*)"
+        path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "Open a tokenizer model", "", filt)
+        if path:
+            self.add_spec(f"{kind}:{path}")
+
+    def open_sp_train_dialog(self) -> SPTrainDialog:
+        """Open the SentencePiece training dialog on the corpus (the sample text
+        when no corpus is loaded); the trained model is announced by :attr:`tokenizer_ready`."""
+        corpus = self.state.corpus
+        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
+        if not texts:
+            texts = [self.state.sample_text]
+        dlg = SPTrainDialog(texts, self.parentWidget())
+        dlg.trained.connect(self.tokenizer_ready)
+        dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
+        dlg.open()
+        return dlg

@@ -1,0 +1,59 @@
+"""Glyphs that make invisible code points visible (controls, joiners, spaces, raw bytes).
+
+Used wherever a single code point is drawn on its own: the byte inspector's
+code point and grapheme tracks and its code point table.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from PySide6.QtGui import QFont, QFontMetrics
+
+#: Short names for invisible code points, used when the font has no Control
+#: Pictures glyph (DejaVu and Noto have none for U+2400–U+2421).
+_ABBREV: dict[int, str] = {
+    0x00: "NUL", 0x01: "SOH", 0x02: "STX", 0x03: "ETX", 0x04: "EOT", 0x05: "ENQ", 0x06: "ACK",
+    0x07: "BEL", 0x08: "BS", 0x09: "TAB", 0x0A: "LF", 0x0B: "VT", 0x0C: "FF", 0x0D: "CR",
+    0x0E: "SO", 0x0F: "SI", 0x10: "DLE", 0x11: "DC1", 0x12: "DC2", 0x13: "DC3", 0x14: "DC4",
+    0x15: "NAK", 0x16: "SYN", 0x17: "ETB", 0x18: "CAN", 0x19: "EM", 0x1A: "SUB", 0x1B: "ESC",
+    0x1C: "FS", 0x1D: "GS", 0x1E: "RS", 0x1F: "US", 0x7F: "DEL", 0x85: "NEL", 0xA0: "NBSP",
+    0xAD: "SHY", 0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x2028: "LSEP", 0x2029: "PSEP",
+    0xFEFF: "BOM",
+}  # fmt: skip
+
+#: Preferred one-character glyphs (checked against the font before use).
+_PREFERRED: dict[int, str] = {0x0A: "\u21b5", 0x09: "\u2192", 0x20: "\u2423"}
+
+
+def visible_char(ch: str, font: QFont | None = None) -> str:
+    """A glyph that shows an invisible code point without a missing-glyph box.
+
+    Args:
+        ch: one code point.
+        font: the font that will draw it; glyphs it lacks
+            (``QFontMetrics.inFontUcs4``) are replaced by short names.
+
+    Returns:
+        ``"↵"`` for LF, ``"→"`` for TAB, ``"␣"`` for a space (when the font has
+        them, else ``"LF"``, ``"TAB"``, ``"SP"``); ``"CR"``, ``"NUL"``, ``"ZWJ"``,
+        ``"BOM"``... for other controls and format characters; a surrogate
+        (raw-bytes mode) as ``"\\xNN"``; anything else as itself.
+    """
+    o = ord(ch)
+    fm = QFontMetrics(font) if font is not None else None
+    if o in _PREFERRED:
+        g = _PREFERRED[o]
+        if fm is None or fm.inFontUcs4(ord(g)):
+            return g
+        return _ABBREV.get(o, "SP")
+    if 0xDC80 <= o <= 0xDCFF:
+        return f"\\x{o - 0xDC00:02X}"
+    if o in _ABBREV:
+        return _ABBREV[o]
+    cat = unicodedata.category(ch)
+    if cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and o != 0x20):
+        return f"U+{o:04X}"
+    if cat in ("Mn", "Me"):
+        return "\u25cc" + ch
+    return ch

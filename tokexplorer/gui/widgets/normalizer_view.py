@@ -1,0 +1,120 @@
+"""The byte inspector's SentencePiece normalizer view: original beside normalized text.
+
+For each SentencePiece track: whether ``decode(encode(s)) == s``, the original and
+the normalized text with the changed spans highlighted (removed, rewritten, the
+replacement), the list of changes with their reasons, the pieces on the
+normalized text and the ``<unk>`` pieces.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtWidgets import QTextBrowser
+
+from tokexplorer.core.analysis import InspectReport, TrackReport
+from tokexplorer.gui import theme
+
+NO_SENTENCEPIECE_HTML = (
+    "<p>No SentencePiece tokenizer is loaded. Byte-level BPE and tiktoken do not "
+    "normalize: they see the text exactly.</p>"
+)
+
+
+def _vis(s: str) -> str:
+    """Whitespace and controls made visible inside a highlighted change."""
+    out = []
+    for ch in s:
+        if ch == " ":
+            out.append("\u2423")
+        elif ch == "\n":
+            out.append("\u21b5")
+        elif ch == "\t":
+            out.append("\u2192")
+        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
+            out.append(f"<U+{ord(ch):04X}>")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _span(background: str, text: str) -> str:
+    return f'<span style="background:{background}">{text}</span>'
+
+
+def _changes_html(track: TrackReport) -> list[str]:
+    """The verdict, the side-by-side texts and the list of changes of a normalizer that changed the text."""
+    d = track.normalization
+    esc = html.escape
+    parts = [f"<p><b>\u2717 decode(encode(s)) \u2260 s</b> \u2014 {esc(d.summary)}</p>"]
+    orig_html, norm_html = [], []
+    for seg in d.segments:
+        if seg.kind == "same":
+            orig_html.append(esc(seg.original))
+            norm_html.append(esc(seg.normalized))
+        elif seg.kind == "removed":
+            orig_html.append(
+                f'<span style="background:{theme.NORMALIZER_REMOVED_BG.name()};text-decoration:line-through" '
+                f'title="removed">{esc(_vis(seg.original))}</span>'
+            )
+        else:
+            orig_html.append(_span(theme.NORMALIZER_CHANGED_FROM_BG.name(), esc(_vis(seg.original))))
+            norm_html.append(_span(theme.NORMALIZER_CHANGED_TO_BG.name(), esc(_vis(seg.normalized))))
+    parts.append(
+        '<table cellspacing="4"><tr><td><b>original</b></td><td style="font-family:monospace">'
+        + "".join(orig_html).replace("\n", "\u21b5")
+        + '</td></tr><tr><td><b>normalized</b></td><td style="font-family:monospace">'
+        + "".join(norm_html).replace("\n", "\u21b5")
+        + "</td></tr></table>"
+    )
+    changes = [
+        f"<li>chars {s.orig_start}\u2013{s.orig_end}: \u201c{esc(_vis(s.original))}\u201d \u2192 "
+        f"\u201c{esc(_vis(s.normalized))}\u201d ({esc(s.reason)})</li>"
+        for s in d.changes[:50]
+    ]
+    parts.append("<ul>" + "".join(changes) + "</ul>")
+    if not d.exact:
+        parts.append("<p><i>alignment rebuilt by a text diff (no offsets from SentencePiece)</i></p>")
+    return parts
+
+
+def normalization_html(track: TrackReport) -> str:
+    """HTML for one SentencePiece track: original and normalized text with changed
+    spans highlighted, the pieces on the normalized text and the ``<unk>`` list
+    (``""`` for a track without a normalizer description)."""
+    d = track.normalization
+    esc = html.escape
+    parts = [f"<h3>{esc(track.name)} <small>({esc(track.description)})</small></h3>"]
+    if d is None:
+        return ""
+    if not d.changed:
+        parts.append("<p>\u2713 the normalizer leaves this text unchanged: "
+                     "<code>decode(encode(s)) == s</code> unless pieces are unknown.</p>")  # fmt: skip
+    else:
+        parts.extend(_changes_html(track))
+    nt = track.normalized_tokens
+    if nt is not None:
+        piece_bg = theme.NORMALIZER_PIECE_BG.name()
+        pieces = " ".join(_span(piece_bg, esc(t.piece or "")) for t in nt.tokens[:400])
+        parts.append(f"<p><b>pieces on the normalized text</b> ({len(nt.tokens)}): {pieces}</p>")
+    if track.unknown:
+        unk = ", ".join(f"token {i}: \u201c{esc(_vis(s))}\u201d" for i, s in track.unknown[:50])
+        parts.append(f"<p><b>&lt;unk&gt; pieces</b> (decoded as \u2047): {unk}</p>")
+    return "".join(parts)
+
+
+class NormalizerView(QTextBrowser):
+    """Shows :func:`normalization_html` of every SentencePiece track of a report."""
+
+    def show_report(self, report: InspectReport) -> bool:
+        """Show the SentencePiece tracks of ``report`` (a note when there is none).
+
+        Returns:
+            True when a normalizer changed the text.
+        """
+        sp = [tr for tr in report.tracks if tr.normalization is not None]
+        if not sp:
+            self.setHtml(NO_SENTENCEPIECE_HTML)
+            return False
+        self.setHtml("".join(normalization_html(tr) for tr in sp))
+        return any(tr.normalization.changed for tr in sp)

@@ -1,0 +1,158 @@
+"""One column of the compare pane: a tokenizer's header, count line, notes and tokens.
+
+The header gives the tokenizer's description (encoding, pre-tokenizer or
+normalizer, vocabulary size) beside a remove button; below it come the token
+count and characters per token of the whole text, the part of a long text shown,
+the notes as a warning badge (special token text encoded as plain text,
+surrogates replaced, text changed by a normalizer), a one-line error in place of
+the tokens, and the :class:`~tokexplorer.gui.widgets.token_view.TokenView`.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+
+from tokexplorer.core.analysis import ColumnResult, column_notes, count_text, part_label
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.types import Tokenization
+from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.token_view import TokenView
+
+
+class TokenColumn(QWidget):
+    """One tokenizer's column: header, count line, notes badge, error line, tokens.
+
+    Args:
+        tokenizer: the tokenizer shown (None for a column that only reports an error).
+        parent: optional parent widget.
+
+    Signals:
+        remove_requested(): the column's ✕ button was clicked.
+
+    Attributes:
+        tokenizer, name: the tokenizer and its name (``AppState.token_hovered``).
+        tokenization: the last result (of the shown part), or None.
+        total_tokens: exact count of the whole text, or None.
+        error: the last one-line error, or None.
+        part_start: character offset of the shown part in the sample text.
+        header, count_label, notes_label, error_label, part_label: QLabels.
+        remove_button: QToolButton ✕.
+        view: the :class:`TokenView`.
+    """
+
+    remove_requested = Signal()
+
+    def __init__(self, tokenizer: Tokenizer | None, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tokenizer = tokenizer
+        self.name = tokenizer.name if tokenizer is not None else ""
+        self.part_start = 0
+        self._notes_text = ""
+        self.tokenization: Tokenization | None = None
+        self.total_tokens: int | None = None
+        self.error: str | None = None
+        self.header = self._make_header(tokenizer.description if tokenizer is not None else "")
+        self.remove_button = QToolButton(self)
+        self.remove_button.setText("✕")
+        self.remove_button.setAutoRaise(True)
+        self.remove_button.setToolTip("Remove this column")
+        self.remove_button.clicked.connect(self.remove_requested.emit)
+        self.remove_button.setVisible(tokenizer is not None)
+        self.count_label = QLabel("")
+        self.part_label = QLabel("")
+        self.part_label.setStyleSheet("QLabel { color: palette(placeholder-text); }")
+        self.part_label.hide()
+        self.notes_label = QLabel("")
+        self.notes_label.setStyleSheet(
+            f"QLabel {{ background: {theme.WARNING_BG.name()}; color: {theme.WARNING_TEXT.name()};"
+            " border-radius: 3px; padding: 1px 4px; }"
+        )
+        # the badge takes the column's width, never sets it (its text is elided to fit)
+        self.notes_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self.notes_label.hide()
+        self.error_label = QLabel("")
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet(f"QLabel {{ color: {theme.ERROR_TEXT.name()}; }}")
+        self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.error_label.hide()
+        self.view = TokenView(self)
+        self._lay_out()
+
+    def _make_header(self, text: str) -> QLabel:
+        header = QLabel(text)
+        header.setWordWrap(True)
+        header.setToolTip(header.text())
+        font = header.font()
+        font.setBold(True)
+        header.setFont(font)
+        # two lines reserved in every column, so the token areas line up
+        header.setMinimumHeight(2 * QFontMetrics(font).lineSpacing())
+        header.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
+        return header
+
+    def _lay_out(self) -> None:
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(2, 2, 2, 2)
+        lay.setSpacing(2)
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.header, 1)
+        head.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
+        lay.addLayout(head)
+        for w in (self.count_label, self.part_label, self.notes_label, self.error_label):
+            lay.addWidget(w)
+        lay.addWidget(self.view, 1)
+
+    def _elide_notes(self) -> None:
+        fm = self.notes_label.fontMetrics()
+        width = max(60, self.width() - 20)
+        self.notes_label.setText(fm.elidedText(self._notes_text, Qt.TextElideMode.ElideRight, width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        if self._notes_text:
+            self._elide_notes()
+
+    def show_result(self, result: Tokenization | str | ColumnResult) -> None:
+        """Show a result, a tokenization, or a one-line error in place of the tokens."""
+        part = result if isinstance(result, ColumnResult) else ColumnResult.whole(result)
+        self.part_start = part.part_start
+        tz = part.tokenization
+        if isinstance(tz, str):
+            self._show_error(tz)
+            return
+        self.tokenization = tz
+        self.total_tokens = part.total_tokens
+        self.error = None
+        self.error_label.hide()
+        self.count_label.setText(count_text(part.total_tokens or 0, part.n_chars))
+        if part.n_parts > 1:
+            self.part_label.setText(part_label(part))
+            self.part_label.show()
+        else:
+            self.part_label.hide()
+        notes = column_notes(tz)
+        if notes:
+            # one line, elided: the badge never takes the tokens' room; all notes in the tooltip
+            self._notes_text = "⚠ " + "; ".join(notes)
+            self._elide_notes()
+            self.notes_label.setToolTip("\n".join(notes))
+            self.notes_label.show()
+        else:
+            self.notes_label.hide()
+        self.view.set_message("")
+        self.view.set_tokenization(tz)
+
+    def _show_error(self, message: str) -> None:
+        self.tokenization = None
+        self.total_tokens = None
+        self.error = message
+        self.count_label.setText("—")
+        self.notes_label.hide()
+        self.part_label.hide()
+        self.error_label.setText("⚠ " + message)
+        self.error_label.show()
+        self.view.set_tokenization(None)
+        self.view.set_message("")

@@ -1,0 +1,52 @@
+"""What the tooltip of one token in a token view says: id, bytes, text, piece, cut, spans."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from tokexplorer.core.text import utf8
+from tokexplorer.core.types import Tokenization
+
+
+def hex_bytes(data: bytes, *, limit: int = 48) -> str:
+    """Bytes as upper-case hex pairs separated by spaces (``"F0 9F 98 80"``).
+
+    Args:
+        data: the bytes.
+        limit: at most this many bytes are written; more are summarised.
+    """
+    if len(data) <= limit:
+        return data.hex(" ").upper()
+    return data[:limit].hex(" ").upper() + f" … ({len(data):,} bytes)"
+
+
+def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8Analysis]) -> str:
+    """Plain-text description of token ``index`` of ``tz`` (a valid index).
+
+    Lines: ``"token 3 · id 57352 · partial UTF-8"``, ``"bytes F0 9D"``, ``"text
+    '\\xf0\\x9d'"`` (readable, with ``\\xNN`` escapes), the SentencePiece piece
+    when there is one, for a partial token the part of the character it holds
+    (``"bytes 1–2 of 4 of U+1D538 𝔸"``), and its byte and character spans.
+
+    Args:
+        tz: the tokenization.
+        index: the token's index.
+        analysis: returns ``utf8.analyze(tz.text)`` (called only for a partial
+            token with exact offsets, so a view can build it once, when needed).
+    """
+    tok = tz.tokens[index]
+    kind = []
+    if tok.special:
+        kind.append("special token")
+    if tok.unknown:
+        kind.append("unknown piece")
+    if tok.partial:
+        kind.append("partial UTF-8")
+    head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
+    lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {utf8.token_display(tok.bytes)}"]
+    if tok.piece is not None:
+        lines.append(f"piece {tok.piece}")
+    if tok.partial and tz.exact_offsets:
+        lines.append(utf8.describe_partial_token(tok.bytes, tok.byte_start, analysis()))
+    lines.append(f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})")
+    return "\n".join(lines)
