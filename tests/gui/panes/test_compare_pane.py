@@ -39,7 +39,8 @@ class FakeTokenizer(Tokenizer):
     def special_tokens(self) -> dict[str, int]:
         return {EOT: 0x110000}
 
-    def tokenize(self, text, *, special="plain"):
+    def _tokenize(self, cleaned, *, special, cancel):
+        text = cleaned.text
         notes = ()
         pieces: list[str] = []
         rest = text

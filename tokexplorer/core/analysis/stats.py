@@ -48,10 +48,10 @@ from typing import Any
 
 import regex
 
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
-from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
+from tokexplorer.core.types import Progress, SpecialPolicy, Tokenization, run_to_end
 
 __all__ = [
     "BLOCK_CHARS",
@@ -501,10 +501,7 @@ def corpus_stats_iter(
         InputError: unknown policy.
         Cancelled: ``cancel()`` turned True.
     """
-    if special not in SPECIAL_POLICIES:
-        raise InputError(
-            f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-        )
+    check_special_policy(special)
     names: list[str] = []
     for name, _text in files:
         unique, k = name, 2

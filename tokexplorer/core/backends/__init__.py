@@ -5,7 +5,9 @@ SentencePiece), plus the SPEC strings that name and load them.
 from __future__ import annotations
 
 from tokexplorer.core.backends.base import (
+    CancelCheck,
     Tokenizer,
+    check_special_policy,
 )
 from tokexplorer.core.backends.bpe_backend import (
     BPETokenizer,
@@ -38,6 +40,7 @@ from tokexplorer.core.backends.tiktoken_backend import (
 
 __all__ = [
     "BPETokenizer",
+    "CancelCheck",
     "LinesTooLongError",
     "SPEC_FORMS",
     "SentencePieceOptions",
@@ -48,6 +51,7 @@ __all__ = [
     "VocabTooSmallError",
     "available_tiktoken_encodings",
     "bpe_from_tiktoken",
+    "check_special_policy",
     "check_sentencepiece_training",
     "describe_normalization",
     "load_tiktoken_encoding",

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import regex
 
-from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import (
     BackendUnavailableError,
@@ -31,9 +32,9 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text import clean_text, name_of_pattern, pattern_string
+from tokexplorer.core.text import CleanText, name_of_pattern, pattern_string
 from tokexplorer.core.tokens import build_tokens
-from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 __all__ = [
     "TiktokenTokenizer",
@@ -81,6 +82,25 @@ def _import_tiktoken() -> Any:
             "the tiktoken package is not installed; run 'pip install tiktoken'"
         ) from None
     return tiktoken
+
+
+@dataclass(frozen=True, slots=True)
+class _EncodingParts:
+    """What a ``tiktoken.Encoding`` was built from (do not modify the dicts)."""
+
+    pat_str: str
+    mergeable_ranks: dict[bytes, int]
+    special_tokens: dict[str, int]
+
+
+def _encoding_parts(enc: Any) -> _EncodingParts:
+    """The split pattern, ranks and special tokens of a ``tiktoken.Encoding``.
+
+    tiktoken keeps its three constructor arguments in private attributes and
+    has no public accessor for them (its own ``__getstate__`` reads them the
+    same way); this is the one place that reaches in.
+    """
+    return _EncodingParts(enc._pat_str, enc._mergeable_ranks, enc._special_tokens)  # noqa: SLF001
 
 
 def _first_line(exc: BaseException) -> str:
@@ -188,13 +208,14 @@ def bpe_from_tiktoken(encoding: str | Any) -> BPE:
         BackendUnavailableError: the encoding cannot be loaded (needs a download).
     """
     enc = load_tiktoken_encoding(encoding) if isinstance(encoding, str) else encoding
-    name = enc.name.removesuffix("_offline")
+    parts = _encoding_parts(enc)
     return BPE.from_mergeable_ranks(
-        enc._mergeable_ranks,  # noqa: SLF001 - tiktoken exposes no public accessor
-        pat_str=enc._pat_str,  # noqa: SLF001
-        special_tokens=enc._special_tokens,  # noqa: SLF001
-        name=f"our engine: {name}",
+        parts.mergeable_ranks,
+        pat_str=parts.pat_str,
+        special_tokens=parts.special_tokens,
+        name=f"our engine: {display_name(enc.name)}",
     )
+
 
 def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, str | None]]:
     """Which tiktoken encodings can be loaded here.
@@ -286,9 +307,10 @@ class TiktokenTokenizer(Tokenizer):
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
         self.encoding = encoding
+        self._parts = _encoding_parts(encoding)
         self._source = source
         self._special_re: regex.Pattern[str] | None = None
-        self._special_ids: frozenset[int] = frozenset(encoding._special_tokens.values())
+        self._special_ids: frozenset[int] = frozenset(self._parts.special_tokens.values())
 
     # ----------------------------------------------------------------- loading
     @classmethod
@@ -357,7 +379,7 @@ class TiktokenTokenizer(Tokenizer):
     @property
     def pattern_name(self) -> str | None:
         """Name of the split pattern (``"cl100k"``, ``"gpt2"``...), None if not one of ours."""
-        return name_of_pattern(self.encoding._pat_str)
+        return name_of_pattern(self._parts.pat_str)
 
     @property
     def description(self) -> str:
@@ -374,16 +396,16 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def special_tokens(self) -> dict[str, int]:
-        return dict(self.encoding._special_tokens)
+        return dict(self._parts.special_tokens)
 
     @property
     def pat_str(self) -> str:
         """The split pattern (regex source) of the encoding."""
-        return self.encoding._pat_str
+        return self._parts.pat_str
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """The encoding's mergeable_ranks (token bytes -> rank); do not modify it."""
-        return self.encoding._mergeable_ranks
+        return self._parts.mergeable_ranks
 
     # ---------------------------------------------------------------- encoding
     def _specials_in(self, text: str) -> list[str]:
@@ -391,7 +413,7 @@ class TiktokenTokenizer(Tokenizer):
         if not self._special_ids:
             return []
         if self._special_re is None:
-            names = sorted(self.encoding._special_tokens, key=len, reverse=True)
+            names = sorted(self._parts.special_tokens, key=len, reverse=True)
             self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
         found: list[str] = []
         for m in self._special_re.finditer(text):
@@ -401,10 +423,6 @@ class TiktokenTokenizer(Tokenizer):
 
     def _encode_ids(self, text: str, special: SpecialPolicy) -> tuple[list[int], list[str]]:
         """Ids of already-cleaned ``text`` and the notes about special token text."""
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
         enc = self.encoding
         found = self._specials_in(text)
         notes: list[str] = []
@@ -421,40 +439,24 @@ class TiktokenTokenizer(Tokenizer):
         notes.extend(unknown_special_notes(text, enc.special_tokens_set, special))
         return ids, notes
 
-    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
-        """Tokenize ``text`` with exact byte/character spans.
-
-        Args:
-            text: any str (lone surrogates become U+FFFD, noted).
-            special: ``"raise"``, ``"special"`` (tiktoken ``allowed_special="all"``)
-                or ``"plain"`` (``encode_ordinary``, with a note per special spelling).
-
-        Returns:
-            :class:`Tokenization` whose token bytes tile the text's UTF-8 bytes.
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Tokens with exact byte/character spans: ``"special"`` is tiktoken's
+        ``allowed_special="all"``, ``"plain"`` its ``encode_ordinary`` (with a note
+        per special spelling). ``cancel`` is not polled (tiktoken is fast).
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
-            InputError: unknown policy.
             TokexplorerError: tiktoken itself failed (panics included).
         """
-        cleaned = clean_text(text)
         t = cleaned.text
         ids, notes = self._encode_ids(t, special)
         tbytes = _guarded("decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
-        tokens = build_tokens(
-            t, ids, tbytes, special_ids=self._special_ids if special == "special" else ()
-        )
-        return Tokenization(
-            f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes)
-        )
+        tokens = build_tokens(t, ids, tbytes, special_ids=self._special_ids if special == "special" else ())
+        return Tokenization(f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes))
 
-    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
-        """Token ids of ``text`` without building spans (fast path); see :meth:`tokenize`."""
-        return self._encode_ids(clean_text(text).text, special)[0]
-
-    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
-        """Number of tokens of ``text`` (no spans built)."""
-        return len(self.encode(text, special=special))
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """Token ids without building spans (the fast path)."""
+        return self._encode_ids(cleaned.text, special)[0]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
