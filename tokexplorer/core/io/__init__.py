@@ -1,5 +1,8 @@
-"""Files in and out: corpus reading with encoding detection, model file formats
-(our ``.bpe`` files, ``.tiktoken`` rank files) and the built-in sample text.
+"""Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
+the detection rules in :mod:`.encodings`), files and folders read as a corpus
+(:mod:`.folders`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
+rank files in :mod:`.tiktoken_files`) and the built-in sample text
+(:mod:`.resources`).
 """
 
 from __future__ import annotations
@@ -9,16 +12,18 @@ from tokexplorer.core.io.corpus import (
     Corpus,
     CorpusFile,
     check_binary,
-    collect_files,
     count_lines,
     decode_file_bytes,
-    guess_encoding,
     line_ending_of,
-    load_corpus,
-    read_corpus,
     read_raw,
     read_text_file,
     to_raw_bytes,
+)
+from tokexplorer.core.io.encodings import guess_encoding
+from tokexplorer.core.io.folders import (
+    collect_files,
+    load_corpus,
+    read_corpus,
 )
 from tokexplorer.core.io.formats import (
     atomic_write_bytes,
