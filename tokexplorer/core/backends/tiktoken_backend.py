@@ -280,7 +280,7 @@ def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str 
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.formats.read_tiktoken_file`."""
+    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.tiktoken_files.read_tiktoken_file`."""
     from tokexplorer.core.io import read_tiktoken_file
 
     return read_tiktoken_file(path)
