@@ -9,27 +9,29 @@ from tokexplorer.core.analysis.decoding import (
     decode_ids,
     parse_ids,
 )
+from tokexplorer.core.analysis.firing import (
+    FireIndex,
+    FireSites,
+    fire_index,
+)
 from tokexplorer.core.analysis.inspector import (
-    InspectReport,
-    TrackReport,
     char_parts,
     describe_tokens,
     inspect_bytes,
     inspect_text,
 )
+from tokexplorer.core.analysis.inspector_report import (
+    InspectReport,
+    TrackReport,
+)
 from tokexplorer.core.analysis.merges import (
-    SCRIPTS,
-    FireIndex,
     MergeDiff,
     MergeIndex,
     MergeNode,
-    fire_index,
-    is_partial_utf8,
     load_bpe_spec,
     merge_diff,
     merges_json,
     token_merge_ranks,
-    token_script,
 )
 from tokexplorer.core.analysis.normalization import (
     align,
@@ -45,6 +47,11 @@ from tokexplorer.core.analysis.stats import (
     format_cell,
     text_blocks,
 )
+from tokexplorer.core.analysis.token_scripts import (
+    SCRIPTS,
+    is_partial_utf8,
+    token_script,
+)
 
 __all__ = [
     "COLUMNS",
@@ -52,6 +59,7 @@ __all__ = [
     "CorpusStats",
     "DecodeReport",
     "FireIndex",
+    "FireSites",
     "InspectReport",
     "MergeDiff",
     "MergeIndex",

@@ -13,6 +13,7 @@ from tokexplorer.core.backends.bpe_backend import (
     BPETokenizer,
 )
 from tokexplorer.core.backends.sentencepiece import (
+    WS,
     LinesTooLongError,
     SentencePieceOptions,
     SentencePieceTokenizer,
@@ -49,6 +50,7 @@ __all__ = [
     "Tokenizer",
     "VocabTooLargeError",
     "VocabTooSmallError",
+    "WS",
     "available_tiktoken_encodings",
     "bpe_from_tiktoken",
     "check_special_policy",
