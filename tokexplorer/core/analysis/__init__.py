@@ -4,6 +4,11 @@ and merge diffs, corpus statistics and SentencePiece's normalization diff.
 
 from __future__ import annotations
 
+from tokexplorer.core.analysis.blocks import (
+    BLOCK_CHARS,
+    count_tokens,
+    text_blocks,
+)
 from tokexplorer.core.analysis.decoding import (
     DecodeReport,
     decode_ids,
@@ -43,9 +48,7 @@ from tokexplorer.core.analysis.stats import (
     CorpusStats,
     compute_stats,
     corpus_stats_iter,
-    count_tokens,
     format_cell,
-    text_blocks,
 )
 from tokexplorer.core.analysis.token_scripts import (
     SCRIPTS,
@@ -54,6 +57,7 @@ from tokexplorer.core.analysis.token_scripts import (
 )
 
 __all__ = [
+    "BLOCK_CHARS",
     "COLUMNS",
     "COLUMN_TITLES",
     "CorpusStats",
