@@ -113,10 +113,6 @@ class MergeIndex:
     def __len__(self) -> int:
         return len(self.merges)
 
-    def producer(self, token_id: int) -> MergeRecord | None:
-        """The (lowest-rank) merge that makes ``token_id``, or None for a byte."""
-        return self._by_new_id.get(token_id)
-
     def rank_of_pair(self, left: bytes, right: bytes) -> int | None:
         """Rank of the merge of the pieces ``left`` + ``right``, or None when no merge joins them."""
         return self._pair_rank.get((left, right))

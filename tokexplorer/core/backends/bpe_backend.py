@@ -27,6 +27,13 @@ class BPETokenizer(Tokenizer):
 
     Attributes:
         bpe: the wrapped model.
+
+    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> tok = BPETokenizer(train_bpe("abab", vocab_size=258, pattern="none", special_tokens=["<|endoftext|>"])[0])
+    >>> tok.description
+    'custom BPE · no pre-tokenizer · 258 tokens'
+    >>> tok.encode("abab<|endoftext|>", special="special"), tok.tokenize("abab<|endoftext|>").notes
+    ([256, 256, 257], ("'<|endoftext|>' encoded as plain text",))
     """
 
     family = "bpe"

