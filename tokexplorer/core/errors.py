@@ -35,5 +35,7 @@ class TrainingError(TokexplorerError):
     """Training could not start or failed (nothing to train on, SentencePiece refused)."""
 
 
-class Cancelled(TokexplorerError):
+# Not "CancelledError": the name is public API (the GUI, the CLI and tests catch
+# it), and a cancel the user asked for is an outcome rather than an error.
+class Cancelled(TokexplorerError):  # noqa: N818
     """Long work stopped because the user cancelled it."""

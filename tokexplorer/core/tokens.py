@@ -4,6 +4,13 @@ Byte-level tokenizers (our BPE, tiktoken) produce tokens whose bytes concatenate
 to the UTF-8 text, so their byte spans are cumulative sums; character spans and
 the partial-UTF-8 flag follow from where each byte offset falls relative to the
 character boundaries.
+
+>>> text = "a\u4f60"  # "a你": 1 + 3 bytes
+>>> build_tokens(text, [1, 2, 3], [b"a", b"\\xe4\\xbd", b"\\xa0"])
+(Token(1, b'a', [0:1]), Token(2, b'\\xe4\\xbd', [1:3]), Token(3, b'\\xa0', [3:4]))
+>>> om = OffsetMap(text)
+>>> om.char_floor(2), om.char_ceil(2), om.is_boundary(2), om.n_bytes
+(1, 2, False, 4)
 """
 
 from __future__ import annotations
@@ -58,12 +65,6 @@ class OffsetMap:
             return 0 <= byte_offset <= self.n_bytes
         i = bisect_left(self._starts, byte_offset)
         return i < len(self._starts) and self._starts[i] == byte_offset
-
-    def byte_of_char(self, char_index: int) -> int:
-        """UTF-8 byte offset at which character ``char_index`` starts."""
-        if self._starts is None:
-            return char_index
-        return self._starts[char_index]
 
 
 def build_tokens(

@@ -73,6 +73,9 @@ class Token:
             ``{"id", "bytes" (lower-case hex, no spaces), "byte_start", "byte_end",
             "char_start", "char_end", "partial"}`` plus ``"special"``/``"unknown"``/
             ``"piece"`` when they apply.
+
+        >>> Token(2, b"\\xe4\\xbd", 1, 3, 1, 2, True).to_json()
+        {'id': 2, 'bytes': 'e4bd', 'byte_start': 1, 'byte_end': 3, 'char_start': 1, 'char_end': 2, 'partial': True}
         """
         out = {
             "id": self.id,
@@ -189,11 +192,15 @@ class Progress:
     done: int = 0
     total: int | None = None
     message: str = ""
-    detail: object = None
+    detail: list[MergeRecord] | None = None
 
     @property
     def fraction(self) -> float | None:
-        """``done / total`` in [0, 1], or None when the total is unknown."""
+        """``done / total`` in [0, 1], or None when the total is unknown.
+
+        >>> Progress("reading", 3, 4).fraction, Progress("reading", 3).fraction
+        (0.75, None)
+        """
         if not self.total:
             return None
         return min(1.0, self.done / self.total)
@@ -204,6 +211,13 @@ def run_to_end(gen: Generator[Progress, None, T]) -> T:
 
     Long core work (training, reading a corpus, statistics) is written as such a
     generator; the GUI drives it in a worker, the CLI and tests with this.
+
+    >>> def work():
+    ...     yield Progress("counting", 1, 2)
+    ...     yield Progress("counting", 2, 2)
+    ...     return "done"
+    >>> run_to_end(work())
+    'done'
     """
     while True:
         try:

@@ -82,7 +82,7 @@ def test_json_per_byte_and_per_token(cl100k):
     assert tok["spelling"] == "ðĿ"
 
 
-# --- the zero-width joiner survives normalization ------------------------------------------------------------------------
+# --- the zero-width joiner survives normalization ---
 
 
 def test_zwj_one_grapheme_cl100k_eight_tokens(cl100k):
@@ -178,7 +178,7 @@ def test_byte_fallback_rebuilt_from_piece_names(sp_models):
     assert d.stream == ("", "", "", "\ufffd")
 
 
-# --- per-piece SentencePiece decode drops spaces ------------------------------------------------------------------------
+# --- per-piece SentencePiece decode drops spaces ---
 
 
 def test_spaces_from_the_pieces(sp_models):
@@ -408,7 +408,7 @@ def test_cl100k_does_not_normalize(cl100k):
     assert inspect_text("A", [cl100k]).tracks[0].tokenization.ids == [32]
 
 
-# --- the GPT-2 visible-byte table, different encodings give different counts -------------------------------------------------------------------
+# --- the GPT-2 visible-byte table, different encodings give different counts ---
 
 
 def test_gpt2_spelling_next_to_bytes(cl100k):

@@ -136,7 +136,9 @@ def test_tokenizer_error_is_one_line_in_its_track():
 
     r = inspect_text("x", [Broken()])
     assert r.tracks[0].error == "RuntimeError: bad"
-    assert r.to_json()["tokenizers"] == [{"name": "broken", "family": "bpe", "description": "broken", "error": "RuntimeError: bad"}]
+    assert r.to_json()["tokenizers"] == [
+        {"name": "broken", "family": "bpe", "description": "broken", "error": "RuntimeError: bad"}
+    ]
 
 
 def test_raw_bytes_json_round_trip(cl100k):

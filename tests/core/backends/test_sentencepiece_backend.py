@@ -105,7 +105,7 @@ def test_per_piece_decode(sp_models):
         ("tab\there", "tab here", "normalized: 1 tab turned into a space"),
     ],
 )
-def test_whitespace_rewritten_SP120(sp_models, text, decoded, note):
+def test_whitespace_rewritten(sp_models, text, decoded, note):
     sp = sp_models["SP120"]
     t = sp.tokenize(text)
     assert sp.decode(t.ids) == decoded

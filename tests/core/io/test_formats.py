@@ -43,7 +43,8 @@ def test_file_is_human_readable(model):
     assert lines[0] == "tokexplorer-bpe 1"
     assert "pattern cl100k" in lines
     assert 'special 278 "<|endoftext|>"' in lines
-    assert lines[lines.index("merges 22") + 1].split("\t")[0] == f"{model.merges[0].left} {model.merges[0].right} 256 {model.merges[0].count}"
+    first = model.merges[0]
+    assert lines[lines.index("merges 22") + 1].split("\t")[0] == f"{first.left} {first.right} 256 {first.count}"
 
 
 @pytest.mark.parametrize(
@@ -53,7 +54,10 @@ def test_file_is_human_readable(model):
         (lambda t: t.replace("tokexplorer-bpe 1", "tokexplorer-bpe 9", 1), "unsupported model format version 9"),
         (lambda t: t[: len(t) // 2].rsplit("\n", 1)[0] + "\n", "truncated"),
         (lambda t: t.replace("pattern cl100k", "pattern nope"), "unknown pattern 'nope'"),
-        (lambda t: t.replace("merges 22\n", "merges 22\n99999 1 256 3\n").replace("merges 22", "merges 23"), "not defined before it"),
+        (
+            lambda t: t.replace("merges 22\n", "merges 22\n99999 1 256 3\n").replace("merges 22", "merges 23"),
+            "not defined before it",
+        ),
         (lambda t: t + "junk junk\n", "text after the last merge"),
     ],
 )
@@ -120,7 +124,8 @@ def test_a_damaged_new_id_is_caught_on_its_own_line(tmp_path, model, which):
     lines[k] = f"{left} {right} 99999 {rest}"
     path = tmp_path / "bad.bpe"
     path.write_text("".join(lines), encoding="utf-8")
-    with pytest.raises(ModelFormatError, match=rf"line {k + 1}: merge \d+ creates id 99999; the next free id is {new_id}"):
+    message = rf"line {k + 1}: merge \d+ creates id 99999; the next free id is {new_id}"
+    with pytest.raises(ModelFormatError, match=message):
         load_bpe(path)
 
 

@@ -32,7 +32,8 @@ class ByteFake(Tokenizer):
     def vocab_size(self) -> int:
         return 256
 
-    def tokenize(self, text, *, special="plain"):
+    def _tokenize(self, cleaned, *, special, cancel):
+        text = cleaned.text
         if special == "raise" and "<|endoftext|>" in text:
             raise SpecialTokenError("text contains the special token '<|endoftext|>'")
         data = text.encode("utf-8")

@@ -41,7 +41,8 @@ class FakeTokenizer(Tokenizer):
     def special_tokens(self) -> dict[str, int]:
         return {EOT: 0x110000}
 
-    def tokenize(self, text, *, special="plain"):
+    def _tokenize(self, cleaned, *, special, cancel):
+        text = cleaned.text
         notes = ()
         pieces: list[str] = []
         rest = text
@@ -322,7 +323,7 @@ def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
 
 
 def test_tiktoken_menu_lists_unavailable_encodings_with_reason(qtbot, monkeypatch):
-    from tokexplorer.core.backends import tiktoken_backend as tb
+    from tokexplorer.core.backends import tiktoken_registry as tb
 
     monkeypatch.setattr(
         tb, "available_tiktoken_encodings",

@@ -4,6 +4,11 @@ and merge diffs, corpus statistics and SentencePiece's normalization diff.
 
 from __future__ import annotations
 
+from tokexplorer.core.analysis.blocks import (
+    BLOCK_CHARS,
+    count_tokens,
+    text_blocks,
+)
 from tokexplorer.core.analysis.compare import (
     WINDOW_CHARS,
     ColumnResult,
@@ -22,27 +27,29 @@ from tokexplorer.core.analysis.decoding import (
     decode_ids,
     parse_ids,
 )
+from tokexplorer.core.analysis.firing import (
+    FireIndex,
+    FireSites,
+    fire_index,
+)
 from tokexplorer.core.analysis.inspector import (
-    InspectReport,
-    TrackReport,
     char_parts,
     describe_tokens,
     inspect_bytes,
     inspect_text,
 )
+from tokexplorer.core.analysis.inspector_report import (
+    InspectReport,
+    TrackReport,
+)
 from tokexplorer.core.analysis.merges import (
-    SCRIPTS,
-    FireIndex,
     MergeDiff,
     MergeIndex,
     MergeNode,
-    fire_index,
-    is_partial_utf8,
     load_bpe_spec,
     merge_diff,
     merges_json,
     token_merge_ranks,
-    token_script,
 )
 from tokexplorer.core.analysis.normalization import (
     align,
@@ -54,18 +61,23 @@ from tokexplorer.core.analysis.stats import (
     CorpusStats,
     compute_stats,
     corpus_stats_iter,
-    count_tokens,
     format_cell,
-    text_blocks,
+)
+from tokexplorer.core.analysis.token_scripts import (
+    SCRIPTS,
+    is_partial_utf8,
+    token_script,
 )
 
 __all__ = [
+    "BLOCK_CHARS",
     "COLUMNS",
     "COLUMN_TITLES",
     "ColumnResult",
     "CorpusStats",
     "DecodeReport",
     "FireIndex",
+    "FireSites",
     "InspectReport",
     "MergeDiff",
     "MergeIndex",

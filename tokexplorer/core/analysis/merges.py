@@ -1,14 +1,11 @@
-"""Questions asked of a BPE's merge list: how was a token built, where does a merge
-fire, which script is a token in, how do two merge lists differ.
+"""Questions asked of a BPE's merge list: how was a token built, how do two merge
+lists differ. Where a merge fires is :mod:`tokexplorer.core.analysis.firing`,
+which script a token is in :mod:`tokexplorer.core.analysis.token_scripts`.
 
 * :class:`MergeIndex` indexes a merge list once (token id -> the merge that
   made it, pair of token bytes -> rank) and answers :meth:`MergeIndex.tree`:
   the merge tree of a token down to its bytes.
-* :func:`fire_index` encodes a text and records every merge that fires in
-  every chunk (:class:`FireIndex`): per-merge firing counts and, for one
-  merge, the byte spans where it fires and the chunks it occurs in.
-* :func:`token_script` and :func:`is_partial_utf8` classify a token's bytes
-  for the merge table's filters.
+* :func:`token_merge_ranks` gives every multi-byte token its merge rank.
 * :func:`merge_diff` compares two merge lists (merges only in one, merges in
   both with their ranks, the first rank where they diverge).
 * :func:`load_bpe_spec` loads any BPE-like SPEC (our models and tiktoken ranks)
@@ -20,26 +17,18 @@ their tokens differently (in cl100k the single bytes are not ids 0–255).
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
-import regex
-
-from tokexplorer.core.backends import bpe_from_tiktoken
-from tokexplorer.core.bpe import merge_sites
-from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.backends import bpe_from_tiktoken, model_path, parse_spec
+from tokexplorer.core.bpe import BPE
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.io import load_bpe, read_tiktoken_file
 from tokexplorer.core.types import MergeRecord
 
 __all__ = [
     "MergeNode",
     "MergeIndex",
-    "FireIndex",
-    "FireSites",
-    "fire_index",
-    "SCRIPTS",
-    "token_script",
-    "is_partial_utf8",
     "MergeDiff",
     "merge_diff",
     "load_bpe_spec",
@@ -124,10 +113,6 @@ class MergeIndex:
     def __len__(self) -> int:
         return len(self.merges)
 
-    def producer(self, token_id: int) -> MergeRecord | None:
-        """The (lowest-rank) merge that makes ``token_id``, or None for a byte."""
-        return self._by_new_id.get(token_id)
-
     def rank_of_pair(self, left: bytes, right: bytes) -> int | None:
         """Rank of the merge of the pieces ``left`` + ``right``, or None when no merge joins them."""
         return self._pair_rank.get((left, right))
@@ -174,7 +159,7 @@ class MergeIndex:
         return self.tree(tid)
 
 
-def token_merge_ranks(bpe: object) -> dict[bytes, int]:
+def token_merge_ranks(bpe: BPE) -> dict[bytes, int]:
     """Merge rank of every multi-byte token of a model: token bytes -> rank of
     the merge that makes it (what the merge table calls Rank).
 
@@ -193,214 +178,9 @@ def token_merge_ranks(bpe: object) -> dict[bytes, int]:
         for m in merges:
             out.setdefault(m.merged, m.rank)
         return out
-    ranks: Mapping[bytes, int] = bpe.mergeable_ranks  # type: ignore[attr-defined]
+    ranks: Mapping[bytes, int] = bpe.mergeable_ranks
     multi = sorted((r, b) for b, r in ranks.items() if len(b) > 1)
     return {b: i for i, (_, b) in enumerate(multi)}
-
-
-# ----------------------------------------------------------------- firing
-@dataclass(frozen=True, slots=True)
-class FireSites:
-    """Where one merge fires in a text.
-
-    Attributes:
-        rank: the merge's rank.
-        spans: half-open byte spans ``(start, end)`` in the UTF-8 text of each
-            token the merge made, in text order.
-        chunks: ``(chunk, count)``: the chunks it fires in and how often in
-            total, most frequent first (ties: first seen first).
-    """
-
-    rank: int
-    spans: tuple[tuple[int, int], ...]
-    chunks: tuple[tuple[str, int], ...]
-
-    @property
-    def count(self) -> int:
-        """How often the merge fires in the text (= ``len(spans)``)."""
-        return len(self.spans)
-
-
-@dataclass(slots=True)
-class FireIndex:
-    """Every merge that fires when a text is encoded.
-
-    Attributes:
-        counts: per merge rank, how often it fires (list of int, ``len ==
-            number of merges``).
-        chunks: the unique chunks of the text, in first-seen order.
-        chunk_starts: per occurrence ``(chunk index, byte offset in the text)``.
-        sites: per unique chunk, ``(rank, start, end)`` byte spans inside the
-            chunk of each merge that fires there.
-        unmatched: merges that fired but match no merge record (pieces joined
-            to a token no record names with those parts; 0 for consistent models).
-    """
-
-    counts: list[int]
-    chunks: list[str]
-    chunk_starts: list[tuple[int, int]]
-    sites: list[list[tuple[int, int, int]]]
-    unmatched: int = 0
-    _by_rank: dict[int, list[int]] = field(default_factory=dict)
-
-    def where(self, rank: int) -> FireSites:
-        """Where the merge of ``rank`` fires: byte spans and chunks with counts."""
-        if not self._by_rank:
-            for ci, s in enumerate(self.sites):
-                for r, _, _ in s:
-                    lst = self._by_rank.setdefault(r, [])
-                    if not lst or lst[-1] != ci:
-                        lst.append(ci)
-        wanted = set(self._by_rank.get(rank, ()))
-        spans: list[tuple[int, int]] = []
-        per_chunk: dict[int, int] = {}
-        for ci, off in self.chunk_starts:
-            if ci not in wanted:
-                continue
-            for r, s, e in self.sites[ci]:
-                if r == rank:
-                    spans.append((off + s, off + e))
-                    per_chunk[ci] = per_chunk.get(ci, 0) + 1
-        order = sorted(per_chunk, key=lambda ci: (-per_chunk[ci], ci))
-        return FireSites(rank, tuple(spans), tuple((self.chunks[ci], per_chunk[ci]) for ci in order))
-
-
-def fire_index(
-    bpe: object,
-    text: str,
-    *,
-    index: MergeIndex | None = None,
-    cancel: Callable[[], bool] | None = None,
-) -> FireIndex:
-    """Encode ``text`` (special tokens as plain text) and record every merge that fires.
-
-    Args:
-        bpe: a :class:`~tokexplorer.core.bpe.model.BPE` (uses ``chunks``,
-            ``mergeable_ranks``, ``merges``, ``vocab``).
-        text: the text (for the GUI: the compare pane's sample text).
-        index: a prepared :class:`MergeIndex` of the same model (built when None).
-        cancel: checked every 256 unique chunks; True raises :class:`Cancelled`.
-
-    Returns:
-        a :class:`FireIndex`.
-
-    >>> from tokexplorer.core.bpe.model import train_bpe
-    >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
-    >>> fire_index(bpe, "abab").counts
-    [2, 1]
-    """
-    idx = index if index is not None else MergeIndex(bpe.merges, bpe.vocab)  # type: ignore[attr-defined]
-    ranks = bpe.mergeable_ranks  # type: ignore[attr-defined]
-    counts = [0] * len(idx)
-    chunks: list[str] = []
-    seen: dict[str, int] = {}
-    starts: list[tuple[int, int]] = []
-    sites: list[list[tuple[int, int, int]]] = []
-    unmatched = 0
-    off = 0
-    for chunk in bpe.chunks(text):  # type: ignore[attr-defined]
-        ci = seen.get(chunk)
-        data = chunk.encode("utf-8")
-        if ci is None:
-            ci = seen[chunk] = len(chunks)
-            chunks.append(chunk)
-            s_list: list[tuple[int, int, int]] = []
-            for s, m, e in merge_sites(ranks, data):
-                r = idx.rank_of_pair(data[s:m], data[m:e])
-                if r is None:
-                    unmatched += 1
-                    continue
-                s_list.append((r, s, e))
-            sites.append(s_list)
-            if cancel is not None and ci % 256 == 0 and cancel():
-                raise Cancelled("cancelled")
-        for r, _, _ in sites[ci]:
-            counts[r] += 1
-        starts.append((ci, off))
-        off += len(data)
-    return FireIndex(counts, chunks, starts, sites, unmatched)
-
-
-# ----------------------------------------------------------------- scripts
-#: The script classes of :func:`token_script`, in the order the filter lists them.
-SCRIPTS: tuple[str, ...] = (
-    "Latin", "Han", "Kana", "Hangul", "Cyrillic", "Greek", "Arabic", "Hebrew",
-    "Devanagari", "Thai", "Other letters", "Emoji", "Digits", "Punctuation",
-    "Whitespace", "Other", "Bytes only",
-)  # fmt: skip
-
-_LETTER_SCRIPTS = (
-    ("Latin", r"\p{Latin}"),
-    ("Han", r"\p{Han}"),
-    ("Kana", r"[\p{Hiragana}\p{Katakana}]"),
-    ("Hangul", r"\p{Hangul}"),
-    ("Cyrillic", r"\p{Cyrillic}"),
-    ("Greek", r"\p{Greek}"),
-    ("Arabic", r"\p{Arabic}"),
-    ("Hebrew", r"\p{Hebrew}"),
-    ("Devanagari", r"\p{Devanagari}"),
-    ("Thai", r"\p{Thai}"),
-    ("Other letters", r"\p{L}"),
-)
-_SCRIPT_RE = regex.compile(
-    "|".join(f"(?P<g{i}>{pat})" for i, (_, pat) in enumerate(_LETTER_SCRIPTS))
-    + r"|(?P<emoji>\p{Extended_Pictographic}|\p{Regional_Indicator})"
-    + r"|(?P<digit>\p{N})|(?P<punct>[\p{P}\p{S}])|(?P<space>\s)"
-)
-_GROUP_NAME = {f"g{i}": name for i, (name, _) in enumerate(_LETTER_SCRIPTS)} | {
-    "emoji": "Emoji",
-    "digit": "Digits",
-    "punct": "Punctuation",
-    "space": "Whitespace",
-}
-_CLASS_ORDER = {name: i for i, name in enumerate(SCRIPTS)}
-
-
-def _whole_chars(data: bytes) -> str:
-    """The characters of ``data`` that are whole UTF-8 characters (partial bytes dropped)."""
-    return data.decode("utf-8", "ignore")
-
-
-def is_partial_utf8(data: bytes) -> bool:
-    """True when ``data`` is not valid UTF-8 on its own (it holds part of a character).
-
-    >>> is_partial_utf8("你".encode()[:2]), is_partial_utf8("你".encode())
-    (True, False)
-    """
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return True
-    return False
-
-
-def token_script(data: bytes) -> str:
-    """The script class of a token (one of :data:`SCRIPTS`) for the merge table's filter.
-
-    The first class found wins in this order: a letter's script (Latin, Han,
-    Kana, ...), emoji, digits, punctuation and symbols, whitespace, other
-    characters. A token with no whole character (``E4 BD``) is ``"Bytes only"``.
-    Partial bytes around whole characters are ignored (``" 你\\xE5"`` is Han).
-
-    >>> token_script(b" the"), token_script("你好".encode()), token_script(b"\\xe4\\xbd")
-    ('Latin', 'Han', 'Bytes only')
-    >>> token_script("👍".encode()), token_script(b"  "), token_script(b"42")
-    ('Emoji', 'Whitespace', 'Digits')
-    """
-    text = _whole_chars(data)
-    if not text:
-        return "Bytes only"
-    best = None
-    for m in _SCRIPT_RE.finditer(text):
-        name = _GROUP_NAME[m.lastgroup or ""]
-        if best is None or _CLASS_ORDER[name] < _CLASS_ORDER[best]:
-            best = name
-            if _CLASS_ORDER[name] <= _CLASS_ORDER["Other letters"]:
-                break
-    if best is None:
-        cat = unicodedata.category(text[0])
-        best = "Whitespace" if cat.startswith("Z") else "Other"
-    return best
 
 
 # ----------------------------------------------------------------- diff
@@ -478,7 +258,7 @@ def merge_diff(
 
 
 # ----------------------------------------------------------------- loading
-def load_bpe_spec(spec: str) -> object:
+def load_bpe_spec(spec: str) -> BPE:
     """Load a SPEC as our :class:`~tokexplorer.core.bpe.model.BPE` (with a merge list).
 
     ``bpe:PATH`` and ``bpe:tiktoken:NAME`` load as usual; ``tiktoken:NAME`` and
@@ -490,22 +270,28 @@ def load_bpe_spec(spec: str) -> object:
             have no merge list to show).
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
-    """
-    from tokexplorer.core.backends import load_tokenizer, model_path, parse_spec
-    from tokexplorer.core.bpe import BPE
 
+    >>> import pathlib, tempfile
+    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.io import save_bpe
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.bpe"
+    >>> save_bpe(train_bpe("abab", vocab_size=258, pattern="none")[0], p)
+    >>> [m.merged for m in load_bpe_spec(f"bpe:{p}").merges]
+    [b'ab', b'abab']
+    >>> load_bpe_spec("sp:m.model")
+    Traceback (most recent call last):
+    ...
+    tokexplorer.core.errors.InputError: SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec
+    """
     kind, arg = parse_spec(spec)
     if kind == "sp":
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
     if kind in ("tiktoken", "bpe-tiktoken"):
         return bpe_from_tiktoken(arg)
+    path = model_path(arg)
     if kind == "tiktoken-file":
-        from tokexplorer.core.io import read_tiktoken_file
-
-        path = model_path(arg)
         return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)
-    tok = load_tokenizer(spec)
-    return tok.bpe  # type: ignore[attr-defined]
+    return load_bpe(path)
 
 
 def merges_json(merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> list[dict]:
@@ -514,6 +300,11 @@ def merges_json(merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> li
     Returns:
         ``[{"rank": int, "left": hex, "right": hex, "merged": hex, "count": int | None}, ...]``
         in rank order; hex is lower case without spaces.
+
+    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> bpe = train_bpe("abab", vocab_size=258, pattern="none")[0]
+    >>> merges_json(bpe.merges, bpe.vocab)[1]
+    {'rank': 1, 'left': '6162', 'right': '6162', 'merged': '61626162', 'count': 1}
     """
     out = []
     for m in merges:

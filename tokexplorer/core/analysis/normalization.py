@@ -27,12 +27,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from tokexplorer.core.backends import WS, SentencePieceTokenizer, describe_normalization
 from tokexplorer.core.text import clean_text
 
 SegmentKind = Literal["same", "changed", "removed"]
-
-#: SentencePiece's whitespace symbol, U+2581 LOWER ONE EIGHTH BLOCK.
-WS = "\u2581"
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +222,7 @@ def _diff_segments(original: str, normalized: str) -> list[Segment]:
     return out
 
 
-def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
+def normalization_diff(tokenizer: SentencePieceTokenizer, text: str) -> NormalizationDiff:
     """Compare ``text`` with what a SentencePiece model's normalizer makes of it.
 
     Args:
@@ -236,8 +234,6 @@ def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
         :class:`NormalizationDiff`; ``summary`` is the backend's one-line
         description of the change (``"normalized (NFKC): '︰' → '..'"``).
     """
-    from tokexplorer.core.backends import describe_normalization
-
     t = clean_text(text).text
     normalized = tokenizer.normalize(t)
     raw = tokenizer.normalize_with_offsets(t)
@@ -256,4 +252,4 @@ def normalization_diff(tokenizer, text: str) -> NormalizationDiff:
     return NormalizationDiff(t, normalized, tuple(segments), summary, exact)
 
 
-__all__: Sequence[str] = ("Segment", "NormalizationDiff", "align", "normalization_diff", "WS")
+__all__: Sequence[str] = ("Segment", "NormalizationDiff", "align", "normalization_diff")

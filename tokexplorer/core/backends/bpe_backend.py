@@ -7,14 +7,13 @@ Token bytes concatenate to the UTF-8 text, so spans come from
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.errors import InputError
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import CleanText
 from tokexplorer.core.tokens import build_tokens
-from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 __all__ = ["BPETokenizer"]
 
@@ -28,6 +27,13 @@ class BPETokenizer(Tokenizer):
 
     Attributes:
         bpe: the wrapped model.
+
+    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> tok = BPETokenizer(train_bpe("abab", vocab_size=258, pattern="none", special_tokens=["<|endoftext|>"])[0])
+    >>> tok.description
+    'custom BPE · no pre-tokenizer · 258 tokens'
+    >>> tok.encode("abab<|endoftext|>", special="special"), tok.tokenize("abab<|endoftext|>").notes
+    ([256, 256, 257], ("'<|endoftext|>' encoded as plain text",))
     """
 
     family = "bpe"
@@ -67,39 +73,14 @@ class BPETokenizer(Tokenizer):
                 found.append(tok)
         return found
 
-    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
-        """Tokenize ``text`` with exact byte/character spans.
-
-        Args:
-            text: any str (lone surrogates become U+FFFD, noted).
-            special: ``"raise"``, ``"special"`` or ``"plain"`` (see
-                :data:`tokexplorer.core.types.SpecialPolicy`); with ``"plain"`` a
-                note names each special token spelled in the text.
-
-        Raises:
-            SpecialTokenError: ``special="raise"`` and the text spells a special token.
-            InputError: unknown policy.
-        """
-        return self.tokenize_cancellable(text, special=special)
-
-    def tokenize_cancellable(
-        self,
-        text: str,
-        *,
-        special: SpecialPolicy = "plain",
-        cancel: Callable[[], bool] | None = None,
-    ) -> Tokenization:
-        """:meth:`tokenize`, polling ``cancel`` during long encodes.
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Tokens with exact byte/character spans; with ``"plain"`` a note names
+        each special token spelled in the text. Polls ``cancel`` during long encodes.
 
         Raises:
             Cancelled: ``cancel()`` returned True.
-            SpecialTokenError, InputError: as :meth:`tokenize`.
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
         """
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
-        cleaned = clean_text(text)
         t = cleaned.text
         ids = self.bpe.encode_with_policy(t, special, cancel=cancel)
         notes = list(cleaned.notes)
@@ -107,44 +88,12 @@ class BPETokenizer(Tokenizer):
             notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
         notes.extend(unknown_special_notes(t, self.bpe.special_tokens, special))
         special_ids = self.bpe.special_tokens.values() if special == "special" else ()
-        tokens = build_tokens(
-            t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids
-        )
+        tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
         return Tokenization(self.bpe.name, t, tokens, True, tuple(notes))
 
-    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
-        """Token ids of ``text`` without building spans; see :meth:`tokenize`.
-
-        Raises:
-            SpecialTokenError, InputError: as :meth:`tokenize`.
-        """
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
-        return self.bpe.encode_with_policy(clean_text(text).text, special)
-
-    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
-        """Number of tokens of ``text`` (no spans built)."""
-        return len(self.encode(text, special=special))
-
-    def count_cancellable(
-        self,
-        text: str,
-        *,
-        special: SpecialPolicy = "plain",
-        cancel: Callable[[], bool] | None = None,
-    ) -> int:
-        """Number of tokens of ``text``, polling ``cancel`` during long encodes.
-
-        Raises:
-            Cancelled: ``cancel()`` returned True.
-        """
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
-        return len(self.bpe.encode_with_policy(clean_text(text).text, special, cancel=cancel))
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """Token ids without building spans, polling ``cancel`` during long encodes."""
+        return self.bpe.encode_with_policy(cleaned.text, special, cancel=cancel)
 
     def token_bytes(self, token_id: int) -> bytes:
         """Bytes of one id (special tokens: their UTF-8 spelling).

