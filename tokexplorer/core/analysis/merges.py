@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import regex
 
 from tokexplorer.core.backends import bpe_from_tiktoken
-from tokexplorer.core.bpe import merge_sites
+from tokexplorer.core.bpe import BPE, merge_sites
 from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.types import MergeRecord
 
@@ -174,7 +174,7 @@ class MergeIndex:
         return self.tree(tid)
 
 
-def token_merge_ranks(bpe: object) -> dict[bytes, int]:
+def token_merge_ranks(bpe: BPE) -> dict[bytes, int]:
     """Merge rank of every multi-byte token of a model: token bytes -> rank of
     the merge that makes it (what the merge table calls Rank).
 
@@ -183,17 +183,17 @@ def token_merge_ranks(bpe: object) -> dict[bytes, int]:
     order are numbered 0, 1, 2, ... (the same numbering the recovery gives),
     without recovering anything.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> token_merge_ranks(train_bpe("abab", vocab_size=258, pattern="none")[0])
     {b'ab': 0, b'abab': 1}
     """
-    merges = getattr(bpe, "_merges", None)
+    merges = bpe.known_merges
     out: dict[bytes, int] = {}
     if merges is not None:
         for m in merges:
             out.setdefault(m.merged, m.rank)
         return out
-    ranks: Mapping[bytes, int] = bpe.mergeable_ranks  # type: ignore[attr-defined]
+    ranks: Mapping[bytes, int] = bpe.mergeable_ranks
     multi = sorted((r, b) for b, r in ranks.items() if len(b) > 1)
     return {b: i for i, (_, b) in enumerate(multi)}
 
@@ -284,7 +284,7 @@ def fire_index(
     Returns:
         a :class:`FireIndex`.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
     >>> fire_index(bpe, "abab").counts
     [2, 1]
@@ -451,7 +451,7 @@ def merge_diff(
         a :class:`MergeDiff`. A pair merged twice in one list (our trainer can
         learn the same pair again after re-using an id) counts at its first rank.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> a, _ = train_bpe("aab aab", vocab_size=258, pattern="none")
     >>> b, _ = train_bpe("abb abb", vocab_size=258, pattern="none")
     >>> merge_diff(a.merges, a.vocab, b.merges, b.vocab).first_divergence

@@ -36,6 +36,7 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 import regex
 
@@ -111,32 +112,53 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
     return counts, n_special
 
 
-def count_file_range(
-    path: str, start: int, end: int, encoding: str, pat_str: str | None, specials: Sequence[str],
-    errors: str = "strict",
-) -> tuple[Counter, int]:
-    """Read bytes ``[start, end)`` of a file, decode them and count their chunks.
+@dataclass(frozen=True)
+class FileRange:
+    """One counting job: bytes ``[start, end)`` of a file and how to count them.
 
-    The range must begin and end at safe cut points (see :func:`plan_file_ranges`).
-    ``errors`` is the decode error handler (``"replace"``: undecodable bytes
-    become U+FFFD).
+    Attributes:
+        path: the file.
+        start: first byte (inclusive); a safe cut point (see :func:`plan_file_ranges`).
+        end: end byte (exclusive); a safe cut point or the file's end.
+        encoding: the file's encoding (Python codec name).
+        pat_str: the split pattern string, or None for no pre-tokenization.
+        specials: special token texts to cut out before splitting.
+        errors: decode error handler (``"replace"``: undecodable bytes become U+FFFD).
+    """
+
+    path: str
+    start: int
+    end: int
+    encoding: str
+    pat_str: str | None
+    specials: Sequence[str]
+    errors: str = "strict"
+
+
+def count_file_range(job: FileRange) -> tuple[Counter, int]:
+    """Read bytes ``[job.start, job.end)`` of a file, decode them and count their
+    chunks (runs in a worker process too); a UTF-8 BOM at byte 0 is dropped.
+
+    Returns:
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
 
     Raises:
-        CorpusError: the bytes are not valid in ``encoding`` (the message gives the
-            absolute byte offset).
+        CorpusError: the bytes are not valid in ``job.encoding`` (the message
+            gives the absolute byte offset).
     """
+    path, start, encoding = job.path, job.start, job.encoding
     with open(path, "rb") as f:
         f.seek(start)
-        data = f.read(end - start)
+        data = f.read(job.end - start)
     try:
-        text = data.decode(encoding, errors)
+        text = data.decode(encoding, job.errors)
     except UnicodeDecodeError as exc:
         raise CorpusError(
             f"{os.path.basename(path)}: not valid {encoding} at byte {start + exc.start} ({exc.reason})"
         ) from None
     if start == 0 and text.startswith("\ufeff") and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
         text = text[1:]
-    return count_piece(text, pat_str, specials)
+    return count_piece(text, job.pat_str, job.specials)
 
 
 def plan_file_ranges(path: str, size: int = POOL_PIECE_CHARS) -> list[tuple[int, int]]:
@@ -414,7 +436,8 @@ def count_files(
         except OSError as exc:
             raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
         for a, b in ranges:
-            jobs.append((p, a, b, encoding, pat_str, specials, errors))
+            job = FileRange(p, a, b, encoding=encoding, pat_str=pat_str, specials=specials, errors=errors)
+            jobs.append((job,))
             sizes.append(b - a)
     total = sum(sizes)
     workers = default_workers() if workers is None else max(1, workers)
