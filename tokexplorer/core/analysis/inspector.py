@@ -16,7 +16,7 @@ axis, with each family's own story:
   (``exact == False``) instead of drawing cuts in the wrong place.
 
 Raw mode (:func:`inspect_bytes`): the axis is the file's bytes; invalid bytes
-are flagged with their offsets (see :func:`tokexplorer.core.text.utf8.find_utf8_issues`).
+are flagged with their offsets (see :func:`tokexplorer.core.text.utf8_issues.find_utf8_issues`).
 A tokenizer never sees an invalid byte: the one cleaning rule
 (:func:`tokexplorer.core.text.clean.clean_text`) turns each into U+FFFD
 (``EF BF BD``) first; token spans are mapped back onto the raw bytes and the
@@ -36,7 +36,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from tokexplorer.core.errors import Cancelled, TokexplorerError
-from tokexplorer.core.text import clean_text, utf8
+from tokexplorer.core.text import Cut, clean_text, describe_partial_token, to_gpt2_visible, token_display, utf8
+from tokexplorer.core.text import cuts as find_cuts
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
@@ -133,7 +134,7 @@ class TrackReport:
         exact: True when the spans are exact on the inspected axis (no
             normalizer change, no invalid byte substituted inside a token edge).
         tokens: one :class:`TokenReport` per token.
-        cuts: :class:`~tokexplorer.core.text.utf8.Cut` boundaries inside a code point
+        cuts: :class:`~tokexplorer.core.text.partial_tokens.Cut` boundaries inside a code point
             or a grapheme cluster (only when ``exact``).
         unknown: ``(token index, original characters)`` of every ``<unk>`` piece.
         normalization: SentencePiece only: a
@@ -151,7 +152,7 @@ class TrackReport:
     error: str | None = None
     exact: bool = True
     tokens: tuple[TokenReport, ...] = ()
-    cuts: tuple[utf8.Cut, ...] = ()
+    cuts: tuple[Cut, ...] = ()
     unknown: tuple[tuple[int, str], ...] = ()
     normalization: object | None = None
     normalized_tokens: Tokenization | None = None
@@ -320,14 +321,17 @@ def spelling_of(tokenizer, token: Token) -> str:
             return tokenizer.piece(token.id)
         except TokexplorerError:
             return ""
-    return utf8.to_gpt2_visible(token.bytes)
+    return to_gpt2_visible(token.bytes)
 
 
-def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int, last: int) -> str:
+def describe_tokens(
+    track: TrackReport, analysis: utf8.Utf8Analysis, first: int, last: int, *, control_pictures: bool = True
+) -> str:
     """Describe tokens ``first..last`` (inclusive) of an exact track together.
 
     Useful for a run of SentencePiece byte-fallback pieces or a character cut
-    across several tokens: ``"bytes 1–2 of 3 of U+9F98 龘"``.
+    across several tokens: ``"bytes 1–2 of 3 of U+9F98 龘"``. ``control_pictures``:
+    see :func:`~tokexplorer.core.text.partial_tokens.describe_partial_token`.
 
     Raises:
         InputError: the track is inexact or the indices are out of range.
@@ -340,7 +344,7 @@ def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int,
     if not 0 <= first <= last < len(toks):
         raise InputError(f"tokens {first}..{last} are outside 0..{len(toks) - 1}")
     start, end = toks[first].byte_start, toks[last].byte_end
-    return utf8.describe_partial_token(analysis.data[start:end], start, analysis)
+    return describe_partial_token(analysis.data[start:end], start, analysis, control_pictures=control_pictures)
 
 
 def _sp_normalized_tokens(tokenizer, text: str) -> Tokenization | None:
@@ -409,6 +413,8 @@ def _track(
     text: str,
     policy: SpecialPolicy,
     raw_map: tuple[list[int], set[int]] | None,
+    *,
+    control_pictures: bool,
 ) -> TrackReport:
     name = tokenizer.name
     family = getattr(tokenizer, "family", "")
@@ -460,10 +466,12 @@ def _track(
     reports: list[TokenReport] = []
     for i, t in enumerate(tz.tokens):
         spelling = spelling_of(tokenizer, t)
-        reading = utf8.token_display(t.bytes)
+        reading = token_display(t.bytes, control_pictures=control_pictures)
         if tz.exact_offsets and t.bytes and t.byte_end <= len(tok_analysis.data):
             try:
-                description = utf8.describe_partial_token(t.bytes, t.byte_start, tok_analysis)
+                description = describe_partial_token(
+                    t.bytes, t.byte_start, tok_analysis, control_pictures=control_pictures
+                )
                 parts = char_parts(tok_analysis, t.byte_start, t.byte_end)
             except TokexplorerError:
                 description, parts = reading, ()
@@ -481,15 +489,15 @@ def _track(
             swallowed = tz.text.encode("utf-8")[t.byte_start : t.byte_end].decode("utf-8", "replace")
             description = f"<unk> for {swallowed!r}"
         reports.append(TokenReport(i, tz_axis.tokens[i], description, spelling, reading, parts))
-    cuts: tuple[utf8.Cut, ...] = ()
+    cuts: tuple[Cut, ...] = ()
     if exact:
         if raw_map is None:
-            cuts = tuple(utf8.cuts(analysis, tz))
+            cuts = tuple(find_cuts(analysis, tz))
         else:
             c2r = raw_map[0]
             cuts = tuple(
-                utf8.Cut(c2r[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
-                for c in utf8.cuts(tok_analysis, tz)
+                Cut(c2r[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
+                for c in find_cuts(tok_analysis, tz)
             )
     unknown = tuple(
         (i, tz.text.encode("utf-8")[t.byte_start : t.byte_end].decode("utf-8", "replace"))
@@ -519,6 +527,7 @@ def inspect_text(
     *,
     policy: SpecialPolicy = "plain",
     cancel: Callable[[], bool] | None = None,
+    control_pictures: bool = True,
 ) -> InspectReport:
     """Lay ``text`` out byte by byte with every tokenizer's tokens on the same axis.
 
@@ -528,6 +537,8 @@ def inspect_text(
         policy: special-token policy passed to each tokenizer.
         cancel: called between tokenizers; True stops with
             :class:`~tokexplorer.core.errors.Cancelled`.
+        control_pictures: how token readings and descriptions show controls
+            (see :func:`~tokexplorer.core.text.display.token_display`).
 
     Returns:
         :class:`InspectReport`. A tokenizer's failure is one line in its
@@ -538,7 +549,7 @@ def inspect_text(
     for tok in tokenizers:
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, analysis.text, policy, None))
+        tracks.append(_track(tok, analysis, analysis.text, policy, None, control_pictures=control_pictures))
     return InspectReport(analysis, tuple(tracks), False, analysis.text)
 
 
@@ -548,6 +559,7 @@ def inspect_bytes(
     *,
     policy: SpecialPolicy = "plain",
     cancel: Callable[[], bool] | None = None,
+    control_pictures: bool = True,
 ) -> InspectReport:
     """Like :func:`inspect_text` for raw bytes that may not be valid UTF-8.
 
@@ -567,7 +579,7 @@ def inspect_bytes(
     for tok in tokenizers:
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, analysis.text, policy, raw_map))
+        tracks.append(_track(tok, analysis, analysis.text, policy, raw_map, control_pictures=control_pictures))
     notes: tuple[str, ...] = ()
     if analysis.issues and tokenizers:
         n = sum(i.length for i in analysis.issues)

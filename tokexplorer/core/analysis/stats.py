@@ -50,7 +50,7 @@ import regex
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
+from tokexplorer.core.text import LINE_START_CUT, SCRIPTS, SPACE_DELIMITED, WORD_SPACE_CUT, classify_line
 from tokexplorer.core.types import SPECIAL_POLICIES, Progress, SpecialPolicy, Tokenization, run_to_end
 
 __all__ = [
@@ -112,8 +112,10 @@ COLUMN_TITLES: dict[str, str] = {
     "error": "error",
 }
 
-_SAFE_CUT = regex.compile(r"(?<=\S)\n(?=[\p{L}\p{N}])")
-_WORD_CUT = regex.compile(r"(?<=[\p{L}\p{N}])(?= \p{L})")
+# Block cuts (see tokexplorer.core.text.safe_cuts): the shared line-start rule
+# first, the word-space rule as a fallback.
+_SAFE_CUT = regex.compile(LINE_START_CUT)
+_WORD_CUT = regex.compile(WORD_SPACE_CUT)
 
 
 def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int, int]]:
@@ -146,7 +148,7 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     start = 0
     while n - start > block_chars:
         target = start + block_chars
-        m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
+        m = _SAFE_CUT.search(text, target, min(n, target + 2 * block_chars))
         if m is None:
             m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
             if m is None:  # the last word boundary before the target, else the next one
@@ -156,15 +158,12 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
                 else:
                     # Never cut inside a run with no safe point (``"x" * 10**6``):
                     # that would change the count. The block runs on instead.
-                    m = _SAFE_CUT.search(text, target - 1) or _WORD_CUT.search(text, target)
-                    if m is None:
-                        cut = n
-                    else:
-                        cut = m.end() if m.re is _SAFE_CUT else m.start()
+                    m = _SAFE_CUT.search(text, target) or _WORD_CUT.search(text, target)
+                    cut = n if m is None else m.start()
             else:
                 cut = m.start()
         else:
-            cut = m.end()
+            cut = m.start()
         out.append((start, cut))
         start = cut
     if start < n:

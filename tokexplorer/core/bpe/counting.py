@@ -7,15 +7,12 @@ using every core), and the per-piece tables are summed. Files are read in
 ranges of a few MiB by the workers themselves, so peak memory grows with the
 number of distinct chunks, not with the corpus size.
 
-Safe cut points, where no chunk of the gpt2, cl100k or o200k pattern ever
-crosses and where cutting does not change how the text on either side splits:
-
-* after a newline that follows a non-space character and precedes a letter or
-  digit (``x\\n|T``): the newline is a chunk of its own, or ends a punctuation
-  chunk, with or without the cut (the ``\\s++$`` and ``\\s+(?!\\S)`` branches agree
-  because only one whitespace character is involved);
-* between a letter and a space that precedes a letter (``ab| cd``): no branch
-  matches a letter followed by a space.
+Pieces are cut at safe cut points (:mod:`tokexplorer.core.text.safe_cuts`),
+where no chunk of the gpt2, cl100k or o200k pattern ever crosses and where
+cutting does not change how the text on either side splits: the shared
+:data:`~tokexplorer.core.text.safe_cuts.LINE_START_CUT` (``x\\n|T``) and
+counting's own :data:`~tokexplorer.core.text.safe_cuts.LETTER_SPACE_CUT`
+(``ab| cd``: no branch matches a letter followed by a space).
 
 Counting the pieces therefore gives exactly the counts of the whole text (a
 property test checks it for all three patterns).
@@ -41,7 +38,15 @@ from dataclasses import dataclass
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.text import LINE_START_CUT, clean_text, compile_splitter, pattern_string
+from tokexplorer.core.text import (
+    LETTER_SPACE_CUT,
+    LETTER_SPACE_CUT_ASCII,
+    LINE_START_CUT,
+    LINE_START_CUT_ASCII,
+    clean_text,
+    compile_splitter,
+    pattern_string,
+)
 from tokexplorer.core.types import Progress, run_to_end
 
 run = run_to_end  # the name the doctests and callers use
@@ -55,10 +60,12 @@ POOL_PIECE_CHARS = 1 << 20
 POOL_MIN_CHARS = 1 << 22
 """Below this many characters in total the pool's start-up cost is not worth it."""
 
-_SAFE_CUT = regex.compile(LINE_START_CUT + r"|(?<=\p{L})(?= \p{L})")
-# In UTF-8 (and single-byte ASCII-compatible encodings) a byte below 0x80 is
-# that ASCII character, so the same rule can be applied to raw bytes.
-_SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z])(?= [A-Za-z])")
+# Counting's safe cut points (see tokexplorer.core.text.safe_cuts): the shared
+# line-start rule and counting's own letter-space rule; on raw file bytes their
+# ASCII twins (a byte below 0x80 is that ASCII character in UTF-8 and in
+# ASCII-compatible encodings).
+_SAFE_CUT = regex.compile(LINE_START_CUT + "|" + LETTER_SPACE_CUT)
+_SAFE_CUT_BYTES = regex.compile(LINE_START_CUT_ASCII + b"|" + LETTER_SPACE_CUT_ASCII)
 _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252"}
 
 

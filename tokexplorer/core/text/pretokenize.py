@@ -28,6 +28,7 @@ from functools import lru_cache
 import regex
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.text.safe_cuts import LINE_START_CUT, SPACE_CUT
 
 #: GPT-2 / r50k_base / p50k_base split pattern (tiktoken ``r50k_pat_str``).
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -189,9 +190,8 @@ class _TwinFields(dict):
             value = "".join(f"\\u{ord(c):04x}" for c in self["_folds"] if letter.fullmatch(c))
         elif key == "o200k_suffix":
             suffixes = ["s", "t", "re", "ve", "m", "ll", "d"]
-            value = "(?:%s)?" % "|".join(
-                "'" + "".join(f"[{self['i_' + c]}]" for c in sfx) for sfx in suffixes
-            )
+            alternatives = "|".join("'" + "".join(f"[{self['i_' + c]}]" for c in sfx) for sfx in suffixes)
+            value = f"(?:{alternatives})?"
         else:
             raise KeyError(key)
         self[key] = value
@@ -213,16 +213,9 @@ def _twin(pat_str: str) -> re.Pattern[str] | None:
         return None
 
 
-# Cut points where every built-in pattern ends a chunk and where scanning the
-# two sides separately gives the same chunks as scanning the whole text (none
-# of the patterns looks behind; the left side's last chunk never depends on
-# the character after it): after a non-space character that is followed by a
-# space and a non-space character ("word| word", "x| ;"), and after a line
-# break that follows a non-space character and precedes a letter or digit.
-#: A safe cut of every built-in pattern: after a line break that follows a
-#: non-space character, before a letter or digit (counting cuts there too).
-LINE_START_CUT = r"(?<=\S\n)(?=[\p{L}\p{N}])"
-_CUT_SRC = r"(?<=\S)(?= \S)|" + LINE_START_CUT
+# The splitter cuts a text with astral characters at safe cut points (see
+# safe_cuts): its own rule (SPACE_CUT) and the one every user shares.
+_CUT_SRC = SPACE_CUT + "|" + LINE_START_CUT
 _CUT_FORWARD = regex.compile(_CUT_SRC)
 _CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
 
@@ -231,7 +224,7 @@ _CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
 #: stretch does not win back.
 FAST_MIN_CHARS = 48
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_BMP_STRETCH = re.compile("[^\U00010000-\U0010ffff]{%d,}" % FAST_MIN_CHARS)
+_BMP_STRETCH = re.compile(f"[^\U00010000-\U0010ffff]{{{FAST_MIN_CHARS},}}")
 
 
 class Splitter:

@@ -58,7 +58,7 @@ from tokexplorer.core.analysis import (
 )
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import Cut, token_display, utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
@@ -87,29 +87,7 @@ def code_point_row(cp: utf8.CodePointInfo, data: bytes) -> CodePointRow:
     )
 
 
-def describe_cuts(tokenization: Tokenization, analysis: utf8.Utf8Analysis) -> list[str]:
-    """Lines for the cut list of one exact tokenization, in byte order.
-
-    * a partial token: ``"E4 BD = bytes 1–2 of 3 of U+4F60 你"`` (its bytes in hex
-      and :func:`tokexplorer.core.text.utf8.describe_partial_token`);
-    * a token boundary between two code points of one grapheme cluster:
-      ``"cut at byte 4 inside grapheme 0 (👨‍👩‍👧) between U+1F468 and U+200D"``.
-    """
-    if not tokenization.exact_offsets:
-        return []
-    lines: list[str] = []
-    grapheme_cuts = {c.byte_offset: c for c in utf8.cuts(analysis, tokenization) if c.kind == "grapheme"}
-    for tok in tokenization.tokens:
-        cut = grapheme_cuts.get(tok.byte_start)
-        if cut is not None:
-            lines.append(_grapheme_cut_line(cut, analysis))
-        if tok.partial and tok.bytes:
-            desc = utf8.describe_partial_token(tok.bytes, tok.byte_start, analysis)
-            lines.append(f"{tok.bytes.hex(' ').upper()} = {desc}")
-    return lines
-
-
-def _grapheme_cut_line(cut: utf8.Cut, analysis: utf8.Utf8Analysis) -> str:
+def _grapheme_cut_line(cut: Cut, analysis: utf8.Utf8Analysis) -> str:
     g = analysis.graphemes[cut.index]
     left = analysis.code_point_at(cut.byte_offset - 1)
     right = analysis.code_point_at(cut.byte_offset)
@@ -119,13 +97,14 @@ def _grapheme_cut_line(cut: utf8.Cut, analysis: utf8.Utf8Analysis) -> str:
     )
 
 
-def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis) -> list[str]:
+def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis, *, control_pictures: bool) -> list[str]:
     """The cut list of one tokenizer: partial tokens, grapheme cuts, ``<unk>`` pieces,
     runs of byte-fallback pieces, and a line when spans are approximate.
 
     Args:
         track: a :class:`~tokexplorer.core.analysis.inspector.TrackReport`.
         analysis: the analysis of the inspected axis.
+        control_pictures: how controls are shown (see ``theme.control_pictures``).
 
     Returns:
         list of one-line str, in token order.
@@ -158,9 +137,9 @@ def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis) -> list[str]:
             run = reports[i:j]
             data = b"".join(r.token.bytes for r in run)
             try:
-                whole = describe_tokens(track, analysis, i, j - 1)
+                whole = describe_tokens(track, analysis, i, j - 1, control_pictures=control_pictures)
             except TokexplorerError:
-                whole = utf8.token_display(data)
+                whole = token_display(data, control_pictures=control_pictures)
             for r in run[1:]:
                 c2 = grapheme_cuts.get(r.token.byte_start)
                 if c2 is not None:
@@ -182,13 +161,15 @@ def _inspect(
     tokenizers: Sequence[Tokenizer],
     policy: SpecialPolicy,
     cancel: Callable[[], bool],
+    *,
+    control_pictures: bool,
 ) -> tuple[InspectReport, list[list[str]]]:
     """Worker body: the report of ``source`` (text, or raw bytes) and each track's cut lines."""
     if isinstance(source, bytes):
-        report = inspect_bytes(source, tokenizers, policy=policy, cancel=cancel)
+        report = inspect_bytes(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
     else:
-        report = inspect_text(source, tokenizers, policy=policy, cancel=cancel)
-    lines = [track_lines(tr, report.analysis) for tr in report.tracks]
+        report = inspect_text(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
+    lines = [track_lines(tr, report.analysis, control_pictures=control_pictures) for tr in report.tracks]
     return report, lines
 
 
@@ -570,7 +551,8 @@ class BytesPane(QWidget):
         source: str | bytes = self._raw if self._raw is not None else self._text
         tokenizers = list(self.state.tokenizers)
         policy = self.state.special_policy
-        worker = Worker(lambda cancel: (gen, _inspect(source, tokenizers, policy, cancel)))
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
+        worker = Worker(lambda cancel: (gen, _inspect(source, tokenizers, policy, cancel, control_pictures=glyphs)))
         worker.signals.returned.connect(self._on_result)
         worker.signals.errored.connect(self._on_error)
         self._worker = worker

@@ -40,6 +40,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
 from tokexplorer.core.text import PATTERN_NAMES, token_display
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
@@ -49,7 +50,11 @@ _DIFF_FILL = QColor("#fff3e0")
 
 def pair_text(left: bytes, right: bytes) -> str:
     """``«left» + «right»`` with spaces shown as ``␣``."""
-    return f"{token_display(left, visible_spaces=True)} + {token_display(right, visible_spaces=True)}"
+    glyphs = theme.control_pictures()
+    return (
+        f"{token_display(left, visible_spaces=True, control_pictures=glyphs)} + "
+        f"{token_display(right, visible_spaces=True, control_pictures=glyphs)}"
+    )
 
 
 class RowsModel(QAbstractTableModel):
@@ -247,7 +252,7 @@ class MergeDiffPane(QWidget):
                 if c == 0
                 else pair_text(left, right)
                 if c == 1
-                else token_display(left + right, visible_spaces=True)
+                else token_display(left + right, visible_spaces=True, control_pictures=theme.control_pictures())
             )
 
         self.only_a_model = RowsModel(

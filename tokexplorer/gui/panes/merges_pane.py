@@ -48,6 +48,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.analysis import SCRIPTS, FireIndex, MergeIndex, fire_index
 from tokexplorer.core.text import to_gpt2_visible, token_display
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,
@@ -426,7 +427,7 @@ class MergesPane(QWidget):
             self.tree_label.setText(str(exc))
             return False
         self.tree.set_tree(root)
-        shown = token_display(root.bytes, visible_spaces=True)
+        shown = token_display(root.bytes, visible_spaces=True, control_pictures=theme.control_pictures())
         if root.is_leaf:
             self.tree_label.setText(f"token {token_id} «{shown}» is a single byte: no merge makes it")
         else:
@@ -512,7 +513,8 @@ class MergesPane(QWidget):
         if self.model.has_search_index:
             return
         merges, vocab, gen = self.model.merges, self.model.vocab, self.model.generation
-        worker = Worker(lambda cancel: (gen, build_search_index(merges, vocab)))
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
+        worker = Worker(lambda cancel: (gen, build_search_index(merges, vocab, control_pictures=glyphs)))
         worker.signals.returned.connect(self._on_search_index)
         self.index_worker = worker
         worker.start()
@@ -573,7 +575,8 @@ class MergesPane(QWidget):
         elif mode == "gpt2":
             self.tree.set_label(to_gpt2_visible)
         else:
-            self.tree.set_label(lambda b: token_display(b, visible_spaces=True))
+            glyphs = theme.control_pictures()
+            self.tree.set_label(lambda b: token_display(b, visible_spaces=True, control_pictures=glyphs))
         self.view.viewport().update()
 
     def _update_count(self, *args: Any) -> None:
@@ -633,7 +636,8 @@ class MergesPane(QWidget):
         sites = fi.where(rank)
         text = self._fires_text
         m = self.model.merges[rank] if rank < len(self.model.merges) else None
-        name = token_display(m.merged, visible_spaces=True) if m is not None else str(rank)
+        glyphs = theme.control_pictures()
+        name = token_display(m.merged, visible_spaces=True, control_pictures=glyphs) if m is not None else str(rank)
         n_chunks = len(sites.chunks)
         self.fires_label.setText(
             f"merge #{rank} «{name}» fires {sites.count:,} times in the sample text, "
@@ -666,7 +670,8 @@ class MergesPane(QWidget):
         rows = sites.chunks[:MAX_FIRE_CHUNKS]
         self.fires_table.setRowCount(len(rows))
         for r, (chunk, count) in enumerate(rows):
-            item = QTableWidgetItem(token_display(chunk.encode("utf-8"), visible_spaces=True))
+            shown = token_display(chunk.encode("utf-8"), visible_spaces=True, control_pictures=theme.control_pictures())
+            item = QTableWidgetItem(shown)
             item.setToolTip(chunk.encode("utf-8").hex(" ").upper())
             self.fires_table.setItem(r, 0, item)
             c = QTableWidgetItem(f"{count:,}")

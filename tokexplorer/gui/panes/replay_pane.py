@@ -52,6 +52,7 @@ from tokexplorer.core.bpe import (
     replay_training,
 )
 from tokexplorer.core.text import PATTERN_NAMES, token_display
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, user_message
 
@@ -73,7 +74,7 @@ _PART_EDGE = QColor("#9e9e9e")
 
 def show(data: bytes) -> str:
     """A token's bytes as readable text with spaces as ``␣``."""
-    return token_display(data, visible_spaces=True)
+    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
 class PiecesView(QWidget):

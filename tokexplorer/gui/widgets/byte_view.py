@@ -274,13 +274,13 @@ class ByteView(QWidget):
         hit = self._hit(x, y)
         if hit is None:
             return ""
-        from tokexplorer.core.text import utf8
+        from tokexplorer.core.text import describe_byte, describe_partial_token
 
         track, off = hit
         a = self._analysis
         info = a.bytes[off]
         if track == 0:
-            return f"byte {off}: {info.value:02X} · {utf8.describe_byte(info)}"
+            return f"byte {off}: {info.value:02X} · {describe_byte(info)}"
         if track == 1:
             cp = a.code_points[info.cp_index]
             return f"code point {cp.index}: {cp.label}\nbytes {a.data[cp.byte_start:cp.byte_end].hex(' ').upper()}"
@@ -300,7 +300,8 @@ class ByteView(QWidget):
                     if t.partial or t.unknown or not tr.exact:
                         text += "\n" + tr.descriptions[i]
                 elif t.partial and a.data[t.byte_start : t.byte_end] == t.bytes:
-                    text += "\n" + utf8.describe_partial_token(t.bytes, t.byte_start, a)
+                    glyphs = theme.control_pictures()
+                    text += "\n" + describe_partial_token(t.bytes, t.byte_start, a, control_pictures=glyphs)
                 if not tr.exact:
                     text += "\n\u2248 approximate span: the normalizer changed the text"
                 return text

@@ -180,7 +180,8 @@ class DecodeBox(QWidget):
         gen = self._gen
         if self._worker is not None:
             self._worker.cancel()
-        worker = Worker(lambda _cancel: (gen, decode_ids(tok, ids)))
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
+        worker = Worker(lambda _cancel: (gen, decode_ids(tok, ids, control_pictures=glyphs)))
         worker.signals.returned.connect(self._on_result)
         worker.signals.errored.connect(guarded(self, lambda exc: self._show_error(user_message(exc))))
         self._worker = worker

@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from tokexplorer.core.analysis import MergeNode, is_partial_utf8
 from tokexplorer.core.text import token_display
+from tokexplorer.gui import theme
 
 _PAD_X = 8.0  # px inside a box, left and right
 _GAP_X = 10.0  # px between sibling subtrees
@@ -34,7 +35,7 @@ _ROOT_EDGE = QColor("#0b3d91")
 
 def default_label(data: bytes) -> str:
     """Token text for a box: readable text with spaces shown as ``␣``."""
-    return token_display(data, visible_spaces=True)
+    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
 class _Box:

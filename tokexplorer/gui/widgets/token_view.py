@@ -35,7 +35,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import analyze, control_glyph, describe_partial_token, token_display
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
 
@@ -137,7 +137,7 @@ class TokenView(QAbstractScrollArea):
         self._highlighted: set[int] = set()
         self._mark_spans: list[tuple[int, int]] = []
         self._marked: set[int] = set()
-        self._analysis = None  # utf8.analyze() of the text, built on first tooltip
+        self._analysis = None  # analyze() of the text, built on first tooltip
         self._laid_out_width = -1.0
         self._width_cache: dict[str, float] = {}
         self._message = ""
@@ -316,13 +316,14 @@ class TokenView(QAbstractScrollArea):
         if tok.partial:
             kind.append("partial UTF-8")
         head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
-        lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {utf8.token_display(tok.bytes)}"]
+        glyphs = theme.control_pictures()
+        lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
         if tok.piece is not None:
             lines.append(f"piece {tok.piece}")
         if tok.partial and tz.exact_offsets:
             if self._analysis is None:
-                self._analysis = utf8.analyze(tz.text)
-            lines.append(utf8.describe_partial_token(tok.bytes, tok.byte_start, self._analysis))
+                self._analysis = analyze(tz.text)
+            lines.append(describe_partial_token(tok.bytes, tok.byte_start, self._analysis, control_pictures=glyphs))
         lines.append(
             f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})"
         )
@@ -356,7 +357,8 @@ class TokenView(QAbstractScrollArea):
         if cluster in (" ", "\n", "\t", "\r\n", "\r"):
             if not self._show_whitespace:
                 return " " if cluster != "\t" else "    "
-            cr = utf8.control_glyph(0x0D)  # ␍, or ← where the fonts lack Control Pictures
+            # ␍, or ← where the fonts lack Control Pictures
+            cr = control_glyph(0x0D, control_pictures=theme.control_pictures())
             return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": cr + "↵", "\r": cr}[cluster]
         out = []
         for ch in cluster:
@@ -428,7 +430,7 @@ class TokenView(QAbstractScrollArea):
                 if self._show_ids:
                     label = str(t.id)
                 elif t.partial and t.piece is None:
-                    label = utf8.token_display(t.bytes)
+                    label = token_display(t.bytes, control_pictures=theme.control_pictures())
                 u0 = len(items)
                 for m in _GRAPHEME.finditer(label or "∅"):
                     s = m.group()
