@@ -269,6 +269,27 @@ def test_cl100k_recovered_merges(enc, ours_cl100k):
     assert rebuilt.encode_ordinary(MIXED) == enc.encode_ordinary(MIXED)
 
 
+def test_known_merges_never_recovers(enc):
+    loaded = BPE.from_mergeable_ranks(enc._mergeable_ranks, pat_str=enc._pat_str)
+    assert loaded.known_merges is None  # reading it did not recover anything
+    assert loaded.known_merges is None
+    merges = loaded.merges
+    assert loaded.known_merges is merges
+    trained, _ = train_bpe("abab", vocab_size=258, pattern="none")
+    assert trained.known_merges == trained.merges
+
+
+def test_encoding_with_a_cancel_callback_gives_the_same_ids(ours_cl100k, enc):
+    # the cancel path finds the cache misses first and encodes them one by one;
+    # long non-ASCII chunks (over 512 bytes) take the segment path with cancel
+    texts = [MIXED, "\u5206\u8bcd\u5668" * 300, "\u00e9" * 700 + " x", "x" * 5000, "^" * 3000]
+    for text in texts:
+        ours_cl100k.clear_cache()
+        with_cancel = ours_cl100k.encode_ordinary(text, cancel=lambda: False)
+        assert with_cancel == ours_cl100k.encode_ordinary(text) == enc.encode_ordinary(text)
+        assert ours_cl100k.encode_ordinary(text, cancel=lambda: False) == with_cancel  # warm cache
+
+
 @pytest.mark.parametrize(
     "text, n, first",
     [("x" * 1_000_000, 125_000, 45202), ("^" * 1_000_000, 250_000, 62824)],

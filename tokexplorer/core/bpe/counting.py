@@ -70,7 +70,11 @@ _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252
 
 
 def special_regex(specials: Iterable[str]) -> regex.Pattern[str] | None:
-    """One regex matching any of the special token texts (longest first), or None."""
+    """One regex matching any of the special token texts (longest first), or None.
+
+    >>> special_regex(["<a>", "<ab>"]).pattern, special_regex([])
+    ('<ab>|<a>', None)
+    """
     toks = sorted(set(specials), key=lambda s: (-len(s), s))
     if not toks:
         return None
@@ -81,6 +85,9 @@ def safe_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
     """Cut ``text`` into pieces of about ``size`` characters at safe cut points.
 
     A text without a safe point after ``size`` characters stays one piece.
+
+    >>> list(safe_pieces("one two three\\nFour five", size=5))
+    ['one two', ' three\\n', 'Four five']
     """
     if not text:
         return
@@ -103,6 +110,9 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
 
     Returns:
         ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+
+    >>> count_piece("ab ab<s>ab", pattern_string("gpt2"), ["<s>"])
+    (Counter({'ab': 2, ' ab': 1}), 1)
     """
     text = clean_text(text).text
     counts: Counter = Counter()
@@ -320,6 +330,10 @@ def count_texts(
     ``spawn`` imports the main module again, so a script that trains should
     keep its top-level code under ``if __name__ == "__main__":`` (otherwise
     counting falls back to this process).
+
+    >>> counts, n_special = run(count_texts(["ab ab", "ab"], pattern="gpt2", workers=1))
+    >>> sorted(counts.items()), n_special
+    ([(' ab', 1), ('ab', 2)], 0)
     """
     pat_str = pattern_string(pattern)
     specials = list(special_tokens)

@@ -238,6 +238,9 @@ class BPE:
 
         Raises:
             Cancelled: ``cancel()`` returned True.
+
+        >>> BPE([], special_tokens={"<|end|>": 256}).encode_ordinary("hi<|end|>")[:4]
+        [104, 105, 60, 124]
         """
         text = clean_text(text).text
         out: list[int] = []
@@ -277,6 +280,14 @@ class BPE:
         Raises:
             SpecialTokenError: the text contains a disallowed special token.
             Cancelled: ``cancel()`` returned True.
+
+        >>> bpe = BPE([], special_tokens={"<|end|>": 256})
+        >>> bpe.encode("hi<|end|>", allowed_special="all")
+        [104, 105, 256]
+        >>> bpe.encode("hi<|end|>")
+        Traceback (most recent call last):
+        ...
+        tokexplorer.core.errors.SpecialTokenError: text contains the special token '<|end|>'; ...
         """
         with gc_paused():
             return self._encode(text, allowed_special, disallowed_special, cancel)
@@ -321,6 +332,9 @@ class BPE:
         Raises:
             SpecialTokenError: policy ``"raise"`` and the text spells a special token.
             InputError: unknown policy.
+
+        >>> BPE([], special_tokens={"<|end|>": 256}).encode_with_policy("hi<|end|>", "special")
+        [104, 105, 256]
         """
         if policy == "plain":
             return self.encode_ordinary(text, cancel=cancel)
@@ -331,13 +345,21 @@ class BPE:
         raise InputError(f"unknown special-token policy {policy!r}")
 
     def find_special(self, text: str) -> list[tuple[int, int, str]]:
-        """Character spans ``(start, end, token)`` of special token spellings in ``text``."""
+        """Character spans ``(start, end, token)`` of special token spellings in ``text``.
+
+        >>> BPE([], special_tokens={"<|end|>": 256}).find_special("a<|end|>b")
+        [(1, 8, '<|end|>')]
+        """
         if self._special_re is None:
             return []
         return [(m.start(), m.end(), m.group()) for m in self._special_re.finditer(text)]
 
     def chunks(self, text: str) -> list[str]:
-        """The pre-tokenizer's chunks of ``text`` (list of str joining back to it)."""
+        """The pre-tokenizer's chunks of ``text`` (list of str joining back to it).
+
+        >>> BPE([]).chunks("hi there!")
+        ['hi', ' there', '!']
+        """
         if not text:
             return []
         return [text] if self._splitter is None else self._splitter.findall(text)
@@ -361,6 +383,9 @@ class BPE:
 
         Raises:
             InputError: an id is not in the vocabulary.
+
+        >>> BPE([], special_tokens={"<|end|>": 256}).decode_bytes([104, 256, 0xE4])
+        b'h<|end|>\\xe4'
         """
         v = self._vocab
         try:

@@ -68,6 +68,13 @@ def pattern_string(name: str) -> str | None:
 
     Raises:
         InputError: unknown name.
+
+    >>> pattern_string("none") is None, pattern_string("gpt2") == GPT2_PATTERN
+    (True, True)
+    >>> pattern_string("gpt3")
+    Traceback (most recent call last):
+    ...
+    tokexplorer.core.errors.InputError: unknown pre-tokenizer 'gpt3'; choose one of gpt2, cl100k, o200k, none
     """
     try:
         return PATTERNS[name]
@@ -78,7 +85,11 @@ def pattern_string(name: str) -> str | None:
 
 
 def name_of_pattern(pat_str: str | None) -> str | None:
-    """Return the name of a known pattern string, or None if it is not one of ours."""
+    """Return the name of a known pattern string, or None if it is not one of ours.
+
+    >>> name_of_pattern(CL100K_PATTERN), name_of_pattern("[a-z]+")
+    ('cl100k', None)
+    """
     for name, pat in PATTERNS.items():
         if pat == pat_str:
             return name
@@ -91,6 +102,9 @@ def compile_pattern(pat_str: str) -> regex.Pattern[str]:
 
     Raises:
         InputError: the pattern does not compile.
+
+    >>> compile_pattern("[0-9]+").findall("a12b3")
+    ['12', '3']
     """
     try:
         return regex.compile(pat_str)
@@ -104,6 +118,9 @@ def iter_chunks(text: str, pat_str: str | None) -> Iterator[str]:
     The chunks always join back to ``text``: tiktoken's patterns match every
     character (the final ``\\s`` alternative catches what the others leave).
     An empty text yields nothing.
+
+    >>> list(iter_chunks("hi there", GPT2_PATTERN)), list(iter_chunks("hi there", None))
+    (['hi', ' there'], ['hi there'])
     """
     if not text:
         return
@@ -126,6 +143,9 @@ def split(text: str, pattern: str = "gpt2") -> list[str]:
 
     Raises:
         InputError: unknown pattern name.
+
+    >>> split("don't stop", "cl100k")
+    ['don', "'t", ' stop']
     """
     return list(iter_chunks(text, pattern_string(pattern)))
 
@@ -242,6 +262,10 @@ class Splitter:
         pat_str: the pattern string.
         pattern: the compiled :mod:`regex` pattern (for ``finditer`` and spans).
         fast: True when a twin is used.
+
+    >>> s = Splitter(O200K_PATTERN)
+    >>> s, s.findall("Hello world \U0001F30D!")
+    (<Splitter 'o200k' fast=True>, ['Hello', ' world', ' 🌍!'])
     """
 
     def __init__(self, pat_str: str) -> None:
@@ -294,5 +318,8 @@ def compile_splitter(pat_str: str) -> Splitter:
 
     Raises:
         InputError: the pattern does not compile.
+
+    >>> compile_splitter("[a-z]+|[^a-z]"), compile_splitter(GPT2_PATTERN) is compile_splitter(GPT2_PATTERN)
+    (<Splitter '[a-z]+|[^a-z]' fast=False>, True)
     """
     return Splitter(pat_str)

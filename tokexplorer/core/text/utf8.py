@@ -348,6 +348,9 @@ def describe_byte(info: ByteInfo) -> str:
         ``"1/1 (ASCII)"``, ``"1/4 (lead F0)"``, ``"2/4"``... (position/length of
         the UTF-8 sequence), or for an invalid byte ``"<hex>: <reason>"``, e.g.
         ``"80: continuation byte without a lead byte"``.
+
+    >>> [describe_byte(b) for b in analyze("a\\u00e9").bytes]
+    ['1/1 (ASCII)', '1/2 (lead C3)', '2/2']
     """
     if info.role == "invalid":
         return f"{info.value:02X}: {info.reason}"
