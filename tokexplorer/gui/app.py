@@ -12,11 +12,9 @@ import os
 import sys
 
 from PySide6.QtCore import QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
-from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 from PySide6.QtWidgets import QApplication
 
-from tokexplorer.core.text import utf8
-from tokexplorer.gui import workers
+from tokexplorer.gui import theme, workers
 from tokexplorer.gui.main_window import MainWindow
 
 #: Window size at startup, in pixels.
@@ -36,12 +34,6 @@ def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str)
     if message in _OFFSCREEN_NOISE:
         return
     print(message, file=sys.stderr)
-
-
-def fonts_cover(code_point: int) -> bool:
-    """True when some installed font family has a glyph for ``code_point``
-    (needs a QGuiApplication; reads every family once, a few milliseconds)."""
-    return any(QFontMetrics(QFont(family)).inFontUcs4(code_point) for family in QFontDatabase.families())
 
 
 def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
@@ -64,7 +56,8 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
     # Token texts show control characters as Control Pictures (␊, ␉) only when
     # some installed font has them; many Linux desktops have none (tofu boxes).
-    utf8.use_control_pictures(fonts_cover(0x240A))
+    # Decided once, here in the GUI thread; the views pass the choice on.
+    theme.control_pictures()
     app.setApplicationName("tokexplorer")
     app.setApplicationDisplayName("tokexplorer")
     app.aboutToQuit.connect(workers.cancel_all_and_wait)

@@ -17,9 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics
 
 from tokexplorer.core.types import Token
 
@@ -177,6 +178,27 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
 
 #: Bar drawn above tokens where the merge selected in the merge table fires.
 FIRE_MARK = QColor(230, 140, 0)
+
+def fonts_cover(code_point: int) -> bool:
+    """True when some installed font family has a glyph for ``code_point``
+    (needs a QGuiApplication; reads every family once, a few milliseconds)."""
+    return any(QFontMetrics(QFont(family)).inFontUcs4(code_point) for family in QFontDatabase.families())
+
+
+@cache
+def control_pictures() -> bool:
+    """How token texts show control characters, the app's one font-dependent choice.
+
+    True when some installed font has the Control Pictures (␊, ␉); many Linux
+    desktops have none (tofu boxes), and then token texts use the stand-ins
+    ↵, →, ``<U+0000>``. The GUI passes this as ``control_pictures=`` to the
+    core's display functions (``token_display``, ``describe_partial_token``,
+    ``inspect_text``...). Decided once, on the first call, which
+    :func:`tokexplorer.gui.app.main` makes at start-up in the GUI thread (it
+    needs a QGuiApplication).
+    """
+    return fonts_cover(0x240A)
+
 
 # --- merge table, merge tree, replay, merge diff ---
 

@@ -9,7 +9,7 @@ import pytest
 
 from tokexplorer.core.analysis import decode_ids, describe_tokens, inspect_bytes, inspect_text, normalization_diff
 from tokexplorer.core.io import read_text_file
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import from_gpt2_visible, to_gpt2_visible, token_display, utf8
 
 
 @pytest.fixture(scope="module")
@@ -320,7 +320,7 @@ def test_nul(cl100k, sp_models):
     r = inspect_text("ab\x00cd", [cl100k, sp_models["SP120"]])
     assert r.analysis.data.hex(" ").upper() == "61 62 00 63 64"
     assert r.analysis.code_points[2].name == "<control-0000> NULL"
-    assert utf8.token_display(b"\x00") == "␀"
+    assert token_display(b"\x00") == "␀"
     cl, sp = r.tracks
     assert cl.tokenization.ids == [370, 188, 4484]
     assert hexes(cl) == ["61 62", "00", "63 64"]
@@ -416,9 +416,9 @@ def test_gpt2_spelling_next_to_bytes(cl100k):
     assert r.analysis.data.hex(" ").upper() == "E6 AD A3 E4 BD A0"
     assert [t.token.id for t in r.tracks[0].tokens] == [37656, 57668]
     assert [t.spelling for t in r.tracks[0].tokens] == ["æŃ£", "ä½ł"]
-    assert [utf8.from_gpt2_visible(t.spelling) for t in r.tracks[0].tokens] == [b"\xe6\xad\xa3", b"\xe4\xbd\xa0"]
+    assert [from_gpt2_visible(t.spelling) for t in r.tracks[0].tokens] == [b"\xe6\xad\xa3", b"\xe4\xbd\xa0"]
     assert [t.reading for t in r.tracks[0].tokens] == ["正", "你"]
-    assert utf8.to_gpt2_visible(b" \n\xad") == "ĠĊŃ"
+    assert to_gpt2_visible(b" \n\xad") == "ĠĊŃ"
 
 
 def test_japanese_no_partial_tokens(cl100k):

@@ -113,7 +113,8 @@ def test_trainer_goes_on_to_pairs_seen_once():
     assert fast_merges(bpe) == reference_train(text, 7, "none")
 
 
-# -------------------------------------------------------------------------- empty or tiny training text, vocab_size below the byte alphabet, tie-breaking and determinism
+# ---------------------------------------------------------------------------------------------------
+# empty or tiny training text, vocab_size below the byte alphabet, tie-breaking and determinism
 def test_tiny_texts():
     with pytest.raises(TrainingError, match="nothing to train on"):
         train_bpe("", vocab_size=300)
@@ -170,7 +171,7 @@ def test_hash_seed_gives_identical_files(tmp_path):
     src = tmp_path / "c.txt"
     src.write_text(open(__file__, encoding="utf-8").read() * 2, encoding="utf-8")
     code = (
-        "import sys; from tokexplorer.core.bpe.model import train_bpe; from tokexplorer.core.io.formats import save_bpe;"
+        "import sys; from tokexplorer.core.bpe import train_bpe; from tokexplorer.core.io.formats import save_bpe;"
         "t=open(sys.argv[1],encoding='utf-8').read(); b,_=train_bpe(t.splitlines(True), vocab_size=600);"
         "save_bpe(b, sys.argv[2])"
     )
@@ -266,6 +267,27 @@ def test_cl100k_recovered_merges(enc, ours_cl100k):
     # a model rebuilt from the recovered merges encodes the same
     rebuilt = BPE(merges, pat_str=enc._pat_str, byte_ids=[ours_cl100k.mergeable_ranks[bytes([b])] for b in range(256)])
     assert rebuilt.encode_ordinary(MIXED) == enc.encode_ordinary(MIXED)
+
+
+def test_known_merges_never_recovers(enc):
+    loaded = BPE.from_mergeable_ranks(enc._mergeable_ranks, pat_str=enc._pat_str)
+    assert loaded.known_merges is None  # reading it did not recover anything
+    assert loaded.known_merges is None
+    merges = loaded.merges
+    assert loaded.known_merges is merges
+    trained, _ = train_bpe("abab", vocab_size=258, pattern="none")
+    assert trained.known_merges == trained.merges
+
+
+def test_encoding_with_a_cancel_callback_gives_the_same_ids(ours_cl100k, enc):
+    # the cancel path finds the cache misses first and encodes them one by one;
+    # long non-ASCII chunks (over 512 bytes) take the segment path with cancel
+    texts = [MIXED, "\u5206\u8bcd\u5668" * 300, "\u00e9" * 700 + " x", "x" * 5000, "^" * 3000]
+    for text in texts:
+        ours_cl100k.clear_cache()
+        with_cancel = ours_cl100k.encode_ordinary(text, cancel=lambda: False)
+        assert with_cancel == ours_cl100k.encode_ordinary(text) == enc.encode_ordinary(text)
+        assert ours_cl100k.encode_ordinary(text, cancel=lambda: False) == with_cancel  # warm cache
 
 
 @pytest.mark.parametrize(
@@ -395,10 +417,10 @@ def test_long_encode_is_cancellable(ours_cl100k):
 
 
 def test_chunk_cache_learns_short_chunks_only_and_starts_over_past_its_limit(ours_cl100k, monkeypatch):
-    from tokexplorer.core.bpe import model as bpe_mod
+    from tokexplorer.core.bpe import encoder as bpe_mod
 
     ours_cl100k.prepare().clear_cache()
-    cache = ours_cl100k._cache
+    cache = ours_cl100k._encoder.chunk_cache
     n_whole = len(cache)
     assert cache[" the"] == (279,)  # a whole token, there from the start
     long_word = "q" * 300  # longer than _CACHE_CHUNK_CHARS: encoded, not kept
@@ -433,11 +455,11 @@ def test_encode_is_cancellable_among_many_short_new_chunks(ours_cl100k):
 
 def _plain_rank_encode(bpe, text):
     """Reference: rank merging of each chunk's bytes, no cuts, no caches."""
-    from tokexplorer.core.bpe.model import _merge_parts
+    from tokexplorer.core.bpe.encoder import merge_parts
 
     out = []
     for chunk in regex.findall(bpe.pat_str, text):
-        out += [bpe.mergeable_ranks[p] for p in _merge_parts(bpe.mergeable_ranks, chunk.encode("utf-8"))]
+        out += [bpe.mergeable_ranks[p] for p in merge_parts(bpe.mergeable_ranks, chunk.encode("utf-8"))]
     return out
 
 

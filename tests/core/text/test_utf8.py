@@ -109,7 +109,7 @@ def test_second_character_labels(cl100k):
     assert b"".join(tok.bytes for tok in t.tokens) == bytes.fromhex("F0 9D 9D BB")
 
 
-# --- the zero-width joiner survives normalization -----------------------------------------------------------------------
+# --- the zero-width joiner survives normalization ---------------------------------------------------------------------
 
 
 def test_zwj_emoji_is_one_grapheme():
@@ -279,12 +279,15 @@ def test_truncated_lead_bytes():
         (b"\xf0\x82\x82\xac", [(0, 4, "overlong encoding of U+20AC (4 bytes; 3 are the shortest form)")]),
         (b"\xed\xa0\x80", [(0, 3, "encoded surrogate U+D800 (UTF-8 never encodes surrogates)")]),
         (b"\xf4\x90\x80\x80", [(0, 4, "encodes U+110000, above the last code point U+10FFFF")]),
-        (b"a\xf0\x9f", [(1, 2, "truncated sequence: lead byte F0 starts a 4-byte character but the data ends after 2 bytes")]),
-        (b"\xe2\x80A", [(0, 2, "truncated sequence: lead byte E2 starts a 3-byte character but byte 2 is not a continuation byte after 2 bytes")]),
+        (b"a\xf0\x9f", [(1, 2, "truncated sequence: lead byte F0 starts a 4-byte character "
+                               "but the data ends after 2 bytes")]),
+        (b"\xe2\x80A", [(0, 2, "truncated sequence: lead byte E2 starts a 3-byte character "
+                               "but byte 2 is not a continuation byte after 2 bytes")]),
         (b"\xc0A", [(0, 1, "byte C0 never appears in UTF-8 (it can only start an overlong form)")]),
         (b"\xff", [(0, 1, "byte FF never appears in UTF-8 (not a UTF-8 byte)")]),
         (b"\xf5", [(0, 1, "byte F5 never appears in UTF-8 (it would start a value above U+10FFFF)")]),
-        (b"\xe0\x80A", [(0, 1, "E0 80 can only start an overlong form"), (1, 1, "continuation byte without a lead byte")]),
+        (b"\xe0\x80A", [(0, 1, "E0 80 can only start an overlong form"),
+                        (1, 1, "continuation byte without a lead byte")]),
         (b"\xed\xa0", [(0, 1, "ED A0 can only start a surrogate"), (1, 1, "continuation byte without a lead byte")]),
     ],
 )  # fmt: skip
@@ -366,7 +369,7 @@ def test_raw_bytes_mode_keeps_original_bytes():
     assert a.code_points[3].name == "<invalid byte E9>"
 
 
-# --- a UTF-8 BOM glued to the first token, NUL bytes: names and display -------------------------------------------------
+# --- a UTF-8 BOM glued to the first token, NUL bytes: names and display -----------------------------------------------
 
 
 def test_bom_code_point_label():
@@ -489,16 +492,18 @@ def test_analysis_is_consistent(text):
         assert g.byte_start <= b.offset < g.byte_end
 
 
-def test_control_glyphs_switch_for_fonts_without_control_pictures():
-    from tokexplorer.core.text import utf8
+def test_control_glyphs_for_fonts_without_control_pictures():
+    from tokexplorer.core.text import control_glyph
 
-    assert utf8.token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".␍␊␉␀␣x"
-    utf8.use_control_pictures(False)
-    try:
-        assert utf8.token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".←↵→<U+0000>␣x"
-        assert utf8.control_glyph(0x0A) == "↵"
-        parts = utf8.token_parts(b"\n\x7f")
-        assert [(p.kind, p.text, p.data) for p in parts] == [("control", "↵", b"\n"), ("control", "<U+007F>", b"\x7f")]
-    finally:
-        utf8.use_control_pictures(True)
-    assert utf8.token_display(b"\n") == "␊"
+    assert token_display(b".\r\n\t\x00 x", visible_spaces=True) == ".␍␊␉␀␣x"
+    plain = token_display(b".\r\n\t\x00 x", visible_spaces=True, control_pictures=False)
+    assert plain == ".←↵→<U+0000>␣x"
+    assert control_glyph(0x0A, control_pictures=False) == "↵"
+    assert control_glyph(0x0A) == "␊"
+    parts = token_parts(b"\n\x7f", control_pictures=False)
+    assert [(p.kind, p.text, p.data) for p in parts] == [("control", "↵", b"\n"), ("control", "<U+007F>", b"\x7f")]
+    a = analyze("x\ty")
+    assert describe_partial_token(b"x\ty", 0, a, control_pictures=False) == '"x→y"'
+    assert describe_partial_token(b"x\ty", 0, a) == '"x␉y"'
+    # the choice is an argument: nothing is left switched for the next caller
+    assert token_display(b"\n") == "␊"

@@ -14,6 +14,7 @@ import regex
 
 from tokexplorer.core.backends import CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
+from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
 
 __all__ = ["BLOCK_CHARS", "count_tokens", "text_blocks"]
@@ -22,8 +23,10 @@ __all__ = ["BLOCK_CHARS", "count_tokens", "text_blocks"]
 BLOCK_CHARS = 65_536
 
 
-_SAFE_CUT = regex.compile(r"(?<=\S)\n(?=[\p{L}\p{N}])")
-_WORD_CUT = regex.compile(r"(?<=[\p{L}\p{N}])(?= \p{L})")
+# Block cuts (see tokexplorer.core.text.safe_cuts): the shared line-start rule
+# first, the word-space rule as a fallback.
+_SAFE_CUT = regex.compile(LINE_START_CUT)
+_WORD_CUT = regex.compile(WORD_SPACE_CUT)
 
 
 def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int, int]]:
@@ -56,7 +59,7 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     start = 0
     while n - start > block_chars:
         target = start + block_chars
-        m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
+        m = _SAFE_CUT.search(text, target, min(n, target + 2 * block_chars))
         if m is None:
             m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
             if m is None:  # the last word boundary before the target, else the next one
@@ -66,15 +69,12 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
                 else:
                     # Never cut inside a run with no safe point (``"x" * 10**6``):
                     # that would change the count. The block runs on instead.
-                    m = _SAFE_CUT.search(text, target - 1) or _WORD_CUT.search(text, target)
-                    if m is None:
-                        cut = n
-                    else:
-                        cut = m.end() if m.re is _SAFE_CUT else m.start()
+                    m = _SAFE_CUT.search(text, target) or _WORD_CUT.search(text, target)
+                    cut = n if m is None else m.start()
             else:
                 cut = m.start()
         else:
-            cut = m.end()
+            cut = m.start()
         out.append((start, cut))
         start = cut
     if start < n:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from tokexplorer.core.backends import SentencePieceTokenizer, Tokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import Utf8Issue, find_utf8_issues, to_gpt2_visible, token_display
 from tokexplorer.core.types import SpecialPolicy
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
@@ -66,7 +66,7 @@ class DecodedToken:
         bytes: the bytes it stands for (SentencePiece: ``▁`` as a space).
         byte_start: offset of those bytes in :attr:`DecodeReport.data`.
         spelling: the family's spelling (GPT-2 visible bytes or the piece).
-        display: readable bytes (:func:`~tokexplorer.core.text.utf8.token_display`).
+        display: readable bytes (:func:`~tokexplorer.core.text.display.token_display`).
         emitted: what the incremental decoder emitted after this id (may be
             ``""`` while a character is unfinished).
         held: how many bytes the decoder holds back after this id (0–3).
@@ -94,7 +94,7 @@ class DecodeReport:
         text: ``data`` decoded with ``errors="replace"``.
         stream: what the incremental decoder emitted per id, plus one final
             entry when the data ends inside a character (U+FFFD).
-        issues: :class:`~tokexplorer.core.text.utf8.Utf8Issue` of ``data``.
+        issues: :class:`~tokexplorer.core.text.utf8_issues.Utf8Issue` of ``data``.
         reencoded: the ids of ``tokenize(text)``, or None when re-encoding failed.
         canonical: True when ``reencoded == ids``.
         verdict: one line for the user about round trip and canonical form.
@@ -107,7 +107,7 @@ class DecodeReport:
     data: bytes = b""
     text: str = ""
     stream: tuple[str, ...] = ()
-    issues: tuple[utf8.Utf8Issue, ...] = ()
+    issues: tuple[Utf8Issue, ...] = ()
     reencoded: tuple[int, ...] | None = None
     canonical: bool = False
     verdict: str = ""
@@ -142,10 +142,12 @@ def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
             return tokenizer.piece(token_id)
         except TokexplorerError:
             return ""
-    return utf8.to_gpt2_visible(data)
+    return to_gpt2_visible(data)
 
 
-def decode_ids(tokenizer: Tokenizer, ids: Sequence[int], *, special: SpecialPolicy = "plain") -> DecodeReport:
+def decode_ids(
+    tokenizer: Tokenizer, ids: Sequence[int], *, special: SpecialPolicy = "plain", control_pictures: bool = True
+) -> DecodeReport:
     """Decode ``ids`` and explain the result (see the module docstring).
 
     Args:
@@ -154,6 +156,8 @@ def decode_ids(tokenizer: Tokenizer, ids: Sequence[int], *, special: SpecialPoli
         special: special-token policy for the canonical check's re-encoding;
             ``"plain"`` by default, so a special id's spelling is reported as
             "not canonical in plain mode" (a special id and its spelling differ).
+        control_pictures: how ``display`` shows controls (see
+            :func:`~tokexplorer.core.text.display.token_display`).
 
     Returns:
         :class:`DecodeReport`; an unknown id gives a report whose ``error`` is
@@ -179,14 +183,13 @@ def decode_ids(tokenizer: Tokenizer, ids: Sequence[int], *, special: SpecialPoli
             b_shown = b
         emitted = dec.decode(b_shown)
         held = len(dec.getstate()[0])
-        tokens.append(
-            DecodedToken(k, i, b, off, _spelling(tokenizer, i, b), utf8.token_display(b), emitted, held)
-        )
+        shown = token_display(b, control_pictures=control_pictures)
+        tokens.append(DecodedToken(k, i, b, off, _spelling(tokenizer, i, b), shown, emitted, held))
         off += len(b_shown)
     tail = dec.decode(b"", final=True)
     stream = tuple(t.emitted for t in tokens) + ((tail,) if tail else ())
     text = data.decode("utf-8", "replace")
-    issues = tuple(utf8.find_utf8_issues(data))
+    issues = tuple(find_utf8_issues(data))
     reencoded: tuple[int, ...] | None = None
     canonical = False
     try:

@@ -8,7 +8,7 @@ and its sample text with these.
 
 Offsets are UTF-8 byte offsets (half-open) into the text.
 
->>> from tokexplorer.core.bpe.model import train_bpe
+>>> from tokexplorer.core.bpe import train_bpe
 >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
 >>> fire_index(bpe, "abab ab").where(0)
 FireSites(rank=0, spans=((0, 2), (2, 4), (5, 7)), chunks=(('abab ab', 3),))
@@ -110,7 +110,7 @@ def fire_index(
     Returns:
         a :class:`FireIndex`.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
     >>> fire_index(bpe, "abab").counts
     [2, 1]

@@ -16,7 +16,7 @@ axis, with each family's own story:
   (``exact == False``) instead of drawing cuts in the wrong place.
 
 Raw mode (:func:`inspect_bytes`): the axis is the file's bytes; invalid bytes
-are flagged with their offsets (see :func:`tokexplorer.core.text.utf8.find_utf8_issues`).
+are flagged with their offsets (see :func:`tokexplorer.core.text.utf8_issues.find_utf8_issues`).
 A tokenizer never sees an invalid byte: the one cleaning rule
 (:func:`tokexplorer.core.text.clean.clean_text`) turns each into U+FFFD
 (``EF BF BD``) first; token spans are mapped back onto the raw bytes and the
@@ -41,7 +41,8 @@ from tokexplorer.core.analysis.inspector_report import CharPart, InspectReport, 
 from tokexplorer.core.analysis.normalization import normalization_diff
 from tokexplorer.core.backends import WS, CancelCheck, SentencePieceTokenizer, Tokenizer
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import clean_text, utf8
+from tokexplorer.core.text import Cut, clean_text, describe_partial_token, to_gpt2_visible, token_display, utf8
+from tokexplorer.core.text import cuts as find_cuts
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
@@ -57,6 +58,7 @@ def inspect_text(
     *,
     policy: SpecialPolicy = "plain",
     cancel: CancelCheck | None = None,
+    control_pictures: bool = True,
 ) -> InspectReport:
     """Lay ``text`` out byte by byte with every tokenizer's tokens on the same axis.
 
@@ -66,6 +68,8 @@ def inspect_text(
         policy: special-token policy passed to each tokenizer.
         cancel: called between tokenizers; True stops with
             :class:`~tokexplorer.core.errors.Cancelled`.
+        control_pictures: how token readings and descriptions show controls
+            (see :func:`~tokexplorer.core.text.display.token_display`).
 
     Returns:
         :class:`InspectReport`. A tokenizer's failure is one line in its
@@ -80,7 +84,7 @@ def inspect_text(
     for tok in tokenizers:
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, policy=policy, raw=None))
+        tracks.append(_track(tok, analysis, policy=policy, raw=None, control_pictures=control_pictures))
     return InspectReport(analysis, tuple(tracks), False, analysis.text)
 
 
@@ -90,6 +94,7 @@ def inspect_bytes(
     *,
     policy: SpecialPolicy = "plain",
     cancel: CancelCheck | None = None,
+    control_pictures: bool = True,
 ) -> InspectReport:
     """Like :func:`inspect_text` for raw bytes that may not be valid UTF-8.
 
@@ -114,7 +119,7 @@ def inspect_bytes(
     for tok in tokenizers:
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, policy=policy, raw=raw))
+        tracks.append(_track(tok, analysis, policy=policy, raw=raw, control_pictures=control_pictures))
     notes: tuple[str, ...] = ()
     if analysis.issues and tokenizers:
         n = sum(i.length for i in analysis.issues)
@@ -154,10 +159,12 @@ def spelling_of(tokenizer: Tokenizer, token: Token) -> str:
             return tokenizer.piece(token.id)
         except TokexplorerError:
             return ""
-    return utf8.to_gpt2_visible(token.bytes)
+    return to_gpt2_visible(token.bytes)
 
 
-def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int, last: int) -> str:
+def describe_tokens(
+    track: TrackReport, analysis: utf8.Utf8Analysis, first: int, last: int, *, control_pictures: bool = True
+) -> str:
     """Describe tokens ``first..last`` (inclusive) of an exact track together.
 
     Useful for a run of SentencePiece byte-fallback pieces or a character cut
@@ -177,7 +184,7 @@ def describe_tokens(track: TrackReport, analysis: utf8.Utf8Analysis, first: int,
     if not 0 <= first <= last < len(toks):
         raise InputError(f"tokens {first}..{last} are outside 0..{len(toks) - 1}")
     start, end = toks[first].byte_start, toks[last].byte_end
-    return utf8.describe_partial_token(analysis.data[start:end], start, analysis)
+    return describe_partial_token(analysis.data[start:end], start, analysis, control_pictures=control_pictures)
 
 
 # ---------------------------------------------------------------------------
@@ -217,7 +224,12 @@ def _raw_axis(analysis: utf8.Utf8Analysis) -> _RawAxis:
 
 
 def _track(
-    tokenizer: Tokenizer, analysis: utf8.Utf8Analysis, *, policy: SpecialPolicy, raw: _RawAxis | None
+    tokenizer: Tokenizer,
+    analysis: utf8.Utf8Analysis,
+    *,
+    policy: SpecialPolicy,
+    raw: _RawAxis | None,
+    control_pictures: bool,
 ) -> TrackReport:
     """One tokenizer's row on the axis of ``analysis`` (raw bytes when ``raw`` is given)."""
     name, family = tokenizer.name, tokenizer.family
@@ -245,12 +257,12 @@ def _track(
         exact = tz_axis.exact_offsets
     reports = tuple(
         _token_report(tokenizer, tz, i, on_axis=tz_axis.tokens[i], analysis=analysis, tok_analysis=tok_analysis,
-                      flag_invalid=raw is not None and exact)
+                      flag_invalid=raw is not None and exact, control_pictures=control_pictures)
         for i in range(len(tz.tokens))
     )  # fmt: skip
-    cuts: tuple[utf8.Cut, ...] = ()
+    cuts: tuple[Cut, ...] = ()
     if exact:
-        cuts = tuple(utf8.cuts(analysis, tz)) if raw is None else _raw_cuts(tok_analysis, tz, raw)
+        cuts = tuple(find_cuts(analysis, tz)) if raw is None else _raw_cuts(tok_analysis, tz, raw)
     unknown = tuple((i, _swallowed(tz, t)) for i, t in enumerate(tz.tokens) if t.unknown)
     normalization = normalized_tokens = None
     if isinstance(tokenizer, SentencePieceTokenizer):
@@ -297,11 +309,11 @@ def _on_raw_axis(tz: Tokenization, raw: _RawAxis) -> Tokenization:
     return Tokenization(tz.tokenizer, tz.text, tuple(mapped), exact, tz.notes, tz.normalized)
 
 
-def _raw_cuts(tok_analysis: utf8.Utf8Analysis, tz: Tokenization, raw: _RawAxis) -> tuple[utf8.Cut, ...]:
+def _raw_cuts(tok_analysis: utf8.Utf8Analysis, tz: Tokenization, raw: _RawAxis) -> tuple[Cut, ...]:
     """The cuts of ``tz`` on the cleaned text, moved onto the raw bytes."""
     return tuple(
-        utf8.Cut(raw.to_raw[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
-        for c in utf8.cuts(tok_analysis, tz)
+        Cut(raw.to_raw[c.byte_offset], c.kind, c.index, c.left_token, c.right_token)
+        for c in find_cuts(tok_analysis, tz)
     )
 
 
@@ -319,6 +331,7 @@ def _token_report(
     analysis: utf8.Utf8Analysis,
     tok_analysis: utf8.Utf8Analysis,
     flag_invalid: bool,
+    control_pictures: bool,
 ) -> TokenReport:
     """The report of token ``i`` of ``tz``.
 
@@ -329,11 +342,13 @@ def _token_report(
         flag_invalid: name the invalid raw bytes a U+FFFD in the token stands for.
     """
     t = tz.tokens[i]
-    reading = utf8.token_display(t.bytes)
+    reading = token_display(t.bytes, control_pictures=control_pictures)
     parts: tuple[CharPart, ...] = ()
     if tz.exact_offsets and t.bytes and t.byte_end <= len(tok_analysis.data):
         try:
-            description = utf8.describe_partial_token(t.bytes, t.byte_start, tok_analysis)
+            description = describe_partial_token(
+                t.bytes, t.byte_start, tok_analysis, control_pictures=control_pictures
+            )
             parts = char_parts(tok_analysis, t.byte_start, t.byte_end)
         except TokexplorerError:
             description, parts = reading, ()

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tokexplorer.core.analysis.normalization import NormalizationDiff
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import Cut, utf8
 from tokexplorer.core.types import Token, Tokenization
 
 __all__ = ["CharPart", "InspectReport", "TokenReport", "TrackReport"]
@@ -116,7 +116,7 @@ class TrackReport:
         exact: True when the spans are exact on the inspected axis (no
             normalizer change, no invalid byte substituted inside a token edge).
         tokens: one :class:`TokenReport` per token.
-        cuts: :class:`~tokexplorer.core.text.utf8.Cut` boundaries inside a code point
+        cuts: :class:`~tokexplorer.core.text.Cut` boundaries inside a code point
             or a grapheme cluster (only when ``exact``).
         unknown: ``(token index, original characters)`` of every ``<unk>`` piece.
         normalization: SentencePiece only: a
@@ -134,7 +134,7 @@ class TrackReport:
     error: str | None = None
     exact: bool = True
     tokens: tuple[TokenReport, ...] = ()
-    cuts: tuple[utf8.Cut, ...] = ()
+    cuts: tuple[Cut, ...] = ()
     unknown: tuple[tuple[int, str], ...] = ()
     normalization: NormalizationDiff | None = None
     normalized_tokens: Tokenization | None = None

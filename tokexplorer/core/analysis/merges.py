@@ -168,11 +168,11 @@ def token_merge_ranks(bpe: BPE) -> dict[bytes, int]:
     order are numbered 0, 1, 2, ... (the same numbering the recovery gives),
     without recovering anything.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> token_merge_ranks(train_bpe("abab", vocab_size=258, pattern="none")[0])
     {b'ab': 0, b'abab': 1}
     """
-    merges = getattr(bpe, "_merges", None)
+    merges = bpe.known_merges
     out: dict[bytes, int] = {}
     if merges is not None:
         for m in merges:
@@ -231,7 +231,7 @@ def merge_diff(
         a :class:`MergeDiff`. A pair merged twice in one list (our trainer can
         learn the same pair again after re-using an id) counts at its first rank.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> a, _ = train_bpe("aab aab", vocab_size=258, pattern="none")
     >>> b, _ = train_bpe("abb abb", vocab_size=258, pattern="none")
     >>> merge_diff(a.merges, a.vocab, b.merges, b.vocab).first_divergence
@@ -272,7 +272,7 @@ def load_bpe_spec(spec: str) -> BPE:
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
 
     >>> import pathlib, tempfile
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> from tokexplorer.core.io import save_bpe
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.bpe"
     >>> save_bpe(train_bpe("abab", vocab_size=258, pattern="none")[0], p)
@@ -301,7 +301,7 @@ def merges_json(merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> li
         ``[{"rank": int, "left": hex, "right": hex, "merged": hex, "count": int | None}, ...]``
         in rank order; hex is lower case without spaces.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe = train_bpe("abab", vocab_size=258, pattern="none")[0]
     >>> merges_json(bpe.merges, bpe.vocab)[1]
     {'rank': 1, 'left': '6162', 'right': '6162', 'merged': '61626162', 'count': 1}

@@ -28,7 +28,7 @@ class BPETokenizer(Tokenizer):
     Attributes:
         bpe: the wrapped model.
 
-    >>> from tokexplorer.core.bpe.model import train_bpe
+    >>> from tokexplorer.core.bpe import train_bpe
     >>> tok = BPETokenizer(train_bpe("abab", vocab_size=258, pattern="none", special_tokens=["<|endoftext|>"])[0])
     >>> tok.description
     'custom BPE · no pre-tokenizer · 258 tokens'

@@ -1,5 +1,6 @@
-"""Our byte-level BPE engine: the model (merges are the stored truth), rank-merge
-encoding, training, chunk counting, and the readable step-by-step replays.
+"""Our byte-level BPE engine: the model (``model``: merges are the stored truth),
+rank-merge encoding and its caches (``encoder``), training (``trainer``), chunk
+counting (``counting``), and the readable step-by-step replays (``replay``).
 """
 
 from __future__ import annotations
@@ -11,12 +12,7 @@ from tokexplorer.core.bpe.counting import (
     run,
     safe_pieces,
 )
-from tokexplorer.core.bpe.model import (
-    BPE,
-    train_bpe,
-    train_bpe_iter,
-    validate_vocab_size,
-)
+from tokexplorer.core.bpe.model import BPE
 from tokexplorer.core.bpe.replay import (
     MAX_REPLAY_CHUNK_BYTES,
     EncodeStep,
@@ -24,6 +20,11 @@ from tokexplorer.core.bpe.replay import (
     merge_sites,
     replay_encode,
     replay_training,
+)
+from tokexplorer.core.bpe.trainer import (
+    train_bpe,
+    train_bpe_iter,
+    validate_vocab_size,
 )
 
 __all__ = [

@@ -7,15 +7,12 @@ using every core), and the per-piece tables are summed. Files are read in
 ranges of a few MiB by the workers themselves, so peak memory grows with the
 number of distinct chunks, not with the corpus size.
 
-Safe cut points, where no chunk of the gpt2, cl100k or o200k pattern ever
-crosses and where cutting does not change how the text on either side splits:
-
-* after a newline that follows a non-space character and precedes a letter or
-  digit (``x\\n|T``): the newline is a chunk of its own, or ends a punctuation
-  chunk, with or without the cut (the ``\\s++$`` and ``\\s+(?!\\S)`` branches agree
-  because only one whitespace character is involved);
-* between a letter and a space that precedes a letter (``ab| cd``): no branch
-  matches a letter followed by a space.
+Pieces are cut at safe cut points (:mod:`tokexplorer.core.text.safe_cuts`),
+where no chunk of the gpt2, cl100k or o200k pattern ever crosses and where
+cutting does not change how the text on either side splits: the shared
+:data:`~tokexplorer.core.text.safe_cuts.LINE_START_CUT` (``x\\n|T``) and
+counting's own :data:`~tokexplorer.core.text.safe_cuts.LETTER_SPACE_CUT`
+(``ab| cd``: no branch matches a letter followed by a space).
 
 Counting the pieces therefore gives exactly the counts of the whole text (a
 property test checks it for all three patterns).
@@ -36,11 +33,20 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
 
 import regex
 
 from tokexplorer.core.errors import Cancelled, CorpusError
-from tokexplorer.core.text import LINE_START_CUT, clean_text, compile_splitter, pattern_string
+from tokexplorer.core.text import (
+    LETTER_SPACE_CUT,
+    LETTER_SPACE_CUT_ASCII,
+    LINE_START_CUT,
+    LINE_START_CUT_ASCII,
+    clean_text,
+    compile_splitter,
+    pattern_string,
+)
 from tokexplorer.core.types import Progress, run_to_end
 
 run = run_to_end  # the name the doctests and callers use
@@ -54,15 +60,21 @@ POOL_PIECE_CHARS = 1 << 20
 POOL_MIN_CHARS = 1 << 22
 """Below this many characters in total the pool's start-up cost is not worth it."""
 
-_SAFE_CUT = regex.compile(LINE_START_CUT + r"|(?<=\p{L})(?= \p{L})")
-# In UTF-8 (and single-byte ASCII-compatible encodings) a byte below 0x80 is
-# that ASCII character, so the same rule can be applied to raw bytes.
-_SAFE_CUT_BYTES = regex.compile(rb"(?<=[\x21-\x7e]\n)(?=[A-Za-z0-9])|(?<=[A-Za-z])(?= [A-Za-z])")
+# Counting's safe cut points (see tokexplorer.core.text.safe_cuts): the shared
+# line-start rule and counting's own letter-space rule; on raw file bytes their
+# ASCII twins (a byte below 0x80 is that ASCII character in UTF-8 and in
+# ASCII-compatible encodings).
+_SAFE_CUT = regex.compile(LINE_START_CUT + "|" + LETTER_SPACE_CUT)
+_SAFE_CUT_BYTES = regex.compile(LINE_START_CUT_ASCII + b"|" + LETTER_SPACE_CUT_ASCII)
 _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252", "windows1252"}
 
 
 def special_regex(specials: Iterable[str]) -> regex.Pattern[str] | None:
-    """One regex matching any of the special token texts (longest first), or None."""
+    """One regex matching any of the special token texts (longest first), or None.
+
+    >>> special_regex(["<a>", "<ab>"]).pattern, special_regex([])
+    ('<ab>|<a>', None)
+    """
     toks = sorted(set(specials), key=lambda s: (-len(s), s))
     if not toks:
         return None
@@ -73,6 +85,9 @@ def safe_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
     """Cut ``text`` into pieces of about ``size`` characters at safe cut points.
 
     A text without a safe point after ``size`` characters stays one piece.
+
+    >>> list(safe_pieces("one two three\\nFour five", size=5))
+    ['one two', ' three\\n', 'Four five']
     """
     if not text:
         return
@@ -95,6 +110,9 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
 
     Returns:
         ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+
+    >>> count_piece("ab ab<s>ab", pattern_string("gpt2"), ["<s>"])
+    (Counter({'ab': 2, ' ab': 1}), 1)
     """
     text = clean_text(text).text
     counts: Counter = Counter()
@@ -111,32 +129,53 @@ def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tupl
     return counts, n_special
 
 
-def count_file_range(
-    path: str, start: int, end: int, encoding: str, pat_str: str | None, specials: Sequence[str],
-    errors: str = "strict",
-) -> tuple[Counter, int]:
-    """Read bytes ``[start, end)`` of a file, decode them and count their chunks.
+@dataclass(frozen=True)
+class FileRange:
+    """One counting job: bytes ``[start, end)`` of a file and how to count them.
 
-    The range must begin and end at safe cut points (see :func:`plan_file_ranges`).
-    ``errors`` is the decode error handler (``"replace"``: undecodable bytes
-    become U+FFFD).
+    Attributes:
+        path: the file.
+        start: first byte (inclusive); a safe cut point (see :func:`plan_file_ranges`).
+        end: end byte (exclusive); a safe cut point or the file's end.
+        encoding: the file's encoding (Python codec name).
+        pat_str: the split pattern string, or None for no pre-tokenization.
+        specials: special token texts to cut out before splitting.
+        errors: decode error handler (``"replace"``: undecodable bytes become U+FFFD).
+    """
+
+    path: str
+    start: int
+    end: int
+    encoding: str
+    pat_str: str | None
+    specials: Sequence[str]
+    errors: str = "strict"
+
+
+def count_file_range(job: FileRange) -> tuple[Counter, int]:
+    """Read bytes ``[job.start, job.end)`` of a file, decode them and count their
+    chunks (runs in a worker process too); a UTF-8 BOM at byte 0 is dropped.
+
+    Returns:
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
 
     Raises:
-        CorpusError: the bytes are not valid in ``encoding`` (the message gives the
-            absolute byte offset).
+        CorpusError: the bytes are not valid in ``job.encoding`` (the message
+            gives the absolute byte offset).
     """
+    path, start, encoding = job.path, job.start, job.encoding
     with open(path, "rb") as f:
         f.seek(start)
-        data = f.read(end - start)
+        data = f.read(job.end - start)
     try:
-        text = data.decode(encoding, errors)
+        text = data.decode(encoding, job.errors)
     except UnicodeDecodeError as exc:
         raise CorpusError(
             f"{os.path.basename(path)}: not valid {encoding} at byte {start + exc.start} ({exc.reason})"
         ) from None
     if start == 0 and text.startswith("\ufeff") and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
         text = text[1:]
-    return count_piece(text, pat_str, specials)
+    return count_piece(text, job.pat_str, job.specials)
 
 
 def plan_file_ranges(path: str, size: int = POOL_PIECE_CHARS) -> list[tuple[int, int]]:
@@ -291,6 +330,10 @@ def count_texts(
     ``spawn`` imports the main module again, so a script that trains should
     keep its top-level code under ``if __name__ == "__main__":`` (otherwise
     counting falls back to this process).
+
+    >>> counts, n_special = run(count_texts(["ab ab", "ab"], pattern="gpt2", workers=1))
+    >>> sorted(counts.items()), n_special
+    ([(' ab', 1), ('ab', 2)], 0)
     """
     pat_str = pattern_string(pattern)
     specials = list(special_tokens)
@@ -414,7 +457,8 @@ def count_files(
         except OSError as exc:
             raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
         for a, b in ranges:
-            jobs.append((p, a, b, encoding, pat_str, specials, errors))
+            job = FileRange(p, a, b, encoding=encoding, pat_str=pat_str, specials=specials, errors=errors)
+            jobs.append((job,))
             sizes.append(b - a)
     total = sum(sizes)
     workers = default_workers() if workers is None else max(1, workers)

@@ -25,7 +25,7 @@ renamed over the target.
 tiktoken's ``.tiktoken`` rank files are read and written by
 :mod:`tokexplorer.core.io.tiktoken_files`.
 
->>> from tokexplorer.core.bpe.model import train_bpe
+>>> from tokexplorer.core.bpe import train_bpe
 >>> text = dumps_bpe(train_bpe("abab", vocab_size=258, pattern="none")[0])
 >>> text.splitlines()[:4]
 ['tokexplorer-bpe 1', 'name "custom BPE"', 'pattern none', 'merges 2']

@@ -48,7 +48,11 @@ class CleanText:
 
 
 def has_surrogates(text: str) -> bool:
-    """True when ``text`` holds any surrogate code point (U+D800–U+DFFF)."""
+    """True when ``text`` holds any surrogate code point (U+D800–U+DFFF).
+
+    >>> has_surrogates("a\\ud800"), has_surrogates("a")
+    (True, False)
+    """
     return _SURROGATE.search(text) is not None
 
 
@@ -62,6 +66,9 @@ def clean_text(text: str, *, max_notes: int = 20) -> CleanText:
 
     Returns:
         :class:`CleanText`. Text without surrogates is returned unchanged (same object).
+
+    >>> clean_text("\\ud800x").notes
+    ('lone surrogate U+D800 replaced by U+FFFD at character 0',)
     """
     if not has_surrogates(text):
         return CleanText(text)

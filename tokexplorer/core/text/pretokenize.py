@@ -28,6 +28,7 @@ from functools import lru_cache
 import regex
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.text.safe_cuts import LINE_START_CUT, SPACE_CUT
 
 #: GPT-2 / r50k_base / p50k_base split pattern (tiktoken ``r50k_pat_str``).
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -67,6 +68,13 @@ def pattern_string(name: str) -> str | None:
 
     Raises:
         InputError: unknown name.
+
+    >>> pattern_string("none") is None, pattern_string("gpt2") == GPT2_PATTERN
+    (True, True)
+    >>> pattern_string("gpt3")
+    Traceback (most recent call last):
+    ...
+    tokexplorer.core.errors.InputError: unknown pre-tokenizer 'gpt3'; choose one of gpt2, cl100k, o200k, none
     """
     try:
         return PATTERNS[name]
@@ -77,7 +85,11 @@ def pattern_string(name: str) -> str | None:
 
 
 def name_of_pattern(pat_str: str | None) -> str | None:
-    """Return the name of a known pattern string, or None if it is not one of ours."""
+    """Return the name of a known pattern string, or None if it is not one of ours.
+
+    >>> name_of_pattern(CL100K_PATTERN), name_of_pattern("[a-z]+")
+    ('cl100k', None)
+    """
     for name, pat in PATTERNS.items():
         if pat == pat_str:
             return name
@@ -90,6 +102,9 @@ def compile_pattern(pat_str: str) -> regex.Pattern[str]:
 
     Raises:
         InputError: the pattern does not compile.
+
+    >>> compile_pattern("[0-9]+").findall("a12b3")
+    ['12', '3']
     """
     try:
         return regex.compile(pat_str)
@@ -103,6 +118,9 @@ def iter_chunks(text: str, pat_str: str | None) -> Iterator[str]:
     The chunks always join back to ``text``: tiktoken's patterns match every
     character (the final ``\\s`` alternative catches what the others leave).
     An empty text yields nothing.
+
+    >>> list(iter_chunks("hi there", GPT2_PATTERN)), list(iter_chunks("hi there", None))
+    (['hi', ' there'], ['hi there'])
     """
     if not text:
         return
@@ -125,6 +143,9 @@ def split(text: str, pattern: str = "gpt2") -> list[str]:
 
     Raises:
         InputError: unknown pattern name.
+
+    >>> split("don't stop", "cl100k")
+    ['don', "'t", ' stop']
     """
     return list(iter_chunks(text, pattern_string(pattern)))
 
@@ -189,9 +210,8 @@ class _TwinFields(dict):
             value = "".join(f"\\u{ord(c):04x}" for c in self["_folds"] if letter.fullmatch(c))
         elif key == "o200k_suffix":
             suffixes = ["s", "t", "re", "ve", "m", "ll", "d"]
-            value = "(?:%s)?" % "|".join(
-                "'" + "".join(f"[{self['i_' + c]}]" for c in sfx) for sfx in suffixes
-            )
+            alternatives = "|".join("'" + "".join(f"[{self['i_' + c]}]" for c in sfx) for sfx in suffixes)
+            value = f"(?:{alternatives})?"
         else:
             raise KeyError(key)
         self[key] = value
@@ -213,16 +233,9 @@ def _twin(pat_str: str) -> re.Pattern[str] | None:
         return None
 
 
-# Cut points where every built-in pattern ends a chunk and where scanning the
-# two sides separately gives the same chunks as scanning the whole text (none
-# of the patterns looks behind; the left side's last chunk never depends on
-# the character after it): after a non-space character that is followed by a
-# space and a non-space character ("word| word", "x| ;"), and after a line
-# break that follows a non-space character and precedes a letter or digit.
-#: A safe cut of every built-in pattern: after a line break that follows a
-#: non-space character, before a letter or digit (counting cuts there too).
-LINE_START_CUT = r"(?<=\S\n)(?=[\p{L}\p{N}])"
-_CUT_SRC = r"(?<=\S)(?= \S)|" + LINE_START_CUT
+# The splitter cuts a text with astral characters at safe cut points (see
+# safe_cuts): its own rule (SPACE_CUT) and the one every user shares.
+_CUT_SRC = SPACE_CUT + "|" + LINE_START_CUT
 _CUT_FORWARD = regex.compile(_CUT_SRC)
 _CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
 
@@ -231,7 +244,7 @@ _CUT_BACKWARD = regex.compile(_CUT_SRC, regex.REVERSE)
 #: stretch does not win back.
 FAST_MIN_CHARS = 48
 _ASTRAL = re.compile("[\U00010000-\U0010ffff]")
-_BMP_STRETCH = re.compile("[^\U00010000-\U0010ffff]{%d,}" % FAST_MIN_CHARS)
+_BMP_STRETCH = re.compile(f"[^\U00010000-\U0010ffff]{{{FAST_MIN_CHARS},}}")
 
 
 class Splitter:
@@ -249,6 +262,10 @@ class Splitter:
         pat_str: the pattern string.
         pattern: the compiled :mod:`regex` pattern (for ``finditer`` and spans).
         fast: True when a twin is used.
+
+    >>> s = Splitter(O200K_PATTERN)
+    >>> s, s.findall("Hello world \U0001F30D!")
+    (<Splitter 'o200k' fast=True>, ['Hello', ' world', ' 🌍!'])
     """
 
     def __init__(self, pat_str: str) -> None:
@@ -301,5 +318,8 @@ def compile_splitter(pat_str: str) -> Splitter:
 
     Raises:
         InputError: the pattern does not compile.
+
+    >>> compile_splitter("[a-z]+|[^a-z]"), compile_splitter(GPT2_PATTERN) is compile_splitter(GPT2_PATTERN)
+    (<Splitter '[a-z]+|[^a-z]' fast=False>, True)
     """
     return Splitter(pat_str)

@@ -141,6 +141,9 @@ def classify_line(line: str) -> str:
 
     Returns:
         one of :data:`SCRIPTS`.
+
+    >>> [classify_line(s) for s in ("hello world", "\u4f60\u597d", "def f(x):", "  ")]
+    ['Latin', 'Han', 'code', 'blank']
     """
     if not line.strip():
         return "blank"

@@ -38,6 +38,7 @@ from PySide6.QtGui import QFontDatabase
 
 from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import (
     FILTER_MODES,
     MergeFilter,
@@ -150,7 +151,7 @@ class MergeTableModel(QAbstractTableModel):
     def search_index(self) -> SearchIndex:
         """The search index (built now when the worker has not delivered it yet)."""
         if self._search is None:
-            self._search = build_search_index(self._merges, self._vocab)
+            self._search = build_search_index(self._merges, self._vocab, control_pictures=theme.control_pictures())
         return self._search
 
     def set_fire_counts(self, counts: Sequence[int] | None) -> None:
@@ -225,7 +226,7 @@ class MergeTableModel(QAbstractTableModel):
             return raw.hex(" ").upper()
         if self._mode == "gpt2":
             return to_gpt2_visible(raw)
-        return plain_text(raw)
+        return plain_text(raw, control_pictures=theme.control_pictures())
 
     def token_text(self, token_id: int) -> str:
         """Display text of one token id (cached); ``"<id N?>"`` when not in the vocab."""

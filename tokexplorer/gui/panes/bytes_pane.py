@@ -63,13 +63,15 @@ def _inspect(
     tokenizers: Sequence[Tokenizer],
     policy: SpecialPolicy,
     cancel: Callable[[], bool],
+    *,
+    control_pictures: bool,
 ) -> tuple[InspectReport, list[list[str]]]:
     """Worker body: the report of ``source`` (text, or raw bytes) and each track's cut lines."""
     if isinstance(source, bytes):
-        report = inspect_bytes(source, tokenizers, policy=policy, cancel=cancel)
+        report = inspect_bytes(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
     else:
-        report = inspect_text(source, tokenizers, policy=policy, cancel=cancel)
-    lines = [track_lines(tr, report.analysis) for tr in report.tracks]
+        report = inspect_text(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
+    lines = [track_lines(tr, report.analysis, control_pictures=control_pictures) for tr in report.tracks]
     return report, lines
 
 
@@ -370,8 +372,9 @@ class BytesPane(QWidget):
         source: str | bytes = self._raw if self._raw is not None else self._text
         tokenizers = list(self.state.tokenizers)
         policy = self.state.special_policy
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
         self._job.start(
-            lambda cancel: _inspect(source, tokenizers, policy, cancel),
+            lambda cancel: _inspect(source, tokenizers, policy, cancel, control_pictures=glyphs),
             on_result=self._on_result,
             on_error=self._on_error,
         )

@@ -52,7 +52,11 @@ _SIDES = ("a", "b")
 
 def pair_text(left: bytes, right: bytes) -> str:
     """``«left» + «right»`` with spaces shown as ``␣``."""
-    return f"{token_display(left, visible_spaces=True)} + {token_display(right, visible_spaces=True)}"
+    glyphs = theme.control_pictures()
+    return (
+        f"{token_display(left, visible_spaces=True, control_pictures=glyphs)} + "
+        f"{token_display(right, visible_spaces=True, control_pictures=glyphs)}"
+    )
 
 
 class RowsModel(QAbstractTableModel):
@@ -153,7 +157,7 @@ def _only_cell(row: tuple[bytes, bytes, int], c: int) -> str:
         return str(rank)
     if c == 1:
         return pair_text(left, right)
-    return token_display(left + right, visible_spaces=True)
+    return token_display(left + right, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
 class MergeDiffPane(QWidget):

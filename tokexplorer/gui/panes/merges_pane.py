@@ -398,7 +398,8 @@ class MergesPane(QWidget):
         if self.model.has_search_index:
             return
         merges, vocab, generation = self.model.merges, self.model.vocab, self.model.generation
-        worker = Worker(lambda cancel: (generation, build_search_index(merges, vocab)))
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
+        worker = Worker(lambda cancel: (generation, build_search_index(merges, vocab, control_pictures=glyphs)))
         worker.signals.returned.connect(self._on_search_index)
         self.index_worker = worker
         worker.start()
@@ -488,7 +489,8 @@ class MergesPane(QWidget):
             self.fire_sites.show_counting()
             return
         m = self.model.merges[rank] if rank < len(self.model.merges) else None
-        name = token_display(m.merged, visible_spaces=True) if m is not None else str(rank)
+        glyphs = theme.control_pictures()
+        name = token_display(m.merged, visible_spaces=True, control_pictures=glyphs) if m is not None else str(rank)
         spans = self.fire_sites.show_sites(self._fires, rank, name=name, text=self._fires_text)
         self.state.merge_fires.emit(spans)
 

@@ -28,7 +28,7 @@ from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import describe_partial_token, utf8
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
@@ -261,7 +261,8 @@ class ByteView(QWidget):
                     if t.partial or t.unknown or not tr.exact:
                         text += "\n" + tr.descriptions[i]
                 elif t.partial and a.data[t.byte_start : t.byte_end] == t.bytes:
-                    text += "\n" + utf8.describe_partial_token(t.bytes, t.byte_start, a)
+                    glyphs = theme.control_pictures()
+                    text += "\n" + describe_partial_token(t.bytes, t.byte_start, a, control_pictures=glyphs)
                 if not tr.exact:
                     text += "\n\u2248 approximate span: the normalizer changed the text"
                 return text

@@ -15,10 +15,10 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
 from tokexplorer.core.analysis import InspectReport, TrackReport, describe_tokens
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import Cut, token_display, utf8
 
 
-def _grapheme_cut_line(cut: utf8.Cut, analysis: utf8.Utf8Analysis) -> str:
+def _grapheme_cut_line(cut: Cut, analysis: utf8.Utf8Analysis) -> str:
     g = analysis.graphemes[cut.index]
     left = analysis.code_point_at(cut.byte_offset - 1)
     right = analysis.code_point_at(cut.byte_offset)
@@ -34,16 +34,22 @@ def _is_byte_piece(spelling: str) -> bool:
 
 
 def _byte_run_lines(
-    track: TrackReport, analysis: utf8.Utf8Analysis, i: int, j: int, grapheme_cuts: dict[int, utf8.Cut]
+    track: TrackReport,
+    analysis: utf8.Utf8Analysis,
+    i: int,
+    j: int,
+    grapheme_cuts: dict[int, Cut],
+    *,
+    control_pictures: bool,
 ) -> list[str]:
     """Lines for the run of byte-fallback pieces ``track.tokens[i:j]``: the cuts and
     partial tokens after its first piece, then what the pieces spell together."""
     run = track.tokens[i:j]
     data = b"".join(r.token.bytes for r in run)
     try:
-        whole = describe_tokens(track, analysis, i, j - 1)
+        whole = describe_tokens(track, analysis, i, j - 1, control_pictures=control_pictures)
     except TokexplorerError:
-        whole = utf8.token_display(data)
+        whole = token_display(data, control_pictures=control_pictures)
     lines: list[str] = []
     for r in run[1:]:
         c2 = grapheme_cuts.get(r.token.byte_start)
@@ -58,13 +64,14 @@ def _byte_run_lines(
     return lines
 
 
-def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis) -> list[str]:
+def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis, *, control_pictures: bool) -> list[str]:
     """The cut list of one tokenizer: partial tokens, grapheme cuts, ``<unk>`` pieces,
     runs of byte-fallback pieces, and a line when spans are approximate.
 
     Args:
         track: a :class:`~tokexplorer.core.analysis.inspector.TrackReport`.
         analysis: the analysis of the inspected axis.
+        control_pictures: how controls are shown (see ``theme.control_pictures``).
 
     Returns:
         list of one-line str, in token order.
@@ -94,7 +101,7 @@ def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis) -> list[str]:
         while j < len(reports) and _is_byte_piece(reports[j].spelling):
             j += 1
         if j - i >= 2 and track.exact:
-            lines.extend(_byte_run_lines(track, analysis, i, j, grapheme_cuts))
+            lines.extend(_byte_run_lines(track, analysis, i, j, grapheme_cuts, control_pictures=control_pictures))
             i = j
             continue
         i += 1

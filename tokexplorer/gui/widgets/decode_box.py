@@ -176,8 +176,9 @@ class DecodeBox(QWidget):
         except TokexplorerError as exc:
             self._show_error(str(exc))
             return
+        glyphs = theme.control_pictures()  # read here, in the GUI thread
         self._job.start(
-            lambda _cancel: decode_ids(tok, ids),
+            lambda _cancel: decode_ids(tok, ids, control_pictures=glyphs),
             on_result=self._on_result,
             on_error=lambda exc: self._show_error(user_message(exc)),
         )

@@ -150,7 +150,8 @@ class FireSitesView(QWidget):
         self.table.setRowCount(0)
         self.table.setRowCount(len(rows))
         for r, (chunk, count) in enumerate(rows):
-            item = QTableWidgetItem(token_display(chunk.encode("utf-8"), visible_spaces=True))
+            shown = token_display(chunk.encode("utf-8"), visible_spaces=True, control_pictures=theme.control_pictures())
+            item = QTableWidgetItem(shown)
             item.setToolTip(chunk.encode("utf-8").hex(" ").upper())
             self.table.setItem(r, 0, item)
             c = QTableWidgetItem(f"{count:,}")

@@ -29,7 +29,7 @@ _MARGIN = 12.0
 
 def default_label(data: bytes) -> str:
     """Token text for a box: readable text with spaces shown as ``␣``."""
-    return token_display(data, visible_spaces=True)
+    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
 class _Box:
@@ -227,7 +227,7 @@ class MergeTreePanel(QWidget):
     def show_tree(self, token_id: int, root: MergeNode) -> None:
         """Draw the tree ``root`` of token ``token_id`` and say how the token is built."""
         self.tree.set_tree(root)
-        shown = token_display(root.bytes, visible_spaces=True)
+        shown = token_display(root.bytes, visible_spaces=True, control_pictures=theme.control_pictures())
         if root.is_leaf:
             self.caption.setText(f"token {token_id} «{shown}» is a single byte: no merge makes it")
             return

@@ -26,7 +26,7 @@ _BOX_COLORS: dict[str, tuple[QColor, QColor]] = {
 
 def show(data: bytes) -> str:
     """A token's bytes as readable text with spaces as ``␣``."""
-    return token_display(data, visible_spaces=True)
+    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
 def _caption(piece: bytes) -> str:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 import regex
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import control_glyph, token_display
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
 
@@ -143,7 +143,8 @@ def shown_text(cluster: str, metrics: TokenMetrics, *, show_whitespace: bool) ->
     if cluster in (" ", "\n", "\t", "\r\n", "\r"):
         if not show_whitespace:
             return " " if cluster != "\t" else "    "
-        cr = utf8.control_glyph(0x0D)  # ␍, or ← where the fonts lack Control Pictures
+        # ␍, or ← where the fonts lack Control Pictures
+        cr = control_glyph(0x0D, control_pictures=theme.control_pictures())
         return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": cr + "↵", "\r": cr}[cluster]
     out = []
     for ch in cluster:
@@ -218,7 +219,7 @@ def _piece_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -
         if opts.show_ids:
             label = str(t.id)
         elif t.partial and t.piece is None:
-            label = utf8.token_display(t.bytes)
+            label = token_display(t.bytes, control_pictures=theme.control_pictures())
         u0 = len(items)
         for m in _GRAPHEME.finditer(label or "∅"):
             s = m.group()

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import describe_partial_token, token_display, utf8
 from tokexplorer.core.types import Tokenization
+from tokexplorer.gui import theme
 
 
 def hex_bytes(data: bytes, *, limit: int = 48) -> str:
@@ -43,10 +44,11 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
     if tok.partial:
         kind.append("partial UTF-8")
     head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
-    lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {utf8.token_display(tok.bytes)}"]
+    glyphs = theme.control_pictures()
+    lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
     if tok.piece is not None:
         lines.append(f"piece {tok.piece}")
     if tok.partial and tz.exact_offsets:
-        lines.append(utf8.describe_partial_token(tok.bytes, tok.byte_start, analysis()))
+        lines.append(describe_partial_token(tok.bytes, tok.byte_start, analysis(), control_pictures=glyphs))
     lines.append(f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})")
     return "\n".join(lines)
