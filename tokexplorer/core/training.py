@@ -32,8 +32,9 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import Progress, TrainReport, run_to_end
 
-#: The algorithms a request may name: our byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
-ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
+#: The algorithms a request may name: our byte-level BPE, then SentencePiece's model
+#: types (BPE, Unigram, and the character and word models its training dialog offers).
+ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram", "sp-char", "sp-word")
 
 #: Default split pattern of byte-level BPE (GPT-2's), used when a request names none.
 DEFAULT_PATTERN = "gpt2"
@@ -57,7 +58,7 @@ class TrainingRequest:
             naming one for SentencePiece is an error, since it has none.
         special_tokens: special tokens (``"bpe"``) or user-defined symbols
             (SentencePiece), duplicates dropped in order.
-        sentencepiece: trainer options for ``"sp-bpe"`` / ``"sp-unigram"``
+        sentencepiece: trainer options for the ``"sp-..."`` algorithms
             (its ``model_type`` is set from the algorithm).
         fit_vocab: when SentencePiece refuses the size as too large or too
             small for the corpus, train again with the size it allows and say so,
