@@ -177,3 +177,9 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
 
 #: Bar drawn above tokens where the merge selected in the merge table fires.
 FIRE_MARK = QColor(230, 140, 0)
+
+# --- corpus pane and dialogs ---
+#: Background of a corpus file whose text was decoded lossily (U+FFFD where bytes were lost).
+LOSSY_FILE_BG = QColor("#f8d7da")
+#: Background of a corpus file whose encoding was guessed or is not UTF-8 (the warning colour).
+UNSURE_ENCODING_BG = WARNING_BG
