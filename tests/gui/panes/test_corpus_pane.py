@@ -364,3 +364,40 @@ def test_sentencepiece_auto_fit_many_characters(qtbot, pane, state, tmp_path):
     result = blocker.args[0]
     assert result.notes[0] == "vocab 40 is too small for this corpus; trained with 64, the least SentencePiece accepts"
     assert result.tokenizer.vocab_size == 64
+
+
+def test_sentencepiece_limit_declined_fails_with_the_note(qtbot, pane, state, tmp_path, monkeypatch):
+    """SentencePiece's "vocab too large" arrives as the worker's error; declining the offer fails the training."""
+    path = tmp_path / "small.txt"
+    path.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    load(qtbot, pane, [path])
+    monkeypatch.setattr(pane, "_confirm", lambda title, text: False)
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT) as blocker:
+        pane.start_training(algorithm="sp-bpe", vocab_size=5000)
+    assert blocker.args[0].startswith("vocab 5,000 is too large for this corpus; SentencePiece can make at most ")
+    assert pane.form.progress.format() == "not trained"
+    assert pane.form.train_message.text() == blocker.args[0]
+    assert not pane.is_training() and state.tokenizers == []
+
+
+def test_training_request_from_the_form(pane):
+    """The form describes byte-level BPE with its pattern and specials, SentencePiece with its options only."""
+    from tokexplorer.core.backends import SentencePieceOptions
+
+    pane.form.specials_edit.setText("<a>, <b> <a>")
+    bpe = pane.form.request(["x"], algorithm="bpe", vocab_size=300)
+    assert (bpe.pattern, list(bpe.special_tokens), bpe.fit_vocab) == ("gpt2", ["<a>", "<b>"], False)
+    form = pane.form.sp_form
+    form.coverage_spin.setValue(0.9995)
+    form.byte_fallback_check.setChecked(True)
+    form.normalization_combo.setCurrentIndex(form.normalization_combo.findData("identity"))
+    form.remove_ws_check.setChecked(False)
+    sp = pane.form.request(["x"], algorithm="sp-unigram", vocab_size=100, fit_vocab=True)
+    assert (sp.pattern, list(sp.special_tokens), sp.fit_vocab) == (None, [], True)
+    assert sp.sentencepiece == SentencePieceOptions(
+        model_type="unigram",
+        character_coverage=0.9995,
+        byte_fallback=True,
+        normalization_rule_name="identity",
+        remove_extra_whitespaces=False,
+    )

@@ -173,7 +173,7 @@ class CorpusTableModel(QAbstractTableModel):
                 return self._warn
         return None
 
-    def _raw(self, f: CorpusFile, col: int) -> Any:
+    def _raw(self, f: CorpusFile, col: int) -> str | int:
         if col == COL_FILE:
             return str(f.path)
         if col == COL_SIZE:
