@@ -32,9 +32,11 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import Progress, TrainReport, run_to_end
 
-#: The algorithms a request may name: our byte-level BPE, then SentencePiece's model
-#: types (BPE, Unigram, and the character and word models its training dialog offers).
-ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram", "sp-char", "sp-word")
+#: The algorithms a request may name: our byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
+ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
+#: SentencePiece's character and word models: a request may name them too (the
+#: SentencePiece training dialog offers every model type; the command line does not).
+MORE_SENTENCEPIECE_ALGORITHMS: tuple[str, ...] = ("sp-char", "sp-word")
 
 #: Default split pattern of byte-level BPE (GPT-2's), used when a request names none.
 DEFAULT_PATTERN = "gpt2"
@@ -45,7 +47,7 @@ class TrainingRequest:
     """What to train, on what.
 
     Attributes:
-        algorithm: one of :data:`ALGORITHMS`.
+        algorithm: one of :data:`ALGORITHMS` or :data:`MORE_SENTENCEPIECE_ALGORITHMS`.
         vocab_size: for ``"bpe"`` every id counts (256 bytes + merges + special
             tokens); for SentencePiece it is its piece count.
         texts: the corpus as strings (ignored when ``files`` is given).
@@ -60,6 +62,9 @@ class TrainingRequest:
             (SentencePiece), duplicates dropped in order.
         sentencepiece: trainer options for the ``"sp-..."`` algorithms
             (its ``model_type`` is set from the algorithm).
+        skip_long_lines: SentencePiece only: let it skip lines over
+            ``sentencepiece.max_sentence_length`` bytes (noted in the model's
+            ``train_notes``) instead of refusing them.
         fit_vocab: when SentencePiece refuses the size as too large or too
             small for the corpus, train again with the size it allows and say so,
             instead of raising :class:`VocabTooLargeError` / :class:`VocabTooSmallError`.
@@ -74,6 +79,7 @@ class TrainingRequest:
     pattern: str | None = None
     special_tokens: Sequence[str] = ()
     sentencepiece: SentencePieceOptions = field(default_factory=SentencePieceOptions)
+    skip_long_lines: bool = False
     fit_vocab: bool = False
 
     @property
@@ -95,7 +101,7 @@ class TrainingRequest:
         ...
         tokexplorer.core.errors.InputError: byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258
         """
-        if self.algorithm not in ALGORITHMS:
+        if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
         if self.algorithm == "bpe":
             if self.pattern is not None and self.pattern not in PATTERN_NAMES:
@@ -202,7 +208,7 @@ def _train_sentencepiece(
 ) -> Generator[Progress, None, TrainingOutcome]:
     model_type = request.algorithm.split("-", 1)[1]
     yield Progress("training SentencePiece", 0, None, model_type)
-    kwargs = request.sentencepiece.as_kwargs() | {"model_type": model_type}
+    kwargs = request.sentencepiece.as_kwargs() | {"model_type": model_type, "skip_long_lines": request.skip_long_lines}
     if request.specials:
         kwargs["user_defined_symbols"] = request.specials
     texts = list(request.texts)
@@ -237,4 +243,12 @@ def _train_sentencepiece(
     return TrainingOutcome(algorithm=request.algorithm, tokenizer=tok, vocab_size=size, notes=tuple(notes))
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_PATTERN", "TrainingOutcome", "TrainingRequest", "train", "train_iter"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_PATTERN",
+    "MORE_SENTENCEPIECE_ALGORITHMS",
+    "TrainingOutcome",
+    "TrainingRequest",
+    "train",
+    "train_iter",
+]

@@ -143,6 +143,7 @@ class SPTrainDialog(QDialog):
             texts=self.texts,
             special_tokens=parse_symbols(self.symbols_edit.text()),
             sentencepiece=self.sp_form.options(model_type=model_type),
+            skip_long_lines=self.sp_form.skip_long_lines,
         )
 
     def run_check(self) -> Worker:
@@ -156,6 +157,7 @@ class SPTrainDialog(QDialog):
                 request.texts,
                 vocab_size=request.vocab_size,
                 user_defined_symbols=request.specials,
+                skip_long_lines=request.skip_long_lines,
                 **options,
             )
 

@@ -1,6 +1,7 @@
 """The SentencePiece training options as widgets, built once for the corpus pane
 and the SentencePiece training dialog; they read back as a
-:class:`~tokexplorer.core.backends.SentencePieceOptions`."""
+:class:`~tokexplorer.core.backends.SentencePieceOptions` (and whether longer
+lines may be skipped, which the trainer takes beside its options)."""
 
 from __future__ import annotations
 
@@ -117,8 +118,12 @@ class SentencePieceOptionsForm(QObject):
             remove_extra_whitespaces=self.remove_ws_check.isChecked(),
             split_digits=self.split_digits_check.isChecked(),
             max_sentence_length=int(self.max_len_spin.value()),
-            skip_long_lines=self.skip_long_check.isChecked(),
         )
+
+    @property
+    def skip_long_lines(self) -> bool:
+        """True when SentencePiece may skip lines over ``max_sentence_length`` (False without line options)."""
+        return self.line_options and self.skip_long_check.isChecked()
 
 
 __all__ = [

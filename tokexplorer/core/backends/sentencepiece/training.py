@@ -83,8 +83,6 @@ class SentencePieceOptions:
         split_digits: every digit is its own piece.
         max_sentence_length: longest line used, in bytes (SentencePiece's
             ``max_sentence_length``).
-        skip_long_lines: let SentencePiece skip longer lines (noted in the
-            model's ``train_notes``) instead of refusing them.
 
     >>> SentencePieceOptions(model_type="unigram").as_kwargs()["model_type"]
     'unigram'
@@ -97,7 +95,6 @@ class SentencePieceOptions:
     remove_extra_whitespaces: bool = True
     split_digits: bool = False
     max_sentence_length: int = 4192
-    skip_long_lines: bool = False
 
     def as_kwargs(self) -> dict[str, Any]:
         """The options as keyword arguments of :func:`train_sentencepiece`."""
