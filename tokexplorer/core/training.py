@@ -34,6 +34,9 @@ from tokexplorer.core.types import Progress, TrainReport, run_to_end
 
 #: The algorithms a request may name: our byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
 ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
+#: SentencePiece's character and word models: a request may name them too (the
+#: SentencePiece training dialog offers every model type; the command line does not).
+MORE_SENTENCEPIECE_ALGORITHMS: tuple[str, ...] = ("sp-char", "sp-word")
 
 #: Default split pattern of byte-level BPE (GPT-2's), used when a request names none.
 DEFAULT_PATTERN = "gpt2"
@@ -44,7 +47,7 @@ class TrainingRequest:
     """What to train, on what.
 
     Attributes:
-        algorithm: one of :data:`ALGORITHMS`.
+        algorithm: one of :data:`ALGORITHMS` or :data:`MORE_SENTENCEPIECE_ALGORITHMS`.
         vocab_size: for ``"bpe"`` every id counts (256 bytes + merges + special
             tokens); for SentencePiece it is its piece count.
         texts: the corpus as strings (ignored when ``files`` is given).
@@ -57,8 +60,11 @@ class TrainingRequest:
             naming one for SentencePiece is an error, since it has none.
         special_tokens: special tokens (``"bpe"``) or user-defined symbols
             (SentencePiece), duplicates dropped in order.
-        sentencepiece: trainer options for ``"sp-bpe"`` / ``"sp-unigram"``
+        sentencepiece: trainer options for the ``"sp-..."`` algorithms
             (its ``model_type`` is set from the algorithm).
+        skip_long_lines: SentencePiece only: let it skip lines over
+            ``sentencepiece.max_sentence_length`` bytes (noted in the model's
+            ``train_notes``) instead of refusing them.
         fit_vocab: when SentencePiece refuses the size as too large or too
             small for the corpus, train again with the size it allows and say so,
             instead of raising :class:`VocabTooLargeError` / :class:`VocabTooSmallError`.
@@ -73,6 +79,7 @@ class TrainingRequest:
     pattern: str | None = None
     special_tokens: Sequence[str] = ()
     sentencepiece: SentencePieceOptions = field(default_factory=SentencePieceOptions)
+    skip_long_lines: bool = False
     fit_vocab: bool = False
 
     @property
@@ -98,7 +105,7 @@ class TrainingRequest:
         ...
         tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe only, not sp-bpe
         """
-        if self.algorithm not in ALGORITHMS:
+        if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
         if self.algorithm == "bpe":
             if self.pattern is not None and self.pattern not in PATTERN_NAMES:
@@ -224,7 +231,12 @@ def _train_sentencepiece(
 
     def run(size: int) -> SentencePieceTokenizer:
         return train_sentencepiece(
-            texts, vocab_size=size, options=options, user_defined_symbols=request.specials, cancel=cancel
+            texts,
+            vocab_size=size,
+            options=options,
+            user_defined_symbols=request.specials,
+            skip_long_lines=request.skip_long_lines,
+            cancel=cancel,
         )
 
     size = request.vocab_size
@@ -263,4 +275,12 @@ def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int
     )
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_PATTERN", "TrainingOutcome", "TrainingRequest", "train", "train_iter"]
+__all__ = [
+    "ALGORITHMS",
+    "DEFAULT_PATTERN",
+    "MORE_SENTENCEPIECE_ALGORITHMS",
+    "TrainingOutcome",
+    "TrainingRequest",
+    "train",
+    "train_iter",
+]

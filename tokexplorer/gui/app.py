@@ -83,21 +83,17 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
             window.close()
             app.quit()
 
-        window.startup_done.connect(
-            lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take)
-        )
+        window.startup.done.connect(lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take))
         QTimer.singleShot(SCREENSHOT_DEADLINE_MS, take)
 
     # Start the work once the event loop runs, so the window paints first.
-    QTimer.singleShot(0, lambda: window.start_up(paths))
+    QTimer.singleShot(0, lambda: window.startup.run(paths))
     code = app.exec()
     window.deleteLater()
     return status["code"] or int(code)
 
 
-if (
-    __name__ == "__main__"
-):  # python -m tokexplorer.gui.app [FILE ...] [--screenshot PNG]
+if __name__ == "__main__":  # python -m tokexplorer.gui.app [FILE ...] [--screenshot PNG]
     import argparse
 
     parser = argparse.ArgumentParser(prog="tokexplorer")

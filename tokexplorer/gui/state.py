@@ -7,12 +7,16 @@ GUI thread.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import SpecialPolicy
+
+if TYPE_CHECKING:
+    from tokexplorer.core.bpe import BPE
+    from tokexplorer.core.io import Corpus
 
 
 class AppState(QObject):
@@ -66,21 +70,24 @@ class AppState(QObject):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self.corpus: Any = None
-        self.bpe: Any = None
+        self.corpus: Corpus | None = None
+        self.bpe: BPE | None = None
         self.tokenizers: list[Tokenizer] = []
         self.sample_text: str = ""
         self.special_policy: SpecialPolicy = "plain"
 
-    def set_corpus(self, corpus: Any) -> None:
+    def set_corpus(self, corpus: Corpus | None) -> None:
+        """Make ``corpus`` the shared corpus and emit :attr:`corpus_changed`."""
         self.corpus = corpus
         self.corpus_changed.emit(corpus)
 
-    def set_bpe(self, bpe: Any) -> None:
+    def set_bpe(self, bpe: BPE | None) -> None:
+        """Make ``bpe`` the model of the merge table and emit :attr:`bpe_changed`."""
         self.bpe = bpe
         self.bpe_changed.emit(bpe)
 
     def set_tokenizers(self, tokenizers: list[Tokenizer]) -> None:
+        """Make ``tokenizers`` the compare columns, in order; emits :attr:`tokenizers_changed`."""
         self.tokenizers = list(tokenizers)
         self.tokenizers_changed.emit()
 
@@ -96,11 +103,13 @@ class AppState(QObject):
         self.tokenizers_changed.emit()
 
     def set_sample_text(self, text: str) -> None:
+        """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed."""
         if text != self.sample_text:
             self.sample_text = text
             self.sample_text_changed.emit(text)
 
     def set_special_policy(self, policy: SpecialPolicy) -> None:
+        """Set how special-token text is encoded; emits :attr:`special_policy_changed` when it changed."""
         if policy != self.special_policy:
             self.special_policy = policy
             self.special_policy_changed.emit(policy)

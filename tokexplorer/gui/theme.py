@@ -285,3 +285,9 @@ CHART_AXIS = QColor("#444444")
 CHART_TEXT = QColor("#222222")
 """Axis lines, and the tick labels, title, axis label and legend text of the charts."""
 CHART_LEGEND_BG = QColor(255, 255, 255, 220)
+
+# --- corpus pane and dialogs ---
+#: Background of a corpus file whose text was decoded lossily (U+FFFD where bytes were lost).
+LOSSY_FILE_BG = QColor("#f8d7da")
+#: Background of a corpus file whose encoding was guessed or is not UTF-8 (the warning colour).
+UNSURE_ENCODING_BG = WARNING_BG

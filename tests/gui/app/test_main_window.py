@@ -14,13 +14,9 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from tokexplorer.core.text import token_display
-from tokexplorer.gui.main_window import (
-    BUILTIN_SAMPLE_NAME,
-    STARTUP_BPE_VOCAB,
-    TAB_COMPARE,
-    MainWindow,
-)
+from tokexplorer.gui.main_window import TAB_COMPARE, MainWindow
 from tokexplorer.gui.models.merge_model import COL_MERGED, COL_RANK
+from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, STARTUP_BPE_VOCAB
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 
@@ -35,19 +31,19 @@ def window(qtbot):
 
 @pytest.fixture
 def started(qtbot, window):
-    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
-        window.start_up()
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run()
     return window
 
 
 def test_startup_with_builtin_sample(started):
     w = started
     state = w.state
-    assert w.startup_finished
+    assert w.startup.finished
     assert [f.name for f in state.corpus.files] == [BUILTIN_SAMPLE_NAME]
     assert state.corpus.files[0].text == state.sample_text
     assert (
-        w.corpus_pane.model.data(w.corpus_pane.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
+        w.corpus_pane.file_list.model.data(w.corpus_pane.file_list.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
     )
     assert w.tabs.currentIndex() == TAB_COMPARE
     assert [w.tabs.tabText(i) for i in range(4)] == [
@@ -114,7 +110,7 @@ def test_merge_table_sorts_by_header(qtbot, started):
 
 def test_training_from_window_replaces_bpe_column(qtbot, started):
     w = started
-    w.corpus_pane.vocab_spin.setValue(300)
+    w.corpus_pane.form.vocab_spin.setValue(300)
     with qtbot.waitSignal(w.corpus_pane.training_finished, timeout=WAIT) as blocker:
         w.train()
     bpe = blocker.args[0].model
@@ -146,8 +142,8 @@ def test_startup_with_files(qtbot, window, tmp_path):
     path.write_text(
         "low lower lowest newer newest wider widest\n" * 20, encoding="utf-8"
     )
-    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
-        window.start_up([str(path)])
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run([str(path)])
     assert [f.name for f in window.state.corpus.files] == ["doc.txt"]
     assert window.state.bpe is not None
     assert window.merges_pane.model.rowCount() == len(window.state.bpe.merges)
@@ -159,8 +155,8 @@ def test_startup_trains_on_a_file_cut_mid_character_and_says_so(qtbot, window, t
     path.write_bytes(text.encode("utf-8") + "宽".encode()[:1])
     messages: list[str] = []
     window.state.status.connect(messages.append)
-    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
-        window.start_up([str(path)])
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run([str(path)])
     f = window.state.corpus.files[0]
     assert f.encoding == "utf-8" and f.lossy and f.text == text + "\ufffd"
     assert window.state.bpe is not None  # trained on the text as it reads
@@ -177,8 +173,8 @@ def test_startup_with_many_undecodable_bytes_trains_nothing(qtbot, window, tmp_p
     path.write_bytes(b"\xff".join(("好" * 20).encode("utf-8") for _ in range(101)))
     messages: list[str] = []
     window.state.status.connect(messages.append)
-    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
-        window.start_up([str(path)])
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run([str(path)])
     f = window.state.corpus.files[0]
     assert f.encoding == "utf-8" and f.text.count("\ufffd") == 100
     assert window.state.bpe is None
@@ -188,10 +184,10 @@ def test_startup_with_many_undecodable_bytes_trains_nothing(qtbot, window, tmp_p
 def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
     path = tmp_path / "x.bin"
     path.write_bytes(b"\x00\x01\x02\x03")
-    with qtbot.waitSignal(window.startup_done, timeout=WAIT):
-        window.start_up([str(path)])
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run([str(path)])
     assert window.state.bpe is None
-    assert window.corpus_pane.problem_messages() == [
+    assert window.corpus_pane.file_list.problem_messages() == [
         "x.bin: looks like a binary file (NUL byte at offset 0); not loaded"
     ]
 

@@ -46,7 +46,7 @@ def load(qtbot, pane, paths):
 
 
 def cells(pane, row):
-    m = pane.model
+    m = pane.file_list.model
     return [m.data(m.index(row, c)) for c in range(m.columnCount())]
 
 
@@ -56,22 +56,22 @@ def test_utf8_file_with_chinese_and_emoji(qtbot, pane, state, tmp_path):
     path.write_bytes(text.encode("utf-8"))  # 18 + 12 = 30 bytes, 23 characters
     corpus = load(qtbot, pane, [path])
     assert state.corpus is corpus
-    assert pane.model.rowCount() == 1
+    assert pane.file_list.model.rowCount() == 1
     row = cells(pane, 0)
     assert row[COL_FILE] == "mixed.txt"
     assert row[COL_SIZE] == "30 B"
     assert (
-        pane.model.data(pane.model.index(0, COL_SIZE), Qt.ItemDataRole.ToolTipRole)
+        pane.file_list.model.data(pane.file_list.model.index(0, COL_SIZE), Qt.ItemDataRole.ToolTipRole)
         == "30 bytes"
     )
-    assert pane.model.data(pane.model.index(0, COL_SIZE), RawRole) == 30
+    assert pane.file_list.model.data(pane.file_list.model.index(0, COL_SIZE), RawRole) == 30
     assert row[COL_ENCODING] == "UTF-8"
     assert row[COL_EOL] == "LF"
     assert row[COL_CHARS] == "23"
     assert row[COL_LINES] == "2"
     assert row[COL_NOTES] == ""
-    assert pane.totals_label.text() == "1 file · 30 bytes · 23 characters · 2 lines"
-    assert pane.problem_messages() == []
+    assert pane.file_list.totals_label.text() == "1 file · 30 bytes · 23 characters · 2 lines"
+    assert pane.file_list.problem_messages() == []
 
 
 def test_bom_and_crlf(qtbot, pane, tmp_path):
@@ -96,7 +96,7 @@ def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
     assert "not valid UTF-8 at byte 0" in cells(pane, 0)[COL_NOTES]
 
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT) as blocker:
-        pane.reread_file(0, "gbk")
+        pane.file_list.reread_file(0, "gbk")
     assert blocker.args == [0]
     f = pane.corpus.files[0]
     assert f.text == text
@@ -111,10 +111,10 @@ def test_reread_selected_row_with_combo(qtbot, pane, tmp_path):
     path = tmp_path / "latin.txt"
     path.write_bytes("naïve café\n".encode("latin-1"))  # files that are not UTF-8
     load(qtbot, pane, [path])
-    pane.table.selectRow(0)
-    pane.encoding_combo.setCurrentIndex(pane.encoding_combo.findData("latin-1"))
+    pane.file_list.table.selectRow(0)
+    pane.file_list.encoding_combo.setCurrentIndex(pane.file_list.encoding_combo.findData("latin-1"))
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
-        qtbot.mouseClick(pane.reread_button, Qt.MouseButton.LeftButton)
+        qtbot.mouseClick(pane.file_list.reread_button, Qt.MouseButton.LeftButton)
     assert pane.corpus.files[0].text == "naïve café\n"
     assert cells(pane, 0)[COL_ENCODING] == "iso8859-1"
 
@@ -126,11 +126,11 @@ def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
     binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
     corpus = load(qtbot, pane, [good, binary])
     assert [f.name for f in corpus.files] == ["a.txt"]
-    assert pane.problem_messages() == [
+    assert pane.file_list.problem_messages() == [
         "b.bin: looks like a binary file (NUL byte at offset 8); not loaded"
     ]
-    assert pane.problems_label.text() == "Problems: 1"
-    assert pane.load_status.text() == "1 file loaded, 1 refused (see Problems)"
+    assert pane.file_list.problems_label.text() == "Problems: 1"
+    assert pane.file_list.load_status.text() == "1 file loaded, 1 refused (see Problems)"
 
 
 def test_folder_is_read(qtbot, pane, tmp_path):
@@ -139,7 +139,7 @@ def test_folder_is_read(qtbot, pane, tmp_path):
     (tmp_path / "d" / "two.txt").write_text("two\ntwo\n", encoding="utf-8")
     corpus = load(qtbot, pane, [tmp_path / "d"])
     assert [f.name for f in corpus.files] == ["one.txt", "two.txt"]
-    assert pane.totals_label.text() == "2 files · 12 bytes · 12 characters · 3 lines"
+    assert pane.file_list.totals_label.text() == "2 files · 12 bytes · 12 characters · 3 lines"
 
 
 def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_path):
@@ -150,8 +150,8 @@ def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_pat
     ):
         (tmp_path / name).write_bytes(data)
     load(qtbot, pane, sorted(tmp_path.iterdir()))
-    assert pane.model.rowCount() == 3
-    qtmodeltester.check(pane.model)
+    assert pane.file_list.model.rowCount() == 3
+    qtmodeltester.check(pane.file_list.model)
     qtmodeltester.check(CorpusTableModel())
 
 
@@ -179,14 +179,14 @@ def test_train_bpe_in_worker(qtbot, pane, state, tmp_path):
     path = tmp_path / "train.txt"
     path.write_text("the cat sat on the mat. the hat is flat.\n" * 30, encoding="utf-8")
     load(qtbot, pane, [path])
-    pane.vocab_spin.setValue(300)
+    pane.form.vocab_spin.setValue(300)
     finished = []
     pane.training_finished.connect(finished.append)
     with qtbot.waitSignal(pane.training_progress, timeout=WAIT):
         worker = pane.start_training()
         assert worker is pane.last_worker
-        assert not pane.train_button.isEnabled()
-        assert pane.cancel_button.isEnabled()
+        assert not pane.form.train_button.isEnabled()
+        assert pane.form.cancel_button.isEnabled()
     qtbot.waitUntil(lambda: bool(finished), timeout=WAIT)
     result = finished[0]
     assert isinstance(result, TrainingResult)
@@ -196,11 +196,11 @@ def test_train_bpe_in_worker(qtbot, pane, state, tmp_path):
     assert result.report.requested_merges == 300 - 256 - 1
     assert [t.family for t in state.tokenizers] == ["bpe"]
     assert state.tokenizers[0].bpe is bpe
-    assert pane.train_message.text() == result.message
+    assert pane.form.train_message.text() == result.message
     assert result.message.startswith(f"learned {result.report.learned_merges} of 43")
-    assert pane.train_button.isEnabled()
-    assert not pane.cancel_button.isEnabled()
-    assert pane.progress.format() == "done"
+    assert pane.form.train_button.isEnabled()
+    assert not pane.form.cancel_button.isEnabled()
+    assert pane.form.progress.format() == "done"
 
 
 def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):
@@ -208,8 +208,8 @@ def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):
     path = tmp_path / "ab.txt"
     path.write_text("ab", encoding="utf-8")
     load(qtbot, pane, [path])
-    pane.vocab_spin.setValue(300)
-    pane.specials_edit.setText("")
+    pane.form.vocab_spin.setValue(300)
+    pane.form.specials_edit.setText("")
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training()
     result = blocker.args[0]
@@ -223,18 +223,18 @@ def test_cancel_training_returns_to_idle(qtbot, pane, state, tmp_path):
     path = tmp_path / "big.txt"
     path.write_text(" ".join(words) + "\n", encoding="utf-8")
     load(qtbot, pane, [path])
-    pane.vocab_spin.setValue(50_000)
+    pane.form.vocab_spin.setValue(50_000)
     with qtbot.waitSignal(pane.training_cancelled, timeout=WAIT):
         worker = pane.start_training()
         with qtbot.waitSignal(worker.signals.cancelled, timeout=WAIT):
-            qtbot.mouseClick(pane.cancel_button, Qt.MouseButton.LeftButton)
+            qtbot.mouseClick(pane.form.cancel_button, Qt.MouseButton.LeftButton)
     assert worker.done or worker.wait(30)
     assert worker.result is None
     assert state.bpe is None
-    assert pane.train_button.isEnabled()
-    assert not pane.cancel_button.isEnabled()
-    assert pane.progress.format() == "cancelled"
-    assert pane.train_message.text() == "training cancelled"
+    assert pane.form.train_button.isEnabled()
+    assert not pane.form.cancel_button.isEnabled()
+    assert pane.form.progress.format() == "cancelled"
+    assert pane.form.train_message.text() == "training cancelled"
     assert not pane.is_training()
 
 
@@ -243,15 +243,17 @@ def test_vocab_too_small_is_refused(qtbot, pane, state, tmp_path):
     path = tmp_path / "t.txt"
     path.write_text("some text\n", encoding="utf-8")
     load(qtbot, pane, [path])
-    pane.vocab_spin.setValue(257)
-    pane.specials_edit.setText("<|endoftext|>, <|pad|>")
+    pane.form.vocab_spin.setValue(257)
+    pane.form.specials_edit.setText("<|endoftext|>, <|pad|>")
     with qtbot.waitSignal(state.error, timeout=1000) as blocker:
         assert pane.start_training() is None
-    expected = "byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258"
+    expected = (
+        "byte-level BPE needs at least 256 base tokens (+2 special): vocab_size 257 is too small; use at least 258"
+    )
     assert blocker.args == [expected]
-    assert pane.train_message.text() == expected
+    assert pane.form.train_message.text() == expected
     assert pane.last_worker is None
-    assert pane.train_button.isEnabled()
+    assert pane.form.train_button.isEnabled()
 
 
 def test_empty_corpus_nothing_to_train_on(qtbot, pane, state, tmp_path):
@@ -276,10 +278,10 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     path.write_bytes(("汉字 and 中文 is here.\n" * 5).encode("gbk"))
     load(qtbot, pane, [path])
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
-        pane.reread_file(0, "utf-8")
+        pane.file_list.reread_file(0, "utf-8")
     assert pane.corpus.files[0].lossy is True
     assert "\ufffd" in pane.corpus.files[0].text
-    assert pane.problems_label.text() == (
+    assert pane.file_list.problems_label.text() == (
         "Problems: none · 1 file read with U+FFFD where bytes could not be decoded "
         "(highlighted; see the notes)"
     )
@@ -287,7 +289,7 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     monkeypatch.setattr(
         pane, "_confirm", lambda title, text: asked.append(text) or False
     )
-    pane.vocab_spin.setValue(300)
+    pane.form.vocab_spin.setValue(300)
     with qtbot.waitSignal(state.error, timeout=1000) as blocker:
         assert pane.start_training() is None
     assert blocker.args == [
@@ -312,10 +314,10 @@ def test_sentencepiece_vocab_too_large_offers_limit(
         "the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8"
     )
     load(qtbot, pane, [path])
-    pane.set_algorithm("sp-bpe")
-    assert not pane.pattern_combo.isEnabled()
-    assert pane.sp_box.isEnabled()
-    pane.vocab_spin.setValue(5000)
+    pane.form.set_algorithm("sp-bpe")
+    assert not pane.form.pattern_combo.isEnabled()
+    assert pane.form.sp_box.isEnabled()
+    pane.form.vocab_spin.setValue(5000)
     questions = []
     monkeypatch.setattr(
         pane, "_confirm", lambda title, text: questions.append(text) or True
@@ -362,3 +364,40 @@ def test_sentencepiece_auto_fit_many_characters(qtbot, pane, state, tmp_path):
     result = blocker.args[0]
     assert result.notes[0] == "vocab 40 is too small for this corpus; trained with 64, the least SentencePiece accepts"
     assert result.tokenizer.vocab_size == 64
+
+
+def test_sentencepiece_limit_declined_fails_with_the_note(qtbot, pane, state, tmp_path, monkeypatch):
+    """SentencePiece's "vocab too large" arrives as the worker's error; declining the offer fails the training."""
+    path = tmp_path / "small.txt"
+    path.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    load(qtbot, pane, [path])
+    monkeypatch.setattr(pane, "_confirm", lambda title, text: False)
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT) as blocker:
+        pane.start_training(algorithm="sp-bpe", vocab_size=5000)
+    assert blocker.args[0].startswith("vocab 5,000 is too large for this corpus; SentencePiece can make at most ")
+    assert pane.form.progress.format() == "not trained"
+    assert pane.form.train_message.text() == blocker.args[0]
+    assert not pane.is_training() and state.tokenizers == []
+
+
+def test_training_request_from_the_form(pane):
+    """The form describes byte-level BPE with its pattern and specials, SentencePiece with its options only."""
+    from tokexplorer.core.backends import SentencePieceOptions
+
+    pane.form.specials_edit.setText("<a>, <b> <a>")
+    bpe = pane.form.request(["x"], algorithm="bpe", vocab_size=300)
+    assert (bpe.pattern, list(bpe.special_tokens), bpe.fit_vocab) == ("gpt2", ["<a>", "<b>"], False)
+    form = pane.form.sp_form
+    form.coverage_spin.setValue(0.9995)
+    form.byte_fallback_check.setChecked(True)
+    form.normalization_combo.setCurrentIndex(form.normalization_combo.findData("identity"))
+    form.remove_ws_check.setChecked(False)
+    sp = pane.form.request(["x"], algorithm="sp-unigram", vocab_size=100, fit_vocab=True)
+    assert (sp.pattern, list(sp.special_tokens), sp.fit_vocab) == (None, [], True)
+    assert sp.sentencepiece == SentencePieceOptions(
+        model_type="unigram",
+        character_coverage=0.9995,
+        byte_fallback=True,
+        normalization_rule_name="identity",
+        remove_extra_whitespaces=False,
+    )

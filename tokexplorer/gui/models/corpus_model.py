@@ -8,7 +8,7 @@ Line endings, Characters, Lines, Notes. Sizes are shown human-readable
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import (
     QAbstractTableModel,
@@ -17,9 +17,13 @@ from PySide6.QtCore import (
     QPersistentModelIndex,
     Qt,
 )
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush
 
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_model import RawRole
+
+if TYPE_CHECKING:
+    from tokexplorer.core.io import Corpus, CorpusFile
 
 #: Column titles, in order.
 CORPUS_COLUMNS: tuple[str, ...] = (
@@ -35,56 +39,8 @@ COL_FILE, COL_SIZE, COL_ENCODING, COL_EOL, COL_CHARS, COL_LINES, COL_NOTES = ran
 
 _Index = QModelIndex | QPersistentModelIndex
 
-_PRETTY_ENCODINGS = {
-    "utf-8": "UTF-8",
-    "utf8": "UTF-8",
-    "utf-8-sig": "UTF-8",
-    "utf-16": "UTF-16",
-    "utf-16-le": "UTF-16-LE",
-    "utf-16le": "UTF-16-LE",
-    "utf-16-be": "UTF-16-BE",
-    "utf-16be": "UTF-16-BE",
-    "utf-32": "UTF-32",
-    "gbk": "GBK",
-    "gb2312": "GB2312",
-    "gb18030": "GB18030",
-    "big5": "Big5",
-    "shift_jis": "Shift_JIS",
-    "shift-jis": "Shift_JIS",
-    "sjis": "Shift_JIS",
-    "cp932": "cp932",
-    "latin-1": "Latin-1",
-    "latin1": "Latin-1",
-    "iso-8859-1": "Latin-1",
-    "iso8859-1": "Latin-1",
-    "cp1252": "cp1252",
-    "windows-1252": "cp1252",
-    "ascii": "ASCII",
-}
-
-
-def pretty_encoding(name: str | None) -> str:
-    """Display name of a codec name: ``"utf-8"`` -> ``"UTF-8"``, ``"gbk"`` -> ``"GBK"``."""
-    if not name:
-        return "?"
-    return _PRETTY_ENCODINGS.get(name.lower().replace("_", "-"), name)
-
-
-def encoding_label(file: Any) -> str:
-    """The Encoding cell: e.g. ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"gbk (guessed)"``.
-
-    Uses ``CorpusFile.encoding_label`` (the core's wording, also used by the CLI)
-    when the file has one.
-    """
-    label = getattr(file, "encoding_label", None)
-    if isinstance(label, str) and label:
-        return label
-    text = pretty_encoding(getattr(file, "encoding", None))
-    if getattr(file, "bom", False):
-        text += " with BOM"
-    if getattr(file, "encoding_guessed", False):
-        text += " (guessed)"
-    return text
+#: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
+_UTF8_CODECS = frozenset({"utf-8", "utf8", "utf-8-sig", "ascii"})
 
 
 def human_size(n_bytes: int) -> str:
@@ -99,9 +55,9 @@ def human_size(n_bytes: int) -> str:
     return f"{n_bytes} B"  # pragma: no cover
 
 
-def is_utf8(file: Any) -> bool:
-    """True when the file was decoded as UTF-8 (with or without BOM)."""
-    return pretty_encoding(getattr(file, "encoding", None)) in ("UTF-8", "ASCII")
+def is_utf8(file: CorpusFile) -> bool:
+    """True when the file was decoded as UTF-8 (with or without BOM) or ASCII."""
+    return file.encoding.lower().replace("_", "-") in _UTF8_CODECS
 
 
 class CorpusTableModel(QAbstractTableModel):
@@ -118,33 +74,34 @@ class CorpusTableModel(QAbstractTableModel):
 
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(parent)
-        self._files: list[Any] = []
-        self._warn = QBrush(QColor("#fff3cd"))
-        self._bad = QBrush(QColor("#f8d7da"))
+        self._files: list[CorpusFile] = []
+        self._warn = QBrush(theme.UNSURE_ENCODING_BG)
+        self._bad = QBrush(theme.LOSSY_FILE_BG)
 
-    def set_files(self, files: list[Any]) -> None:
+    def set_files(self, files: list[CorpusFile]) -> None:
         """Show ``files`` (``CorpusFile`` objects)."""
         self.beginResetModel()
         self._files = list(files)
         self.endResetModel()
 
-    def set_corpus(self, corpus: Any) -> None:
+    def set_corpus(self, corpus: Corpus | None) -> None:
         """Show the files of ``corpus`` (a ``Corpus``) or nothing (None)."""
         self.set_files(list(corpus.files) if corpus is not None else [])
 
-    def replace_file(self, row: int, file: Any) -> None:
+    def replace_file(self, row: int, file: CorpusFile) -> None:
         """Replace the file at ``row`` (e.g. after re-reading it with another encoding)."""
         self._files[row] = file
         self.dataChanged.emit(
             self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1)
         )
 
-    def file_at(self, row: int) -> Any:
+    def file_at(self, row: int) -> CorpusFile:
         """The ``CorpusFile`` at ``row``."""
         return self._files[row]
 
     @property
-    def files(self) -> list[Any]:
+    def files(self) -> list[CorpusFile]:
+        """The files shown, in row order (a copy)."""
         return list(self._files)
 
     def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
@@ -181,14 +138,14 @@ class CorpusTableModel(QAbstractTableModel):
             if col == COL_SIZE:
                 return human_size(f.size_bytes)
             if col == COL_ENCODING:
-                return encoding_label(f)
+                return f.encoding_label
             if col == COL_EOL:
                 return str(f.line_ending)
             if col == COL_CHARS:
                 return f"{f.n_chars:,}"
             if col == COL_LINES:
                 return f"{f.n_lines:,}"
-            return "; ".join(self._notes(f))
+            return "; ".join(f.notes)
         if role == RawRole:
             return self._raw(f, col)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -197,12 +154,11 @@ class CorpusTableModel(QAbstractTableModel):
             if col == COL_SIZE:
                 return f"{f.size_bytes:,} bytes"
             if col == COL_ENCODING:
-                if getattr(f, "encoding_guessed", False) or not is_utf8(f):
+                if f.encoding_guessed or not is_utf8(f):
                     return "Not UTF-8 or guessed: right-click to re-read the file with another encoding"
                 return None
             if col == COL_NOTES:
-                notes = self._notes(f)
-                return "\n".join(notes) if notes else None
+                return "\n".join(f.notes) if f.notes else None
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (
             COL_SIZE,
@@ -211,30 +167,23 @@ class CorpusTableModel(QAbstractTableModel):
         ):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.BackgroundRole:
-            if getattr(f, "lossy", False):
+            if f.lossy:
                 return self._bad
-            if getattr(f, "encoding_guessed", False) or not is_utf8(f):
+            if f.encoding_guessed or not is_utf8(f):
                 return self._warn
         return None
 
-    @staticmethod
-    def _notes(f: Any) -> list[str]:
-        notes = getattr(f, "notes", None) or []
-        if isinstance(notes, str):
-            notes = [notes]
-        return [str(n) for n in notes]
-
-    def _raw(self, f: Any, col: int) -> Any:
+    def _raw(self, f: CorpusFile, col: int) -> str | int:
         if col == COL_FILE:
             return str(f.path)
         if col == COL_SIZE:
             return int(f.size_bytes)
         if col == COL_ENCODING:
-            return encoding_label(f)
+            return f.encoding_label
         if col == COL_EOL:
             return str(f.line_ending)
         if col == COL_CHARS:
             return int(f.n_chars)
         if col == COL_LINES:
             return int(f.n_lines)
-        return "; ".join(self._notes(f))
+        return "; ".join(f.notes)

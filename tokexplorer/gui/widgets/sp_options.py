@@ -1,13 +1,30 @@
-"""Widgets for SentencePiece training options, shared by the corpus pane and
-the SentencePiece training dialog."""
+"""The SentencePiece training options as widgets, built once for the corpus pane
+and the SentencePiece training dialog; they read back as a
+:class:`~tokexplorer.core.backends.SentencePieceOptions` (and whether longer
+lines may be skipped, which the trainer takes beside its options)."""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDoubleSpinBox
+from collections.abc import Sequence
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox
+
+from tokexplorer.core.backends import SentencePieceOptions
+
+#: Every normalization rule SentencePiece knows, in the order offered.
+ALL_NORMALIZATION_RULES: tuple[str, ...] = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
+#: The rules the corpus pane offers: SentencePiece's default and keeping the text as is.
+BASIC_NORMALIZATION_RULES: tuple[str, ...] = ("nmt_nfkc", "identity")
+
+_RULE_LABELS = {
+    "nmt_nfkc": "nmt_nfkc (default)",
+    "identity": "identity (keep text as is)",
+}
 
 
-def coverage_spin() -> QDoubleSpinBox:
-    """A ``character_coverage`` field limited to what SentencePiece accepts (0.98–1.0, vocabulary smaller than the alphabet)."""
+def _coverage_spin() -> QDoubleSpinBox:
+    """A ``character_coverage`` field limited to the range SentencePiece accepts (0.98–1.0)."""
     spin = QDoubleSpinBox()
     spin.setDecimals(4)
     spin.setRange(0.98, 1.0)
@@ -15,3 +32,102 @@ def coverage_spin() -> QDoubleSpinBox:
     spin.setValue(1.0)
     spin.setToolTip("character_coverage: share of characters the model must cover (0.98–1.0)")
     return spin
+
+
+class SentencePieceOptionsForm(QObject):
+    """The option widgets of SentencePiece training; the caller lays them out
+    with :meth:`add_rows` (and :meth:`add_line_rows` when ``line_options``).
+
+    Args:
+        rules: normalization rules offered, first one selected (names from
+            :data:`ALL_NORMALIZATION_RULES`).
+        line_options: also offer split digits, ``max_sentence_length`` (bytes)
+            and skipping longer lines; without them these keep SentencePiece's
+            defaults.
+        parent: Qt parent object.
+
+    Signals:
+        changed(): any option was edited.
+
+    Attributes:
+        coverage_spin, normalization_combo, byte_fallback_check, remove_ws_check:
+            the options every trainer shows.
+        split_digits_check, max_len_spin, skip_long_check: the line options
+            (laid out only with ``line_options``; otherwise left at their defaults).
+    """
+
+    changed = Signal()
+
+    def __init__(
+        self,
+        *,
+        rules: Sequence[str] = BASIC_NORMALIZATION_RULES,
+        line_options: bool = False,
+        parent: QObject | None = None,
+    ) -> None:
+        super().__init__(parent)
+        self.line_options = line_options
+        defaults = SentencePieceOptions()
+        self.coverage_spin = _coverage_spin()
+        self.normalization_combo = QComboBox()
+        for rule in rules:
+            self.normalization_combo.addItem(_RULE_LABELS.get(rule, rule), rule)
+        self.byte_fallback_check = QCheckBox("byte fallback (unknown characters as <0xNN> byte pieces)")
+        self.remove_ws_check = QCheckBox("remove extra whitespaces")
+        self.remove_ws_check.setChecked(defaults.remove_extra_whitespaces)
+        self.split_digits_check = QCheckBox("split digits (one piece per digit)")
+        self.max_len_spin = QSpinBox()
+        self.max_len_spin.setRange(1, 100_000_000)
+        self.max_len_spin.setValue(defaults.max_sentence_length)
+        self.max_len_spin.setSuffix(" bytes")
+        self.skip_long_check = QCheckBox("let SentencePiece skip longer lines")
+        # split digits changes nothing a check before training finds, so it does not signal
+        for signal in (
+            self.coverage_spin.valueChanged,
+            self.normalization_combo.currentIndexChanged,
+            self.byte_fallback_check.toggled,
+            self.remove_ws_check.toggled,
+            self.max_len_spin.valueChanged,
+            self.skip_long_check.toggled,
+        ):
+            signal.connect(self.changed)
+
+    def add_rows(self, form: QFormLayout) -> None:
+        """Add coverage, normalization, byte fallback, whitespace (and split digits) to ``form``."""
+        form.addRow("Character coverage:", self.coverage_spin)
+        form.addRow("Normalization:", self.normalization_combo)
+        form.addRow(self.byte_fallback_check)
+        form.addRow(self.remove_ws_check)
+        if self.line_options:
+            form.addRow(self.split_digits_check)
+
+    def add_line_rows(self, form: QFormLayout) -> None:
+        """Add ``max_sentence_length`` and skipping longer lines to ``form`` (with line options)."""
+        if self.line_options:
+            form.addRow("max_sentence_length:", self.max_len_spin)
+            form.addRow(self.skip_long_check)
+
+    def options(self, *, model_type: str = "bpe") -> SentencePieceOptions:
+        """The options as chosen, for ``model_type`` (``"bpe"``, ``"unigram"``, ``"char"``, ``"word"``);
+        without line options those keep SentencePiece's defaults."""
+        return SentencePieceOptions(
+            model_type=model_type,
+            character_coverage=float(self.coverage_spin.value()),
+            byte_fallback=self.byte_fallback_check.isChecked(),
+            normalization_rule_name=self.normalization_combo.currentData(),
+            remove_extra_whitespaces=self.remove_ws_check.isChecked(),
+            split_digits=self.split_digits_check.isChecked(),
+            max_sentence_length=int(self.max_len_spin.value()),
+        )
+
+    @property
+    def skip_long_lines(self) -> bool:
+        """True when SentencePiece may skip lines over ``max_sentence_length`` (False without line options)."""
+        return self.line_options and self.skip_long_check.isChecked()
+
+
+__all__ = [
+    "ALL_NORMALIZATION_RULES",
+    "BASIC_NORMALIZATION_RULES",
+    "SentencePieceOptionsForm",
+]

