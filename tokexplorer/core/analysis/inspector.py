@@ -80,12 +80,8 @@ def inspect_text(
     (5, (), False)
     """
     analysis = utf8.analyze(text)
-    tracks = []
-    for tok in tokenizers:
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, policy=policy, raw=None, control_pictures=control_pictures))
-    return InspectReport(analysis, tuple(tracks), False, analysis.text)
+    tracks = _tracks(tokenizers, analysis, policy=policy, raw=None, cancel=cancel, control_pictures=control_pictures)
+    return InspectReport(analysis, tracks, False, analysis.text)
 
 
 def inspect_bytes(
@@ -115,16 +111,12 @@ def inspect_bytes(
     analysis = utf8.analyze_bytes(data)
     cleaned = clean_text(analysis.text)
     raw = _raw_axis(analysis)
-    tracks = []
-    for tok in tokenizers:
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-        tracks.append(_track(tok, analysis, policy=policy, raw=raw, control_pictures=control_pictures))
+    tracks = _tracks(tokenizers, analysis, policy=policy, raw=raw, cancel=cancel, control_pictures=control_pictures)
     notes: tuple[str, ...] = ()
     if analysis.issues and tokenizers:
         n = sum(i.length for i in analysis.issues)
         notes = (f"tokenizers see {n} invalid byte{'s' if n != 1 else ''} as U+FFFD (EF BF BD)",)
-    return InspectReport(analysis, tuple(tracks), True, cleaned.text, notes)
+    return InspectReport(analysis, tracks, True, cleaned.text, notes)
 
 
 def char_parts(analysis: utf8.Utf8Analysis, start: int, end: int) -> tuple[CharPart, ...]:
@@ -221,6 +213,28 @@ def _raw_axis(analysis: utf8.Utf8Analysis) -> _RawAxis:
             c += cp.n_bytes
     c2r.append(len(analysis.data))
     return _RawAxis(c2r, inside)
+
+
+def _tracks(
+    tokenizers: Sequence[Tokenizer],
+    analysis: utf8.Utf8Analysis,
+    *,
+    policy: SpecialPolicy,
+    raw: _RawAxis | None,
+    cancel: CancelCheck | None,
+    control_pictures: bool,
+) -> tuple[TrackReport, ...]:
+    """One :func:`_track` per tokenizer, in order; ``cancel()`` is polled before each.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+    """
+    tracks = []
+    for tok in tokenizers:
+        if cancel is not None and cancel():
+            raise Cancelled("cancelled")
+        tracks.append(_track(tok, analysis, policy=policy, raw=raw, control_pictures=control_pictures))
+    return tuple(tracks)
 
 
 def _track(

@@ -32,6 +32,7 @@ from tokexplorer.core.io.formats import (
     loads_bpe,
     save_bpe,
 )
+from tokexplorer.core.io.model_files import read_model_file
 from tokexplorer.core.io.resources import (
     resource_path,
     sample_text,
@@ -57,6 +58,7 @@ __all__ = [
     "load_corpus",
     "loads_bpe",
     "read_corpus",
+    "read_model_file",
     "read_raw",
     "read_text_file",
     "read_tiktoken_file",

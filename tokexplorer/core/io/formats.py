@@ -45,6 +45,7 @@ from pathlib import Path
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.io.atomic import atomic_write_bytes
+from tokexplorer.core.io.model_files import read_model_file
 from tokexplorer.core.text import PATTERNS
 from tokexplorer.core.types import MergeRecord
 
@@ -281,12 +282,7 @@ def load_bpe(path: str | os.PathLike) -> BPE:
         InputError: the file does not exist.
     """
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {p}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
+    data = read_model_file(p)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:

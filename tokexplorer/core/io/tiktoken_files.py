@@ -18,8 +18,9 @@ import binascii
 import os
 from pathlib import Path
 
-from tokexplorer.core.errors import InputError, ModelFormatError
+from tokexplorer.core.errors import ModelFormatError
 from tokexplorer.core.io.atomic import atomic_write_bytes
+from tokexplorer.core.io.model_files import read_model_file
 
 __all__ = ["read_tiktoken_file", "write_tiktoken_file"]
 
@@ -36,12 +37,7 @@ def read_tiktoken_file(path: str | os.PathLike) -> dict[bytes, int]:
             repeated token or rank, or a file with no tokens.
     """
     p = Path(path)
-    try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"no such file: {p}") from None
-    except OSError as exc:
-        raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
+    data = read_model_file(p)
     ranks: dict[bytes, int] = {}
     seen_ranks: set[int] = set()
     for lineno, raw in enumerate(data.splitlines(), 1):

@@ -119,14 +119,10 @@ class SentencePieceTokenizer(Tokenizer):
             InputError: no such file.
             ModelFormatError: the file is not a SentencePiece model.
         """
+        from tokexplorer.core.io import read_model_file
+
         p = Path(path)
-        try:
-            with open(p, "rb") as fh:
-                data = fh.read()
-        except FileNotFoundError:
-            raise InputError(f"no such file: {p}") from None
-        except OSError as exc:
-            raise InputError(f"cannot read {p}: {exc.strerror or exc}") from None
+        data = read_model_file(p)
         if not data:
             raise ModelFormatError(f"{p.name} is empty, not a SentencePiece model")
         try:
