@@ -8,7 +8,7 @@
 * :func:`replay_training` re-runs BPE training on a small text (the classic
   "the cat in the hat" walk-through): at each step the table of pair counts,
   the pair chosen and the text re-segmented after the merge. Its choices follow
-  :func:`tokexplorer.core.bpe.model.train_bpe_iter` (highest count; ties broken by the
+  :func:`tokexplorer.core.bpe.trainer.train_bpe_iter` (highest count; ties broken by the
   smaller left bytes, then the smaller right bytes).
 
 Both return plain frozen dataclasses holding bytes; rendering happens in the GUI.
@@ -206,7 +206,7 @@ def replay_training(
 
     Pairs are counted over the pre-tokenizer's chunks (never across two
     chunks), counting each chunk once per occurrence, and overlapping pairs
-    (``a a a``) count twice, as in :func:`tokexplorer.core.bpe.model.train_bpe_iter`;
+    (``a a a``) count twice, as in :func:`tokexplorer.core.bpe.trainer.train_bpe_iter`;
     the merges chosen are the ones that trainer learns on the same text.
 
     Args:
