@@ -17,8 +17,7 @@ from tokexplorer.cli.commands.train import cmd_train
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.output import PROG
 from tokexplorer.core.text import PATTERN_NAMES
-from tokexplorer.core.training import ALGORITHMS, DEFAULT_PATTERN
-from tokexplorer.core.types import SPECIAL_POLICIES
+from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
 #: Names that select a subcommand when they are the first argument.
 SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges")

@@ -23,8 +23,7 @@ The names below are the public API; they load on first use, so importing
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from tokexplorer._lazy import lazy_exports
 
 _API: dict[str, str] = {
     # results, errors
@@ -73,16 +72,4 @@ _API: dict[str, str] = {
 }
 
 __all__ = sorted(_API)
-
-
-def __getattr__(name: str) -> Any:
-    module = _API.get(name)
-    if module is None:
-        raise AttributeError(f"module 'tokexplorer.core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"tokexplorer.core.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _API)

@@ -30,16 +30,14 @@ from tokexplorer.core.backends import (
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.text import PATTERN_NAMES
-from tokexplorer.core.types import Progress, TrainReport, run_to_end
-
-#: The algorithms a request may name: our byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
-ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
-#: SentencePiece's character and word models: a request may name them too (the
-#: SentencePiece training dialog offers every model type; the command line does not).
-MORE_SENTENCEPIECE_ALGORITHMS: tuple[str, ...] = ("sp-char", "sp-word")
-
-#: Default split pattern of byte-level BPE (GPT-2's), used when a request names none.
-DEFAULT_PATTERN = "gpt2"
+from tokexplorer.core.types import (
+    ALGORITHMS,
+    DEFAULT_PATTERN,
+    MORE_SENTENCEPIECE_ALGORITHMS,
+    Progress,
+    TrainReport,
+    run_to_end,
+)
 
 
 @dataclass(frozen=True)

@@ -5,42 +5,26 @@ counting (``counting``), and the readable step-by-step replays (``replay``).
 
 from __future__ import annotations
 
-from tokexplorer.core.bpe.counting import (
-    count_files,
-    count_texts,
-    plan_file_ranges,
-    run,
-    safe_pieces,
-)
-from tokexplorer.core.bpe.model import BPE
-from tokexplorer.core.bpe.replay import (
-    MAX_REPLAY_CHUNK_BYTES,
-    EncodeStep,
-    TrainStep,
-    merge_sites,
-    replay_encode,
-    replay_training,
-)
-from tokexplorer.core.bpe.trainer import (
-    train_bpe,
-    train_bpe_iter,
-    validate_vocab_size,
-)
+from tokexplorer._lazy import lazy_exports
 
-__all__ = [
-    "BPE",
-    "EncodeStep",
-    "MAX_REPLAY_CHUNK_BYTES",
-    "TrainStep",
-    "count_files",
-    "count_texts",
-    "merge_sites",
-    "plan_file_ranges",
-    "replay_encode",
-    "replay_training",
-    "run",
-    "safe_pieces",
-    "train_bpe",
-    "train_bpe_iter",
-    "validate_vocab_size",
-]
+#: Public name -> the module of this package that defines it (loaded on first use).
+_EXPORTS: dict[str, str] = {
+    "count_files": "counting",
+    "count_texts": "counting",
+    "plan_file_ranges": "counting",
+    "run": "counting",
+    "safe_pieces": "counting",
+    "BPE": "model",
+    "EncodeStep": "replay",
+    "MAX_REPLAY_CHUNK_BYTES": "replay",
+    "TrainStep": "replay",
+    "merge_sites": "replay",
+    "replay_encode": "replay",
+    "replay_training": "replay",
+    "train_bpe": "trainer",
+    "train_bpe_iter": "trainer",
+    "validate_vocab_size": "trainer",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

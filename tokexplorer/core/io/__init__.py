@@ -7,64 +7,35 @@ built-in sample text (:mod:`.resources`).
 
 from __future__ import annotations
 
-from tokexplorer.core.io.atomic import atomic_write_bytes
-from tokexplorer.core.io.corpus import (
-    RAW,
-    Corpus,
-    CorpusFile,
-    check_binary,
-    count_lines,
-    decode_file_bytes,
-    line_ending_of,
-    read_raw,
-    read_text_file,
-    to_raw_bytes,
-)
-from tokexplorer.core.io.encodings import guess_encoding
-from tokexplorer.core.io.folders import (
-    collect_files,
-    load_corpus,
-    read_corpus,
-)
-from tokexplorer.core.io.formats import (
-    dumps_bpe,
-    load_bpe,
-    loads_bpe,
-    save_bpe,
-)
-from tokexplorer.core.io.model_files import read_model_file
-from tokexplorer.core.io.resources import (
-    resource_path,
-    sample_text,
-)
-from tokexplorer.core.io.tiktoken_files import (
-    read_tiktoken_file,
-    write_tiktoken_file,
-)
+from tokexplorer._lazy import lazy_exports
 
-__all__ = [
-    "Corpus",
-    "CorpusFile",
-    "RAW",
-    "atomic_write_bytes",
-    "check_binary",
-    "collect_files",
-    "count_lines",
-    "decode_file_bytes",
-    "dumps_bpe",
-    "guess_encoding",
-    "line_ending_of",
-    "load_bpe",
-    "load_corpus",
-    "loads_bpe",
-    "read_corpus",
-    "read_model_file",
-    "read_raw",
-    "read_text_file",
-    "read_tiktoken_file",
-    "resource_path",
-    "sample_text",
-    "save_bpe",
-    "to_raw_bytes",
-    "write_tiktoken_file",
-]
+#: Public name -> the module of this package that defines it (loaded on first use).
+_EXPORTS: dict[str, str] = {
+    "atomic_write_bytes": "atomic",
+    "Corpus": "corpus",
+    "CorpusFile": "corpus",
+    "RAW": "corpus",
+    "check_binary": "corpus",
+    "count_lines": "corpus",
+    "decode_file_bytes": "corpus",
+    "line_ending_of": "corpus",
+    "read_raw": "corpus",
+    "read_text_file": "corpus",
+    "to_raw_bytes": "corpus",
+    "guess_encoding": "encodings",
+    "collect_files": "folders",
+    "load_corpus": "folders",
+    "read_corpus": "folders",
+    "dumps_bpe": "formats",
+    "load_bpe": "formats",
+    "loads_bpe": "formats",
+    "save_bpe": "formats",
+    "read_model_file": "model_files",
+    "resource_path": "resources",
+    "sample_text": "resources",
+    "read_tiktoken_file": "tiktoken_files",
+    "write_tiktoken_file": "tiktoken_files",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -8,36 +8,25 @@ numbers to fix a request (:mod:`.errors`).
 
 from __future__ import annotations
 
-from tokexplorer.core.backends.sentencepiece.check import SPTrainingCheck, check_sentencepiece_training
-from tokexplorer.core.backends.sentencepiece.errors import (
-    LinesTooLongError,
-    VocabTooLargeError,
-    VocabTooSmallError,
-)
-from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
-from tokexplorer.core.backends.sentencepiece.options import SentencePieceOptions
-from tokexplorer.core.backends.sentencepiece.proto import (
-    WS,
-    ModelInfo,
-    parse_model_info,
-    user_defined_ids,
-)
-from tokexplorer.core.backends.sentencepiece.tokenizer import SentencePieceTokenizer
-from tokexplorer.core.backends.sentencepiece.training import CHILD_TRAIN_CHARS, train_sentencepiece
+from tokexplorer._lazy import lazy_exports
 
-__all__ = [
-    "CHILD_TRAIN_CHARS",
-    "LinesTooLongError",
-    "ModelInfo",
-    "SPTrainingCheck",
-    "SentencePieceOptions",
-    "SentencePieceTokenizer",
-    "VocabTooLargeError",
-    "VocabTooSmallError",
-    "WS",
-    "check_sentencepiece_training",
-    "describe_normalization",
-    "parse_model_info",
-    "train_sentencepiece",
-    "user_defined_ids",
-]
+#: Public name -> the module of this package that defines it (loaded on first use).
+_EXPORTS: dict[str, str] = {
+    "SPTrainingCheck": "check",
+    "check_sentencepiece_training": "check",
+    "LinesTooLongError": "errors",
+    "VocabTooLargeError": "errors",
+    "VocabTooSmallError": "errors",
+    "describe_normalization": "normalization",
+    "SentencePieceOptions": "options",
+    "ModelInfo": "proto",
+    "WS": "proto",
+    "parse_model_info": "proto",
+    "user_defined_ids": "proto",
+    "SentencePieceTokenizer": "tokenizer",
+    "CHILD_TRAIN_CHARS": "training",
+    "train_sentencepiece": "training",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
