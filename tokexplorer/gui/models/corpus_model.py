@@ -15,7 +15,7 @@ from PySide6.QtGui import QBrush
 
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_model import RawRole
-from tokexplorer.gui.models.table_model import AnyIndex, TitledTableModel
+from tokexplorer.gui.models.table_model import TitledTableModel
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile
@@ -100,10 +100,7 @@ class CorpusTableModel(TitledTableModel):
     def row_count(self) -> int:
         return len(self._files)
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.holds(index):
-            return None
-        row, col = index.row(), index.column()
+    def cell_data(self, row: int, col: int, role: int) -> Any:
         f = self._files[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_FILE:

@@ -41,7 +41,7 @@ from tokexplorer.gui.models.merge_filter import (
     filter_mask,
     plain_text,
 )
-from tokexplorer.gui.models.table_model import AnyIndex, TitledTableModel
+from tokexplorer.gui.models.table_model import TitledTableModel
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
@@ -239,10 +239,7 @@ class MergeTableModel(TitledTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.holds(index):
-            return None
-        row, col = index.row(), index.column()
+    def cell_data(self, row: int, col: int, role: int) -> Any:
         rec = self._rows[row]
         m = self._merges[rec]
         if role == Qt.ItemDataRole.DisplayRole:

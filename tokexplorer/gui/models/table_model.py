@@ -1,9 +1,9 @@
 """The part every flat table model of the GUI shares: fixed column titles over a list of rows.
 
 :class:`TitledTableModel` answers Qt's ``rowCount``, ``columnCount`` and
-``headerData`` from the titles and from :meth:`~TitledTableModel.row_count`,
-and :meth:`~TitledTableModel.holds` tells ``data()`` whether an index is a cell
-of the table.
+``headerData`` from the titles and from :meth:`~TitledTableModel.row_count`, and
+Qt's ``data`` from :meth:`~TitledTableModel.cell_data` for the indexes that are
+cells of the table (None for the others).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class TitledTableModel(QAbstractTableModel):
             no header tooltips.
         parent: Qt parent object.
 
-    Subclasses give :meth:`row_count` and ``data()``.
+    Subclasses give :meth:`row_count` and :meth:`cell_data`.
     """
 
     def __init__(
@@ -50,13 +50,15 @@ class TitledTableModel(QAbstractTableModel):
         """Rows in the table now."""
         raise NotImplementedError
 
-    def holds(self, index: AnyIndex) -> bool:
-        """True when ``index`` is valid and inside the table's rows and columns."""
-        return (
-            index.isValid()
-            and 0 <= index.row() < self.row_count()
-            and 0 <= index.column() < len(self._titles)
-        )
+    def cell_data(self, row: int, column: int, role: int) -> Any:
+        """What ``data()`` gives for the cell at ``row``, ``column`` (both in range) in ``role``."""
+        raise NotImplementedError
+
+    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
+        row, column = index.row(), index.column()
+        if not index.isValid() or not 0 <= row < self.row_count() or not 0 <= column < len(self._titles):
+            return None
+        return self.cell_data(row, column, role)
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else self.row_count()

@@ -36,7 +36,7 @@ from tokexplorer.core.bpe import BPE, train_bpe_iter
 from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
-from tokexplorer.gui.models.table_model import AnyIndex, TitledTableModel
+from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, user_message
 
@@ -85,16 +85,14 @@ class RowsModel(TitledTableModel):
     def row_count(self) -> int:
         return len(self._rows)
 
-    def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not self.holds(index):
-            return None
-        row = self._rows[index.row()]
+    def cell_data(self, row: int, col: int, role: int) -> Any:
+        raw = self._rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._fmt(row, index.column())
+            return self._fmt(raw, col)
         if (
             role == Qt.ItemDataRole.BackgroundRole
             and self._hl is not None
-            and self._hl(row)
+            and self._hl(raw)
         ):
             return theme.MERGE_DIFF_FILL
         return None
