@@ -50,15 +50,15 @@ class TitledTableModel(QAbstractTableModel):
         """Rows in the table now."""
         raise NotImplementedError
 
-    def cell_data(self, row: int, column: int, role: int) -> Any:
-        """What ``data()`` gives for the cell at ``row``, ``column`` (both in range) in ``role``."""
+    def cell_data(self, row: int, col: int, role: int) -> Any:
+        """What ``data()`` gives for the cell at ``row``, ``col`` (both in range) in ``role``."""
         raise NotImplementedError
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        row, column = index.row(), index.column()
-        if not index.isValid() or not 0 <= row < self.row_count() or not 0 <= column < len(self._titles):
+        row, col = index.row(), index.column()
+        if not index.isValid() or not 0 <= row < self.row_count() or not 0 <= col < len(self._titles):
             return None
-        return self.cell_data(row, column, role)
+        return self.cell_data(row, col, role)
 
     def rowCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008 - Qt signature
         return 0 if parent.isValid() else self.row_count()
