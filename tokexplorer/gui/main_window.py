@@ -31,7 +31,7 @@ from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
-from tokexplorer.gui.panes.corpus_pane import CorpusPane, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
@@ -336,17 +336,12 @@ class MainWindow(QMainWindow):
 
     # ================================================================= drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if paths_from_mime(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+        accept_paths(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = paths_from_mime(event.mimeData())
+        paths = accept_paths(event)
         if not paths:
-            event.ignore()
             return
-        event.acceptProposedAction()
         models = [
             p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))
         ]

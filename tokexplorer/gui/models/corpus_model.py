@@ -10,17 +10,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QBrush
 
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_model import RawRole
+from tokexplorer.gui.models.table_model import TitledTableModel
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile
@@ -36,8 +31,6 @@ CORPUS_COLUMNS: tuple[str, ...] = (
     "Notes",
 )
 COL_FILE, COL_SIZE, COL_ENCODING, COL_EOL, COL_CHARS, COL_LINES, COL_NOTES = range(7)
-
-_Index = QModelIndex | QPersistentModelIndex
 
 #: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
 _UTF8_CODECS = frozenset({"utf-8", "utf8", "utf-8-sig", "ascii"})
@@ -60,7 +53,7 @@ def is_utf8(file: CorpusFile) -> bool:
     return file.encoding.lower().replace("_", "-") in _UTF8_CODECS
 
 
-class CorpusTableModel(QAbstractTableModel):
+class CorpusTableModel(TitledTableModel):
     """The corpus files as a table: File, Size, Encoding, Line endings,
     Characters, Lines, Notes.
 
@@ -73,7 +66,7 @@ class CorpusTableModel(QAbstractTableModel):
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(CORPUS_COLUMNS, parent=parent)
         self._files: list[CorpusFile] = []
         self._warn = QBrush(theme.UNSURE_ENCODING_BG)
         self._bad = QBrush(theme.LOSSY_FILE_BG)
@@ -104,33 +97,10 @@ class CorpusTableModel(QAbstractTableModel):
         """The files shown, in row order (a copy)."""
         return list(self._files)
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._files)
+    def row_count(self) -> int:
+        return len(self._files)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(CORPUS_COLUMNS)
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        horizontal = orientation == Qt.Orientation.Horizontal
-        if (
-            role == Qt.ItemDataRole.DisplayRole
-            and horizontal
-            and 0 <= section < len(CORPUS_COLUMNS)
-        ):
-            return CORPUS_COLUMNS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row, col = index.row(), index.column()
-        if not (0 <= row < len(self._files)) or not (0 <= col < len(CORPUS_COLUMNS)):
-            return None
+    def cell_data(self, row: int, col: int, role: int) -> Any:
         f = self._files[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_FILE:

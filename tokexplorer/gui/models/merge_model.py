@@ -27,13 +27,7 @@ from collections.abc import Mapping, Sequence
 from itertools import compress
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-)
+from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QFontDatabase
 
 from tokexplorer.core.text import to_gpt2_visible
@@ -47,6 +41,7 @@ from tokexplorer.gui.models.merge_filter import (
     filter_mask,
     plain_text,
 )
+from tokexplorer.gui.models.table_model import TitledTableModel
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
@@ -79,10 +74,8 @@ _HEADER_TIPS = (
     "How often the merge fires when the sample text (Compare tab) is encoded",
 )
 
-_Index = QModelIndex | QPersistentModelIndex
 
-
-class MergeTableModel(QAbstractTableModel):
+class MergeTableModel(TitledTableModel):
     """Table of BPE merges with its own sorting and filtering.
 
     Args:
@@ -97,7 +90,7 @@ class MergeTableModel(QAbstractTableModel):
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(parent)
+        super().__init__(MERGE_COLUMNS, title_tips=_HEADER_TIPS, parent=parent)
         self._merges: list[MergeRecord] = []
         self._vocab: Mapping[int, bytes] = {}
         self._order: list[int] = []  # all records, sorted
@@ -243,33 +236,10 @@ class MergeTableModel(QAbstractTableModel):
 
     # -- Qt model interface ------------------------------------------------------
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
+    def row_count(self) -> int:
+        return len(self._rows)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(MERGE_COLUMNS)
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if orientation == Qt.Orientation.Horizontal and 0 <= section < len(
-            MERGE_COLUMNS
-        ):
-            if role == Qt.ItemDataRole.DisplayRole:
-                return MERGE_COLUMNS[section]
-            if role == Qt.ItemDataRole.ToolTipRole:
-                return _HEADER_TIPS[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
-            return None
-        row, col = index.row(), index.column()
-        if not (0 <= row < len(self._rows)) or not (0 <= col < len(MERGE_COLUMNS)):
-            return None
+    def cell_data(self, row: int, col: int, role: int) -> Any:
         rec = self._rows[row]
         m = self._merges[rec]
         if role == Qt.ItemDataRole.DisplayRole:

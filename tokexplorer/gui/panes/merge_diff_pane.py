@@ -14,14 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Generator, Sequence
 from typing import Any
 
-from PySide6.QtCore import (
-    QAbstractTableModel,
-    QModelIndex,
-    QObject,
-    QPersistentModelIndex,
-    Qt,
-    Signal,
-)
+from PySide6.QtCore import QAbstractTableModel, QObject, Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,10 +36,10 @@ from tokexplorer.core.bpe import BPE, train_bpe_iter
 from tokexplorer.core.text import PATTERN_NAMES, token_display
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
+from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, user_message
 
-_Index = QModelIndex | QPersistentModelIndex
 _SIDES = ("a", "b")
 
 
@@ -59,7 +52,7 @@ def pair_text(left: bytes, right: bytes) -> str:
     )
 
 
-class RowsModel(QAbstractTableModel):
+class RowsModel(TitledTableModel):
     """A read-only table over a list of raw rows, formatted on demand.
 
     Args:
@@ -76,8 +69,7 @@ class RowsModel(QAbstractTableModel):
         highlight: Callable[[Any], bool] | None = None,
         parent: QObject | None = None,
     ) -> None:
-        super().__init__(parent)
-        self._headers = list(headers)
+        super().__init__(headers, parent=parent)
         self._fmt = fmt
         self._hl = highlight
         self._rows: Sequence[Any] = []
@@ -90,36 +82,17 @@ class RowsModel(QAbstractTableModel):
     def row(self, i: int) -> Any:
         return self._rows[i]
 
-    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt signature
-        return 0 if parent.isValid() else len(self._rows)
+    def row_count(self) -> int:
+        return len(self._rows)
 
-    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self._headers)
-
-    def headerData(
-        self,
-        section: int,
-        orientation: Qt.Orientation,
-        role: int = Qt.ItemDataRole.DisplayRole,
-    ) -> Any:
-        if (
-            orientation == Qt.Orientation.Horizontal
-            and role == Qt.ItemDataRole.DisplayRole
-            and 0 <= section < len(self._headers)
-        ):
-            return self._headers[section]
-        return None
-
-    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid() or not (0 <= index.row() < len(self._rows)):
-            return None
-        row = self._rows[index.row()]
+    def cell_data(self, row: int, col: int, role: int) -> Any:
+        raw = self._rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
-            return self._fmt(row, index.column())
+            return self._fmt(raw, col)
         if (
             role == Qt.ItemDataRole.BackgroundRole
             and self._hl is not None
-            and self._hl(row)
+            and self._hl(raw)
         ):
             return theme.MERGE_DIFF_FILL
         return None

@@ -21,14 +21,15 @@ height follows its width.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from tokexplorer.core.text import describe_partial_token, utf8
+from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
@@ -40,6 +41,7 @@ MAX_PER_ROW = 32
 LABEL_W = 120.0
 """Width of the track-name column at the left, pixels."""
 _ROW_GAP = 10.0
+_Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,60 +386,58 @@ class ByteView(QWidget):
 
     def _paint_code_points(self, p: QPainter, win: _Window) -> None:
         """The code points track: ``U+XXXX`` and the glyph (and the name when it fits)."""
-        a = self._analysis
         text_col = self.palette().text().color()
         border = QPen(theme.BOX_BORDER, 1.0)
-        th = self._track_h
-        b0, b1 = win.b0, win.b1
-        cp_lo = a.bytes[b0].cp_index if b0 < b1 else 0
-        cp_hi = a.bytes[b1 - 1].cp_index + 1 if b0 < b1 else 0
-        for cp in a.code_points[cp_lo:cp_hi]:
+        for cp, r in self._boxes(win, 1, self._analysis.code_points, lambda b: b.cp_index):
+            w = r.width()
+            if cp.invalid:
+                self._box(p, r, theme.BYTE_ROLE_COLORS["invalid"], border)
+                p.setPen(theme.ERROR_TEXT)
+                p.setFont(self._small)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, "bad")
+                p.setFont(self.font())
+                continue
+            self._box(p, r, theme.CODE_POINT_BG, border)
             glyph = self._glyph(cp.char)
-            for row, x0, x1, _l, _r in self._spans(cp.byte_start, cp.byte_end):
-                r = QRectF(x0, self._row_top(row) + th, x1 - x0, th)
-                if cp.invalid:
-                    self._box(p, r, theme.BYTE_ROLE_COLORS["invalid"], border)
-                    p.setPen(theme.ERROR_TEXT)
-                    p.setFont(self._small)
-                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, "bad")
-                    p.setFont(self.font())
-                    continue
-                self._box(p, r, theme.CODE_POINT_BG, border)
-                full = f"U+{cp.value:04X} {glyph}"
-                if x1 - x0 > self._fm.horizontalAdvance(full + " " + cp.name) + 6:
-                    full = f"{full} {cp.name}"
-                label = full if self._fm.horizontalAdvance(full) + 4 <= x1 - x0 else glyph
-                p.setPen(text_col)
-                elided = self._fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2)
-                p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
+            full = f"U+{cp.value:04X} {glyph}"
+            if w > self._fm.horizontalAdvance(full + " " + cp.name) + 6:
+                full = f"{full} {cp.name}"
+            label = full if self._fm.horizontalAdvance(full) + 4 <= w else glyph
+            p.setPen(text_col)
+            p.drawText(r, Qt.AlignmentFlag.AlignCenter, self._fm.elidedText(label, Qt.TextElideMode.ElideRight, w - 2))
 
     def _paint_graphemes(self, p: QPainter, win: _Window) -> None:
         """The graphemes track: each cluster drawn whole, large when it fits."""
-        a = self._analysis
         text_col = self.palette().text().color()
         border = QPen(theme.BOX_BORDER, 1.0)
-        th = self._track_h
-        b0, b1 = win.b0, win.b1
-        g_lo = a.bytes[b0].grapheme_index if b0 < b1 else 0
-        g_hi = a.bytes[b1 - 1].grapheme_index + 1 if b0 < b1 else 0
-        for g in a.graphemes[g_lo:g_hi]:
+        for g, r in self._boxes(win, 2, self._analysis.graphemes, lambda b: b.grapheme_index):
             if g.text and unicodedata.category(g.text[0])[0] not in "CZ" and not (
                 0xDC80 <= ord(g.text[0]) <= 0xDCFF
             ):
                 shown = g.text  # keep joiners and modifiers so the cluster renders as one glyph
             else:
                 shown = "".join(self._glyph(c) for c in g.text)
-            for row, x0, x1, _l, _r in self._spans(g.byte_start, g.byte_end):
-                r = QRectF(x0, self._row_top(row) + 2 * th, x1 - x0, th)
-                self._box(p, r, theme.GRAPHEME_BG, border)
-                p.setPen(text_col)
-                if self._big_fm.horizontalAdvance(shown) <= x1 - x0 - 2:
-                    p.setFont(self._big)
-                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
-                    p.setFont(self.font())
-                else:
-                    elided = self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, x1 - x0 - 2)
-                    p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
+            self._box(p, r, theme.GRAPHEME_BG, border)
+            p.setPen(text_col)
+            if self._big_fm.horizontalAdvance(shown) <= r.width() - 2:
+                p.setFont(self._big)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
+                p.setFont(self.font())
+            else:
+                elided = self._fm.elidedText(shown, Qt.TextElideMode.ElideRight, r.width() - 2)
+                p.drawText(r, Qt.AlignmentFlag.AlignCenter, elided)
+
+    def _boxes(
+        self, win: _Window, track: int, items: Sequence[_Item], index_of: Callable[[utf8.ByteInfo], int]
+    ) -> Iterator[tuple[_Item, QRectF]]:
+        """Each code point or grapheme of ``items`` over the window's bytes (``index_of``
+        a byte gives its item's index) with one box of track ``track`` per row it spans."""
+        if win.b0 >= win.b1:
+            return
+        first, last = index_of(self._analysis.bytes[win.b0]), index_of(self._analysis.bytes[win.b1 - 1])
+        for item in items[first : last + 1]:
+            for row, x0, x1, _l, _r in self._spans(item.byte_start, item.byte_end):
+                yield item, QRectF(x0, self._row_top(row) + track * self._track_h, x1 - x0, self._track_h)
 
     def _paint_track(self, p: QPainter, win: _Window, k: int, tr: TokenTrack) -> None:
         """Tokenizer track ``k``: token boxes with their ids and the cut markers (or the error)."""

@@ -11,13 +11,22 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QColor
-from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QScrollArea, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import token_merge_ranks
 from tokexplorer.core.backends import bpe_from_tiktoken
 from tokexplorer.core.bpe import BPE, MAX_REPLAY_CHUNK_BYTES, EncodeStep, replay_encode
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.pieces_view import PiecesView, piece_cell, pieces_table, show
+from tokexplorer.gui.widgets.pieces_view import (
+    PiecesView,
+    clear_step,
+    piece_cell,
+    pieces_table,
+    scrolled,
+    show,
+    step_label,
+    titled,
+)
 from tokexplorer.gui.widgets.step_controls import StepControls
 
 #: The text the replay starts with.
@@ -80,11 +89,7 @@ class EncodeReplay(QWidget):
         self._merge_rank: dict[bytes, int] = {}
         self._rank_bpe: BPE | None = None
         self.controls = StepControls()
-        self.label = QLabel()
-        self.label.setWordWrap(True)
-        f = self.label.font()
-        f.setPointSizeF(f.pointSizeF() + 1)
-        self.label.setFont(f)
+        self.label = step_label()
         layout = QVBoxLayout(self)
         layout.addLayout(self._build_pickers())
         layout.addWidget(self.controls)
@@ -120,18 +125,12 @@ class EncodeReplay(QWidget):
 
     def _build_split(self) -> QSplitter:
         self.pieces = PiecesView()
-        scroll = QScrollArea()
-        scroll.setWidget(self.pieces)
-        scroll.setWidgetResizable(True)
+        scroll = scrolled(self.pieces)
         scroll.setMinimumHeight(90)
         self.table = pieces_table(["Left", "Right", "Would make", "Merge rank", ""])
-        pairs = QWidget()
-        pairs_layout = QVBoxLayout(pairs)
-        pairs_layout.setContentsMargins(0, 0, 0, 0)
-        pairs_layout.addWidget(
-            QLabel("Candidate pairs (adjacent pieces that together are a token); the lowest rank merges next:")
+        pairs = titled(
+            "Candidate pairs (adjacent pieces that together are a token); the lowest rank merges next:", self.table
         )
-        pairs_layout.addWidget(self.table, 1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(scroll)
         split.addWidget(pairs)
@@ -206,8 +205,7 @@ class EncodeReplay(QWidget):
     def _show_step(self, i: int) -> None:
         steps = self.steps
         if not steps:
-            self.pieces.set_pieces([])
-            self.table.setRowCount(0)
+            clear_step(self.pieces, self.table)
             return
         st = steps[i]
         self.pieces.set_pieces([list(st.pieces)], step_marks(steps, i))

@@ -2,14 +2,27 @@
 
 :class:`PiecesView` draws the pieces of one or more chunks as boxes, each with
 its text and a caption (hex bytes for a partial character, else its length);
-:func:`pieces_table` and :func:`piece_cell` make the tables of pairs beside it.
+:func:`pieces_table` and :func:`piece_cell` make the tables of pairs beside it;
+:func:`scrolled`, :func:`titled` and :func:`step_label` are the parts both
+replays build their layout from, :func:`clear_step` what they show when there
+is no step.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPaintEvent, QPen, QResizeEvent
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QSizePolicy, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QScrollArea,
+    QSizePolicy,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from tokexplorer.core.analysis import is_partial_utf8
 from tokexplorer.core.text import token_display
@@ -138,3 +151,38 @@ def piece_cell(text: str, *, right: bool = False, bold: bool = False, fill: QCol
     if fill is not None:
         it.setBackground(fill)
     return it
+
+
+def scrolled(view: PiecesView) -> QScrollArea:
+    """``view`` in a scroll area that keeps it as wide as the area (it grows downwards)."""
+    scroll = QScrollArea()
+    scroll.setWidget(view)
+    scroll.setWidgetResizable(True)
+    return scroll
+
+
+def titled(title: str, widget: QWidget) -> QWidget:
+    """``widget`` under the one-line label ``title``, without margins; the widget takes the height."""
+    box = QWidget()
+    layout = QVBoxLayout(box)
+    layout.setContentsMargins(0, 0, 0, 0)
+    layout.addWidget(QLabel(title))
+    layout.addWidget(widget, 1)
+    return box
+
+
+def step_label(text: str = "") -> QLabel:
+    """The line under a replay's step controls that says what the step shown does:
+    wrapped, one point larger than the widget font."""
+    label = QLabel(text)
+    label.setWordWrap(True)
+    f = label.font()
+    f.setPointSizeF(f.pointSizeF() + 1)
+    label.setFont(f)
+    return label
+
+
+def clear_step(pieces: PiecesView, table: QTableWidget) -> None:
+    """Show no step: no pieces and no table rows (the replay has no steps)."""
+    pieces.set_pieces([])
+    table.setRowCount(0)

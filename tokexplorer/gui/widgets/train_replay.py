@@ -14,7 +14,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QScrollArea,
     QSpinBox,
     QSplitter,
     QVBoxLayout,
@@ -24,7 +23,16 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.bpe import TrainStep, replay_training
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.pieces_view import PiecesView, piece_cell, pieces_table, show
+from tokexplorer.gui.widgets.pieces_view import (
+    PiecesView,
+    clear_step,
+    piece_cell,
+    pieces_table,
+    scrolled,
+    show,
+    step_label,
+    titled,
+)
 from tokexplorer.gui.widgets.step_controls import StepControls
 from tokexplorer.gui.workers import LatestRequest, Worker, user_message
 
@@ -64,11 +72,7 @@ class TrainReplay(QWidget):
         self.text_edit = QPlainTextEdit(DEFAULT_TRAIN_TEXT)
         self.text_edit.setMaximumHeight(70)
         self.controls = StepControls()
-        self.label = QLabel("Type a small text and press Replay training.")
-        self.label.setWordWrap(True)
-        f = self.label.font()
-        f.setPointSizeF(f.pointSizeF() + 1)
-        self.label.setFont(f)
+        self.label = step_label("Type a small text and press Replay training.")
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Training text:"))
         layout.addWidget(self.text_edit)
@@ -98,20 +102,9 @@ class TrainReplay(QWidget):
 
     def _build_split(self) -> QSplitter:
         self.pieces = PiecesView()
-        scroll = QScrollArea()
-        scroll.setWidget(self.pieces)
-        scroll.setWidgetResizable(True)
         self.table = pieces_table(["Left", "Right", "Count"])
-        counts = QWidget()
-        counts_layout = QVBoxLayout(counts)
-        counts_layout.setContentsMargins(0, 0, 0, 0)
-        counts_layout.addWidget(QLabel("Pair counts before this merge:"))
-        counts_layout.addWidget(self.table, 1)
-        segmented = QWidget()
-        segmented_layout = QVBoxLayout(segmented)
-        segmented_layout.setContentsMargins(0, 0, 0, 0)
-        segmented_layout.addWidget(QLabel("The text re-segmented after this merge (new token in green):"))
-        segmented_layout.addWidget(scroll, 1)
+        counts = titled("Pair counts before this merge:", self.table)
+        segmented = titled("The text re-segmented after this merge (new token in green):", scrolled(self.pieces))
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(counts)
         split.addWidget(segmented)
@@ -150,12 +143,10 @@ class TrainReplay(QWidget):
         self.replayed.emit()
 
     def _show_step(self, i: int) -> None:
-        steps = self.steps
-        if not steps:
-            self.pieces.set_pieces([])
-            self.table.setRowCount(0)
+        if not self.steps:
+            clear_step(self.pieces, self.table)
             return
-        st = steps[i]
+        st = self.steps[i]
         a, b, c = st.chosen
         n_before = sum(len(w) for w in st.before)
         n_after = sum(len(w) for w in st.after)

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QAction
+from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -57,6 +57,17 @@ def paths_from_mime(mime: QMimeData) -> list[str]:
     if not mime.hasUrls():
         return []
     return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile()]
+
+
+def accept_paths(event: QDragEnterEvent | QDropEvent) -> list[str]:
+    """The local paths a drag or drop carries (:func:`paths_from_mime`): the event
+    is accepted when there are some, ignored when there are none."""
+    paths = paths_from_mime(event.mimeData())
+    if paths:
+        event.acceptProposedAction()
+    else:
+        event.ignore()
+    return paths
 
 
 def _plural(n: int, word: str) -> str:

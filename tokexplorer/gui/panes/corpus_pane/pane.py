@@ -23,7 +23,7 @@ from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
-from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
@@ -136,18 +136,12 @@ class CorpusPane(QWidget):
         self.file_list.set_corpus(corpus)
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:
-        if paths_from_mime(event.mimeData()):
-            event.acceptProposedAction()
-        else:
-            event.ignore()
+        accept_paths(event)
 
     def dropEvent(self, event: QDropEvent) -> None:
-        paths = paths_from_mime(event.mimeData())
+        paths = accept_paths(event)
         if paths:
-            event.acceptProposedAction()
             self.file_list.load_paths(paths)
-        else:
-            event.ignore()
 
     # ================================================================= training
     def is_training(self) -> bool:
