@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING
 
 from tokexplorer.cli.inputs import input_text, load, special_spellings
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import InputError
 
+if TYPE_CHECKING:
+    from tokexplorer.core.text import ByteInfo, Utf8Analysis
 
-def _role(b: Any) -> str:
+
+def _role(b: ByteInfo) -> str:
     if b.role == "ascii":
         return "ascii"
     if b.role == "invalid":
@@ -24,7 +27,7 @@ def _span(start: int, end: int) -> str:
     return f"[{start}, {end})"
 
 
-def inspect_text(a: Any) -> str:
+def inspect_text(a: Utf8Analysis) -> str:
     """The human-readable tables of ``tokexplorer inspect`` for a :class:`Utf8Analysis`."""
     from tokexplorer.core.text import token_display
 

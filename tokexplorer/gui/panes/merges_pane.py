@@ -268,8 +268,7 @@ class MergesPane(QWidget):
             self.title_label.setText(_NO_MODEL)
             self._after_model()
             return
-        # BPE offers no public "merges known yet?"; reading bpe.merges would recover them here
-        if bpe._merges is None:  # noqa: SLF001 - tiktoken ranks: recover the merges off-thread
+        if bpe.known_merges is None:  # tiktoken ranks: recover the merges off-thread
             self.model.clear()
             self.title_label.setText(f"{bpe.name}: recovering the merges from the ranks…")
             self.merges_job.start(
