@@ -51,19 +51,19 @@ def file_label(path: PurePath, family: str, *, folders: int = 0) -> str:
 
 
 def _spread(tokenizers: Sequence[Tokenizer], idx: list[int], names: list[str]) -> None:
-    """Give the tokenizers ``idx`` (named the same) the fewest folders that tell
-    their different files apart (nothing when they share one file or have none)."""
+    """Give each of the tokenizers ``idx`` (named the same) the fewest folders that
+    tell its file from the group's other files (nothing when they share one file
+    or have none)."""
     files = {i: tokenizers[i].source_file for i in idx if tokenizers[i].source_file is not None}
-    n_files = len(set(files.values()))
-    if n_files < 2:
+    paths = set(files.values())
+    if len(paths) < 2:
         return
-    deepest = max(len(p.parts) for p in files.values())
-    for folders in range(1, deepest + 1):
-        labels = {i: file_label(p, tokenizers[i].family, folders=folders) for i, p in files.items()}
-        if len(set(labels.values())) == n_files:
-            break
-    for i, label in labels.items():
-        names[i] = label
+    for i, p in files.items():
+        others = [q for q in paths if q != p]
+        folders = 1
+        while folders < len(p.parts) and any(q.parts[-(folders + 1) :] == p.parts[-(folders + 1) :] for q in others):
+            folders += 1
+        names[i] = file_label(p, tokenizers[i].family, folders=folders)
 
 
 def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:
@@ -71,7 +71,7 @@ def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:
 
     Each tokenizer first takes its own name back (:attr:`Tokenizer.default_name`,
     undoing an earlier call). Tokenizers loaded from different files of the same
-    name then show as many parent folders as tell the files apart
+    name then show as many parent folders as tell each file from the others
     (``"a/tokenizer.model (SentencePiece)"``, ``"b/tokenizer.model
     (SentencePiece)"``); a name still shared (one file loaded twice, two models
     trained here) gets ``" #2"``, ``" #3"``... after its first use. Tokenizers
