@@ -730,8 +730,8 @@ def test_stats_table(capsys, tmp_path):
     code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f))
     assert (code, err) == (0, "")
     rows = [line.split() for line in out.splitlines()]
-    assert rows[1] == ["cl100k_base", "all", "2", "6", "4.0", "4.0", "1.5", "0.0", "—", "0"]
-    assert rows[2][:4] == ["cl100k_base", "s1.txt", "2", "6"]
+    assert rows[1] == ["tiktoken", "cl100k_base", "all", "2", "6", "4.0", "4.0", "1.5", "0.0", "—", "0"]
+    assert rows[2][:5] == ["tiktoken", "cl100k_base", "s1.txt", "2", "6"]
 
 
 def test_stats_special_policies_like_encode(capsys, tmp_path):
@@ -739,7 +739,7 @@ def test_stats_special_policies_like_encode(capsys, tmp_path):
     f.write_text("hello <|endoftext|> world\n", encoding="utf-8")
     code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f), "--special", "raise")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "sp.txt: text contains the special token '<|endoftext|>' of cl100k_base")
+    assert_one_line_error(err, "sp.txt: text contains the special token '<|endoftext|>' of tiktoken cl100k_base")
     code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(f))
     assert code == 0
     assert err == "tokexplorer: note: sp.txt: '<|endoftext|>' encoded as plain text\n"
@@ -751,13 +751,13 @@ def test_stats_folder_skips_an_unusable_file_with_a_note(capsys, tmp_path):
     code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(tmp_path))
     assert code == 0
     assert "skipped " in err and "latin.txt: not valid UTF-8 at byte 6" in err
-    assert [line.split()[1] for line in out.splitlines()[1:3]] == ["all", "good.txt"]
+    assert [line.split()[2] for line in out.splitlines()[1:3]] == ["all", "good.txt"]
 
 
 def test_inspect_raise_refuses_special_text(capsys):
     code, out, err = run(capsys, "inspect", "--text", "a<|endoftext|>", "--tokenizer", CL100K, "--special", "raise")
     assert code == 2 and out == ""
-    assert_one_line_error(err, "text contains the special token '<|endoftext|>' of cl100k_base")
+    assert_one_line_error(err, "text contains the special token '<|endoftext|>' of tiktoken cl100k_base")
 
 
 def test_tables_line_up_by_terminal_columns_not_by_characters():

@@ -46,7 +46,7 @@ def test_sentencepiece_algorithm_sets_the_model_type_and_symbols():
     first = next(steps)
     assert (first.phase, first.message) == ("training SentencePiece", "unigram")
     outcome = train(request)
-    assert outcome.tokenizer.description.startswith("SentencePiece unigram")
+    assert outcome.tokenizer.description.startswith("SentencePiece · unigram model")
     assert "<sep>" in outcome.tokenizer.user_defined_symbols
     assert outcome.bpe is None and outcome.report is None and outcome.vocab_size == 18
 

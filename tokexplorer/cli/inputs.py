@@ -67,6 +67,15 @@ def load(spec: str) -> Tokenizer:
     return load_tokenizer(spec)
 
 
+def load_all(specs: Sequence[str]) -> list[Tokenizer]:
+    """Load the tokenizers of one command, each named distinctly (the rows of
+    ``stats``, ``compare`` and ``inspect``; see
+    :func:`tokexplorer.core.backends.spec.load_tokenizers`)."""
+    from tokexplorer.core.backends import load_tokenizers
+
+    return load_tokenizers(specs)
+
+
 def check_output_path(path: str) -> None:
     """Refuse an output path whose folder is missing, before any long work."""
     folder = os.path.dirname(os.path.abspath(path))

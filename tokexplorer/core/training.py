@@ -145,7 +145,7 @@ class TrainingOutcome:
         """One line for a status bar: the notes, else what was learned.
 
         >>> train(TrainingRequest(algorithm="sp-bpe", vocab_size=24, texts=["low lower lowest", "new newer"])).summary
-        'trained SentencePiece bpe · nmt_nfkc · 24 pieces'
+        'trained SentencePiece · bpe model · nmt_nfkc · 24 pieces'
         """
         if self.notes:
             return "; ".join(self.notes)

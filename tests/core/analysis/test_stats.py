@@ -40,15 +40,15 @@ EXPECTED_PLAIN = {
     ("custom BPE", "Cyrillic"): (1, 17, 0.765, 1.294, 8.5, 58.82, None, 0),
     ("custom BPE", "emoji"): (1, 14, 0.643, 1.643, None, 78.57, None, 0),
     ("custom BPE", "code"): (2, 21, 1.524, 1.524, None, 0.0, None, 0),
-    ("cl100k_base", "all"): (8, 74, 2.108, 3.014, 1.75, 21.62, None, 0),
-    ("cl100k_base", "a.txt"): (4, 33, 3.333, 3.333, 1.5, 0.0, None, 0),
-    ("cl100k_base", "b.txt"): (4, 41, 1.122, 2.756, 3.5, 39.02, None, 0),
-    ("cl100k_base", "Latin"): (2, 21, 3.714, 3.714, 1.5, 0.0, None, 0),
-    ("cl100k_base", "Han"): (1, 12, 1.167, 3.333, None, 16.67, None, 0),
-    ("cl100k_base", "Kana"): (1, 6, 1.667, 4.667, None, 0.0, None, 0),
-    ("cl100k_base", "Cyrillic"): (1, 7, 1.857, 3.143, 3.5, 0.0, None, 0),
-    ("cl100k_base", "emoji"): (1, 16, 0.562, 1.438, None, 87.5, None, 0),
-    ("cl100k_base", "code"): (2, 12, 2.667, 2.667, None, 0.0, None, 0),
+    ("tiktoken cl100k_base", "all"): (8, 74, 2.108, 3.014, 1.75, 21.62, None, 0),
+    ("tiktoken cl100k_base", "a.txt"): (4, 33, 3.333, 3.333, 1.5, 0.0, None, 0),
+    ("tiktoken cl100k_base", "b.txt"): (4, 41, 1.122, 2.756, 3.5, 39.02, None, 0),
+    ("tiktoken cl100k_base", "Latin"): (2, 21, 3.714, 3.714, 1.5, 0.0, None, 0),
+    ("tiktoken cl100k_base", "Han"): (1, 12, 1.167, 3.333, None, 16.67, None, 0),
+    ("tiktoken cl100k_base", "Kana"): (1, 6, 1.667, 4.667, None, 0.0, None, 0),
+    ("tiktoken cl100k_base", "Cyrillic"): (1, 7, 1.857, 3.143, 3.5, 0.0, None, 0),
+    ("tiktoken cl100k_base", "emoji"): (1, 16, 0.562, 1.438, None, 87.5, None, 0),
+    ("tiktoken cl100k_base", "code"): (2, 12, 2.667, 2.667, None, 0.0, None, 0),
     ("SP120", "all"): (8, 94, 1.66, 2.372, 4.0, 0.0, 22.34, 8),
     ("SP120", "a.txt"): (4, 81, 1.358, 1.358, 4.286, 0.0, 19.75, 4),
     ("SP120", "b.txt"): (4, 13, 3.538, 8.692, 2.0, 0.0, 38.46, 4),
@@ -98,9 +98,9 @@ def test_totals_match_whole_text_counts(toks):
 @pytest.mark.parametrize(
     "policy, totals",
     [
-        ("plain", {"custom BPE": 155, "cl100k_base": 74, "SP120": 94}),
-        ("special", {"custom BPE": 144, "cl100k_base": 70, "SP120": 94}),
-        ("raise", {"custom BPE": None, "cl100k_base": None, "SP120": 94}),
+        ("plain", {"custom BPE": 155, "tiktoken cl100k_base": 74, "SP120": 94}),
+        ("special", {"custom BPE": 144, "tiktoken cl100k_base": 70, "SP120": 94}),
+        ("raise", {"custom BPE": None, "tiktoken cl100k_base": None, "SP120": 94}),
     ],
 )
 def test_special_policies(toks, policy, totals):
@@ -114,13 +114,13 @@ def test_special_policies(toks, policy, totals):
         assert expected == sum(count_tokens(tok, t, special=policy) for _n, t in FILES)
     errors = {r["tokenizer"]: r["error"] for r in st.rows() if r["group"] == "all"}
     if policy == "raise":
-        assert errors["cl100k_base"] == (
+        assert errors["tiktoken cl100k_base"] == (
             "text contains the special token '<|endoftext|>'; choose 'special' to encode it "
             "as its special id or 'plain' to encode it as ordinary text"
         )
         assert errors["custom BPE"].startswith("text contains the special token '<|endoftext|>'")
         assert errors["SP120"] is None
-        assert [r["group"] for r in st.rows() if r["tokenizer"] == "cl100k_base"] == ["all"]
+        assert [r["group"] for r in st.rows() if r["tokenizer"] == "tiktoken cl100k_base"] == ["all"]
     else:
         assert set(errors.values()) == {None}
     assert st.to_json()["special_policy"] == policy
@@ -138,7 +138,7 @@ def test_csv_and_json_hold_the_table_numbers(toks, tmp_path):
     with open(tmp_path / "s.json", encoding="utf-8") as fh:
         data = json.load(fh)
     assert data["rows"] == rows
-    assert [t["name"] for t in data["tokenizers"]] == ["custom BPE", "cl100k_base", "SP120"]
+    assert [t["name"] for t in data["tokenizers"]] == ["custom BPE", "tiktoken cl100k_base", "SP120"]
     for row, line in zip(rows, table[1:]):
         for k, cell in zip(COLUMNS, line):
             assert cell == ("" if row[k] is None else str(row[k]))
@@ -210,12 +210,12 @@ def test_cli_stats_json_and_table(tmp_path, capsys, toks):
     assert main(["stats", "--tokenizer", spec, *paths, "--special", "special"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].split()[:4] == ["tokenizer", "group", "lines", "tokens"]
-    assert out[1].split()[:4] == ["cl100k_base", "all", "8", "70"]
+    assert out[1].split()[:5] == ["tiktoken", "cl100k_base", "all", "8", "70"]
     # like encode, "raise" refuses text that spells a special token: exit 2, one error line
     assert main(["stats", "--tokenizer", spec, *paths, "--special", "raise", "--csv"]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert "text contains the special token '<|endoftext|>' of cl100k_base" in captured.err
+    assert "text contains the special token '<|endoftext|>' of tiktoken cl100k_base" in captured.err
     assert captured.err.count("\n") == 1
     assert main(["stats", "--tokenizer", spec, str(tmp_path / "missing.txt")]) == 2
     assert "\n" == capsys.readouterr().err[-1:]

@@ -25,9 +25,9 @@ def pieces(tok: SentencePieceTokenizer, text: str) -> list[str]:
 
 
 def test_descriptions(sp_models):
-    assert sp_models["SP120"].description == "SentencePiece bpe · nmt_nfkc · 120 pieces"
-    assert sp_models["SPID"].description == "SentencePiece bpe · identity · 120 pieces"
-    assert sp_models["SPBF"].description == "SentencePiece bpe · nmt_nfkc · 400 pieces · byte fallback"
+    assert sp_models["SP120"].description == "SP120 · bpe model · nmt_nfkc · 120 pieces"
+    assert sp_models["SPID"].description == "SPID · bpe model · identity · 120 pieces"
+    assert sp_models["SPBF"].description == "SPBF · bpe model · nmt_nfkc · 400 pieces · byte fallback"
     assert sp_models["SP120"].vocab_size == 120
     assert sp_models["SP120"].special_tokens == {"<s>": 1, "</s>": 2}
     assert sp_models["SP120"].family == "sentencepiece"
@@ -191,7 +191,8 @@ def test_vocab_too_large():
     assert err.value.max_vocab_size == 60
     assert train_sentencepiece(fixture_lines(), vocab_size=231, num_threads=1).vocab_size == 231
     uni = train_sentencepiece(fixture_lines(), model_type="unigram", vocab_size=60, num_threads=1)
-    assert uni.description == "SentencePiece unigram · nmt_nfkc · 60 pieces"
+    assert uni.name == "SentencePiece"
+    assert uni.description == "SentencePiece · unigram model · nmt_nfkc · 60 pieces"
 
 
 def test_vocab_smaller_than_alphabet():
@@ -236,7 +237,9 @@ def test_save_and_load(sp_models, tmp_path):
     path = tmp_path / "m.model"
     sp_models["SPBF"].save(path)
     loaded = SentencePieceTokenizer.from_file(path)
-    assert loaded.name == "m"
+    assert loaded.name == "m.model (SentencePiece)"
+    assert loaded.description == "m.model (SentencePiece) · bpe model · nmt_nfkc · 400 pieces · byte fallback"
+    assert loaded.tokenize("a").tokenizer == "m.model (SentencePiece)"
     assert loaded.model_proto == sp_models["SPBF"].model_proto
     assert loaded.encode("\u9f98") == [367, 236, 193, 155]
     assert [p.name for p in tmp_path.iterdir()] == ["m.model"]
@@ -421,7 +424,7 @@ def test_options_object_and_fields_one_by_one_train_the_same_model():
     assert by_object.model_proto == by_fields.model_proto
     # a field given one by one replaces that of the object
     bpe = train_sentencepiece(lines, vocab_size=300, options=opts, model_type="bpe", num_threads=1)
-    assert bpe.description.startswith("SentencePiece bpe")
+    assert bpe.description.startswith("SentencePiece · bpe model")
     assert check_sentencepiece_training(lines, vocab_size=300, options=opts).meta_pieces == 3 + 256
     with pytest.raises(TypeError):
         train_sentencepiece(lines, vocab_size=300, model_typ="bpe")

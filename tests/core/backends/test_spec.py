@@ -69,7 +69,7 @@ def test_load_sp(sp_models, tmp_path):
     sp_models["SP120"].save(path)
     tok = load_tokenizer(f"sp:{path}")
     assert isinstance(tok, SentencePieceTokenizer)
-    assert tok.name == "fixture"
+    assert tok.name == "fixture.model (SentencePiece)"
     assert tok.encode("good day") == [48, 64]
     bad = tmp_path / "bad.model"
     bad.write_bytes(b"\x00\x01garbage")
@@ -119,7 +119,9 @@ def test_bpe_file_round_trip(tmp_path):
     save_bpe(bpe, path)
     tok = load_tokenizer(f"bpe:{path}")
     assert isinstance(tok, BPETokenizer)
-    assert tok.description == f"{bpe.name} · gpt2 pattern · 258 tokens"
+    assert bpe.name == "custom BPE"
+    assert tok.name == tok.tokenize("ab").tokenizer == "m.bpe (BPE)"
+    assert tok.description == "m.bpe (BPE) · gpt2 pattern · 258 tokens"
     assert tok.encode("ab") == [256]
     assert tok.encode("ab<|endoftext|>", special="special") == [256, 257]
     assert tok.decode_bytes([256, 257]) == b"ab<|endoftext|>"

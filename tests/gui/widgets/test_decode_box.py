@@ -64,7 +64,7 @@ def test_bad_input_one_line(qtbot, cl100k):
     decode(qtbot, box, "12 abc")
     assert box.error_label.text() == "⚠ 'abc' (item 2) is not a token id: ids are whole numbers ≥ 0"
     decode(qtbot, box, "999999999")
-    assert box.error_label.text() == "⚠ token id 999999999 is not in the vocabulary of cl100k_base"
+    assert box.error_label.text() == "⚠ token id 999999999 is not in the vocabulary of tiktoken cl100k_base"
     assert box.rows() == []
 
 

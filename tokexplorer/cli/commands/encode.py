@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from tokexplorer.cli.errors import UsageError
-from tokexplorer.cli.inputs import input_text, load
+from tokexplorer.cli.inputs import input_text, load, load_all
 from tokexplorer.cli.output import PROG, print_json, print_notes, table
 from tokexplorer.core.errors import InputError
 
@@ -56,7 +56,7 @@ def cmd_decode(ns: argparse.Namespace) -> int:
 
 def cmd_compare(ns: argparse.Namespace) -> int:
     """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
-    tokenizers = [(spec, load(spec)) for spec in ns.tokenizer]
+    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer)))
     text = input_text(ns)
     results = [(spec, tok.tokenize(text, special=ns.special)) for spec, tok in tokenizers]
     for _, r in results:

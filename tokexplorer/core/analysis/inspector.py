@@ -412,4 +412,4 @@ def _sp_normalized_tokens(tokenizer: SentencePieceTokenizer, text: str) -> Token
               t.special, t.id in unk, p)
         for t, p in zip(toks, pieces)
     )  # fmt: skip
-    return Tokenization(f"SentencePiece {tokenizer.name} (normalized)", normalized, toks)
+    return Tokenization(f"{tokenizer.name} (normalized)", normalized, toks)

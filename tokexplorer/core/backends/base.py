@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Collection, Sequence
+from pathlib import PurePath
 
 import regex
 
@@ -61,24 +62,43 @@ class Tokenizer(ABC):
     """A loaded tokenizer.
 
     Attributes (read-only properties):
-        name: short display name, e.g. ``"cl100k_base"`` or ``"custom BPE"``.
+        name: display name that says the file or encoding and the family, e.g.
+            ``"tiktoken cl100k_base"``, ``"a.bpe (BPE)"``, ``"sp120.model
+            (SentencePiece)"`` or ``"custom BPE"`` (trained here); it is
+            :attr:`default_name` unless :func:`~tokexplorer.core.backends.naming.name_distinctly`
+            made it distinct from the other tokenizers of a command or window.
         family: ``"bpe"`` (ours), ``"tiktoken"`` or ``"sentencepiece"``.
-        description: one line for a column header naming the encoding, its
-            pre-tokenizer or normalizer and its vocabulary size, e.g.
+        description: one line for a column header: the name, the pre-tokenizer
+            or normalizer and the vocabulary size, e.g.
             ``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"``.
         vocab_size: number of token ids (including special tokens).
         special_tokens: special token text -> id.
+        source_file: the file the tokenizer was loaded from (an absolute path),
+            or None (an encoding by name, a model trained here).
 
-    A subclass implements :attr:`name`, :attr:`description`, :attr:`vocab_size`,
+    A subclass implements :attr:`default_name`, :attr:`description`, :attr:`vocab_size`,
     :meth:`token_bytes` and the hook :meth:`_tokenize`; it may override
     :meth:`_encode` and :meth:`_count` with faster paths.
     """
 
     family: str = ""
+    source_file: PurePath | None = None
+    _given_name: str | None = None
 
     @property
-    @abstractmethod
-    def name(self) -> str: ...
+    def name(self) -> str:
+        """The display name: the one :meth:`set_name` gave, else :attr:`default_name`."""
+        return self._given_name if self._given_name is not None else self.default_name
+
+    @property
+    def default_name(self) -> str:
+        """The tokenizer's own name (a subclass names its file or encoding and family)."""
+        return self.family or type(self).__name__
+
+    def set_name(self, name: str | None) -> None:
+        """Show this tokenizer as ``name`` (None: its :attr:`default_name` again);
+        see :func:`~tokexplorer.core.backends.naming.name_distinctly`."""
+        self._given_name = name
 
     @property
     @abstractmethod

@@ -8,8 +8,10 @@ Token bytes concatenate to the UTF-8 text, so spans come from
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import PurePath
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import CleanText
 from tokexplorer.core.tokens import build_tokens
@@ -24,6 +26,8 @@ class BPETokenizer(Tokenizer):
     Args:
         bpe: the model (trained, loaded with :func:`tokexplorer.core.io.formats.load_bpe`,
             or built from tiktoken ranks with :func:`~tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`).
+        source_file: the model file it was loaded from (its name and "BPE" then
+            name the tokenizer, ``"a.bpe (BPE)"``), or None (named by ``bpe.name``).
 
     Attributes:
         bpe: the wrapped model.
@@ -38,16 +42,21 @@ class BPETokenizer(Tokenizer):
 
     family = "bpe"
 
-    def __init__(self, bpe: BPE) -> None:
+    def __init__(self, bpe: BPE, *, source_file: PurePath | None = None) -> None:
         self.bpe = bpe
+        self.source_file = source_file
 
     @property
-    def name(self) -> str:
+    def default_name(self) -> str:
+        """``"a.bpe (BPE)"`` for a model loaded from a file, else the model's name
+        (``"custom BPE"``, ``"our engine: cl100k_base"``)."""
+        if self.source_file is not None:
+            return file_label(self.source_file, self.family)
         return self.bpe.name
 
     @property
     def description(self) -> str:
-        """``"custom BPE · gpt2 pattern · 4,096 tokens"``."""
+        """``"custom BPE · gpt2 pattern · 4,096 tokens"`` (the name first)."""
         pat = self.bpe.pattern_name
         if pat == "none":
             pat_text = "no pre-tokenizer"
@@ -55,7 +64,7 @@ class BPETokenizer(Tokenizer):
             pat_text = f"{pat} pattern"
         else:
             pat_text = "custom pattern"
-        return f"{self.bpe.name} · {pat_text} · {self.vocab_size:,} tokens"
+        return f"{self.name} · {pat_text} · {self.vocab_size:,} tokens"
 
     @property
     def vocab_size(self) -> int:
@@ -89,7 +98,7 @@ class BPETokenizer(Tokenizer):
         notes.extend(unknown_special_notes(t, self.bpe.special_tokens, special))
         special_ids = self.bpe.special_tokens.values() if special == "special" else ()
         tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
-        return Tokenization(self.bpe.name, t, tokens, True, tuple(notes))
+        return Tokenization(self.name, t, tokens, True, tuple(notes))
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Token ids without building spans, polling ``cancel`` during long encodes."""

