@@ -20,8 +20,8 @@ from tokexplorer.core.backends.sentencepiece.options import (
     SentencePieceOptions,
     _check_options,
     _corpus_lines,
-    _coverage_problem,
     _with_fields,
+    coverage_problem,
 )
 from tokexplorer.core.backends.sentencepiece.proto import _import_spm
 from tokexplorer.core.backends.sentencepiece.tokenizer import SentencePieceTokenizer
@@ -105,9 +105,9 @@ def train_sentencepiece(
     spm = _import_spm()
     opts = _with_fields(options, option_fields)
     _check_options(opts, vocab_size, num_threads=num_threads)
-    coverage_problem = _coverage_problem(opts.character_coverage)
-    if coverage_problem:
-        raise InputError(coverage_problem)
+    problem = coverage_problem(opts.character_coverage)
+    if problem:
+        raise InputError(problem)
     lines, n_surrogate = _corpus_lines(texts)
     if not lines:
         raise TrainingError("nothing to train on")
