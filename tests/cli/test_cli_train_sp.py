@@ -42,9 +42,10 @@ OUR_THREADS = 2
 
 
 def corpus_text() -> str:
-    """A generated corpus where every option changes the model: 329 lines,
-    digits, double spaces, full-width and capital letters, and two characters
-    seen once (rarer than SentencePiece's default coverage keeps)."""
+    """A generated corpus where every option changes the model: 331 lines,
+    digits, double spaces, a line of spaces and an empty one, full-width and
+    capital letters, and two characters seen once (rarer than SentencePiece's
+    default coverage keeps)."""
     adj = "good bad old new big small".split()
     noun = "day cat hat mat world home tab lead trail".split()
     lines = [
@@ -53,6 +54,8 @@ def corpus_text() -> str:
     ]
     lines += ["\uff21\uff22\uff23 Hello World \u2460\u2461", "caf\u00e9 na\u00efve \u00c6r\u00f8"] * 3
     lines += ["   spaced    out  "] * 3
+    lines.insert(100, " ")  # a line of spaces is a sentence to SentencePiece (an empty line is not)
+    lines.insert(200, "")
     lines += ["rare \u01c5 \ua66e"]
     return "\n".join(lines) + "\n"
 
@@ -235,11 +238,11 @@ def test_long_lines_refused_without_skip_long_lines(capfd, tmp_path, corpus):
     args = ["train", str(corpus), "--vocab-size", "80", "--algorithm", "sp-bpe", "--max-sentence-length", "26"]
     code = main([*args, "-o", str(model)])
     _, err = capfd.readouterr()
-    sizes = [len(line.encode("utf-8")) for line in corpus_text().splitlines()]  # no empty lines
+    sizes = [len(line.encode("utf-8")) for line in corpus_text().splitlines() if line]
     n_long, longest = sum(n > 26 for n in sizes), max(sizes)
-    assert (code, n_long, longest, sizes.index(longest) + 1) == (2, 119, 29, 295)
+    assert (code, n_long, longest, sizes.index(longest) + 1) == (2, 119, 29, 296)
     assert err.splitlines()[-1] == (
-        "tokexplorer: error: 119 lines are longer than --max-sentence-length 26 bytes (longest: line 295, "
+        "tokexplorer: error: 119 lines are longer than --max-sentence-length 26 bytes (longest: line 296, "
         "29 bytes); pass --max-sentence-length 29 to keep them, or --skip-long-lines to let SentencePiece "
         "skip them"
     )

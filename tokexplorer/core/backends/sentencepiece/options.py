@@ -109,7 +109,21 @@ def coverage_problem(coverage: float) -> str | None:
 
 
 def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
-    """Non-empty cleaned lines of ``texts`` and how many texts had lone surrogates."""
+    """The cleaned lines of ``texts`` as ``spm_train`` reads them from a file, and
+    how many texts had lone surrogates.
+
+    Lines end at ``"\\n"`` only (not at the other breaks :meth:`str.splitlines`
+    knows, such as U+0085, which SentencePiece keeps inside a line); empty lines
+    are dropped, lines of only spaces kept: SentencePiece counts them as
+    sentences, which changes how a unigram trainer shares its work between
+    threads, and so its scores. No lines at all when none holds anything but
+    whitespace.
+
+    >>> _corpus_lines(["a b\\n\\n \\nc\\x85d\\r\\n"])
+    (['a b', ' ', 'c\\x85d\\r'], 0)
+    >>> _corpus_lines([" \\n\\t"])
+    ([], 0)
+    """
     if isinstance(texts, str):
         texts = [texts]
     lines: list[str] = []
@@ -118,5 +132,7 @@ def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
         cleaned = clean_text(text)
         if cleaned.changed:
             n_surrogate += 1
-        lines.extend(line for line in cleaned.text.splitlines() if line.strip())
+        lines.extend(line for line in cleaned.text.split("\n") if line)
+    if not any(line.strip() for line in lines):
+        return [], n_surrogate
     return lines, n_surrogate

@@ -43,9 +43,10 @@ def train_sentencepiece(
 ) -> SentencePieceTokenizer:
     """Train a SentencePiece model in memory (no files written).
 
-    Each text is split at line breaks; every line is one SentencePiece
-    "sentence" (as when SentencePiece reads a file). Lines are cleaned with
-    :func:`~tokexplorer.core.text.clean.clean_text`; empty lines are skipped.
+    Each text is split at ``"\\n"``; every line is one SentencePiece
+    "sentence", as when ``spm_train`` reads a file (empty lines are skipped,
+    lines of spaces kept). Lines are cleaned with
+    :func:`~tokexplorer.core.text.clean.clean_text`.
     SentencePiece's C++ log is captured (not shown) and mined for warnings: for
     the duration of the call, file descriptor 2 (stderr) of the whole process is
     redirected to a temporary file (SentencePiece's ``logstream`` option).
