@@ -42,10 +42,10 @@ OUR_THREADS = 2
 
 
 def corpus_text() -> str:
-    """A generated corpus where every option changes the model: 331 lines,
-    digits, double spaces, a line of spaces and an empty one, full-width and
-    capital letters, and two characters seen once (rarer than SentencePiece's
-    default coverage keeps)."""
+    """A generated corpus where every option changes the model: 339 lines with
+    digits, double spaces, a line of spaces and an empty one, U+0085 inside a
+    line, full-width and capital letters, and two characters seen once (rarer
+    than SentencePiece's default coverage keeps)."""
     adj = "good bad old new big small".split()
     noun = "day cat hat mat world home tab lead trail".split()
     lines = [
@@ -56,6 +56,7 @@ def corpus_text() -> str:
     lines += ["   spaced    out  "] * 3
     lines.insert(100, " ")  # a line of spaces is a sentence to SentencePiece (an empty line is not)
     lines.insert(200, "")
+    lines += ["one\x85line"] * 3  # U+0085 is a line break to str.splitlines, not to SentencePiece
     lines += ["rare \u01c5 \ua66e"]
     return "\n".join(lines) + "\n"
 
@@ -238,7 +239,7 @@ def test_long_lines_refused_without_skip_long_lines(capfd, tmp_path, corpus):
     args = ["train", str(corpus), "--vocab-size", "80", "--algorithm", "sp-bpe", "--max-sentence-length", "26"]
     code = main([*args, "-o", str(model)])
     _, err = capfd.readouterr()
-    sizes = [len(line.encode("utf-8")) for line in corpus_text().splitlines() if line]
+    sizes = [len(line.encode("utf-8")) for line in corpus_text().split("\n") if line]
     n_long, longest = sum(n > 26 for n in sizes), max(sizes)
     assert (code, n_long, longest, sizes.index(longest) + 1) == (2, 119, 29, 296)
     assert err.splitlines()[-1] == (
