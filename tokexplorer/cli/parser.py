@@ -17,11 +17,7 @@ from tokexplorer.cli.commands.stats import cmd_stats
 from tokexplorer.cli.commands.train import SP_FLAGS, SPM_DEFAULT_COVERAGE, cmd_train
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.output import PROG
-from tokexplorer.core.backends.sentencepiece.options import (
-    NORMALIZATION_RULES,
-    SentencePieceOptions,
-    coverage_problem,
-)
+from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions, coverage_problem
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
