@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import NoReturn
+from dataclasses import fields
+from typing import Any, NoReturn
 
 from tokexplorer import __version__
 from tokexplorer.cli.app import run_app
@@ -13,9 +14,10 @@ from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
 from tokexplorer.cli.commands.inspect import cmd_inspect
 from tokexplorer.cli.commands.merges import cmd_merges
 from tokexplorer.cli.commands.stats import cmd_stats
-from tokexplorer.cli.commands.train import cmd_train
+from tokexplorer.cli.commands.train import SP_FLAGS, SPM_DEFAULT_COVERAGE, cmd_train
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.output import PROG
+from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions, coverage_problem
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
@@ -50,6 +52,72 @@ def _add_special(p: argparse.ArgumentParser) -> None:
     )
 
 
+def _coverage(text: str) -> float:
+    """``--character-coverage``'s value: a float in SentencePiece's range (0.98–1.0)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    problem = coverage_problem(value)
+    if problem:
+        raise argparse.ArgumentTypeError(problem)
+    return value
+
+
+def _positive_int(text: str) -> int:
+    """A whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+#: Help and argparse settings of the SentencePiece flags (:data:`SP_FLAGS`), by destination.
+_SP_ARGUMENTS: dict[str, dict[str, Any]] = {
+    "character_coverage": dict(
+        type=_coverage, metavar="X",
+        help="share of the corpus's characters the alphabet must cover (0.98-1.0); rarer ones become "
+        "<unk> (or bytes with --byte-fallback). Default {default}, every character, as in the window; "
+        f"spm_train's default is {SPM_DEFAULT_COVERAGE}: pass it for a plain spm_train's model. "
+        "The report line says which was used",
+    ),
+    "normalization_rule_name": dict(
+        choices=NORMALIZATION_RULES, help="SentencePiece's normalization rule (default {default})"
+    ),
+    "byte_fallback": dict(help="characters outside the vocabulary become <0xNN> byte pieces, not <unk> "
+                               "(default {onoff})"),  # fmt: skip
+    "remove_extra_whitespaces": dict(
+        help="collapse runs of spaces, strip those at line starts and ends (default {onoff})"
+    ),
+    "split_digits": dict(help="split digits: one piece per digit (default {onoff})"),
+    "max_sentence_length": dict(
+        type=_positive_int, metavar="BYTES",
+        help="longest line used, in UTF-8 bytes (default {default}); longer lines are refused "
+        "unless --skip-long-lines",
+    ),
+    "skip_long_lines": dict(help="let SentencePiece skip lines over --max-sentence-length (noted)"),
+}
+
+
+def _add_sentencepiece(p: argparse.ArgumentParser) -> None:
+    """The SentencePiece options of ``train``: one flag per field of
+    :class:`SentencePieceOptions` (but ``model_type``, which ``--algorithm``
+    chooses) and ``--skip-long-lines``, each defaulting to None (not given)."""
+    group = p.add_argument_group("SentencePiece options (--algorithm sp-bpe or sp-unigram; as in the window)")
+    defaults = {f.name: f.default for f in fields(SentencePieceOptions) if f.name != "model_type"}
+    defaults["skip_long_lines"] = False
+    for dest, default in defaults.items():
+        settings = dict(_SP_ARGUMENTS[dest])
+        onoff = "on" if default else "off"
+        settings["help"] = settings["help"].format(default=default, onoff=onoff)
+        if isinstance(default, bool):
+            settings["action"] = argparse.BooleanOptionalAction if default else "store_true"
+        group.add_argument(SP_FLAGS[dest], dest=dest, default=None, **settings)
+
+
 def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("train", help="train a tokenizer on text files and save it")
     p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to train on")
@@ -65,6 +133,7 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     p.add_argument("--allow-damaged", action="store_true",
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
+    _add_sentencepiece(p)
     p.set_defaults(func=cmd_train)
 
 

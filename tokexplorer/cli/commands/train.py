@@ -16,15 +16,37 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import check_output_path, checked_file, skipped_or_fail
-from tokexplorer.cli.output import ProgressPrinter, drive, note
+from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError
 
 if TYPE_CHECKING:  # the engine is imported when the command runs
+    from tokexplorer.core.backends import SentencePieceOptions
     from tokexplorer.core.training import TrainingOutcome, TrainingRequest
 
 #: Corpora at least this large (bytes) are counted straight from the files.
 STREAM_BYTES = 64 << 20
+
+#: The SentencePiece options of ``train``, named as in the training dialog:
+#: argparse destination -> flag. Every field of
+#: :class:`~tokexplorer.core.backends.SentencePieceOptions` but ``model_type``
+#: (``--algorithm`` chooses it), and ``skip_long_lines`` (the dialog's "let
+#: SentencePiece skip longer lines", a field of the training request). The
+#: parser builds one argument per entry, all defaulting to None ("not given").
+SP_FLAGS: dict[str, str] = {
+    "character_coverage": "--character-coverage",
+    "normalization_rule_name": "--normalization",
+    "byte_fallback": "--byte-fallback",
+    "remove_extra_whitespaces": "--remove-extra-whitespaces",
+    "split_digits": "--split-digits",
+    "max_sentence_length": "--max-sentence-length",
+    "skip_long_lines": "--skip-long-lines",
+}
+
+#: SentencePiece's own default ``character_coverage`` (``spm_train --help``),
+#: named in the report when ours (1.0) was used.
+SPM_DEFAULT_COVERAGE = 0.9995
 
 #: Clock used for the "N s" in the training report (replaceable in tests).
 _clock: Callable[[], float] = time.perf_counter
@@ -41,6 +63,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
         special_tokens=ns.special or (),
         encoding=ns.encoding or "utf-8",
         allow_damaged=ns.allow_damaged,
+        sentencepiece=sentencepiece_options(ns),
+        skip_long_lines=bool(ns.skip_long_lines),
     )
     request.validate()
     check_output_path(ns.output)
@@ -57,8 +81,37 @@ def cmd_train(ns: argparse.Namespace) -> int:
     if ns.algorithm == "bpe":
         _save_bpe(outcome, ns.output, t0)
     else:
-        _save_sentencepiece(outcome, ns.output, t0)
+        coverage = request.sentencepiece.character_coverage
+        _save_sentencepiece(outcome, ns.output, t0, coverage=(coverage, ns.character_coverage is not None))
     return 0
+
+
+def sentencepiece_options(ns: argparse.Namespace) -> SentencePieceOptions:
+    """The :class:`~tokexplorer.core.backends.SentencePieceOptions` the SentencePiece
+    flags of ``ns`` give (:data:`SP_FLAGS`; the fields not given keep their
+    defaults, ``model_type`` is set later from the algorithm).
+
+    Raises:
+        UsageError: a SentencePiece flag was given with ``--algorithm bpe``.
+    """
+    from tokexplorer.core.backends import SentencePieceOptions
+
+    given = {dest: getattr(ns, dest) for dest in SP_FLAGS if getattr(ns, dest) is not None}
+    if given and ns.algorithm == "bpe":
+        flags = ", ".join(_flag_spelling(dest, value) for dest, value in given.items())
+        raise UsageError(
+            f"{flags} {'applies' if len(given) == 1 else 'apply'} to --algorithm sp-bpe or sp-unigram "
+            "(SentencePiece) only, not bpe",
+            f"{PROG} train",
+        )
+    given.pop("skip_long_lines", None)
+    return SentencePieceOptions(**given)
+
+
+def _flag_spelling(dest: str, value: object) -> str:
+    """How the user spelled the flag of ``dest`` (``--no-split-digits`` for False)."""
+    flag = SP_FLAGS[dest]
+    return f"--no-{flag[2:]}" if value is False else flag
 
 
 def _train(request: TrainingRequest, printer: ProgressPrinter) -> TrainingOutcome:
@@ -66,17 +119,27 @@ def _train(request: TrainingRequest, printer: ProgressPrinter) -> TrainingOutcom
 
     Raises:
         InputError: SentencePiece refused the vocabulary size as too large or
-            too small for the corpus (the size asked for: a usage problem).
+            too small for the corpus (the size asked for: a usage problem), or
+            lines are longer than ``--max-sentence-length`` without
+            ``--skip-long-lines`` (the message names both flags).
         CorpusError: a streamed file is not valid in its encoding (with the
             ``--allow-damaged`` hint), or the corpus is unusable.
     """
-    from tokexplorer.core.backends import VocabTooLargeError, VocabTooSmallError
+    from tokexplorer.core.backends import LinesTooLongError, VocabTooLargeError, VocabTooSmallError
     from tokexplorer.core.training import train_iter
 
     try:
         return drive(train_iter(request), printer)
     except (VocabTooLargeError, VocabTooSmallError) as exc:
         raise InputError(str(exc)) from None
+    except LinesTooLongError as exc:
+        lines = "line is" if exc.count == 1 else "lines are"
+        raise InputError(
+            f"{exc.count:,} {lines} longer than --max-sentence-length {exc.max_sentence_length:,} bytes "
+            f"(longest: line {exc.line_number:,}, {exc.longest:,} bytes); pass --max-sentence-length "
+            f"{exc.longest} to keep {'it' if exc.count == 1 else 'them'}, or --skip-long-lines to let "
+            "SentencePiece skip them"
+        ) from None
     except CorpusError as exc:
         if request.files is not None and not request.allow_damaged and "not valid" in str(exc):
             raise CorpusError(f"{exc}; pass --allow-damaged to train on it as it reads") from None
@@ -100,8 +163,13 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
     )
 
 
-def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float) -> None:
-    """Save a SentencePiece model and report: its training notes, then one summary line."""
+def _save_sentencepiece(
+    outcome: TrainingOutcome, output: str, t0: float, *, coverage: tuple[float, bool]
+) -> None:
+    """Save a SentencePiece model and report: its training notes, then one summary
+    line that names the character coverage used (``coverage``: the value and
+    whether it was given) and, when it is our default, SentencePiece's, which
+    gives a different model."""
     from tokexplorer.core.backends import SentencePieceTokenizer
 
     sp = outcome.tokenizer
@@ -111,7 +179,14 @@ def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float) -> Non
     sp.save(output)
     seconds = _clock() - t0
     model_type = outcome.algorithm.split("-", 1)[1]
-    print(f"trained SentencePiece {model_type}; vocab {sp.vocab_size}; {seconds:.1f} s; saved to {output}")
+    value, given = coverage
+    used = f"character coverage {value}"
+    if not given:
+        used += f" (the default; spm_train's is {SPM_DEFAULT_COVERAGE})"
+    print(
+        f"trained SentencePiece {model_type}; vocab {sp.vocab_size}; {used}; "
+        f"{seconds:.1f} s; saved to {output}"
+    )
 
 
 def _training_texts(

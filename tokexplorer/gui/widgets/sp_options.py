@@ -10,10 +10,10 @@ from collections.abc import Sequence
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox
 
-from tokexplorer.core.backends import SentencePieceOptions
+from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions
 
 #: Every normalization rule SentencePiece knows, in the order offered.
-ALL_NORMALIZATION_RULES: tuple[str, ...] = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
+ALL_NORMALIZATION_RULES: tuple[str, ...] = NORMALIZATION_RULES
 #: The rules the corpus pane offers: SentencePiece's default and keeping the text as is.
 BASIC_NORMALIZATION_RULES: tuple[str, ...] = ("nmt_nfkc", "identity")
 

@@ -16,8 +16,8 @@ from tokexplorer.core.backends.sentencepiece.options import (
     SentencePieceOptions,
     _check_options,
     _corpus_lines,
-    _coverage_problem,
     _with_fields,
+    coverage_problem,
 )
 from tokexplorer.core.backends.sentencepiece.proto import WS, _import_spm
 
@@ -185,9 +185,9 @@ def check_sentencepiece_training(
     problems: list[str] = []
     if not lines:
         problems.append("nothing to train on")
-    coverage_problem = _coverage_problem(opts.character_coverage)
-    if coverage_problem:
-        problems.append(coverage_problem)
+    problem = coverage_problem(opts.character_coverage)
+    if problem:
+        problems.append(problem)
     m = _measure_lines(lines, opts.max_sentence_length)
     if m.n_long and not skip_long_lines:
         problems.append(str(LinesTooLongError(m.n_long, m.longest, m.longest_line, opts.max_sentence_length)))

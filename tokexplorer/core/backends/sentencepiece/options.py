@@ -60,7 +60,8 @@ _DEFAULT_OPTIONS = SentencePieceOptions()
 OptionValue = str | float | bool
 
 _MODEL_TYPES = ("bpe", "unigram", "char", "word")
-_NORMALIZATION_RULES = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
+#: Every normalization rule SentencePiece knows (``normalization_rule_name``), its default first.
+NORMALIZATION_RULES: tuple[str, ...] = ("nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf", "identity")
 
 
 def _with_fields(options: SentencePieceOptions, fields: dict[str, OptionValue]) -> SentencePieceOptions:
@@ -84,7 +85,7 @@ def _check_options(options: SentencePieceOptions, vocab_size: int, *, num_thread
         raise InputError(f"unknown model_type {options.model_type!r}; choose bpe, unigram, char or word")
     if isinstance(vocab_size, bool) or not isinstance(vocab_size, int) or vocab_size < 1:
         raise InputError(f"vocab_size must be a positive integer, not {vocab_size!r}")
-    if options.normalization_rule_name not in _NORMALIZATION_RULES:
+    if options.normalization_rule_name not in NORMALIZATION_RULES:
         raise InputError(
             f"unknown normalization_rule_name {options.normalization_rule_name!r}; choose nmt_nfkc, "
             "nfkc, nmt_nfkc_cf, nfkc_cf or identity"
@@ -93,15 +94,36 @@ def _check_options(options: SentencePieceOptions, vocab_size: int, *, num_thread
         raise InputError("max_sentence_length and num_threads must be at least 1")
 
 
-def _coverage_problem(coverage: float) -> str | None:
-    """The message for a ``character_coverage`` outside SentencePiece's range, else None."""
+def coverage_problem(coverage: float) -> str | None:
+    """The one-line message for a ``character_coverage`` outside SentencePiece's
+    range (0.98–1.0), else None.
+
+    >>> coverage_problem(0.9995) is None
+    True
+    >>> coverage_problem(0.9)
+    "character_coverage 0.9 is outside 0.98–1.0 (SentencePiece's range)"
+    """
     if 0.98 <= float(coverage) <= 1.0:
         return None
     return f"character_coverage {coverage} is outside 0.98–1.0 (SentencePiece's range)"
 
 
 def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
-    """Non-empty cleaned lines of ``texts`` and how many texts had lone surrogates."""
+    """The cleaned lines of ``texts`` as ``spm_train`` reads them from a file, and
+    how many texts had lone surrogates.
+
+    Lines end at ``"\\n"`` only (not at the other breaks :meth:`str.splitlines`
+    knows, such as U+0085, which SentencePiece keeps inside a line); empty lines
+    are dropped, lines of only spaces kept: SentencePiece counts them as
+    sentences, which changes how a unigram trainer shares its work between
+    threads, and so its scores. No lines at all when none holds anything but
+    whitespace.
+
+    >>> _corpus_lines(["a b\\n\\n \\nc\\x85d\\r\\n"])
+    (['a b', ' ', 'c\\x85d\\r'], 0)
+    >>> _corpus_lines([" \\n\\t"])
+    ([], 0)
+    """
     if isinstance(texts, str):
         texts = [texts]
     lines: list[str] = []
@@ -110,5 +132,7 @@ def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
         cleaned = clean_text(text)
         if cleaned.changed:
             n_surrogate += 1
-        lines.extend(line for line in cleaned.text.splitlines() if line.strip())
+        lines.extend(line for line in cleaned.text.split("\n") if line)
+    if not any(line.strip() for line in lines):
+        return [], n_surrogate
     return lines, n_surrogate

@@ -20,8 +20,8 @@ from tokexplorer.core.backends.sentencepiece.options import (
     SentencePieceOptions,
     _check_options,
     _corpus_lines,
-    _coverage_problem,
     _with_fields,
+    coverage_problem,
 )
 from tokexplorer.core.backends.sentencepiece.proto import _import_spm
 from tokexplorer.core.backends.sentencepiece.tokenizer import SentencePieceTokenizer
@@ -43,9 +43,10 @@ def train_sentencepiece(
 ) -> SentencePieceTokenizer:
     """Train a SentencePiece model in memory (no files written).
 
-    Each text is split at line breaks; every line is one SentencePiece
-    "sentence" (as when SentencePiece reads a file). Lines are cleaned with
-    :func:`~tokexplorer.core.text.clean.clean_text`; empty lines are skipped.
+    Each text is split at ``"\\n"``; every line is one SentencePiece
+    "sentence", as when ``spm_train`` reads a file (empty lines are skipped,
+    lines of spaces kept). Lines are cleaned with
+    :func:`~tokexplorer.core.text.clean.clean_text`.
     SentencePiece's C++ log is captured (not shown) and mined for warnings: for
     the duration of the call, file descriptor 2 (stderr) of the whole process is
     redirected to a temporary file (SentencePiece's ``logstream`` option).
@@ -105,9 +106,9 @@ def train_sentencepiece(
     spm = _import_spm()
     opts = _with_fields(options, option_fields)
     _check_options(opts, vocab_size, num_threads=num_threads)
-    coverage_problem = _coverage_problem(opts.character_coverage)
-    if coverage_problem:
-        raise InputError(coverage_problem)
+    problem = coverage_problem(opts.character_coverage)
+    if problem:
+        raise InputError(problem)
     lines, n_surrogate = _corpus_lines(texts)
     if not lines:
         raise TrainingError("nothing to train on")
