@@ -170,9 +170,7 @@ def test_tiktoken_file_reads_what_tiktoken_reads(tmp_path):
     assert read_tiktoken_file(path) == expected
 
 
-@pytest.mark.parametrize(
-    "line", [b"   ", b"YQ==", b"YQ== 1 2", b"YQ 1", b"YQ== one", b"YQ== 1.0", b"YWJjZ 1"]
-)
+@pytest.mark.parametrize("line", [b"   ", b"YQ==", b"YQ== 1 2", b"YQ 1", b"YQ== one", b"YQ== 1.0", b"YWJjZ 1"])
 def test_tiktoken_file_refuses_what_tiktoken_refuses(tmp_path, line):
     load = pytest.importorskip("tiktoken.load").load_tiktoken_bpe
     path = tmp_path / "bad.tiktoken"
