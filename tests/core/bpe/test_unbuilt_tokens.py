@@ -1,6 +1,6 @@
 """Vocabularies with tokens that rank-order merging of their own bytes never builds.
 
-Llama 3 has 678 such tokens: tiktoken emits one only when a whole chunk is that
+Llama 3 has 588 such tokens: tiktoken emits one only when a whole chunk is that
 token. The synthetic ranks here have one: ``abab`` (rank 258) where ``ba``
 (256) merges before ``ab`` (257), so the bytes ``a b a b`` merge to
 ``a, ba, b`` and stop. ``xyz`` (259) is built, but from ``x`` + ``yz``, a

@@ -367,7 +367,7 @@ class SegmentCache(dict):
         A segment is always merged, also when its bytes are one token: only a
         whole chunk that is a token is emitted whole (tiktoken's shortcut, the
         chunk cache's whole tokens), and some tokens are never built by
-        merging their own bytes (Llama 3 has 678).
+        merging their own bytes (Llama 3 has 588).
         """
         ids = tuple(merge_ids(self._ranks, seg, self._byte_ranks, self._pair_ranks, cancel=cancel))
         if len(seg) <= 4 * _CACHE_CHUNK_CHARS:  # (UTF-8 takes at most 4 bytes a character)
