@@ -44,3 +44,23 @@ def test_merges_errors_are_one_line(tmp_path, capsys):
     assert main(["merges", f"bpe:{tmp_path / 'missing.bpe'}"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["merges"]) == 2
+
+
+def test_merges_of_ranks_with_tokens_no_merge_builds(tmp_path, capsys):
+    from tokexplorer.core.io import write_tiktoken_file
+
+    ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258}
+    path = tmp_path / "unbuilt.tiktoken"
+    write_tiktoken_file(ranks, path)
+    assert main(["merges", f"tiktoken-file:{path}"]) == 0
+    cap = capsys.readouterr()
+    assert cap.out.splitlines() == ["0\tb\ta\tba\t-", "1\ta\tb\tab\t-", "-\t\t\tabab\t-"]
+    assert cap.err.startswith("tokexplorer: note: 1 token is built by no merge ")
+    assert main(["merges", f"tiktoken-file:{path}", "--json"]) == 0
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)[1:] == [
+        {"rank": 1, "left": "61", "right": "62", "merged": "6162", "count": None},
+        {"rank": None, "left": None, "right": None, "merged": "61626162", "count": None, "id": 258,
+         "whole_chunk_only": True},
+    ]  # fmt: skip
+    assert "with rank null" in cap.err

@@ -157,3 +157,32 @@ def test_a_folder_given_as_a_model_file_is_named_as_a_folder(tmp_path):
 
     with pytest.raises(InputError, match="is a folder; give the model file itself"):
         load_tokenizer(f"bpe:{tmp_path}")
+
+
+def test_tiktoken_file_reads_what_tiktoken_reads(tmp_path):
+    """Whisper's multilingual.tiktoken has the line '= 50256' (the empty token)."""
+    load = pytest.importorskip("tiktoken.load").load_tiktoken_bpe
+    body = b"YQ== 0\r\n= 1\n\nYg==\t 2\rYWI=== 3\nY!WJj 4\n+/8= +5\n"
+    path = tmp_path / "w.tiktoken"
+    path.write_bytes(body)
+    expected = {b"a": 0, b"": 1, b"b": 2, b"ab": 3, b"abc": 4, b"\xfb\xff": 5}
+    assert load(str(path)) == expected
+    assert read_tiktoken_file(path) == expected
+
+
+@pytest.mark.parametrize("line", [b"   ", b"YQ==", b"YQ== 1 2", b"YQ 1", b"YQ== one", b"YQ== 1.0", b"YWJjZ 1"])
+def test_tiktoken_file_refuses_what_tiktoken_refuses(tmp_path, line):
+    load = pytest.importorskip("tiktoken.load").load_tiktoken_bpe
+    path = tmp_path / "bad.tiktoken"
+    path.write_bytes(b"Yg== 0\n" + line + b"\n")
+    with pytest.raises(ValueError):
+        load(str(path))
+    with pytest.raises(ModelFormatError, match="bad.tiktoken line 2: expected"):
+        read_tiktoken_file(path)
+
+
+def test_tiktoken_file_refuses_a_negative_rank(tmp_path):
+    path = tmp_path / "neg.tiktoken"
+    path.write_bytes(b"Yg== 0\nYQ== -1\n")
+    with pytest.raises(ModelFormatError, match="neg.tiktoken line 2: .*rank >= 0"):
+        read_tiktoken_file(path)

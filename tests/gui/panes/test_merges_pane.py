@@ -368,3 +368,14 @@ def test_training_plot_is_drawn_while_training(qtbot):
     assert pane.plot.note.text().startswith("training… ")
     state.set_bpe(bpe)
     qtbot.waitUntil(lambda: pane.plot.n_merges == len(bpe.merges) and not pane.plot.note.text().startswith("training"))
+
+
+def test_title_counts_the_tokens_no_merge_builds():
+    from tokexplorer.core.bpe import BPE
+    from tokexplorer.gui.panes.merges_pane import model_title
+
+    ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258}
+    title = model_title(BPE.from_mergeable_ranks(ranks, pat_str=None, name="r"))
+    assert title.endswith("recovered from the ranks) · 1 token no merge builds (only emitted whole)")
+    trained = train_bpe("abab abab", vocab_size=258, pattern="none")[0]
+    assert "no merge builds" not in model_title(trained)

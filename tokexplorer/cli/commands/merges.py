@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from tokexplorer.cli.output import print_json
+from tokexplorer.cli.output import note, print_json
+
+if TYPE_CHECKING:
+    from tokexplorer.core.types import MergeRecord
 
 
 def cmd_merges(ns: argparse.Namespace) -> int:
@@ -15,15 +19,34 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     tokens as readable text (space as ``␣``, partial UTF-8 as ``\\xNN``), count
     ``-`` when unknown. ``--json``: a list of ``{"rank", "left", "right",
     "merged" (lower-case hex), "count" (int or null)}``.
+
+    Ranks with tokens that no merge builds (Llama 3's) get a note on stderr,
+    and those tokens follow the merges: text lines ``-<TAB><TAB><TAB>merged<TAB>-``,
+    JSON objects with ``"rank": null``, ``"id"`` and ``"whole_chunk_only": true``
+    (see :func:`~tokexplorer.core.analysis.merges.merges_json`).
     """
     from tokexplorer.core.analysis import load_bpe_spec, merges_json
-    from tokexplorer.core.text import token_display
 
     bpe = load_bpe_spec(ns.spec)
-    merges, vocab = bpe.merges, bpe.vocab
+    merges, vocab, unbuilt = bpe.merges, bpe.vocab, bpe.unbuilt_tokens
+    if unbuilt:
+        note(
+            (f"{len(unbuilt):,} tokens are" if len(unbuilt) > 1 else "1 token is")
+            + " built by no merge (merging the bytes ends with other parts; such a token is emitted"
+            " only for a whole chunk that is the token); listed after the merges, "
+            + ("with rank null" if ns.json else "with rank '-'")
+        )
     if ns.json:
-        print_json(merges_json(merges, vocab))
+        print_json(merges_json(merges, vocab, unbuilt))
         return 0
+    _write_text(merges, vocab, unbuilt)
+    return 0
+
+
+def _write_text(merges: list[MergeRecord], vocab: dict[int, bytes], unbuilt: list[int]) -> None:
+    """Write the merges, then the tokens no merge builds, as tab-separated lines on stdout."""
+    from tokexplorer.core.text import token_display
+
     out = sys.stdout
     lines = []
     for m in merges:
@@ -37,5 +60,5 @@ def cmd_merges(ns: argparse.Namespace) -> int:
         if len(lines) >= 4096:
             out.write("".join(lines))
             lines = []
+    lines.extend(f"-\t\t\t{token_display(vocab[i], visible_spaces=True)}\t-\n" for i in unbuilt)
     out.write("".join(lines))
-    return 0

@@ -165,8 +165,10 @@ def token_merge_ranks(bpe: BPE) -> dict[bytes, int]:
 
     Uses the merge list when it is known; for a model loaded from tiktoken
     ranks whose merges are not recovered yet, the multi-byte tokens in rank
-    order are numbered 0, 1, 2, ... (the same numbering the recovery gives),
-    without recovering anything.
+    order are numbered 0, 1, 2, ... without recovering anything: the numbering
+    the recovery gives when every token is built by a merge (cl100k, o200k);
+    ranks with tokens no merge builds (``BPE.unbuilt_tokens``, Llama 3's)
+    number the merges after the first such token one lower per token skipped.
 
     >>> from tokexplorer.core.bpe import train_bpe
     >>> token_merge_ranks(train_bpe("abab", vocab_size=258, pattern="none")[0])
@@ -294,17 +296,31 @@ def load_bpe_spec(spec: str) -> BPE:
     return load_bpe(path)
 
 
-def merges_json(merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> list[dict]:
+def merges_json(
+    merges: Sequence[MergeRecord], vocab: Mapping[int, bytes], unbuilt: Sequence[int] = ()
+) -> list[dict]:
     """The merge records as JSON objects (``tokexplorer merges --json``).
+
+    Args:
+        merges: merge records in rank order (``BPE.merges``).
+        vocab: token id -> bytes (``BPE.vocab``).
+        unbuilt: ids of the tokens no merge builds (``BPE.unbuilt_tokens``).
 
     Returns:
         ``[{"rank": int, "left": hex, "right": hex, "merged": hex, "count": int | None}, ...]``
-        in rank order; hex is lower case without spaces.
+        in rank order; hex is lower case without spaces. Then one object per
+        unbuilt token, in id order: ``{"rank": None, "left": None, "right":
+        None, "merged": hex, "count": None, "id": int, "whole_chunk_only": True}``.
 
     >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe = train_bpe("abab", vocab_size=258, pattern="none")[0]
     >>> merges_json(bpe.merges, bpe.vocab)[1]
     {'rank': 1, 'left': '6162', 'right': '6162', 'merged': '61626162', 'count': 1}
+    >>> ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258}
+    >>> bpe = BPE.from_mergeable_ranks(ranks, pat_str=None)
+    >>> sorted(merges_json(bpe.merges, bpe.vocab, bpe.unbuilt_tokens)[2].items())  # doctest: +NORMALIZE_WHITESPACE
+    [('count', None), ('id', 258), ('left', None), ('merged', '61626162'), ('rank', None),
+     ('right', None), ('whole_chunk_only', True)]
     """
     out = []
     for m in merges:
@@ -316,6 +332,18 @@ def merges_json(merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]) -> li
                 "right": m.merged[len(left) :].hex(),
                 "merged": m.merged.hex(),
                 "count": m.count,
+            }
+        )
+    for i in unbuilt:
+        out.append(
+            {
+                "rank": None,
+                "left": None,
+                "right": None,
+                "merged": vocab[i].hex(),
+                "count": None,
+                "id": i,
+                "whole_chunk_only": True,
             }
         )
     return out

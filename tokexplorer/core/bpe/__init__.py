@@ -1,6 +1,7 @@
 """Our byte-level BPE engine: the model (``model``: merges are the stored truth),
 rank-merge encoding and its caches (``encoder``), training (``trainer``), chunk
-counting (``counting``), and the readable step-by-step replays (``replay``).
+counting (``counting``), merges recovered from ranks (``recovery``), and the
+readable step-by-step replays (``replay``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ _EXPORTS: dict[str, str] = {
     "run": "counting",
     "safe_pieces": "counting",
     "BPE": "model",
+    "last_merge": "recovery",
+    "recover_merges": "recovery",
     "EncodeStep": "replay",
     "MAX_REPLAY_CHUNK_BYTES": "replay",
     "TrainStep": "replay",

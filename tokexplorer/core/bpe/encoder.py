@@ -362,12 +362,14 @@ class SegmentCache(dict):
         return self.learn(seg, None)
 
     def learn(self, seg: bytes, cancel: Cancel) -> tuple[int, ...]:
-        """Merge a segment that is not in the cache, keep it if it is short, return its ids."""
-        r = self._ranks.get(seg)
-        if r is not None:
-            ids: tuple[int, ...] = (r,)
-        else:
-            ids = tuple(merge_ids(self._ranks, seg, self._byte_ranks, self._pair_ranks, cancel=cancel))
+        """Merge a segment that is not in the cache, keep it if it is short, return its ids.
+
+        A segment is always merged, also when its bytes are one token: only a
+        whole chunk that is a token is emitted whole (tiktoken's shortcut, the
+        chunk cache's whole tokens), and some tokens are never built by
+        merging their own bytes (Llama 3 has 588).
+        """
+        ids = tuple(merge_ids(self._ranks, seg, self._byte_ranks, self._pair_ranks, cancel=cancel))
         if len(seg) <= 4 * _CACHE_CHUNK_CHARS:  # (UTF-8 takes at most 4 bytes a character)
             if len(self) >= _CACHE_LIMIT:
                 self.clear()

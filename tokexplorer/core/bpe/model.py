@@ -28,8 +28,9 @@ from collections.abc import Set as AbstractSet
 from typing import Literal
 
 from tokexplorer.core.bpe.counting import special_regex
-from tokexplorer.core.bpe.encoder import N_BYTES, RankEncoder, merge_parts
+from tokexplorer.core.bpe.encoder import N_BYTES, RankEncoder
 from tokexplorer.core.bpe.gc_pause import gc_paused
+from tokexplorer.core.bpe.recovery import recover_merges
 from tokexplorer.core.errors import InputError, SpecialTokenError
 from tokexplorer.core.text import clean_text, compile_splitter, name_of_pattern, pattern_string
 from tokexplorer.core.types import MergeRecord, SpecialPolicy
@@ -73,6 +74,7 @@ class BPE:
             self.pattern_name = name_of_pattern(pat_str)
         self.name = name
         self._merges: list[MergeRecord] | None = list(merges)
+        self._unbuilt: list[int] = []
         self._vocab = _vocab_of_merges(self._merges, byte_ids)
         self.mergeable_ranks: dict[bytes, int] = {}
         for i, b in sorted(self._vocab.items()):
@@ -93,10 +95,10 @@ class BPE:
 
         The ranks become the ids (so cl100k's single-byte ids are not the byte
         values). The merges are recovered from the ranks on first access to
-        :attr:`merges`: each multi-byte token is split into the two parts that
-        rank-based encoding of its own bytes, with only lower ranks allowed,
-        leaves at the last step (the method used by minbpe's
-        ``recover_merges``). Merge counts are unknown (None).
+        :attr:`merges` (:func:`~tokexplorer.core.bpe.recovery.recover_merges`):
+        a token is built from the two parts that rank-order merging of its own
+        bytes joins last, as tiktoken builds it; the tokens that merging never
+        builds are :attr:`unbuilt_tokens`. Merge counts are unknown (None).
 
         Args:
             mergeable_ranks: token bytes -> rank (tiktoken's ``_mergeable_ranks``).
@@ -125,6 +127,7 @@ class BPE:
             raise InputError("mergeable_ranks has two tokens with the same rank")
         self._set_specials(dict(special_tokens or {}), reject_empty=False)
         self._merges = None  # recovered on first access
+        self._unbuilt = []
         return self
 
     def _set_specials(self, special_tokens: dict[str, int], *, reject_empty: bool) -> None:
@@ -145,14 +148,31 @@ class BPE:
         """The merges in rank order (list of :class:`MergeRecord`).
 
         For a model loaded from ranks they are recovered on first access
-        (about a second for cl100k's 100,000 tokens).
-
-        Raises:
-            InputError: (recovery) a token cannot be built from two lower-ranked tokens.
+        (about a second for cl100k's 100,000 tokens); the tokens no merge
+        builds are left out of them and listed by :attr:`unbuilt_tokens`.
         """
         if self._merges is None:
-            self._merges = self._recover_merges()
+            self._merges, self._unbuilt = recover_merges(self.mergeable_ranks)
         return self._merges
+
+    @property
+    def unbuilt_tokens(self) -> list[int]:
+        """Ids of the tokens (other than single bytes) that no merge builds, in id order.
+
+        Rank-order merging of such a token's bytes ends with other parts, so
+        the token is only ever emitted for a whole chunk that is that token
+        (as tiktoken does). Empty for our trained models; for a model loaded
+        from ranks, reading this recovers the merges (see :attr:`merges`).
+        Llama 3's ranks have 588 such tokens.
+
+        >>> ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258}
+        >>> bpe = BPE.from_mergeable_ranks(ranks, pat_str=None)
+        >>> bpe.unbuilt_tokens, len(bpe.merges), bpe.encode("abab"), bpe.encode("ababa")
+        ([258], 2, [258], [97, 256, 256])
+        """
+        if self._merges is None:
+            self._merges, self._unbuilt = recover_merges(self.mergeable_ranks)
+        return self._unbuilt
 
     @property
     def known_merges(self) -> list[MergeRecord] | None:
@@ -160,22 +180,6 @@ class BPE:
         recovered; None for a model loaded from ranks whose merges are not
         recovered yet (reading this never recovers them; :attr:`merges` does)."""
         return self._merges
-
-    def _recover_merges(self) -> list[MergeRecord]:
-        ranks = self.mergeable_ranks
-        out: list[MergeRecord] = []
-        for tok, rank in sorted(ranks.items(), key=lambda kv: kv[1]):
-            if len(tok) < 2:
-                continue
-            parts = merge_parts(ranks, tok, max_rank=rank)
-            if len(parts) != 2:
-                raise InputError(
-                    f"token rank {rank} ({tok!r}) cannot be built from two lower-ranked tokens"
-                )
-            out.append(
-                MergeRecord(len(out), ranks[parts[0]], ranks[parts[1]], rank, tok, None)
-            )
-        return out
 
     # --------------------------------------------------------------- properties
     @property

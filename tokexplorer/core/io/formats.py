@@ -68,7 +68,14 @@ def _readable(b: bytes) -> str:
 
 
 def dumps_bpe(bpe: BPE) -> str:
-    """Serialize a model to the text format described in the module docstring."""
+    """Serialize a model to the text format described in the module docstring.
+
+    Raises:
+        InputError: the model cannot be rebuilt from its merges in order: it has
+            tokens no merge builds (:attr:`BPE.unbuilt_tokens`, as Llama 3's
+            ranks do) or a merge whose part is built by a later merge.
+    """
+    _check_storable(bpe)
     lines = [f"{MAGIC} {VERSION}", f"name {json.dumps(bpe.name, ensure_ascii=False)}"]
     if bpe.pattern_name is not None:
         lines.append(f"pattern {bpe.pattern_name}")
@@ -86,10 +93,30 @@ def dumps_bpe(bpe: BPE) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _check_storable(bpe: BPE) -> None:
+    """Raise InputError unless the merges, read in order, rebuild every token of ``bpe``."""
+    why = ""
+    if bpe.unbuilt_tokens:
+        n, first = len(bpe.unbuilt_tokens), bpe.unbuilt_tokens[0]
+        why = f"{n:,} of its tokens (the first: id {first}) are built by no merge"
+    else:
+        known = {bpe.mergeable_ranks[bytes([b])] for b in range(256)}
+        for m in bpe.merges:
+            if m.left not in known or m.right not in known:
+                why = f"merge #{m.rank} joins a token that a later merge builds"
+                break
+            known.add(m.new_id)
+    if why:
+        raise InputError(
+            f"{bpe.name} cannot be saved as a model file: {why}; save its ranks as a .tiktoken file instead"
+        )
+
+
 def save_bpe(bpe: BPE, path: str | os.PathLike) -> None:
     """Save a model atomically in the text format (UTF-8, LF line ends).
 
     Raises:
+        InputError: see :func:`dumps_bpe`.
         OSError: the file cannot be written.
     """
     atomic_write_bytes(path, dumps_bpe(bpe).encode("utf-8"))

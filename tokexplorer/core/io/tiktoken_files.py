@@ -28,33 +28,48 @@ __all__ = ["read_tiktoken_file", "write_tiktoken_file"]
 def read_tiktoken_file(path: str | os.PathLike) -> dict[bytes, int]:
     """Read a ``.tiktoken`` file: ``base64(token) rank`` per line.
 
+    A line is read as tiktoken's ``load_tiktoken_bpe`` reads it, so every file
+    tiktoken loads loads here: lines are split at ``\\n``, ``\\r\\n`` or
+    ``\\r``; an empty line is skipped; any other line must hold exactly two
+    fields separated by ASCII whitespace, a base64 token decoded as
+    ``base64.b64decode`` does without ``validate`` (characters outside the
+    alphabet are ignored, so Whisper's ``= 50256`` is the empty token) and a
+    rank read by ``int``. Beyond tiktoken, a negative rank (which
+    ``tiktoken.Encoding`` cannot take either) and a repeated token or rank
+    (where tiktoken would keep one silently) are refused.
+
     Returns:
         token bytes -> rank (tiktoken's ``mergeable_ranks``).
 
     Raises:
         InputError: the file does not exist.
-        ModelFormatError: a malformed line (the message names its number), a
-            repeated token or rank, or a file with no tokens.
+        ModelFormatError: a line tiktoken refuses or with a negative rank (the
+            message names its number), a repeated token or rank, or a file with
+            no tokens.
+
+    >>> import pathlib, tempfile
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "empty-token.tiktoken"
+    >>> _ = p.write_bytes(b"YQ== 0\\r\\n= 1\\n\\nYg==  2\\n")
+    >>> read_tiktoken_file(p)
+    {b'a': 0, b'': 1, b'b': 2}
     """
     p = Path(path)
     data = read_model_file(p)
     ranks: dict[bytes, int] = {}
     seen_ranks: set[int] = set()
     for lineno, raw in enumerate(data.splitlines(), 1):
-        parts = raw.split()
-        if not parts:
+        if not raw:
             continue
         try:
-            if len(parts) != 2:
-                raise ValueError
-            tok = base64.b64decode(parts[0], validate=True)
-            rank = int(parts[1])
+            token, rank_text = raw.split()
+            tok = base64.b64decode(token)
+            rank = int(rank_text)
             if rank < 0:
                 raise ValueError
         except (binascii.Error, ValueError):
             shown = raw[:40].decode("utf-8", "replace")
             raise ModelFormatError(
-                f"{p.name} line {lineno}: expected 'base64-token rank', got {shown!r}"
+                f"{p.name} line {lineno}: expected 'base64-token rank' (rank >= 0), got {shown!r}"
             ) from None
         if tok in ranks or rank in seen_ranks:
             raise ModelFormatError(f"{p.name} line {lineno}: token or rank {rank} repeats")

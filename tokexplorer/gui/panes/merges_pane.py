@@ -67,10 +67,12 @@ def model_title(bpe: BPE) -> str:
     pattern = bpe.pattern_name or "custom"
     n_special = len(bpe.special_tokens)
     unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
+    n_unbuilt = len(bpe.unbuilt_tokens)
     return (
         f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
         f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
         + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
+        + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
     )
 
 
