@@ -26,8 +26,11 @@ def cmd_export(ns: argparse.Namespace) -> int:
             or a model these formats cannot hold.
     """
     from tokexplorer.core.analysis import load_bpe_spec
+    from tokexplorer.core.backends import parse_spec
     from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export
 
+    if parse_spec(ns.spec)[0] == "sp":
+        raise InputError("export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported")
     if ns.format == "gpt2":
         if not os.path.isdir(ns.output):
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
