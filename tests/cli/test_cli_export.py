@@ -1,4 +1,4 @@
-"""tokexplorer export SPEC --format tiktoken|gpt2 -o PATH."""
+"""tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json -o PATH."""
 
 from __future__ import annotations
 
@@ -71,6 +71,16 @@ def test_export_gpt2_notes_a_pattern_the_format_cannot_carry(tmp_path, capsys):
     )
 
 
+def test_export_tokenizer_json_loads_in_tokenizers(tmp_path, capsys):
+    bpe, model = _model(tmp_path, "cl100k", ["<|endoftext|>"])
+    out = tmp_path / "tokenizer.json"
+    assert main(["export", f"bpe:{model}", "--format", "tokenizer.json", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == (f"{out}\n", "")
+    text = sample_text() + "<|endoftext|> 1234567"
+    assert Tokenizer.from_file(str(out)).encode(text).ids == bpe.encode(text, allowed_special="all")
+
+
 def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
     _, model = _model(tmp_path)
     cases = [
@@ -78,6 +88,8 @@ def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
          "tokexplorer: error: export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported"),
         ([f"bpe:{model}", "--format", "tiktoken", "-o", str(tmp_path / "no" / "x.tiktoken")],
          f"tokexplorer: error: cannot write {tmp_path / 'no' / 'x.tiktoken'}: folder {tmp_path / 'no'} does not exist"),
+        ([f"bpe:{model}", "--format", "tokenizer.json", "-o", str(tmp_path)],
+         f"tokexplorer: error: cannot write {tmp_path}: it is a folder"),
         ([f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path / "no")],
          f"tokexplorer: error: cannot write {tmp_path / 'no'}: for --format gpt2 give an existing folder"),
     ]  # fmt: skip

@@ -207,14 +207,14 @@ def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken or GPT-2 (vocab.json + merges.txt) files")
+    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files")
     p.add_argument("spec", metavar="SPEC",
                    help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
                    help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
-                   "gpt2: vocab.json + merges.txt in the folder PATH")  # fmt: skip
+                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",
-                   help="the .tiktoken file (tiktoken) or an existing folder (gpt2)")  # fmt: skip
+                   help="the .tiktoken or tokenizer.json file, or an existing folder (gpt2)")  # fmt: skip
     p.set_defaults(func=cmd_export)
 
 

@@ -28,6 +28,8 @@ _EXPORTS: dict[str, str] = {
     "sidecar_path": "exports",
     "write_gpt2_export": "exports",
     "write_tiktoken_export": "exports",
+    "write_tokenizer_json": "exports",
+    "oniguruma_pattern": "exports",
     "collect_files": "folders",
     "load_corpus": "folders",
     "read_corpus": "folders",
