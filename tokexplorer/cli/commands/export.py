@@ -1,0 +1,58 @@
+"""``export``: a byte-level BPE written in another library's format (tiktoken, GPT-2, tokenizer.json)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from tokexplorer.cli.inputs import check_output_path
+from tokexplorer.cli.output import note
+from tokexplorer.core.errors import InputError
+
+#: The formats ``--format`` accepts, in the order the README describes them.
+EXPORT_FORMATS: tuple[str, ...] = ("tiktoken", "gpt2", "tokenizer.json")
+
+
+def cmd_export(ns: argparse.Namespace) -> int:
+    """``tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json -o PATH``: write, print the paths.
+
+    ``tiktoken``: ``PATH`` is the ``.tiktoken`` rank file, ``PATH.json`` its
+    sidecar. ``gpt2``: ``PATH`` is an existing folder that gets ``vocab.json``
+    and ``merges.txt``; a note says when the model's split pattern is not
+    GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
+    ``PATH`` is the file.
+
+    Raises:
+        InputError: a SentencePiece or malformed SPEC, a missing output folder,
+            or a model these formats cannot hold.
+    """
+    from tokexplorer.core.analysis import load_bpe_spec
+    from tokexplorer.core.backends import parse_spec
+    from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export, write_tokenizer_json
+
+    if parse_spec(ns.spec)[0] == "sp":
+        raise InputError("export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported")
+    if ns.format == "gpt2":
+        if not os.path.isdir(ns.output):
+            raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
+    else:
+        check_output_path(ns.output)
+    bpe = load_bpe_spec(ns.spec)
+    if ns.format == "tiktoken":
+        written = write_tiktoken_export(bpe, ns.output)
+    elif ns.format == "tokenizer.json":
+        written = [write_tokenizer_json(bpe, ns.output)]
+    else:
+        written = write_gpt2_export(bpe, ns.output)
+        if bpe.pattern_name != "gpt2":
+            shown = bpe.pattern_name or "a custom one"
+            note(
+                f"the model's split pattern is {shown}, but vocab.json + merges.txt carry no pattern: "
+                "readers split text as GPT-2 does (tokenizers' ByteLevel), so ids can differ "
+                "from ours; use --format tiktoken or tokenizer.json to keep the pattern"
+            )
+        if bpe.special_tokens:
+            note("special tokens are in vocab.json only; register them as added tokens in the reader")
+    for p in written:
+        print(p)
+    return 0
