@@ -211,6 +211,9 @@ class MergeState:
                         flat[i + 1 : e - 1] = flat[i + 2 : e]
                     e -= 1
                     left_a -= used
+                    # The "word wi holds pair p" update below is written out twice
+                    # (left and right neighbour) on purpose: this is the hot loop, and a
+                    # helper call here measured up to 4% of training time.
                     if i > o:
                         left = flat[i - 1] << _SHIFT
                         p = left | a
