@@ -30,4 +30,4 @@ def pytest_sessionfinish(session, exitstatus):
 
 # Shared fixtures live in the tests/fixtures package (helpers importable as
 # ``fixtures.sp`` and ``fixtures.stats``); its pytest fixtures load as a plugin.
-pytest_plugins = ["fixtures.sp_models"]
+pytest_plugins = ["fixtures.sp_models", "fixtures.cat_hat"]

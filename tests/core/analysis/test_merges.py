@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import tiktoken
 
+from fixtures.cat_hat import CAT_HAT_TEXT
 from tokexplorer.core.analysis import (
     MergeIndex,
     fire_index,
@@ -18,14 +19,10 @@ from tokexplorer.core.backends import bpe_from_tiktoken
 from tokexplorer.core.bpe import BPE, replay_encode, train_bpe
 from tokexplorer.core.errors import InputError
 
-#: The fixture text: "the cat in the hat" plus 你好 / 你们好, trained to 24 merges.
-FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
-
 
 @pytest.fixture(scope="module")
-def bpe() -> BPE:
-    model, _ = train_bpe(FIXTURE, vocab_size=256 + 24, pattern="gpt2")
-    return model
+def bpe(cat_hat_bpe) -> BPE:
+    return cat_hat_bpe
 
 
 def test_merge_tree_of_the(bpe):
@@ -67,7 +64,7 @@ def test_fire_counts_and_where_it_fires(bpe):
 
 def test_fire_counts_equal_merges_in_the_encoding(bpe):
     # Each token the encoder outputs is built by exactly its merge tree's merges.
-    text = FIXTURE + " the hat 你们"
+    text = CAT_HAT_TEXT + " the hat 你们"
     fi = fire_index(bpe, text)
     idx = MergeIndex(bpe.merges, bpe.vocab)
     expected = [0] * len(bpe.merges)

@@ -16,13 +16,10 @@ from tokexplorer.core.bpe import (
 )
 from tokexplorer.core.errors import Cancelled, InputError
 
-FIXTURE = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
-
 
 @pytest.fixture(scope="module")
-def bpe() -> BPE:
-    model, _ = train_bpe(FIXTURE, vocab_size=256 + 24, pattern="gpt2")
-    return model
+def bpe(cat_hat_bpe) -> BPE:
+    return cat_hat_bpe
 
 
 def test_replay_of_a_fixed_chunk_visits_the_expected_pieces(bpe):

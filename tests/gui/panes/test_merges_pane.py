@@ -254,13 +254,12 @@ def test_big_merge_table_100k_rows(qtbot):
 
 
 # ----------------------------------------------------------------- the pane on a trained model
-TEXT = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
 
 
 @pytest.fixture
-def pane(qtbot):
+def pane(qtbot, cat_hat_bpe):
     state = AppState()
-    bpe, _ = train_bpe(TEXT, vocab_size=256 + 24, pattern="gpt2")
+    bpe = cat_hat_bpe
     state.sample_text = "the cat in the hat, 你们好"
     p = MergesPane(state)
     qtbot.addWidget(p)

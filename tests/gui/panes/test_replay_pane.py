@@ -4,17 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.state import AppState
 
-TEXT = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
-
 
 @pytest.fixture
-def pane(qtbot):
+def pane(qtbot, cat_hat_bpe):
     state = AppState()
-    bpe, _ = train_bpe(TEXT, vocab_size=256 + 24, pattern="gpt2")
+    bpe = cat_hat_bpe
     state.set_bpe(bpe)
     p = ReplayPane(state)
     qtbot.addWidget(p)

@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 from tokexplorer.core.analysis import MergeIndex
-from tokexplorer.core.bpe import train_bpe
 from tokexplorer.gui.widgets.merge_tree import MergeTreeWidget
 
-TEXT = "the cat in the hat. the hat is on the cat. 你好, 你们好! 你好吗? " * 3
 
-
-def test_tree_of_a_known_token(qtbot):
-    bpe, _ = train_bpe(TEXT, vocab_size=256 + 24, pattern="gpt2")
+def test_tree_of_a_known_token(qtbot, cat_hat_bpe):
+    bpe = cat_hat_bpe
     idx = MergeIndex(bpe.merges, bpe.vocab)
     w = MergeTreeWidget()
     qtbot.addWidget(w)
