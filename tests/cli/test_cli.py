@@ -74,14 +74,14 @@ def fixed_clock(monkeypatch):
 # ---------------------------------------------------------------------------
 
 
-def test_encode_ids_e01(capsys):
+def test_encode_ids(capsys):
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--text", EMOJI_TEXT)
     assert code == 0
     assert out == "6151 28584 5509 11410 234 232\n"
     assert err == ""
 
 
-def test_encode_json_e01(capsys):
+def test_encode_json(capsys):
     code, out, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", EMOJI_TEXT, "--json")
     assert code == 0
     obj = json.loads(out)
@@ -107,12 +107,12 @@ def test_encode_json_e01(capsys):
     assert out.count("\n") == 1  # one JSON object on one line
 
 
-def test_encode_count_e01(capsys):
+def test_encode_count(capsys):
     code, out, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", EMOJI_TEXT, "--count")
     assert (code, out) == (0, "6\n")
 
 
-def test_encode_our_engine_with_cl100k_ranks_e01(capsys):
+def test_encode_our_engine_with_cl100k_ranks(capsys):
     code, out, _ = run(capsys, "encode", "--tokenizer", "bpe:" + CL100K, "--text", EMOJI_TEXT)
     assert (code, out) == (0, "6151 28584 5509 11410 234 232\n")
 
@@ -135,7 +135,7 @@ def test_encode_json_and_count_are_exclusive(capsys):
 # ---------------------------------------------------------------------------
 
 
-def test_special_plain_is_default_and_notes_e08(capsys):
+def test_special_plain_is_default_and_notes(capsys):
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--text", SPECIAL_TEXT)
     assert code == 0
     assert out == "14452 2019 83739 8862 728 428 91 29 10548 1495\n"
@@ -145,14 +145,14 @@ def test_special_plain_is_default_and_notes_e08(capsys):
     assert "<|endoftext|>" in lines[0]
 
 
-def test_special_special_e08(capsys):
+def test_special_special(capsys):
     code, out, err = run(
         capsys, "encode", "--tokenizer", CL100K, "--text", SPECIAL_TEXT, "--special", "special"
     )
     assert (code, out, err) == (0, "14452 2019 220 100257 10548 1495\n", "")
 
 
-def test_special_raise_e08(capsys):
+def test_special_raise(capsys):
     code, out, err = run(
         capsys, "encode", "--tokenizer", CL100K, "--text", SPECIAL_TEXT, "--special", "raise"
     )
@@ -160,7 +160,7 @@ def test_special_raise_e08(capsys):
     assert_one_line_error(err, "tokexplorer: error:", "<|endoftext|>")
 
 
-def test_special_count_agrees_with_ids_e08(capsys):
+def test_special_count_agrees_with_ids(capsys):
     _, plain, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", SPECIAL_TEXT, "--count")
     _, special, _ = run(
         capsys, "encode", "--tokenizer", CL100K, "--text", SPECIAL_TEXT, "--count",
@@ -180,17 +180,17 @@ def test_bad_special_policy_is_usage_error(capsys):
 # ---------------------------------------------------------------------------
 
 
-def test_decode_round_trip_e01(capsys):
+def test_decode_round_trip(capsys):
     code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, *map(str, EMOJI_IDS))
     assert (code, out) == (0, EMOJI_TEXT)  # exactly the text: no newline added to a pipe
 
 
-def test_decode_lone_byte_token_e05(capsys):
+def test_decode_lone_byte_token(capsys):
     code, out, err = run(capsys, "decode", "--tokenizer", CL100K, "222")
     assert (code, out, err) == (0, "\ufffd", "")
 
 
-def test_decode_bytes_e05(capsys):
+def test_decode_bytes(capsys):
     code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, "222", "--bytes")
     assert (code, out) == (0, "80\n")
     code, out, _ = run(capsys, "decode", "--tokenizer", CL100K, "11410", "234", "232", "--bytes")
@@ -297,7 +297,7 @@ def test_train_refuses_damaged_text_unless_allowed(capsys, tmp_path, monkeypatch
     assert out.startswith("learned 15 of 44 merges; vocab 271;")
 
 
-def test_train_vocab_below_256_e22(capsys, tmp_path, corpus_file):
+def test_train_vocab_below_256(capsys, tmp_path, corpus_file):
     model = tmp_path / "m.bpe"
     code, out, err = run(capsys, "train", str(corpus_file), "--vocab-size", "200", "-o", str(model))
     assert (code, out) == (2, "")
@@ -305,7 +305,7 @@ def test_train_vocab_below_256_e22(capsys, tmp_path, corpus_file):
     assert not model.exists()
 
 
-def test_train_vocab_below_256_plus_specials_e22(capsys, tmp_path, corpus_file):
+def test_train_vocab_below_256_plus_specials(capsys, tmp_path, corpus_file):
     code, _, err = run(
         capsys, "train", str(corpus_file), "--vocab-size", "257", "--special", "<a>", "<b>",
         "-o", str(tmp_path / "m.bpe"),
@@ -332,7 +332,7 @@ def test_train_missing_output_folder_fails_before_training(capsys, tmp_path, cor
     assert_one_line_error(err, "does not exist")
 
 
-def test_train_gbk_file_needs_encoding_e16(capsys, tmp_path, fixed_clock):
+def test_train_gbk_file_needs_encoding(capsys, tmp_path, fixed_clock):
     gbk = tmp_path / "zh.txt"
     gbk.write_bytes(("\u6c49\u5b57 " * 50).encode("gbk"))
     model = tmp_path / "zh.bpe"
@@ -378,7 +378,7 @@ def test_train_pattern_only_for_bpe(capsys, tmp_path, corpus_file):
 # ---------------------------------------------------------------------------
 
 
-def test_gbk_file_refused_then_read_with_encoding_e16(capsys, tmp_path):
+def test_gbk_file_refused_then_read_with_encoding(capsys, tmp_path):
     gbk = tmp_path / "zh.txt"
     gbk.write_bytes("\u6c49\u5b57".encode("gbk"))  # BA BA D7 D6
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(gbk))
@@ -421,7 +421,7 @@ def test_binary_file(capsys, tmp_path):
     assert_one_line_error(err, "binary")
 
 
-def test_utf8_bom_file_e14(capsys, tmp_path):
+def test_utf8_bom_file(capsys, tmp_path):
     f = tmp_path / "bom.txt"
     f.write_bytes(b"\xef\xbb\xbfword\n")
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(f))
@@ -480,7 +480,7 @@ def test_compare_table(capsys):
     assert len(lines) == 3
 
 
-def test_compare_json_e08(capsys):
+def test_compare_json(capsys):
     code, out, _ = run(
         capsys, "compare", "--tokenizer", CL100K, "--tokenizer", "bpe:" + CL100K,
         "--text", SPECIAL_TEXT, "--special", "special", "--json",
@@ -526,7 +526,7 @@ def test_inspect_table_zwj_sequence(capsys):
     assert "    0  F0   lead 1/4                   0         0" in out
 
 
-def test_inspect_lone_surrogate_is_cleaned_e10(capsys):
+def test_inspect_lone_surrogate_is_cleaned(capsys):
     code, out, err = run(capsys, "inspect", "--text", "\ud83d", "--json")
     assert code == 0
     assert json.loads(out)["code_points"][0]["code_point"] == "U+FFFD"
