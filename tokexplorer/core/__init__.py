@@ -55,6 +55,7 @@ _API: dict[str, str] = {
     "BPETokenizer": "backends",
     "TiktokenTokenizer": "backends",
     "SentencePieceTokenizer": "backends",
+    "HuggingFaceTokenizer": "backends",
     "SentencePieceOptions": "backends",
     "load_tokenizer": "backends",
     "parse_spec": "backends",

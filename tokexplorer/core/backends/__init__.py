@@ -1,5 +1,5 @@
 """One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken,
-SentencePiece), plus the SPEC strings that name and load them.
+SentencePiece, Hugging Face ``tokenizers``), plus the SPEC strings that name and load them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ _EXPORTS: dict[str, str] = {
     "Tokenizer": "base",
     "check_special_policy": "base",
     "BPETokenizer": "bpe_backend",
+    "HuggingFaceTokenizer": "huggingface",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",

