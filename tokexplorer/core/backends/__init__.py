@@ -1,4 +1,4 @@
-"""One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken,
+"""One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken and tekken,
 SentencePiece, Hugging Face ``tokenizers``), plus the SPEC strings that name and load them.
 """
 
@@ -13,6 +13,8 @@ _EXPORTS: dict[str, str] = {
     "check_special_policy": "base",
     "BPETokenizer": "bpe_backend",
     "HuggingFaceTokenizer": "huggingface",
+    "load_gpt2_pair": "hf_files",
+    "load_wordpiece_vocab": "hf_files",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",
@@ -29,11 +31,18 @@ _EXPORTS: dict[str, str] = {
     "parse_model_info": "sentencepiece",
     "train_sentencepiece": "sentencepiece",
     "user_defined_ids": "sentencepiece",
+    "KNOWN_RANK_FILES": "rank_files",
+    "PatternNeededError": "rank_files",
+    "RANK_PATTERNS": "rank_files",
+    "known_rank_file": "rank_files",
+    "resolve_pattern": "rank_files",
     "SPEC_FORMS": "spec",
     "load_tokenizer": "spec",
     "load_tokenizers": "spec",
     "model_path": "spec",
     "parse_spec": "spec",
+    "TekkenTokenizer": "tekken",
+    "load_tekken": "tekken",
     "TiktokenTokenizer": "tiktoken_backend",
     "bpe_from_tiktoken": "tiktoken_backend",
     "read_tiktoken_ranks": "tiktoken_backend",

@@ -75,6 +75,7 @@ class Tokenizer(ABC):
         special_tokens: special token text -> id.
         source_file: the file the tokenizer was loaded from (an absolute path),
             or None (an encoding by name, a model trained here).
+        load_notes: what loading it chose or left out (the file of a folder used...).
 
     A subclass implements :attr:`default_name`, :attr:`description`, :attr:`vocab_size`,
     :meth:`token_bytes` and the hook :meth:`_tokenize`; it may override
@@ -83,6 +84,8 @@ class Tokenizer(ABC):
 
     family: str = ""
     source_file: PurePath | None = None
+    #: What loading it from a SPEC chose or left out (set by ``load_tokenizer``), one line each.
+    load_notes: tuple[str, ...] = ()
     _given_name: str | None = None
 
     @property
