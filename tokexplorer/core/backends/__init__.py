@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     "train_sentencepiece": "sentencepiece",
     "user_defined_ids": "sentencepiece",
     "KNOWN_RANK_FILES": "rank_files",
+    "KnownRanks": "rank_files",
     "PatternNeededError": "rank_files",
     "RANK_PATTERNS": "rank_files",
     "known_rank_file": "rank_files",

@@ -16,7 +16,7 @@ The formats (:data:`FORMATS`):
   (tiktoken's own files, Llama 3/4's ``tokenizer.model``, Qwen's ``qwen.tiktoken``);
 * ``tokenizer.json``: a JSON object with a ``model`` object (Hugging Face ``tokenizers``);
 * ``tekken``: a JSON object with ``config.pattern`` and a ``vocab`` list (Mistral's ``tekken.json``);
-* ``gpt2``: a ``vocab.json`` (JSON object, token -> int id) with its ``merges.txt``
+* ``gpt2``: a ``vocab.json`` (JSON object of at least 256 tokens -> distinct int ids) with its ``merges.txt``
   (``#version`` line optional, then ``left right`` per line);
 * ``wordpiece``: a BERT ``vocab.txt``: one token per line, no whitespace inside a
   line, with ``[UNK]`` or ``##`` continuation tokens.
@@ -175,7 +175,8 @@ def _json_reason(data: bytes) -> tuple[str | None, str]:
     config = obj.get("config")
     if isinstance(config, dict) and "pattern" in config and isinstance(obj.get("vocab"), list):
         return "tekken", f"JSON with 'config.pattern' and a 'vocab' list (version {config.get('version', '?')})"
-    if obj and all(isinstance(v, int) and not isinstance(v, bool) for v in obj.values()):
+    ids = list(obj.values())
+    if len(ids) >= 256 and all(type(v) is int for v in ids) and len(set(ids)) == len(ids):  # 256 byte tokens at least
         return "gpt2-vocab", f"JSON object of {len(obj):,} tokens -> ids (a vocab.json)"
     keys = ", ".join(repr(k) for k in list(obj)[:4]) + (", ..." if len(obj) > 4 else "")
     return None, f"a JSON file without a 'model' key, not a tokenizer (keys: {keys or 'none'})"
@@ -219,7 +220,8 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
 
     >>> sniff_bytes(b"")
     (None, 'an empty file, not a tokenizer')
-    >>> sniff_bytes(b'{"a": 1}')[0], sniff_bytes(b"#version: 0.2\\na b\\n")[0]
+    >>> vocab = json.dumps({chr(0x100 + i): i for i in range(256)}).encode()
+    >>> sniff_bytes(vocab)[0], sniff_bytes(b"#version: 0.2\\na b\\n")[0]
     ('gpt2-vocab', 'gpt2-merges')
     >>> sniff_bytes(b"[PAD]\\n[UNK]\\nthe\\n##s\\n")
     ('wordpiece', "one token per line with an '[UNK]' line (a WordPiece vocab.txt)")
