@@ -27,7 +27,7 @@ from tokexplorer.core.backends import (
     load_tokenizer,
 )
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.errors import InputError
+from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.io import save_bpe, sniff_path, write_tiktoken_export, write_tiktoken_file
 
 CORPUS = ["The cat sat on the mat.", "Cats and dogs: 123 456!", "naïve café — 東京 🙂", "the THE The"] * 20
@@ -224,7 +224,7 @@ def test_tekken_special_tokens_first_and_vocab_cut(files, tmp_path):
     assert "vocab cut to its first 280 of 300 tokens" in tok.description
     old = _tekken(tmp_path, ranks, n_special=20, vocab_size=20 + 300)
     assert load_tokenizer(f"tekken:{old}").special_tokens["[INST]"] == 3
-    with pytest.raises(InputError, match="must list its special tokens"):
+    with pytest.raises(ModelFormatError, match="must list its special tokens"):
         load_tokenizer(str(_tekken(tmp_path, ranks, n_special=20, vocab_size=320, version="v11")))
 
 
