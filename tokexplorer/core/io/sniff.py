@@ -241,7 +241,7 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
         lines = lines[:-1]
     sample = [ln for ln in lines[: _RANK_SAMPLE + 1] if ln][:_RANK_SAMPLE]
     matches = [_RANK_LINE.match(ln) for ln in sample]
-    if sample and all(m is not None and len(m.group(1)) % 4 == 0 for m in matches):
+    if sample and all(m is not None and (len(m.group(1)) % 4 == 0 or m.group(1).strip(b"=") == b"") for m in matches):
         return "ranks", f"lines of 'base64-token rank' ({len(sample)} read)"
     if data.lstrip()[:1] == b"{" or data.lstrip()[:1] == b"[" and _parses(data):
         if not complete:
