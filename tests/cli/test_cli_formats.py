@@ -63,7 +63,8 @@ def test_merges_and_export_of_a_bare_path(tmp_path, capsys):
     # the export reads back by content, pattern from its sidecar
     assert main(["encode", "--tokenizer", str(out), "--text", TEXT]) == 0
     ids = [int(i) for i in capsys.readouterr().out.split()]
-    ref = tiktoken.Encoding("r", pat_str=RANK_PATTERNS["cl100k"], mergeable_ranks=bpe.mergeable_ranks, special_tokens={})
+    ranks = bpe.mergeable_ranks
+    ref = tiktoken.Encoding("r", pat_str=RANK_PATTERNS["cl100k"], mergeable_ranks=ranks, special_tokens={})
     assert ids == ref.encode_ordinary(TEXT)
 
 

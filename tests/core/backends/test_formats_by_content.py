@@ -42,7 +42,8 @@ def files(tmp_path_factory):
     hf = Tokenizer(models.BPE())
     hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     hf.decoder = decoders.ByteLevel()
-    hf.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=400, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    hf.train_from_iterator(CORPUS, trainers.BpeTrainer(vocab_size=400, initial_alphabet=alphabet))
     (root / "hf").mkdir()
     hf.save(str(root / "hf" / "tokenizer.json"))
     out["tokenizer.json"] = root / "hf" / "tokenizer.json"
@@ -67,8 +68,8 @@ def files(tmp_path_factory):
 
 
 def _ranks_pattern_encoding(path, pattern):
-    return tiktoken.Encoding("ref", pat_str=RANK_PATTERNS[pattern], mergeable_ranks=tiktoken.load.load_tiktoken_bpe(str(path)),
-                             special_tokens={})  # fmt: skip
+    ranks = tiktoken.load.load_tiktoken_bpe(str(path))
+    return tiktoken.Encoding("ref", pat_str=RANK_PATTERNS[pattern], mergeable_ranks=ranks, special_tokens={})
 
 
 def test_tokenizer_json_by_content(files):
@@ -95,7 +96,8 @@ def test_bert_vocab_txt_lowercase_from_config(files, tmp_path):
     (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": true}')
     ours = load_tokenizer(str(tmp_path))
     ref = BertWordPieceTokenizer(str(path), lowercase=True)
-    assert ours.encode(TEXT) == ref.encode(TEXT).ids != BertWordPieceTokenizer(str(path), lowercase=False).encode(TEXT).ids
+    cased = BertWordPieceTokenizer(str(path), lowercase=False)
+    assert ours.encode(TEXT) == ref.encode(TEXT).ids != cased.encode(TEXT).ids
     assert ours.notes == ("lowercased: do_lower_case of tokenizer_config.json",)
 
 
@@ -257,8 +259,10 @@ def test_model_folder_order_and_notes(files, sp_models, tmp_path):
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b"just some notes\nmore\n", "notes.dat: looks like a UTF-8 text file, not a tokenizer (first line 'just some notes')"),
-        (b'{"hidden_size": 8, "vocab_size": 3}', "notes.dat: a JSON file without a 'model' key, not a tokenizer (keys: 'hidden_size', 'vocab_size')"),
+        (b"just some notes\nmore\n",
+         "notes.dat: looks like a UTF-8 text file, not a tokenizer (first line 'just some notes')"),
+        (b'{"hidden_size": 8, "vocab_size": 3}',
+         "notes.dat: a JSON file without a 'model' key, not a tokenizer (keys: 'hidden_size', 'vocab_size')"),
         (b"\x00\x01" * 6144, "notes.dat: binary, 12 KB, not a tokenizer format"),
         (b"", "notes.dat: an empty file, not a tokenizer"),
     ],

@@ -91,7 +91,9 @@ def test_rank_files_and_sentencepiece_files_of_one_name(tmp_path, sp_models):
     assert toks[1].description == (
         "b/r.tiktoken (tiktoken) · cl100k pattern · 256 tokens · no special tokens (a rank file does not list them)"
     )
-    assert toks[3].load_notes == ("pattern 'cl100k' not used: tokenizer.model (SentencePiece) carries its own split pattern",)
+    assert toks[3].load_notes == (
+        "pattern 'cl100k' not used: tokenizer.model (SentencePiece) carries its own split pattern",
+    )
     assert toks[3].description == "b/tokenizer.model (SentencePiece) · bpe model · identity · 120 pieces"
     assert [t.tokenize("hi").tokenizer for t in toks[1::2]] == [
         "b/r.tiktoken (tiktoken)",

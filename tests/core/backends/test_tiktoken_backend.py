@@ -320,7 +320,8 @@ def test_from_file_unknown_ranks_need_a_pattern(tmp_path):
         TiktokenTokenizer.from_file(path)
     tok = TiktokenTokenizer.from_file(path, pattern="cl100k")
     assert tok.description == (
-        "cl100k_base.tiktoken (tiktoken) · cl100k pattern · 257 tokens · no special tokens (a rank file does not list them)"
+        "cl100k_base.tiktoken (tiktoken) · cl100k pattern · 257 tokens · "
+        "no special tokens (a rank file does not list them)"
     )
     assert tok.special_tokens == {}
     assert tok.encode("abc") == [256, 99]

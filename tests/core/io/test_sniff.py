@@ -36,8 +36,8 @@ def test_rank_lines_and_their_limits():
         (json.dumps({"model": {"type": "WordPiece"}, "normalizer": None}).encode(), "tokenizer.json"),
         (json.dumps({"config": {"pattern": "x", "version": "v7"}, "vocab": []}).encode(), "tekken"),
         (b"#version: 0.2\n", "gpt2-merges"),
-        ("[CLS]\n[SEP]\n[UNK]\nthe\n##s\n".encode(), "wordpiece"),
-        ("a\nb\n##x\n##y\n".encode(), "wordpiece"),  # no [UNK], but '##' continuation lines
+        (b"[CLS]\n[SEP]\n[UNK]\nthe\n##s\n", "wordpiece"),
+        (b"a\nb\n##x\n##y\n", "wordpiece"),  # no [UNK], but '##' continuation lines
     ],
 )
 def test_text_and_json_formats(data, fmt):
@@ -48,7 +48,7 @@ def test_descriptions_of_what_is_not_a_tokenizer():
     assert sniff_bytes(b"[1, 2, 3]") == (None, "a JSON list, not a tokenizer (tokenizer files hold a JSON object)")
     assert sniff_bytes(b"{not json") == (None, "starts like JSON but does not parse as JSON, not a tokenizer")
     assert sniff_bytes(b"\xff\xfe\x00a", size=5 << 20) == (None, "binary, 5.0 MB, not a tokenizer format")
-    assert sniff_bytes("word with spaces\nanother line\n".encode()) == (
+    assert sniff_bytes(b"word with spaces\nanother line\n") == (
         None,
         "looks like a UTF-8 text file, not a tokenizer (first line 'word with spaces')",
     )

@@ -58,7 +58,8 @@ def test_rank_file_asks_for_its_pattern(qtbot, window, ranks):
         ok.click()
     tok = window.state.tokenizers[n]
     assert " · llama3 pattern · " in tok.description
-    ref = tiktoken.Encoding("r", pat_str=RANK_PATTERNS["llama3"], mergeable_ranks=bpe.mergeable_ranks, special_tokens={})
+    ranks = bpe.mergeable_ranks
+    ref = tiktoken.Encoding("r", pat_str=RANK_PATTERNS["llama3"], mergeable_ranks=ranks, special_tokens={})
     assert tok.encode(TEXT) == ref.encode_ordinary(TEXT)
 
 
@@ -84,7 +85,8 @@ def test_drop_a_model_folder_opens_its_tokenizer(qtbot, window, tmp_path):
     lib = Tokenizer(models.BPE())
     lib.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     lib.decoder = decoders.ByteLevel()
-    lib.train_from_iterator([TEXT] * 10, trainers.BpeTrainer(vocab_size=280, initial_alphabet=pre_tokenizers.ByteLevel.alphabet()))
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    lib.train_from_iterator([TEXT] * 10, trainers.BpeTrainer(vocab_size=280, initial_alphabet=alphabet))
     lib.save(str(folder / "tokenizer.json"))
     (folder / "config.json").write_text('{"model_type": "gpt2"}')
     with qtbot.waitSignal(window.state.tokenizers_changed, timeout=WAIT):

@@ -17,7 +17,7 @@ tiktoken`` writes beside it; without either, :func:`rank_file_setup` raises
 >>> resolve_pattern("llama5")
 Traceback (most recent call last):
 ...
-tokexplorer.core.errors.InputError: unknown split pattern 'llama5'; give one of gpt2, cl100k, o200k, llama3, qwen, whisper or a regular expression
+tokexplorer.core.errors.InputError: unknown split pattern 'llama5'; give one of gpt2, ... or a regular expression
 """
 
 from __future__ import annotations
