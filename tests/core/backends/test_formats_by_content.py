@@ -223,7 +223,9 @@ def test_tekken_special_tokens_first_and_vocab_cut(files, tmp_path):
     assert tok.special_tokens == {"<unk>": 0, "<s>": 1, "</s>": 2, "<SPECIAL_3>": 3, "<SPECIAL_4>": 4}
     assert tok.vocab_size == 285 and tok.name == "tekken.json (tekken)"
     assert tok.token_bytes(5 + 97) == b"a"
-    assert "vocab cut to its first 280 of 300 tokens" in tok.description
+    assert tok.description.endswith(
+        " · tekken v3 · special ids 0-4 (3 listed + 2 <SPECIAL_i> fillers) · vocab cut to 280 of 300"
+    )
     old = _tekken(tmp_path, ranks, n_special=20, vocab_size=20 + 300)
     assert load_tokenizer(f"tekken:{old}").special_tokens["[INST]"] == 3
     with pytest.raises(ModelFormatError, match="must list its special tokens"):

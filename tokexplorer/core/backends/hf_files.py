@@ -139,9 +139,9 @@ def load_gpt2_pair(vocab_path: str | os.PathLike[str], merges_path: str | os.Pat
     lib.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     lib.decoder = decoders.ByteLevel()
     lib.post_processor = processors.ByteLevel(trim_offsets=False)
-    notes = [f"GPT-2 byte-level BPE from {vp.name} + {mp.name} (ByteLevel pre-tokenizer, no prefix space)"]
+    notes = [f"GPT-2 pair {vp.name} + {mp.name}, ByteLevel without prefix space"]
     if specials:
         lib.add_special_tokens(specials)
         shown = ", ".join(specials[:3]) + (f" and {len(specials) - 3} more" if len(specials) > 3 else "")
-        notes.append(f"special tokens (no merge builds them): {shown}")
+        notes.append(f"special (built by no merge): {shown}")
     return HuggingFaceTokenizer(lib, source_file=vp.absolute(), notes=tuple(notes))

@@ -90,7 +90,7 @@ def resolve_pattern(pattern: str) -> tuple[str, str]:
     try:
         regex.compile(pattern)
     except regex.error as exc:
-        raise InputError(f"the split pattern {pattern!r} is not a valid regular expression: {exc}") from None
+        raise InputError(f"the split pattern {pattern} is not a valid regular expression: {exc}") from None
     same = [name for name, pat in RANK_PATTERNS.items() if pat == pattern]
     return (same[0] if same else "custom"), pattern
 

@@ -68,7 +68,7 @@ def _special_tokens(data: dict, version: str, n_special: int, name: str) -> tupl
         if int(version[1:]) > 7:
             raise ModelFormatError(f"{name}: a tekken file of version {version} must list its special tokens")
         texts = list(DEFAULT_SPECIAL_TOKENS)
-        source = f"mistral_common's {len(texts)} default special tokens, the file lists none"
+        source = f"{len(texts)} mistral_common defaults"
     else:
         if not isinstance(listed, list) or any(
             not isinstance(t, dict) or t.get("rank") != i or not isinstance(t.get("token_str"), str)
@@ -76,13 +76,13 @@ def _special_tokens(data: dict, version: str, n_special: int, name: str) -> tupl
         ):
             raise ModelFormatError(f"{name}: 'special_tokens' must list {{rank, token_str}} with ranks 0, 1, 2...")
         texts = [t["token_str"] for t in listed]
-        source = f"{len(texts)} special tokens listed"
+        source = f"{len(texts)} listed"
     if len(texts) > n_special or len(set(texts)) != len(texts):
         raise ModelFormatError(f"{name}: {len(texts)} special tokens for {n_special} special ids, or one repeats")
     fillers = n_special - len(texts)
     texts += [f"<SPECIAL_{i}>" for i in range(len(texts), n_special)]
     if fillers:
-        source += f", {fillers} fillers <SPECIAL_{n_special - fillers}>..<SPECIAL_{n_special - 1}>"
+        source += f" + {fillers} <SPECIAL_i> fillers"
     return {t: i for i, t in enumerate(texts)}, source
 
 
@@ -146,7 +146,7 @@ def load_tekken(path: str | os.PathLike[str]) -> TekkenTokenizer:
         raise
     except BaseException as exc:  # noqa: BLE001 - tiktoken's Rust panics are BaseExceptions
         raise ModelFormatError(f"{p.name}: tiktoken rejected the tekken vocabulary: {first_line(exc)}") from None
-    cut = f", vocab cut to its first {inner:,} of {len(vocab):,} tokens" if inner < len(vocab) else ""
-    notes = f"tekken {version}: ids 0-{n_special - 1} special ({special_source}), tokens from {n_special}{cut}"
+    cut = f" · vocab cut to {inner:,} of {len(vocab):,}" if inner < len(vocab) else ""
+    notes = f"tekken {version} · special ids 0-{n_special - 1} ({special_source}){cut}"
     label = next((n for n, pat in RANK_PATTERNS.items() if pat == pattern), "tekken")
     return TekkenTokenizer(enc, source=notes, source_file=p.absolute(), pattern_label=label)
