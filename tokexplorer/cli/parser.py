@@ -225,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Explore LLM tokenizers. Without a subcommand, "
         "'tokexplorer [FILE ...] [--screenshot PNG]' starts the desktop app.",
         epilog="Tokenizer SPEC: bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, "
-        "tiktoken-file:PATH or sp:PATH. Run 'tokexplorer COMMAND --help' for details.",
+        "tiktoken-file:PATH, sp:PATH or hf:PATH. Run 'tokexplorer COMMAND --help' for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

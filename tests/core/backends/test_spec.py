@@ -32,7 +32,7 @@ def test_parse_spec(spec, expected):
     assert parse_spec(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["hf:gpt2", "cl100k_base", "tiktoken:", "sp:", ""])
+@pytest.mark.parametrize("spec", ["hub:gpt2", "cl100k_base", "tiktoken:", "sp:", ""])
 def test_parse_spec_rejects(spec):
     with pytest.raises(InputError) as err:
         parse_spec(spec)

@@ -13,6 +13,8 @@ _EXPORTS: dict[str, str] = {
     "check_special_policy": "base",
     "BPETokenizer": "bpe_backend",
     "HuggingFaceTokenizer": "huggingface",
+    "PipelineStages": "huggingface",
+    "pipeline_stages": "huggingface",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",

@@ -12,6 +12,9 @@ _EXPORTS: dict[str, str] = {
     "HFConfig": "config",
     "TokenSpelling": "config",
     "read_config": "config",
+    "PipelineStages": "stages",
+    "PreToken": "stages",
+    "pipeline_stages": "stages",
     "HuggingFaceTokenizer": "tokenizer",
     "char_to_byte_offsets": "tokenizer",
 }

@@ -26,13 +26,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, TypeVar
 
-import regex
-
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError, TokexplorerError
-from tokexplorer.core.text import CleanText
+from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
@@ -141,7 +139,7 @@ class HuggingFaceTokenizer(Tokenizer):
         added = tokenizer.get_added_tokens_decoder()
         self._added: dict[int, str] = {int(i): t.content for i, t in added.items()}
         self._special: dict[str, int] = {t.content: int(i) for i, t in added.items() if t.special}
-        self._special_re: regex.Pattern[str] | None = None
+        self._bytes: dict[int, bytes] = {}
         self._plain: tokenizers.Tokenizer | None = None
         vocab = tokenizer.get_vocab(with_added_tokens=True)
         self._n = max(vocab.values(), default=-1) + 1
@@ -196,13 +194,11 @@ class HuggingFaceTokenizer(Tokenizer):
     @property
     def description(self) -> str:
         """``"tokenizer.json (Hugging Face WordPiece) · BertNormalizer → BertPreTokenizer →
-        WordPiece → BertProcessing · 30,522 tokens"`` (each stage's top component;
-        the notes given at construction after that)."""
+        WordPiece → BertProcessing · 30,522 tokens"``: the pipeline's stages (the parts of
+        a ``Sequence`` joined by ``+``), the size, then the notes given at construction."""
         cfg = self.config
-        stages = [s[0] for s in (cfg.normalizer, cfg.pre_tokenizer) if s]
-        stages.append(cfg.model_type)
-        if cfg.post_processor:
-            stages.append(cfg.post_processor[0])
+        stages = [_parts(cfg.normalizer), _parts(cfg.pre_tokenizer), cfg.model_type, _parts(cfg.post_processor)]
+        stages = [s for s in stages if s]
         extra = "".join(f" · {n}" for n in self.notes)
         return f"{self.name} · {' → '.join(stages)} · {self._n:,} tokens{extra}"
 
@@ -223,17 +219,9 @@ class HuggingFaceTokenizer(Tokenizer):
 
     # ---------------------------------------------------------------- encoding
     def _specials_in(self, text: str) -> list[str]:
-        """Distinct special token spellings found in ``text``, in order of first match."""
-        if not self._special:
-            return []
-        if self._special_re is None:
-            names = sorted(self._special, key=len, reverse=True)
-            self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
-        found: list[str] = []
-        for m in self._special_re.finditer(text):
-            if m.group() not in found:
-                found.append(m.group())
-        return found
+        """Distinct special token spellings found in ``text``, in order of first occurrence."""
+        found = [(text.find(s), s) for s in self._special if s and s in text]
+        return [s for _, s in sorted(found)]
 
     def library_for(self, special: SpecialPolicy) -> tokenizers.Tokenizer:
         """The library tokenizer that encodes under ``special``: the wrapped one,
@@ -265,16 +253,32 @@ class HuggingFaceTokenizer(Tokenizer):
         notes.extend(unknown_special_notes(text, self._special, special))
         return notes
 
-    def encoding(self, text: str, *, special: SpecialPolicy = "special") -> Any:
+    def encoding(self, text: str, *, special: SpecialPolicy = "special", add_special_tokens: bool | None = None) -> Any:
         """The library's own ``Encoding`` of already-cleaned ``text`` under ``special``
-        and :attr:`add_special_tokens` (no policy check, no notes).
+        (no policy check, no notes).
+
+        Args:
+            text: the text, already cleaned.
+            special: the special-token policy.
+            add_special_tokens: whether the post-processor adds its tokens; None:
+                :attr:`add_special_tokens`.
 
         Raises:
             TokexplorerError: the library failed.
         """
         lib = self.library_for(special)
-        add = self.add_special_tokens
+        add = self.add_special_tokens if add_special_tokens is None else add_special_tokens
         return guarded("encoding the text", lambda: lib.encode(text, add_special_tokens=add))
+
+    def tokenize_with(self, text: str, *, special: SpecialPolicy = "plain", add_special_tokens: bool) -> Tokenization:
+        """:meth:`tokenize` with the post-processor's tokens on or off for this call
+        only (:attr:`add_special_tokens` stays as it is).
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._run(clean_text(text), special, add_special_tokens)
 
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
         """Tokens with spans in the user's text (see the class docstring).
@@ -287,10 +291,14 @@ class HuggingFaceTokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
             TokexplorerError: the library failed.
         """
+        return self._run(cleaned, special, self.add_special_tokens)
+
+    def _run(self, cleaned: CleanText, special: SpecialPolicy, add_special_tokens: bool) -> Tokenization:
+        """:meth:`_tokenize` with the post-processor switch given."""
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(self._policy_notes(t, special))
-        enc = self.encoding(t, special=special)
+        enc = self.encoding(t, special=special, add_special_tokens=add_special_tokens)
         tokens = self._tokens(t, enc)
         normalized = self.normalize(t)
         if normalized == t:
@@ -299,7 +307,7 @@ class HuggingFaceTokenizer(Tokenizer):
             from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 
             notes.append(describe_normalization(t, normalized))
-        held_back = not self.add_special_tokens and self.post_processor_adds()
+        held_back = not add_special_tokens and self.post_processor_adds()
         notes.extend(_token_notes(tokens, held_back))
         notes.extend(self.notes)
         exact = _tiles(tokens, t.encode("utf-8"))
@@ -353,8 +361,13 @@ class HuggingFaceTokenizer(Tokenizer):
         return tuple(out)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
-        """The library's ids, without building spans."""
-        self._policy_notes(cleaned.text, special)
+        """The library's ids, without building spans.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+        """
+        if special == "raise":
+            self._policy_notes(cleaned.text, special)
         return list(self.encoding(cleaned.text, special=special).ids)
 
     # ---------------------------------------------------------------- decoding
@@ -366,14 +379,24 @@ class HuggingFaceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         tid = int(token_id)
+        found = self._bytes.get(tid)
+        if found is not None:
+            return found
         if tid in self._added:
-            return self._added[tid].encode("utf-8")
-        piece = self.tokenizer.id_to_token(tid) if 0 <= tid < self._n else None
-        if piece is None:
-            raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
-        if tid == self.config.unk_id:
-            return piece.encode("utf-8")
-        return self.config.spelling.token_bytes(piece)
+            found = self._added[tid].encode("utf-8")
+        else:
+            piece = self.tokenizer.id_to_token(tid) if 0 <= tid < self._n else None
+            if piece is None:
+                raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
+            found = piece.encode("utf-8") if tid == self.config.unk_id else self.config.spelling.token_bytes(piece)
+        self._bytes[tid] = found
+        return found
+
+
+def _parts(types: Sequence[str]) -> str:
+    """One stage's components for a description: ``("Sequence", "Split", "ByteLevel")``
+    → ``"Split+ByteLevel"``; ``""`` for no component (an empty ``Sequence`` included)."""
+    return "+".join(t for t in types if t != "Sequence")
 
 
 def _span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
