@@ -371,6 +371,31 @@ class HuggingFaceTokenizer(Tokenizer):
         return list(self.encoding(cleaned.text, special=special).ids)
 
     # ---------------------------------------------------------------- decoding
+    def library_decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str:
+        """The text the library's own decoder makes of ``ids`` (it merges ``##``
+        pieces, turns ``▁`` back into spaces, drops the prefix space it added, and
+        cleans up; partial UTF-8 becomes U+FFFD).
+
+        Raises:
+            TokexplorerError: the library failed (an id out of range, for one).
+        """
+        lib = self.tokenizer
+        ints = [int(i) for i in ids]
+        return guarded("decoding", lambda: lib.decode(ints, skip_special_tokens=skip_special_tokens))
+
+    def round_trip(self, text: str, *, special: SpecialPolicy = "plain") -> str:
+        """``text`` encoded without the post-processor's tokens and decoded by the
+        library's decoder: equal to ``text`` when the tokenizer keeps it intact.
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        if special == "raise":
+            self._policy_notes(cleaned.text, special)
+        return self.library_decode(self.encoding(cleaned.text, special=special, add_special_tokens=False).ids)
+
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one id: an added token's text, else the token string
         spelled back (see the class docstring; ``[UNK]`` gives its own spelling).
