@@ -2,7 +2,8 @@
 
 Entries: the tiktoken encodings (the ones that cannot be loaded here listed with
 the reason), a ``.tiktoken`` ranks file, a tiktoken cache folder, a BPE model, a
-SentencePiece ``.model``, or a SentencePiece model trained on the corpus. Every
+SentencePiece ``.model``, a Hugging Face ``tokenizer.json``, or a SentencePiece
+model trained on the corpus. Every
 tokenizer is loaded in a :class:`~tokexplorer.gui.workers.Worker`; a loaded one is
 announced by :attr:`AddColumnMenu.tokenizer_ready`, a failure goes to
 ``AppState.error``.
@@ -73,6 +74,7 @@ class AddColumnMenu(QMenu):
         self.addSeparator()
         self.addAction("BPE model file…", partial(self._ask_model, "bpe"))
         self.addAction("SentencePiece model (.model)…", partial(self._ask_model, "sp"))
+        self.addAction("Hugging Face tokenizer (tokenizer.json)…", partial(self._ask_model, "hf"))
         self.addAction("Train SentencePiece on the corpus…", self.open_sp_train_dialog)
 
     def refresh_tiktoken_status(self, cache_dir: str | None = None) -> Worker:
@@ -102,7 +104,7 @@ class AddColumnMenu(QMenu):
         return self._load_column(lambda: loader(name), name)
 
     def add_spec(self, spec: str) -> Worker:
-        """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``tiktoken-file:PATH``...)
+        """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``hf:PATH``, ``tiktoken-file:PATH``...)
         in a worker for a new column; a failure goes to ``state.error``."""
         from tokexplorer.core.backends import load_tokenizer
 
@@ -136,6 +138,8 @@ class AddColumnMenu(QMenu):
     def _ask_model(self, kind: str) -> None:
         if kind == "sp":
             filt = "SentencePiece models (*.model);;All files (*)"
+        elif kind == "hf":
+            filt = "Hugging Face tokenizers (*.json);;All files (*)"
         else:
             filt = "tokexplorer BPE (*.bpe *.txt);;All files (*)"
         path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "Open a tokenizer model", "", filt)
