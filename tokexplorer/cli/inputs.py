@@ -60,20 +60,32 @@ def input_text(ns: argparse.Namespace) -> str:
     return read_file_text(ns.file, ns.encoding)
 
 
-def load(spec: str) -> Tokenizer:
-    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
+def _post_processor(tokenizers: list[Tokenizer], add_special_tokens: bool) -> list[Tokenizer]:
+    """Set ``--[no-]add-special-tokens`` on the Hugging Face tokenizers among ``tokenizers``."""
+    from tokexplorer.core.backends import HuggingFaceTokenizer
+
+    for tok in tokenizers:
+        if isinstance(tok, HuggingFaceTokenizer):
+            tok.add_special_tokens = add_special_tokens
+    return tokenizers
+
+
+def load(spec: str, *, add_special_tokens: bool = True) -> Tokenizer:
+    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`);
+    ``add_special_tokens`` applies to a Hugging Face tokenizer's post-processor."""
     from tokexplorer.core.backends import load_tokenizer
 
-    return load_tokenizer(spec)
+    return _post_processor([load_tokenizer(spec)], add_special_tokens)[0]
 
 
-def load_all(specs: Sequence[str]) -> list[Tokenizer]:
+def load_all(specs: Sequence[str], *, add_special_tokens: bool = True) -> list[Tokenizer]:
     """Load the tokenizers of one command, each named distinctly (the rows of
     ``stats``, ``compare`` and ``inspect``; see
-    :func:`tokexplorer.core.backends.spec.load_tokenizers`)."""
+    :func:`tokexplorer.core.backends.spec.load_tokenizers`); ``add_special_tokens``
+    as in :func:`load`."""
     from tokexplorer.core.backends import load_tokenizers
 
-    return load_tokenizers(specs)
+    return _post_processor(load_tokenizers(specs), add_special_tokens)
 
 
 def check_output_path(path: str) -> None:

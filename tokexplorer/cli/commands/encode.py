@@ -14,7 +14,7 @@ from tokexplorer.core.errors import InputError
 
 def cmd_encode(ns: argparse.Namespace) -> int:
     """``tokexplorer encode``: ids, JSON, or the token count."""
-    tokenizer = load(ns.tokenizer)
+    tokenizer = load(ns.tokenizer, add_special_tokens=ns.add_special_tokens)
     text = input_text(ns)
     result = tokenizer.tokenize(text, special=ns.special)
     print_notes(result)
@@ -56,7 +56,7 @@ def cmd_decode(ns: argparse.Namespace) -> int:
 
 def cmd_compare(ns: argparse.Namespace) -> int:
     """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
-    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer)))
+    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer, add_special_tokens=ns.add_special_tokens)))
     text = input_text(ns)
     results = [(spec, tok.tokenize(text, special=ns.special)) for spec, tok in tokenizers]
     for _, r in results:

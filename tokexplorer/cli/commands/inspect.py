@@ -109,7 +109,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         from tokexplorer.core.analysis import inspect_text as inspect_report
         from tokexplorer.core.io import read_raw
 
-        toks = load_all(specs)
+        toks = load_all(specs, add_special_tokens=ns.add_special_tokens)
         if ns.raw:
             data = read_raw(ns.file)
             if ns.special == "raise":

@@ -16,7 +16,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
     from tokexplorer.core.io import collect_files, read_text_file
 
-    tokenizers = load_all(ns.tokenizer)
+    tokenizers = load_all(ns.tokenizer, add_special_tokens=ns.add_special_tokens)
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
     if errors:
         raise CorpusError(errors[0])
