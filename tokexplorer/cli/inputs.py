@@ -60,32 +60,29 @@ def input_text(ns: argparse.Namespace) -> str:
     return read_file_text(ns.file, ns.encoding)
 
 
-def _post_processor(tokenizers: list[Tokenizer], add_special_tokens: bool) -> list[Tokenizer]:
-    """Set ``--[no-]add-special-tokens`` on the Hugging Face tokenizers among ``tokenizers``."""
+def set_add_special_tokens(tokenizers: Sequence[Tokenizer], on: bool) -> None:
+    """Apply ``--[no-]add-special-tokens`` to the Hugging Face tokenizers among ``tokenizers``."""
     from tokexplorer.core.backends import HuggingFaceTokenizer
 
     for tok in tokenizers:
         if isinstance(tok, HuggingFaceTokenizer):
-            tok.add_special_tokens = add_special_tokens
-    return tokenizers
+            tok.add_special_tokens = on
 
 
-def load(spec: str, *, add_special_tokens: bool = True) -> Tokenizer:
-    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`);
-    ``add_special_tokens`` applies to a Hugging Face tokenizer's post-processor."""
+def load(spec: str) -> Tokenizer:
+    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
     from tokexplorer.core.backends import load_tokenizer
 
-    return _post_processor([load_tokenizer(spec)], add_special_tokens)[0]
+    return load_tokenizer(spec)
 
 
-def load_all(specs: Sequence[str], *, add_special_tokens: bool = True) -> list[Tokenizer]:
+def load_all(specs: Sequence[str]) -> list[Tokenizer]:
     """Load the tokenizers of one command, each named distinctly (the rows of
     ``stats``, ``compare`` and ``inspect``; see
-    :func:`tokexplorer.core.backends.spec.load_tokenizers`); ``add_special_tokens``
-    as in :func:`load`."""
+    :func:`tokexplorer.core.backends.spec.load_tokenizers`)."""
     from tokexplorer.core.backends import load_tokenizers
 
-    return _post_processor(load_tokenizers(specs), add_special_tokens)
+    return load_tokenizers(specs)
 
 
 def check_output_path(path: str) -> None:

@@ -7,7 +7,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.inputs import input_text, load_all, special_spellings
+from tokexplorer.cli.inputs import input_text, load_all, set_add_special_tokens, special_spellings
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import InputError
 
@@ -109,7 +109,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         from tokexplorer.core.analysis import inspect_text as inspect_report
         from tokexplorer.core.io import read_raw
 
-        toks = load_all(specs, add_special_tokens=ns.add_special_tokens)
+        toks = load_all(specs)
+        set_add_special_tokens(toks, ns.add_special_tokens)
         if ns.raw:
             data = read_raw(ns.file)
             if ns.special == "raise":

@@ -200,3 +200,18 @@ def test_token_bytes_and_vocabulary(bpe):
         bpe.token_bytes(320)
     with pytest.raises(InputError):
         bpe.token_bytes(-1)
+
+
+def test_truncation_and_padding_of_the_file_are_turned_off_and_said():
+    lib = hf.wordpiece()
+    lib.enable_truncation(3)
+    lib.enable_padding(length=8, pad_id=0, pad_token="[PAD]")
+    assert lib.encode("hello world hello world").ids == [2, 5, 3, 0, 0, 0, 0, 0]
+    tok = HuggingFaceTokenizer(lib)
+    tz = tok.tokenize("hello world hello world")
+    assert tz.ids == [2, 5, 6, 5, 6, 3] == lib.encode("hello world hello world").ids
+    assert tz.notes[-2:] == (
+        "the file truncates to 3 tokens; turned off: the whole text is tokenized",
+        "the file pads with [PAD]; turned off",
+    )
+    assert tok.encode("hello world hello world", special="plain") == tz.ids

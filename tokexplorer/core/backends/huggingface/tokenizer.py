@@ -109,7 +109,9 @@ class HuggingFaceTokenizer(Tokenizer):
         tokenizer: a built ``tokenizers.Tokenizer``.
         source_file: the file it was read from (names the tokenizer), or None.
         notes: remarks for the user about how it was built (settings assumed...),
-            repeated in every result's notes and in :attr:`description`.
+            repeated in every result's notes and in :attr:`description`. The
+            tokenizer's truncation and padding (a model's input batch) are turned
+            off, with a note each.
 
     Raises:
         ModelFormatError: the tokenizer has no model.
@@ -133,7 +135,7 @@ class HuggingFaceTokenizer(Tokenizer):
     ) -> None:
         self.tokenizer = tokenizer
         self.source_file = source_file
-        self.notes = tuple(notes)
+        self.notes = tuple(notes) + _whole_text(tokenizer)
         self.config: HFConfig = read_config(tokenizer)
         self.add_special_tokens = True
         added = tokenizer.get_added_tokens_decoder()
@@ -416,6 +418,22 @@ class HuggingFaceTokenizer(Tokenizer):
             found = piece.encode("utf-8") if tid == self.config.unk_id else self.config.spelling.token_bytes(piece)
         self._bytes[tid] = found
         return found
+
+
+def _whole_text(tokenizer: Any) -> tuple[str, ...]:
+    """Turn off the truncation and padding a ``tokenizer.json`` may carry (they shape
+    a model's input batch, not the tokenization) and say so."""
+    notes: list[str] = []
+    trunc = tokenizer.truncation
+    if trunc:
+        tokenizer.no_truncation()
+        limit = int(trunc["max_length"])
+        notes.append(f"the file truncates to {limit:,} tokens; turned off: the whole text is tokenized")
+    pad = tokenizer.padding
+    if pad:
+        tokenizer.no_padding()
+        notes.append(f"the file pads with {pad['pad_token']}; turned off")
+    return tuple(notes)
 
 
 def _parts(types: Sequence[str]) -> str:
