@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from tokexplorer.core.backends.base import check_special_policy
-from tokexplorer.core.backends.huggingface.tokenizer import HuggingFaceTokenizer, char_to_byte_offsets, guarded
+from tokexplorer.core.backends.huggingface.spans import char_to_byte_offsets, guarded
+from tokexplorer.core.backends.huggingface.tokenizer import HuggingFaceTokenizer
 from tokexplorer.core.text import clean_text
 from tokexplorer.core.types import SpecialPolicy, Token
 

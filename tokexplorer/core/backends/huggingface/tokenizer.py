@@ -22,14 +22,23 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
+from tokexplorer.core.backends.huggingface.spans import (
+    char_to_byte_offsets,
+    first_line,
+    guarded,
+    tiles,
+    token_notes,
+    token_span,
+    valid_utf8,
+)
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError, TokexplorerError
+from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError
 from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
@@ -37,55 +46,7 @@ from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 if TYPE_CHECKING:
     import tokenizers
 
-__all__ = ["HuggingFaceTokenizer", "char_to_byte_offsets"]
-
-_T = TypeVar("_T")
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def guarded(what: str, fn: Callable[[], _T]) -> _T:
-    """Run one call into the ``tokenizers`` library; any failure (Rust panics
-    included, which derive from BaseException) becomes a one-line error.
-
-    Raises:
-        TokexplorerError: ``"tokenizers failed while WHAT: REASON"``.
-    """
-    try:
-        return fn()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except TokexplorerError:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tokenizers failed while {what}: {_first_line(exc)}") from None
-
-
-def char_to_byte_offsets(text: str) -> list[int]:
-    """UTF-8 byte offset of each code point of ``text``, plus the end (``len(text) + 1`` entries).
-
-    >>> char_to_byte_offsets("a\u00e9b")
-    [0, 1, 3, 4]
-    """
-    out = [0] * (len(text) + 1)
-    off = 0
-    for i, ch in enumerate(text):
-        out[i] = off
-        o = ord(ch)
-        off += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
-    out[len(text)] = off
-    return out
-
-
-def _valid_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+__all__ = ["HuggingFaceTokenizer"]
 
 
 class HuggingFaceTokenizer(Tokenizer):
@@ -177,7 +138,7 @@ class HuggingFaceTokenizer(Tokenizer):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001 - the library's errors, panics included
-            raise ModelFormatError(f"{p.name}: the tokenizers library cannot read it: {_first_line(exc)}") from None
+            raise ModelFormatError(f"{p.name}: the tokenizers library cannot read it: {first_line(exc)}") from None
         return cls(lib, source_file=p.absolute())
 
     # -------------------------------------------------------------- properties
@@ -310,9 +271,9 @@ class HuggingFaceTokenizer(Tokenizer):
 
             notes.append(describe_normalization(t, normalized))
         held_back = not add_special_tokens and self.post_processor_adds()
-        notes.extend(_token_notes(tokens, held_back))
+        notes.extend(token_notes(tokens, held_back))
         notes.extend(self.notes)
-        exact = _tiles(tokens, t.encode("utf-8"))
+        exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
     def post_processor_adds(self) -> bool:
@@ -350,9 +311,9 @@ class HuggingFaceTokenizer(Tokenizer):
             unknown = tid == unk and src[bs:be] != tb
             if unknown:
                 tb = src[bs:be]
-            b, e = _span(src, tb, cursor, bs, be)
+            b, e = token_span(src, tb, cursor, bs, be)
             cursor = max(cursor, e)
-            partial = not (om.is_boundary(b) and om.is_boundary(e)) or not (unknown or _valid_utf8(tb))
+            partial = not (om.is_boundary(b) and om.is_boundary(e)) or not (unknown or valid_utf8(tb))
             out.append(
                 Token(
                     tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
@@ -440,50 +401,3 @@ def _parts(types: Sequence[str]) -> str:
     """One stage's components for a description: ``("Sequence", "Split", "ByteLevel")``
     → ``"Split+ByteLevel"``; ``""`` for no component (an empty ``Sequence`` included)."""
     return "+".join(t for t in types if t != "Sequence")
-
-
-def _span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
-    """The byte span of a token whose bytes are ``tb`` and whose library span is ``[bs, be)``.
-
-    Byte-level tokens that share one character's offsets (each holds part of its
-    bytes) follow each other: where ``tb`` is the text's bytes at ``cursor``
-    (the end of the token before) and overlaps the library span, the token gets
-    exactly those bytes; where ``tb`` starts the library span, it gets
-    ``[bs, bs + len(tb))``; otherwise (the normalizer rewrote the text) the
-    library span as it is.
-    """
-    n = len(tb)
-    if n and cursor <= be and cursor + n > bs and src[cursor : cursor + n] == tb:
-        return cursor, cursor + n
-    if n and bs + n <= len(src) and src[bs : bs + n] == tb:
-        return bs, bs + n
-    return bs, be
-
-
-def _tiles(tokens: Sequence[Token], src: bytes) -> bool:
-    """True when the tokens with text are contiguous over ``src`` and each holds exactly its bytes."""
-    pos = 0
-    for t in tokens:
-        if t.byte_start == t.byte_end and not t.bytes:
-            continue
-        if t.byte_start != pos or src[t.byte_start : t.byte_end] != t.bytes:
-            return False
-        pos = t.byte_end
-    return pos == len(src)
-
-
-def _token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
-    """Notes on what the post-processor added (or, ``held_back``, would have added)
-    and on unknown tokens."""
-    notes: list[str] = []
-    added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
-    if added:
-        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
-        notes.append(f"the post-processor added {shown} (add special tokens: on)")
-    elif held_back:
-        notes.append("add special tokens: off (the post-processor's tokens are left out)")
-    unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
-    if unknown:
-        shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
-    return notes
