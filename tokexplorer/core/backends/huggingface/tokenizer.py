@@ -359,6 +359,26 @@ class HuggingFaceTokenizer(Tokenizer):
             self._policy_notes(cleaned.text, special)
         return self.library_decode(self.encoding(cleaned.text, special=special, add_special_tokens=False).ids)
 
+    def piece(self, token_id: int) -> str:
+        """The library's own string for an id (``"Ġhi"``, ``"##ing"``, ``"[CLS]"``);
+        ``""`` for an id not in the vocabulary."""
+        tid = int(token_id)
+        return (self.tokenizer.id_to_token(tid) or "") if 0 <= tid < self._n else ""
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """Byte-level models: the tokens' bytes joined (lossless). Others (WordPiece,
+        Unigram, byte fallback): the UTF-8 of the library's own decoder, which puts
+        the spaces back between words, merges ``##`` pieces and drops the prefix
+        space it added (``[101, 7592, 102]`` → ``b"[CLS] hello [SEP]"``).
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        parts = [self.token_bytes(i) for i in ids]
+        if self.config.spelling.byte_level:
+            return b"".join(parts)
+        return self.library_decode(ids).encode("utf-8")
+
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one id: an added token's text, else the token string
         spelled back (see the class docstring; ``[UNK]`` gives its own spelling).
