@@ -60,6 +60,15 @@ def input_text(ns: argparse.Namespace) -> str:
     return read_file_text(ns.file, ns.encoding)
 
 
+def set_add_special_tokens(tokenizers: Sequence[Tokenizer], on: bool) -> None:
+    """Apply ``--[no-]add-special-tokens`` to the Hugging Face tokenizers among ``tokenizers``."""
+    from tokexplorer.core.backends import HuggingFaceTokenizer
+
+    for tok in tokenizers:
+        if isinstance(tok, HuggingFaceTokenizer):
+            tok.add_special_tokens = on
+
+
 def load(spec: str, pattern: str | None = None) -> Tokenizer:
     """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)
     with ``--pattern`` for a rank file; what loading chose is noted on stderr."""

@@ -55,6 +55,13 @@ def _add_special(p: argparse.ArgumentParser) -> None:
         help="text that spells a special token such as <|endoftext|>: raise an error, "
         "encode it as the special token, or encode it as plain text (default, with a note)",
     )
+    p.add_argument(
+        "--add-special-tokens",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Hugging Face tokenizers: let the post-processor add its tokens ([CLS]/[SEP], a BOS) "
+        "as the model does by default (on)",
+    )
 
 
 def _add_pattern(p: argparse.ArgumentParser) -> None:

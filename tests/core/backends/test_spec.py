@@ -34,7 +34,7 @@ def test_parse_spec(spec, expected):
     assert parse_spec(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["hff:gpt2", "tiktokn:cl100k_base", "tiktoken:", "sp:", ""])
+@pytest.mark.parametrize("spec", ["hub:gpt2", "tiktokn:cl100k_base", "tiktoken:", "sp:", ""])
 def test_parse_spec_rejects(spec):
     with pytest.raises(InputError) as err:
         parse_spec(spec)

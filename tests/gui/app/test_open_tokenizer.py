@@ -95,3 +95,23 @@ def test_drop_a_model_folder_opens_its_tokenizer(qtbot, window, tmp_path):
     assert tok.name == "tokenizer.json (Hugging Face BPE)"
     assert tok.encode(TEXT) == lib.encode(TEXT).ids
     assert "folder downloaded: using tokenizer.json" in window.statusBar().currentMessage()
+
+
+def test_add_column_rank_file_asks_for_its_pattern(qtbot, ranks):
+    from tokexplorer.gui.panes.compare_pane import ComparePane
+    from tokexplorer.gui.state import AppState
+
+    path, bpe = ranks
+    state = AppState()
+    pane = ComparePane(state)
+    qtbot.addWidget(pane)
+    pane.add_menu.add_spec(f"tiktoken-file:{path}")
+    qtbot.waitUntil(lambda: pane.add_menu.pattern_dialog is not None, timeout=WAIT)
+    dialog = pane.add_menu.pattern_dialog
+    dialog.choice.setCurrentIndex(list(RANK_PATTERNS).index("qwen"))
+    with qtbot.waitSignal(pane.add_menu.tokenizer_ready, timeout=WAIT) as blocker:
+        dialog.buttons.button(QDialogButtonBox.StandardButton.Ok).click()
+    tok = blocker.args[0]
+    ranks_ = bpe.mergeable_ranks
+    ref = tiktoken.Encoding("r", pat_str=RANK_PATTERNS["qwen"], mergeable_ranks=ranks_, special_tokens={})
+    assert " · qwen pattern · " in tok.description and tok.encode(TEXT) == ref.encode_ordinary(TEXT)

@@ -15,6 +15,8 @@ _EXPORTS: dict[str, str] = {
     "HuggingFaceTokenizer": "huggingface",
     "load_gpt2_pair": "hf_files",
     "load_wordpiece_vocab": "hf_files",
+    "PipelineStages": "huggingface",
+    "pipeline_stages": "huggingface",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",

@@ -1,6 +1,7 @@
 """The Hugging Face family: any ``tokenizer.json`` run by the ``tokenizers``
-library (:mod:`.tokenizer`), how its token strings spell bytes (:mod:`.config`)
-and its pipeline stages for display (:mod:`.stages`).
+library (:mod:`.tokenizer`), how its token strings spell bytes (:mod:`.config`),
+byte spans from the library's offsets (:mod:`.spans`) and its pipeline stages
+for display (:mod:`.stages`).
 """
 
 from __future__ import annotations
@@ -12,8 +13,11 @@ _EXPORTS: dict[str, str] = {
     "HFConfig": "config",
     "TokenSpelling": "config",
     "read_config": "config",
+    "PipelineStages": "stages",
+    "PreToken": "stages",
+    "pipeline_stages": "stages",
+    "char_to_byte_offsets": "spans",
     "HuggingFaceTokenizer": "tokenizer",
-    "char_to_byte_offsets": "tokenizer",
 }
 
 __all__ = sorted(_EXPORTS)

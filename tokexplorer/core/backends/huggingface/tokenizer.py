@@ -22,72 +22,31 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
-import regex
-
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
+from tokexplorer.core.backends.huggingface.spans import (
+    char_to_byte_offsets,
+    first_line,
+    guarded,
+    tiles,
+    token_notes,
+    token_span,
+    valid_utf8,
+)
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError, TokexplorerError
-from tokexplorer.core.text import CleanText
+from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenError
+from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
 
 if TYPE_CHECKING:
     import tokenizers
 
-__all__ = ["HuggingFaceTokenizer", "char_to_byte_offsets"]
-
-_T = TypeVar("_T")
-
-
-def _first_line(exc: BaseException) -> str:
-    text = str(exc).strip()
-    return text.splitlines()[0] if text else type(exc).__name__
-
-
-def guarded(what: str, fn: Callable[[], _T]) -> _T:
-    """Run one call into the ``tokenizers`` library; any failure (Rust panics
-    included, which derive from BaseException) becomes a one-line error.
-
-    Raises:
-        TokexplorerError: ``"tokenizers failed while WHAT: REASON"``.
-    """
-    try:
-        return fn()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except TokexplorerError:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tokenizers failed while {what}: {_first_line(exc)}") from None
-
-
-def char_to_byte_offsets(text: str) -> list[int]:
-    """UTF-8 byte offset of each code point of ``text``, plus the end (``len(text) + 1`` entries).
-
-    >>> char_to_byte_offsets("a\u00e9b")
-    [0, 1, 3, 4]
-    """
-    out = [0] * (len(text) + 1)
-    off = 0
-    for i, ch in enumerate(text):
-        out[i] = off
-        o = ord(ch)
-        off += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
-    out[len(text)] = off
-    return out
-
-
-def _valid_utf8(data: bytes) -> bool:
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
+__all__ = ["HuggingFaceTokenizer"]
 
 
 class HuggingFaceTokenizer(Tokenizer):
@@ -111,7 +70,9 @@ class HuggingFaceTokenizer(Tokenizer):
         tokenizer: a built ``tokenizers.Tokenizer``.
         source_file: the file it was read from (names the tokenizer), or None.
         notes: remarks for the user about how it was built (settings assumed...),
-            repeated in every result's notes and in :attr:`description`.
+            repeated in every result's notes and in :attr:`description`. The
+            tokenizer's truncation and padding (a model's input batch) are turned
+            off, with a note each.
 
     Raises:
         ModelFormatError: the tokenizer has no model.
@@ -135,13 +96,13 @@ class HuggingFaceTokenizer(Tokenizer):
     ) -> None:
         self.tokenizer = tokenizer
         self.source_file = source_file
-        self.notes = tuple(notes)
+        self.notes = tuple(notes) + _whole_text(tokenizer)
         self.config: HFConfig = read_config(tokenizer)
         self.add_special_tokens = True
         added = tokenizer.get_added_tokens_decoder()
         self._added: dict[int, str] = {int(i): t.content for i, t in added.items()}
         self._special: dict[str, int] = {t.content: int(i) for i, t in added.items() if t.special}
-        self._special_re: regex.Pattern[str] | None = None
+        self._bytes: dict[int, bytes] = {}
         self._plain: tokenizers.Tokenizer | None = None
         vocab = tokenizer.get_vocab(with_added_tokens=True)
         self._n = max(vocab.values(), default=-1) + 1
@@ -177,7 +138,7 @@ class HuggingFaceTokenizer(Tokenizer):
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001 - the library's errors, panics included
-            raise ModelFormatError(f"{p.name}: the tokenizers library cannot read it: {_first_line(exc)}") from None
+            raise ModelFormatError(f"{p.name}: the tokenizers library cannot read it: {first_line(exc)}") from None
         return cls(lib, source_file=p.absolute())
 
     # -------------------------------------------------------------- properties
@@ -196,13 +157,11 @@ class HuggingFaceTokenizer(Tokenizer):
     @property
     def description(self) -> str:
         """``"tokenizer.json (Hugging Face WordPiece) · BertNormalizer → BertPreTokenizer →
-        WordPiece → BertProcessing · 30,522 tokens"`` (each stage's top component;
-        the notes given at construction after that)."""
+        WordPiece → BertProcessing · 30,522 tokens"``: the pipeline's stages (the parts of
+        a ``Sequence`` joined by ``+``), the size, then the notes given at construction."""
         cfg = self.config
-        stages = [s[0] for s in (cfg.normalizer, cfg.pre_tokenizer) if s]
-        stages.append(cfg.model_type)
-        if cfg.post_processor:
-            stages.append(cfg.post_processor[0])
+        stages = [_parts(cfg.normalizer), _parts(cfg.pre_tokenizer), cfg.model_type, _parts(cfg.post_processor)]
+        stages = [s for s in stages if s]
         extra = "".join(f" · {n}" for n in self.notes)
         return f"{self.name} · {' → '.join(stages)} · {self._n:,} tokens{extra}"
 
@@ -223,17 +182,9 @@ class HuggingFaceTokenizer(Tokenizer):
 
     # ---------------------------------------------------------------- encoding
     def _specials_in(self, text: str) -> list[str]:
-        """Distinct special token spellings found in ``text``, in order of first match."""
-        if not self._special:
-            return []
-        if self._special_re is None:
-            names = sorted(self._special, key=len, reverse=True)
-            self._special_re = regex.compile("|".join(regex.escape(s) for s in names))
-        found: list[str] = []
-        for m in self._special_re.finditer(text):
-            if m.group() not in found:
-                found.append(m.group())
-        return found
+        """Distinct special token spellings found in ``text``, in order of first occurrence."""
+        found = [(text.find(s), s) for s in self._special if s and s in text]
+        return [s for _, s in sorted(found)]
 
     def library_for(self, special: SpecialPolicy) -> tokenizers.Tokenizer:
         """The library tokenizer that encodes under ``special``: the wrapped one,
@@ -265,16 +216,32 @@ class HuggingFaceTokenizer(Tokenizer):
         notes.extend(unknown_special_notes(text, self._special, special))
         return notes
 
-    def encoding(self, text: str, *, special: SpecialPolicy = "special") -> Any:
+    def encoding(self, text: str, *, special: SpecialPolicy = "special", add_special_tokens: bool | None = None) -> Any:
         """The library's own ``Encoding`` of already-cleaned ``text`` under ``special``
-        and :attr:`add_special_tokens` (no policy check, no notes).
+        (no policy check, no notes).
+
+        Args:
+            text: the text, already cleaned.
+            special: the special-token policy.
+            add_special_tokens: whether the post-processor adds its tokens; None:
+                :attr:`add_special_tokens`.
 
         Raises:
             TokexplorerError: the library failed.
         """
         lib = self.library_for(special)
-        add = self.add_special_tokens
+        add = self.add_special_tokens if add_special_tokens is None else add_special_tokens
         return guarded("encoding the text", lambda: lib.encode(text, add_special_tokens=add))
+
+    def tokenize_with(self, text: str, *, special: SpecialPolicy = "plain", add_special_tokens: bool) -> Tokenization:
+        """:meth:`tokenize` with the post-processor's tokens on or off for this call
+        only (:attr:`add_special_tokens` stays as it is).
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._run(clean_text(text), special, add_special_tokens)
 
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
         """Tokens with spans in the user's text (see the class docstring).
@@ -287,10 +254,14 @@ class HuggingFaceTokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
             TokexplorerError: the library failed.
         """
+        return self._run(cleaned, special, self.add_special_tokens)
+
+    def _run(self, cleaned: CleanText, special: SpecialPolicy, add_special_tokens: bool) -> Tokenization:
+        """:meth:`_tokenize` with the post-processor switch given."""
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(self._policy_notes(t, special))
-        enc = self.encoding(t, special=special)
+        enc = self.encoding(t, special=special, add_special_tokens=add_special_tokens)
         tokens = self._tokens(t, enc)
         normalized = self.normalize(t)
         if normalized == t:
@@ -299,10 +270,10 @@ class HuggingFaceTokenizer(Tokenizer):
             from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 
             notes.append(describe_normalization(t, normalized))
-        held_back = not self.add_special_tokens and self.post_processor_adds()
-        notes.extend(_token_notes(tokens, held_back))
+        held_back = not add_special_tokens and self.post_processor_adds()
+        notes.extend(token_notes(tokens, held_back))
         notes.extend(self.notes)
-        exact = _tiles(tokens, t.encode("utf-8"))
+        exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
     def post_processor_adds(self) -> bool:
@@ -340,9 +311,9 @@ class HuggingFaceTokenizer(Tokenizer):
             unknown = tid == unk and src[bs:be] != tb
             if unknown:
                 tb = src[bs:be]
-            b, e = _span(src, tb, cursor, bs, be)
+            b, e = token_span(src, tb, cursor, bs, be)
             cursor = max(cursor, e)
-            partial = not (om.is_boundary(b) and om.is_boundary(e)) or not (unknown or _valid_utf8(tb))
+            partial = not (om.is_boundary(b) and om.is_boundary(e)) or not (unknown or valid_utf8(tb))
             out.append(
                 Token(
                     tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
@@ -353,11 +324,61 @@ class HuggingFaceTokenizer(Tokenizer):
         return tuple(out)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
-        """The library's ids, without building spans."""
-        self._policy_notes(cleaned.text, special)
+        """The library's ids, without building spans.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+        """
+        if special == "raise":
+            self._policy_notes(cleaned.text, special)
         return list(self.encoding(cleaned.text, special=special).ids)
 
     # ---------------------------------------------------------------- decoding
+    def library_decode(self, ids: Sequence[int], *, skip_special_tokens: bool = False) -> str:
+        """The text the library's own decoder makes of ``ids`` (it merges ``##``
+        pieces, turns ``▁`` back into spaces, drops the prefix space it added, and
+        cleans up; partial UTF-8 becomes U+FFFD).
+
+        Raises:
+            TokexplorerError: the library failed (an id out of range, for one).
+        """
+        lib = self.tokenizer
+        ints = [int(i) for i in ids]
+        return guarded("decoding", lambda: lib.decode(ints, skip_special_tokens=skip_special_tokens))
+
+    def round_trip(self, text: str, *, special: SpecialPolicy = "plain") -> str:
+        """``text`` encoded without the post-processor's tokens and decoded by the
+        library's decoder: equal to ``text`` when the tokenizer keeps it intact.
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        if special == "raise":
+            self._policy_notes(cleaned.text, special)
+        return self.library_decode(self.encoding(cleaned.text, special=special, add_special_tokens=False).ids)
+
+    def piece(self, token_id: int) -> str:
+        """The library's own string for an id (``"Ġhi"``, ``"##ing"``, ``"[CLS]"``);
+        ``""`` for an id not in the vocabulary."""
+        tid = int(token_id)
+        return (self.tokenizer.id_to_token(tid) or "") if 0 <= tid < self._n else ""
+
+    def decode_bytes(self, ids: Sequence[int]) -> bytes:
+        """Byte-level models: the tokens' bytes joined (lossless). Others (WordPiece,
+        Unigram, byte fallback): the UTF-8 of the library's own decoder, which puts
+        the spaces back between words, merges ``##`` pieces and drops the prefix
+        space it added (``[101, 7592, 102]`` → ``b"[CLS] hello [SEP]"``).
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        parts = [self.token_bytes(i) for i in ids]
+        if self.config.spelling.byte_level:
+            return b"".join(parts)
+        return self.library_decode(ids).encode("utf-8")
+
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one id: an added token's text, else the token string
         spelled back (see the class docstring; ``[UNK]`` gives its own spelling).
@@ -366,58 +387,37 @@ class HuggingFaceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         tid = int(token_id)
+        found = self._bytes.get(tid)
+        if found is not None:
+            return found
         if tid in self._added:
-            return self._added[tid].encode("utf-8")
-        piece = self.tokenizer.id_to_token(tid) if 0 <= tid < self._n else None
-        if piece is None:
-            raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
-        if tid == self.config.unk_id:
-            return piece.encode("utf-8")
-        return self.config.spelling.token_bytes(piece)
+            found = self._added[tid].encode("utf-8")
+        else:
+            piece = self.tokenizer.id_to_token(tid) if 0 <= tid < self._n else None
+            if piece is None:
+                raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
+            found = piece.encode("utf-8") if tid == self.config.unk_id else self.config.spelling.token_bytes(piece)
+        self._bytes[tid] = found
+        return found
 
 
-def _span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
-    """The byte span of a token whose bytes are ``tb`` and whose library span is ``[bs, be)``.
-
-    Byte-level tokens that share one character's offsets (each holds part of its
-    bytes) follow each other: where ``tb`` is the text's bytes at ``cursor``
-    (the end of the token before) and overlaps the library span, the token gets
-    exactly those bytes; where ``tb`` starts the library span, it gets
-    ``[bs, bs + len(tb))``; otherwise (the normalizer rewrote the text) the
-    library span as it is.
-    """
-    n = len(tb)
-    if n and cursor <= be and cursor + n > bs and src[cursor : cursor + n] == tb:
-        return cursor, cursor + n
-    if n and bs + n <= len(src) and src[bs : bs + n] == tb:
-        return bs, bs + n
-    return bs, be
-
-
-def _tiles(tokens: Sequence[Token], src: bytes) -> bool:
-    """True when the tokens with text are contiguous over ``src`` and each holds exactly its bytes."""
-    pos = 0
-    for t in tokens:
-        if t.byte_start == t.byte_end and not t.bytes:
-            continue
-        if t.byte_start != pos or src[t.byte_start : t.byte_end] != t.bytes:
-            return False
-        pos = t.byte_end
-    return pos == len(src)
-
-
-def _token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
-    """Notes on what the post-processor added (or, ``held_back``, would have added)
-    and on unknown tokens."""
+def _whole_text(tokenizer: Any) -> tuple[str, ...]:
+    """Turn off the truncation and padding a ``tokenizer.json`` may carry (they shape
+    a model's input batch, not the tokenization) and say so."""
     notes: list[str] = []
-    added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
-    if added:
-        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
-        notes.append(f"the post-processor added {shown} (add special tokens: on)")
-    elif held_back:
-        notes.append("add special tokens: off (the post-processor's tokens are left out)")
-    unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
-    if unknown:
-        shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
-    return notes
+    trunc = tokenizer.truncation
+    if trunc:
+        tokenizer.no_truncation()
+        limit = int(trunc["max_length"])
+        notes.append(f"the file truncates to {limit:,} tokens; turned off: the whole text is tokenized")
+    pad = tokenizer.padding
+    if pad:
+        tokenizer.no_padding()
+        notes.append(f"the file pads with {pad['pad_token']}; turned off")
+    return tuple(notes)
+
+
+def _parts(types: Sequence[str]) -> str:
+    """One stage's components for a description: ``("Sequence", "Split", "ByteLevel")``
+    → ``"Split+ByteLevel"``; ``""`` for no component (an empty ``Sequence`` included)."""
+    return "+".join(t for t in types if t != "Sequence")
