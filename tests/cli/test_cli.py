@@ -552,7 +552,7 @@ def test_help_exits_zero(capsys):
 
 
 def test_unexpected_exception_is_one_line(capsys, monkeypatch):
-    def boom(spec):
+    def boom(spec, pattern=None):
         raise RuntimeError("boom\nsecond line")
 
     monkeypatch.setattr(encode_command, "load", boom)

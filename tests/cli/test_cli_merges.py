@@ -52,11 +52,11 @@ def test_merges_of_ranks_with_tokens_no_merge_builds(tmp_path, capsys):
     ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258}
     path = tmp_path / "unbuilt.tiktoken"
     write_tiktoken_file(ranks, path)
-    assert main(["merges", f"tiktoken-file:{path}"]) == 0
+    assert main(["merges", f"tiktoken-file:{path}", "--pattern", "gpt2"]) == 0
     cap = capsys.readouterr()
     assert cap.out.splitlines() == ["0\tb\ta\tba\t-", "1\ta\tb\tab\t-", "-\t\t\tabab\t-"]
     assert cap.err.startswith("tokexplorer: note: 1 token is built by no merge ")
-    assert main(["merges", f"tiktoken-file:{path}", "--json"]) == 0
+    assert main(["merges", f"tiktoken-file:{path}", "--pattern", "gpt2", "--json"]) == 0
     cap = capsys.readouterr()
     assert json.loads(cap.out)[1:] == [
         {"rank": 1, "left": "61", "right": "62", "merged": "6162", "count": None},

@@ -18,7 +18,7 @@ starts):
   encodings too: their merges are recovered from the ranks).
 
 A tokenizer SPEC is ``bpe:PATH``, ``bpe:tiktoken:NAME``, ``tiktoken:NAME``,
-``tiktoken-file:PATH`` or ``sp:PATH`` (see :mod:`tokexplorer.core.backends.spec`).
+``tiktoken-file:PATH``, ``sp:PATH`` or ``hf:PATH`` (see :mod:`tokexplorer.core.backends.spec`).
 
 The package: :mod:`.parser` (arguments), :mod:`.commands` (one module per
 command or family), :mod:`.app` (starting the window), :mod:`.inputs` (reading

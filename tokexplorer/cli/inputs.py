@@ -60,20 +60,38 @@ def input_text(ns: argparse.Namespace) -> str:
     return read_file_text(ns.file, ns.encoding)
 
 
-def load(spec: str) -> Tokenizer:
-    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)."""
+def set_add_special_tokens(tokenizers: Sequence[Tokenizer], on: bool) -> None:
+    """Apply ``--[no-]add-special-tokens`` to the Hugging Face tokenizers among ``tokenizers``."""
+    from tokexplorer.core.backends import HuggingFaceTokenizer
+
+    for tok in tokenizers:
+        if isinstance(tok, HuggingFaceTokenizer):
+            tok.add_special_tokens = on
+
+
+def load(spec: str, pattern: str | None = None) -> Tokenizer:
+    """Load a tokenizer from a SPEC string (see :mod:`tokexplorer.core.backends.spec`)
+    with ``--pattern`` for a rank file; what loading chose is noted on stderr."""
     from tokexplorer.core.backends import load_tokenizer
 
-    return load_tokenizer(spec)
+    tok = load_tokenizer(spec, pattern=pattern)
+    for n in tok.load_notes:
+        note(n)
+    return tok
 
 
-def load_all(specs: Sequence[str]) -> list[Tokenizer]:
+def load_all(specs: Sequence[str], pattern: str | None = None) -> list[Tokenizer]:
     """Load the tokenizers of one command, each named distinctly (the rows of
     ``stats``, ``compare`` and ``inspect``; see
-    :func:`tokexplorer.core.backends.spec.load_tokenizers`)."""
+    :func:`tokexplorer.core.backends.spec.load_tokenizers`), with ``--pattern``
+    for rank files; what loading chose is noted on stderr."""
     from tokexplorer.core.backends import load_tokenizers
 
-    return load_tokenizers(specs)
+    toks = load_tokenizers(specs, pattern=pattern)
+    for tok in toks:
+        for n in tok.load_notes:
+            note(f"{tok.name}: {n}")
+    return toks
 
 
 def check_output_path(path: str) -> None:

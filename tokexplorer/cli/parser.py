@@ -22,6 +22,10 @@ from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions,
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
+#: The split pattern names ``--pattern`` takes (tokexplorer.core.backends.rank_files.RANK_PATTERNS,
+#: named here so that building the parser does not import the backends).
+RANK_PATTERN_NAMES: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "qwen", "whisper")
+
 #: Names that select a subcommand when they are the first argument.
 SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges", "export")
 
@@ -50,6 +54,22 @@ def _add_special(p: argparse.ArgumentParser) -> None:
         default="plain",
         help="text that spells a special token such as <|endoftext|>: raise an error, "
         "encode it as the special token, or encode it as plain text (default, with a note)",
+    )
+    p.add_argument(
+        "--add-special-tokens",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="Hugging Face tokenizers: let the post-processor add its tokens ([CLS]/[SEP], a BOS) "
+        "as the model does by default (on)",
+    )
+
+
+def _add_pattern(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--pattern",
+        metavar="NAME|REGEX",
+        help=f"split pattern of a rank file that is not a published one (names: {', '.join(RANK_PATTERN_NAMES)}; "
+        "or a regular expression); published rank files, tekken.json and the other formats carry their own",
     )
 
 
@@ -146,6 +166,7 @@ def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     out.add_argument("--json", action="store_true", help="print ids and token spans as JSON")
     out.add_argument("--count", action="store_true", help="print only the number of tokens")
     _add_special(p)
+    _add_pattern(p)
     p.set_defaults(func=cmd_encode)
 
 
@@ -159,6 +180,7 @@ def _add_decode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
         help="token ids; none or '-' reads whitespace-separated ids from stdin",
     )
     p.add_argument("--bytes", action="store_true", help="print the bytes in hex instead of text")
+    _add_pattern(p)
     p.set_defaults(func=cmd_decode)
 
 
@@ -169,6 +191,7 @@ def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     _add_input(p)
     p.add_argument("--json", action="store_true", help="print a JSON list of encode objects")
     _add_special(p)
+    _add_pattern(p)
     p.set_defaults(func=cmd_compare)
 
 
@@ -182,6 +205,7 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     _add_special(p)
+    _add_pattern(p)
     p.set_defaults(func=cmd_stats)
 
 
@@ -194,27 +218,32 @@ def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
                    help="inspect --file's bytes exactly as stored, flagging invalid UTF-8")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     _add_special(p)
+    _add_pattern(p)
     p.set_defaults(func=cmd_inspect)
 
 
 def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings too)")
     p.add_argument("spec", metavar="SPEC",
-                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   help="a byte-level BPE: PATH (our model, a rank file, tekken.json), bpe:PATH, "
+                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
+    _add_pattern(p)
     p.set_defaults(func=cmd_merges)
 
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files")
     p.add_argument("spec", metavar="SPEC",
-                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   help="a byte-level BPE: PATH (our model, a rank file, tekken.json), bpe:PATH, "
+                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
                    help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
                    "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",
                    help="the .tiktoken or tokenizer.json file, or an existing folder (gpt2)")  # fmt: skip
+    _add_pattern(p)
     p.set_defaults(func=cmd_export)
 
 
@@ -224,8 +253,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Explore LLM tokenizers. Without a subcommand, "
         "'tokexplorer [FILE ...] [--screenshot PNG]' starts the desktop app.",
-        epilog="Tokenizer SPEC: bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, "
-        "tiktoken-file:PATH or sp:PATH. Run 'tokexplorer COMMAND --help' for details.",
+        epilog="Tokenizer SPEC: a PATH (file or model folder, recognised by content), bpe:PATH, "
+        "bpe:tiktoken:NAME, tiktoken:NAME, tiktoken-file:PATH, sp:PATH, hf:PATH or tekken:PATH. "
+        "Run 'tokexplorer COMMAND --help' for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

@@ -7,7 +7,7 @@ import-linter contract in ``pyproject.toml`` checks this):
 * :mod:`.analysis` — what the panes show: the byte inspector's axis, decoding,
   merge trees and diffs, corpus statistics;
 * :mod:`.backends` — one :class:`Tokenizer` interface, an adapter per family
-  (our BPE, tiktoken, SentencePiece) and SPEC strings that load them;
+  (our BPE, tiktoken, SentencePiece, Hugging Face tokenizers) and SPEC strings that load them;
 * :mod:`.io` — corpus reading with encoding detection, model files, the sample;
 * :mod:`.bpe` — our byte-level BPE engine: model, encoder, trainer, replay;
 * :mod:`.text` — split patterns, UTF-8 / grapheme analysis, display of bytes;
@@ -55,6 +55,7 @@ _API: dict[str, str] = {
     "BPETokenizer": "backends",
     "TiktokenTokenizer": "backends",
     "SentencePieceTokenizer": "backends",
+    "HuggingFaceTokenizer": "backends",
     "SentencePieceOptions": "backends",
     "load_tokenizer": "backends",
     "parse_spec": "backends",

@@ -42,12 +42,25 @@ from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus
+    from tokexplorer.gui.dialogs.pattern import PatternDialog
 
 #: Opening files shows at most this many characters of the first one in the compare pane.
 COMPARE_MAX_CHARS = 2_000_000
 
 TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
 TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
+
+
+def is_tokenizer_path(path: str) -> bool:
+    """True when a dropped file or folder holds a tokenizer, told by content
+    (:func:`~tokexplorer.core.io.sniff.sniff_path`); other paths are corpus text."""
+    from tokexplorer.core.io import sniff_path
+
+    try:
+        sniff_path(path)
+    except TokexplorerError:
+        return False
+    return True
 
 
 class MainWindow(QMainWindow):
@@ -64,6 +77,7 @@ class MainWindow(QMainWindow):
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         last_error: the last error shown to the user ("" when none).
+        pattern_dialog: the open :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`, or None.
         show_error_dialogs: show ``state.error`` messages in a dialog too (tests
             turn this off; the status bar always shows them).
     """
@@ -77,6 +91,7 @@ class MainWindow(QMainWindow):
         self.show_error_dialogs = True
         self._dialog: QMessageBox | None = None
         self.model_worker: Worker | None = None
+        self.pattern_dialog: PatternDialog | None = None
 
         self.corpus_pane = CorpusPane(self.state)
         self.merges_pane = MergesPane(self.state)
@@ -119,7 +134,10 @@ class MainWindow(QMainWindow):
             "Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O"
         )
         self.open_model_action = self._action(
-            "Open &model…", self.open_model_dialog, "Ctrl+M"
+            "Open &tokenizer…", self.open_model_dialog, "Ctrl+M"
+        )
+        self.open_model_folder_action = self._action(
+            "Open tokenizer fo&lder…", self.open_model_folder_dialog, "Ctrl+Shift+M"
         )
         self.save_bpe_action = self._action(
             "&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save
@@ -135,6 +153,7 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_raw_action)
         file_menu.addSeparator()
         file_menu.addAction(self.open_model_action)
+        file_menu.addAction(self.open_model_folder_action)
         file_menu.addAction(self.save_bpe_action)
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
@@ -229,49 +248,63 @@ class MainWindow(QMainWindow):
 
     # ================================================================= models
     def open_model_dialog(self) -> None:
-        """Ask for a model file and open it (see :meth:`open_model`)."""
+        """Ask for a tokenizer file and open it (see :meth:`open_model`)."""
         path, _ = QFileDialog.getOpenFileName(
             self,
-            "Open a tokenizer model",
+            "Open a tokenizer (any format: told by its content)",
             "",
-            "Tokenizer models (*.bpe *.txt *.model *.tiktoken);;"
-            "tokexplorer BPE (*.bpe *.txt);;SentencePiece (*.model);;tiktoken ranks (*.tiktoken);;All files (*)",
+            "All files (*);;JSON (tokenizer.json, tekken.json, vocab.json) (*.json);;"
+            "Model and rank files (*.model *.model.* *.tiktoken *.bpe);;Text (vocab.txt, merges.txt) (*.txt)",
         )
         if path:
             self.open_model(path)
 
-    def open_model(self, path: str) -> Worker:
-        """Load a model file in a worker: ``.model`` (SentencePiece), ``.tiktoken``
-        (tiktoken ranks), anything else our BPE format.
+    def open_model_folder_dialog(self) -> None:
+        """Ask for a model folder (as downloaded) and open its tokenizer (see :meth:`open_model`)."""
+        path = QFileDialog.getExistingDirectory(self, "Open the tokenizer of a model folder")
+        if path:
+            self.open_model(path)
+
+    def open_model(self, path: str, pattern: str | None = None) -> Worker:
+        """Load a tokenizer file or model folder in a worker, recognised by its
+        content (:func:`~tokexplorer.core.backends.spec.load_tokenizer` on the bare path).
 
         A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
-        the others are added as compare columns.
+        the others are added as compare columns. A rank file that needs a split
+        pattern opens :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`
+        (``self.pattern_dialog``), and is loaded again with the pattern chosen.
+
+        Args:
+            path: the file or folder.
+            pattern: the split pattern of a rank file (a name or a regular expression), or None.
         """
         from tokexplorer.core.backends import load_tokenizer
 
-        lower = path.lower()
-        if lower.endswith(".model"):
-            spec = f"sp:{path}"
-        elif lower.endswith(".tiktoken"):
-            spec = f"tiktoken-file:{path}"
-        else:
-            spec = f"bpe:{path}"
-        worker = Worker(lambda cancel: load_tokenizer(spec))
+        worker = Worker(lambda cancel: load_tokenizer(os.path.abspath(path), pattern=pattern))
         worker.signals.returned.connect(
             guarded(self, lambda tok, p=path: self._on_model_loaded(p, tok))
         )
-        worker.signals.errored.connect(
-            guarded(
-                self,
-                lambda exc, p=path: self.state.error.emit(
-                    f"{os.path.basename(p)}: {user_message(exc)}"
-                ),
-            )
-        )
+        worker.signals.errored.connect(guarded(self, lambda exc, p=path: self._on_model_failed(p, exc)))
         self.model_worker = worker
         self.state.status.emit(f"opening {os.path.basename(path)}…")
         worker.start()
         return worker
+
+    def _on_model_failed(self, path: str, exc: BaseException) -> None:
+        from tokexplorer.core.backends import PatternNeededError
+
+        if not isinstance(exc, PatternNeededError):
+            name, message = os.path.basename(path), user_message(exc)
+            self.state.error.emit(message if message.startswith(f"{name}:") else f"{name}: {message}")
+            return
+        from tokexplorer.gui.dialogs.pattern import PatternDialog
+
+        dialog = PatternDialog(os.path.basename(path), self)
+        dialog.accepted.connect(lambda: self.open_model(path, dialog.pattern()))
+        dialog.finished.connect(lambda _r: setattr(self, "pattern_dialog", None))
+        self.pattern_dialog = dialog
+        self.state.status.emit(f"{os.path.basename(path)}: choose its split pattern")
+        dialog.open()
 
     def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
         if isinstance(tok, BPETokenizer):
@@ -279,7 +312,8 @@ class MainWindow(QMainWindow):
             self.state.replace_tokenizer("bpe", tok)
         else:
             self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
-        self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}")
+        notes = "".join(f" · {n}" for n in tok.load_notes)
+        self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}{notes}")
 
     def save_bpe_dialog(self) -> None:
         """Ask where to save the current BPE model and save it."""
@@ -342,9 +376,7 @@ class MainWindow(QMainWindow):
         paths = accept_paths(event)
         if not paths:
             return
-        models = [
-            p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))
-        ]
+        models = [p for p in paths if is_tokenizer_path(p)]
         for p in models:
             self.open_model(p)
         texts = [p for p in paths if p not in models]

@@ -81,14 +81,19 @@ def test_rank_files_and_sentencepiece_files_of_one_name(tmp_path, sp_models):
         sp_models[model].save(tmp_path / folder / "tokenizer.model")
     specs = [f"tiktoken-file:{tmp_path / f}/r.tiktoken" for f in "ab"]
     specs += [f"sp:{tmp_path / f}/tokenizer.model" for f in "ab"]
-    toks = load_tokenizers(specs)
+    toks = load_tokenizers(specs, pattern="cl100k")
     assert [t.name for t in toks] == [
         "a/r.tiktoken (tiktoken)",
         "b/r.tiktoken (tiktoken)",
         "a/tokenizer.model (SentencePiece)",
         "b/tokenizer.model (SentencePiece)",
     ]
-    assert toks[1].description == "b/r.tiktoken (tiktoken) · cl100k pattern · 256 tokens · pattern assumed"
+    assert toks[1].description == (
+        "b/r.tiktoken (tiktoken) · cl100k pattern · 256 tokens · no special tokens (a rank file does not list them)"
+    )
+    assert toks[3].load_notes == (
+        "pattern 'cl100k' not used: tokenizer.model (SentencePiece) carries its own split pattern",
+    )
     assert toks[3].description == "b/tokenizer.model (SentencePiece) · bpe model · identity · 120 pieces"
     assert [t.tokenize("hi").tokenizer for t in toks[1::2]] == [
         "b/r.tiktoken (tiktoken)",

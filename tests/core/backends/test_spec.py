@@ -26,13 +26,15 @@ from tokexplorer.core.errors import InputError, ModelFormatError, SpecialTokenEr
         ("tiktoken-file:C:/x/o200k_base.tiktoken", ("tiktoken-file", "C:/x/o200k_base.tiktoken")),
         ("sp:a:b.model", ("sp", "a:b.model")),
         ("SP:m.model", ("sp", "m.model")),
+        ("cl100k_base", ("path", "cl100k_base")),
+        ("C:/x/tokenizer.json", ("path", "C:/x/tokenizer.json")),
     ],
 )
 def test_parse_spec(spec, expected):
     assert parse_spec(spec) == expected
 
 
-@pytest.mark.parametrize("spec", ["hf:gpt2", "cl100k_base", "tiktoken:", "sp:", ""])
+@pytest.mark.parametrize("spec", ["hub:gpt2", "tiktokn:cl100k_base", "tiktoken:", "sp:", ""])
 def test_parse_spec_rejects(spec):
     with pytest.raises(InputError) as err:
         parse_spec(spec)
@@ -59,7 +61,7 @@ def test_load_tiktoken_file(tmp_path):
     path = tmp_path / "tiny.tiktoken"
     lines = [base64.b64encode(bytes([b])) + b" " + str(b).encode() for b in range(256)]
     path.write_bytes(b"\n".join(lines) + b"\n")
-    tok = load_tokenizer(f"tiktoken-file:{path}")
+    tok = load_tokenizer(f"tiktoken-file:{path}", pattern="gpt2")
     assert isinstance(tok, TiktokenTokenizer)
     assert tok.encode("hi") == [104, 105]
 

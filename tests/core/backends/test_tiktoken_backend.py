@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tokexplorer.core.backends import (
+    PatternNeededError,
     TiktokenTokenizer,
     available_tiktoken_encodings,
     load_tiktoken_encoding,
@@ -296,25 +297,32 @@ def _write_ranks(path, ranks):
             fh.write(base64.b64encode(tok) + b" " + str(rank).encode("ascii") + b"\n")
 
 
-def test_from_file_known_name_matches_registry(cl100k, tmp_path):
-    path = tmp_path / "cl100k_base.tiktoken"
+def test_from_file_recognises_cl100k_by_content_not_name(cl100k, tmp_path):
+    path = tmp_path / "ranks.txt"
     _write_ranks(path, cl100k.mergeable_ranks())
     tok = TiktokenTokenizer.from_file(path)
-    assert tok.name == "cl100k_base.tiktoken (tiktoken)"
-    assert tok.encoding_name == "cl100k_base"
+    assert tok.name == "ranks.txt (tiktoken)"
     assert tok.special_tokens == cl100k.special_tokens
-    assert tok.description == "cl100k_base.tiktoken (tiktoken) · cl100k pattern · 100,277 tokens"
+    assert tok.pat_str == cl100k.pat_str
+    assert tok.description == (
+        "ranks.txt (tiktoken) · cl100k pattern · 100,277 tokens · cl100k_base ranks (recognised by SHA-256)"
+    )
     s = "docs say <|endoftext|> ends text"
     assert tok.encode(s, special="special") == [14452, 2019, 220, 100257, 10548, 1495]
 
 
-def test_from_file_unknown_name_assumes_cl100k(tmp_path):
+def test_from_file_unknown_ranks_need_a_pattern(tmp_path):
     ranks = {bytes([b]): b for b in range(256)}
     ranks[b"ab"] = 256
-    path = tmp_path / "tiny.tiktoken"
+    path = tmp_path / "cl100k_base.tiktoken"  # the name says nothing
     _write_ranks(path, ranks)
-    tok = TiktokenTokenizer.from_file(path)
-    assert tok.description == "tiny.tiktoken (tiktoken) · cl100k pattern · 257 tokens · pattern assumed"
+    with pytest.raises(PatternNeededError, match=r"cl100k_base.tiktoken is a rank file that is not a published one"):
+        TiktokenTokenizer.from_file(path)
+    tok = TiktokenTokenizer.from_file(path, pattern="cl100k")
+    assert tok.description == (
+        "cl100k_base.tiktoken (tiktoken) · cl100k pattern · 257 tokens · "
+        "no special tokens (a rank file does not list them)"
+    )
     assert tok.special_tokens == {}
     assert tok.encode("abc") == [256, 99]
     gpt2 = TiktokenTokenizer.from_file(path, name="t2", pattern="gpt2", special_tokens={"<|eot|>": 257})

@@ -7,14 +7,15 @@ import argparse
 import sys
 
 from tokexplorer.cli.errors import UsageError
-from tokexplorer.cli.inputs import input_text, load, load_all
+from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
 from tokexplorer.cli.output import PROG, print_json, print_notes, table
 from tokexplorer.core.errors import InputError
 
 
 def cmd_encode(ns: argparse.Namespace) -> int:
     """``tokexplorer encode``: ids, JSON, or the token count."""
-    tokenizer = load(ns.tokenizer)
+    tokenizer = load(ns.tokenizer, ns.pattern)
+    set_add_special_tokens([tokenizer], ns.add_special_tokens)
     text = input_text(ns)
     result = tokenizer.tokenize(text, special=ns.special)
     print_notes(result)
@@ -40,7 +41,7 @@ def cmd_decode(ns: argparse.Namespace) -> int:
             ids.append(int(w))
         except ValueError:
             raise InputError(f"token id {w!r} is not an integer") from None
-    tokenizer = load(ns.tokenizer)
+    tokenizer = load(ns.tokenizer, ns.pattern)
     data = tokenizer.decode_bytes(ids)
     if ns.bytes:
         print(data.hex())
@@ -56,7 +57,8 @@ def cmd_decode(ns: argparse.Namespace) -> int:
 
 def cmd_compare(ns: argparse.Namespace) -> int:
     """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
-    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer)))
+    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer, ns.pattern)))
+    set_add_special_tokens([t for _s, t in tokenizers], ns.add_special_tokens)
     text = input_text(ns)
     results = [(spec, tok.tokenize(text, special=ns.special)) for spec, tok in tokenizers]
     for _, r in results:

@@ -37,7 +37,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
     else:
         check_output_path(ns.output)
-    bpe = load_bpe_spec(ns.spec)
+    bpe = load_bpe_spec(ns.spec, pattern=ns.pattern)
     if ns.format == "tiktoken":
         written = write_tiktoken_export(bpe, ns.output)
     elif ns.format == "tokenizer.json":

@@ -7,11 +7,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.inputs import input_text, load_all, special_spellings
+from tokexplorer.cli.inputs import input_text, load_all, set_add_special_tokens, special_spellings
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import InputError
 
 if TYPE_CHECKING:
+    from tokexplorer.core.backends import PipelineStages
     from tokexplorer.core.text import ByteInfo, Utf8Analysis
 
 
@@ -75,6 +76,23 @@ def inspect_text(a: Utf8Analysis) -> str:
     return "".join(parts)
 
 
+def stages_text(st: PipelineStages) -> str:
+    """The pipeline stages of a Hugging Face track, as ``inspect`` prints them under its tokens."""
+    def names(types: tuple[str, ...]) -> str:
+        return "+".join(t for t in types if t != "Sequence") or "none"
+
+    pre = " | ".join(p.text for p in st.pre_tokens)
+    model = " | ".join(t.piece or "" for t in st.model_tokens)
+    added = ", ".join(f"{t.piece} at {i}" for i, t in st.post_processor_tokens) or "nothing"
+    switch = "on" if st.add_special_tokens else "off"
+    return (
+        f"  normalizer ({names(st.normalizer)}): {st.normalized!r}\n"
+        f"  pre-tokens ({names(st.pre_tokenizer)}): {pre}\n"
+        f"  model tokens ({st.model}): {model}\n"
+        f"  post-processor ({names(st.post_processor)}, add special tokens {switch}): {added}\n"
+    )
+
+
 def cmd_inspect(ns: argparse.Namespace) -> int:
     """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
     ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
@@ -91,7 +109,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
         from tokexplorer.core.analysis import inspect_text as inspect_report
         from tokexplorer.core.io import read_raw
 
-        toks = load_all(specs)
+        toks = load_all(specs, ns.pattern)
+        set_add_special_tokens(toks, ns.add_special_tokens)
         if ns.raw:
             data = read_raw(ns.file)
             if ns.special == "raise":
@@ -123,6 +142,8 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
                 for t in tr.tokens
             ]  # fmt: skip
             sys.stdout.write(table(rows, right=[True, True, False, False, False, False]))
+            if tr.stages is not None:
+                sys.stdout.write("pipeline stages\n" + stages_text(tr.stages))
         return 0
     a = analyze(input_text(ns))
     for n in a.notes:

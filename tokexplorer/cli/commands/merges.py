@@ -27,7 +27,7 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     """
     from tokexplorer.core.analysis import load_bpe_spec, merges_json
 
-    bpe = load_bpe_spec(ns.spec)
+    bpe = load_bpe_spec(ns.spec, pattern=ns.pattern)
     merges, vocab, unbuilt = bpe.merges, bpe.vocab, bpe.unbuilt_tokens
     if unbuilt:
         note(

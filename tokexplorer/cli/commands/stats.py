@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokexplorer.cli.inputs import checked_file, load_all, skipped_or_fail, special_spellings
+from tokexplorer.cli.inputs import checked_file, load_all, set_add_special_tokens, skipped_or_fail, special_spellings
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import CorpusError
 
@@ -16,7 +16,8 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
     from tokexplorer.core.io import collect_files, read_text_file
 
-    tokenizers = load_all(ns.tokenizer)
+    tokenizers = load_all(ns.tokenizer, ns.pattern)
+    set_add_special_tokens(tokenizers, ns.add_special_tokens)
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
     if errors:
         raise CorpusError(errors[0])

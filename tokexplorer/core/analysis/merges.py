@@ -20,10 +20,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from tokexplorer.core.backends import bpe_from_tiktoken, model_path, parse_spec
+from tokexplorer.core.backends import (
+    BPETokenizer,
+    TiktokenTokenizer,
+    bpe_from_tiktoken,
+    load_tokenizer,
+    model_path,
+    parse_spec,
+)
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.io import load_bpe, read_tiktoken_file
+from tokexplorer.core.io import load_bpe
 from tokexplorer.core.types import MergeRecord
 
 __all__ = [
@@ -260,16 +267,23 @@ def merge_diff(
 
 
 # ----------------------------------------------------------------- loading
-def load_bpe_spec(spec: str) -> BPE:
+def load_bpe_spec(spec: str, *, pattern: str | None = None) -> BPE:
     """Load a SPEC as our :class:`~tokexplorer.core.bpe.model.BPE` (with a merge list).
 
-    ``bpe:PATH`` and ``bpe:tiktoken:NAME`` load as usual; ``tiktoken:NAME`` and
-    ``tiktoken-file:PATH`` are loaded into our engine from their ranks (the
-    merges are recovered from the ranks, their counts are None).
+    ``bpe:PATH`` and ``bpe:tiktoken:NAME`` load as usual; ``tiktoken:NAME``,
+    rank files (``tiktoken-file:PATH`` or a bare path) and ``tekken.json`` files
+    are loaded into our engine from their ranks (the merges are recovered from
+    the ranks, their counts are None), with their split pattern and special tokens.
+
+    Args:
+        spec: see :func:`~tokexplorer.core.backends.spec.parse_spec`.
+        pattern: the split pattern of a rank file that is not a published one
+            (see :func:`~tokexplorer.core.backends.spec.load_tokenizer`).
 
     Raises:
-        InputError: bad spec, missing file, or ``sp:`` (SentencePiece models
-            have no merge list to show).
+        PatternNeededError: a rank file that needs ``pattern``.
+        InputError: bad spec, missing file, or a tokenizer without a rank merge
+            list (SentencePiece, Hugging Face).
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
 
@@ -278,7 +292,7 @@ def load_bpe_spec(spec: str) -> BPE:
     >>> from tokexplorer.core.io import save_bpe
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "m.bpe"
     >>> save_bpe(train_bpe("abab", vocab_size=258, pattern="none")[0], p)
-    >>> [m.merged for m in load_bpe_spec(f"bpe:{p}").merges]
+    >>> [m.merged for m in load_bpe_spec(str(p)).merges]
     [b'ab', b'abab']
     >>> load_bpe_spec("sp:m.model")
     Traceback (most recent call last):
@@ -290,10 +304,16 @@ def load_bpe_spec(spec: str) -> BPE:
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
     if kind in ("tiktoken", "bpe-tiktoken"):
         return bpe_from_tiktoken(arg)
-    path = model_path(arg)
-    if kind == "tiktoken-file":
-        return BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=None, name=path.name)
-    return load_bpe(path)
+    if kind == "bpe":
+        return load_bpe(model_path(arg))
+    tok = load_tokenizer(spec, pattern=pattern)
+    if isinstance(tok, BPETokenizer):
+        return tok.bpe
+    if isinstance(tok, TiktokenTokenizer):
+        return BPE.from_mergeable_ranks(
+            tok.mergeable_ranks(), pat_str=tok.pat_str, special_tokens=tok.special_tokens, name=tok.name
+        )
+    raise InputError(f"{tok.name} has no byte-level rank merge list (only our BPE, tiktoken and tekken files do)")
 
 
 def merges_json(

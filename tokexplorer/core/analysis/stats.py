@@ -18,10 +18,12 @@ whole corpus, each file, each script label) the statistics are:
   = tokens of those lines / words;
 * ``tokens``, ``chars_per_token``, ``bytes_per_token``;
 * ``partial_pct``: percent of tokens that hold only part of a UTF-8 character;
-* ``unknown_pct``: percent of unknown pieces (SentencePiece only, else None);
+* ``unknown_pct``: percent of unknown pieces (SentencePiece and Hugging Face
+  only, else None);
 * ``roundtrip_failed_lines``: lines where ``decode(encode(line)) != line``.
   For SentencePiece every line (without its line ending) is encoded and decoded
-  on its own; for byte-level tokenizers (ours, tiktoken) the tokens of a block
+  on its own, and so for Hugging Face tokenizers (decoded by the library's own
+  decoder, without the post-processor's tokens); for byte-level tokenizers (ours, tiktoken) the tokens of a block
   must decode to the block's exact bytes, else every line of it counts as failed.
 
 Ratios are rounded to 3 decimals and percentages to 2 (:data:`RATIO_DIGITS`,
@@ -48,7 +50,7 @@ from typing import Any
 import regex
 
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
-from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
+from tokexplorer.core.backends import CancelCheck, HuggingFaceTokenizer, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
 from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
@@ -153,7 +155,7 @@ class TokenizerStats:
     Attributes:
         name: the tokenizer's name (column title).
         description: its one-line description.
-        family: ``"bpe"``, ``"tiktoken"`` or ``"sentencepiece"``.
+        family: ``"bpe"``, ``"tiktoken"``, ``"sentencepiece"`` or ``"huggingface"``.
         total: counts over the whole corpus.
         by_file: file name -> counts, in corpus order.
         by_script: script label -> counts, in :data:`SCRIPTS` order.
@@ -220,7 +222,7 @@ class CorpusStats:
             "bytes_per_token": _ratio(g.bytes, g.tokens),
             "tokens_per_word": _ratio(g.word_tokens, g.words),
             "partial_pct": _pct(g.partial, g.tokens),
-            "unknown_pct": _pct(g.unknown, g.tokens) if ts.family == "sentencepiece" else None,
+            "unknown_pct": _pct(g.unknown, g.tokens) if ts.family in ("sentencepiece", "huggingface") else None,
             "roundtrip_failed_lines": g.roundtrip_failed,
             "error": None,
         }
@@ -343,7 +345,11 @@ def _stats_of_block(
             g.partial += 1
         if t.unknown:
             g.unknown += 1
-    if tokenizer.family == "sentencepiece":
+    if isinstance(tokenizer, HuggingFaceTokenizer):
+        for ln, g in zip(lines, per_line):
+            if ln.text and tokenizer.round_trip(ln.text, special=special) != ln.text:
+                g.roundtrip_failed = 1
+    elif tokenizer.family == "sentencepiece":
         for ln, g in zip(lines, per_line):
             if ln.text and tokenizer.decode(tokenizer.encode(ln.text, special=special)) != ln.text:
                 g.roundtrip_failed = 1

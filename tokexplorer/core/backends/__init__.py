@@ -1,5 +1,5 @@
-"""One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken,
-SentencePiece), plus the SPEC strings that name and load them.
+"""One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken and tekken,
+SentencePiece, Hugging Face ``tokenizers``), plus the SPEC strings that name and load them.
 """
 
 from __future__ import annotations
@@ -12,6 +12,11 @@ _EXPORTS: dict[str, str] = {
     "Tokenizer": "base",
     "check_special_policy": "base",
     "BPETokenizer": "bpe_backend",
+    "HuggingFaceTokenizer": "huggingface",
+    "load_gpt2_pair": "hf_files",
+    "load_wordpiece_vocab": "hf_files",
+    "PipelineStages": "huggingface",
+    "pipeline_stages": "huggingface",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",
@@ -28,11 +33,19 @@ _EXPORTS: dict[str, str] = {
     "parse_model_info": "sentencepiece",
     "train_sentencepiece": "sentencepiece",
     "user_defined_ids": "sentencepiece",
+    "KNOWN_RANK_FILES": "rank_files",
+    "KnownRanks": "rank_files",
+    "PatternNeededError": "rank_files",
+    "RANK_PATTERNS": "rank_files",
+    "known_rank_file": "rank_files",
+    "resolve_pattern": "rank_files",
     "SPEC_FORMS": "spec",
     "load_tokenizer": "spec",
     "load_tokenizers": "spec",
     "model_path": "spec",
     "parse_spec": "spec",
+    "TekkenTokenizer": "tekken",
+    "load_tekken": "tekken",
     "TiktokenTokenizer": "tiktoken_backend",
     "bpe_from_tiktoken": "tiktoken_backend",
     "read_tiktoken_ranks": "tiktoken_backend",

@@ -67,7 +67,7 @@ class Tokenizer(ABC):
             (SentencePiece)"`` or ``"custom BPE"`` (trained here); it is
             :attr:`default_name` unless :func:`~tokexplorer.core.backends.naming.name_distinctly`
             made it distinct from the other tokenizers of a command or window.
-        family: ``"bpe"`` (ours), ``"tiktoken"`` or ``"sentencepiece"``.
+        family: ``"bpe"`` (ours), ``"tiktoken"``, ``"sentencepiece"`` or ``"huggingface"``.
         description: one line for a column header: the name, the pre-tokenizer
             or normalizer and the vocabulary size, e.g.
             ``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"``.
@@ -75,6 +75,7 @@ class Tokenizer(ABC):
         special_tokens: special token text -> id.
         source_file: the file the tokenizer was loaded from (an absolute path),
             or None (an encoding by name, a model trained here).
+        load_notes: what loading it chose or left out (the file of a folder used...).
 
     A subclass implements :attr:`default_name`, :attr:`description`, :attr:`vocab_size`,
     :meth:`token_bytes` and the hook :meth:`_tokenize`; it may override
@@ -83,6 +84,8 @@ class Tokenizer(ABC):
 
     family: str = ""
     source_file: PurePath | None = None
+    #: What loading it from a SPEC chose or left out (set by ``load_tokenizer``), one line each.
+    load_notes: tuple[str, ...] = ()
     _given_name: str | None = None
 
     @property
@@ -94,6 +97,15 @@ class Tokenizer(ABC):
     def default_name(self) -> str:
         """The tokenizer's own name (a subclass names its file or encoding and family)."""
         return self.family or type(self).__name__
+
+    @property
+    def family_label(self) -> str:
+        """How names show the family: ``"BPE"``, ``"tiktoken"``, ``"SentencePiece"``
+        (:data:`~tokexplorer.core.backends.naming.FAMILY_LABELS`); a family may say
+        more (``"Hugging Face WordPiece"``)."""
+        from tokexplorer.core.backends.naming import FAMILY_LABELS
+
+        return FAMILY_LABELS.get(self.family, self.family)
 
     def set_name(self, name: str | None) -> None:
         """Show this tokenizer as ``name`` (None: its :attr:`default_name` again);

@@ -28,7 +28,12 @@ if TYPE_CHECKING:
 __all__ = ["FAMILY_LABELS", "file_label", "name_distinctly"]
 
 #: Family (``Tokenizer.family``) -> how names show it.
-FAMILY_LABELS: dict[str, str] = {"bpe": "BPE", "tiktoken": "tiktoken", "sentencepiece": "SentencePiece"}
+FAMILY_LABELS: dict[str, str] = {
+    "bpe": "BPE",
+    "tiktoken": "tiktoken",
+    "sentencepiece": "SentencePiece",
+    "huggingface": "Hugging Face",
+}
 
 
 def file_label(path: PurePath, family: str, *, folders: int = 0) -> str:
@@ -63,7 +68,7 @@ def _spread(tokenizers: Sequence[Tokenizer], idx: list[int], names: list[str]) -
         folders = 1
         while folders < len(p.parts) and any(q.parts[-(folders + 1) :] == p.parts[-(folders + 1) :] for q in others):
             folders += 1
-        names[i] = file_label(p, tokenizers[i].family, folders=folders)
+        names[i] = file_label(p, tokenizers[i].family_label, folders=folders)
 
 
 def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:

@@ -25,6 +25,7 @@ import regex
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
+from tokexplorer.core.backends.rank_files import rank_file_setup
 from tokexplorer.core.backends.tiktoken_registry import (
     display_name,
     first_line,
@@ -38,7 +39,7 @@ from tokexplorer.core.errors import (
     SpecialTokenError,
     TokexplorerError,
 )
-from tokexplorer.core.text import CleanText, name_of_pattern, pattern_string
+from tokexplorer.core.text import CleanText, name_of_pattern
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -46,38 +47,12 @@ if TYPE_CHECKING:
     from tiktoken import Encoding
 
 __all__ = [
-    "KNOWN_TIKTOKEN_FILES",
     "TiktokenTokenizer",
     "bpe_from_tiktoken",
     "read_tiktoken_ranks",
 ]
 
 _T = TypeVar("_T")
-
-_ENDOFTEXT = "<|endoftext|>"
-_FIM_PREFIX = "<|fim_prefix|>"
-_FIM_MIDDLE = "<|fim_middle|>"
-_FIM_SUFFIX = "<|fim_suffix|>"
-_ENDOFPROMPT = "<|endofprompt|>"
-
-#: File stem of a published ``.tiktoken`` ranks file -> (pattern name, special tokens).
-#: Values as registered in ``tiktoken_ext/openai_public.py`` of tiktoken 0.14.
-KNOWN_TIKTOKEN_FILES: dict[str, tuple[str, dict[str, int]]] = {
-    "r50k_base": ("gpt2", {_ENDOFTEXT: 50256}),
-    "p50k_base": ("gpt2", {_ENDOFTEXT: 50256}),
-    "cl100k_base": (
-        "cl100k",
-        {
-            _ENDOFTEXT: 100257,
-            _FIM_PREFIX: 100258,
-            _FIM_MIDDLE: 100259,
-            _FIM_SUFFIX: 100260,
-            _ENDOFPROMPT: 100276,
-        },
-    ),
-    "o200k_base": ("o200k", {_ENDOFTEXT: 199999, _ENDOFPROMPT: 200018}),
-}
-
 
 @dataclass(frozen=True, slots=True)
 class _EncodingParts:
@@ -156,11 +131,13 @@ class TiktokenTokenizer(Tokenizer):
     Args:
         encoding: a registry name (see :func:`load_tiktoken_encoding`) or a loaded
             ``tiktoken.Encoding``.
-        source: extra words for :attr:`description` (e.g. ``"pattern assumed"``).
+        source: extra words for :attr:`description` (e.g. ``"Llama 3 ranks (recognised by SHA-256)"``).
         source_file: the ranks file the encoding was read from; its name and
             "tiktoken" then name the tokenizer (``"o200k_base.tiktoken (tiktoken)"``).
         name: display name instead of those (``"tiktoken cl100k_base"`` for an
             encoding by name).
+        pattern_label: the split pattern's name for :attr:`pattern_name` when it
+            is not one of :data:`tokexplorer.core.text.PATTERNS` (``"llama3"``).
 
     Raises:
         InputError, BackendUnavailableError: as :func:`load_tiktoken_encoding`.
@@ -178,6 +155,7 @@ class TiktokenTokenizer(Tokenizer):
         source: str | None = None,
         source_file: PurePath | None = None,
         name: str | None = None,
+        pattern_label: str | None = None,
     ) -> None:
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
@@ -186,6 +164,7 @@ class TiktokenTokenizer(Tokenizer):
         self._source = source
         self.source_file = source_file
         self._own_name = name
+        self._pattern_label = pattern_label
         self._special_re: regex.Pattern[str] | None = None
         self._special_ids: frozenset[int] = frozenset(self._parts.special_tokens.values())
 
@@ -199,54 +178,57 @@ class TiktokenTokenizer(Tokenizer):
         pattern: str | None = None,
         special_tokens: Mapping[str, int] | None = None,
     ) -> TiktokenTokenizer:
-        """Load a local ``.tiktoken`` ranks file (parsed by :func:`read_tiktoken_ranks`).
+        """Load a local rank file (``base64(token) rank`` lines, parsed by :func:`read_tiktoken_ranks`).
+
+        The split pattern and special tokens are chosen by
+        :func:`~tokexplorer.core.backends.rank_files.rank_file_setup`: the
+        ``pattern`` given, else the JSON sidecar ``PATH.json`` our export writes,
+        else those of a published file recognised by its SHA-256 (r50k, p50k,
+        cl100k, o200k, Llama 3, Llama 4, Qwen, Whisper multilingual); the
+        description says which.
 
         Args:
-            path: the file, e.g. ``o200k_base.tiktoken`` copied from another machine.
+            path: the file, e.g. Llama 3's ``tokenizer.model`` or ``o200k_base.tiktoken``.
             name: display name; default: the file name and the family
                 (``"o200k_base.tiktoken (tiktoken)"``). The encoding itself is
                 named ``name`` or the file name without suffix.
-            pattern: a pre-tokenizer name from :data:`tokexplorer.core.text.pretokenize.PATTERNS`
-                (``"gpt2"``, ``"cl100k"``, ``"o200k"``). Default: the pattern of a
-                known file name (cl100k_base, o200k_base, r50k_base, p50k_base),
-                else ``"cl100k"`` (the description says it was assumed).
-            special_tokens: special token text -> id. Default: those of a known file
-                name, else none.
+            pattern: a name of :data:`~tokexplorer.core.backends.rank_files.RANK_PATTERNS`
+                (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"llama3"``...) or a
+                regular expression.
+            special_tokens: special token text -> id. Default: those of the
+                sidecar or the published file, else none (noted).
 
         Raises:
-            InputError: no such file, or unknown pattern name.
-            ModelFormatError: the file is corrupt (line number in the message), or
-                tiktoken rejects the ranks.
+            PatternNeededError: no ``pattern``, no sidecar and not a published file.
+            InputError: no such file, or a bad ``pattern``.
+            ModelFormatError: the file is corrupt (line number in the message), a
+                broken sidecar, or tiktoken rejects the ranks.
         """
+        from tokexplorer.core.io import read_model_file
+
         p = Path(path)
         ranks = read_tiktoken_ranks(p)
+        setup = rank_file_setup(p, read_model_file(p), len(ranks), pattern=pattern, special_tokens=special_tokens)
         stem = p.name.split(".")[0] if p.name else "tiktoken"
-        known = KNOWN_TIKTOKEN_FILES.get(stem)
-        notes: list[str] = []
-        if pattern is None:
-            if known is not None:
-                pattern = known[0]
-            else:
-                pattern = "cl100k"
-                notes.append("pattern assumed")
-        pat_str = pattern_string(pattern)
-        if pat_str is None:
-            raise InputError("a tiktoken encoding needs a split pattern; 'none' is not allowed")
-        if special_tokens is None:
-            special_tokens = dict(known[1]) if known is not None else {}
         tiktoken = import_tiktoken()
         try:
             enc = tiktoken.Encoding(
                 name or stem,
-                pat_str=pat_str,
+                pat_str=setup.pat_str,
                 mergeable_ranks=ranks,
-                special_tokens=dict(special_tokens),
+                special_tokens=setup.special_tokens,
             )
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # noqa: BLE001
             raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {first_line(exc)}") from None
-        return cls(enc, source=", ".join(notes) or None, source_file=p.absolute(), name=name)
+        return cls(
+            enc,
+            source=" · ".join(setup.notes) or None,
+            source_file=p.absolute(),
+            name=name,
+            pattern_label=setup.pattern_name,
+        )
 
     # -------------------------------------------------------------- properties
     @property
@@ -266,13 +248,17 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def pattern_name(self) -> str | None:
-        """Name of the split pattern (``"cl100k"``, ``"gpt2"``...), None if not one of ours."""
-        return name_of_pattern(self._parts.pat_str)
+        """Name of the split pattern (``"cl100k"``, ``"gpt2"``, ``"llama3"``...), None if it has none."""
+        own = name_of_pattern(self._parts.pat_str)
+        if own is None and self._pattern_label != "custom":
+            return self._pattern_label
+        return own
 
     @property
     def description(self) -> str:
         """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
-        first; a ranks file whose pattern was assumed ends ``" · pattern assumed"``)."""
+        first; a ranks file's ends with where its pattern came from, e.g.
+        ``" · Llama 3 ranks (recognised by SHA-256)"``)."""
         pat = self.pattern_name
         pat_text = f"{pat} pattern" if pat else "custom pattern"
         src = f" · {self._source}" if self._source else ""

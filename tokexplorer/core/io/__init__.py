@@ -1,7 +1,8 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
 (:mod:`.folders`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
-rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`), a BPE
+rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`), which
+tokenizer format a file or model folder holds, told by content (:mod:`.sniff`), a BPE
 exported in other libraries' formats (:mod:`.exports`) and the
 built-in sample text (:mod:`.resources`).
 """
@@ -39,6 +40,9 @@ _EXPORTS: dict[str, str] = {
     "save_bpe": "formats",
     "read_model_file": "model_files",
     "resource_path": "resources",
+    "Sniffed": "sniff",
+    "sniff_bytes": "sniff",
+    "sniff_path": "sniff",
     "sample_text": "resources",
     "read_tiktoken_file": "tiktoken_files",
     "write_tiktoken_file": "tiktoken_files",

@@ -8,11 +8,13 @@ exactly as stored (raw-bytes mode: invalid UTF-8 flagged with offsets, nothing
 decoded away).
 
 The pane shows a :class:`ByteView` (bytes, code points, grapheme clusters and
-one token track per tokenizer on one byte axis) and four tabs: the code points,
+one token track per tokenizer on one byte axis) and five tabs: the code points,
 the cuts per tokenizer (tokens holding part of a character, ``"E4 BD = bytes 1–2
 of 3 of U+4F60 你"``, boundaries inside a grapheme cluster, ``<unk>`` pieces, runs
 of byte-fallback pieces), the SentencePiece normalizer (original beside
-normalized text, changed spans highlighted) and a decode box for token ids.
+normalized text, changed spans highlighted), the Hugging Face pipeline (each
+stage of a ``tokenizer.json``: normalized text, pre-tokens, model tokens, the
+post-processor's tokens) and a decode box for token ids.
 
 Analysis and tokenization (:mod:`tokexplorer.core.analysis.inspector`) run in one
 :class:`~tokexplorer.gui.workers.Worker` per change (latest wins); a tokenizer's
@@ -50,6 +52,7 @@ from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
 from tokexplorer.gui.widgets.cut_list import CutList, track_lines
 from tokexplorer.gui.widgets.decode_box import DecodeBox
+from tokexplorer.gui.widgets.hf_stages import HFStagesView
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
 from tokexplorer.gui.widgets.raw_banner import RawBanner
 from tokexplorer.gui.workers import LatestRequest, user_message
@@ -91,10 +94,12 @@ class BytesPane(QWidget):
         raw_banner: the :class:`RawBanner` describing the raw bytes shown (hidden in text mode).
         byte_view: the :class:`ByteView` (inside :attr:`scroll`).
         tabs: QTabWidget with the code point table, the cut list, the normalizer
-            view and the decode box.
+            view, the Hugging Face pipeline and the decode box.
         table: the :class:`CodePointTable` (#, code point, char, name, bytes, grapheme).
         cuts_tree: the :class:`CutList`: one item per tokenizer, its cut lines as children.
         normalizer_view: the :class:`NormalizerView`: SentencePiece original vs normalized text.
+        hf_view: the :class:`~tokexplorer.gui.widgets.hf_stages.HFStagesView`: the
+            pipeline stages of each Hugging Face tokenizer.
         decode_box: :class:`~tokexplorer.gui.widgets.decode_box.DecodeBox`.
         analysis: the ``Utf8Analysis`` of the text shown, or None before the first update.
         report: the :class:`~tokexplorer.core.analysis.inspector.InspectReport` shown, or None.
@@ -190,11 +195,13 @@ class BytesPane(QWidget):
         self.table = CodePointTable(self)
         self.cuts_tree = CutList(self)
         self.normalizer_view = NormalizerView(self)
+        self.hf_view = HFStagesView(self)
         self.decode_box = DecodeBox(lambda: list(self.state.tokenizers), self.text, self)
         self.tabs = QTabWidget(self)
         self.tabs.addTab(self.table, "Code points")
         self.tabs.addTab(self.cuts_tree, "Cuts per tokenizer")
         self.tabs.addTab(self.normalizer_view, "SentencePiece normalizer")
+        self.tabs.addTab(self.hf_view, "Hugging Face pipeline")
         self.tabs.addTab(self.decode_box, "Decode ids")
 
     def _lay_out(self, top: QHBoxLayout) -> None:
@@ -411,6 +418,7 @@ class BytesPane(QWidget):
             self.tabs.indexOf(self.normalizer_view),
             "SentencePiece normalizer" + (" \u26a0 text changed" if changed else ""),
         )
+        self.hf_view.show_report(report)
         n_b, n_cp, n_g = len(analysis.data), len(analysis.code_points), len(analysis.graphemes)
         self.summary.setText(f"{n_b:,} bytes · {n_cp:,} code points · {n_g:,} grapheme clusters")
         if report.raw:

@@ -2,7 +2,8 @@
 
 Entries: the tiktoken encodings (the ones that cannot be loaded here listed with
 the reason), a ``.tiktoken`` ranks file, a tiktoken cache folder, a BPE model, a
-SentencePiece ``.model``, or a SentencePiece model trained on the corpus. Every
+SentencePiece ``.model``, a Hugging Face ``tokenizer.json``, or a SentencePiece
+model trained on the corpus. Every
 tokenizer is loaded in a :class:`~tokexplorer.gui.workers.Worker`; a loaded one is
 announced by :attr:`AddColumnMenu.tokenizer_ready`, a failure goes to
 ``AppState.error``.
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
@@ -39,6 +40,8 @@ class AddColumnMenu(QMenu):
     Attributes:
         tiktoken_status: ``(encoding name, reason it cannot be loaded or None)`` per
             tiktoken encoding, or None until checked.
+        pattern_dialog: the last :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`
+            opened for a rank file without a known pattern, or None.
     """
 
     tokenizer_ready = Signal(object)
@@ -50,6 +53,7 @@ class AddColumnMenu(QMenu):
         self.state = state
         self._tiktoken_loader = tiktoken_loader
         self.tiktoken_status: list[tuple[str, str | None]] | None = None
+        self.pattern_dialog: QDialog | None = None
         self.aboutToShow.connect(self.fill)
 
     def fill(self) -> None:
@@ -73,6 +77,7 @@ class AddColumnMenu(QMenu):
         self.addSeparator()
         self.addAction("BPE model file…", partial(self._ask_model, "bpe"))
         self.addAction("SentencePiece model (.model)…", partial(self._ask_model, "sp"))
+        self.addAction("Hugging Face tokenizer (tokenizer.json)…", partial(self._ask_model, "hf"))
         self.addAction("Train SentencePiece on the corpus…", self.open_sp_train_dialog)
 
     def refresh_tiktoken_status(self, cache_dir: str | None = None) -> Worker:
@@ -101,22 +106,38 @@ class AddColumnMenu(QMenu):
         loader = self._tiktoken_loader
         return self._load_column(lambda: loader(name), name)
 
-    def add_spec(self, spec: str) -> Worker:
-        """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``tiktoken-file:PATH``...)
-        in a worker for a new column; a failure goes to ``state.error``."""
+    def add_spec(self, spec: str, pattern: str | None = None) -> Worker:
+        """Load a tokenizer SPEC (``bpe:PATH``, ``sp:PATH``, ``hf:PATH``, ``tiktoken-file:PATH``...)
+        in a worker for a new column; a failure goes to ``state.error``, except a
+        rank file that needs a split pattern: :attr:`pattern_dialog` asks for it
+        and the SPEC is loaded again with ``pattern``."""
         from tokexplorer.core.backends import load_tokenizer
 
-        return self._load_column(lambda: load_tokenizer(spec), spec)
+        retry = partial(self.add_spec, spec)
+        return self._load_column(lambda: load_tokenizer(spec, pattern=pattern), spec, retry)
 
-    def _load_column(self, load: Callable[[], Tokenizer], what: str) -> Worker:
+    def _load_column(
+        self, load: Callable[[], Tokenizer], what: str, retry: Callable[[str], object] | None = None
+    ) -> Worker:
         worker = Worker(lambda cancel: load())
         worker.signals.returned.connect(self.tokenizer_ready)
-        worker.signals.errored.connect(
-            guarded(self, lambda exc: self.state.error.emit(f"{what}: {user_message(exc)}"))
-        )
+        worker.signals.errored.connect(guarded(self, lambda exc: self._on_failed(what, exc, retry)))
         self.state.status.emit(f"loading {what}…")
         worker.start()
         return worker
+
+    def _on_failed(self, what: str, exc: BaseException, retry: Callable[[str], object] | None) -> None:
+        from tokexplorer.core.backends import PatternNeededError
+
+        if retry is None or not isinstance(exc, PatternNeededError):
+            self.state.error.emit(f"{what}: {user_message(exc)}")
+            return
+        from tokexplorer.gui.dialogs.pattern import PatternDialog
+
+        dialog = PatternDialog(os.path.basename(what.partition(":")[2] or what), self.parentWidget())
+        dialog.accepted.connect(lambda: retry(dialog.pattern()))
+        self.pattern_dialog = dialog
+        dialog.open()
 
     def _ask_tiktoken_file(self) -> None:
         path, _ = QFileDialog.getOpenFileName(
@@ -136,6 +157,8 @@ class AddColumnMenu(QMenu):
     def _ask_model(self, kind: str) -> None:
         if kind == "sp":
             filt = "SentencePiece models (*.model);;All files (*)"
+        elif kind == "hf":
+            filt = "Hugging Face tokenizers (*.json);;All files (*)"
         else:
             filt = "tokexplorer BPE (*.bpe *.txt);;All files (*)"
         path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "Open a tokenizer model", "", filt)

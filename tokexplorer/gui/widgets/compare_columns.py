@@ -18,8 +18,9 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QSplitter, QWidget
 
 from tokexplorer.core.analysis import diff_marks, part_spans
-from tokexplorer.core.backends import BPETokenizer, Tokenizer
+from tokexplorer.core.backends import BPETokenizer, HuggingFaceTokenizer, Tokenizer
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_column import TokenColumn
 
 
@@ -55,6 +56,7 @@ class CompareColumns(QSplitter):
         self._user_sized = False
         self._syncing = False
         self._fire_spans: list[tuple[int, int]] = []
+        self._stages_open: set[int] = set()  # id() of the Hugging Face tokenizers whose stages are shown
         self.setChildrenCollapsible(False)
         self.splitterMoved.connect(self._on_handle_moved)
         state.merge_fires.connect(self._on_merge_fires)
@@ -86,6 +88,8 @@ class CompareColumns(QSplitter):
             col.view.token_double_clicked.connect(partial(self._on_token_double_clicked, col))
             col.view.scrolled.connect(partial(self._on_scrolled, col))
             col.remove_requested.connect(partial(self._on_remove, col))
+            if isinstance(tok, HuggingFaceTokenizer):
+                self._add_hf_panel(col, tok)
             self.addWidget(col)
             self.columns.append(col)
         if tiktoken_error is not None:
@@ -99,6 +103,21 @@ class CompareColumns(QSplitter):
         self._user_sized = False
         self.equalize()
         QTimer.singleShot(0, self.equalize)
+
+    def _add_hf_panel(self, col: TokenColumn, tok: HuggingFaceTokenizer) -> None:
+        """The add-special-tokens switch and the pipeline stages of a Hugging Face column."""
+        panel = HFColumnPanel(tok, lambda: self.state.special_policy, col)
+        panel.stages_box.setChecked(id(tok) in self._stages_open)
+        panel.stages_box.toggled.connect(partial(self._on_stages_toggled, id(tok)))
+        # the switch changes the tokens everywhere (columns, inspector, statistics)
+        panel.switched.connect(lambda _on: self.state.set_tokenizers(list(self.state.tokenizers)))
+        col.set_panel(panel)
+
+    def _on_stages_toggled(self, key: int, on: bool) -> None:
+        if on:
+            self._stages_open.add(key)
+        else:
+            self._stages_open.discard(key)
 
     def equalize(self) -> None:
         """Give every column the same width (until the user drags a handle)."""

@@ -6,7 +6,9 @@ size) beside a remove button; below it come the token
 count and characters per token of the whole text, the part of a long text shown,
 the notes as a warning badge (special token text encoded as plain text,
 surrogates replaced, text changed by a normalizer), a one-line error in place of
-the tokens, and the :class:`~tokexplorer.gui.widgets.token_view.TokenView`.
+the tokens, and the :class:`~tokexplorer.gui.widgets.token_view.TokenView`. A
+Hugging Face tokenizer's column also holds its
+:class:`~tokexplorer.gui.widgets.hf_stages.HFColumnPanel` (see :meth:`TokenColumn.set_panel`).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from tokexplorer.core.analysis import ColumnResult, column_notes, count_text, pa
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_view import TokenView
 
 
@@ -41,6 +44,8 @@ class TokenColumn(QWidget):
         header, count_label, notes_label, error_label, part_label: QLabels.
         remove_button: QToolButton ✕.
         view: the :class:`TokenView`.
+        panel: the family's extra controls under the header (an
+            :class:`~tokexplorer.gui.widgets.hf_stages.HFColumnPanel`), or None.
     """
 
     remove_requested = Signal()
@@ -79,6 +84,7 @@ class TokenColumn(QWidget):
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
         self.view = TokenView(self)
+        self.panel: HFColumnPanel | None = None
         self._lay_out()
 
     def _make_header(self, text: str) -> QLabel:
@@ -105,6 +111,15 @@ class TokenColumn(QWidget):
         for w in (self.count_label, self.part_label, self.notes_label, self.error_label):
             lay.addWidget(w)
         lay.addWidget(self.view, 1)
+
+    def set_panel(self, panel: HFColumnPanel) -> None:
+        """Put ``panel`` under the header; it follows the text of every result shown."""
+        self.panel = panel
+        lay = self.layout()
+        if isinstance(lay, QVBoxLayout):
+            lay.insertWidget(1, panel)
+        if self.tokenization is not None:
+            panel.set_text(self.tokenization.text)
 
     def _elide_notes(self) -> None:
         fm = self.notes_label.fontMetrics()
@@ -145,6 +160,8 @@ class TokenColumn(QWidget):
             self.notes_label.hide()
         self.view.set_message("")
         self.view.set_tokenization(tz)
+        if self.panel is not None:
+            self.panel.set_text(tz.text)
 
     def _show_error(self, message: str) -> None:
         self.tokenization = None

