@@ -21,7 +21,6 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.bpe import BPE
-
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,
@@ -32,6 +31,7 @@ from tokexplorer.gui.models.merge_model import (
     COL_RIGHT,
     MergeTableModel,
 )
+
 
 def model_title(bpe: BPE) -> str:
     """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
