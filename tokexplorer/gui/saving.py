@@ -105,7 +105,7 @@ class SaveGuard(QObject):
         self.unsaved = [m for m in self.unsaved if m is not model]
 
     def _on_training_started(self, _algorithm: str) -> None:
-        self._startup_training = not self._window.startup.finished
+        self._startup_training = self._window.startup.training_defaults
 
     def _on_training_finished(self, result: TrainingResult) -> None:
         if not self._startup_training:

@@ -83,7 +83,8 @@ def check_export(bpe: BPE) -> ExportCheck:
     unbuilt = len(bpe.unbuilt_tokens)
     if unbuilt:
         blocked["gpt2"] = (
-            f"{unbuilt:,} tokens are built by no merge (whole chunk only); readers of merges.txt "
+            f"{unbuilt:,} token{'s are' if unbuilt != 1 else ' is'} built by no merge (whole chunk only); "
+            "readers of merges.txt "
             "never emit them, so ids would differ: use .tiktoken or tokenizer.json"
         )
     if bpe.pat_str is not None:
@@ -110,7 +111,8 @@ def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
     }
     if unbuilt:
         notes["tokenizer.json"].append(
-            f"{unbuilt:,} tokens no merge builds: written with ignore_merges on, so a piece that is a "
+            f"{unbuilt:,} token{'s' if unbuilt != 1 else ''} no merge builds: written with ignore_merges on, "
+            "so a piece that is a "
             "token is that token, as tiktoken emits a whole chunk"
         )
     if bpe.pattern_name != "gpt2":
