@@ -67,7 +67,7 @@ def test_table_lists_the_unbuilt_token_among_the_merges(qtbot, qtmodeltester, bp
     assert rows(model) == [
         ["0", "b", "a", "ba", "2", "", ""],
         ["1", "a", "b", "ab", "2", "", ""],
-        ["", "whole chunk only", "", "abab", "4", "", ""],
+        ["", "whole chunk", "only", "abab", "4", "", ""],
         ["2", "x", "y", "xy", "2", "", ""],
     ]
     assert model.merge_at(2) is None and model.is_whole_chunk_row(2)
@@ -125,7 +125,7 @@ def test_pane_shows_the_row_its_filter_and_a_tree_that_says_whole_chunk_only(qtb
 
     option = QStyleOptionViewItem()
     delegate.initStyleOption(option, pane.model.index(2, COL_LEFT))
-    assert option.text == "whole chunk only"
+    assert option.text == "whole chunk"
     assert delegate.displayText(" ab", QLocale()) == "␣ab"
 
     pane.whole_check.setChecked(True)
@@ -171,8 +171,8 @@ def test_encode_replay_says_the_chunk_is_one_token_no_merge_builds(qtbot, bpe):
     assert [s.pieces for s in enc.steps] == [(b"a", b"b", b"a", b"b"), (b"a", b"ba", b"b")]
     enc.controls.set_step(1)
     assert enc.label.text() == (
-        "Done after 1 merges: 3 tokens. No adjacent pair is a token any more. But the whole chunk is "
-        "token 258, which no merge builds: the encoder (like tiktoken) emits a chunk that is a token "
+        "Done after 1 merges: 3 tokens. No adjacent pair is a token any more. But the whole chunk «abab» "
+        "is token 258, which no merge builds: the encoder (like tiktoken) emits a chunk that is a token "
         "whole, so this chunk is that one token."
     )
     assert bpe.encode("abab") == [258]

@@ -305,6 +305,7 @@ class ExportDialog(QDialog):
             return
         self._say("", bad=False)
         self.buttons[first].setChecked(True)
+        self.resize(self.width(), self.layout().totalHeightForWidth(self.width()))  # room for the reasons
 
     def _on_check_error(self, exc: BaseException) -> None:
         self._say(f"cannot check the model: {user_message(exc)}", bad=True)

@@ -7,8 +7,8 @@ searches are prepared once per merge list by :func:`build_search_index`, which
 the merge pane runs in a worker.
 
 Besides the merges, the table can hold rows for the tokens no merge builds
-(``BPE.unbuilt_tokens``, as in Llama 3's ranks): records after the merges, whose
-Left cell is :data:`WHOLE_CHUNK_FLAG` and which have no parts.
+(``BPE.unbuilt_tokens``, as in Llama 3's ranks): records after the merges, which
+have no parts and are flagged :data:`WHOLE_CHUNK_FLAG` (across the Left and Right cells).
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from tokexplorer.core.types import MergeRecord
 #: Filter modes of :class:`MergeFilter`.
 FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
 
-#: The Left cell of a token no merge builds (and what the text filter matches for it).
+#: The flag of a token no merge builds, shown across its Left and Right cells (and what the
+#: text filter matches for it).
 WHOLE_CHUNK_FLAG = "whole chunk only"
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")

@@ -5,9 +5,9 @@ Right, Merged token, Bytes, Count (the pair count when the merge was chosen)
 and Fires (how often the merge fires when the current sample text is encoded).
 A vocabulary with tokens no merge builds (``BPE.unbuilt_tokens``, as in Llama
 3's ranks) gets one more row per such token, in token-id order among the
-merges: no rank and no parts, its Left cell flagged
-:data:`~tokexplorer.gui.models.merge_filter.WHOLE_CHUNK_FLAG` (such a token is
-emitted only when a whole chunk is that token).
+merges: no rank and no parts, its Left and Right cells reading "whole chunk"
+and "only" (:data:`~tokexplorer.gui.models.merge_filter.WHOLE_CHUNK_FLAG`: such a
+token is emitted only when a whole chunk is that token).
 
 Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
 
@@ -334,7 +334,8 @@ class MergeTableModel(TitledTableModel):
         """A cell of the row of a token no merge builds: no rank, no parts, no counts."""
         tid, raw = self._unbuilt[rec - len(self._merges)], self._tokens[rec]
         if role == Qt.ItemDataRole.DisplayRole:
-            texts = {COL_LEFT: WHOLE_CHUNK_FLAG, COL_MERGED: self.token_text(tid), COL_BYTES: str(len(raw))}
+            left, right = WHOLE_CHUNK_FLAG.rsplit(" ", 1)  # "whole chunk" | "only": the flag across the parts
+            texts = {COL_LEFT: left, COL_RIGHT: right, COL_MERGED: self.token_text(tid), COL_BYTES: str(len(raw))}
             return texts.get(col, "")
         if role == RawRole:
             return self._raw(rec, col)
@@ -344,7 +345,7 @@ class MergeTableModel(TitledTableModel):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and col == COL_MERGED:
             return self._mono
-        if role == Qt.ItemDataRole.FontRole and col == COL_LEFT:
+        if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT):
             italic = QFont(self._mono)
             italic.setItalic(True)
             return italic

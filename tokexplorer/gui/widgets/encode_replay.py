@@ -234,7 +234,8 @@ class EncodeReplay(QWidget):
             )
         if self.whole_token is not None:
             text += (
-                f" But the whole chunk is token {self.whole_token}, which no merge builds: the encoder "
+                f" But the whole chunk «{show(b''.join(st.pieces))}» is token {self.whole_token}, which no "
+                "merge builds: the encoder "
                 "(like tiktoken) emits a chunk that is a token whole, so this chunk is that one token."
             )
         self.label.setText(text)

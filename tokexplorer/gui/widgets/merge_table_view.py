@@ -81,7 +81,7 @@ class VisibleSpaceDelegate(QStyledItemDelegate):
         self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
     ) -> None:
         super().initStyleOption(option, index)
-        if index.column() == COL_LEFT and self._model.is_whole_chunk_row(index.row()):
+        if index.column() in (COL_LEFT, COL_RIGHT) and self._model.is_whole_chunk_row(index.row()):
             option.text = index.data()  # the flag is words, not a token: its spaces stay spaces
 
 
