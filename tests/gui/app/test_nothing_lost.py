@@ -94,6 +94,17 @@ def test_save_at_quit_writes_our_format_and_then_nothing_is_asked(qtbot, window,
     assert len(answers.questions) == 1
 
 
+def test_file_save_bpe_model_counts_as_saved(qtbot, window, tmp_path, unanswered_questions):
+    bpe = train(qtbot, window).model
+    target = tmp_path / "saved.bpe"
+    assert window.save_bpe(str(target))
+    assert load_bpe(target).merges == bpe.merges
+    assert window.saving.unsaved == []
+    window.show()
+    assert window.close()
+    assert unanswered_questions == []
+
+
 def test_save_as_tiktoken_from_the_question(qtbot, window, monkeypatch, tmp_path):
     bpe = train(qtbot, window).model
     target = tmp_path / "mine.tiktoken"

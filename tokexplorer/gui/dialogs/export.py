@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QFileDialog,
-    QGridLayout,
     QHBoxLayout,
     QLabel,
     QLineEdit,
@@ -220,11 +219,11 @@ class ExportDialog(QDialog):
         self.resize(640, self.sizeHint().height())
         self._job.start(lambda cancel, b=bpe: check_export(b), on_result=self._on_check, on_error=self._on_check_error)
 
-    def _build_formats(self) -> QGridLayout:
+    def _build_formats(self) -> QVBoxLayout:
         self.group = QButtonGroup(self)
         self.buttons: dict[str, QRadioButton] = {}
         self.reasons: dict[str, QLabel] = {}
-        grid = QGridLayout()
+        column = QVBoxLayout()
         for i, (key, label) in enumerate(EXPORT_FORMATS):
             button = QRadioButton(label)
             button.setEnabled(False)
@@ -233,10 +232,10 @@ class ExportDialog(QDialog):
             reason.setIndent(24)
             self.group.addButton(button, i)
             self.buttons[key], self.reasons[key] = button, reason
-            grid.addWidget(button, 2 * i, 0)
-            grid.addWidget(reason, 2 * i + 1, 0)
+            column.addWidget(button)
+            column.addWidget(reason)
             button.toggled.connect(lambda on, k=key: on and self._on_format(k))
-        return grid
+        return column
 
     def _build_path_row(self) -> QHBoxLayout:
         self.path_edit = QLineEdit()
@@ -305,7 +304,8 @@ class ExportDialog(QDialog):
             return
         self._say("", bad=False)
         self.buttons[first].setChecked(True)
-        self.resize(self.width(), self.layout().totalHeightForWidth(self.width()))  # room for the reasons
+        self.layout().activate()  # room for the reasons, wrapped at the dialog's width
+        self.resize(self.width(), max(self.height(), self.layout().totalHeightForWidth(self.width())))
 
     def _on_check_error(self, exc: BaseException) -> None:
         self._say(f"cannot check the model: {user_message(exc)}", bad=True)
