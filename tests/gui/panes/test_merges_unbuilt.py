@@ -147,12 +147,16 @@ def test_pane_shows_the_row_its_filter_and_a_tree_that_says_whole_chunk_only(qtb
     assert pane.tree_label.text().startswith("token 258 «abab» (4 bytes) is built by no merge")
 
 
-def test_trained_model_has_no_whole_chunk_rows(qtbot, cat_hat_bpe):
+def test_trained_model_has_no_whole_chunk_rows(qtbot, cat_hat_bpe, bpe):
     state = AppState()
     pane = MergesPane(state)
     qtbot.addWidget(pane)
-    state.set_bpe(cat_hat_bpe)
-    assert pane.whole_check.isHidden()
+    state.set_bpe(bpe)
+    qtbot.waitUntil(lambda: pane.model.rowCount() == 4)  # merges recovered in a worker
+    pane.whole_check.setChecked(True)
+    assert pane.shown_count() == 1
+    state.set_bpe(cat_hat_bpe)  # the filter it cannot show is turned off
+    assert pane.whole_check.isHidden() and not pane.whole_check.isChecked()
     n = len(cat_hat_bpe.merges)
     assert pane.count_label.text() == f"{n} merges ({n} shown)"
 

@@ -354,13 +354,14 @@ class MergesPane(QWidget):
 
     def _show_merges(self, bpe: BPE) -> None:
         self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens)
-        self.whole_check.setVisible(bool(bpe.unbuilt_tokens))
         self.title_label.setText(model_title(bpe))
         self._after_model()
         self._start_index_worker()
         self._fire_timer.start()
 
     def _after_model(self) -> None:
+        self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on
+        self.whole_check.setVisible(bool(self.model.unbuilt))
         self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
         n = len(self.model.merges)
         self.jump_spin.blockSignals(True)
