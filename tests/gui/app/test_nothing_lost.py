@@ -235,3 +235,19 @@ def test_a_folder_with_nothing_readable_keeps_the_corpus(qtbot, window, tmp_path
     assert problems[-1] == message
     if "a.bin" in files:
         assert problems[0] == "a.bin: looks like a binary file (NUL byte at offset 0); not loaded"
+
+
+def test_exporting_the_trained_bpe_counts_as_saved(qtbot, window, tmp_path, unanswered_questions):
+    bpe = train(qtbot, window).model
+    window.export_action.trigger()
+    dlg = window.saving.export_dialog
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    dlg.set_format("gpt2")
+    dlg.path_edit.setText(str(tmp_path))
+    with qtbot.waitSignal(window.saving.saved, timeout=WAIT) as blocker:
+        dlg.export_button.click()
+    assert blocker.args == [bpe, [str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")]]
+    assert window.saving.unsaved == []
+    window.show()
+    assert window.close()
+    assert unanswered_questions == []
