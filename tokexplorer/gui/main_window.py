@@ -36,6 +36,7 @@ from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
+from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
@@ -76,6 +77,8 @@ class MainWindow(QMainWindow):
             merge_diff_pane, stats_pane: the panes, in tab order.
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
+        saving: the :class:`~tokexplorer.gui.saving.SaveGuard`: trained models not
+            saved yet, saving and exporting them, the question before losing them.
         last_error: the last error shown to the user ("" when none).
         pattern_dialog: the open :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`, or None.
         show_error_dialogs: show ``state.error`` messages in a dialog too (tests
@@ -115,6 +118,7 @@ class MainWindow(QMainWindow):
         self.state.error.connect(self._show_error)
         self.corpus_pane.corpus_loaded.connect(self._show_corpus_in_compare)  # before startup's own slot
         self.startup = Startup(self)
+        self.saving = SaveGuard(self)
         self.stats_pane = StatsPane(self.state)
         self.tabs.addTab(self.stats_pane, "Statistics")
         # a token double-clicked in the compare pane or the inspector: show its merge tree
@@ -155,6 +159,11 @@ class MainWindow(QMainWindow):
         file_menu.addAction(self.open_model_action)
         file_menu.addAction(self.open_model_folder_action)
         file_menu.addAction(self.save_bpe_action)
+        self.save_sp_action = self._action(
+            "Save S&entencePiece model…", lambda: self.saving.save_sentencepiece_dialog()
+        )
+        self.export_action = self._action("&Export tokenizer…", lambda: self.saving.open_export_dialog(), "Ctrl+E")
+        file_menu.addActions([self.save_sp_action, self.export_action])
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
@@ -307,6 +316,9 @@ class MainWindow(QMainWindow):
         dialog.open()
 
     def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
+        if isinstance(tok, BPETokenizer) and not self.saving.confirm_replace("bpe", by=os.path.basename(path)):
+            self.state.status.emit(f"{os.path.basename(path)} not opened: the BPE it would replace is kept")
+            return
         if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
@@ -341,7 +353,7 @@ class MainWindow(QMainWindow):
         except (TokexplorerError, OSError) as exc:
             self.state.error.emit(f"could not save {os.path.basename(path)}: {exc}")
             return False
-        self.state.status.emit(f"saved BPE model to {path}")
+        self.saving.mark_saved(self.state.bpe, [path])
         return True
 
     # ================================================================= messages
@@ -384,5 +396,8 @@ class MainWindow(QMainWindow):
             self.open_paths(texts)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        if not self.saving.confirm_quit():  # a trained model is unsaved and the user cancelled
+            event.ignore()
+            return
         self.corpus_pane.cancel_training()
         super().closeEvent(event)

@@ -108,6 +108,11 @@ class Startup(QObject):
         """True once :attr:`done` was emitted."""
         return self._finished
 
+    @property
+    def training_defaults(self) -> bool:
+        """True while the default models are trained (they are not the user's work to save)."""
+        return bool(self._step)
+
     def run(self, paths: list[str] | None = None, *, sample_text: str | None = None) -> None:
         """Do the startup work; :attr:`done` is emitted when it is finished.
 

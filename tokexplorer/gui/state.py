@@ -49,6 +49,8 @@ class AppState(QObject):
             half-open byte spans of ``sample_text`` (list of ``(start, end)``; empty: none).
         training_merges(object): while a BPE trains, the merges learned so far
             (the trainer's growing list of MergeRecord; read only).
+        model_trained(object): a model was trained in a dialog (the SentencePiece
+            training dialog's :class:`Tokenizer`); it counts as not saved yet.
         status(str): a one-line message for the status bar.
         error(str): a one-line error for the user (shown in the status bar and a dialog).
     """
@@ -65,6 +67,7 @@ class AppState(QObject):
     token_tree_requested = Signal(bytes)
     merge_fires = Signal(object)
     training_merges = Signal(object)
+    model_trained = Signal(object)
     status = Signal(str)
     error = Signal(str)
 

@@ -226,9 +226,12 @@ def write_tokenizer_json(bpe: BPE, path: str | os.PathLike) -> Path:
     """Write ``bpe`` as a Hugging Face ``tokenizer.json`` (``tokenizers.Tokenizer.from_file``).
 
     The model is ``BPE`` with the vocabulary and merges spelled as in
-    :func:`write_gpt2_export` (``ignore_merges`` off, so words are always merged
-    by rank); the pre-tokenizer is ``Split(pattern, "Isolated")`` with
-    :func:`oniguruma_pattern` of our pattern, then ``ByteLevel(use_regex=False)``
+    :func:`write_gpt2_export`, ``ignore_merges`` off (words are always merged by
+    rank) unless the model has tokens no merge builds (:attr:`BPE.unbuilt_tokens`,
+    as in Llama 3's ranks): then it is on, so a piece that is a token is that
+    token, as tiktoken emits a whole chunk. The pre-tokenizer is
+    ``Split(pattern, "Isolated")`` with :func:`oniguruma_pattern` of our
+    pattern, then ``ByteLevel(use_regex=False)``
     (only ``ByteLevel`` for a model without pre-tokenization); the decoder is
     ``ByteLevel``; special tokens are added tokens (matched anywhere, as with
     ``allowed_special="all"``). Written atomically.
@@ -259,7 +262,7 @@ def write_tokenizer_json(bpe: BPE, path: str | os.PathLike) -> Path:
         "decoder": {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": True, "use_regex": False},
         "model": {"type": "BPE", "dropout": None, "unk_token": None, "continuing_subword_prefix": None,
                   "end_of_word_suffix": None, "fuse_unk": False, "byte_fallback": False,
-                  "ignore_merges": False, "vocab": vocab, "merges": merges},
+                  "ignore_merges": bool(bpe.unbuilt_tokens), "vocab": vocab, "merges": merges},
     }  # fmt: skip
     p = Path(path)
     atomic_write_bytes(p, (json.dumps(doc, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))

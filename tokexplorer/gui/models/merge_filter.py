@@ -5,6 +5,10 @@ whose entry in :func:`filter_mask` is 1. The mask is computed over whole columns
 (one list pass per condition) rather than row by row; the text columns it
 searches are prepared once per merge list by :func:`build_search_index`, which
 the merge pane runs in a worker.
+
+Besides the merges, the table can hold rows for the tokens no merge builds
+(``BPE.unbuilt_tokens``, as in Llama 3's ranks): records after the merges, which
+have no parts and are flagged :data:`WHOLE_CHUNK_FLAG` (across the Left and Right cells).
 """
 
 from __future__ import annotations
@@ -20,6 +24,10 @@ from tokexplorer.core.types import MergeRecord
 
 #: Filter modes of :class:`MergeFilter`.
 FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
+
+#: The flag of a token no merge builds, shown across its Left and Right cells (and what the
+#: text filter matches for it).
+WHOLE_CHUNK_FLAG = "whole chunk only"
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
 
@@ -65,25 +73,33 @@ def parse_hex(text: str) -> bytes:
 
 @dataclass(frozen=True, slots=True)
 class SearchIndex:
-    """Per-merge search columns, indexed by rank-order position.
+    """Per-record search columns: the merges in rank order, then the tokens no merge builds.
 
     Attributes:
-        text: ``"merged\\0left\\0right"`` display texts, case-folded.
+        text: ``"merged\\0left\\0right"`` display texts, case-folded
+            (``"token\\0whole chunk only\\0"`` for a token no merge builds).
         merged: the merged token's display text (not case-folded), for regexes.
         script: the merged token's script class (:func:`token_script`).
         partial: 1 where the merged token is not valid UTF-8 on its own.
+        whole: 1 where the record is a token no merge builds (whole chunk only).
     """
 
     text: list[str]
     merged: list[str]
     script: list[str]
     partial: bytearray
+    whole: bytearray
 
 
 def build_search_index(
-    merges: Sequence[MergeRecord], vocab: Mapping[int, bytes], *, control_pictures: bool = True
+    merges: Sequence[MergeRecord],
+    vocab: Mapping[int, bytes],
+    *,
+    control_pictures: bool = True,
+    unbuilt: Sequence[int] = (),
 ) -> SearchIndex:
-    """Prepare the filter columns of a merge list (rank order; ids resolved through ``vocab``).
+    """Prepare the filter columns of a merge list (rank order; ids resolved through ``vocab``)
+    followed by the tokens ``unbuilt`` (ids of tokens no merge builds, in table order).
 
     About 0.6 s for 200,000 merges: run it in a worker. ``control_pictures``: see
     :func:`plain_text`.
@@ -99,9 +115,13 @@ def build_search_index(
 
     merged = [text_of(m.new_id) for m in merges]
     text = [f"{mt}\0{text_of(m.left)}\0{text_of(m.right)}".casefold() for mt, m in zip(merged, merges)]
-    script = [token_script(m.merged) for m in merges]
-    partial = bytearray(1 if is_partial_utf8(m.merged) else 0 for m in merges)
-    return SearchIndex(text, merged, script, partial)
+    whole = [text_of(i) for i in unbuilt]
+    text += [f"{wt}\0{WHOLE_CHUNK_FLAG}\0".casefold() for wt in whole]
+    raw = [m.merged for m in merges] + [vocab[i] for i in unbuilt]
+    script = [token_script(b) for b in raw]
+    partial = bytearray(1 if is_partial_utf8(b) else 0 for b in raw)
+    flags = bytearray(len(merges)) + bytearray(b"\x01") * len(unbuilt)
+    return SearchIndex(text, merged + whole, script, partial, flags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,50 +139,54 @@ class MergeFilter:
         script: keep merged tokens of this script class (see
             :data:`tokexplorer.core.analysis.merges.SCRIPTS`), or None.
         partial_only: keep only merged tokens that hold part of a UTF-8 character.
+        whole_chunk_only: keep only the tokens no merge builds (emitted only
+            for a whole chunk).
     """
 
     needle: str = ""
     mode: str = "text"
     script: str | None = None
     partial_only: bool = False
+    whole_chunk_only: bool = False
 
     @property
     def active(self) -> bool:
         """True when any condition is set."""
-        return bool(self.needle) or self.script is not None or self.partial_only
+        return bool(self.needle) or self.script is not None or self.partial_only or self.whole_chunk_only
 
 
 def filter_mask(
-    merges: Sequence[MergeRecord], condition: MergeFilter, *, index: Callable[[], SearchIndex]
+    tokens: Sequence[bytes], condition: MergeFilter, *, index: Callable[[], SearchIndex]
 ) -> bytearray:
-    """One byte per merge (rank order): 1 where the merge passes ``condition``.
+    """One byte per record (the merges in rank order, then the tokens no merge
+    builds): 1 where the record passes ``condition``.
 
     Args:
-        merges: the merge list.
+        tokens: each record's token bytes (a merge's merged token).
         condition: the filter.
-        index: returns the :class:`SearchIndex` of ``merges``; called only when a
+        index: returns the :class:`SearchIndex` of the records; called only when a
             condition needs it (a hex needle alone does not).
 
     Raises:
         ValueError: bad regex or bad hex (one-line message).
     """
-    mask = _needle_mask(merges, condition, index) if condition.needle else None
-    if condition.script is not None:
-        m2 = bytearray(s == condition.script for s in index().script)
-        mask = m2 if mask is None else bytearray(a & b for a, b in zip(mask, m2))
-    if condition.partial_only:
-        m3 = index().partial
-        mask = bytearray(m3) if mask is None else bytearray(a & b for a, b in zip(mask, m3))
-    return mask if mask is not None else bytearray(b"\x01") * len(merges)
+    mask = _needle_mask(tokens, condition, index) if condition.needle else None
+    for on, column in (
+        (condition.script is not None, lambda: bytearray(s == condition.script for s in index().script)),
+        (condition.partial_only, lambda: index().partial),
+        (condition.whole_chunk_only, lambda: index().whole),
+    ):
+        if on:
+            m2 = column()
+            mask = bytearray(m2) if mask is None else bytearray(a & b for a, b in zip(mask, m2))
+    return mask if mask is not None else bytearray(b"\x01") * len(tokens)
 
 
-def _needle_mask(
-    merges: Sequence[MergeRecord], condition: MergeFilter, index: Callable[[], SearchIndex]
-) -> bytearray:
+def _needle_mask(tokens: Sequence[bytes], condition: MergeFilter, index: Callable[[], SearchIndex]) -> bytearray:
     needle = condition.needle
     if condition.mode == "hex":
         wanted = parse_hex(needle)
-        return bytearray(wanted in m.merged for m in merges)
+        return bytearray(wanted in b for b in tokens)
     if condition.mode == "regex":
         try:
             pat = regex.compile(needle)

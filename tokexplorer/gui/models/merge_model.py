@@ -3,6 +3,11 @@
 One row per :class:`~tokexplorer.core.types.MergeRecord`. Columns: Rank, Left,
 Right, Merged token, Bytes, Count (the pair count when the merge was chosen)
 and Fires (how often the merge fires when the current sample text is encoded).
+A vocabulary with tokens no merge builds (``BPE.unbuilt_tokens``, as in Llama
+3's ranks) gets one more row per such token, in token-id order among the
+merges: no rank and no parts, its Left and Right cells reading "whole chunk"
+and "only" (:data:`~tokexplorer.gui.models.merge_filter.WHOLE_CHUNK_FLAG`: such a
+token is emitted only when a whole chunk is that token).
 
 Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
 
@@ -28,13 +33,14 @@ from itertools import compress
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
-from PySide6.QtGui import QFontDatabase
+from PySide6.QtGui import QFont, QFontDatabase
 
 from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import (
     FILTER_MODES,
+    WHOLE_CHUNK_FLAG,
     MergeFilter,
     SearchIndex,
     build_search_index,
@@ -44,8 +50,9 @@ from tokexplorer.gui.models.merge_filter import (
 from tokexplorer.gui.models.table_model import TitledTableModel
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
-#: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
-#: Right, and the merged token's ``bytes`` for Merged token.
+#: Count and Fires (``-1`` when unknown or, for Rank, for a token no merge
+#: builds), the token id (``int``, ``-1`` for no part) for Left and Right, and
+#: the merged token's ``bytes`` for Merged token.
 RawRole = int(Qt.ItemDataRole.UserRole) + 1
 
 #: Column titles, in order.
@@ -73,6 +80,10 @@ _HEADER_TIPS = (
     "(empty: unknown, e.g. merges recovered from tiktoken ranks)",
     "How often the merge fires when the sample text (Compare tab) is encoded",
 )
+_WHOLE_TIP = (
+    "token {id} · {n} bytes: {hex} · no merge builds it: rank-order merging of its bytes ends "
+    "with other parts, so it is emitted only when a whole chunk (pre-tokenizer piece) is this token"
+)
 
 
 class MergeTableModel(TitledTableModel):
@@ -92,7 +103,10 @@ class MergeTableModel(TitledTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(MERGE_COLUMNS, title_tips=_HEADER_TIPS, parent=parent)
         self._merges: list[MergeRecord] = []
+        self._unbuilt: list[int] = []  # records after the merges: ids of tokens no merge builds
+        self._tokens: list[bytes] = []  # each record's token bytes
         self._vocab: Mapping[int, bytes] = {}
+        self._base: list[int] = []  # all records in table order (token-id order)
         self._order: list[int] = []  # all records, sorted
         self._rows: list[int] = []  # view row -> index into _merges (sorted, filtered)
         self._mask: bytearray | None = None  # None: no filter
@@ -109,16 +123,25 @@ class MergeTableModel(TitledTableModel):
     # -- data --------------------------------------------------------------------
 
     def set_merges(
-        self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes]
+        self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes], *, unbuilt: Sequence[int] = ()
     ) -> None:
-        """Show ``merges`` (rank order) whose token ids are resolved through ``vocab``.
+        """Show ``merges`` (rank order) whose token ids are resolved through ``vocab``,
+        and a row for each token id of ``unbuilt`` (tokens no merge builds), placed
+        by token id among the merges.
 
         The filter is kept and re-applied; the sort order goes back to rank order.
         """
         self.beginResetModel()
         self._merges = list(merges)
+        self._unbuilt = list(unbuilt)
         self._vocab = vocab
-        self._order = list(range(len(self._merges)))
+        self._tokens = [m.merged for m in self._merges] + [vocab[i] for i in self._unbuilt]
+        n = len(self._merges)
+        self._base = list(range(n + len(self._unbuilt)))
+        if self._unbuilt:
+            ids = [m.new_id for m in self._merges] + self._unbuilt
+            self._base.sort(key=ids.__getitem__)
+        self._order = list(self._base)
         self._display = {}
         self._fires = None
         self._search = None
@@ -134,7 +157,7 @@ class MergeTableModel(TitledTableModel):
     def set_search_index(self, index: SearchIndex, generation: int) -> None:
         """Install a search index built (in a worker) for model ``generation``;
         ignored when the merges changed since."""
-        if generation == self.generation and len(index.text) == len(self._merges):
+        if generation == self.generation and len(index.text) == len(self._tokens):
             self._search = index
 
     @property
@@ -144,7 +167,9 @@ class MergeTableModel(TitledTableModel):
     def search_index(self) -> SearchIndex:
         """The search index (built now when the worker has not delivered it yet)."""
         if self._search is None:
-            self._search = build_search_index(self._merges, self._vocab, control_pictures=theme.control_pictures())
+            self._search = build_search_index(
+                self._merges, self._vocab, control_pictures=theme.control_pictures(), unbuilt=self._unbuilt
+            )
         return self._search
 
     def set_fire_counts(self, counts: Sequence[int] | None) -> None:
@@ -161,9 +186,25 @@ class MergeTableModel(TitledTableModel):
     def fire_counts(self) -> list[int] | None:
         return self._fires
 
-    def merge_at(self, row: int) -> MergeRecord:
-        """The merge record shown at view ``row`` (after sorting and filtering)."""
-        return self._merges[self._rows[row]]
+    def merge_at(self, row: int) -> MergeRecord | None:
+        """The merge record shown at view ``row`` (after sorting and filtering);
+        None when the row is a token no merge builds."""
+        rec = self._rows[row]
+        return self._merges[rec] if rec < len(self._merges) else None
+
+    def token_at(self, row: int) -> tuple[int, bytes]:
+        """``(token id, token bytes)`` of the token made at view ``row`` (the merged
+        token, or the token no merge builds)."""
+        rec = self._rows[row]
+        n = len(self._merges)
+        return (self._merges[rec].new_id if rec < n else self._unbuilt[rec - n]), self._tokens[rec]
+
+    def count_text(self) -> str:
+        """``"N merges (M shown)"``, with ``" + U whole-chunk tokens"`` after N when
+        the vocabulary has tokens no merge builds."""
+        u = len(self._unbuilt)
+        whole = f" + {u:,} whole-chunk token{'s' * (u != 1)}" if u else ""
+        return f"{len(self._merges):,} merges{whole} ({len(self._rows):,} shown)"
 
     def row_of_record(self, record: int) -> int:
         """View row showing record ``record`` (index into :attr:`merges`), -1 when hidden."""
@@ -184,6 +225,11 @@ class MergeTableModel(TitledTableModel):
     def merges(self) -> list[MergeRecord]:
         """The merge records in rank order (list of MergeRecord)."""
         return self._merges
+
+    @property
+    def unbuilt(self) -> list[int]:
+        """Ids of the tokens no merge builds that have rows (list of int, id order)."""
+        return self._unbuilt
 
     @property
     def vocab(self) -> Mapping[int, bytes]:
@@ -241,6 +287,8 @@ class MergeTableModel(TitledTableModel):
 
     def cell_data(self, row: int, col: int, role: int) -> Any:
         rec = self._rows[row]
+        if rec >= len(self._merges):
+            return self._whole_cell(rec, col, role)
         m = self._merges[rec]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_RANK:
@@ -282,7 +330,35 @@ class MergeTableModel(TitledTableModel):
             return self._mono
         return None
 
+    def _whole_cell(self, rec: int, col: int, role: int) -> Any:
+        """A cell of the row of a token no merge builds: no rank, no parts, no counts."""
+        tid, raw = self._unbuilt[rec - len(self._merges)], self._tokens[rec]
+        if role == Qt.ItemDataRole.DisplayRole:
+            left, right = WHOLE_CHUNK_FLAG.rsplit(" ", 1)  # "whole chunk" | "only": the flag across the parts
+            texts = {COL_LEFT: left, COL_RIGHT: right, COL_MERGED: self.token_text(tid), COL_BYTES: str(len(raw))}
+            return texts.get(col, "")
+        if role == RawRole:
+            return self._raw(rec, col)
+        if role == Qt.ItemDataRole.ToolTipRole:
+            return _WHOLE_TIP.format(id=tid, n=len(raw), hex=raw.hex(" ").upper() or "(none)")
+        if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_BYTES:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role == Qt.ItemDataRole.FontRole and col == COL_MERGED:
+            return self._mono
+        if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT):
+            italic = QFont(self._mono)
+            italic.setItalic(True)
+            return italic
+        return None
+
+    def is_whole_chunk_row(self, row: int) -> bool:
+        """True when view ``row`` is a token no merge builds (not a merge)."""
+        return self._rows[row] >= len(self._merges)
+
     def _raw(self, rec: int, col: int) -> Any:
+        if rec >= len(self._merges):
+            raw = self._tokens[rec]
+            return {COL_MERGED: raw, COL_BYTES: len(raw)}.get(col, -1)
         m = self._merges[rec]
         if col == COL_RANK:
             return m.rank
@@ -316,15 +392,17 @@ class MergeTableModel(TitledTableModel):
         if not (0 <= column < len(MERGE_COLUMNS)):
             return
         merges = self._merges
-        n = len(merges)
-        if column == COL_RANK:
-            keys: list[Any] = [m.rank for m in merges]
+        n = len(self._tokens)
+        if column == COL_RANK:  # table order: rank order, tokens no merge builds by id among them
+            keys: list[Any] = [0] * n
+            for pos, rec in enumerate(self._base):
+                keys[rec] = pos
         elif column in (COL_LEFT, COL_RIGHT):
             vocab = self._vocab
             keys = [
                 vocab.get(m.left if column == COL_LEFT else m.right, b"")
                 for m in merges
-            ]
+            ] + [b""] * len(self._unbuilt)
         else:
             keys = [self._raw(i, column) for i in range(n)]
         reverse = order == Qt.SortOrder.DescendingOrder
@@ -361,6 +439,7 @@ class MergeTableModel(TitledTableModel):
         mode: str = "text",
         script: str | None = None,
         partial_only: bool = False,
+        whole_chunk_only: bool = False,
     ) -> None:
         """Show only the merges that pass every given condition (see
         :class:`~tokexplorer.gui.models.merge_filter.MergeFilter` for what each means).
@@ -371,6 +450,7 @@ class MergeTableModel(TitledTableModel):
             script: keep merged tokens of this script class, or None.
             partial_only: keep only merged tokens that hold part of a UTF-8
                 character.
+            whole_chunk_only: keep only the tokens no merge builds.
 
         Raises:
             ValueError: bad regex, bad hex or unknown mode (one-line message);
@@ -378,7 +458,7 @@ class MergeTableModel(TitledTableModel):
         """
         if mode not in FILTER_MODES:
             raise ValueError(f"unknown filter mode {mode!r}")
-        new = MergeFilter(needle, mode, script, bool(partial_only))
+        new = MergeFilter(needle, mode, script, bool(partial_only), bool(whole_chunk_only))
         mask = self._mask_for(new)
         self._filter = new
         self.beginResetModel()
@@ -389,7 +469,7 @@ class MergeTableModel(TitledTableModel):
     def _mask_for(self, condition: MergeFilter) -> bytearray | None:
         if not condition.active:
             return None
-        return filter_mask(self._merges, condition, index=self.search_index)
+        return filter_mask(self._tokens, condition, index=self.search_index)
 
     def _apply_rows(self) -> None:
         if self._mask is None:

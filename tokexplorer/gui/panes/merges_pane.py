@@ -46,7 +46,7 @@ from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_table_view import MergeTableView
+from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
@@ -60,20 +60,6 @@ _TREE_LABELS: dict[str, Callable[[bytes], str]] = {
     "hex": lambda b: b.hex(" ").upper(),
     "gpt2": to_gpt2_visible,
 }
-
-
-def model_title(bpe: BPE) -> str:
-    """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
-    pattern = bpe.pattern_name or "custom"
-    n_special = len(bpe.special_tokens)
-    unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
-    n_unbuilt = len(bpe.unbuilt_tokens)
-    return (
-        f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
-        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
-        + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
-        + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
-    )
 
 
 class MergesPane(QWidget):
@@ -91,6 +77,7 @@ class MergesPane(QWidget):
         filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
         script_combo: "any script" or one of :data:`SCRIPTS`.
         partial_check: show only merged tokens holding part of a UTF-8 character.
+        whole_check: show only the tokens no merge builds (shown when the model has some).
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
         count_label: QLabel reading ``"N merges (M shown)"``.
@@ -170,13 +157,16 @@ class MergesPane(QWidget):
         self.script_combo.setToolTip("Keep merged tokens of one script (the first letter's script wins)")
         self.partial_check = QCheckBox("partial UTF-8 only")
         self.partial_check.setToolTip("Keep merged tokens that hold only part of a character (\\xNN bytes)")
+        self.whole_check = QCheckBox("whole-chunk only")
+        self.whole_check.setToolTip("Keep the tokens no merge builds: emitted only when a whole chunk is the token")
         self.count_label = QLabel()
         self.count_label.setMinimumWidth(170)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         row = QHBoxLayout()
         row.addWidget(QLabel("Filter:"))
         row.addWidget(self.filter_edit, 1)
-        for widget in (self.regex_check, self.hex_check, self.script_combo, self.partial_check, self.count_label):
+        checks = (self.partial_check, self.whole_check)
+        for widget in (self.regex_check, self.hex_check, self.script_combo, *checks, self.count_label):
             row.addWidget(widget)
         return row
 
@@ -228,6 +218,7 @@ class MergesPane(QWidget):
         self.regex_check.toggled.connect(self._on_mode_check)
         self.script_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.partial_check.toggled.connect(lambda _on: self.apply_filter())
+        self.whole_check.toggled.connect(lambda _on: self.apply_filter())
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
@@ -293,6 +284,7 @@ class MergesPane(QWidget):
                 mode=mode,
                 script=self.script_combo.currentData(),
                 partial_only=self.partial_check.isChecked(),
+                whole_chunk_only=self.whole_check.isChecked(),
             )
         except ValueError as exc:
             self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
@@ -361,13 +353,15 @@ class MergesPane(QWidget):
     # -- internals ---------------------------------------------------------------
 
     def _show_merges(self, bpe: BPE) -> None:
-        self.model.set_merges(bpe.merges, bpe.vocab)
+        self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens)
         self.title_label.setText(model_title(bpe))
         self._after_model()
         self._start_index_worker()
         self._fire_timer.start()
 
     def _after_model(self) -> None:
+        self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on
+        self.whole_check.setVisible(bool(self.model.unbuilt))
         self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
         n = len(self.model.merges)
         self.jump_spin.blockSignals(True)
@@ -399,8 +393,10 @@ class MergesPane(QWidget):
         if self.model.has_search_index:
             return
         merges, vocab, generation = self.model.merges, self.model.vocab, self.model.generation
-        glyphs = theme.control_pictures()  # read here, in the GUI thread
-        worker = Worker(lambda cancel: (generation, build_search_index(merges, vocab, control_pictures=glyphs)))
+        glyphs, whole = theme.control_pictures(), self.model.unbuilt  # read here, in the GUI thread
+        worker = Worker(
+            lambda cancel: (generation, build_search_index(merges, vocab, control_pictures=glyphs, unbuilt=whole))
+        )
         worker.signals.returned.connect(self._on_search_index)
         self.index_worker = worker
         worker.start()
@@ -448,9 +444,7 @@ class MergesPane(QWidget):
         self.view.viewport().update()
 
     def _update_count(self, *_args: object) -> None:
-        total = len(self.model.merges)
-        shown = self.model.rowCount()
-        self.count_label.setText(f"{total:,} merges ({shown:,} shown)")
+        self.count_label.setText(self.model.count_text())
 
     def _reselect(self) -> None:
         if self._selected_rank is None:
@@ -466,6 +460,13 @@ class MergesPane(QWidget):
         if not rows:
             return
         merge = self.model.merge_at(rows[0].row())
+        if merge is None:  # a token no merge builds: its tree says so, it fires as no merge
+            tid, raw = self.model.token_at(rows[0].row())
+            self._selected_rank = None
+            self.show_token_tree(tid)
+            self.fire_sites.clear()
+            self.state.status.emit(f"token {tid} ({raw.hex(' ').upper()}): no merge builds it; emitted only whole")
+            return
         self._selected_rank = merge.rank
         self.jump_spin.blockSignals(True)
         self.jump_spin.setValue(merge.rank)

@@ -174,6 +174,7 @@ class AddColumnMenu(QMenu):
             texts = [self.state.sample_text]
         dlg = SPTrainDialog(texts, self.parentWidget())
         dlg.trained.connect(self.tokenizer_ready)
+        dlg.trained.connect(self.state.model_trained)  # after its column is added: not saved yet
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dlg.open()
         return dlg

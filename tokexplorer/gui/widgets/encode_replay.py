@@ -4,7 +4,9 @@ Type a text, pick one of its chunks, and replay the encoder on it
 (:func:`tokexplorer.core.bpe.replay_encode`): the current pieces, every
 candidate pair with its merge rank, and the pair merged next (the lowest rank,
 leftmost on ties). The model is the current BPE or cl100k_base loaded into our
-engine; ranks shown are merge ranks, as in the merge table.
+engine; ranks shown are merge ranks, as in the merge table. A chunk that is
+itself a token no merge builds (``BPE.unbuilt_tokens``, as in Llama 3's ranks)
+is emitted whole by the encoder; the replay says so at every step.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitt
 
 from tokexplorer.core.analysis import token_merge_ranks
 from tokexplorer.core.backends import bpe_from_tiktoken
-from tokexplorer.core.bpe import BPE, MAX_REPLAY_CHUNK_BYTES, EncodeStep, replay_encode
+from tokexplorer.core.bpe import BPE, MAX_REPLAY_CHUNK_BYTES, EncodeStep, last_merge, replay_encode
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.pieces_view import (
     PiecesView,
@@ -77,6 +79,8 @@ class EncodeReplay(QWidget):
         pieces: the :class:`PiecesView` of the chunk's pieces.
         table: the candidate pairs of the step shown.
         steps: the current replay (list of :class:`EncodeStep`).
+        whole_token: the id of the token the chunk is when no merge builds that
+            token (the encoder emits the chunk whole as it), else None.
     """
 
     error = Signal(str)
@@ -84,6 +88,7 @@ class EncodeReplay(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.steps: list[EncodeStep] = []
+        self.whole_token: int | None = None
         self._current: BPE | None = None
         self._cl100k: BPE | None = None
         self._merge_rank: dict[bytes, int] = {}
@@ -180,6 +185,7 @@ class EncodeReplay(QWidget):
         """Replay the chosen chunk from its bytes."""
         bpe = self.model()
         chunk = self.chunk_combo.currentData()
+        self.whole_token = None
         if bpe is None or not chunk:
             self.steps = []
             self.controls.set_count(0)
@@ -195,7 +201,10 @@ class EncodeReplay(QWidget):
         if self._rank_bpe is not bpe:
             self._merge_rank = token_merge_ranks(bpe)
             self._rank_bpe = bpe
-        self.steps = replay_encode(bpe.mergeable_ranks, data)
+        ranks = bpe.mergeable_ranks
+        if len(data) > 1 and data in ranks and last_merge(ranks, data) is None:
+            self.whole_token = ranks[data]
+        self.steps = replay_encode(ranks, data)
         self.controls.set_count(len(self.steps))
 
     def merge_rank(self, token: bytes) -> int | None:
@@ -211,23 +220,31 @@ class EncodeReplay(QWidget):
         self.pieces.set_pieces([list(st.pieces)], step_marks(steps, i))
         n = len(st.pieces)
         if st.chosen is None:
-            self.label.setText(
+            text = (
                 f"Done after {len(steps) - 1} merges: {n} token{'s' if n != 1 else ''}. "
                 "No adjacent pair is a token any more."
             )
         else:
             left, right = st.pieces[st.chosen], st.pieces[st.chosen + 1]
             rank = self.merge_rank(left + right)
-            self.label.setText(
+            merge = f"merge #{rank}" if rank is not None else "a token no merge builds"
+            text = (
                 f"Step {i + 1}: {n} pieces, {len(st.candidates)} candidate pairs. "
-                f"Lowest rank: merge #{rank} joins «{show(left)}» + «{show(right)}» → «{show(left + right)}»."
+                f"Lowest rank: {merge} joins «{show(left)}» + «{show(right)}» → «{show(left + right)}»."
             )
+        if self.whole_token is not None:
+            text += (
+                f" But the whole chunk «{show(b''.join(st.pieces))}» is token {self.whole_token}, which no "
+                "merge builds: the encoder "
+                "(like tiktoken) emits a chunk that is a token whole, so this chunk is that one token."
+            )
+        self.label.setText(text)
         self._fill_candidates(st)
 
     def _fill_candidates(self, st: EncodeStep) -> None:
         self.table.setRowCount(len(st.candidates))
         order = sorted(st.candidates, key=lambda c: (c[1], c[0]))
-        for r, (pos, _rank) in enumerate(order):
+        for r, (pos, token_rank) in enumerate(order):
             left, right = st.pieces[pos], st.pieces[pos + 1]
             chosen = pos == st.chosen
             fill = theme.REPLAY_CHOSEN_FILL if chosen else None
@@ -235,5 +252,6 @@ class EncodeReplay(QWidget):
             self.table.setItem(r, 0, piece_cell(show(left), bold=chosen, fill=fill))
             self.table.setItem(r, 1, piece_cell(show(right), bold=chosen, fill=fill))
             self.table.setItem(r, 2, piece_cell(show(left + right), bold=chosen, fill=fill))
-            self.table.setItem(r, 3, piece_cell("?" if mr is None else f"#{mr}", right=True, bold=chosen, fill=fill))
+            rank_text = f"#{mr}" if mr is not None else f"no merge (token {token_rank})"
+            self.table.setItem(r, 3, piece_cell(rank_text, right=True, bold=chosen, fill=fill))
             self.table.setItem(r, 4, piece_cell("◀ merged now" if chosen else "", bold=chosen, fill=fill))

@@ -2,16 +2,25 @@
 
 Rows of fixed height (200,000 rows scroll without measuring each), columns of
 fixed widths with the merged token taking what is left, single-row selection,
-sorting by the header, and token columns drawn with spaces as ``␣``.
+sorting by the header, and token columns drawn with spaces as ``␣``; and
+:func:`model_title`, the line above the table.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QObject, Qt
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QStyledItemDelegate, QTableView, QWidget
+from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTableView,
+    QWidget,
+)
 
+from tokexplorer.core.bpe import BPE
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,
@@ -22,6 +31,21 @@ from tokexplorer.gui.models.merge_model import (
     COL_RIGHT,
     MergeTableModel,
 )
+
+
+def model_title(bpe: BPE) -> str:
+    """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
+    pattern = bpe.pattern_name or "custom"
+    n_special = len(bpe.special_tokens)
+    unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
+    n_unbuilt = len(bpe.unbuilt_tokens)
+    return (
+        f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
+        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
+        + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
+        + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
+    )
+
 
 #: Shown in place of a space in the token columns (text mode).
 VISIBLE_SPACE = "␣"
@@ -52,6 +76,13 @@ class VisibleSpaceDelegate(QStyledItemDelegate):
         if self._model.display_mode == "text":
             return text.replace(" ", VISIBLE_SPACE)
         return text
+
+    def initStyleOption(  # noqa: N802 - Qt override
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
+        super().initStyleOption(option, index)
+        if index.column() in (COL_LEFT, COL_RIGHT) and self._model.is_whole_chunk_row(index.row()):
+            option.text = index.data()  # the flag is words, not a token: its spaces stay spaces
 
 
 class MergeTableView(QTableView):

@@ -228,6 +228,14 @@ class MergeTreePanel(QWidget):
         """Draw the tree ``root`` of token ``token_id`` and say how the token is built."""
         self.tree.set_tree(root)
         shown = token_display(root.bytes, visible_spaces=True, control_pictures=theme.control_pictures())
+        if root.is_leaf and len(root.bytes) > 1:  # in the vocabulary, but no merge builds it (Llama 3 has some)
+            self.tree.set_tree(None, message=f"«{shown}»: whole chunk only, no merge tree")
+            self.caption.setText(
+                f"token {token_id} «{shown}» ({len(root.bytes)} bytes) is built by no merge: rank-order "
+                "merging of its bytes ends with other parts, so the encoder emits it only when a whole "
+                "chunk (pre-tokenizer piece) is this token, as tiktoken does"
+            )
+            return
         if root.is_leaf:
             self.caption.setText(f"token {token_id} «{shown}» is a single byte: no merge makes it")
             return

@@ -195,7 +195,10 @@ class CorpusFileList(QWidget):
 
         Returns:
             The reading :class:`Worker`, or None when ``paths`` is empty. On
-            success :attr:`corpus_loaded` is emitted.
+            success :attr:`corpus_loaded` is emitted. When nothing with text
+            was read (an empty folder, only refused or empty files) while a
+            corpus with text is shown, that corpus is kept and
+            :attr:`load_failed` says why (the refusals go under Problems).
         """
         paths = [str(p) for p in paths if str(p)]
         if not paths:
@@ -208,7 +211,7 @@ class CorpusFileList(QWidget):
         self.state.status.emit(f"reading {shown}{more}…")
         return self._load_job.start(
             lambda cancel: read_corpus(paths, cancel=cancel),
-            on_result=self.set_corpus,
+            on_result=lambda corpus, what=f"{shown}{more}": self._on_read(corpus, what),
             on_error=lambda exc: self._on_load_error(user_message(exc)),
             on_progress=self._on_load_progress,
         )
@@ -230,6 +233,23 @@ class CorpusFileList(QWidget):
         self.state.status.emit(msg)
         self.state.set_corpus(corpus)
         self.corpus_loaded.emit(corpus)
+
+    def _on_read(self, corpus: Corpus, what: str) -> None:
+        """Show the corpus read from ``what``, unless it has no text and would replace one that has."""
+        current = self.corpus
+        if not corpus.is_empty or current is None or current.is_empty:
+            self.set_corpus(corpus)
+            return
+        n_files, n_refused = len(corpus.files), len(corpus.errors)
+        if n_files:
+            why = f"{_plural(n_files, 'file')} read, holding no text"
+        elif n_refused:
+            why = f"no readable text file ({n_refused:,} refused, see Problems)"
+        else:
+            why = "no files in it"
+        self._load_errors.extend(corpus.errors)
+        kept = _plural(len(current.files), "file")
+        self._on_load_error(f"nothing loaded from {what}: {why}; the corpus ({kept}) is kept")
 
     def _on_load_progress(self, p: Progress) -> None:
         if p.total:

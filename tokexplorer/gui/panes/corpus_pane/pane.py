@@ -11,7 +11,7 @@ model replaces the ``"sentencepiece"`` column.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -78,6 +78,9 @@ class CorpusPane(QWidget):
         file_list: the :class:`CorpusFileList` (left).
         form: the :class:`TrainingForm` (right).
         last_worker: the most recent training :class:`Worker` (or None).
+        before_training: called with the algorithm before a training asked for
+            with ``confirm`` starts; returning False stops it (the window asks
+            there before an unsaved trained model is replaced). None: no call.
     """
 
     corpus_loaded = Signal(object)
@@ -93,6 +96,7 @@ class CorpusPane(QWidget):
         super().__init__(parent)
         self.state = state
         self.last_worker: Worker | None = None
+        self.before_training: Callable[[str], bool] | None = None
         self._running = ""  # algorithm of the training under way; "" when idle
         self.setAcceptDrops(True)
 
@@ -168,8 +172,9 @@ class CorpusPane(QWidget):
             algorithm: overrides the algorithm combo (``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"``).
             auto_fit: for SentencePiece, train with the size it allows when the
                 one asked for is too large or too small for the corpus, without asking.
-            confirm: ask before training on lossily decoded text (U+FFFD);
-                when False such text is refused.
+            confirm: ask before training on lossily decoded text (U+FFFD), and
+                call :attr:`before_training`; when False such text is refused
+                and nothing is asked.
             allow_damaged: train on lossily decoded text without asking (the
                 startup models on a corpus with a few undecodable bytes).
 
@@ -197,6 +202,9 @@ class CorpusPane(QWidget):
             request.validate()
         except InputError as exc:
             self._report_error(str(exc))
+            return None
+        if confirm and self.before_training is not None and not self.before_training(request.algorithm):
+            self.show_message("training not started: the model it would replace is kept")
             return None
         return self._run(request)
 

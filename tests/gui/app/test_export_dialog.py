@@ -1,0 +1,185 @@
+"""File ▸ Export tokenizer…: the dialog writes the current BPE with the core's export
+functions, off the GUI thread; the real libraries load the files and give our ids."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import pytest
+import tiktoken
+import tiktoken.load
+from tokenizers import Tokenizer, models, pre_tokenizers
+
+from tokexplorer.core.backends import BPETokenizer
+from tokexplorer.core.bpe import BPE, train_bpe
+from tokexplorer.core.io import read_tiktoken_file, sample_text
+from tokexplorer.core.text import pattern_string
+from tokexplorer.gui.dialogs.export import ExportDialog, check_export, suggested_path
+from tokexplorer.gui.main_window import MainWindow
+
+WAIT = 60_000  # ms; ceiling for a worker, never asserted
+SPECIAL = "<|endoftext|>"
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    w.show_error_dialogs = False
+    qtbot.addWidget(w)
+    return w
+
+
+def _trained(pattern: str, specials: tuple[str, ...] = ()) -> BPE:
+    bpe, _ = train_bpe(sample_text(), vocab_size=256 + 300 + len(specials), pattern=pattern,
+                       special_tokens=list(specials))  # fmt: skip
+    return bpe
+
+
+def _show(window, bpe):
+    window.state.set_bpe(bpe)
+    window.state.replace_tokenizer("bpe", BPETokenizer(bpe))
+
+
+def _export(qtbot, window, fmt, path):
+    """Open File ▸ Export tokenizer…, choose ``fmt`` and ``path``, press Export; the paths written."""
+    window.export_action.trigger()
+    dlg = window.saving.export_dialog
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    dlg.set_format(fmt)
+    assert dlg.format() == fmt
+    dlg.path_edit.setText(str(path))
+    assert dlg.export_button.isEnabled()
+    with qtbot.waitSignal(dlg.exported, timeout=WAIT) as blocker:
+        dlg.export_button.click()
+    return dlg, blocker.args[1]
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "o200k"])
+def test_tiktoken_export_from_the_window_loads_in_tiktoken_with_our_ids(qtbot, window, tmp_path, pattern):
+    bpe = _trained(pattern, (SPECIAL,))
+    _show(window, bpe)
+    out = tmp_path / "m.tiktoken"
+    dlg, paths = _export(qtbot, window, "tiktoken", out)
+    assert paths == [str(out), f"{out}.json"]
+    assert not dlg.isVisible()
+    side = json.loads((tmp_path / "m.tiktoken.json").read_text(encoding="utf-8"))
+    assert side == {"name": "custom BPE", "pat_str": pattern_string(pattern), "special_tokens": {SPECIAL: 556}}
+    ranks = tiktoken.load.load_tiktoken_bpe(str(out))
+    enc = tiktoken.Encoding(
+        name="m", pat_str=side["pat_str"], mergeable_ranks=ranks, special_tokens=side["special_tokens"]
+    )
+    text = sample_text() + SPECIAL + " 12345 x  \n\n"
+    ids = bpe.encode(text, allowed_special="all")
+    assert enc.encode(text, allowed_special="all") == ids
+    assert ids.count(556) == 1
+    assert window.statusBar().currentMessage() == f"exported custom BPE as tiktoken: {out}, {out}.json"
+
+
+@pytest.mark.parametrize("pattern", ["cl100k", "none"])
+def test_tokenizer_json_export_from_the_window_loads_in_tokenizers_with_our_ids(qtbot, window, tmp_path, pattern):
+    bpe = _trained(pattern, (SPECIAL,))
+    _show(window, bpe)
+    out = tmp_path / "tokenizer.json"
+    _, paths = _export(qtbot, window, "tokenizer.json", out)
+    assert paths == [str(out)]
+    text = sample_text() + SPECIAL + " 1234567 x"
+    ours = bpe.encode(text, allowed_special="all")
+    assert Tokenizer.from_file(str(out)).encode(text).ids == ours
+    assert ours.count(556) == 1
+
+
+def test_gpt2_export_from_the_window_loads_in_tokenizers_with_our_ids(qtbot, window, tmp_path):
+    bpe = _trained("gpt2")
+    _show(window, bpe)
+    _, paths = _export(qtbot, window, "gpt2", tmp_path)
+    assert paths == [str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")]
+    tok = Tokenizer(models.BPE.from_file(paths[0], paths[1]))
+    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    assert tok.encode(sample_text()).ids == bpe.encode(sample_text())
+
+
+def test_gpt2_notes_what_the_format_cannot_carry(qtbot, window):
+    _show(window, _trained("cl100k", (SPECIAL,)))
+    window.export_action.trigger()
+    dlg = window.saving.export_dialog
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    assert all(b.isEnabled() for b in dlg.buttons.values())
+    assert dlg.format() == "tiktoken"  # the first format is chosen
+    assert dlg.reasons["gpt2"].text() == (
+        "the split pattern is cl100k, but vocab.json + merges.txt carry no pattern: readers split as GPT-2 "
+        "does, so ids can differ from ours; special tokens are in vocab.json only; register them as added "
+        "tokens in the reader"
+    )
+    assert dlg.reasons["tiktoken"].text() == (
+        "the sidecar PATH.json holds the split pattern (cl100k) and 1 special token(s)"
+    )
+
+
+def test_a_folder_that_does_not_exist_is_said_in_the_dialog(qtbot, window, tmp_path):
+    _show(window, _trained("gpt2"))
+    window.export_action.trigger()
+    dlg = window.saving.export_dialog
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    dlg.set_format("gpt2")
+    dlg.path_edit.setText(str(tmp_path / "missing"))
+    worker = dlg.start_export()
+    qtbot.waitUntil(lambda: worker.done and dlg.export_button.isEnabled(), timeout=WAIT)
+    assert dlg.message.text() == (
+        f"not exported: {tmp_path / 'missing'} is not a folder: vocab.json and merges.txt are written "
+        "into an existing folder"
+    )
+    assert not (tmp_path / "missing").exists()
+
+
+def test_ranks_with_a_token_no_merge_builds_disable_gpt2_and_keep_tiktoken_ids_in_tokenizer_json(
+    qtbot, window, tmp_path
+):
+    ranks = {bytes([b]): b for b in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258, b"xy": 259}
+    path = tmp_path / "hand.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()))
+    bpe = BPE.from_mergeable_ranks(read_tiktoken_file(path), pat_str=pattern_string("gpt2"), name="hand")
+    _show(window, bpe)
+    window.export_action.trigger()
+    dlg = window.saving.export_dialog
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    assert not dlg.buttons["gpt2"].isEnabled()
+    assert dlg.reasons["gpt2"].text() == (
+        "unavailable: 1 token is built by no merge (whole chunk only); readers of merges.txt never emit "
+        "them, so ids would differ: use .tiktoken or tokenizer.json"
+    )
+    assert dlg.reasons["tokenizer.json"].text().endswith(
+        "; 1 token no merge builds: written with ignore_merges on, so a piece that is a token is that "
+        "token, as tiktoken emits a whole chunk"
+    )
+    dlg.set_format("gpt2")  # refused: disabled
+    assert dlg.format() == "tiktoken"
+    out = tmp_path / "tokenizer.json"
+    _, _paths = _export(qtbot, window, "tokenizer.json", out)
+    text = "abab ababa xy"
+    enc = tiktoken.Encoding(name="hand", pat_str=pattern_string("gpt2"), mergeable_ranks=ranks, special_tokens={})
+    assert enc.encode(text) == [258, 32, 97, 256, 256, 32, 259]
+    assert Tokenizer.from_file(str(out)).encode(text).ids == enc.encode(text) == bpe.encode(text)
+
+
+def test_no_bpe_to_export_says_why(window):
+    window.state.set_bpe(None)
+    window.export_action.trigger()
+    assert window.saving.export_dialog is None
+    assert window.last_error == (
+        "nothing to export: train a byte-level BPE (Corpus tab) or open one; SentencePiece models are "
+        "saved with File ▸ Save SentencePiece model"
+    )
+
+
+def test_check_export_of_a_special_token_spelled_like_a_token(qtbot):
+    bpe = BPE([], pattern="gpt2", special_tokens={"a": 256})
+    check = check_export(bpe)
+    why = "special token 'a' is spelled like a token of vocab.json"
+    assert check.blocked == {"gpt2": why, "tokenizer.json": why}
+    dlg = ExportDialog(bpe, folder="/out")
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    assert [k for k, b in dlg.buttons.items() if b.isEnabled()] == ["tiktoken"]
+    assert dlg.path_edit.text() == "/out/custom_BPE.tiktoken"
+    assert suggested_path(bpe, "gpt2", "/out") == "/out"

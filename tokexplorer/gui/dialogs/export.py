@@ -1,0 +1,334 @@
+"""Dialog: File ▸ Export tokenizer… — the current byte-level BPE written in another library's format.
+
+The formats are the ones ``tokexplorer export`` writes, with the same core functions
+(:mod:`tokexplorer.core.io.exports`):
+
+* ``tiktoken``: a ``.tiktoken`` rank file and its JSON sidecar ``PATH.json``
+  (the split pattern and the special tokens, what ``tiktoken.Encoding`` needs
+  besides the ranks);
+* ``tokenizer.json``: Hugging Face ``tokenizers``' single file;
+* ``gpt2``: ``vocab.json`` + ``merges.txt`` written into a folder.
+
+:func:`check_export` says which formats a model cannot be written in, and why
+(the dialog shows those formats disabled with the reason), and what to know
+about the others. Checking (a model loaded from ranks recovers its merges
+first, about a second for 128,000 tokens) and writing run in workers.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QButtonGroup,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QRadioButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.bpe import BPE
+from tokexplorer.core.errors import InputError
+from tokexplorer.core.text import to_gpt2_visible
+from tokexplorer.gui import theme
+from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
+
+#: ``(format key, label)`` of each export format, in the order shown.
+EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
+    ("tiktoken", ".tiktoken rank file + JSON sidecar (split pattern, special tokens)"),
+    ("tokenizer.json", "Hugging Face tokenizer.json"),
+    ("gpt2", "GPT-2 vocab.json + merges.txt (into a folder)"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ExportCheck:
+    """What :func:`check_export` found.
+
+    Attributes:
+        blocked: format key -> the one-line reason the model cannot be written in it.
+        notes: format key -> what to know about writing it (list of one-line notes).
+    """
+
+    blocked: dict[str, str] = field(default_factory=dict)
+    notes: dict[str, list[str]] = field(default_factory=dict)
+
+
+def check_export(bpe: BPE) -> ExportCheck:
+    """Which export formats ``bpe`` cannot be written in (with the reason), and notes on the others.
+
+    Reads ``bpe.unbuilt_tokens``, which recovers the merges of a model loaded
+    from ranks (run it in a worker). Blocked: every format when two ids share
+    one byte string; ``gpt2`` when some tokens are built by no merge (a
+    ``merges.txt`` reader never emits them) or a special token is spelled like
+    a token in ``vocab.json`` (``tokenizer.json`` too); ``tokenizer.json`` when
+    the split pattern cannot be rewritten for its regex engine.
+    """
+    from tokexplorer.core.io import oniguruma_pattern
+
+    blocked: dict[str, str] = {}
+    if len(set(bpe.vocab.values())) != len(bpe.vocab):
+        why = "two ids share one byte string; these formats allow one id per byte string"
+        return ExportCheck({key: why for key, _ in EXPORT_FORMATS})
+    unbuilt = len(bpe.unbuilt_tokens)
+    if unbuilt:
+        blocked["gpt2"] = (
+            f"{unbuilt:,} token{'s are' if unbuilt != 1 else ' is'} built by no merge (whole chunk only); "
+            "readers of merges.txt "
+            "never emit them, so ids would differ: use .tiktoken or tokenizer.json"
+        )
+    if bpe.pat_str is not None:
+        try:
+            oniguruma_pattern(bpe.pat_str)
+        except InputError as exc:
+            blocked["tokenizer.json"] = str(exc)
+    spelled = {to_gpt2_visible(b) for b in bpe.vocab.values()}
+    clash = next((s for s in bpe.special_tokens if s in spelled), None)
+    if clash is not None:
+        why = f"special token {clash!r} is spelled like a token of vocab.json"
+        blocked.setdefault("gpt2", why)
+        blocked.setdefault("tokenizer.json", why)
+    return ExportCheck(blocked, _notes(bpe, unbuilt))
+
+
+def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
+    n_special = len(bpe.special_tokens)
+    pattern = bpe.pattern_name or "a custom one"
+    notes = {
+        "tiktoken": [f"the sidecar PATH.json holds the split pattern ({pattern}) and {n_special} special token(s)"],
+        "tokenizer.json": [f"the split pattern ({pattern}) and {n_special} special token(s) are in the file"],
+        "gpt2": [],
+    }
+    if unbuilt:
+        notes["tokenizer.json"].append(
+            f"{unbuilt:,} token{'s' if unbuilt != 1 else ''} no merge builds: written with ignore_merges on, "
+            "so a piece that is a "
+            "token is that token, as tiktoken emits a whole chunk"
+        )
+    if bpe.pattern_name != "gpt2":
+        notes["gpt2"].append(
+            f"the split pattern is {pattern}, but vocab.json + merges.txt carry no pattern: readers split "
+            "as GPT-2 does, so ids can differ from ours"
+        )
+    if n_special:
+        notes["gpt2"].append("special tokens are in vocab.json only; register them as added tokens in the reader")
+    return notes
+
+
+def run_export(bpe: BPE, fmt: str, path: str | os.PathLike) -> list[Path]:
+    """Write ``bpe`` in format ``fmt`` (a key of :data:`EXPORT_FORMATS`) at ``path``.
+
+    ``path`` is the ``.tiktoken`` file (its sidecar is ``path.json``), the
+    ``tokenizer.json`` file, or, for ``gpt2``, an existing folder.
+
+    Returns:
+        the paths written.
+
+    Raises:
+        InputError: unknown format, a folder that does not exist, or a model
+            the format cannot hold.
+        OSError: a file cannot be written.
+    """
+    from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export, write_tokenizer_json
+
+    p = Path(path)
+    if fmt == "gpt2":
+        if not p.is_dir():
+            raise InputError(f"{p} is not a folder: vocab.json and merges.txt are written into an existing folder")
+        return write_gpt2_export(bpe, p)
+    if not p.parent.is_dir():
+        raise InputError(f"cannot write {p.name}: the folder {p.parent} does not exist")
+    if fmt == "tiktoken":
+        return write_tiktoken_export(bpe, p)
+    if fmt == "tokenizer.json":
+        return [write_tokenizer_json(bpe, p)]
+    raise InputError(f"unknown export format {fmt!r}")
+
+
+def suggested_path(bpe: BPE, fmt: str, folder: str) -> str:
+    """Where the dialog proposes to write ``fmt`` in ``folder`` (the folder itself for ``gpt2``).
+
+    >>> suggested_path(BPE([], name="my model"), "tiktoken", "/out")
+    '/out/my_model.tiktoken'
+    """
+    if fmt == "gpt2":
+        return folder
+    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in bpe.name).strip("._") or "tokenizer"
+    name = f"{stem}.tiktoken" if fmt == "tiktoken" else "tokenizer.json"
+    return os.path.join(folder, name)
+
+
+class ExportDialog(QDialog):
+    """Export ``bpe`` as ``.tiktoken`` (+ sidecar), ``tokenizer.json`` or ``vocab.json`` + ``merges.txt``.
+
+    Args:
+        bpe: the byte-level BPE to write.
+        parent: the window.
+        folder: where paths are proposed at first (default: the home folder).
+
+    Signals:
+        exported(str, object): the format key and the list of paths written.
+
+    Attributes:
+        buttons: format key -> its QRadioButton (disabled when the model cannot be written in it).
+        reasons: format key -> the QLabel under it (why it is disabled, or notes).
+        path_edit: where to write; browse_button picks it with a file dialog.
+        message: what happened (checking, writing, the one-line error).
+        export_button: writes in a worker; the dialog closes when done.
+        check: the :class:`ExportCheck` once known (None while checking).
+    """
+
+    exported = Signal(str, object)
+
+    def __init__(self, bpe: BPE, parent: QWidget | None = None, *, folder: str | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Export tokenizer")
+        self.bpe = bpe
+        self.check: ExportCheck | None = None
+        self._folder = folder or os.path.expanduser("~")
+        self._job = LatestRequest(self)
+        self.write_worker: Worker | None = None
+        pattern = bpe.pattern_name or "custom"
+        title = QLabel(
+            f"Export {bpe.name}: vocab {bpe.vocab_size:,}, {pattern} split pattern, "
+            f"{len(bpe.special_tokens)} special token(s). Another library loading the files gives our ids."
+        )
+        title.setWordWrap(True)
+        self.message = QLabel("checking which formats this model can be written in…")
+        self.message.setWordWrap(True)
+        box = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.export_button = box.addButton("Export", QDialogButtonBox.ButtonRole.AcceptRole)
+        self.export_button.setEnabled(False)
+        box.accepted.connect(self.start_export)
+        box.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(title)
+        lay.addLayout(self._build_formats())
+        lay.addLayout(self._build_path_row())
+        lay.addWidget(self.message)
+        lay.addWidget(box)
+        self.resize(640, self.sizeHint().height())
+        self._job.start(lambda cancel, b=bpe: check_export(b), on_result=self._on_check, on_error=self._on_check_error)
+
+    def _build_formats(self) -> QVBoxLayout:
+        self.group = QButtonGroup(self)
+        self.buttons: dict[str, QRadioButton] = {}
+        self.reasons: dict[str, QLabel] = {}
+        column = QVBoxLayout()
+        for i, (key, label) in enumerate(EXPORT_FORMATS):
+            button = QRadioButton(label)
+            button.setEnabled(False)
+            reason = QLabel("")
+            reason.setWordWrap(True)
+            reason.setIndent(24)
+            self.group.addButton(button, i)
+            self.buttons[key], self.reasons[key] = button, reason
+            column.addWidget(button)
+            column.addWidget(reason)
+            button.toggled.connect(lambda on, k=key: on and self._on_format(k))
+        return column
+
+    def _build_path_row(self) -> QHBoxLayout:
+        self.path_edit = QLineEdit()
+        self.path_edit.textChanged.connect(lambda _t: self._update_button())
+        self.browse_button = QPushButton("Browse…")
+        self.browse_button.clicked.connect(self.browse)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Write to:"))
+        row.addWidget(self.path_edit, 1)
+        row.addWidget(self.browse_button)
+        return row
+
+    # -- public ------------------------------------------------------------------
+
+    def format(self) -> str | None:
+        """The chosen format key (None while none can be chosen)."""
+        return next((k for k, b in self.buttons.items() if b.isChecked()), None)
+
+    def set_format(self, fmt: str) -> None:
+        """Choose format ``fmt`` (ignored when it is disabled)."""
+        if self.buttons[fmt].isEnabled():
+            self.buttons[fmt].setChecked(True)
+
+    def browse(self) -> None:
+        """Ask where to write the chosen format (a file, or a folder for ``gpt2``)."""
+        fmt = self.format()
+        if fmt is None:
+            return
+        if fmt == "gpt2":
+            path = QFileDialog.getExistingDirectory(self, "Folder for vocab.json and merges.txt", self._folder)
+        else:
+            filt = "tiktoken ranks (*.tiktoken)" if fmt == "tiktoken" else "tokenizer.json (*.json)"
+            path, _ = QFileDialog.getSaveFileName(self, "Export as", self.path_edit.text(), f"{filt};;All files (*)")
+        if path:
+            self.path_edit.setText(path)
+
+    def start_export(self) -> Worker | None:
+        """Write the chosen format at the chosen path in a worker; :attr:`exported`
+        is emitted and the dialog closes when done, an error is shown in the dialog."""
+        fmt, path = self.format(), self.path_edit.text().strip()
+        if fmt is None or not path:
+            return None
+        bpe = self.bpe
+        worker = Worker(lambda cancel: run_export(bpe, fmt, path))
+        worker.signals.returned.connect(guarded(self, lambda paths: self._on_written(fmt, paths)))
+        worker.signals.errored.connect(guarded(self, self._on_write_error))
+        self.write_worker = worker
+        self.export_button.setEnabled(False)
+        self._say(f"writing {os.path.basename(path.rstrip(os.sep)) or path}…", bad=False)
+        worker.start()
+        return worker
+
+    # -- internals ---------------------------------------------------------------
+
+    def _on_check(self, check: ExportCheck) -> None:
+        self.check = check
+        for key, button in self.buttons.items():
+            why = check.blocked.get(key)
+            button.setEnabled(why is None)
+            self.reasons[key].setText(f"unavailable: {why}" if why else "; ".join(check.notes.get(key, [])))
+            self.reasons[key].setStyleSheet(f"color: {theme.ERROR_TEXT.name()};" if why else "")
+            button.setToolTip(why or "")
+        first = next((k for k, _ in EXPORT_FORMATS if k not in check.blocked), None)
+        if first is None:
+            self._say(f"{self.bpe.name} cannot be exported in any of these formats", bad=True)
+            return
+        self._say("", bad=False)
+        self.buttons[first].setChecked(True)
+        self.layout().activate()  # room for the reasons, wrapped at the dialog's width
+        self.resize(self.width(), max(self.height(), self.layout().totalHeightForWidth(self.width())))
+
+    def _on_check_error(self, exc: BaseException) -> None:
+        self._say(f"cannot check the model: {user_message(exc)}", bad=True)
+
+    def _on_format(self, fmt: str) -> None:
+        current = self.path_edit.text().strip()
+        folder = current if os.path.isdir(current) else os.path.dirname(current) if current else self._folder
+        self.path_edit.setText(suggested_path(self.bpe, fmt, folder or self._folder))
+        self._update_button()
+
+    def _update_button(self) -> None:
+        busy = self.write_worker is not None and not self.write_worker.done
+        self.export_button.setEnabled(self.format() is not None and bool(self.path_edit.text().strip()) and not busy)
+
+    def _on_written(self, fmt: str, paths: list[Path]) -> None:
+        self.exported.emit(fmt, [str(p) for p in paths])
+        self.accept()
+
+    def _on_write_error(self, exc: BaseException) -> None:
+        self._say(f"not exported: {user_message(exc)}", bad=True)
+        self.write_worker = None
+        self._update_button()
+
+    def _say(self, text: str, *, bad: bool) -> None:
+        self.message.setText(text)
+        self.message.setStyleSheet(f"color: {theme.ERROR_TEXT.name()};" if bad else "")

@@ -1,0 +1,243 @@
+"""Nothing lost: the tokenizers trained in the window that are not saved yet, saving
+them, and the question asked before they would be lost.
+
+:class:`SaveGuard` (``window.saving``) keeps the models trained in the window
+since they were last saved: a BPE trained with the Corpus tab's Train (our
+:class:`~tokexplorer.core.bpe.BPE`) or a SentencePiece model trained there or in
+the Compare tab's training dialog (announced on ``AppState.model_trained``).
+The default models trained when the window opens do not count: they are trained
+again on every start. A model leaves the list when it is saved (its format, a
+``.tiktoken`` or ``tokenizer.json`` export, or a SentencePiece ``.model``), when
+it is discarded at the question, or when it is no longer shown (its column was
+removed).
+
+Before such a model would be lost — quitting (Ctrl+Q, File ▸ Quit, closing the
+window), training a new model of its kind, opening a BPE model in its place —
+the guard asks **Save / Discard / Cancel** with ``QMessageBox.question``; Save
+asks where with ``QFileDialog.getSaveFileName`` and writes the file at once
+(a trained vocabulary is written in well under a second).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox
+
+from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer
+from tokexplorer.core.bpe import BPE
+from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.gui.dialogs.export import ExportDialog, run_export
+from tokexplorer.gui.workers import user_message
+
+if TYPE_CHECKING:
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import TrainingResult
+
+#: Save-dialog filter -> format, for a BPE (our format, then the export formats one file holds).
+BPE_SAVE_FILTERS: dict[str, str] = {
+    "tokexplorer BPE (*.bpe)": "bpe",
+    "tiktoken ranks + JSON sidecar (*.tiktoken)": "tiktoken",
+    "Hugging Face tokenizer.json (*.json)": "tokenizer.json",
+}
+#: Save-dialog filter of a SentencePiece model.
+SP_SAVE_FILTER = "SentencePiece model (*.model)"
+
+_Model = BPE | SentencePieceTokenizer
+_BUTTONS = QMessageBox.StandardButton
+
+
+def model_label(model: _Model) -> str:
+    """How the question names a model: ``"custom BPE (BPE, vocab 512)"``; a SentencePiece
+    model by its name and number of pieces."""
+    if isinstance(model, BPE):
+        return f"{model.name} (BPE, vocab {model.vocab_size:,})"
+    return f"{model.name} ({model.vocab_size:,} pieces)"
+
+
+class SaveGuard(QObject):
+    """The unsaved trained models of a window, and the questions before losing them.
+
+    Args:
+        window: the :class:`~tokexplorer.gui.main_window.MainWindow`.
+
+    Signals:
+        saved(object, object): a model (BPE or SentencePieceTokenizer) and the
+            list of paths (str) it was written to.
+
+    Attributes:
+        unsaved: the trained models not saved yet, oldest first.
+        export_dialog: the last :class:`ExportDialog` opened (or None).
+    """
+
+    saved = Signal(object, object)
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.state = window.state
+        self.unsaved: list[_Model] = []
+        self.export_dialog: ExportDialog | None = None
+        self._startup_training = False
+        pane = window.corpus_pane
+        pane.training_started.connect(self._on_training_started)
+        pane.training_finished.connect(self._on_training_finished)
+        pane.before_training = self._before_training
+        self.state.model_trained.connect(self.mark_unsaved)
+        self.state.bpe_changed.connect(lambda _bpe: self._forget_gone())
+        self.state.tokenizers_changed.connect(self._forget_gone)
+
+    # ================================================================= tracking
+    def mark_unsaved(self, model: _Model) -> None:
+        """Count ``model`` (a BPE or a SentencePieceTokenizer) as trained and not saved."""
+        if all(m is not model for m in self.unsaved):
+            self.unsaved.append(model)
+
+    def is_unsaved(self, model: object) -> bool:
+        """True when ``model`` is one of :attr:`unsaved`."""
+        return any(m is model for m in self.unsaved)
+
+    def forget(self, model: object) -> None:
+        """Stop counting ``model`` as unsaved (saved, or discarded by the user)."""
+        self.unsaved = [m for m in self.unsaved if m is not model]
+
+    def _on_training_started(self, _algorithm: str) -> None:
+        self._startup_training = self._window.startup.training_defaults
+
+    def _on_training_finished(self, result: TrainingResult) -> None:
+        if not self._startup_training:
+            model = result.model
+            self.mark_unsaved(model if isinstance(model, BPE) else result.tokenizer)
+
+    def _shown(self) -> list[object]:
+        shown: list[object] = [self.state.bpe]
+        for t in self.state.tokenizers:
+            shown.append(t)
+            if isinstance(t, BPETokenizer):
+                shown.append(t.bpe)
+        return shown
+
+    def _forget_gone(self) -> None:
+        shown = self._shown()
+        self.unsaved = [m for m in self.unsaved if any(m is s for s in shown)]
+
+    # ================================================================= questions
+    def confirm_quit(self) -> bool:
+        """Before quitting: True when nothing unsaved is left (saved or discarded),
+        False when the user cancelled (the window stays open)."""
+        return self._confirm(list(self.unsaved), "Quit tokexplorer", "Quitting loses")
+
+    def confirm_replace(self, family: str, *, by: str) -> bool:
+        """Before the model of ``family`` (``"bpe"``: the merge table's BPE;
+        ``"sentencepiece"``: the first SentencePiece column) is replaced by ``by``
+        (what replaces it, in words): True to go on, False when the user cancelled."""
+        if family == "bpe":
+            old: object = self.state.bpe
+        else:
+            old = next((t for t in self.state.tokenizers if t.family == family), None)
+        if old is None or not self.is_unsaved(old):
+            return True
+        return self._confirm([old], "Replace the model", f"{by[:1].upper()}{by[1:]} replaces")
+
+    def _before_training(self, algorithm: str) -> bool:
+        family = "bpe" if algorithm == "bpe" else "sentencepiece"
+        return self.confirm_replace(family, by=f"training a new {'BPE' if family == 'bpe' else 'SentencePiece model'}")
+
+    def _confirm(self, models: list, title: str, consequence: str) -> bool:
+        if not models:
+            return True
+        names = "; ".join(model_label(m) for m in models)
+        one = len(models) == 1
+        text = (
+            f"{'This tokenizer was' if one else 'These tokenizers were'} trained here and "
+            f"{'is' if one else 'are'} not saved: {names}. {consequence} {'it' if one else 'them'}. "
+            f"Save {'it' if one else 'them'} first?"
+        )
+        answer = QMessageBox.question(
+            self._window, title, text, _BUTTONS.Save | _BUTTONS.Discard | _BUTTONS.Cancel, _BUTTONS.Save
+        )
+        if answer == _BUTTONS.Save:
+            return all(self.save_model(m) for m in models)  # stops at the first one not saved
+        if answer == _BUTTONS.Discard:
+            for m in models:
+                self.forget(m)
+            return True
+        return False
+
+    # ================================================================= saving
+    def save_model(self, model: _Model) -> bool:
+        """Ask where to save ``model`` and write it: a BPE in our format, as a
+        ``.tiktoken`` rank file + sidecar or as ``tokenizer.json`` (chosen by the
+        dialog's file type); a SentencePiece model as its ``.model`` bytes.
+        False when the user cancelled or writing failed (the reason is on ``state.error``)."""
+        if isinstance(model, BPE):
+            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in model.name) or "model"
+            path, chosen = QFileDialog.getSaveFileName(
+                self._window, f"Save {model.name}", f"{stem}.bpe", ";;".join(BPE_SAVE_FILTERS)
+            )
+            fmt = BPE_SAVE_FILTERS.get(chosen, "bpe")
+        else:
+            path, _ = QFileDialog.getSaveFileName(self._window, f"Save {model.name}", "model.model", SP_SAVE_FILTER)
+            fmt = "sp"
+        return bool(path) and self.write(model, fmt, path)
+
+    def write(self, model: _Model, fmt: str, path: str) -> bool:
+        """Write ``model`` at ``path`` in ``fmt`` (``"bpe"``, ``"sp"``, or an export format
+        of :data:`~tokexplorer.gui.dialogs.export.EXPORT_FORMATS`) now; True on success
+        (then it no longer counts as unsaved and :attr:`saved` is emitted)."""
+        from tokexplorer.core.io import save_bpe
+
+        try:
+            if isinstance(model, SentencePieceTokenizer):
+                model.save(path)
+                written = [Path(path)]
+            elif fmt == "bpe":
+                save_bpe(model, path)
+                written = [Path(path)]
+            else:
+                written = run_export(model, fmt, path)
+        except (TokexplorerError, OSError) as exc:
+            self.state.error.emit(f"could not save {os.path.basename(path)}: {user_message(exc)}")
+            return False
+        self.mark_saved(model, [str(p) for p in written])
+        return True
+
+    def mark_saved(self, model: object, paths: list[str]) -> None:
+        """``model`` was written to ``paths``: it no longer counts as unsaved; says where."""
+        self.forget(model)
+        self.state.status.emit(f"saved {model.name} to {', '.join(paths)}")
+        self.saved.emit(model, paths)
+
+    def save_sentencepiece_dialog(self) -> bool:
+        """File ▸ Save SentencePiece model…: the unsaved trained one, else the first column's."""
+        sp = next((m for m in self.unsaved if isinstance(m, SentencePieceTokenizer)), None)
+        if sp is None:
+            sp = next((t for t in self.state.tokenizers if isinstance(t, SentencePieceTokenizer)), None)
+        if sp is None:
+            self.state.error.emit("no SentencePiece model to save: train one first (Corpus tab)")
+            return False
+        return self.save_model(sp)
+
+    def open_export_dialog(self) -> ExportDialog | None:
+        """File ▸ Export tokenizer…: the :class:`ExportDialog` for ``state.bpe`` (None, with
+        the reason on ``state.error``, when there is no byte-level BPE)."""
+        bpe = self.state.bpe
+        if bpe is None:
+            self.state.error.emit(
+                "nothing to export: train a byte-level BPE (Corpus tab) or open one; "
+                "SentencePiece models are saved with File ▸ Save SentencePiece model"
+            )
+            return None
+        dlg = ExportDialog(bpe, self._window)
+        dlg.exported.connect(lambda fmt, paths, b=bpe: self._on_exported(b, fmt, paths))
+        self.export_dialog = dlg
+        dlg.open()
+        return dlg
+
+    def _on_exported(self, bpe: BPE, fmt: str, paths: list[str]) -> None:
+        self.forget(bpe)
+        self.state.status.emit(f"exported {bpe.name} as {fmt}: {', '.join(paths)}")
+        self.saved.emit(bpe, paths)
