@@ -330,3 +330,25 @@ def test_latest_text_wins(qtbot):
         pane.set_text("second")
     qtbot.wait(200)
     assert shown == ["second"]
+
+
+def test_pieces_inside_a_normalized_character(qtbot, sp_models):
+    # SP120 makes '…' into '...': the three '.' pieces all span '…' (bytes 1-4)
+    _, pane = make_pane(qtbot, [sp_models["SP120"]])
+    set_text(qtbot, pane, "a\u2026b")
+    tokens = pane.report.tracks[0].tokens
+    assert [(t.token.byte_start, t.token.byte_end) for t in tokens] == [(0, 1), (1, 4), (1, 4), (1, 4), (4, 5)]
+    assert tokens[1].description == '. · inside a normalized character: part of what the normalizer made of \'…\''
+    bv = pane.byte_view
+    r = bv.byte_rect(2)
+    tip = bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height()).splitlines()
+    assert tip == [
+        "SP120 token 1: id 94",
+        "bytes 2E  ·  spelled .",
+        "also tokens 2, 3 over this byte",
+        ". · inside a normalized character: part of what the normalizer made of '…'",
+        "≈ approximate span: the normalizer changed the text",
+    ]
+    # the byte of 'b' has one token
+    r = bv.byte_rect(4)
+    assert "also" not in bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height())

@@ -23,6 +23,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import takewhile
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -254,11 +255,17 @@ class ByteView(QWidget):
         tr = self._tracks[track - 3]
         if tr.tokenization is None:
             return tr.error or ""
-        for i, t in enumerate(tr.tokenization.tokens):
+        toks = tr.tokenization.tokens
+        for i, t in enumerate(toks):
             if t.byte_start <= off < t.byte_end:
                 text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
                 if i < len(tr.spellings) and tr.spellings[i]:
                     text += f"  ·  spelled {tr.spellings[i]}"
+                # pieces made from one expanded character share its span: name them all
+                same = list(takewhile(lambda k: toks[k].byte_start <= off, range(i + 1, len(toks))))
+                same = [k for k in same if off < toks[k].byte_end]
+                if same:
+                    text += f"\nalso token{'s' if len(same) > 1 else ''} {', '.join(map(str, same))} over this byte"
                 if i < len(tr.descriptions):
                     if t.partial or t.unknown or not tr.exact:
                         text += "\n" + tr.descriptions[i]
