@@ -262,6 +262,8 @@ NORMALIZER_CHANGED_FROM_BG = QColor("#fde68a")
 """Background of original text a normalizer rewrote."""
 NORMALIZER_CHANGED_TO_BG = QColor("#bbf7d0")
 """Background of the normalized text that replaced it."""
+NORMALIZER_INSERTED_BG = QColor("#a5f3fc")
+"""Background of normalized text a normalizer inserted (underlined), from no original character."""
 NORMALIZER_PIECE_BG = QColor("#e0e7ff")
 """Background of one piece in the list of pieces on the normalized text."""
 
