@@ -164,15 +164,16 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
 
     Returns:
         special tokens: dark background, white bold text; unknown pieces: grey with
-        a red diagonal hatch; partial-UTF-8 tokens: their id colour with a dashed
-        red border; other tokens: their id colour with black text.
+        a red diagonal hatch; partial-UTF-8 tokens and pieces inside a normalized
+        character: their id colour with a dashed red border; other tokens: their
+        id colour with black text.
     """
     if token.special:
         return SPECIAL_STYLE
     if token.unknown:
         return UNKNOWN_STYLE
     bg = background if background is not None else token_color(token.id)
-    if token.partial:
+    if token.partial or token.inside_normalized:
         return TokenStyle(bg, TEXT, border=PARTIAL_BORDER, dashed=True)
     return TokenStyle(bg, TEXT)
 

@@ -350,7 +350,10 @@ def test_pieces_inside_a_normalized_character(qtbot, sp_models):
         ". · inside a normalized character: part of what the normalizer made of '…'",
         "≈ approximate span: the normalizer changed the text",
     ]
-    # the byte of 'b' has one token
+    # one box over '…' labelled with the three ids; 'b' has its own
+    from tokexplorer.gui.widgets.byte_view import _box_labels
+
+    assert _box_labels(pane.report.tracks[0].tokenization.tokens) == ["9", "94 94 94", None, None, "102"]
     r = bv.byte_rect(4)
     assert "also" not in bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height())
 

@@ -31,7 +31,7 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPa
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
-from tokexplorer.core.types import Tokenization
+from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
 
@@ -102,6 +102,7 @@ class ByteView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
+        self._labels: list[list[str | None]] = []  # per track: the label of each token box
         self._highlight: tuple[int, int] | None = None
         self._update_metrics()
 
@@ -111,6 +112,7 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
+        self._labels = [_box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
         self._update_height()
         self.update()
 
@@ -460,8 +462,9 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills = theme.token_colors([t.id for t in toks])
-        for t, fill in zip(toks, fills):
-            if t.byte_end <= win.b0 or t.byte_start >= win.b1:
+        labels = self._labels[k]
+        for t, fill, label in zip(toks, fills, labels):
+            if label is None or t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
             st = theme.token_style(t, fill)
             for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
@@ -478,7 +481,7 @@ class ByteView(QWidget):
                 p.setPen(st.text)
                 p.setFont(self._small)
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter,
-                           self._small_fm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+                           self._small_fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
         for off, kind in tr.cuts:
             if not win.b0 <= off < win.b1 or off % n == 0:
                 continue
@@ -504,3 +507,20 @@ class ByteView(QWidget):
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
+
+
+def _box_labels(tokens: Sequence[Token]) -> list[str | None]:
+    """The label of each token's box: its id; tokens sharing one span (SentencePiece
+    pieces made from one expanded character) share one box labelled with all their
+    ids (``"94 94 94"``), the others get None (no box of their own)."""
+    out: list[str | None] = []
+    i = 0
+    while i < len(tokens):
+        j = i + 1
+        span = (tokens[i].byte_start, tokens[i].byte_end)
+        while j < len(tokens) and (tokens[j].byte_start, tokens[j].byte_end) == span and span[1] > span[0]:
+            j += 1
+        out.append(" ".join(str(t.id) for t in tokens[i:j]))
+        out.extend([None] * (j - i - 1))
+        i = j
+    return out
