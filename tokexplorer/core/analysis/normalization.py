@@ -24,10 +24,11 @@ show ``▁`` as a space and leave the dummy prefix out.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+import unicodedata2
 
 from tokexplorer.core.backends import WS, SentencePieceTokenizer, describe_normalization
 from tokexplorer.core.text import clean_text
@@ -112,7 +113,7 @@ def code_points(text: str) -> str:
 def _removed_reason(ch: str) -> str:
     if ch.isspace():
         return "whitespace removed"
-    if unicodedata.category(ch)[0] == "C":
+    if unicodedata2.category(ch)[0] == "C":
         return "control character removed"
     return "removed"
 
@@ -131,7 +132,7 @@ def _split_group(old: str, new: str) -> list[tuple[SegmentKind, int, int]]:
     elif old and new.startswith(old):
         return [("same", len(old), len(old)), ("inserted", 0, len(new) - len(old))]
     else:
-        k = next((i for i in range(1, len(old)) if unicodedata.normalize("NFKC", old[:i]) == new), len(old))
+        k = next((i for i in range(1, len(old)) if unicodedata2.normalize("NFKC", old[:i]) == new), len(old))
         head = [("changed", k, len(new))]
     # the deleted tail, one run per reason (control characters, whitespace...)
     runs = head
@@ -150,16 +151,16 @@ def _reason(old: str, new: str) -> str:
     if not new:
         if old.isspace():
             return "whitespace removed"
-        if all(unicodedata.category(c)[0] == "C" for c in old):
+        if all(unicodedata2.category(c)[0] == "C" for c in old):
             return "control character removed"
         return "removed"
     if old.isspace() or (not old.strip() and not new.strip()):
         return "whitespace"
-    if unicodedata.normalize("NFKC", old) == new:
+    if unicodedata2.normalize("NFKC", old) == new:
         return "NFKC"
-    if unicodedata.normalize("NFKC", old).replace(" ", "") == new.replace(" ", ""):
+    if unicodedata2.normalize("NFKC", old).replace(" ", "") == new.replace(" ", ""):
         return "NFKC"
-    if unicodedata.normalize("NFD", old) == new:
+    if unicodedata2.normalize("NFD", old) == new:
         return "NFD"
     return "rewritten"
 

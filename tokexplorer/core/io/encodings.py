@@ -13,10 +13,10 @@ cp1257). :mod:`.corpus` applies these rules to a file.
 from __future__ import annotations
 
 import codecs
-import unicodedata
 from typing import TYPE_CHECKING
 
 import regex
+import unicodedata2
 
 if TYPE_CHECKING:
     from charset_normalizer import CharsetMatch
@@ -162,7 +162,7 @@ def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
     turns Chinese into a mix of Hangul, jamo and rare Han (``'汉字'`` in GBK
     read as cp949 is ``'볶俚'``).
     """
-    wide = [c for c in text if ord(c) >= 0x80 and unicodedata.category(c)[0] not in "PSZ"]
+    wide = [c for c in text if ord(c) >= 0x80 and unicodedata2.category(c)[0] not in "PSZ"]
     if not wide:
         return 0.0
     own = other = bad = 0
@@ -174,7 +174,7 @@ def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
             own += 1
         elif any(_SCRIPT_RE[sc].match(c) for sc in _CJK_SCRIPTS):
             other += 1
-        elif unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs"):
+        elif unicodedata2.category(c) in ("Cc", "Co", "Cn", "Cs"):
             bad += 1
     if "Hiragana" in scripts and not _has_kana(wide):
         own //= 2  # Japanese text without kana is more likely Chinese

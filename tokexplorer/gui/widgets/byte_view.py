@@ -20,12 +20,12 @@ height follows its width.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import takewhile
 from typing import TypeVar
 
+import unicodedata2
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -420,7 +420,7 @@ class ByteView(QWidget):
         text_col = self.palette().text().color()
         border = QPen(theme.BOX_BORDER, 1.0)
         for g, r in self._boxes(win, 2, self._analysis.graphemes, lambda b: b.grapheme_index):
-            if g.text and unicodedata.category(g.text[0])[0] not in "CZ" and not (
+            if g.text and unicodedata2.category(g.text[0])[0] not in "CZ" and not (
                 0xDC80 <= ord(g.text[0]) <= 0xDCFF
             ):
                 shown = g.text  # keep joiners and modifiers so the cluster renders as one glyph

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-import unicodedata
+
+import unicodedata2
 
 # --------------------------------------------------------------------------
 # describing what the normalizer changed
@@ -19,7 +20,7 @@ def _plural(n: int, names: tuple[str, str]) -> str:
 
 def _rewrite(old: str, new: str) -> str:
     """``'︰' → '..'``; look-alikes (NFC vs NFD) with their code points."""
-    if unicodedata.normalize("NFC", old) == unicodedata.normalize("NFC", new):
+    if unicodedata2.normalize("NFC", old) == unicodedata2.normalize("NFC", new):
         points = [" ".join(f"U+{ord(c):04X}" for c in t) for t in (old, new)]
         return f"{old!r} ({points[0]}) → {new!r} ({points[1]})"
     return f"{old!r} → {new!r}"
@@ -30,7 +31,7 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
 
     Whitespace removals and whitespace turned into spaces are counted; other
     rewrites are listed (up to three) and tagged NFKC when
-    ``unicodedata.normalize("NFKC", old) == new``. Texts longer than ``limit``
+    ``unicodedata2.normalize("NFKC", old) == new``. Texts longer than ``limit``
     characters get counts only (the character diff is quadratic).
 
     >>> describe_normalization("  lead and trail  ", "lead and trail")
@@ -50,7 +51,7 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
         if ws_o != ws_n:
             parts.append(f"{abs(ws_o - ws_n):,} whitespace characters {'removed' if ws_o > ws_n else 'added'}")
         if other_o != other_n:
-            tag = " (NFKC)" if unicodedata.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
+            tag = " (NFKC)" if unicodedata2.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
             parts.append(f"other characters rewritten{tag} ({len(other_o):,} → {len(other_n):,})")
         return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
     removed: dict[str, int] = {}
@@ -78,7 +79,7 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
             dropped.extend(old)
         else:
             rewrites.append((old, new))
-            if unicodedata.normalize("NFKC", old) != new:
+            if unicodedata2.normalize("NFKC", old) != new:
                 nfkc = False
     parts: list[str] = []
     if removed:
