@@ -270,6 +270,14 @@ class TiktokenTokenizer(Tokenizer):
         return name_of_pattern(self._parts.pat_str)
 
     @property
+    def split_unicode(self) -> str:
+        """Whose Unicode the split pattern's classes follow: ``"Unicode 16.0 (tiktoken's
+        own regex, the Rust regex crate)"``."""
+        from tokexplorer.core.text.tiktoken_unicode import TIKTOKEN_UNICODE_VERSION
+
+        return f"Unicode {TIKTOKEN_UNICODE_VERSION} (tiktoken's own regex, the Rust regex crate)"
+
+    @property
     def description(self) -> str:
         """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
         first; a ranks file whose pattern was assumed ends ``" · pattern assumed"``)."""
