@@ -186,13 +186,16 @@ def test_raw_bytes_mode(tmp_path):
 # --- binary, empty, unreadable ----------------------------------------------------
 
 
-READ_ANYWAY = r"; to read it anyway, give its encoding \(--encoding latin-1\) or open its raw bytes \(File ▸ Open raw bytes…\)$"
+READ_ANYWAY = (
+    r"; to read it anyway, give its encoding \(--encoding latin-1\) or open its raw bytes \(File ▸ Open raw bytes…\)$"
+)
 
 
 def test_binary_file_refused(tmp_path):
     p = write(tmp_path, "x.bin", b"abc\x00\xff\xfedef")
     with pytest.raises(
-        CorpusError, match=r"^x\.bin: looks like a binary file \(not UTF-8, NUL byte at offset 3\); not loaded" + READ_ANYWAY
+        CorpusError,
+        match=r"^x\.bin: looks like a binary file \(not UTF-8, NUL byte at offset 3\); not loaded" + READ_ANYWAY,
     ):
         read_text_file(p)
     # the way out named in the message works
@@ -203,7 +206,8 @@ def test_binary_by_control_bytes(tmp_path):
     data = (bytes([1, 2, 3, 4]) + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") * 10  # 300 bytes, 40 controls
     p = write(tmp_path, "ctl.dat", data)
     with pytest.raises(
-        CorpusError, match=r"^ctl\.dat: looks like a binary file \(40 control bytes in the first 300 bytes\); not loaded"
+        CorpusError,
+        match=r"^ctl\.dat: looks like a binary file \(40 control bytes in the first 300 bytes\); not loaded"
         + READ_ANYWAY,
     ):
         read_text_file(p)
@@ -217,7 +221,8 @@ def test_binary_by_control_bytes(tmp_path):
 def test_explicit_encoding_skips_binary_check(tmp_path):
     p = write(tmp_path, "u16le.txt", "hi".encode("utf-16-le"))
     with pytest.raises(
-        CorpusError, match=r"^u16le\.txt: looks like UTF-16-LE text without a byte order mark \(NUL at every other byte\)"
+        CorpusError,
+        match=r"^u16le\.txt: looks like UTF-16-LE text without a byte order mark \(NUL at every other byte\)"
         r"; not loaded; to read it, give its encoding \(--encoding utf-16-le\)$",
     ):
         read_text_file(p)
@@ -232,7 +237,8 @@ def test_explicit_encoding_skips_binary_check(tmp_path):
         (b"ab\x00cd", "ab\x00cd", "holds 1 control character (U+0000 at character 2); kept as they are"),
         (b"\x01", "\x01", "holds 1 control character (U+0001 at character 0); kept as they are"),
         (b"bell\x07\n", "bell\x07\n", "holds 1 control character (U+0007 at character 4); kept as they are"),
-        ("caf\u00e9\x1f".encode(), "caf\u00e9\x1f", "holds 1 control character (U+001F at character 4); kept as they are"),
+        ("caf\u00e9\x1f".encode(), "caf\u00e9\x1f",
+         "holds 1 control character (U+001F at character 4); kept as they are"),
         (b"\x00\x01\x02", "\x00\x01\x02",
          "holds 3 control characters (U+0000 at character 0, U+0001 at character 1, U+0002 at character 2); "
          "kept as they are"),
