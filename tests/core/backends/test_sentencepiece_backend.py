@@ -366,7 +366,8 @@ def test_lines_over_max_sentence_length():
         train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, num_threads=1)
     assert str(err.value) == (
         "2 lines are longer than max_sentence_length 64 bytes (longest: line 301, 110 bytes) "
-        "and SentencePiece would skip them; raise max_sentence_length to 110 or allow skipping"
+        "and SentencePiece would skip them; set max_sentence_length to 110 bytes, or tick "
+        "'let SentencePiece skip longer lines'"
     )
     assert (err.value.count, err.value.longest, err.value.line_number) == (2, 110, 301)
     c = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64)

@@ -443,14 +443,25 @@ class SentencePieceTokenizer(Tokenizer):
         return out
 
 
+#: The way out named by the unknown-piece note: the training options that keep every character.
+UNKNOWN_HINT = (
+    "to keep such characters, train with byte fallback (--byte-fallback) or character coverage 1.0"
+)
+
+
 def _unknown_notes(unknown_surfaces: Sequence[str]) -> list[str]:
-    """The notes about unknown pieces: how many, the first five texts they swallowed."""
+    """The notes about unknown pieces: how many, the first five texts they swallowed,
+    how many characters are lost, and how to keep them."""
     if not unknown_surfaces:
         return []
     shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
     more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
     n = len(unknown_surfaces)
-    notes = [f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}"]
+    lost = sum(len(s) for s in unknown_surfaces)
+    notes = [
+        f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}; "
+        f"{lost} character{'s' if lost != 1 else ''} lost; {UNKNOWN_HINT}"
+    ]
     if any("\x00" in s for s in unknown_surfaces):
         notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
     return notes
