@@ -351,7 +351,7 @@ def test_pieces_inside_a_normalized_character(qtbot, sp_models):
         "≈ approximate span: the normalizer changed the text",
     ]
     # one box over '…' labelled with the three ids; 'b' has its own
-    from tokexplorer.gui.widgets.byte_view import _box_labels
+    from tokexplorer.gui.widgets.token_boxes import box_labels as _box_labels
 
     assert _box_labels(pane.report.tracks[0].tokenization.tokens) == ["9", "94 94 94", None, None, "102"]
     r = bv.byte_rect(4)

@@ -1,28 +1,24 @@
 """A custom-painted byte axis: bytes, code points, grapheme clusters and tokens.
 
-Every byte of the UTF-8 text is a fixed-width cell on one horizontal axis that
-wraps into rows of 16–32 bytes (as many as fit). Each row shows, top to bottom:
+Every byte of the UTF-8 text is a fixed-width cell on one horizontal axis that wraps into rows
+of 16–32 bytes (as many as fit). Each row shows, top to bottom:
 
-* **bytes**: the byte in hex, coloured by its role (ASCII, lead byte of an
-  n-byte sequence, continuation byte k of n, invalid);
-* **code points**: one box per code point over its bytes (``U+XXXX`` and the
-  character; the Unicode name in the tooltip, or in the box when it is wide
-  enough);
+* **bytes**: the byte in hex, coloured by its role (ASCII, lead byte of an n-byte sequence,
+  continuation byte k of n, invalid);
+* **code points**: one box per code point over its bytes (``U+XXXX`` and the character; the
+  Unicode name in the tooltip, or in the box when it is wide enough);
 * **graphemes**: one box per grapheme cluster;
-* one track per tokenizer: token boxes in the token's id colour with the id,
-  and cut markers where a token boundary falls inside a code point (red) or
-  inside a grapheme cluster (orange).
+* one track per tokenizer: token boxes in the token's id colour with the id (tokens sharing one span
+  share one box), and cut markers where a boundary falls inside a code point (red) or grapheme (orange).
 
-A byte range can be highlighted (the token hovered in the compare pane).
-Put the widget in a QScrollArea with ``setWidgetResizable(True)``: its minimum
-height follows its width.
+A byte range can be highlighted (the token hovered in the compare pane). Put the widget in a
+QScrollArea with ``setWidgetResizable(True)``: its minimum height follows its width.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import takewhile
 from typing import TypeVar
 
 import unicodedata2
@@ -31,9 +27,10 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPa
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
-from tokexplorer.core.types import Token, Tokenization
+from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
+from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -112,7 +109,7 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
-        self._labels = [_box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
+        self._labels = [box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
         self._update_height()
         self.update()
 
@@ -257,17 +254,12 @@ class ByteView(QWidget):
         tr = self._tracks[track - 3]
         if tr.tokenization is None:
             return tr.error or ""
-        toks = tr.tokenization.tokens
-        for i, t in enumerate(toks):
+        for i, t in enumerate(tr.tokenization.tokens):
             if t.byte_start <= off < t.byte_end:
                 text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
                 if i < len(tr.spellings) and tr.spellings[i]:
                     text += f"  ·  spelled {tr.spellings[i]}"
-                # pieces made from one expanded character share its span: name them all
-                same = list(takewhile(lambda k: toks[k].byte_start <= off, range(i + 1, len(toks))))
-                same = [k for k in same if off < toks[k].byte_end]
-                if same:
-                    text += f"\nalso token{'s' if len(same) > 1 else ''} {', '.join(map(str, same))} over this byte"
+                text += shared_line(tr.tokenization.tokens, i, off)
                 if i < len(tr.descriptions):
                     if t.partial or t.unknown or not tr.exact:
                         text += "\n" + tr.descriptions[i]
@@ -462,8 +454,7 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills = theme.token_colors([t.id for t in toks])
-        labels = self._labels[k]
-        for t, fill, label in zip(toks, fills, labels):
+        for t, fill, label in zip(toks, fills, self._labels[k]):
             if label is None or t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
             st = theme.token_style(t, fill)
@@ -507,20 +498,3 @@ class ByteView(QWidget):
         p.setPen(pen)
         p.setBrush(Qt.BrushStyle.NoBrush)
         p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
-
-
-def _box_labels(tokens: Sequence[Token]) -> list[str | None]:
-    """The label of each token's box: its id; tokens sharing one span (SentencePiece
-    pieces made from one expanded character) share one box labelled with all their
-    ids (``"94 94 94"``), the others get None (no box of their own)."""
-    out: list[str | None] = []
-    i = 0
-    while i < len(tokens):
-        j = i + 1
-        span = (tokens[i].byte_start, tokens[i].byte_end)
-        while j < len(tokens) and (tokens[j].byte_start, tokens[j].byte_end) == span and span[1] > span[0]:
-            j += 1
-        out.append(" ".join(str(t.id) for t in tokens[i:j]))
-        out.extend([None] * (j - i - 1))
-        i = j
-    return out
