@@ -70,6 +70,7 @@ def test_an_inserted_character_stands_alone(nfd):
     d = normalization_diff(nfd, "Ann")
     assert runs(d) == [("same", "A", "A", 0, 1), ("inserted", "", "\u0301", 1, 1), ("same", "nn", "nn", 1, 3)]
     assert [s.describe() for s in d.changes] == ["at char 1: '\u0301' (U+0301) inserted"]
+    assert d.summary == "normalized: U+0301 inserted"
     # 'é' (U+00E9) -> 'e' + U+0301 is a rewrite, named as NFD
     d = normalization_diff(nfd, "caf\u00e9")
     assert [s.describe() for s in d.changes] == ["chars 3–4: '\u00e9' (U+00E9) → 'e\u0301' (U+0065 U+0301) (NFD)"]

@@ -58,6 +58,7 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     to_space: dict[str, int] = {}
     rewrites: list[tuple[str, str]] = []
     dropped: list[str] = []
+    added: list[str] = []
     nfkc = True
     sm = difflib.SequenceMatcher(None, original, normalized, autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -77,6 +78,8 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
                 removed[" "] = removed.get(" ", 0) + surplus
         elif op == "delete":
             dropped.extend(old)
+        elif op == "insert":
+            added.extend(new)
         else:
             rewrites.append((old, new))
             if unicodedata2.normalize("NFKC", old) != new:
@@ -91,6 +94,9 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     if dropped:
         shown = " ".join(f"U+{ord(c):04X}" for c in dropped[:5])
         parts.append(f"{shown}{' and more' if len(dropped) > 5 else ''} removed")
+    if added:
+        shown = " ".join(f"U+{ord(c):04X}" for c in added[:5])
+        parts.append(f"{shown}{' and more' if len(added) > 5 else ''} inserted")
     if rewrites:
         shown = ", ".join(_rewrite(o, n) for o, n in rewrites[:3])
         more = f" and {len(rewrites) - 3} more" if len(rewrites) > 3 else ""
