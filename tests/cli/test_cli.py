@@ -415,7 +415,7 @@ def test_missing_file(capsys, tmp_path):
 
 def test_binary_file(capsys, tmp_path):
     f = tmp_path / "x.bin"
-    f.write_bytes(b"PK\x03\x04\x00\x00\x00binary")
+    f.write_bytes(b"PK\x03\x04\x14\x00\x00\x00\x08\x00\xb7\x8abinary")
     code, _, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(f))
     assert code == 2
     assert_one_line_error(err, "binary")
@@ -675,14 +675,14 @@ def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.txt").write_text("the cat sat on the mat\n" * 20, encoding="utf-8")
-    (folder / "b.bin").write_bytes(b"\x7fELF\x00\x01\x02")
+    (folder / "b.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe")
     (folder / "c.txt").write_bytes("汉字 文本".encode("gbk"))
     code, out, err = run(capsys, "train", str(folder), "--vocab-size", "270", "-o", str(tmp_path / "m.bpe"))
     assert code == 0
     assert out.startswith("learned 12 of 14 merges; vocab 268;")  # the pairs run out
     notes = [ln for ln in err.splitlines() if ln.startswith("tokexplorer: note: skipped ")]
     assert len(notes) == 2
-    assert "b.bin: looks like a binary file (NUL byte at offset 4)" in notes[0]
+    assert "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 7)" in notes[0]
     assert "c.txt: not valid UTF-8 at byte 0" in notes[1]
 
 

@@ -113,7 +113,10 @@ _SP_ARGUMENTS: dict[str, dict[str, Any]] = {
     "remove_extra_whitespaces": dict(
         help="collapse runs of spaces, strip those at line starts and ends (default {onoff})"
     ),
-    "split_digits": dict(help="split digits: one piece per digit (default {onoff})"),
+    "split_digits": dict(
+        help="split digits: each ASCII 0-9 or full-width digit its own piece; SentencePiece splits no "
+        "other digits (default {onoff})"
+    ),
     "max_sentence_length": dict(
         type=_positive_int, metavar="BYTES",
         help="longest line used, in UTF-8 bytes (default {default}); longer lines are refused "

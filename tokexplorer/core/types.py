@@ -60,6 +60,9 @@ class Token:
         unknown: True for an unknown piece (SentencePiece ``<unk>``).
         piece: the tokenizer's own spelling of the token when it has one
             (SentencePiece pieces such as ``"▁good"`` or ``"<0xE9>"``), else None.
+        inside_normalized: True when the token holds only part of what a normalizer
+            made of one original character (one ``"."`` of the three NFKC makes of
+            ``"…"``); its span is then that whole character.
     """
 
     id: int
@@ -72,6 +75,7 @@ class Token:
     special: bool = False
     unknown: bool = False
     piece: str | None = None
+    inside_normalized: bool = False
 
     def __repr__(self) -> str:
         return f"Token({self.id}, {self.bytes!r}, [{self.byte_start}:{self.byte_end}])"
@@ -82,7 +86,7 @@ class Token:
         Returns:
             ``{"id", "bytes" (lower-case hex, no spaces), "byte_start", "byte_end",
             "char_start", "char_end", "partial"}`` plus ``"special"``/``"unknown"``/
-            ``"piece"`` when they apply.
+            ``"piece"``/``"inside_normalized"`` when they apply.
 
         >>> Token(2, b"\\xe4\\xbd", 1, 3, 1, 2, True).to_json()
         {'id': 2, 'bytes': 'e4bd', 'byte_start': 1, 'byte_end': 3, 'char_start': 1, 'char_end': 2, 'partial': True}
@@ -102,6 +106,8 @@ class Token:
             out["unknown"] = True
         if self.piece is not None:
             out["piece"] = self.piece
+        if self.inside_normalized:
+            out["inside_normalized"] = True
         return out
 
 

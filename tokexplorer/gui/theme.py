@@ -164,15 +164,16 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
 
     Returns:
         special tokens: dark background, white bold text; unknown pieces: grey with
-        a red diagonal hatch; partial-UTF-8 tokens: their id colour with a dashed
-        red border; other tokens: their id colour with black text.
+        a red diagonal hatch; partial-UTF-8 tokens and pieces inside a normalized
+        character: their id colour with a dashed red border; other tokens: their
+        id colour with black text.
     """
     if token.special:
         return SPECIAL_STYLE
     if token.unknown:
         return UNKNOWN_STYLE
     bg = background if background is not None else token_color(token.id)
-    if token.partial:
+    if token.partial or token.inside_normalized:
         return TokenStyle(bg, TEXT, border=PARTIAL_BORDER, dashed=True)
     return TokenStyle(bg, TEXT)
 
@@ -262,6 +263,8 @@ NORMALIZER_CHANGED_FROM_BG = QColor("#fde68a")
 """Background of original text a normalizer rewrote."""
 NORMALIZER_CHANGED_TO_BG = QColor("#bbf7d0")
 """Background of the normalized text that replaced it."""
+NORMALIZER_INSERTED_BG = QColor("#a5f3fc")
+"""Background of normalized text a normalizer inserted (underlined), from no original character."""
 NORMALIZER_PIECE_BG = QColor("#e0e7ff")
 """Background of one piece in the list of pieces on the normalized text."""
 

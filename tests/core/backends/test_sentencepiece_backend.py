@@ -288,11 +288,13 @@ def test_spans_ordered_and_inside_text(text):
         sp = _SPBF_CACHE["sp"] = SentencePieceTokenizer(train_proto(**SPBF_OPTIONS)[0], name="SPBF")
     t = sp.tokenize(text)
     n = len(t.text.encode("utf-8"))
-    pos = 0
+    start = end = 0
     for tok in t.tokens:
-        assert pos <= tok.byte_start <= tok.byte_end <= n
+        # pieces made from one expanded character share its span, so spans may overlap,
+        # but their starts and their ends never go back
+        assert start <= tok.byte_start <= tok.byte_end <= n and end <= tok.byte_end
         assert tok.char_start <= tok.char_end <= len(t.text)
-        pos = tok.byte_end
+        start, end = tok.byte_start, tok.byte_end
     assert sp.decode(t.ids).count("<0x") <= text.count("<0x")  # never adds piece names
 
 
@@ -364,7 +366,8 @@ def test_lines_over_max_sentence_length():
         train_sentencepiece(lines, vocab_size=60, max_sentence_length=64, num_threads=1)
     assert str(err.value) == (
         "2 lines are longer than max_sentence_length 64 bytes (longest: line 301, 110 bytes) "
-        "and SentencePiece would skip them; raise max_sentence_length to 110 or allow skipping"
+        "and SentencePiece would skip them; set max_sentence_length to 110 bytes, or tick "
+        "'let SentencePiece skip longer lines'"
     )
     assert (err.value.count, err.value.longest, err.value.line_number) == (2, 110, 301)
     c = check_sentencepiece_training(lines, vocab_size=60, max_sentence_length=64)

@@ -186,18 +186,33 @@ def test_raw_bytes_mode(tmp_path):
 # --- binary, empty, unreadable ----------------------------------------------------
 
 
+READ_ANYWAY = (
+    r"; to read it anyway, give its encoding \(--encoding latin-1\) or open its raw bytes \(File ▸ Open raw bytes…\)$"
+)
+
+
 def test_binary_file_refused(tmp_path):
-    p = write(tmp_path, "x.bin", b"abc\x00def")
-    with pytest.raises(CorpusError, match=r"^x\.bin: looks like a binary file \(NUL byte at offset 3\); not loaded$"):
+    p = write(tmp_path, "x.bin", b"abc\x00\xff\xfedef")
+    with pytest.raises(
+        CorpusError,
+        match=r"^x\.bin: looks like a binary file \(not UTF-8, NUL byte at offset 3\); not loaded" + READ_ANYWAY,
+    ):
         read_text_file(p)
+    # the way out named in the message works
+    assert read_text_file(p, encoding="latin-1").text == "abc\x00ÿþdef"
 
 
 def test_binary_by_control_bytes(tmp_path):
-    p = write(tmp_path, "ctl.dat", bytes([1, 2, 3, 4, 65, 66, 67, 68, 69, 70]))
+    data = (bytes([1, 2, 3, 4]) + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ") * 10  # 300 bytes, 40 controls
+    p = write(tmp_path, "ctl.dat", data)
     with pytest.raises(
-        CorpusError, match=r"^ctl\.dat: looks like a binary file \(4 control bytes in the first 10 bytes\); not loaded$"
+        CorpusError,
+        match=r"^ctl\.dat: looks like a binary file \(40 control bytes in the first 300 bytes\); not loaded"
+        + READ_ANYWAY,
     ):
         read_text_file(p)
+    # the same 10% share over fewer than 256 bytes means nothing: text
+    assert read_text_file(write(tmp_path, "short.dat", data[:30])).text == "\x01\x02\x03\x04ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     # tabs, newlines, form feeds and ANSI escapes are text
     ok = read_text_file(write(tmp_path, "log.txt", b"\x1b[1mbold\x1b[0m\t\x0c\n"))
     assert ok.text == "\x1b[1mbold\x1b[0m\t\x0c\n"
@@ -205,9 +220,34 @@ def test_binary_by_control_bytes(tmp_path):
 
 def test_explicit_encoding_skips_binary_check(tmp_path):
     p = write(tmp_path, "u16le.txt", "hi".encode("utf-16-le"))
-    with pytest.raises(CorpusError, match="NUL byte at offset 1"):
+    with pytest.raises(
+        CorpusError,
+        match=r"^u16le\.txt: looks like UTF-16-LE text without a byte order mark \(NUL at every other byte\)"
+        r"; not loaded; to read it, give its encoding \(--encoding utf-16-le\)$",
+    ):
         read_text_file(p)
     assert read_text_file(p, encoding="utf-16-le").text == "hi"
+    with pytest.raises(CorpusError, match="UTF-16-BE text without a byte order mark"):
+        read_text_file(write(tmp_path, "u16be.txt", "hi!".encode("utf-16-be")))
+
+
+@pytest.mark.parametrize(
+    ("data", "text", "note"),
+    [
+        (b"ab\x00cd", "ab\x00cd", "holds 1 control character (U+0000 at character 2); kept as they are"),
+        (b"\x01", "\x01", "holds 1 control character (U+0001 at character 0); kept as they are"),
+        (b"bell\x07\n", "bell\x07\n", "holds 1 control character (U+0007 at character 4); kept as they are"),
+        ("caf\u00e9\x1f".encode(), "caf\u00e9\x1f",
+         "holds 1 control character (U+001F at character 4); kept as they are"),
+        (b"\x00\x01\x02", "\x00\x01\x02",
+         "holds 3 control characters (U+0000 at character 0, U+0001 at character 1, U+0002 at character 2); "
+         "kept as they are"),
+    ],
+)  # fmt: skip
+def test_short_utf8_file_with_a_control_character_is_text(tmp_path, data, text, note):
+    f = read_text_file(write(tmp_path, "c.txt", data))
+    assert (f.text, f.encoding, f.lossy) == (text, "utf-8", False)
+    assert f"c.txt: {note}" in f.notes
 
 
 def test_empty_file(tmp_path):
@@ -233,7 +273,7 @@ def folder(tmp_path):
     write(root, "sub/deeper/d.txt", b"dee")
     write(root, ".hidden.txt", b"secret")
     write(root, ".git/config", b"[core]")
-    write(root, "blob.bin", b"\x00\x01\x02")
+    write(root, "blob.bin", b"\x00\x01\x02\xff")
     write(root, "empty.txt", b"")
     return root
 
@@ -243,7 +283,10 @@ def test_folder_walking(folder):
     assert [f.path.relative_to(folder).as_posix() for f in c.files] == [
         "a.txt", "b.txt", "empty.txt", "sub/c.txt", "sub/deeper/d.txt",
     ]  # fmt: skip
-    assert c.errors == ("blob.bin: looks like a binary file (NUL byte at offset 0); not loaded",)
+    assert c.errors == (
+        "blob.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to read it anyway, "
+        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)",
+    )
     assert list(c.texts()) == ["ay\r\nay\r\n", "bee\n", "", "\u4f60\n", "dee"]
     assert (c.n_bytes, c.n_chars, c.n_lines) == (8 + 4 + 0 + 4 + 3, 8 + 4 + 0 + 2 + 3, 2 + 1 + 0 + 1 + 1)
     assert len(c) == 5
@@ -268,7 +311,7 @@ def test_read_corpus_progress(folder):
         except StopIteration as stop:
             corpus = stop.value
             break
-    total = 8 + 4 + 4 + 3 + 3  # blob.bin is read too before being refused
+    total = 8 + 4 + 4 + 3 + 4  # blob.bin is read too before being refused
     assert reports[0] == Progress("reading", 0, total, "6 files")
     assert all(r.phase == "reading" and r.total == total for r in reports)
     dones = [r.done for r in reports]

@@ -107,7 +107,7 @@ def test_twin_equals_regex_on_every_bmp_character_in_context(name):
 
 
 def test_twin_classes_are_the_ones_regex_uses():
-    fields = pretokenize._TWIN_FIELDS
+    fields = pretokenize._TWIN_FIELDS["regex"]
     letters = re.compile(f"[{fields['L']}]")
     assert letters.fullmatch("ж") and letters.fullmatch("中") and not letters.fullmatch("1")
     # regex's \s is Unicode White_Space: no \x1c-\x1f, unlike re's \s

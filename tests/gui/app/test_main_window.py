@@ -183,12 +183,13 @@ def test_startup_with_many_undecodable_bytes_trains_nothing(qtbot, window, tmp_p
 
 def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
     path = tmp_path / "x.bin"
-    path.write_bytes(b"\x00\x01\x02\x03")
+    path.write_bytes(b"\x00\x01\x02\x03\xff")  # not UTF-8, with NUL (four control bytes alone decode as text)
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):
         window.startup.run([str(path)])
     assert window.state.bpe is None
     assert window.corpus_pane.file_list.problem_messages() == [
-        "x.bin: looks like a binary file (NUL byte at offset 0); not loaded"
+        "x.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to read it anyway, "
+        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
     ]
 
 

@@ -279,13 +279,14 @@ def test_normalizer_tab_and_inexact_track(qtbot):
     tr = pane.report.tracks[0]
     assert tr.exact is False
     assert [(s.original, s.normalized, s.reason) for s in tr.normalization.changes] == [
-        ("\ufe30", "..", "NFKC"), ("  ", " ", "whitespace"), ("\uff21", "A", "NFKC")
+        ("\ufe30", "..", "NFKC"), (" ", "", "whitespace removed"), ("\uff21", "A", "NFKC")
     ]
     lines = pane.cut_descriptions("SP120")
     assert lines[0].startswith("≈ spans are approximate")
     html_text = pane.normalizer_view.toPlainText()
     assert "decode(encode(s)) ≠ s" in html_text
-    assert "chars 1–2: “︰” → “..” (NFKC)" in html_text
+    assert "chars 1–2: '︰' (U+FE30) → '..' (U+002E U+002E) (NFKC)" in html_text
+    assert "chars 4–5: ' ' (U+0020) removed (whitespace removed)" in html_text
     assert pane.tabs.tabText(3 - 1) == "SentencePiece normalizer ⚠ text changed"
     assert pane.cuts_tree.topLevelItem(0).text(0).startswith("≈ SP120:")
 
@@ -330,3 +331,49 @@ def test_latest_text_wins(qtbot):
         pane.set_text("second")
     qtbot.wait(200)
     assert shown == ["second"]
+
+
+def test_pieces_inside_a_normalized_character(qtbot, sp_models):
+    # SP120 makes '…' into '...': the three '.' pieces all span '…' (bytes 1-4)
+    _, pane = make_pane(qtbot, [sp_models["SP120"]])
+    set_text(qtbot, pane, "a\u2026b")
+    tokens = pane.report.tracks[0].tokens
+    assert [(t.token.byte_start, t.token.byte_end) for t in tokens] == [(0, 1), (1, 4), (1, 4), (1, 4), (4, 5)]
+    assert tokens[1].description == '. · inside a normalized character: part of what the normalizer made of \'…\''
+    bv = pane.byte_view
+    r = bv.byte_rect(2)
+    tip = bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height()).splitlines()
+    assert tip == [
+        "SP120 token 1: id 94",
+        "bytes 2E  ·  spelled .",
+        "also tokens 2, 3 over this byte",
+        ". · inside a normalized character: part of what the normalizer made of '…'",
+        "≈ approximate span: the normalizer changed the text",
+    ]
+    # one box over '…' labelled with the three ids; 'b' has its own
+    from tokexplorer.gui.widgets.token_boxes import box_labels as _box_labels
+
+    assert _box_labels(pane.report.tracks[0].tokenization.tokens) == ["9", "94 94 94", None, None, "102"]
+    r = bv.byte_rect(4)
+    assert "also" not in bv.tooltip_at(r.center().x(), r.center().y() + 3 * r.height())
+
+
+def test_normalizer_view_lists_removals_and_insertions_with_code_points(qtbot, sp_models, tmp_path):
+    from fixtures import sp as sp_fixture
+    from tokexplorer.core.backends import SentencePieceTokenizer
+
+    rules = tmp_path / "nfd.tsv"
+    rules.write_text("E9\t65 301\n41\t41 301\n", encoding="utf-8")
+    nfd = SentencePieceTokenizer(
+        sp_fixture.train_proto(normalization_rule_tsv=str(rules), **sp_fixture.SP120_OPTIONS)[0], name="NFD"
+    )
+    _, pane = make_pane(qtbot, [sp_models["SP120"], nfd])
+    set_text(qtbot, pane, "Ann\x01 cafe\u0301")
+    text = pane.normalizer_view.toPlainText()
+    # SP120: U+0001 removed after the kept 'n'; NFD input composed
+    assert "chars 3–4: '\\x01' (U+0001) removed (control character removed)" in text
+    assert "chars 8–10: 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9) (NFKC)" in text
+    # NFD model: U+0301 inserted after the kept 'A'
+    assert "at char 1: '\u0301' (U+0301) inserted" in text
+    html = pane.normalizer_view.toHtml()
+    assert "line-through" in html and "underline" in html

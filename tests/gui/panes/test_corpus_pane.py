@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QLabel
 
 from tokexplorer.gui.models.corpus_model import (
     COL_CHARS,
@@ -127,7 +128,8 @@ def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
     corpus = load(qtbot, pane, [good, binary])
     assert [f.name for f in corpus.files] == ["a.txt"]
     assert pane.file_list.problem_messages() == [
-        "b.bin: looks like a binary file (NUL byte at offset 8); not loaded"
+        "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 8); not loaded; to read it anyway, "
+        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
     ]
     assert pane.file_list.problems_label.text() == "Problems: 1"
     assert pane.file_list.load_status.text() == "1 file loaded, 1 refused (see Problems)"
@@ -401,3 +403,26 @@ def test_training_request_from_the_form(pane):
         normalization_rule_name="identity",
         remove_extra_whitespaces=False,
     )
+
+
+def test_long_lines_message_names_the_controls_of_this_tab(qtbot, pane, state, tmp_path):
+    path = tmp_path / "long.txt"
+    path.write_text("the cat sat on the mat\n" * 20 + "x" * 300 + "\n", encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.form.set_algorithm("sp-bpe")
+    pane.form.vocab_spin.setValue(30)
+    form = pane.form.sp_form
+    form.max_len_spin.setValue(100)
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT) as blocker:
+        pane.start_training()
+    message = blocker.args[0]
+    assert message.endswith("set max_sentence_length to 300 bytes, or tick 'let SentencePiece skip longer lines'")
+    # both controls are on this tab, with the names the message uses
+    rows = pane.form.sp_box.layout()
+    labels = [rows.itemAt(i).widget().text() for i in range(rows.count())
+              if isinstance(rows.itemAt(i).widget(), (QLabel, QCheckBox))]  # fmt: skip
+    assert "max_sentence_length:" in labels and "let SentencePiece skip longer lines" in labels
+    form.skip_long_check.setChecked(True)
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training()
+    assert "1 line longer than 100 bytes skipped by SentencePiece" in blocker.args[0].notes

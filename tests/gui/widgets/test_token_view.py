@@ -42,3 +42,21 @@ def test_wide_characters_may_break_anywhere():
     assert inside_word("a", "b") and inside_word("é", "9")
     assert not inside_word("a", " ") and not inside_word(" ", "b") and not inside_word("a", ",")
     assert not inside_word("中", "文") and not inside_word("a", "中")
+
+
+def test_a_piece_inside_a_normalized_character_says_so(qtbot, sp_models):
+    # SP120 turns 'a…b' into '▁a...b': each '.' is a piece made from part of '…'
+    tz = sp_models["SP120"].tokenize("a\u2026b")
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(400, 200)
+    view.show()
+    view.set_tokenization(tz)
+    tip = view.tooltip_text(2).splitlines()
+    assert tip[0] == "token 2 · id 94 · inside a normalized character"
+    assert "part of what the normalizer made of '\u2026' (U+2026); the span is all of it" in tip
+    assert tip[-1] == "byte span [1, 4) · characters [1, 2)"
+    assert "inside a normalized character" not in view.tooltip_text(0)
+    # the tokens of one expanded character all highlight that character
+    view.highlight_bytes(1, 4)
+    assert view.highlighted_tokens() == [1, 2, 3]

@@ -107,6 +107,7 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     if specs or ns.raw or ns.json:
         from tokexplorer.core.analysis import inspect_bytes
         from tokexplorer.core.analysis import inspect_text as inspect_report
+        from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
         from tokexplorer.core.io import read_raw
 
         toks = load_all(specs, ns.pattern)
@@ -131,8 +132,11 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
             return 0
         a = report.analysis
         sys.stdout.write(inspect_text(a))
+        unicode_of = {t.name: t.split_unicode for t in toks if isinstance(t, (BPETokenizer, TiktokenTokenizer))}
         for tr in report.tracks:
             sys.stdout.write(f"\n{tr.name}" + ("" if tr.exact else " (approximate spans)") + "\n")
+            if tr.name in unicode_of:
+                sys.stdout.write(f"split pattern classes: {unicode_of[tr.name]}\n")
             if tr.error is not None:
                 sys.stdout.write(f"  error: {tr.error}\n")
                 continue

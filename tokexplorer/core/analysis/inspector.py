@@ -39,7 +39,7 @@ Offsets are UTF-8 byte offsets (half-open) unless named ``char``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tokexplorer.core.analysis.inspector_report import CharPart, InspectReport, TokenReport, TrackReport
 from tokexplorer.core.analysis.normalization import normalization_diff
@@ -338,9 +338,7 @@ def _on_raw_axis(tz: Tokenization, raw: _RawAxis) -> Tokenization:
         if t.byte_start in raw.inside or t.byte_end in raw.inside:
             exact = False
         start, end = raw.to_raw[min(t.byte_start, n_clean)], raw.to_raw[min(t.byte_end, n_clean)]
-        mapped.append(
-            Token(t.id, t.bytes, start, end, t.char_start, t.char_end, t.partial, t.special, t.unknown, t.piece)
-        )
+        mapped.append(replace(t, byte_start=start, byte_end=end))
     return Tokenization(tz.tokenizer, tz.text, tuple(mapped), exact, tz.notes, tz.normalized)
 
 
@@ -396,6 +394,9 @@ def _token_report(
             description = f"{description} · U+FFFD stands for invalid byte{'s' if len(bad) != 1 else ''} {hexes}"
     if t.unknown:
         description = f"<unk> for {_swallowed(tz, t)!r}"
+    if t.inside_normalized:
+        whole = tz.text[t.char_start : t.char_end]
+        description = f"{description} · inside a normalized character: part of what the normalizer made of {whole!r}"
     return TokenReport(i, on_axis, description, spelling_of(tokenizer, t), reading, parts)
 
 

@@ -11,9 +11,11 @@ per-character offsets SentencePiece itself reports
 (``SentencePieceNormalizer.Normalize(text, with_offsets=True)``), and
 :func:`normalization_diff` turns that into :class:`Segment` runs a view can
 highlight: ``"same"``, ``"changed"`` (a rewrite such as NFKC or whitespace turned
-into a space) and ``"removed"`` (characters dropped). Offsets are code point
-offsets, half-open; ``normalized`` texts show ``▁`` as a space and leave the
-dummy prefix out.
+into a space), ``"removed"`` (characters dropped) and ``"inserted"`` (characters
+added). A character deleted after a kept one is its own ``"removed"`` run, not
+part of a rewrite of its neighbour, so ``'a\x01'`` → ``'a'`` is ``'a'`` kept and
+U+0001 removed. Offsets are code point offsets, half-open; ``normalized`` texts
+show ``▁`` as a space and leave the dummy prefix out.
 
 >>> segs = align("a\\ufe30b", "\\u2581a..b", [0, 0, 1, 1, 2, 3], dummy_prefix=True)
 >>> [(s.kind, s.original, s.normalized) for s in segs]
@@ -22,15 +24,16 @@ dummy prefix out.
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+import unicodedata2
+
 from tokexplorer.core.backends import WS, SentencePieceTokenizer, describe_normalization
 from tokexplorer.core.text import clean_text
 
-SegmentKind = Literal["same", "changed", "removed"]
+SegmentKind = Literal["same", "changed", "removed", "inserted"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,8 +41,9 @@ class Segment:
     """One run of the original text and what the normalizer made of it.
 
     Attributes:
-        kind: ``"same"`` (unchanged), ``"changed"`` (rewritten) or ``"removed"``
-            (dropped; ``normalized`` is empty).
+        kind: ``"same"`` (unchanged), ``"changed"`` (rewritten), ``"removed"``
+            (dropped; ``normalized`` is empty) or ``"inserted"`` (added;
+            ``original`` is empty).
         orig_start: first code point (inclusive) in the original text.
         orig_end: end code point (exclusive) in the original text.
         norm_start: first code point (inclusive) in the normalized text
@@ -60,33 +64,104 @@ class Segment:
     normalized: str
     reason: str = ""
 
+    def describe(self) -> str:
+        """The change in words, with code points, so look-alikes differ visibly.
+
+        >>> Segment("changed", 0, 2, 0, 1, "e\\u0301", "\\u00e9", "NFKC").describe()
+        "chars 0–2: 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9) (NFKC)"
+        >>> Segment("removed", 1, 2, 1, 1, "\\x01", "", "control character removed").describe()
+        "chars 1–2: '\\\\x01' (U+0001) removed (control character removed)"
+        """
+        old = f"{self.original!r} ({code_points(self.original)})"
+        new = f"{self.normalized!r} ({code_points(self.normalized)})"
+        if self.kind == "removed":
+            what = f"chars {self.orig_start}\u2013{self.orig_end}: {old} removed"
+        elif self.kind == "inserted":
+            what = f"at char {self.orig_start}: {new} inserted"
+        elif self.kind == "same":
+            what = f"chars {self.orig_start}\u2013{self.orig_end}: {old} kept"
+        else:
+            what = f"chars {self.orig_start}\u2013{self.orig_end}: {old} \u2192 {new}"
+        return f"{what} ({self.reason})" if self.reason and self.reason != self.kind else what
+
     def to_json(self) -> dict:
-        """``{"kind", "original": [start, end], "normalized": [start, end], "from", "to", "reason"}``."""
+        """``{"kind", "original": [start, end], "normalized": [start, end], "from", "to",
+        "from_code_points", "to_code_points", "reason"}`` (code points as ``"U+0065"``)."""
         out = {
             "kind": self.kind,
             "original": [self.orig_start, self.orig_end],
             "normalized": [self.norm_start, self.norm_end],
             "from": self.original,
             "to": self.normalized,
+            "from_code_points": [f"U+{ord(c):04X}" for c in self.original],
+            "to_code_points": [f"U+{ord(c):04X}" for c in self.normalized],
         }
         if self.reason:
             out["reason"] = self.reason
         return out
 
 
+def code_points(text: str) -> str:
+    """``"U+0065 U+0301"``: the code points of ``text``, space-separated.
+
+    >>> code_points("e\u0301")
+    'U+0065 U+0301'
+    """
+    return " ".join(f"U+{ord(c):04X}" for c in text)
+
+
+def _removed_reason(ch: str) -> str:
+    if ch.isspace():
+        return "whitespace removed"
+    if unicodedata2.category(ch)[0] == "C":
+        return "control character removed"
+    return "removed"
+
+
+def _split_group(old: str, new: str) -> list[tuple[SegmentKind, int, int]]:
+    """One normalizer group (original ``old`` made into ``new``) as runs
+    ``(kind, length in old, length in new)``: a kept or rewritten head, then each
+    deleted character run and each inserted tail on its own."""
+    if old == new:
+        return [("same", len(old), len(new))]
+    if not new:
+        head: list[tuple[SegmentKind, int, int]] = []
+        k = 0
+    elif old.startswith(new):
+        head, k = [("same", len(new), len(new))], len(new)
+    elif old and new.startswith(old):
+        return [("same", len(old), len(old)), ("inserted", 0, len(new) - len(old))]
+    else:
+        k = next((i for i in range(1, len(old)) if unicodedata2.normalize("NFKC", old[:i]) == new), len(old))
+        head = [("changed", k, len(new))]
+    # the deleted tail, one run per reason (control characters, whitespace...)
+    runs = head
+    for ch in old[k:]:
+        if runs and runs[-1][0] == "removed" and _removed_reason(old[k - 1]) == _removed_reason(ch):
+            runs[-1] = ("removed", runs[-1][1] + 1, 0)
+        else:
+            runs.append(("removed", 1, 0))
+        k += 1
+    return runs
+
+
 def _reason(old: str, new: str) -> str:
+    if not old:
+        return "inserted"
     if not new:
         if old.isspace():
             return "whitespace removed"
-        if all(unicodedata.category(c)[0] == "C" for c in old):
+        if all(unicodedata2.category(c)[0] == "C" for c in old):
             return "control character removed"
         return "removed"
     if old.isspace() or (not old.strip() and not new.strip()):
         return "whitespace"
-    if unicodedata.normalize("NFKC", old) == new:
+    if unicodedata2.normalize("NFKC", old) == new:
         return "NFKC"
-    if unicodedata.normalize("NFKC", old).replace(" ", "") == new.replace(" ", ""):
+    if unicodedata2.normalize("NFKC", old).replace(" ", "") == new.replace(" ", ""):
         return "NFKC"
+    if unicodedata2.normalize("NFD", old) == new:
+        return "NFD"
     return "rewritten"
 
 
@@ -131,25 +206,22 @@ def align(
     end_read = offs[-1] if offs else 0
     raw_segments: list[Segment] = []
 
-    def add(kind: SegmentKind, os_: int, oe: int, ns: int, ne: int) -> None:
+    def add(os_: int, oe: int, ns: int, ne: int) -> None:
         if os_ == oe and ns == ne:
             return
-        old, new = original[os_:oe], norm[ns:ne]
-        if kind != "removed" and old == new:
-            kind = "same"
-        elif kind != "removed":
-            kind = "changed" if new else "removed"
-        raw_segments.append(
-            Segment(kind, os_, oe, ns, ne, old, new, "" if kind == "same" else _reason(old, new))
-        )
+        for kind, n_old, n_new in _split_group(original[os_:oe], norm[ns:ne]):
+            old, new = original[os_ : os_ + n_old], norm[ns : ns + n_new]
+            reason = "" if kind == "same" else _reason(old, new)
+            raw_segments.append(Segment(kind, os_, os_ + n_old, ns, ns + n_new, old, new, reason))
+            os_, ns = os_ + n_old, ns + n_new
 
     first = groups[0][0] if groups else end_read
-    add("removed", 0, first, 0, 0)
+    add(0, first, 0, 0)
     for k, (o, ns, ne) in enumerate(groups):
         oe = groups[k + 1][0] if k + 1 < len(groups) else max(end_read, o)
-        add("same", o, oe, ns, ne)
+        add(o, oe, ns, ne)
     last_end = raw_segments[-1].orig_end if raw_segments else 0
-    add("removed", last_end, len(original), len(norm), len(norm))
+    add(last_end, len(original), len(norm), len(norm))
     merged: list[Segment] = []
     for seg in raw_segments:
         if merged and merged[-1].kind == seg.kind and seg.kind == "same":
@@ -215,7 +287,7 @@ def _diff_segments(original: str, normalized: str) -> list[Segment]:
         if op == "equal":
             out.append(Segment("same", i1, i2, j1, j2, old, new))
         elif op == "insert":
-            out.append(Segment("changed", i1, i1, j1, j2, "", new, "inserted"))
+            out.append(Segment("inserted", i1, i1, j1, j2, "", new, "inserted"))
         else:
             kind: SegmentKind = "removed" if not new else "changed"
             out.append(Segment(kind, i1, i2, j1, j2, old, new, _reason(old, new)))
@@ -252,4 +324,4 @@ def normalization_diff(tokenizer: SentencePieceTokenizer, text: str) -> Normaliz
     return NormalizationDiff(t, normalized, tuple(segments), summary, exact)
 
 
-__all__: Sequence[str] = ("Segment", "NormalizationDiff", "align", "normalization_diff")
+__all__: Sequence[str] = ("Segment", "NormalizationDiff", "align", "code_points", "normalization_diff")

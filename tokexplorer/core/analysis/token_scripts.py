@@ -7,9 +7,8 @@ character: the merge table's filters.
 
 from __future__ import annotations
 
-import unicodedata
-
 import regex
+import unicodedata2
 
 __all__ = ["SCRIPTS", "is_partial_utf8", "token_script"]
 
@@ -97,6 +96,6 @@ def token_script(data: bytes) -> str:
             if _CLASS_ORDER[name] <= _CLASS_ORDER["Other letters"]:
                 break
     if best is None:
-        cat = unicodedata.category(text[0])
+        cat = unicodedata2.category(text[0])
         best = "Whitespace" if cat.startswith("Z") else "Other"
     return best

@@ -55,6 +55,17 @@ class BPETokenizer(Tokenizer):
         return self.bpe.name
 
     @property
+    def split_unicode(self) -> str:
+        """Whose Unicode the split pattern's classes follow: ``"Unicode 18.0.0 (the regex
+        module)"`` for our own models, ``"Unicode 16.0 (as tiktoken's regex: ranks from a
+        tiktoken encoding)"`` for ranks loaded from tiktoken (``BPE.unicode``)."""
+        from tokexplorer.core.text.tiktoken_unicode import REGEX_UNICODE_VERSION, TIKTOKEN_UNICODE_VERSION
+
+        if self.bpe.unicode == "tiktoken":
+            return f"Unicode {TIKTOKEN_UNICODE_VERSION} (as tiktoken's regex: ranks from a tiktoken encoding)"
+        return f"Unicode {REGEX_UNICODE_VERSION} (the regex module)"
+
+    @property
     def description(self) -> str:
         """``"custom BPE · gpt2 pattern · 4,096 tokens"`` (the name first)."""
         pat = self.bpe.pattern_name

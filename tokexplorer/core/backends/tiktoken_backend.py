@@ -118,6 +118,28 @@ def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
     )
 
 
+def _overlap_notes(text: str, special_tokens: Mapping[str, int], ids: Sequence[int]) -> list[str]:
+    """Notes on special tokens of ``text`` that are prefixes of each other (``<|end|>``
+    and ``<|end|>x``), saying which one tiktoken matched: it does not take the
+    longest, its choice follows the order of its internal table."""
+    notes: list[str] = []
+    for long, long_id in special_tokens.items():
+        if long not in text:
+            continue
+        for short, short_id in special_tokens.items():
+            if short == long or not long.startswith(short):
+                continue
+            if long_id in ids:
+                what = f"tiktoken matched the longer {long!r} here, as our engine does"
+            else:
+                what = (
+                    f"tiktoken matched {short!r} here and read {long[len(short):]!r} as text; "
+                    f"our engine takes the longest match, {long!r}"
+                )
+            notes.append(f"special tokens {short!r} (id {short_id}) and {long!r} (id {long_id}) overlap: {what}")
+    return notes
+
+
 def read_tiktoken_ranks(path: str | os.PathLike[str]) -> dict[bytes, int]:
     """Parse a ``.tiktoken`` ranks file; see :func:`tokexplorer.core.io.tiktoken_files.read_tiktoken_file`."""
     from tokexplorer.core.io import read_tiktoken_file
@@ -255,6 +277,14 @@ class TiktokenTokenizer(Tokenizer):
         return own
 
     @property
+    def split_unicode(self) -> str:
+        """Whose Unicode the split pattern's classes follow: ``"Unicode 16.0 (tiktoken's
+        own regex, the Rust regex crate)"``."""
+        from tokexplorer.core.text.tiktoken_unicode import TIKTOKEN_UNICODE_VERSION
+
+        return f"Unicode {TIKTOKEN_UNICODE_VERSION} (tiktoken's own regex, the Rust regex crate)"
+
+    @property
     def description(self) -> str:
         """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
         first; a ranks file's ends with where its pattern came from, e.g.
@@ -303,6 +333,7 @@ class TiktokenTokenizer(Tokenizer):
         notes: list[str] = []
         if special == "special":
             ids = _guarded("encoding the text", lambda: enc.encode(text, allowed_special="all"))
+            notes.extend(_overlap_notes(text, self._parts.special_tokens, ids))
         else:
             if found and special == "raise":
                 raise SpecialTokenError(

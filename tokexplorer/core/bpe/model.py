@@ -50,6 +50,9 @@ class BPE:
             token ids.
         name: display name.
         byte_ids: id of each single byte (index = byte value); default identity.
+        unicode: whose Unicode tables the split pattern's classes follow:
+            ``"regex"`` (default, our own models) or ``"tiktoken"`` (see
+            :class:`~tokexplorer.core.text.pretokenize.Splitter`).
 
     Raises:
         InputError: inconsistent merges (unknown part ids, duplicate ids) or
@@ -65,7 +68,9 @@ class BPE:
         special_tokens: Mapping[str, int] | None = None,
         name: str = "custom BPE",
         byte_ids: Sequence[int] | None = None,
+        unicode: str = "regex",
     ) -> None:
+        self.unicode = unicode
         if pat_str is None:
             self.pat_str = pattern_string(pattern)
             self.pattern_name: str | None = pattern
@@ -90,6 +95,7 @@ class BPE:
         pat_str: str | None,
         special_tokens: Mapping[str, int] | None = None,
         name: str = "tiktoken",
+        unicode: str = "tiktoken",
     ) -> BPE:
         """Load a tiktoken-style vocabulary (``bytes -> rank``) into this engine.
 
@@ -105,6 +111,8 @@ class BPE:
             pat_str: the encoding's split pattern.
             special_tokens: special token text -> id.
             name: display name.
+            unicode: whose Unicode tables the pattern's classes follow; default
+                ``"tiktoken"``, so chunks are tiktoken's on every code point.
 
         Raises:
             InputError: the ranks lack a single byte, or two tokens share a rank.
@@ -118,6 +126,7 @@ class BPE:
             if bytes([b]) not in mergeable_ranks:
                 raise InputError(f"the ranks have no token for byte {b:02X}")
         self = cls.__new__(cls)
+        self.unicode = unicode
         self.pat_str = pat_str
         self.pattern_name = name_of_pattern(pat_str)
         self.name = name
@@ -140,7 +149,7 @@ class BPE:
                 raise InputError("a special token cannot be empty")
         self._special_by_id = {i: s.encode("utf-8") for s, i in special_tokens.items()}
         self._special_re = special_regex(special_tokens)
-        self._splitter = compile_splitter(self.pat_str) if self.pat_str is not None else None
+        self._splitter = compile_splitter(self.pat_str, unicode=self.unicode) if self.pat_str is not None else None
         self._encoder: RankEncoder | None = None  # built by prepare()
 
     @property

@@ -17,7 +17,7 @@ _EXPORTS: dict[str, str] = {
     "Corpus": "corpus",
     "CorpusFile": "corpus",
     "RAW": "corpus",
-    "check_binary": "corpus",
+    "check_binary": "encodings",
     "count_lines": "corpus",
     "decode_file_bytes": "corpus",
     "line_ending_of": "corpus",

@@ -16,10 +16,14 @@ Rules (each one visible to the user through :class:`CorpusFile` fields):
   with an encoding guessed by :mod:`charset_normalizer`
   (``encoding_guessed=True``); the caller can re-read with ``encoding=``. A
   decode that had to insert U+FFFD sets :attr:`CorpusFile.lossy`.
-* A binary file is refused with :class:`~tokexplorer.core.errors.CorpusError`:
-  any NUL byte in a file without a UTF-16/UTF-32 BOM, or more than
-  :data:`BINARY_CONTROL_SHARE` of C0 control bytes (other than tab, LF, VT, FF,
-  CR and ESC) in the first :data:`BINARY_SNIFF_BYTES` bytes.
+* A binary file is refused with :class:`~tokexplorer.core.errors.CorpusError`,
+  decided first by what decodes: bytes that are not UTF-8 and hold a NUL (no
+  8-bit text encoding has NUL in text; UTF-16/32 need their BOM here), or more
+  than :data:`~.encodings.BINARY_CONTROL_SHARE` of C0 control bytes (other than tab, LF, VT,
+  FF, CR and ESC; NUL counted) in the first :data:`~.encodings.BINARY_SNIFF_BYTES` bytes,
+  but only when there are at least :data:`~.encodings.BINARY_MIN_BYTES` of them: a short
+  valid UTF-8 file with a control character is text (a note names it). The
+  message says how to read the file anyway.
 * An empty file is not an error: its text is ``""`` with the note ``"empty file"``.
 
 >>> import pathlib, tempfile
@@ -40,7 +44,16 @@ from pathlib import Path
 from typing import Union
 
 from tokexplorer.core.errors import CorpusError, InputError
-from tokexplorer.core.io.encodings import decode_or_replace, detect_bom, guess_encoding, mostly_utf8, utf8_error
+from tokexplorer.core.io.encodings import (
+    BINARY_SNIFF_BYTES,
+    check_binary,
+    control_note,
+    decode_or_replace,
+    detect_bom,
+    guess_encoding,
+    mostly_utf8,
+    utf8_error,
+)
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -50,13 +63,6 @@ PathLike = Union[str, "os.PathLike[str]"]
 RAW = "raw"
 
 
-#: Number of leading bytes inspected by the control-byte rule for binary files.
-BINARY_SNIFF_BYTES = 65536
-#: Share (0–1) of control bytes above which a file counts as binary.
-BINARY_CONTROL_SHARE = 0.10
-
-
-_TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,29 +183,6 @@ def read_raw(path: PathLike) -> bytes:
         return p.read_bytes()
     except OSError as exc:
         raise CorpusError(f"{p.name}: cannot read ({exc.strerror or exc})") from None
-
-
-def check_binary(name: str, data: bytes) -> None:
-    """Refuse bytes that look like a binary file rather than text.
-
-    Args:
-        name: file name for the message.
-        data: the file's bytes (or its first 64 KiB).
-
-    Raises:
-        CorpusError: a NUL byte, or too many control bytes in the first
-            ``BINARY_SNIFF_BYTES`` bytes.
-    """
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise CorpusError(f"{name}: looks like a binary file (NUL byte at offset {nul}); not loaded")
-    head = data[:BINARY_SNIFF_BYTES]
-    ctrl = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
-    if head and ctrl / len(head) > BINARY_CONTROL_SHARE:
-        raise CorpusError(
-            f"{name}: looks like a binary file ({ctrl} control bytes in the first "
-            f"{len(head)} bytes); not loaded"
-        )
 
 
 def decode_file_bytes(
@@ -366,8 +349,11 @@ def _file_record(
     utf8_error: str = "",
 ) -> CorpusFile:
     """The :class:`CorpusFile` of a decoded text: line endings and counts
-    computed, a note added for mixed line endings."""
+    computed, a note added for mixed line endings and for control characters."""
     ending = line_ending_of(text)
+    ctrl = control_note(text[:BINARY_SNIFF_BYTES])
+    if ctrl:
+        notes = notes + (f"{p.name}: {ctrl}",)
     if ending == "mixed":
         crlf = text.count("\r\n")
         notes = notes + (

@@ -13,15 +13,31 @@ cp1257). :mod:`.corpus` applies these rules to a file.
 from __future__ import annotations
 
 import codecs
-import unicodedata
 from typing import TYPE_CHECKING
 
 import regex
+import unicodedata2
 
 if TYPE_CHECKING:
     from charset_normalizer import CharsetMatch
 
-__all__ = ["decode_or_replace", "detect_bom", "guess_encoding", "mostly_utf8", "utf8_error"]
+from tokexplorer.core.errors import CorpusError
+
+__all__ = [
+    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding", "mostly_utf8", "utf8_error",
+]
+
+#: Number of leading bytes inspected by the control-byte rule for binary files.
+BINARY_SNIFF_BYTES = 65536
+#: Share (0–1) of control bytes above which a file counts as binary.
+BINARY_CONTROL_SHARE = 0.10
+#: Fewest bytes over which the control share is taken to mean something.
+BINARY_MIN_BYTES = 256
+#: The end of every "looks like a binary file" message: the ways to read it anyway.
+READ_ANYWAY = "to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+
+
+_TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     # (BOM bytes, label, codec that also strips it) — UTF-32 first: its LE BOM
@@ -162,7 +178,7 @@ def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
     turns Chinese into a mix of Hangul, jamo and rare Han (``'汉字'`` in GBK
     read as cp949 is ``'볶俚'``).
     """
-    wide = [c for c in text if ord(c) >= 0x80 and unicodedata.category(c)[0] not in "PSZ"]
+    wide = [c for c in text if ord(c) >= 0x80 and unicodedata2.category(c)[0] not in "PSZ"]
     if not wide:
         return 0.0
     own = other = bad = 0
@@ -174,7 +190,7 @@ def _cjk_fit(text: str, scripts: tuple[str, ...]) -> float:
             own += 1
         elif any(_SCRIPT_RE[sc].match(c) for sc in _CJK_SCRIPTS):
             other += 1
-        elif unicodedata.category(c) in ("Cc", "Co", "Cn", "Cs"):
+        elif unicodedata2.category(c) in ("Cc", "Co", "Cn", "Cs"):
             bad += 1
     if "Hiragana" in scripts and not _has_kana(wide):
         own //= 2  # Japanese text without kana is more likely Chinese
@@ -334,3 +350,72 @@ def _east_asian_override(guess: str, sample: bytes, *, sample_is_cut: bool) -> s
     if scores[top] >= 0.6 and scores[top] > own + 0.1:
         return codecs.lookup(top).name
     return guess
+
+
+def check_binary(name: str, data: bytes) -> None:
+    """Refuse bytes that look like a binary file rather than text.
+
+    Binary-ness is decided by what decodes first: bytes with a NUL at every
+    other byte are UTF-16 without a BOM; bytes that are not UTF-8 (a character
+    cut at the very end is fine, ``data`` may be a file's head) and hold a NUL
+    are binary; otherwise only a share of control bytes above
+    :data:`BINARY_CONTROL_SHARE` over at least :data:`BINARY_MIN_BYTES` bytes
+    is. So a short UTF-8 file holding one control character is text.
+
+    Args:
+        name: file name for the message.
+        data: the file's bytes (or its first 64 KiB).
+
+    Raises:
+        CorpusError: the bytes look binary; the one-line message ends with how
+            to read them anyway (:data:`READ_ANYWAY`).
+
+    >>> check_binary("a.txt", b"ab\\x00cd")  # valid UTF-8, 5 bytes: text
+    >>> try:
+    ...     check_binary("x.bin", b"\\x00\\xff")
+    ... except CorpusError as exc:
+    ...     print(str(exc).split("; ")[0])
+    x.bin: looks like a binary file (not UTF-8, NUL byte at offset 0)
+    """
+    head = data[:BINARY_SNIFF_BYTES]
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=False)
+        utf8 = True
+    except UnicodeDecodeError:
+        utf8 = False
+    nul = head.find(b"\x00")
+    for parity, codec in ((1, "utf-16-le"), (0, "utf-16-be")):
+        # ASCII text in UTF-16 without a BOM: a NUL at every other byte
+        if len(head) >= 4 and len(head) % 2 == 0 and head[parity::2].count(0) == len(head) // 2:
+            raise CorpusError(
+                f"{name}: looks like {codec.upper()} text without a byte order mark (NUL at every other "
+                f"byte); not loaded; to read it, give its encoding (--encoding {codec})"
+            )
+    if nul >= 0 and not utf8:
+        raise CorpusError(
+            f"{name}: looks like a binary file (not UTF-8, NUL byte at offset {nul}); not loaded; {READ_ANYWAY}"
+        )
+    if len(head) < BINARY_MIN_BYTES:
+        return
+    ctrl = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
+    if ctrl / len(head) > BINARY_CONTROL_SHARE:
+        raise CorpusError(
+            f"{name}: looks like a binary file ({ctrl} control bytes in the first "
+            f"{len(head)} bytes); not loaded; {READ_ANYWAY}"
+        )
+
+
+def control_note(text: str) -> str:
+    """A note naming the control characters (other than tab, LF, VT, FF, CR, ESC)
+    a text holds, or ``""``.
+
+    >>> control_note("ab\\x00cd\\x01")
+    'holds 2 control characters (U+0000 at character 2, U+0001 at character 5); kept as they are'
+    """
+    found = [(i, c) for i, c in enumerate(text) if ord(c) < 0x20 and ord(c) not in _TEXT_CONTROLS]
+    if not found:
+        return ""
+    shown = ", ".join(f"U+{ord(c):04X} at character {i}" for i, c in found[:3])
+    more = f" and {len(found) - 3} more" if len(found) > 3 else ""
+    n = len(found)
+    return f"holds {n} control character{'s' if n != 1 else ''} ({shown}{more}); kept as they are"

@@ -1,6 +1,6 @@
 """Names of code points: the Unicode name, or a code point label when there is none.
 
-:func:`unicodedata.name` has no name for controls, surrogates, private-use
+:func:`unicodedata2.name` has no name for controls, surrogates, private-use
 characters, noncharacters and unassigned code points; for those
 :func:`char_name` gives a label in the style of the Unicode Standard §4.8
 "Code Point Labels", with the control names of NameAliases.txt.
@@ -11,12 +11,12 @@ characters, noncharacters and unassigned code points; for those
 
 from __future__ import annotations
 
-import unicodedata
+import unicodedata2
 
 from tokexplorer.core.errors import InputError
 
 #: Names of the C0 control characters U+0000–U+001F and of U+007F, from the
-#: Unicode name aliases (NameAliases.txt, type "control"); unicodedata.name()
+#: Unicode name aliases (NameAliases.txt, type "control"); unicodedata2.name()
 #: has no name for them.
 C0_CONTROL_NAMES: tuple[str, ...] = (
     "NULL", "START OF HEADING", "START OF TEXT", "END OF TEXT",
@@ -45,12 +45,13 @@ def char_name(cp: int) -> str:
         cp: a code point value (int, 0–0x10FFFF).
 
     Returns:
-        ``unicodedata.name`` when defined; otherwise a label in the style of the
+        ``unicodedata2.name`` when defined; otherwise a label in the style of the
         Unicode Standard §4.8 "Code Point Labels": ``"<control-0000> NULL"`` (C0
         controls named from NameAliases.txt), ``"<control-0085> NEXT LINE"``,
         ``"<surrogate-D800>"``, ``"<private-use-E000>"``,
-        ``"<noncharacter-FFFE>"`` or ``"<reserved-0378>"`` (unassigned in the
-        Python build's Unicode version).
+        ``"<noncharacter-FFFE>"`` or ``"<reserved-0378>"`` (unassigned in
+        ``unicodedata2``'s Unicode version, 18.0 here, not the older one of
+        Python's own :mod:`unicodedata`).
 
     Raises:
         InputError: ``cp`` is outside 0–0x10FFFF.
@@ -61,10 +62,12 @@ def char_name(cp: int) -> str:
     '<control-0000> NULL'
     >>> char_name(0xD800), char_name(0xFFFE)
     ('<surrogate-D800>', '<noncharacter-FFFE>')
+    >>> char_name(0x0C5C)  # new in Unicode 17.0
+    'TELUGU ARCHAIC SHRII'
     """
     if not 0 <= cp <= 0x10FFFF:
         raise InputError(f"{cp:#x} is not a Unicode code point (0 to 0x10FFFF)")
-    name = unicodedata.name(chr(cp), "")
+    name = unicodedata2.name(chr(cp), "")
     if name:
         return name
     if cp < 0x20:
@@ -76,6 +79,6 @@ def char_name(cp: int) -> str:
         return f"<surrogate-{cp:04X}>"
     if (0xFDD0 <= cp <= 0xFDEF) or (cp & 0xFFFE) == 0xFFFE:
         return f"<noncharacter-{cp:04X}>"
-    if unicodedata.category(chr(cp)) == "Co":
+    if unicodedata2.category(chr(cp)) == "Co":
         return f"<private-use-{cp:04X}>"
     return f"<reserved-{cp:04X}>"

@@ -13,6 +13,15 @@ scripts) with an equivalent standard-library :mod:`re` pattern, about 2.5x
 faster than :mod:`regex`, and only the neighbourhood of astral characters with
 :mod:`regex`.
 
+Unicode versions: :mod:`regex` follows Unicode
+:data:`~tokexplorer.core.text.tiktoken_unicode.REGEX_UNICODE_VERSION`, tiktoken's
+own regex (the Rust ``regex`` crate) an older one,
+:data:`~tokexplorer.core.text.tiktoken_unicode.TIKTOKEN_UNICODE_VERSION`: to
+tiktoken the letters and digits assigned since are unassigned. A splitter made
+with ``unicode="tiktoken"`` (our engine running a tiktoken encoding's ranks)
+takes those code points out of ``\\p{L}``, ``\\p{N}``... as tiktoken does
+(:func:`tiktoken_pattern`), so it gives tiktoken's chunks on every code point.
+
 >>> split("hi \\U0001F642 ok", "gpt2")
 ['hi', ' 🙂', ' ok']
 >>> split("\\tindent", "cl100k")
@@ -29,6 +38,11 @@ import regex
 
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text.safe_cuts import LINE_START_CUT, SPACE_CUT
+from tokexplorer.core.text.tiktoken_unicode import CLASS_DIFFS, REGEX_UNICODE_VERSION, TIKTOKEN_UNICODE_VERSION
+
+#: Whose Unicode tables a splitter's classes follow: the :mod:`regex` module's
+#: (our own models) or tiktoken's (our engine running a tiktoken encoding's ranks).
+UNICODE_VIEWS: tuple[str, ...] = ("regex", "tiktoken")
 
 #: GPT-2 / r50k_base / p50k_base split pattern (tiktoken ``r50k_pat_str``).
 GPT2_PATTERN = r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -112,6 +126,56 @@ def compile_pattern(pat_str: str) -> regex.Pattern[str]:
         raise InputError(f"split pattern does not compile: {exc}") from None
 
 
+def _ranges_body(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+@lru_cache(maxsize=16)
+def tiktoken_class(key: str) -> str:
+    """The :mod:`regex` (``V1``) spelling of tiktoken's view of a class.
+
+    Args:
+        key: ``"L"``, ``"N"``, ``"M"``, ``"Lu"``, ``"Ll"``, ``"Lt"``, ``"Lm"``,
+            ``"Lo"`` (``\\p{..}``) or ``"S"`` (``\\s``).
+
+    Returns:
+        ``\\p{L}`` minus the code points tiktoken does not put in it, plus those
+        it puts in it and :mod:`regex` does not (a ``V1`` set expression).
+
+    >>> tiktoken_class("Lt")
+    '\\\\p{Lt}'
+    >>> tiktoken_class("N").startswith("[\\\\p{N}--[")
+    True
+    """
+    removed, added = CLASS_DIFFS[key]
+    out = "\\s" if key == "S" else f"\\p{{{key}}}"
+    if removed:
+        out = f"[{out}--[{_ranges_body(removed)}]]"
+    if added:
+        out = f"[{out}[{_ranges_body(added)}]]"
+    return out
+
+
+_CLASS_REF = regex.compile(r"(?<!\\)\\p\{(" + "|".join(k for k in CLASS_DIFFS if k != "S") + r")\}|(?<!\\)\\s")
+
+
+@lru_cache(maxsize=32)
+def tiktoken_pattern(pat_str: str) -> str:
+    """``pat_str`` with its classes as tiktoken's regex sees them.
+
+    Each ``\\p{L}``, ``\\p{N}``, ``\\p{M}``, ``\\p{Lu}``... and ``\\s`` becomes
+    :func:`tiktoken_class` of it, and the pattern gets the ``(?V1)`` flag its set
+    operations need. Other spellings of classes (``\\pL``, ``\\p{Letter}``) are
+    left as they are.
+
+    >>> p = tiktoken_pattern(GPT2_PATTERN)
+    >>> p.startswith("(?V1)"), regex.findall(p, "a\\u0c5c's"), regex.findall(GPT2_PATTERN, "a\\u0c5c's")
+    (True, ['a', "\\u0c5c'", 's'], ['a\\u0c5c', "'s"])
+    """
+    out = _CLASS_REF.sub(lambda m: tiktoken_class(m.group(1) or "S"), pat_str)
+    return pat_str if out == pat_str else "(?V1)" + out
+
+
 def iter_chunks(text: str, pat_str: str | None) -> Iterator[str]:
     """Yield the chunks of ``text`` under a pattern string (None: the whole text).
 
@@ -192,16 +256,21 @@ _TWIN_CLASSES = {
 class _TwinFields(dict):
     """Class bodies and case-folded letters for the twin templates, read off the
     installed ``regex`` module over all 65,536 BMP code points, each computed on
-    first use (a template asks only for the fields it holds; about 3 ms each)."""
+    first use (a template asks only for the fields it holds; about 3 ms each).
+    With ``unicode="tiktoken"`` the classes are tiktoken's (:func:`tiktoken_class`)."""
 
     _bmp = "".join(map(chr, range(0x10000)))
 
+    def __init__(self, unicode: str) -> None:
+        super().__init__()
+        self.unicode = unicode
+
     def __missing__(self, key: str) -> str:
         if key in _TWIN_CLASSES:
+            prefix, body = ("(?V1)", tiktoken_class(key)) if self.unicode == "tiktoken" else ("", _TWIN_CLASSES[key])
             # each run of matches in the string of all BMP code points is a range
             value = "".join(
-                f"\\u{m.start():04x}-\\u{m.end() - 1:04x}"
-                for m in regex.finditer(f"(?:{_TWIN_CLASSES[key]})+", self._bmp)
+                f"\\u{m.start():04x}-\\u{m.end() - 1:04x}" for m in regex.finditer(f"{prefix}(?:{body})+", self._bmp)
             )
         elif key.startswith("i_"):  # the characters (?i:letter) matches
             if "_folds" not in self:
@@ -218,17 +287,17 @@ class _TwinFields(dict):
         return value
 
 
-_TWIN_FIELDS = _TwinFields()
+_TWIN_FIELDS = {view: _TwinFields(view) for view in UNICODE_VIEWS}
 
 
 @lru_cache(maxsize=8)
-def _twin(pat_str: str) -> re.Pattern[str] | None:
+def _twin(pat_str: str, unicode: str = "regex") -> re.Pattern[str] | None:
     """The compiled ``re`` twin of a built-in pattern (None for other patterns)."""
     template = _TWIN_TEMPLATES.get(pat_str)
     if template is None:
         return None
     try:
-        return re.compile(template % _TWIN_FIELDS)
+        return re.compile(template % _TWIN_FIELDS[unicode])
     except re.error:  # possessive quantifiers need Python 3.11's re; regex alone then
         return None
 
@@ -258,24 +327,44 @@ class Splitter:
     neighbourhoods of astral characters (scanned with :mod:`regex`). Any other
     pattern is scanned with :mod:`regex` alone.
 
+    With ``unicode="tiktoken"`` the classes are tiktoken's (:func:`tiktoken_pattern`):
+    the code points assigned after tiktoken's Unicode version are no letters or
+    digits, as in tiktoken itself.
+
+    Args:
+        pat_str: the pattern string.
+        unicode: ``"regex"`` (the :mod:`regex` module's Unicode) or ``"tiktoken"``.
+
+    Raises:
+        InputError: the pattern does not compile, or an unknown ``unicode``.
+
     Attributes:
         pat_str: the pattern string.
+        unicode: whose Unicode tables the classes follow.
+        unicode_version: that Unicode version (``"18.0"``, ``"16.0"``).
         pattern: the compiled :mod:`regex` pattern (for ``finditer`` and spans).
         fast: True when a twin is used.
 
     >>> s = Splitter(O200K_PATTERN)
     >>> s, s.findall("Hello world \U0001F30D!")
     (<Splitter 'o200k' fast=True>, ['Hello', ' world', ' 🌍!'])
+    >>> Splitter(CL100K_PATTERN, unicode="tiktoken").findall("a\u0c5c's")
+    ['a', "\\u0c5c'", 's']
     """
 
-    def __init__(self, pat_str: str) -> None:
+    def __init__(self, pat_str: str, *, unicode: str = "regex") -> None:
+        if unicode not in UNICODE_VIEWS:
+            raise InputError(f"unknown Unicode view {unicode!r}; choose regex or tiktoken")
         self.pat_str = pat_str
-        self.pattern = compile_pattern(pat_str)
-        self._twin = _twin(pat_str)
+        self.unicode = unicode
+        self.unicode_version = TIKTOKEN_UNICODE_VERSION if unicode == "tiktoken" else REGEX_UNICODE_VERSION
+        self.pattern = compile_pattern(tiktoken_pattern(pat_str) if unicode == "tiktoken" else pat_str)
+        self._twin = _twin(pat_str, unicode)
         self.fast = self._twin is not None
 
     def __repr__(self) -> str:
-        return f"<Splitter {name_of_pattern(self.pat_str) or self.pat_str!r} fast={self.fast}>"
+        view = " unicode=tiktoken" if self.unicode == "tiktoken" else ""
+        return f"<Splitter {name_of_pattern(self.pat_str) or self.pat_str!r} fast={self.fast}{view}>"
 
     def findall(self, text: str) -> list[str]:
         """Chunks of ``text`` (list of str joining back to ``text``; [] for "")."""
@@ -313,13 +402,17 @@ class Splitter:
 
 
 @lru_cache(maxsize=32)
-def compile_splitter(pat_str: str) -> Splitter:
+def compile_splitter(pat_str: str, *, unicode: str = "regex") -> Splitter:
     """Compile (and cache) a :class:`Splitter` for a pattern string.
 
+    Args:
+        pat_str: the pattern string.
+        unicode: ``"regex"`` or ``"tiktoken"`` (see :class:`Splitter`).
+
     Raises:
-        InputError: the pattern does not compile.
+        InputError: the pattern does not compile, or an unknown ``unicode``.
 
     >>> compile_splitter("[a-z]+|[^a-z]"), compile_splitter(GPT2_PATTERN) is compile_splitter(GPT2_PATTERN)
     (<Splitter '[a-z]+|[^a-z]' fast=False>, True)
     """
-    return Splitter(pat_str)
+    return Splitter(pat_str, unicode=unicode)

@@ -1,30 +1,27 @@
 """A custom-painted byte axis: bytes, code points, grapheme clusters and tokens.
 
-Every byte of the UTF-8 text is a fixed-width cell on one horizontal axis that
-wraps into rows of 16–32 bytes (as many as fit). Each row shows, top to bottom:
+Every byte of the UTF-8 text is a fixed-width cell on one horizontal axis that wraps into rows
+of 16–32 bytes (as many as fit). Each row shows, top to bottom:
 
-* **bytes**: the byte in hex, coloured by its role (ASCII, lead byte of an
-  n-byte sequence, continuation byte k of n, invalid);
-* **code points**: one box per code point over its bytes (``U+XXXX`` and the
-  character; the Unicode name in the tooltip, or in the box when it is wide
-  enough);
+* **bytes**: the byte in hex, coloured by its role (ASCII, lead byte of an n-byte sequence,
+  continuation byte k of n, invalid);
+* **code points**: one box per code point over its bytes (``U+XXXX`` and the character; the
+  Unicode name in the tooltip, or in the box when it is wide enough);
 * **graphemes**: one box per grapheme cluster;
-* one track per tokenizer: token boxes in the token's id colour with the id,
-  and cut markers where a token boundary falls inside a code point (red) or
-  inside a grapheme cluster (orange).
+* one track per tokenizer: token boxes in the token's id colour with the id (tokens sharing one span
+  share one box), and cut markers where a boundary falls inside a code point (red) or grapheme (orange).
 
-A byte range can be highlighted (the token hovered in the compare pane).
-Put the widget in a QScrollArea with ``setWidgetResizable(True)``: its minimum
-height follows its width.
+A byte range can be highlighted (the token hovered in the compare pane). Put the widget in a
+QScrollArea with ``setWidgetResizable(True)``: its minimum height follows its width.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+import unicodedata2
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
@@ -33,6 +30,7 @@ from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
+from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -101,6 +99,7 @@ class ByteView(QWidget):
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
+        self._labels: list[list[str | None]] = []  # per track: the label of each token box
         self._highlight: tuple[int, int] | None = None
         self._update_metrics()
 
@@ -110,6 +109,7 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
+        self._labels = [box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
         self._update_height()
         self.update()
 
@@ -259,6 +259,7 @@ class ByteView(QWidget):
                 text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
                 if i < len(tr.spellings) and tr.spellings[i]:
                     text += f"  ·  spelled {tr.spellings[i]}"
+                text += shared_line(tr.tokenization.tokens, i, off)
                 if i < len(tr.descriptions):
                     if t.partial or t.unknown or not tr.exact:
                         text += "\n" + tr.descriptions[i]
@@ -411,7 +412,7 @@ class ByteView(QWidget):
         text_col = self.palette().text().color()
         border = QPen(theme.BOX_BORDER, 1.0)
         for g, r in self._boxes(win, 2, self._analysis.graphemes, lambda b: b.grapheme_index):
-            if g.text and unicodedata.category(g.text[0])[0] not in "CZ" and not (
+            if g.text and unicodedata2.category(g.text[0])[0] not in "CZ" and not (
                 0xDC80 <= ord(g.text[0]) <= 0xDCFF
             ):
                 shown = g.text  # keep joiners and modifiers so the cluster renders as one glyph
@@ -453,8 +454,8 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills = theme.token_colors([t.id for t in toks])
-        for t, fill in zip(toks, fills):
-            if t.byte_end <= win.b0 or t.byte_start >= win.b1:
+        for t, fill, label in zip(toks, fills, self._labels[k]):
+            if label is None or t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
             st = theme.token_style(t, fill)
             for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
@@ -471,7 +472,7 @@ class ByteView(QWidget):
                 p.setPen(st.text)
                 p.setFont(self._small)
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter,
-                           self._small_fm.elidedText(str(t.id), Qt.TextElideMode.ElideRight, x1 - x0 - 2))
+                           self._small_fm.elidedText(label, Qt.TextElideMode.ElideRight, x1 - x0 - 2))
         for off, kind in tr.cuts:
             if not win.b0 <= off < win.b1 or off % n == 0:
                 continue

@@ -6,8 +6,7 @@ code point and grapheme tracks and its code point table.
 
 from __future__ import annotations
 
-import unicodedata
-
+import unicodedata2
 from PySide6.QtGui import QFont, QFontMetrics
 
 #: Short names for invisible code points, used when the font has no Control
@@ -51,7 +50,7 @@ def visible_char(ch: str, font: QFont | None = None) -> str:
         return f"\\x{o - 0xDC00:02X}"
     if o in _ABBREV:
         return _ABBREV[o]
-    cat = unicodedata.category(ch)
+    cat = unicodedata2.category(ch)
     if cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and o != 0x20):
         return f"U+{o:04X}"
     if cat in ("Mn", "Me"):

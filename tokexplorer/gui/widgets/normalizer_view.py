@@ -2,7 +2,7 @@
 
 For each SentencePiece track: whether ``decode(encode(s)) == s``, the original and
 the normalized text with the changed spans highlighted (removed, rewritten, the
-replacement), the list of changes with their reasons, the pieces on the
+replacement, inserted), the list of changes with their code points and reasons, the pieces on the
 normalized text and the ``<unk>`` pieces.
 """
 
@@ -57,6 +57,11 @@ def _changes_html(track: TrackReport) -> list[str]:
                 f'<span style="background:{theme.NORMALIZER_REMOVED_BG.name()};text-decoration:line-through" '
                 f'title="removed">{esc(_vis(seg.original))}</span>'
             )
+        elif seg.kind == "inserted":
+            norm_html.append(
+                f'<span style="background:{theme.NORMALIZER_INSERTED_BG.name()};text-decoration:underline" '
+                f'title="inserted">{esc(_vis(seg.normalized))}</span>'
+            )
         else:
             orig_html.append(_span(theme.NORMALIZER_CHANGED_FROM_BG.name(), esc(_vis(seg.original))))
             norm_html.append(_span(theme.NORMALIZER_CHANGED_TO_BG.name(), esc(_vis(seg.normalized))))
@@ -67,11 +72,8 @@ def _changes_html(track: TrackReport) -> list[str]:
         + "".join(norm_html).replace("\n", "\u21b5")
         + "</td></tr></table>"
     )
-    changes = [
-        f"<li>chars {s.orig_start}\u2013{s.orig_end}: \u201c{esc(_vis(s.original))}\u201d \u2192 "
-        f"\u201c{esc(_vis(s.normalized))}\u201d ({esc(s.reason)})</li>"
-        for s in d.changes[:50]
-    ]
+    # each change on its own line, with its code points: NFC and NFD look alike but differ here
+    changes = [f"<li>{esc(s.describe())}</li>" for s in d.changes[:50]]
     parts.append("<ul>" + "".join(changes) + "</ul>")
     if not d.exact:
         parts.append("<p><i>alignment rebuilt by a text diff (no offsets from SentencePiece)</i></p>")

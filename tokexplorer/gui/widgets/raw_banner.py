@@ -8,8 +8,8 @@ file that is not UTF-8 how its start would read in a few other encodings.
 from __future__ import annotations
 
 import html
-import unicodedata
 
+import unicodedata2
 from PySide6.QtWidgets import QLabel, QWidget
 
 from tokexplorer.core.text import utf8
@@ -38,7 +38,7 @@ def encoding_hint(data: bytes) -> str:
             text = data[:400].decode(codec)
         except (UnicodeDecodeError, LookupError):
             continue
-        if any(unicodedata.category(c) in ("Cc", "Co", "Cn") and c not in "\t\n\r" for c in text):
+        if any(unicodedata2.category(c) in ("Cc", "Co", "Cn") and c not in "\t\n\r" for c in text):
             continue
         sample = text[:30].replace("\n", " ")
         readings.append(f"{label} \u201c{html.escape(sample)}\u201d")

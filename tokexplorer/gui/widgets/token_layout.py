@@ -16,11 +16,11 @@ come from a :class:`TokenMetrics` of the view's font.
 
 from __future__ import annotations
 
-import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import regex
+import unicodedata2
 from PySide6.QtGui import QFont, QFontMetricsF
 
 from tokexplorer.core.text import control_glyph, token_display
@@ -52,8 +52,8 @@ def inside_word(before: str, after: str) -> bool:
     return (
         a.isalnum()
         and b.isalnum()
-        and unicodedata.east_asian_width(a) not in ("W", "F")
-        and unicodedata.east_asian_width(b) not in ("W", "F")
+        and unicodedata2.east_asian_width(a) not in ("W", "F")
+        and unicodedata2.east_asian_width(b) not in ("W", "F")
     )
 
 
@@ -158,7 +158,7 @@ def shown_text(cluster: str, metrics: TokenMetrics, *, show_whitespace: bool) ->
         else:
             out.append(ch)
     s = "".join(out)
-    if unicodedata.category(s[0]) in ("Cf", "Mn", "Me") and metrics.advance(s) < 1.0:
+    if unicodedata2.category(s[0]) in ("Cf", "Mn", "Me") and metrics.advance(s) < 1.0:
         return "◌"  # an invisible cluster (U+FEFF, a lone ZWJ...) stays visible
     return s
 

@@ -26,8 +26,11 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
 
     Lines: ``"token 3 · id 57352 · partial UTF-8"``, ``"bytes F0 9D"``, ``"text
     '\\xf0\\x9d'"`` (readable, with ``\\xNN`` escapes), the SentencePiece piece
-    when there is one, for a partial token the part of the character it holds
-    (``"bytes 1–2 of 4 of U+1D538 𝔸"``), and its byte and character spans.
+    when there is one, for a piece inside a normalized character the original
+    character(s) it was made from (``"part of what the normalizer made of '…'
+    (U+2026); the span is all of it"``), for a partial token the part of the
+    character it holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``), and its byte and
+    character spans.
 
     Args:
         tz: the tokenization.
@@ -43,11 +46,17 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
         kind.append("unknown piece")
     if tok.partial:
         kind.append("partial UTF-8")
+    if tok.inside_normalized:
+        kind.append("inside a normalized character")
     head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
     glyphs = theme.control_pictures()
     lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
     if tok.piece is not None:
         lines.append(f"piece {tok.piece}")
+    if tok.inside_normalized:
+        whole = tz.text[tok.char_start : tok.char_end]
+        points = " ".join(f"U+{ord(c):04X}" for c in whole)
+        lines.append(f"part of what the normalizer made of {whole!r} ({points}); the span is all of it")
     if tok.partial and tz.exact_offsets:
         lines.append(describe_partial_token(tok.bytes, tok.byte_start, analysis(), control_pictures=glyphs))
     lines.append(f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})")

@@ -18,7 +18,7 @@ tokens whose byte range is not a token in some other column.
 from __future__ import annotations
 
 import html
-from bisect import bisect_right
+from bisect import bisect_left
 
 from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
@@ -301,7 +301,11 @@ class TokenView(QAbstractScrollArea):
 
     def _tokens_in(self, start: int, end: int) -> list[int]:
         toks = self._tokenization.tokens if self._tokenization is not None else ()
-        i = max(0, bisect_right(self._starts, start) - 1)
+        # pieces made from one expanded character share its span (SentencePiece), so
+        # step back over every earlier token still reaching past start
+        i = bisect_left(self._starts, start)
+        while i > 0 and toks[i - 1].byte_end > start:
+            i -= 1
         out = []
         while i < len(toks) and toks[i].byte_start < end:
             t = toks[i]

@@ -83,7 +83,8 @@ class LinesTooLongError(TrainingError):
         super().__init__(
             f"{count:,} {lines} longer than max_sentence_length {max_sentence_length:,} bytes "
             f"(longest: line {line_number:,}, {longest:,} bytes) and SentencePiece would skip "
-            f"{'it' if count == 1 else 'them'}; raise max_sentence_length to {longest:,} or allow skipping"
+            f"{'it' if count == 1 else 'them'}; set max_sentence_length to {longest:,} bytes, or tick "
+            "'let SentencePiece skip longer lines'"
         )
         self.count = count
         self.longest = longest

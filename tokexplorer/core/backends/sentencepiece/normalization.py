@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import difflib
-import unicodedata
+
+import unicodedata2
 
 # --------------------------------------------------------------------------
 # describing what the normalizer changed
@@ -17,18 +18,28 @@ def _plural(n: int, names: tuple[str, str]) -> str:
     return f"{n} {names[0] if n == 1 else names[1]}"
 
 
+def _rewrite(old: str, new: str) -> str:
+    """``'︰' → '..'``; look-alikes (NFC vs NFD) with their code points."""
+    if unicodedata2.normalize("NFC", old) == unicodedata2.normalize("NFC", new):
+        points = [" ".join(f"U+{ord(c):04X}" for c in t) for t in (old, new)]
+        return f"{old!r} ({points[0]}) → {new!r} ({points[1]})"
+    return f"{old!r} → {new!r}"
+
+
 def describe_normalization(original: str, normalized: str, *, limit: int = 2_000) -> str:
     """One line saying how a normalizer turned ``original`` into ``normalized``.
 
     Whitespace removals and whitespace turned into spaces are counted; other
     rewrites are listed (up to three) and tagged NFKC when
-    ``unicodedata.normalize("NFKC", old) == new``. Texts longer than ``limit``
+    ``unicodedata2.normalize("NFKC", old) == new``. Texts longer than ``limit``
     characters get counts only (the character diff is quadratic).
 
     >>> describe_normalization("  lead and trail  ", "lead and trail")
     'normalized: 4 spaces removed'
     >>> describe_normalization("a\\ufe30b", "a..b")
     "normalized (NFKC): '︰' → '..'"
+    >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")
+    "normalized (NFKC): U+0001 removed; 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9)"
     """
     if len(original) > limit or len(normalized) > limit:
         # difflib is quadratic: long texts get counts instead of a diff
@@ -40,12 +51,14 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
         if ws_o != ws_n:
             parts.append(f"{abs(ws_o - ws_n):,} whitespace characters {'removed' if ws_o > ws_n else 'added'}")
         if other_o != other_n:
-            tag = " (NFKC)" if unicodedata.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
+            tag = " (NFKC)" if unicodedata2.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
             parts.append(f"other characters rewritten{tag} ({len(other_o):,} → {len(other_n):,})")
         return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
     removed: dict[str, int] = {}
     to_space: dict[str, int] = {}
     rewrites: list[tuple[str, str]] = []
+    dropped: list[str] = []
+    added: list[str] = []
     nfkc = True
     sm = difflib.SequenceMatcher(None, original, normalized, autojunk=False)
     for op, i1, i2, j1, j2 in sm.get_opcodes():
@@ -63,9 +76,13 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
             surplus = len(old) - len(new)
             if surplus > 0:
                 removed[" "] = removed.get(" ", 0) + surplus
+        elif op == "delete":
+            dropped.extend(old)
+        elif op == "insert":
+            added.extend(new)
         else:
             rewrites.append((old, new))
-            if unicodedata.normalize("NFKC", old) != new:
+            if unicodedata2.normalize("NFKC", old) != new:
                 nfkc = False
     parts: list[str] = []
     if removed:
@@ -74,8 +91,14 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     for ch, n in to_space.items():
         names = _WS_NAMES.get(ch, (f"U+{ord(ch):04X}", f"U+{ord(ch):04X}"))
         parts.append(f"{_plural(n, names)} turned into {'a space' if n == 1 else 'spaces'}")
+    if dropped:
+        shown = " ".join(f"U+{ord(c):04X}" for c in dropped[:5])
+        parts.append(f"{shown}{' and more' if len(dropped) > 5 else ''} removed")
+    if added:
+        shown = " ".join(f"U+{ord(c):04X}" for c in added[:5])
+        parts.append(f"{shown}{' and more' if len(added) > 5 else ''} inserted")
     if rewrites:
-        shown = ", ".join(f"{o!r} → {n!r}" for o, n in rewrites[:3])
+        shown = ", ".join(_rewrite(o, n) for o, n in rewrites[:3])
         more = f" and {len(rewrites) - 3} more" if len(rewrites) > 3 else ""
         parts.append(shown + more)
     tag = " (NFKC)" if rewrites and nfkc else ""

@@ -33,6 +33,7 @@ from tokexplorer.core.backends.sentencepiece.proto import (
     parse_pieces,
     user_defined_ids,
 )
+from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans
 from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
@@ -52,9 +53,12 @@ class SentencePieceTokenizer(Tokenizer):
 
     Token bytes are rebuilt from the piece (``▁`` → space, ``<0xNN>`` → that one
     byte, ``<unk>`` → the original bytes it swallowed, control pieces → no
-    bytes). Spans are byte offsets into the original text as SentencePiece
-    reports them; a run of byte pieces is split into one-byte spans when their
-    bytes match the text. The dummy-prefix ``▁`` gets an empty span.
+    bytes). Spans are byte offsets into the original text: each piece spans the
+    whole original characters its normalized characters came from (a piece made
+    from part of one expanded character, one ``.`` of NFKC's ``'…'`` → ``'...'``,
+    spans that character and is flagged ``inside_normalized``); a run of byte
+    pieces is split into one-byte spans when their bytes match the text. Only the
+    dummy-prefix ``▁`` standing alone gets an empty span (no character made it).
 
     Args:
         model_proto: the serialized ``ModelProto`` (bytes of a ``.model`` file).
@@ -305,8 +309,8 @@ class SentencePieceTokenizer(Tokenizer):
         notes.extend(self._special_notes(t, special))
         src = t.encode("utf-8")
         pieces = parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
-        spans = self._piece_spans(pieces, src)
-        tokens, unknown_surfaces = self._tokens(pieces, spans, src, OffsetMap(t))
+        spans, inside = self._piece_spans(pieces, t, src)
+        tokens, unknown_surfaces = self._tokens(pieces, spans, inside, src, OffsetMap(t))
         normalized_text = self.normalize(t)
         normalized: str | None = None
         if normalized_text != t:
@@ -341,10 +345,27 @@ class SentencePieceTokenizer(Tokenizer):
                 )
         return notes
 
-    def _piece_spans(self, pieces: Sequence[Piece], src: bytes) -> list[tuple[int, int]]:
-        """Byte spans of the pieces; a run of byte pieces whose bytes match the
-        text gets one byte each (SentencePiece gives the whole run's span to each)."""
+    def _piece_spans(
+        self, pieces: Sequence[Piece], text: str, src: bytes
+    ) -> tuple[list[tuple[int, int]], list[bool]]:
+        """Byte spans of the pieces over the original characters they came from
+        (:func:`.spans.piece_char_spans`; SentencePiece's own spans when the
+        normalizer gives no offsets), and which pieces are inside a normalized
+        character. A run of byte pieces whose bytes match the text gets one byte
+        each (SentencePiece gives the whole run's span to each)."""
         spans = [(p.begin, p.end) for p in pieces]
+        inside = [False] * len(pieces)
+        raw = self.normalize_with_offsets(text)
+        mapped = None
+        if raw is not None:
+            mapped = piece_char_spans(
+                [p.piece for p in pieces], [self._is_byte[p.id] for p in pieces], raw[0], raw[1],
+                dummy_prefix=self.info.add_dummy_prefix,
+            )  # fmt: skip
+        if mapped is not None:
+            to_byte = char_byte_offsets(text)
+            spans = [(to_byte[m.start], to_byte[m.end]) for m in mapped]
+            inside = [m.inside_normalized for m in mapped]
         i = 0
         while i < len(pieces):
             if not self._is_byte[pieces[i].id]:
@@ -353,21 +374,22 @@ class SentencePieceTokenizer(Tokenizer):
             j = i
             while j < len(pieces) and self._is_byte[pieces[j].id]:
                 j += 1
-            b0, b1 = pieces[i].begin, pieces[j - 1].end
+            b0, b1 = spans[i][0], spans[j - 1][1]
             run = b"".join(self._piece_bytes(p.id) for p in pieces[i:j])
             if src[b0:b1] == run:
                 for k in range(i, j):
                     spans[k] = (b0 + k - i, b0 + k - i + 1)
             i = j
-        return spans
+        return spans, inside
 
     def _tokens(
-        self, pieces: Sequence[Piece], spans: Sequence[tuple[int, int]], src: bytes, om: OffsetMap
+        self, pieces: Sequence[Piece], spans: Sequence[tuple[int, int]], inside: Sequence[bool],
+        src: bytes, om: OffsetMap,
     ) -> tuple[tuple[Token, ...], list[str]]:
-        """The :class:`Token` of each piece, and the text every unknown piece swallowed."""
+        """The :class:`Token` of each piece, and the original text every unknown piece swallowed."""
         tokens: list[Token] = []
         unknown_surfaces: list[str] = []
-        for p, (b, e) in zip(pieces, spans):
+        for p, (b, e), inside_normalized in zip(pieces, spans, inside):
             tid = p.id
             unknown = self._is_unknown[tid]
             if unknown:
@@ -384,6 +406,7 @@ class SentencePieceTokenizer(Tokenizer):
                     special=self._is_control[tid] or self._is_user[tid],
                     unknown=unknown,
                     piece=self._pieces[tid] if unknown else p.piece,
+                    inside_normalized=inside_normalized,
                 )
             )  # fmt: skip
         return tuple(tokens), unknown_surfaces
@@ -420,14 +443,25 @@ class SentencePieceTokenizer(Tokenizer):
         return out
 
 
+#: The way out named by the unknown-piece note: the training options that keep every character.
+UNKNOWN_HINT = (
+    "to keep such characters, train with byte fallback (--byte-fallback) or character coverage 1.0"
+)
+
+
 def _unknown_notes(unknown_surfaces: Sequence[str]) -> list[str]:
-    """The notes about unknown pieces: how many, the first five texts they swallowed."""
+    """The notes about unknown pieces: how many, the first five texts they swallowed,
+    how many characters are lost, and how to keep them."""
     if not unknown_surfaces:
         return []
     shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
     more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
     n = len(unknown_surfaces)
-    notes = [f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}"]
+    lost = sum(len(s) for s in unknown_surfaces)
+    notes = [
+        f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}; "
+        f"{lost} character{'s' if lost != 1 else ''} lost; {UNKNOWN_HINT}"
+    ]
     if any("\x00" in s for s in unknown_surfaces):
         notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
     return notes

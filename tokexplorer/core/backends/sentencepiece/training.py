@@ -127,7 +127,52 @@ def train_sentencepiece(
     )
     if not model:
         raise TrainingError("SentencePiece produced no model")
-    return SentencePieceTokenizer(model, name=name, train_notes=notes)
+    tok = SentencePieceTokenizer(model, name=name, train_notes=notes)
+    if opts.character_coverage < 1.0:
+        dropped = dropped_characters(tok, lines)
+        if dropped:
+            shown = " ".join(f"{c!r} U+{ord(c):04X}" for c in dropped[:20])
+            more = f" and {len(dropped) - 20} more" if len(dropped) > 20 else ""
+            tok.train_notes += (
+                f"character coverage {opts.character_coverage} left {len(dropped)} of the corpus's characters "
+                f"out of the pieces: {shown}{more}; "
+                + ("they become byte pieces" if opts.byte_fallback else "they become <unk>"),
+            )
+    return tok
+
+
+def dropped_characters(tokenizer: SentencePieceTokenizer, lines: Sequence[str]) -> list[str]:
+    """The characters of ``lines`` that no piece of the model holds, as normalized.
+
+    A character counts as kept when every character the normalizer makes of it
+    (NFKC: ``'ﬁ'`` → ``'fi'``) is in some piece (whitespace aside; byte pieces,
+    control and unknown pieces do not count).
+
+    Args:
+        tokenizer: the trained model.
+        lines: the training lines.
+
+    Returns:
+        the dropped characters, most frequent first (ties in code point order).
+
+    >>> sp = train_sentencepiece(["aab"] * 20 + ["c"], vocab_size=6, num_threads=1,
+    ...                          options=SentencePieceOptions(character_coverage=0.98))
+    >>> dropped_characters(sp, ["aab"] * 20 + ["c"])
+    ['c']
+    """
+    kept: set[str] = set()
+    for i in range(tokenizer.vocab_size):
+        if not (tokenizer.is_byte(i) or tokenizer.processor.is_control(i) or tokenizer.processor.is_unknown(i)):
+            kept.update(tokenizer.piece(i))
+    counts: dict[str, int] = {}
+    for line in lines:
+        for c in line:
+            counts[c] = counts.get(c, 0) + 1
+    dropped = [
+        c for c in counts
+        if not c.isspace() and any(n not in kept and not n.isspace() for n in tokenizer.normalize(c))
+    ]  # fmt: skip
+    return sorted(dropped, key=lambda c: (-counts[c], c))
 
 
 def _refuse_before_training(

@@ -90,9 +90,12 @@ class TrainingForm(QGroupBox):
         self.specials_edit.setToolTip(
             "Special tokens, separated by commas or spaces; they get the ids after the merges"
         )
-        self.sp_form = SentencePieceOptionsForm(parent=self)
+        # the line options too: a message about long lines names controls found right here
+        self.sp_form = SentencePieceOptionsForm(line_options=True, parent=self)
         self.sp_box = QGroupBox("SentencePiece options")
-        self.sp_form.add_rows(QFormLayout(self.sp_box))
+        sp_rows = QFormLayout(self.sp_box)
+        self.sp_form.add_rows(sp_rows)
+        self.sp_form.add_line_rows(sp_rows)
 
         form = QFormLayout()
         form.addRow("Algorithm:", self.algorithm_combo)
@@ -168,6 +171,7 @@ class TrainingForm(QGroupBox):
             texts=texts,
             sentencepiece=self.sp_form.options(model_type=algorithm.split("-", 1)[1]),
             fit_vocab=fit_vocab,
+            skip_long_lines=self.sp_form.skip_long_lines,
         )
 
     # ================================================================= the run
