@@ -22,6 +22,7 @@ from tokexplorer.core.types import MergeRecord
 FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
+_MARK = regex.compile(r"\p{M}")
 
 
 def _upper_escape(m: regex.Match[str]) -> str:
@@ -38,8 +39,9 @@ def plain_text(raw: bytes, *, control_pictures: bool = True) -> str:
     '\\\\xE4\\\\xBDa'
     """
     s = raw.decode("utf-8", "backslashreplace")
-    if not s.isprintable() or ("\\" in s and b"\\" in raw):
-        # controls, format characters, literal backslashes
+    if not s.isprintable() or ("\\" in s and b"\\" in raw) or _MARK.search(s):
+        # controls, format characters, literal backslashes, combining marks and
+        # variation selectors (escaped when no visible character carries them)
         return token_display(raw, control_pictures=control_pictures)
     return _ESCAPE.sub(_upper_escape, s) if "\\x" in s else s
 
