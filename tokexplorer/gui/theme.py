@@ -291,3 +291,10 @@ CHART_LEGEND_BG = QColor(255, 255, 255, 220)
 LOSSY_FILE_BG = QColor("#f8d7da")
 #: Background of a corpus file whose encoding was guessed or is not UTF-8 (the warning colour).
 UNSURE_ENCODING_BG = WARNING_BG
+
+# --- text editors (Compare, byte inspector) ---
+EDITOR_GLYPH = QColor("#b0005a")
+EDITOR_GLYPH_BG = QColor("#fde3ef")
+"""A glyph that stands for a character the editor cannot hold (␍ for CR, ↲, ¶): magenta on pink."""
+EDITOR_ODD_BG = QColor("#fff1b8")
+"""Background of an invisible character the editor holds as it is (NBSP, ZWJ, bidi controls)."""

@@ -81,3 +81,16 @@ def test_startup_problems_are_notes_not_dialogs(qtbot, window, tmp_path, monkeyp
     assert [b.text() for b in _open_boxes()] == ["later problem"]
     for b in _open_boxes():
         b.close()
+
+
+def test_a_file_with_crlf_says_so_and_keeps_it(qtbot, window, tmp_path):
+    path = tmp_path / "dos.txt"
+    path.write_bytes(b"low lower\r\nnewer newest\r\n")
+    messages: list[str] = []
+    window.state.status.connect(messages.append)
+    with qtbot.waitSignal(window.startup.done, timeout=WAIT):
+        window.startup.run([str(path)])
+    assert window.state.sample_text == "low lower\r\nnewer newest\r\n"
+    assert window.compare_pane.editor.real_text() == "low lower\r\nnewer newest\r\n"
+    assert any(m.endswith("Compare shows dos.txt (2 CRLF line endings, kept as they are)") for m in messages)
+    assert window.compare_pane.line_endings.summary_label.text() == "Line endings: 2 CRLF (kept as is)"
