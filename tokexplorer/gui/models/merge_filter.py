@@ -15,11 +15,18 @@ from dataclasses import dataclass
 import regex
 
 from tokexplorer.core.analysis import is_partial_utf8, token_script
-from tokexplorer.core.text import token_display
+from tokexplorer.core.text import is_grapheme_fragment, token_display
 from tokexplorer.core.types import MergeRecord
 
 #: Filter modes of :class:`MergeFilter`.
 FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
+PARTIAL_LEVELS: tuple[tuple[str, str], ...] = (
+    ("", "any token"),
+    ("utf8", "partial UTF-8"),
+    ("grapheme", "part of a grapheme"),
+)
+"""The merge filter's partial levels (key, label): all tokens, part of a UTF-8
+character, whole code points but part of a grapheme cluster."""
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
 _MARK = regex.compile(r"\p{M}")
@@ -74,12 +81,16 @@ class SearchIndex:
         merged: the merged token's display text (not case-folded), for regexes.
         script: the merged token's script class (:func:`token_script`).
         partial: 1 where the merged token is not valid UTF-8 on its own.
+        grapheme: 1 where the merged token is whole UTF-8 but can only be part of
+            a grapheme cluster (``core.text.is_grapheme_fragment``: a lone
+            skin-tone modifier, variation selector or combining mark, half a flag...).
     """
 
     text: list[str]
     merged: list[str]
     script: list[str]
     partial: bytearray
+    grapheme: bytearray
 
 
 def build_search_index(
@@ -103,7 +114,8 @@ def build_search_index(
     text = [f"{mt}\0{text_of(m.left)}\0{text_of(m.right)}".casefold() for mt, m in zip(merged, merges)]
     script = [token_script(m.merged) for m in merges]
     partial = bytearray(1 if is_partial_utf8(m.merged) else 0 for m in merges)
-    return SearchIndex(text, merged, script, partial)
+    grapheme = bytearray(1 if not p and is_grapheme_fragment(m.merged) else 0 for p, m in zip(partial, merges))
+    return SearchIndex(text, merged, script, partial, grapheme)
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,18 +132,20 @@ class MergeFilter:
         mode: one of :data:`FILTER_MODES`.
         script: keep merged tokens of this script class (see
             :data:`tokexplorer.core.analysis.merges.SCRIPTS`), or None.
-        partial_only: keep only merged tokens that hold part of a UTF-8 character.
+        partial: one of :data:`PARTIAL_LEVELS`: ``"utf8"`` keeps only merged
+            tokens that hold part of a UTF-8 character, ``"grapheme"`` only those
+            that are whole UTF-8 but part of a grapheme cluster, ``""`` all.
     """
 
     needle: str = ""
     mode: str = "text"
     script: str | None = None
-    partial_only: bool = False
+    partial: str = ""
 
     @property
     def active(self) -> bool:
         """True when any condition is set."""
-        return bool(self.needle) or self.script is not None or self.partial_only
+        return bool(self.needle) or self.script is not None or bool(self.partial)
 
 
 def filter_mask(
@@ -152,8 +166,8 @@ def filter_mask(
     if condition.script is not None:
         m2 = bytearray(s == condition.script for s in index().script)
         mask = m2 if mask is None else bytearray(a & b for a, b in zip(mask, m2))
-    if condition.partial_only:
-        m3 = index().partial
+    if condition.partial:
+        m3 = index().partial if condition.partial == "utf8" else index().grapheme
         mask = bytearray(m3) if mask is None else bytearray(a & b for a, b in zip(mask, m3))
     return mask if mask is not None else bytearray(b"\x01") * len(merges)
 

@@ -35,6 +35,7 @@ from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import (
     FILTER_MODES,
+    PARTIAL_LEVELS,
     MergeFilter,
     SearchIndex,
     build_search_index,
@@ -360,7 +361,7 @@ class MergeTableModel(TitledTableModel):
         *,
         mode: str = "text",
         script: str | None = None,
-        partial_only: bool = False,
+        partial: str = "",
     ) -> None:
         """Show only the merges that pass every given condition (see
         :class:`~tokexplorer.gui.models.merge_filter.MergeFilter` for what each means).
@@ -369,8 +370,9 @@ class MergeTableModel(TitledTableModel):
             needle: text, regex or hex bytes to look for, by ``mode``; empty: no condition.
             mode: ``"text"``, ``"regex"`` or ``"hex"``.
             script: keep merged tokens of this script class, or None.
-            partial_only: keep only merged tokens that hold part of a UTF-8
-                character.
+            partial: ``"utf8"``: keep only merged tokens that hold part of a UTF-8
+                character; ``"grapheme"``: only whole-UTF-8 tokens that are part of
+                a grapheme cluster; ``""``: no condition (see ``PARTIAL_LEVELS``).
 
         Raises:
             ValueError: bad regex, bad hex or unknown mode (one-line message);
@@ -378,7 +380,9 @@ class MergeTableModel(TitledTableModel):
         """
         if mode not in FILTER_MODES:
             raise ValueError(f"unknown filter mode {mode!r}")
-        new = MergeFilter(needle, mode, script, bool(partial_only))
+        if partial not in dict(PARTIAL_LEVELS):
+            raise ValueError(f"unknown partial level {partial!r}")
+        new = MergeFilter(needle, mode, script, partial)
         mask = self._mask_for(new)
         self._filter = new
         self.beginResetModel()

@@ -399,8 +399,10 @@ class BytesPane(QWidget):
                 tr.error,
                 tuple((c.byte_offset, c.kind) for c in tr.cuts),
                 tr.exact,
-                tuple(t.description for t in tr.tokens),
+                tuple(t.description + (f"\npart of a grapheme: {t.grapheme_part}" if t.grapheme_part else "")
+                      for t in tr.tokens),  # fmt: skip
                 tuple(t.spelling for t in tr.tokens),
+                {t.index: t.grapheme_part for t in tr.tokens if t.grapheme_part is not None},
             )
             for tr in report.tracks
         ]

@@ -46,7 +46,7 @@ from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_table_view import MergeTableView
+from tokexplorer.gui.widgets.merge_table_view import MergeTableView, partial_level_combo
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
@@ -90,7 +90,7 @@ class MergesPane(QWidget):
         view: the :class:`MergeTableView`.
         filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
         script_combo: "any script" or one of :data:`SCRIPTS`.
-        partial_check: show only merged tokens holding part of a UTF-8 character.
+        partial_combo: any token, partial UTF-8 only, or part of a grapheme only (whole code points).
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
         count_label: QLabel reading ``"N merges (M shown)"``.
@@ -168,15 +168,14 @@ class MergesPane(QWidget):
         for s in SCRIPTS:
             self.script_combo.addItem(s, s)
         self.script_combo.setToolTip("Keep merged tokens of one script (the first letter's script wins)")
-        self.partial_check = QCheckBox("partial UTF-8 only")
-        self.partial_check.setToolTip("Keep merged tokens that hold only part of a character (\\xNN bytes)")
+        self.partial_combo = partial_level_combo()
         self.count_label = QLabel()
         self.count_label.setMinimumWidth(170)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         row = QHBoxLayout()
         row.addWidget(QLabel("Filter:"))
         row.addWidget(self.filter_edit, 1)
-        for widget in (self.regex_check, self.hex_check, self.script_combo, self.partial_check, self.count_label):
+        for widget in (self.regex_check, self.hex_check, self.script_combo, self.partial_combo, self.count_label):
             row.addWidget(widget)
         return row
 
@@ -227,7 +226,7 @@ class MergesPane(QWidget):
         self.hex_check.toggled.connect(self._on_mode_check)
         self.regex_check.toggled.connect(self._on_mode_check)
         self.script_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
-        self.partial_check.toggled.connect(lambda _on: self.apply_filter())
+        self.partial_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
@@ -292,7 +291,7 @@ class MergesPane(QWidget):
                 needle,
                 mode=mode,
                 script=self.script_combo.currentData(),
-                partial_only=self.partial_check.isChecked(),
+                partial=self.partial_combo.currentData(),
             )
         except ValueError as exc:
             self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)

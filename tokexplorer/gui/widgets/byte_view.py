@@ -21,8 +21,8 @@ height follows its width.
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
@@ -59,6 +59,7 @@ class TokenTrack:
         descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
             from :class:`tokexplorer.core.analysis.inspector.TokenReport`.
         spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
+        grapheme_parts: token index → the part of a grapheme cluster it holds (dotted outline).
     """
 
     name: str
@@ -68,6 +69,7 @@ class TokenTrack:
     exact: bool = True
     descriptions: tuple[str, ...] = ()
     spellings: tuple[str, ...] = ()
+    grapheme_parts: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +262,7 @@ class ByteView(QWidget):
                 if i < len(tr.spellings) and tr.spellings[i]:
                     text += f"  ·  spelled {tr.spellings[i]}"
                 if i < len(tr.descriptions):
-                    if t.partial or t.unknown or not tr.exact:
+                    if t.partial or t.unknown or not tr.exact or i in tr.grapheme_parts:
                         text += "\n" + tr.descriptions[i]
                 elif t.partial and a.data[t.byte_start : t.byte_end] == t.bytes:
                     glyphs = theme.control_pictures()
@@ -453,18 +455,17 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills = theme.token_colors([t.id for t in toks])
-        for t, fill in zip(toks, fills):
+        for i, (t, fill) in enumerate(zip(toks, fills)):
             if t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
-            st = theme.token_style(t, fill)
+            st = theme.token_style(t, fill, grapheme_part=i in tr.grapheme_parts)
             for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
                 r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
                 p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
                 if st.hatch is not None:
                     p.fillRect(r, QBrush(st.hatch, st.hatch_style))
                 pen = QPen(st.border or theme.BOX_BORDER, 1.0)
-                if st.dashed:
-                    pen.setStyle(Qt.PenStyle.DashLine)
+                pen.setStyle(st.pen_style)
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))
