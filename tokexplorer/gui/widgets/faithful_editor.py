@@ -10,8 +10,9 @@ document cannot hold or would show as a plain line break, one glyph
 typed text. Every edit is mapped back onto the real text by position
 (``core.text.apply_edit``), so a CRLF stays a CRLF and an NBSP stays an NBSP
 through any edit; NBSP, other spaces and format characters the document holds are
-tinted (:data:`~tokexplorer.gui.theme.EDITOR_ODD_BG`). Copying copies the real
-text, pasting inserts the clipboard's text as it is (its CRLF included).
+tinted (:data:`~tokexplorer.gui.theme.EDITOR_ODD_BG`), in texts of up to
+:data:`HIGHLIGHT_MAX_CHARS` code points. Copying copies the real text, pasting
+inserts the clipboard's text as it is (its CRLF included).
 """
 
 from __future__ import annotations
@@ -33,6 +34,11 @@ _ODD = regex.compile(r"[\p{Zs}\p{Cf}\p{Cc}--[ \t\n]]+", regex.V1)
 
 
 _HELD_BUT_GLYPHED = regex.compile("\u2028")
+
+HIGHLIGHT_MAX_CHARS = 200_000
+"""Texts up to this many code points get their glyphs coloured and odd characters
+tinted; Qt highlights a whole document at once, which would stall the window on
+a longer text (the glyphs are still shown there, uncoloured)."""
 
 
 def _utf16_len(s: str) -> int:
@@ -131,7 +137,7 @@ class FaithfulTextEdit(QPlainTextEdit):
         if self._highlighter is not None:
             self._highlighter.positions = positions
             return False
-        if not (positions or _ODD.search(self._shown)):
+        if len(self._shown) > HIGHLIGHT_MAX_CHARS or not (positions or _ODD.search(self._shown)):
             return False
         self._highlighter = _GlyphHighlighter(self.document())
         self._highlighter.positions = positions
