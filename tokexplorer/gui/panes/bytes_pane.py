@@ -183,7 +183,8 @@ class BytesPane(QWidget):
             f"<span style='background:{role['invalid'].name()}'>&nbsp;invalid&nbsp;</span> · "
             f"<span style='color:{theme.CUT_CODE_POINT.name()}'><b>┃</b></span> token cut inside a character · "
             f"<span style='color:{theme.CUT_GRAPHEME.name()}'><b>┃</b></span> cut inside a grapheme cluster · "
-            "dashed box = token holds part of a character · \u2248 approximate spans · hover for details"
+            "dashed box = token holds part of a character · dotted box = whole code points, part of a grapheme · "
+            "\u2248 approximate spans · hover for details"
         )
         self.legend.setWordWrap(True)
 
