@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_left
 
 import regex
-from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtCore import QMimeData
 from PySide6.QtGui import QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -88,13 +88,9 @@ class FaithfulTextEdit(QPlainTextEdit):
     """A ``QPlainTextEdit`` whose text is the user's exact text (see the module).
 
     Use :meth:`set_text` and :meth:`real_text` instead of ``setPlainText`` and
-    ``toPlainText`` (which give the widget's own copy, with glyphs).
-
-    Signals:
-        real_text_edited(str): the user changed the text; the new real text.
+    ``toPlainText`` (which give the widget's own copy, with glyphs); ``textChanged``
+    is emitted after :meth:`real_text` took the edit.
     """
-
-    real_text_edited = Signal(str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -112,7 +108,7 @@ class FaithfulTextEdit(QPlainTextEdit):
         return self._real
 
     def set_text(self, text: str) -> None:
-        """Show ``text`` (no :attr:`real_text_edited`; ``textChanged`` as for ``setPlainText``)."""
+        """Show ``text`` (``textChanged`` is emitted as by ``setPlainText``)."""
         self._real = text
         self._shown = editor_text(text, control_pictures=theme.control_pictures())
         self._setting = True  # setPlainText() changes the document in steps: none is an edit
@@ -176,7 +172,6 @@ class FaithfulTextEdit(QPlainTextEdit):
             self._show_glyphs(new, shown)  # a typed U+2028 (Shift+Enter) becomes its glyph
         if not self._highlight() and self._highlighter is not None:
             self._rehighlight_changed()  # (when attached just now, every block was highlighted)
-        self.real_text_edited.emit(real)
 
     def _show_glyphs(self, new: str, shown: str) -> None:
         """Put the glyphs of ``shown`` where the document still has their character."""
