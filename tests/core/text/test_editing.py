@@ -24,14 +24,20 @@ def test_an_insertion_anywhere_keeps_the_rest(real, at, typed):
     at = min(at, len(real))
     shown = editor_text(real)
     assert len(shown) == len(real)
-    assert apply_edit(real, shown, shown[:at] + typed + shown[at:]) == real[:at] + typed + real[at:]
+    assert apply_edit(real, shown, shown[:at] + typed + shown[at:], at=at) == real[:at] + typed + real[at:]
 
 
 @given(texts, st.integers(min_value=0, max_value=40), st.integers(min_value=0, max_value=5))
 def test_a_deletion_anywhere_keeps_the_rest(real, at, n):
     at = min(at, len(real))
     shown = editor_text(real)
-    assert apply_edit(real, shown, shown[:at] + shown[at + n :]) == real[:at] + real[at + n :]
+    assert apply_edit(real, shown, shown[:at] + shown[at + n :], at=at) == real[:at] + real[at + n :]
+
+
+def test_without_the_position_equal_glyphs_are_ambiguous():
+    # a CR (shown ␍) next to a typed ␍: which one was deleted is known only from where
+    assert apply_edit("a\r\u240d", "a\u240d\u240d", "a\u240d", at=1) == "a\u240d"
+    assert apply_edit("a\r\u240d", "a\u240d\u240d", "a\u240d") == "a\r"
 
 
 def test_each_character_the_document_cannot_hold_has_one_glyph():

@@ -93,6 +93,21 @@ def test_enter_is_lf_and_shift_enter_a_line_separator(qtbot, editor):
     assert editor.document().toRawText() == _cr("a\u240d\u2029b\u2029c\u21b2d")
 
 
+def test_undo_and_redo_bring_back_the_real_text(qtbot, editor):
+    editor.set_text("ab\r\ncd\u00a0e")
+    editor.selectAll()
+    qtbot.keyClicks(editor, "z")
+    assert editor.real_text() == "z"
+    editor.undo()
+    assert editor.real_text() == "ab\r\ncd\u00a0e"
+    editor.redo()
+    assert editor.real_text() == "z"
+    editor.undo()
+    _move(editor, QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "!")
+    assert editor.real_text() == "ab\r\ncd\u00a0e!"
+
+
 def test_paste_keeps_crlf_and_copy_gives_the_real_text(qtbot, editor):
     editor.set_text("x\u00a0y")
     _move(editor, QTextCursor.MoveOperation.End)

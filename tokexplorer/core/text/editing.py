@@ -115,7 +115,13 @@ def _common_suffix(a: str, b: str, limit: int) -> int:
 
 
 def apply_edit(
-    real: str, old_shown: str, new_shown: str, *, inserted: str | None = None, control_pictures: bool = True
+    real: str,
+    old_shown: str,
+    new_shown: str,
+    *,
+    inserted: str | None = None,
+    at: int | None = None,
+    control_pictures: bool = True,
 ) -> str:
     """Map an edit of the editor's text back onto the real text.
 
@@ -132,6 +138,9 @@ def apply_edit(
             breaks read as ``"\\n"``.
         inserted: the real text of the inserted region, used when
             ``editor_text(inserted)`` is exactly what was inserted.
+        at: the code point index where the edit starts, when the editor knows it:
+            the kept prefix ends there at the latest (deleting one of two equal
+            glyphs, ``␍`` for CR next to a typed ``␍``, then removes the right one).
         control_pictures: as for :func:`editor_text` (how the editor shows CR).
 
     Returns:
@@ -144,10 +153,14 @@ def apply_edit(
     'a\\rb\\xa0cd'
     >>> apply_edit("x", "x", "x\\r\\ny", inserted="\\r\\ny")  # pasted "\\r\\ny", shown as "␍\\ny"
     'x\\r\\ny'
+    >>> apply_edit("a\\r␍", "a␍␍", "a␍", at=1)  # the CR deleted, the typed ␍ kept
+    'a␍'
     """
     if len(old_shown) != len(real):
         raise ValueError(f"the editor text has {len(old_shown)} code points, the real text {len(real)}")
     p = _common_prefix(old_shown, new_shown)
+    if at is not None:
+        p = min(p, max(at, 0))
     s = _common_suffix(old_shown, new_shown, min(len(old_shown), len(new_shown)) - p)
     typed = new_shown[p : len(new_shown) - s]
     if (

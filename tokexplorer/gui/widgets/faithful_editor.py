@@ -18,6 +18,7 @@ inserts the clipboard's text as it is (its CRLF included).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import OrderedDict
 
 import regex
 from PySide6.QtCore import QMimeData
@@ -34,6 +35,9 @@ _ODD = regex.compile(r"[\p{Zs}\p{Cf}\p{Cc}--[ \t\n]]+", regex.V1)
 
 
 _HELD_BUT_GLYPHED = regex.compile("\u2028")
+
+HISTORY_CHARS = 4_000_000
+"""The recent states kept for undo and redo hold at most this many code points in all."""
 
 HIGHLIGHT_MAX_CHARS = 200_000
 """Texts up to this many code points get their glyphs coloured and odd characters
@@ -100,6 +104,9 @@ class FaithfulTextEdit(QPlainTextEdit):
         self._setting = False
         self._highlighter: _GlyphHighlighter | None = None  # made when the text needs it (:meth:`_highlight`)
         self._changed = (0, 0)  # UTF-16 range of the document's last change
+        # shown text -> real text of the recent states, so that undo and redo,
+        # which put back an earlier document, put back its real text too
+        self._history: OrderedDict[str, str] = OrderedDict()
         self.document().contentsChange.connect(self._on_contents_change)
         self.textChanged.connect(self._on_changed)
 
@@ -111,6 +118,8 @@ class FaithfulTextEdit(QPlainTextEdit):
         """Show ``text`` (``textChanged`` is emitted as by ``setPlainText``)."""
         self._real = text
         self._shown = editor_text(text, control_pictures=theme.control_pictures())
+        self._history.clear()
+        self._remember()
         self._setting = True  # setPlainText() changes the document in steps: none is an edit
         try:
             if self._highlighter is not None:  # a plain text costs no highlighting
@@ -164,10 +173,14 @@ class FaithfulTextEdit(QPlainTextEdit):
         if new == self._shown:
             return
         glyphs = theme.control_pictures()
-        real = apply_edit(self._real, self._shown, new, inserted=self._pasted, control_pictures=glyphs)
+        real = self._history.get(new)  # an undo or redo
+        if real is None:
+            at = self._code_point(self._changed[0], new)
+            real = apply_edit(self._real, self._shown, new, inserted=self._pasted, at=at, control_pictures=glyphs)
         self._pasted = None
         shown = editor_text(real, control_pictures=glyphs)
         self._real, self._shown = real, shown
+        self._remember()
         if shown != new:
             self._show_glyphs(new, shown)  # a typed U+2028 (Shift+Enter) becomes its glyph
         if not self._highlight() and self._highlighter is not None:
@@ -203,9 +216,18 @@ class FaithfulTextEdit(QPlainTextEdit):
         data.setText(self._real[self._code_point(cursor.selectionStart()) : self._code_point(cursor.selectionEnd())])
         return data
 
-    def _code_point(self, utf16_pos: int) -> int:
-        """Code point index in :meth:`real_text` of a document position."""
-        if _utf16_len(self._shown) == len(self._shown):
+    def _code_point(self, utf16_pos: int, shown: str | None = None) -> int:
+        """Code point index of a document position in ``shown`` (default: the shown text)."""
+        shown = self._shown if shown is None else shown
+        if _utf16_len(shown) == len(shown):
             return utf16_pos
-        units = self._shown.encode("utf-16-le", "surrogatepass")[: 2 * utf16_pos]
+        units = shown.encode("utf-16-le", "surrogatepass")[: 2 * utf16_pos]
         return len(units.decode("utf-16-le", "surrogatepass"))
+
+    def _remember(self) -> None:
+        """Keep the current state for undo and redo (at most :data:`HISTORY_CHARS` code points)."""
+        self._history[self._shown] = self._real
+        self._history.move_to_end(self._shown)
+        total = sum(len(s) for s in self._history)
+        while len(self._history) > 1 and total > HISTORY_CHARS:
+            total -= len(self._history.popitem(last=False)[0])
