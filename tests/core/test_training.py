@@ -3,11 +3,14 @@ one outcome, for byte-level BPE and both SentencePiece algorithms."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from tokexplorer.core.backends import SentencePieceOptions, VocabTooLargeError, VocabTooSmallError
+from tokexplorer.core.backends.sentencepiece.errors import LinesTooLongError
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.training import TrainingRequest, train, train_iter
+from tokexplorer.core.training import TrainingRequest, fit_line_length, train, train_iter
 
 CORPUS = ["low lower lowest", "new newer newest"]
 CHINESE = ["你好世界，这是一个中文句子。", "我们今天学习分词器的训练方法。"]
@@ -72,3 +75,23 @@ def test_cancel_stops_before_a_refit():
     request = TrainingRequest(algorithm="sp-bpe", vocab_size=100, texts=CORPUS, fit_vocab=True)
     with pytest.raises(Cancelled):
         train(request, cancel=lambda: True)
+
+
+def test_fit_lines_raises_max_sentence_length_and_says_so():
+    words = "low lower lowest newer newest wider widest"
+    long_line = " ".join([words] * 150)  # 6,449 bytes
+    texts = [(words + "\n") * 20 + long_line]
+    request = TrainingRequest(algorithm="sp-bpe", vocab_size=40, texts=texts, fit_lines=True)
+    outcome = train(request)
+    assert outcome.notes[0] == "max_sentence_length raised from 4,192 to 6,449 bytes to fit the longest line"
+    with pytest.raises(LinesTooLongError):
+        train(replace(request, fit_lines=False))
+
+
+def test_fit_lines_skips_what_is_over_the_ceiling():
+    assert fit_line_length(["a\n" + "é" * 40_000, "b" * 70_000], max_sentence_length=4192) == (
+        65_536,
+        True,
+        "max_sentence_length raised from 4,192 to 65,536 bytes; 2 lines longer than 65,536 bytes skipped "
+        "(longest: 80,000 bytes)",
+    )

@@ -66,6 +66,11 @@ class TrainingRequest:
         fit_vocab: when SentencePiece refuses the size as too large or too
             small for the corpus, train again with the size it allows and say so,
             instead of raising :class:`VocabTooLargeError` / :class:`VocabTooSmallError`.
+        fit_lines: SentencePiece only: when a line is longer than
+            ``sentencepiece.max_sentence_length`` bytes, raise that limit to the
+            longest line (at most :data:`FIT_LINES_CEILING` bytes) and skip the
+            lines longer still, and say so in a note (:func:`fit_line_length`),
+            instead of refusing the corpus (the window's startup model).
     """
 
     algorithm: str
@@ -79,6 +84,7 @@ class TrainingRequest:
     sentencepiece: SentencePieceOptions = field(default_factory=SentencePieceOptions)
     skip_long_lines: bool = False
     fit_vocab: bool = False
+    fit_lines: bool = False
 
     @property
     def specials(self) -> list[str]:
@@ -226,6 +232,13 @@ def _train_sentencepiece(
     yield Progress("training SentencePiece", 0, None, model_type)
     options = replace(request.sentencepiece, model_type=model_type)
     texts = list(request.texts)
+    skip_long_lines = request.skip_long_lines
+    line_notes: list[str] = []  # said after the note of a fitted size, which comes first
+    if request.fit_lines:
+        limit, skip, note = fit_line_length(texts, max_sentence_length=options.max_sentence_length)
+        options = replace(options, max_sentence_length=limit)
+        skip_long_lines = skip_long_lines or skip
+        line_notes += [note] if note else []
 
     def run(size: int) -> SentencePieceTokenizer:
         return train_sentencepiece(
@@ -233,7 +246,7 @@ def _train_sentencepiece(
             vocab_size=size,
             options=options,
             user_defined_symbols=request.specials,
-            skip_long_lines=request.skip_long_lines,
+            skip_long_lines=skip_long_lines,
             cancel=cancel,
         )
 
@@ -250,8 +263,51 @@ def _train_sentencepiece(
         size, note = fitted
         notes.append(note)
         tok = run(size)
-    notes += list(tok.train_notes)
+    notes += line_notes + list(tok.train_notes)
     return TrainingOutcome(algorithm=request.algorithm, tokenizer=tok, vocab_size=size, notes=tuple(notes))
+
+
+#: The longest ``max_sentence_length`` (bytes) :attr:`TrainingRequest.fit_lines`
+#: sets; longer lines are skipped.
+FIT_LINES_CEILING = 65_536
+
+
+def fit_line_length(
+    texts: Sequence[str], *, max_sentence_length: int, ceiling: int = FIT_LINES_CEILING
+) -> tuple[int, bool, str | None]:
+    """The SentencePiece line limit that fits ``texts`` (see :attr:`TrainingRequest.fit_lines`).
+
+    Lines end at ``"\\n"``, as SentencePiece reads them; lengths are UTF-8 bytes.
+
+    Args:
+        texts: the corpus.
+        max_sentence_length: the limit asked for, in bytes.
+        ceiling: the highest limit to raise it to, in bytes.
+
+    Returns:
+        ``(limit, skip_long_lines, note)``: the limit unchanged, False and None
+        when every line fits; else the limit raised to the longest line (at most
+        ``ceiling``), whether lines longer than that must be skipped, and a note
+        saying what changed.
+
+    >>> fit_line_length(["short\\n" + "x" * 5000], max_sentence_length=4192)
+    (5000, False, 'max_sentence_length raised from 4,192 to 5,000 bytes to fit the longest line')
+    >>> fit_line_length(["ab\\n" + "x" * 20 + "\\n" + "y" * 30], max_sentence_length=4, ceiling=25)
+    (25, True, 'max_sentence_length raised from 4 to 25 bytes; 1 line longer than 25 bytes skipped (longest: 30 bytes)')
+    >>> fit_line_length(["ab"], max_sentence_length=4)
+    (4, False, None)
+    """
+    lengths = [len(line.encode("utf-8", "surrogatepass")) for t in texts for line in t.split("\n")]
+    longest = max(lengths, default=0)
+    if longest <= max_sentence_length:
+        return max_sentence_length, False, None
+    limit = max(max_sentence_length, min(longest, ceiling))
+    note = f"max_sentence_length raised from {max_sentence_length:,} to {limit:,} bytes"
+    if longest <= limit:
+        return limit, False, note + " to fit the longest line"
+    n_long = sum(1 for n in lengths if n > limit)
+    lines = "line" if n_long == 1 else "lines"
+    return limit, True, f"{note}; {n_long:,} {lines} longer than {limit:,} bytes skipped (longest: {longest:,} bytes)"
 
 
 def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int) -> tuple[int, str] | None:
@@ -274,6 +330,8 @@ def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int
 
 
 __all__ = [
+    "FIT_LINES_CEILING",
+    "fit_line_length",
     "ALGORITHMS",
     "DEFAULT_PATTERN",
     "MORE_SENTENCEPIECE_ALGORITHMS",

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.text import line_ending_summary
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
@@ -240,7 +241,9 @@ class MainWindow(QMainWindow):
             else ""
         )
         prev = self.statusBar().currentMessage()
-        msg = f"Compare shows {first.name}{more}"
+        crs = line_ending_summary(text)
+        eol = f" ({crs} line endings, kept as they are)" if crs else ""
+        msg = f"Compare shows {first.name}{more}{eol}"
         self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
 
     # ================================================================= raw bytes

@@ -6,6 +6,13 @@ byte-level BPE and a SentencePiece BPE on the corpus through the corpus pane,
 all in workers; failures are reported in the status bar and do not stop the
 rest. :attr:`Startup.done` is emitted once everything finished and the compare
 columns are filled.
+
+Nothing the user did not ask for opens a dialog: while the startup work runs,
+``state.error`` messages go to the status bar only (no modal box), and once it
+is done they are repeated together as a note under the Corpus tab's training
+controls. The SentencePiece model adapts to the corpus (a vocabulary size that
+fits, ``max_sentence_length`` raised to the longest line or the longest lines
+skipped: ``TrainingRequest.fit_lines``) and the note says what it changed.
 """
 
 from __future__ import annotations
@@ -96,6 +103,9 @@ class Startup(QObject):
         self._step = ""
         self._finished = False
         self._final_note = ""
+        self._problems: list[str] | None = None  # a list while run()'s work is under way
+        self._dialogs_were_on = window.show_error_dialogs
+        self.state.error.connect(self._on_error)
         pane = window.corpus_pane
         pane.corpus_loaded.connect(self._on_corpus_loaded)
         pane.load_failed.connect(self._on_load_failed)
@@ -125,6 +135,10 @@ class Startup(QObject):
             paths: files and folders to open; None or empty: the built-in sample.
             sample_text: the compare text; default: the built-in sample.
         """
+        if self._problems is None:
+            self._dialogs_were_on = self._window.show_error_dialogs
+        self._problems = []
+        self._window.show_error_dialogs = False  # startup problems are notes, never a modal box
         if sample_text is None:
             try:
                 from tokexplorer.core.io import sample_text as builtin_sample
@@ -201,8 +215,9 @@ class Startup(QObject):
             )
         else:
             worker = pane.start_training(
-                vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False, allow_damaged=True
-            )
+                vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False,
+                allow_damaged=True, fit_lines=True,
+            )  # fmt: skip
         if worker is None:  # refused; the reason was reported
             self._on_training_done(None)
 
@@ -214,8 +229,10 @@ class Startup(QObject):
             self._train("sp")
             return
         self._step = ""
+        sp_notes = ""
         if isinstance(result, TrainingResult) and result.notes:
-            self.state.status.emit("default SentencePiece model: " + "; ".join(result.notes))
+            sp_notes = "default SentencePiece model: " + "; ".join(result.notes)
+            self.state.status.emit(sp_notes)
         bpe = self.state.bpe
         sp = next((t for t in self.state.tokenizers if t.family == "sentencepiece"), None)
         made = []
@@ -229,10 +246,15 @@ class Startup(QObject):
                 + " and ".join(made)
                 + " on this corpus, so every tab "
                 "has something to show. Choose your own settings above and press Train."
+                + (f"\n{sp_notes}." if sp_notes else "")
             )
         self._step_done("training")
 
     # ================================================================= the end
+    def _on_error(self, message: str) -> None:
+        if self._problems is not None:
+            self._problems.append(message)
+
     def _step_done(self, name: str) -> None:
         if name not in self._pending:
             return
@@ -240,6 +262,13 @@ class Startup(QObject):
         if self._pending or self._finished:
             return
         self._finished = True
+        self._window.show_error_dialogs = self._dialogs_were_on
+        problems, self._problems = self._problems or [], None
+        if problems:
+            pane = self._window.corpus_pane
+            shown = pane.form.train_message.text()
+            lines = "\n".join(f"⚠ {p}" for p in dict.fromkeys(problems))
+            pane.show_message(f"{shown}\n{lines}" if shown and shown not in lines else lines)
         if self._final_note:  # last, so that no step's own message hides it
             self.state.status.emit(self._final_note)
         toks = family_sorted(self.state.tokenizers)

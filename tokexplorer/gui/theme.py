@@ -37,6 +37,8 @@ UNKNOWN_BG = QColor("#cfcfcf")
 UNKNOWN_TEXT = QColor("#8b0000")
 UNKNOWN_HATCH = QColor("#8b0000")
 PARTIAL_BORDER = QColor("#c62828")
+GRAPHEME_PART_BORDER = QColor("#6a1b9a")
+"""Dotted outline of a token holding whole code points but only part of a grapheme cluster."""
 
 HOVER_OUTLINE = QColor("#000000")
 HIGHLIGHT_OUTLINE = QColor("#1565c0")
@@ -76,6 +78,7 @@ class TokenStyle:
         bold: draw the text in bold (special tokens).
         border: colour of the box outline, or None for no outline.
         dashed: draw the outline dashed (partial-UTF-8 tokens).
+        dotted: draw the outline dotted (tokens holding part of a grapheme cluster).
         hatch: colour of a diagonal hatch over the fill, or None (unknown pieces).
     """
 
@@ -85,6 +88,12 @@ class TokenStyle:
     border: QColor | None = None
     dashed: bool = False
     hatch: QColor | None = None
+    dotted: bool = False
+
+    @property
+    def pen_style(self) -> Qt.PenStyle:
+        """The outline's line style: dashed, dotted or solid."""
+        return Qt.PenStyle.DashLine if self.dashed else Qt.PenStyle.DotLine if self.dotted else Qt.PenStyle.SolidLine
 
     @property
     def hatch_style(self) -> Qt.BrushStyle:
@@ -155,17 +164,20 @@ SPECIAL_STYLE = TokenStyle(SPECIAL_BG, SPECIAL_TEXT, bold=True)
 UNKNOWN_STYLE = TokenStyle(UNKNOWN_BG, UNKNOWN_TEXT, border=UNKNOWN_HATCH, hatch=UNKNOWN_HATCH)
 
 
-def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
+def token_style(token: Token, background: QColor | None = None, *, grapheme_part: bool = False) -> TokenStyle:
     """The style of one token.
 
     Args:
         token: the token.
         background: its id colour when already computed (see :func:`token_colors`).
+        grapheme_part: the token holds whole code points but only part of a
+            grapheme cluster (``core.text.grapheme_part_tokens``).
 
     Returns:
         special tokens: dark background, white bold text; unknown pieces: grey with
         a red diagonal hatch; partial-UTF-8 tokens and pieces inside a normalized
-        character: their id colour with a dashed red border; other tokens: their
+        character: their id colour with a dashed red border; part-of-a-grapheme
+        tokens: their id colour with a dotted purple border; other tokens: their
         id colour with black text.
     """
     if token.special:
@@ -175,6 +187,8 @@ def token_style(token: Token, background: QColor | None = None) -> TokenStyle:
     bg = background if background is not None else token_color(token.id)
     if token.partial or token.inside_normalized:
         return TokenStyle(bg, TEXT, border=PARTIAL_BORDER, dashed=True)
+    if grapheme_part:
+        return TokenStyle(bg, TEXT, border=GRAPHEME_PART_BORDER, dotted=True)
     return TokenStyle(bg, TEXT)
 
 #: Bar drawn above tokens where the merge selected in the merge table fires.
@@ -294,3 +308,10 @@ CHART_LEGEND_BG = QColor(255, 255, 255, 220)
 LOSSY_FILE_BG = QColor("#f8d7da")
 #: Background of a corpus file whose encoding was guessed or is not UTF-8 (the warning colour).
 UNSURE_ENCODING_BG = WARNING_BG
+
+# --- text editors (Compare, byte inspector) ---
+EDITOR_GLYPH = QColor("#b0005a")
+EDITOR_GLYPH_BG = QColor("#fde3ef")
+"""A glyph that stands for a character the editor cannot hold (␍ for CR, ↲, ¶): magenta on pink."""
+EDITOR_ODD_BG = QColor("#fff1b8")
+"""Background of an invisible character the editor holds as it is (NBSP, ZWJ, bidi controls)."""

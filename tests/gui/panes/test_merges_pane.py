@@ -191,9 +191,9 @@ def test_filter_by_script_and_partial(model):
     assert _merged(model) == ["你", "好", "你好"]
     model.set_filter(script="Bytes only")
     assert _merged(model) == ["\\xE4\\xBD", "\\xE5\\xA5"]
-    model.set_filter(partial_only=True)
+    model.set_filter(partial="utf8")
     assert [model.merge_at(r).rank for r in range(model.rowCount())] == [3, 8]
-    model.set_filter("e4", mode="hex", partial_only=True)
+    model.set_filter("e4", mode="hex", partial="utf8")
     assert [model.merge_at(r).rank for r in range(model.rowCount())] == [3]
     model.set_filter(script="Latin")
     assert _merged(model) == ["th", "the", " the", "an", "and"]

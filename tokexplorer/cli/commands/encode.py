@@ -10,6 +10,18 @@ from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
 from tokexplorer.cli.output import PROG, print_json, print_notes, table
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.text import grapheme_parts
+from tokexplorer.core.types import Tokenization
+
+
+def tokenization_json(result: Tokenization) -> dict:
+    """``result.to_json()`` with ``"partial_grapheme": true`` and ``"grapheme_part"``
+    (its role, e.g. ``"combining mark U+0301 ◌́ of grapheme é"``) added to each
+    token that holds whole code points but only part of a grapheme cluster."""
+    obj = result.to_json()
+    for i, part in grapheme_parts(result).items():
+        obj["tokens"][i].update(partial_grapheme=True, grapheme_part=part)
+    return obj
 
 
 def cmd_encode(ns: argparse.Namespace) -> int:
@@ -20,7 +32,7 @@ def cmd_encode(ns: argparse.Namespace) -> int:
     result = tokenizer.tokenize(text, special=ns.special)
     print_notes(result)
     if ns.json:
-        print_json(result.to_json())
+        print_json(tokenization_json(result))
     elif ns.count:
         print(len(result))
     else:
@@ -64,7 +76,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     for _, r in results:
         print_notes(r)
     if ns.json:
-        print_json([r.to_json() for _, r in results])
+        print_json([tokenization_json(r) for _, r in results])
         return 0
     rows = [["tokenizer", "tokens", "chars/token", "name"]]
     for spec, r in results:

@@ -12,6 +12,8 @@ _EXPORTS: dict[str, str] = {
     "count_tokens": "blocks",
     "text_blocks": "blocks",
     "ColumnResult": "compare",
+    "LineEndingCount": "compare",
+    "line_ending_counts": "compare",
     "WINDOW_CHARS": "compare",
     "column_notes": "compare",
     "count_text": "compare",

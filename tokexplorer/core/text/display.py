@@ -19,6 +19,8 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Literal
 
+import regex
+
 from tokexplorer.core.errors import InputError
 
 #: Glyph shown for each C0 control and DEL: the Unicode "Control Pictures"
@@ -55,19 +57,73 @@ def control_glyph(cp: int, *, control_pictures: bool = True) -> str:
     return (CONTROL_PICTURES if control_pictures else PLAIN_CONTROL_GLYPHS)[cp]
 
 
+#: Code points that are invisible or unreliable on their own, written
+#: ``<U+XXXX>`` (the one escape rule, :func:`char_notation`): controls, format
+#: characters (ZWJ/ZWNJ, bidi controls, U+FEFF, soft hyphen, tags), private use,
+#: unassigned code points and surrogates, the line and paragraph separators, and
+#: the default-ignorable code points (variation selectors, U+034F, U+3164...).
+#: Categories come from the ``regex`` module's Unicode database, which is newer
+#: than Python's ``unicodedata`` (so a recent emoji is not "unassigned").
+_INVISIBLE = regex.compile(r"[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]")
+_MARK = regex.compile(r"\p{M}")
+#: A dotted circle: the base a combining mark is shown on when it has none.
+DOTTED_CIRCLE = "\u25cc"
+
+
+def is_invisible(ch: str) -> bool:
+    """True for a code point written ``<U+XXXX>`` when shown on its own (see
+    :func:`char_notation`).
+
+    >>> [is_invisible(c) for c in ("a", "\\u200d", "\\ufe0f", "\\ue000", "\\u0378", "\\u0301")]
+    [False, True, True, True, True, False]
+    """
+    return ch != " " and _INVISIBLE.match(ch) is not None
+
+
+def is_mark(ch: str) -> bool:
+    """True for a combining mark (categories Mn, Mc, Me), variation selectors included.
+
+    >>> is_mark("\\u0301"), is_mark("\\ufe0f"), is_mark("e")
+    (True, True, False)
+    """
+    return _MARK.match(ch) is not None
+
+
+def char_notation(ch: str, *, control_pictures: bool = True) -> str:
+    """How one code point is written when it stands alone: the one escape rule of
+    every token display, tooltip and table.
+
+    C0 controls and DEL get their glyph (:func:`control_glyph`); the invisible
+    code points of :func:`is_invisible` (variation selectors, ZWJ/ZWNJ, bidi
+    controls and other format characters, private use, unassigned, surrogates,
+    U+2028/U+2029, C1 controls) are written ``<U+XXXX>``; a combining mark
+    without its base sits on a dotted circle (``◌́``); anything else is itself.
+
+    >>> [char_notation(c) for c in ("a", "\\t", "\\ufe0f", "\\u202e", "\\u0301", "\\U000f0000")]
+    ['a', '␉', '<U+FE0F>', '<U+202E>', '◌́', '<U+F0000>']
+    """
+    cp = ord(ch)
+    if cp < 0x20 or cp == 0x7F:
+        return control_glyph(cp, control_pictures=control_pictures)
+    if is_invisible(ch):
+        return f"<U+{cp:04X}>"
+    if is_mark(ch):
+        return DOTTED_CIRCLE + ch
+    return ch
+
+
 def label_glyph(ch: str) -> str:
     """How one code point is written inside a label: itself when visible, a
     combining mark on a dotted circle, ``""`` for an invisible one (controls,
-    format characters, separators other than the space).
+    format characters, separators other than the space, see :func:`is_invisible`).
 
     >>> label_glyph("a"), label_glyph("\\u0301"), label_glyph("\\u200d")
     ('a', '◌́', '')
     """
-    cat = unicodedata.category(ch)
-    if cat in ("Mn", "Me"):
-        return "\u25cc" + ch  # combining mark on a dotted circle
-    if cat[0] in "CZ" and ch != " ":
+    if is_invisible(ch) or (unicodedata.category(ch)[0] == "Z" and ch != " "):
         return ""
+    if is_mark(ch):
+        return DOTTED_CIRCLE + ch
     return ch
 
 
@@ -77,9 +133,9 @@ class DisplayPart:
 
     Attributes:
         kind: ``"text"`` (characters shown as themselves), ``"control"`` (a
-            control or invisible character shown as a picture or ``<U+XXXX>``)
-            or ``"byte"`` (a byte that is not a whole UTF-8 character, shown as
-            ``\\xNN``).
+            control or invisible character shown as a picture or ``<U+XXXX>``,
+            or a combining mark without its base shown on ``◌``) or ``"byte"``
+            (a byte that is not a whole UTF-8 character, shown as ``\\xNN``).
         text: what to show.
         data: the bytes this part stands for.
     """
@@ -87,6 +143,12 @@ class DisplayPart:
     kind: Literal["text", "control", "byte"]
     text: str
     data: bytes
+
+
+def _joins(text: str, i: int) -> bool:
+    """True when the ZWJ at ``text[i]`` joins two visible characters (an emoji
+    ZWJ sequence, a conjunct), so that it is kept and the sequence renders."""
+    return 0 < i < len(text) - 1 and label_glyph(text[i - 1]) != "" and label_glyph(text[i + 1]) != ""
 
 
 def token_parts(
@@ -105,11 +167,13 @@ def token_parts(
 
     >>> [(p.kind, p.text) for p in token_parts(b"ab\\t\\xff")]
     [('text', 'ab'), ('control', '␉'), ('byte', '\\\\xFF')]
+    >>> [(p.kind, p.text) for p in token_parts(b"\\x80" + "\\ufe0f".encode())]
+    [('byte', '\\\\x80'), ('control', '<U+FE0F>')]
     """
-    glyphs = CONTROL_PICTURES if control_pictures else PLAIN_CONTROL_GLYPHS
     text = bytes(token_bytes).decode("utf-8", "surrogateescape")
     parts: list[DisplayPart] = []
     run: list[str] = []
+    anchored = False  # the run ends with a visible character a mark can sit on
 
     def flush() -> None:
         if run:
@@ -117,26 +181,33 @@ def token_parts(
             parts.append(DisplayPart("text", s, s.encode("utf-8")))
             run.clear()
 
+    def escape(kind: Literal["control", "byte"], shown: str, data: bytes) -> None:
+        flush()
+        parts.append(DisplayPart(kind, shown, data))
+
     for i, ch in enumerate(text):
         cp = ord(ch)
-        if cp == 0x200D and 0 < i < len(text) - 1 and label_glyph(text[i - 1]) and label_glyph(text[i + 1]):
-            run.append(ch)  # a joiner inside an emoji or conjunct: keep it so it renders
+        if cp < 0x80:
+            if cp < 0x20 or cp == 0x7F:
+                escape("control", control_glyph(cp, control_pictures=control_pictures), ch.encode())
+            elif ch == " " and visible_spaces:
+                escape("control", VISIBLE_SPACE, b" ")
+            else:
+                run.append(ch)
+            anchored = ch != " " and run != []
         elif 0xDC80 <= cp <= 0xDCFF:
-            flush()
-            parts.append(DisplayPart("byte", f"\\x{cp - 0xDC00:02X}", bytes([cp - 0xDC00])))
-        elif cp in glyphs:
-            flush()
-            parts.append(DisplayPart("control", glyphs[cp], ch.encode("utf-8")))
-        elif ch == " " and visible_spaces:
-            flush()
-            parts.append(DisplayPart("control", VISIBLE_SPACE, b" "))
-        elif 0x80 <= cp <= 0x9F or unicodedata.category(ch) == "Cf":
-            # C1 controls and format characters (U+FEFF, bidi controls, a ZWJ
-            # at a token edge...) are invisible on their own.
-            flush()
-            parts.append(DisplayPart("control", f"<U+{cp:04X}>", ch.encode("utf-8")))
+            escape("byte", f"\\x{cp - 0xDC00:02X}", bytes([cp - 0xDC00]))
+            anchored = False
+        elif cp == 0x200D and anchored and _joins(text, i):
+            run.append(ch)  # a joiner inside an emoji or conjunct: keep it so it renders
+        elif anchored and is_mark(ch):
+            run.append(ch)  # a combining mark or variation selector on its base
+        elif is_invisible(ch) or is_mark(ch):
+            escape("control", char_notation(ch), ch.encode("utf-8", "surrogatepass"))
+            anchored = False
         else:
             run.append(ch)
+            anchored = unicodedata.category(ch)[0] != "Z"
     flush()
     return tuple(parts)
 
@@ -149,10 +220,14 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     C0 controls and DEL as Control Pictures (``\\x00`` → ``␀``, ``\\t`` → ``␉``,
     ``\\r\\n`` → ``␍␊``), or with ``control_pictures=False`` as the stand-ins of
     :data:`PLAIN_CONTROL_GLYPHS` (``\\t`` → ``→``, ``\\n`` → ``↵``, ``\\x00`` →
-    ``<U+0000>``); C1 controls and invisible format characters as
-    ``<U+FEFF>``. A real U+FFFD in the bytes (``EF BF BD``) is shown as ``�``.
-    Literal backslashes are not escaped; use :func:`token_parts` to tell an
-    escape from text.
+    ``<U+0000>``); invisible code points (:func:`is_invisible`: variation
+    selectors, ZWJ/ZWNJ, bidi controls and other format characters, C1 controls,
+    private use, unassigned) as ``<U+FEFF>``, and a combining mark or variation
+    selector with no visible character before it in the token as ``◌́`` or
+    ``<U+FE0F>`` (:func:`char_notation`). A ZWJ between two visible characters
+    (an emoji sequence) and a mark on its base are kept, so they render. A real
+    U+FFFD in the bytes (``EF BF BD``) is shown as ``�``. Literal backslashes are
+    not escaped; use :func:`token_parts` to tell an escape from text.
 
     Args:
         token_bytes: the token's bytes.
@@ -169,6 +244,8 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     'ab␀cd␍␊'
     >>> token_display(b"a b\\x00", visible_spaces=True, control_pictures=False)
     'a␣b<U+0000>'
+    >>> token_display("\\ufe0f".encode()), token_display("\\u2764\\ufe0f".encode()), token_display(b"\\xcc\\x81")
+    ('<U+FE0F>', '❤️', '◌́')
     """
     parts = token_parts(token_bytes, visible_spaces=visible_spaces, control_pictures=control_pictures)
     return "".join(p.text for p in parts)

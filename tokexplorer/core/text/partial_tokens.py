@@ -13,11 +13,14 @@ character a token holds ("bytes 1–2 of 4 of U+1D538 𝔸").
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Literal
 
+import regex
+
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.text.display import label_glyph, token_display
+from tokexplorer.core.text.display import is_mark, label_glyph, token_display
 from tokexplorer.core.text.utf8 import CodePointInfo, Utf8Analysis, analyze
 from tokexplorer.core.types import Tokenization
 
@@ -158,3 +161,144 @@ def describe_partial_token(
     if whole:
         parts.append(_whole_part(whole, control_pictures))
     return " + ".join(parts)
+
+
+# ---------------------------------------------------------------------------
+# Part of a grapheme cluster: whole code points, but not the whole cluster
+# ---------------------------------------------------------------------------
+
+_GRAPHEME = regex.compile(r"\X", regex.DOTALL)
+_PICTOGRAPHIC = regex.compile(r"\p{Extended_Pictographic}")
+
+
+def _role(cluster: str, k: int) -> str:
+    """The role of code point ``k`` of ``cluster`` ("skin-tone modifier U+1F3FD")."""
+    ch = cluster[k]
+    cp = ord(ch)
+    code = f"U+{cp:04X}"
+    if 0x1F3FB <= cp <= 0x1F3FF:
+        return f"skin-tone modifier {code}"
+    if 0x1F1E6 <= cp <= 0x1F1FF:
+        return f"regional indicator {code} ({chr(ord('A') + cp - 0x1F1E6)})"
+    if cp == 0x200D:
+        return f"zero width joiner {code}"
+    if 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF:
+        n = cp - 0xFE00 + 1 if cp <= 0xFE0F else cp - 0xE0100 + 17
+        return f"variation selector-{n} {code}"
+    if 0xE0020 <= cp <= 0xE007F:
+        return f"tag {code}"
+    if ch in "\r\n":
+        return f"{'carriage return' if ch == chr(13) else 'line feed'} {code} of CRLF"
+    if is_mark(ch):
+        return f"combining mark {code} {label_glyph(ch)}"
+    if 0x1100 <= cp <= 0x11FF or 0xA960 <= cp <= 0xA97F or 0xD7B0 <= cp <= 0xD7FF:
+        return f"Hangul jamo {code} {ch}"
+    if k > 0 and cluster[k - 1] == "\u200d":
+        return f"ZWJ-sequence member {code} {ch}"
+    if k == 0:
+        kind = "emoji" if _PICTOGRAPHIC.match(ch) else "letter" if ch.isalpha() else "character"
+        return f"base {kind} {code} {label_glyph(ch) or ''}".rstrip()
+    return f"part {code} {label_glyph(ch)}".rstrip()
+
+
+def _cluster_spans(text: str) -> list[tuple[int, int]]:
+    """Grapheme clusters of ``text`` longer than one code point, as code point spans."""
+    if text.isascii() and "\r\n" not in text:
+        return []
+    return [m.span() for m in _GRAPHEME.finditer(text) if m.end() - m.start() > 1]
+
+
+def grapheme_part_tokens(tokenization: Tokenization) -> list[int]:
+    """Indices of the tokens that hold whole code points but only part of a
+    grapheme cluster (``regex`` ``\\X``): a skin-tone modifier without its emoji,
+    one regional indicator of a flag, a member of a ZWJ sequence, a base letter
+    without its combining mark, a variation selector, half of a CRLF.
+
+    Tokens holding part of a UTF-8 character (``partial``) are not listed (that is
+    the other, finer level), nor special tokens; none when the spans are
+    approximate (``exact_offsets=False``).
+
+    >>> from tokexplorer.core.tokens import build_tokens
+    >>> s = "\\U0001F44B\\U0001F3FD"  # 👋🏽
+    >>> toks = build_tokens(s, [1, 2], ["\\U0001F44B".encode(), "\\U0001F3FD".encode()])
+    >>> grapheme_part_tokens(Tokenization("demo", s, toks))
+    [0, 1]
+    """
+    if not tokenization.exact_offsets:
+        return []
+    spans = _cluster_spans(tokenization.text)
+    if not spans:
+        return []
+    inside: set[int] = set()  # code point offsets strictly inside a cluster
+    for a, b in spans:
+        inside.update(range(a + 1, b))
+    return [
+        i
+        for i, t in enumerate(tokenization.tokens)
+        if not t.partial
+        and not t.special
+        and t.char_end > t.char_start
+        and (t.char_start in inside or t.char_end in inside)
+    ]
+
+
+def grapheme_parts(tokenization: Tokenization) -> dict[int, str]:
+    """What part of which grapheme cluster each token of :func:`grapheme_part_tokens` holds.
+
+    Returns:
+        token index → one line naming each code point the token holds of a cut
+        cluster by its role, then the cluster: ``"skin-tone modifier U+1F3FD of
+        grapheme 👋🏽"``, ``"base letter U+0065 e of grapheme é"``; two cut clusters
+        are joined with ``"; "``.
+
+    >>> from tokexplorer.core.tokens import build_tokens
+    >>> s = "\\U0001F44B\\U0001F3FD"
+    >>> toks = build_tokens(s, [1, 2], ["\\U0001F44B".encode(), "\\U0001F3FD".encode()])
+    >>> grapheme_parts(Tokenization("demo", s, toks))
+    {0: 'base emoji U+1F44B 👋 of grapheme 👋🏽', 1: 'skin-tone modifier U+1F3FD of grapheme 👋🏽'}
+    """
+    flagged = grapheme_part_tokens(tokenization)
+    if not flagged:
+        return {}
+    text = tokenization.text
+    spans = _cluster_spans(text)
+    starts = [a for a, _ in spans]
+    out: dict[int, str] = {}
+    for i in flagged:
+        t = tokenization.tokens[i]
+        lines = []
+        j = max(0, bisect_right(starts, t.char_start) - 1)
+        while j < len(spans) and spans[j][0] < t.char_end:
+            a, b = spans[j]
+            if b > t.char_start and not (t.char_start <= a and b <= t.char_end):
+                cluster = text[a:b]
+                roles = " + ".join(_role(cluster, k - a) for k in range(max(a, t.char_start), min(b, t.char_end)))
+                shown = token_display(cluster.encode("utf-8", "surrogatepass"))
+                lines.append(f"{roles} of grapheme {shown}")
+            j += 1
+        out[i] = "; ".join(lines)
+    return out
+
+
+def is_grapheme_fragment(data: bytes) -> bool:
+    """True when ``data`` (a token alone, e.g. a merged token) is whole UTF-8 but
+    can only be part of a grapheme cluster: it starts with a code point that
+    extends the one before it (a combining mark, variation selector, skin-tone
+    modifier, ZWJ, tag), ends with a ZWJ, or holds an odd number of regional
+    indicators (half a flag). False for partial UTF-8 (the other level).
+
+    >>> [is_grapheme_fragment(s.encode()) for s in ("\\U0001F3FD", "\\U0001F1EB", "\\U0001F469\\u200d", "ab")]
+    [True, True, True, False]
+    """
+    try:
+        s = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    if not s:
+        return False
+    first = ord(s[0])
+    if is_mark(s[0]) or first == 0x200D or 0x1F3FB <= first <= 0x1F3FF or 0xE0020 <= first <= 0xE007F:
+        return True
+    if s[-1] == "\u200d":
+        return True
+    return sum(1 for ch in s if 0x1F1E6 <= ord(ch) <= 0x1F1FF) % 2 == 1

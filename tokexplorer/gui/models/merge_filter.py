@@ -19,17 +19,25 @@ from dataclasses import dataclass
 import regex
 
 from tokexplorer.core.analysis import is_partial_utf8, token_script
-from tokexplorer.core.text import token_display
+from tokexplorer.core.text import is_grapheme_fragment, token_display
 from tokexplorer.core.types import MergeRecord
 
 #: Filter modes of :class:`MergeFilter`.
 FILTER_MODES: tuple[str, ...] = ("text", "regex", "hex")
+PARTIAL_LEVELS: tuple[tuple[str, str], ...] = (
+    ("", "any token"),
+    ("utf8", "partial UTF-8"),
+    ("grapheme", "part of a grapheme"),
+)
+"""The merge filter's partial levels (key, label): all tokens, part of a UTF-8
+character, whole code points but part of a grapheme cluster."""
 
 #: The flag of a token no merge builds, shown across its Left and Right cells (and what the
 #: text filter matches for it).
 WHOLE_CHUNK_FLAG = "whole chunk only"
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
+_MARK = regex.compile(r"\p{M}")
 
 
 def _upper_escape(m: regex.Match[str]) -> str:
@@ -46,8 +54,9 @@ def plain_text(raw: bytes, *, control_pictures: bool = True) -> str:
     '\\\\xE4\\\\xBDa'
     """
     s = raw.decode("utf-8", "backslashreplace")
-    if not s.isprintable() or ("\\" in s and b"\\" in raw):
-        # controls, format characters, literal backslashes
+    if not s.isprintable() or ("\\" in s and b"\\" in raw) or _MARK.search(s):
+        # controls, format characters, literal backslashes, combining marks and
+        # variation selectors (escaped when no visible character carries them)
         return token_display(raw, control_pictures=control_pictures)
     return _ESCAPE.sub(_upper_escape, s) if "\\x" in s else s
 
@@ -81,6 +90,9 @@ class SearchIndex:
         merged: the merged token's display text (not case-folded), for regexes.
         script: the merged token's script class (:func:`token_script`).
         partial: 1 where the merged token is not valid UTF-8 on its own.
+        grapheme: 1 where the merged token is whole UTF-8 but can only be part of
+            a grapheme cluster (``core.text.is_grapheme_fragment``: a lone
+            skin-tone modifier, variation selector or combining mark, half a flag...).
         whole: 1 where the record is a token no merge builds (whole chunk only).
     """
 
@@ -88,6 +100,7 @@ class SearchIndex:
     merged: list[str]
     script: list[str]
     partial: bytearray
+    grapheme: bytearray
     whole: bytearray
 
 
@@ -120,8 +133,9 @@ def build_search_index(
     raw = [m.merged for m in merges] + [vocab[i] for i in unbuilt]
     script = [token_script(b) for b in raw]
     partial = bytearray(1 if is_partial_utf8(b) else 0 for b in raw)
+    grapheme = bytearray(1 if not p and is_grapheme_fragment(b) else 0 for p, b in zip(partial, raw))
     flags = bytearray(len(merges)) + bytearray(b"\x01") * len(unbuilt)
-    return SearchIndex(text, merged + whole, script, partial, flags)
+    return SearchIndex(text, merged + whole, script, partial, grapheme, flags)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +152,9 @@ class MergeFilter:
         mode: one of :data:`FILTER_MODES`.
         script: keep merged tokens of this script class (see
             :data:`tokexplorer.core.analysis.merges.SCRIPTS`), or None.
-        partial_only: keep only merged tokens that hold part of a UTF-8 character.
+        partial: one of :data:`PARTIAL_LEVELS`: ``"utf8"`` keeps only merged
+            tokens that hold part of a UTF-8 character, ``"grapheme"`` only those
+            that are whole UTF-8 but part of a grapheme cluster, ``""`` all.
         whole_chunk_only: keep only the tokens no merge builds (emitted only
             for a whole chunk).
     """
@@ -146,13 +162,13 @@ class MergeFilter:
     needle: str = ""
     mode: str = "text"
     script: str | None = None
-    partial_only: bool = False
+    partial: str = ""
     whole_chunk_only: bool = False
 
     @property
     def active(self) -> bool:
         """True when any condition is set."""
-        return bool(self.needle) or self.script is not None or self.partial_only or self.whole_chunk_only
+        return bool(self.needle) or self.script is not None or bool(self.partial) or self.whole_chunk_only
 
 
 def filter_mask(
@@ -173,7 +189,8 @@ def filter_mask(
     mask = _needle_mask(tokens, condition, index) if condition.needle else None
     for on, column in (
         (condition.script is not None, lambda: bytearray(s == condition.script for s in index().script)),
-        (condition.partial_only, lambda: index().partial),
+        (condition.partial == "utf8", lambda: index().partial),
+        (condition.partial == "grapheme", lambda: index().grapheme),
         (condition.whole_chunk_only, lambda: index().whole),
     ):
         if on:

@@ -40,6 +40,7 @@ from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import (
     FILTER_MODES,
+    PARTIAL_LEVELS,
     WHOLE_CHUNK_FLAG,
     MergeFilter,
     SearchIndex,
@@ -438,7 +439,7 @@ class MergeTableModel(TitledTableModel):
         *,
         mode: str = "text",
         script: str | None = None,
-        partial_only: bool = False,
+        partial: str = "",
         whole_chunk_only: bool = False,
     ) -> None:
         """Show only the merges that pass every given condition (see
@@ -448,8 +449,9 @@ class MergeTableModel(TitledTableModel):
             needle: text, regex or hex bytes to look for, by ``mode``; empty: no condition.
             mode: ``"text"``, ``"regex"`` or ``"hex"``.
             script: keep merged tokens of this script class, or None.
-            partial_only: keep only merged tokens that hold part of a UTF-8
-                character.
+            partial: ``"utf8"``: keep only merged tokens that hold part of a UTF-8
+                character; ``"grapheme"``: only whole-UTF-8 tokens that are part of
+                a grapheme cluster; ``""``: no condition (see ``PARTIAL_LEVELS``).
             whole_chunk_only: keep only the tokens no merge builds.
 
         Raises:
@@ -458,7 +460,9 @@ class MergeTableModel(TitledTableModel):
         """
         if mode not in FILTER_MODES:
             raise ValueError(f"unknown filter mode {mode!r}")
-        new = MergeFilter(needle, mode, script, bool(partial_only), bool(whole_chunk_only))
+        if partial not in dict(PARTIAL_LEVELS):
+            raise ValueError(f"unknown partial level {partial!r}")
+        new = MergeFilter(needle, mode, script, partial, bool(whole_chunk_only))
         mask = self._mask_for(new)
         self._filter = new
         self.beginResetModel()

@@ -32,7 +32,6 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QScrollArea,
     QSplitter,
@@ -52,6 +51,7 @@ from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
 from tokexplorer.gui.widgets.cut_list import CutList, track_lines
 from tokexplorer.gui.widgets.decode_box import DecodeBox
+from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.hf_stages import HFStagesView
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
 from tokexplorer.gui.widgets.raw_banner import RawBanner
@@ -89,7 +89,8 @@ class BytesPane(QWidget):
         updated(): the view, tables and lists show the current text.
 
     Attributes:
-        editor: QPlainTextEdit with the inspected text (read-only in raw mode).
+        editor: :class:`FaithfulTextEdit` with the inspected text, kept byte for
+            byte (CRLF, NBSP... as they are; read-only in raw mode).
         follow_check: "Follow compare text" toggle; typing your own text turns it off.
         raw_banner: the :class:`RawBanner` describing the raw bytes shown (hidden in text mode).
         byte_view: the :class:`ByteView` (inside :attr:`scroll`).
@@ -139,10 +140,10 @@ class BytesPane(QWidget):
 
     def _build_top(self) -> QHBoxLayout:
         """The editor and, beside it, the follow toggle and the raw-bytes buttons."""
-        self.editor = QPlainTextEdit(self)
+        self.editor = FaithfulTextEdit(self)
         self.editor.setPlaceholderText("Text to inspect…")
         self.editor.setMaximumHeight(90)
-        self.editor.setPlainText(self._text)
+        self.editor.set_text(self._text)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -187,7 +188,8 @@ class BytesPane(QWidget):
             f"<span style='background:{role['invalid'].name()}'>&nbsp;invalid&nbsp;</span> · "
             f"<span style='color:{theme.CUT_CODE_POINT.name()}'><b>┃</b></span> token cut inside a character · "
             f"<span style='color:{theme.CUT_GRAPHEME.name()}'><b>┃</b></span> cut inside a grapheme cluster · "
-            "dashed box = token holds part of a character · \u2248 approximate spans · hover for details"
+            "dashed box = token holds part of a character · dotted box = whole code points, part of a grapheme · "
+            "\u2248 approximate spans · hover for details"
         )
         self.legend.setWordWrap(True)
 
@@ -308,9 +310,9 @@ class BytesPane(QWidget):
     # ------------------------------------------------------------------ updates
 
     def _set_editor(self, text: str) -> None:
-        if self.editor.toPlainText() != text:
+        if self.editor.real_text() != text:
             self.editor.blockSignals(True)
-            self.editor.setPlainText(text)
+            self.editor.set_text(text)
             self.editor.blockSignals(False)
 
     def _set_raw_mode(self, data: bytes | None, name: str) -> None:
@@ -325,7 +327,7 @@ class BytesPane(QWidget):
     def _on_edited(self) -> None:
         if self._raw is not None:
             return
-        if self.follow_check.isChecked() and self.editor.toPlainText() != self.state.sample_text:
+        if self.follow_check.isChecked() and self.editor.real_text() != self.state.sample_text:
             self.follow_check.blockSignals(True)
             self.follow_check.setChecked(False)  # the user's own text: stop following
             self.follow_check.blockSignals(False)
@@ -336,7 +338,7 @@ class BytesPane(QWidget):
             self.inspect(self.state.sample_text, -1, -1)
 
     def _commit_text(self) -> None:
-        text = self.editor.toPlainText()
+        text = self.editor.real_text()
         if text != self._text and self._raw is None:
             self._text = text
             self._pending_highlight = (-1, -1)
@@ -405,8 +407,10 @@ class BytesPane(QWidget):
                 tr.error,
                 tuple((c.byte_offset, c.kind) for c in tr.cuts),
                 tr.exact,
-                tuple(t.description for t in tr.tokens),
+                tuple(t.description + (f"\npart of a grapheme: {t.grapheme_part}" if t.grapheme_part else "")
+                      for t in tr.tokens),  # fmt: skip
                 tuple(t.spelling for t in tr.tokens),
+                {t.index: t.grapheme_part for t in tr.tokens if t.grapheme_part is not None},
             )
             for tr in report.tracks
         ]

@@ -39,7 +39,6 @@ from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
     QLabel,
-    QPlainTextEdit,
     QPushButton,
     QSplitter,
     QToolButton,
@@ -54,6 +53,8 @@ from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
+from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
+from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.token_column import TokenColumn
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -95,7 +96,9 @@ class ComparePane(QWidget):
         tokenized(): every column shows the result for the current text and policy.
 
     Attributes:
-        editor: the QPlainTextEdit holding the sample text.
+        editor: the :class:`FaithfulTextEdit` holding the sample text byte for byte.
+        line_endings: the :class:`LineEndingBar` (keep as is / normalize to LF,
+            token counts of both), shown when the text has CRLF or CR.
         policy_combo: the special-token policy QComboBox.
         tiktoken_combo: the tiktoken encoding QComboBox (replaces the tiktoken column).
         add_button: QToolButton "Add column" with its menu, :attr:`add_menu`
@@ -145,9 +148,11 @@ class ComparePane(QWidget):
         self._retokenize()
 
     def _build_editor(self) -> None:
-        self.editor = QPlainTextEdit(self)
+        self.editor = FaithfulTextEdit(self)
         self.editor.setPlaceholderText("Type or paste a sample text…")
-        self.editor.setPlainText(self.state.sample_text)
+        self.editor.set_text(self.state.sample_text)
+        self.line_endings = LineEndingBar(self.state, self)
+        self.line_endings.text_replaced.connect(self.set_text)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -222,6 +227,7 @@ class ComparePane(QWidget):
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)
         top_lay.addWidget(self.editor)
+        top_lay.addWidget(self.line_endings)
         top_lay.addLayout(controls)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
@@ -246,7 +252,7 @@ class ComparePane(QWidget):
         self._debounce.stop()
         self.part = 0
         if text == self.state.sample_text:
-            if self.editor.toPlainText() != text:
+            if self.editor.real_text() != text:
                 self._set_editor_text(text)
             self._retokenize()
         else:
@@ -290,12 +296,12 @@ class ComparePane(QWidget):
     def _set_editor_text(self, text: str) -> None:
         self.editor.blockSignals(True)
         try:
-            self.editor.setPlainText(text)
+            self.editor.set_text(text)
         finally:
             self.editor.blockSignals(False)
 
     def _commit_text(self) -> None:
-        text = self.editor.toPlainText()
+        text = self.editor.real_text()
         if text != self.state.sample_text:
             self.part = 0
             self.state.set_sample_text(text)
@@ -303,7 +309,7 @@ class ComparePane(QWidget):
             self._retokenize()
 
     def _on_state_text(self, text: str) -> None:
-        if self.editor.toPlainText() != text:
+        if self.editor.real_text() != text:
             self._debounce.stop()
             self._set_editor_text(text)
         self.part = 0

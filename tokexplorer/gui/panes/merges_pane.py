@@ -46,7 +46,7 @@ from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
+from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title, partial_level_combo
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
@@ -76,7 +76,7 @@ class MergesPane(QWidget):
         view: the :class:`MergeTableView`.
         filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
         script_combo: "any script" or one of :data:`SCRIPTS`.
-        partial_check: show only merged tokens holding part of a UTF-8 character.
+        partial_combo: any token, partial UTF-8 only, or part of a grapheme only (whole code points).
         whole_check: show only the tokens no merge builds (shown when the model has some).
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
@@ -155,8 +155,7 @@ class MergesPane(QWidget):
         for s in SCRIPTS:
             self.script_combo.addItem(s, s)
         self.script_combo.setToolTip("Keep merged tokens of one script (the first letter's script wins)")
-        self.partial_check = QCheckBox("partial UTF-8 only")
-        self.partial_check.setToolTip("Keep merged tokens that hold only part of a character (\\xNN bytes)")
+        self.partial_combo = partial_level_combo()
         self.whole_check = QCheckBox("whole-chunk only")
         self.whole_check.setToolTip("Keep the tokens no merge builds: emitted only when a whole chunk is the token")
         self.count_label = QLabel()
@@ -165,7 +164,7 @@ class MergesPane(QWidget):
         row = QHBoxLayout()
         row.addWidget(QLabel("Filter:"))
         row.addWidget(self.filter_edit, 1)
-        checks = (self.partial_check, self.whole_check)
+        checks = (self.partial_combo, self.whole_check)
         for widget in (self.regex_check, self.hex_check, self.script_combo, *checks, self.count_label):
             row.addWidget(widget)
         return row
@@ -217,7 +216,7 @@ class MergesPane(QWidget):
         self.hex_check.toggled.connect(self._on_mode_check)
         self.regex_check.toggled.connect(self._on_mode_check)
         self.script_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
-        self.partial_check.toggled.connect(lambda _on: self.apply_filter())
+        self.partial_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.whole_check.toggled.connect(lambda _on: self.apply_filter())
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
@@ -283,7 +282,7 @@ class MergesPane(QWidget):
                 needle,
                 mode=mode,
                 script=self.script_combo.currentData(),
-                partial_only=self.partial_check.isChecked(),
+                partial=self.partial_combo.currentData(),
                 whole_chunk_only=self.whole_check.isChecked(),
             )
         except ValueError as exc:

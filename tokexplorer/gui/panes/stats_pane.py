@@ -55,6 +55,7 @@ CHART_MEASURES: dict[str, tuple[str, str]] = {
     "bytes_per_token": ("UTF-8 bytes per token", "bytes / token"),
     "tokens_per_word": ("Tokens per word (space-delimited scripts)", "tokens / word"),
     "partial_pct": ("Tokens holding part of a UTF-8 character", "% of tokens"),
+    "grapheme_part_pct": ("Tokens holding part of a grapheme cluster (whole code points)", "% of tokens"),
     "unknown_pct": ("Unknown pieces (SentencePiece)", "% of tokens"),
 }
 

@@ -11,14 +11,13 @@ of 16–32 bytes (as many as fit). Each row shows, top to bottom:
 * one track per tokenizer: token boxes in the token's id colour with the id (tokens sharing one span
   share one box), and cut markers where a boundary falls inside a code point (red) or grapheme (orange).
 
-A byte range can be highlighted (the token hovered in the compare pane). Put the widget in a
-QScrollArea with ``setWidgetResizable(True)``: its minimum height follows its width.
+Hovering a token in Compare highlights its bytes. In a resizable QScrollArea, height follows width.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TypeVar
 
 import unicodedata2
@@ -57,6 +56,7 @@ class TokenTrack:
         descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
             from :class:`tokexplorer.core.analysis.inspector.TokenReport`.
         spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
+        grapheme_parts: token index → the part of a grapheme cluster it holds (dotted outline).
     """
 
     name: str
@@ -66,6 +66,7 @@ class TokenTrack:
     exact: bool = True
     descriptions: tuple[str, ...] = ()
     spellings: tuple[str, ...] = ()
+    grapheme_parts: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,7 +262,7 @@ class ByteView(QWidget):
                     text += f"  ·  spelled {tr.spellings[i]}"
                 text += shared_line(tr.tokenization.tokens, i, off)
                 if i < len(tr.descriptions):
-                    if t.partial or t.unknown or not tr.exact:
+                    if t.partial or t.unknown or not tr.exact or i in tr.grapheme_parts:
                         text += "\n" + tr.descriptions[i]
                 elif t.partial and a.data[t.byte_start : t.byte_end] == t.bytes:
                     glyphs = theme.control_pictures()
@@ -454,18 +455,17 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills = theme.token_colors([t.id for t in toks])
-        for t, fill, label in zip(toks, fills, self._labels[k]):
+        for i, (t, fill, label) in enumerate(zip(toks, fills, self._labels[k])):
             if label is None or t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
-            st = theme.token_style(t, fill)
+            st = theme.token_style(t, fill, grapheme_part=i in tr.grapheme_parts)
             for row, x0, x1, _l, _r in self._spans(t.byte_start, t.byte_end):
                 r = QRectF(x0, self._row_top(row) + y_off, x1 - x0, th)
                 p.fillRect(r.adjusted(0.5, 0.5, -0.5, -0.5), st.background)
                 if st.hatch is not None:
                     p.fillRect(r, QBrush(st.hatch, st.hatch_style))
                 pen = QPen(st.border or theme.BOX_BORDER, 1.0)
-                if st.dashed:
-                    pen.setStyle(Qt.PenStyle.DashLine)
+                pen.setStyle(st.pen_style)
                 p.setPen(pen)
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(r.adjusted(0.5, 0.5, -0.5, -0.5))

@@ -94,6 +94,8 @@ def track_lines(track: TrackReport, analysis: utf8.Utf8Analysis, *, control_pict
             lines.append(f"<unk> (id {t.id}) = {rep.description[len('<unk> for '):]} swallowed")
         elif t.partial and t.bytes and track.exact:
             lines.append(f"{t.bytes.hex(' ').upper()} = {rep.description}")
+        elif rep.grapheme_part is not None:
+            lines.append(f"{t.bytes.hex(' ').upper()} = part of a grapheme: {rep.grapheme_part}")
         elif rep.description.count("U+FFFD stands for"):
             lines.append(f"{t.bytes.hex(' ').upper()} = {rep.description}")
         # a run of SentencePiece byte-fallback pieces: say what they spell together

@@ -9,6 +9,8 @@ from __future__ import annotations
 import unicodedata2
 from PySide6.QtGui import QFont, QFontMetrics
 
+from tokexplorer.core.text import char_notation
+
 #: Short names for invisible code points, used when the font has no Control
 #: Pictures glyph (DejaVu and Noto have none for U+2400–U+2421).
 _ABBREV: dict[int, str] = {
@@ -36,8 +38,11 @@ def visible_char(ch: str, font: QFont | None = None) -> str:
     Returns:
         ``"↵"`` for LF, ``"→"`` for TAB, ``"␣"`` for a space (when the font has
         them, else ``"LF"``, ``"TAB"``, ``"SP"``); ``"CR"``, ``"NUL"``, ``"ZWJ"``,
-        ``"BOM"``... for other controls and format characters; a surrogate
-        (raw-bytes mode) as ``"\\xNN"``; anything else as itself.
+        ``"BOM"``... for the common controls and format characters; a surrogate
+        (raw-bytes mode) as ``"\\xNN"``; other invisible code points (variation
+        selectors, bidi controls, private use, unassigned, other spaces) as
+        ``"<U+FE0F>"`` and a combining mark on ``◌``, as in token displays
+        (:func:`~tokexplorer.core.text.char_notation`); anything else as itself.
     """
     o = ord(ch)
     fm = QFontMetrics(font) if font is not None else None
@@ -50,9 +55,7 @@ def visible_char(ch: str, font: QFont | None = None) -> str:
         return f"\\x{o - 0xDC00:02X}"
     if o in _ABBREV:
         return _ABBREV[o]
-    cat = unicodedata2.category(ch)
-    if cat in ("Cc", "Cf", "Zl", "Zp") or (cat == "Zs" and o != 0x20):
-        return f"U+{o:04X}"
-    if cat in ("Mn", "Me"):
-        return "\u25cc" + ch
-    return ch
+    if unicodedata2.category(ch) == "Zs":
+        return f"<U+{o:04X}>"  # a space other than U+0020 (no-break, em, ideographic...)
+    # the one escape rule of every token display: <U+FE0F>, <U+202E>, <U+E000>, ◌́
+    return char_notation(ch)

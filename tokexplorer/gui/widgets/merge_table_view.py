@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
     QHeaderView,
     QStyledItemDelegate,
     QStyleOptionViewItem,
@@ -21,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.bpe import BPE
+from tokexplorer.gui.models.merge_filter import PARTIAL_LEVELS
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
     COL_COUNT,
@@ -138,3 +140,18 @@ class MergeTableView(QTableView):
         if not notify:
             selection.blockSignals(False)
         return ix
+
+
+def partial_level_combo() -> QComboBox:
+    """The merge filter's choice of partial level (``PARTIAL_LEVELS``); its
+    ``currentData()`` is the level's key (``""``, ``"utf8"``, ``"grapheme"``)."""
+    combo = QComboBox()
+    for key, label in PARTIAL_LEVELS:
+        combo.addItem(label, key)
+    combo.setToolTip(
+        "partial UTF-8: merged tokens holding only part of a character (\\xNN bytes); "
+        "part of a grapheme: whole code points that cannot stand alone (a skin-tone "
+        "modifier, a variation selector, a combining mark, one regional indicator of a flag)"
+    )
+    return combo
+

@@ -23,7 +23,7 @@ import regex
 import unicodedata2
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from tokexplorer.core.text import control_glyph, token_display
+from tokexplorer.core.text import control_glyph, is_mark, token_display
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
 
@@ -139,27 +139,23 @@ class LayoutOptions:
 
 def shown_text(cluster: str, metrics: TokenMetrics, *, show_whitespace: bool) -> str:
     """What is drawn for one grapheme cluster: whitespace as blank space (or ␣ → ↵),
-    controls as Control Pictures, an invisible cluster as ``◌``."""
+    everything else by the core's one escape rule (``token_display``: controls as
+    Control Pictures, invisible code points as ``<U+FE0F>``, a lone combining mark
+    on ``◌``), and a cluster the font draws with no width as ``◌``."""
     if cluster in (" ", "\n", "\t", "\r\n", "\r"):
         if not show_whitespace:
             return " " if cluster != "\t" else "    "
         # ␍, or ← where the fonts lack Control Pictures
         cr = control_glyph(0x0D, control_pictures=theme.control_pictures())
         return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": cr + "↵", "\r": cr}[cluster]
-    out = []
-    for ch in cluster:
-        o = ord(ch)
-        if o < 0x20:
-            out.append(chr(0x2400 + o))  # control pictures: ␀ ␁ ...
-        elif o == 0x7F:
-            out.append("␡")
-        elif show_whitespace and ch in "\u00a0\u3000":
-            out.append("⍽")
-        else:
-            out.append(ch)
-    s = "".join(out)
-    if unicodedata2.category(s[0]) in ("Cf", "Mn", "Me") and metrics.advance(s) < 1.0:
-        return "◌"  # an invisible cluster (U+FEFF, a lone ZWJ...) stays visible
+    if cluster.isprintable() and not is_mark(cluster[0]):
+        s = cluster  # the common case: visible characters, marks on their base
+    elif show_whitespace and cluster in ("\u00a0", "\u3000"):
+        return "⍽"
+    else:
+        s = token_display(cluster.encode("utf-8", "surrogatepass"), control_pictures=theme.control_pictures())
+    if metrics.advance(s) < 1.0:
+        return "◌"  # a cluster the font draws with no width stays visible
     return s
 
 

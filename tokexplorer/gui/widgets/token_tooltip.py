@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from tokexplorer.core.text import describe_partial_token, token_display, utf8
+from tokexplorer.core.text import grapheme_parts as core_grapheme_parts
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 
@@ -21,7 +22,12 @@ def hex_bytes(data: bytes, *, limit: int = 48) -> str:
     return data[:limit].hex(" ").upper() + f" … ({len(data):,} bytes)"
 
 
-def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8Analysis]) -> str:
+def token_tooltip(
+    tz: Tokenization,
+    index: int,
+    analysis: Callable[[], utf8.Utf8Analysis],
+    grapheme_parts: Callable[[], dict[int, str]] | None = None,
+) -> str:
     """Plain-text description of token ``index`` of ``tz`` (a valid index).
 
     Lines: ``"token 3 · id 57352 · partial UTF-8"``, ``"bytes F0 9D"``, ``"text
@@ -29,14 +35,17 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
     when there is one, for a piece inside a normalized character the original
     character(s) it was made from (``"part of what the normalizer made of '…'
     (U+2026); the span is all of it"``), for a partial token the part of the
-    character it holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``), and its byte and
-    character spans.
+    character it holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``), for a token holding
+    part of a grapheme cluster the part by its role (``"skin-tone modifier
+    U+1F3FD of grapheme 👋🏽"``), and its byte and character spans.
 
     Args:
         tz: the tokenization.
         index: the token's index.
         analysis: returns ``utf8.analyze(tz.text)`` (called only for a partial
             token with exact offsets, so a view can build it once, when needed).
+        grapheme_parts: returns ``core.text.grapheme_parts(tz)`` (cached by the
+            view); default: computed here.
     """
     tok = tz.tokens[index]
     kind = []
@@ -48,6 +57,9 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
         kind.append("partial UTF-8")
     if tok.inside_normalized:
         kind.append("inside a normalized character")
+    part = (grapheme_parts or (lambda: core_grapheme_parts(tz)))().get(index)
+    if part is not None:
+        kind.append("part of a grapheme")
     head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
     glyphs = theme.control_pictures()
     lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
@@ -59,5 +71,7 @@ def token_tooltip(tz: Tokenization, index: int, analysis: Callable[[], utf8.Utf8
         lines.append(f"part of what the normalizer made of {whole!r} ({points}); the span is all of it")
     if tok.partial and tz.exact_offsets:
         lines.append(describe_partial_token(tok.bytes, tok.byte_start, analysis(), control_pictures=glyphs))
+    if part is not None:
+        lines.append(part)
     lines.append(f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})")
     return "\n".join(lines)

@@ -24,7 +24,7 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen
 from PySide6.QtWidgets import QAbstractScrollArea, QToolTip, QWidget
 
-from tokexplorer.core.text import utf8
+from tokexplorer.core.text import grapheme_part_tokens, grapheme_parts, utf8
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.token_layout import (
@@ -81,6 +81,7 @@ class TokenView(QAbstractScrollArea):
         self._mark_spans: list[tuple[int, int]] = []
         self._marked: set[int] = set()
         self._analysis: utf8.Utf8Analysis | None = None  # of the text, built on the first tooltip
+        self._grapheme_parts: dict[int, str] | None = None  # of the tokenization, built on the first tooltip
         self._laid_out_width = -1.0
         self._message = ""
         self._show_ids = False
@@ -99,12 +100,14 @@ class TokenView(QAbstractScrollArea):
         """Show ``tokenization`` (None clears the view); keeps the byte highlight."""
         self._tokenization = tokenization
         self._analysis = None
+        self._grapheme_parts: dict[int, str] | None = None
         self._diff = []
         self._hover = -1
         toks = tokenization.tokens if tokenization is not None else ()
         self._starts = [t.byte_start for t in toks]
         fills = theme.token_colors([t.id for t in toks])
-        self._styles = [theme.token_style(t, c) for t, c in zip(toks, fills)]
+        parts = set(grapheme_part_tokens(tokenization)) if tokenization is not None else set()
+        self._styles = [theme.token_style(t, c, grapheme_part=i in parts) for i, (t, c) in enumerate(zip(toks, fills))]
         self._relayout()
         if self._highlight is not None:
             self.highlight_bytes(*self._highlight)
@@ -242,13 +245,20 @@ class TokenView(QAbstractScrollArea):
 
         Lines: ``"token 3 · id 57352 · partial UTF-8"``, ``"bytes F0 9D"``, ``"text
         '\\xf0\\x9d'"`` (readable, with ``\\xNN`` escapes), the SentencePiece piece
-        when there is one, and for a partial token the part of the character it
-        holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``).
+        when there is one, for a partial token the part of the character it
+        holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``), for a part of a grapheme
+        cluster its role (``"combining mark U+0301 ◌́ of grapheme é"``).
         """
         tz = self._tokenization
         if tz is None or not 0 <= index < len(tz.tokens):
             return ""
-        return token_tooltip(tz, index, self._text_analysis)
+        return token_tooltip(tz, index, self._text_analysis, self._parts_of_graphemes)
+
+    def _parts_of_graphemes(self) -> dict[int, str]:
+        """``grapheme_parts()`` of the tokenization shown, built on the first call after a change."""
+        if self._grapheme_parts is None:
+            self._grapheme_parts = grapheme_parts(self._tokenization)
+        return self._grapheme_parts
 
     def _text_analysis(self) -> utf8.Utf8Analysis:
         """``utf8.analyze()`` of the text shown, built on the first call after a change."""
@@ -468,8 +478,7 @@ class TokenView(QAbstractScrollArea):
             p.fillRect(inner, QBrush(st.hatch, st.hatch_style))
         if st.border is not None:
             pen = QPen(st.border, 1.0)
-            if st.dashed:
-                pen.setStyle(Qt.PenStyle.DashLine)
+            pen.setStyle(st.pen_style)
             p.setPen(pen)
             p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawRect(inner.adjusted(0.5, 0.5, -0.5, -0.5))

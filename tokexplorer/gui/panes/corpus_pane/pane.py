@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal
@@ -164,6 +164,7 @@ class CorpusPane(QWidget):
         auto_fit: bool = False,
         confirm: bool = True,
         allow_damaged: bool = False,
+        fit_lines: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -177,6 +178,9 @@ class CorpusPane(QWidget):
                 and nothing is asked.
             allow_damaged: train on lossily decoded text without asking (the
                 startup models on a corpus with a few undecodable bytes).
+            fit_lines: for SentencePiece, raise ``max_sentence_length`` to the
+                longest line (or skip the longest lines) and say so, instead of
+                refusing long lines (``TrainingRequest.fit_lines``).
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -198,6 +202,8 @@ class CorpusPane(QWidget):
             vocab_size=int(vocab_size if vocab_size is not None else self.form.vocab_spin.value()),
             fit_vocab=auto_fit,
         )
+        if fit_lines and request.algorithm != "bpe":
+            request = replace(request, fit_lines=True)
         try:
             request.validate()
         except InputError as exc:
