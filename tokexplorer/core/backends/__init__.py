@@ -12,6 +12,8 @@ _EXPORTS: dict[str, str] = {
     "Tokenizer": "base",
     "check_special_policy": "base",
     "BPETokenizer": "bpe_backend",
+    "CompiledCore": "compiled",
+    "compile_ranks": "compiled",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",

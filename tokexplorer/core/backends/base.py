@@ -112,6 +112,19 @@ class Tokenizer(ABC):
     def special_tokens(self) -> dict[str, int]:
         return {}
 
+    @property
+    def counting_engine(self) -> str:
+        """What computes ids and counts without spans (:meth:`encode`, :meth:`count`):
+        the family's own library here; our BPE names tiktoken's compiled core or
+        our engine and why."""
+        return self.family
+
+    @property
+    def counting_notes(self) -> tuple[str, ...]:
+        """Remarks on how ids and counts were computed (e.g. why not on a compiled
+        core); empty for most families."""
+        return ()
+
     # ------------------------------------------------- the public entry points
     def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
         """Tokenize ``text`` into tokens with spans.

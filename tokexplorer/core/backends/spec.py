@@ -118,8 +118,11 @@ def load_tokenizer(spec: str) -> Tokenizer:
         return BPETokenizer(load_bpe(path), source_file=path.absolute())
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
+        from tokexplorer.core.backends.compiled import core_of_encoding
+        from tokexplorer.core.backends.tiktoken_registry import load_tiktoken_encoding
 
-        return BPETokenizer(bpe_from_tiktoken(arg))
+        encoding = load_tiktoken_encoding(arg)
+        return BPETokenizer(bpe_from_tiktoken(encoding), core=core_of_encoding(encoding))
     if kind == "tiktoken":
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 

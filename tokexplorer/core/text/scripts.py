@@ -84,6 +84,9 @@ _CODE_ASSIGN = regex.compile(
 )
 _CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
+# str.translate tables that delete what is counted: the length lost is the count.
+_DROP_SYMBOLS = dict.fromkeys(map(ord, _CODE_SYMBOLS))
+_DROP_ASCII_LETTERS = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
 
 
 def looks_like_code(line: str) -> bool:
@@ -112,8 +115,8 @@ def looks_like_code(line: str) -> bool:
         or _CODE_ASSIGN.match(line)
     ):
         return True
-    chars = [c for c in stripped if not c.isspace()]
-    share = sum(c in _CODE_SYMBOLS for c in chars) / len(chars)
+    n_chars = len("".join(stripped.split()))  # the non-space characters
+    share = (len(stripped) - len(stripped.translate(_DROP_SYMBOLS))) / n_chars
     if _CODE_OPERATOR.search(line):
         return share >= 0.10
     return share >= 0.25
@@ -126,11 +129,24 @@ def script_counts(text: str) -> Counter[str]:
     >>> sorted(script_counts("ab 你").items())
     [('Han', 1), ('Latin', 2)]
     """
-    counts: Counter[str] = Counter()
-    for m in _LETTER_SCRIPTS.finditer(text):
-        name = m.lastgroup or "other"
-        counts["other script" if name == "other" else name] += 1
+    counts: Counter[str] = Counter(map(_CHAR_LABELS.__getitem__, text))
+    counts.pop(None, None)
     return counts
+
+
+class _CharLabels(dict):
+    """Character -> its label in :func:`script_counts` (None: not a letter nor an
+    emoji), filled on first sight: each branch of the pattern matches one code
+    point, so labelling characters one by one gives the counts of ``finditer``."""
+
+    def __missing__(self, ch: str) -> str | None:
+        m = _LETTER_SCRIPTS.match(ch)
+        label = None if m is None else ("other script" if m.lastgroup == "other" else m.lastgroup)
+        self[ch] = label
+        return label
+
+
+_CHAR_LABELS = _CharLabels()
 
 
 def classify_line(line: str) -> str:
@@ -149,6 +165,8 @@ def classify_line(line: str) -> str:
         return "blank"
     if looks_like_code(line):
         return "code"
+    if line.isascii():  # every ASCII letter is Latin, and no ASCII character is an emoji
+        return "Latin" if len(line.translate(_DROP_ASCII_LETTERS)) < len(line) else "other"
     counts = script_counts(line)
     emoji = counts.pop("emoji", 0)
     letters = sum(counts.values())
