@@ -40,9 +40,11 @@ import csv
 import io
 import json
 import os
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Generator, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
+from operator import or_
 from typing import Any
 
 import regex
@@ -134,8 +136,15 @@ class GroupStats:
 
     def add(self, other: GroupStats) -> None:
         """Add ``other``'s counts to these."""
-        for name in self.__slots__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.lines += other.lines
+        self.chars += other.chars
+        self.bytes += other.bytes
+        self.words += other.words
+        self.tokens += other.tokens
+        self.word_tokens += other.word_tokens
+        self.partial += other.partial
+        self.unknown += other.unknown
+        self.roundtrip_failed += other.roundtrip_failed
 
 
 def _ratio(a: int, b: int, digits: int = RATIO_DIGITS) -> float | None:
@@ -303,18 +312,24 @@ class _Line:
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 
 
-def _block_lines(block: str, *, last_block: bool = True) -> list[_Line]:
+def _block_lines(block: str, *, last_block: bool = True, seen: dict | None = None) -> list[_Line]:
     """The block's lines with their endings. LF, CRLF and CR end a line, as in
     :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
     cut at form feeds and other separators, and disagree with the corpus tab).
     A block that is not the text's last may end inside a line (cut between two
-    words): that piece is marked ``ends=False`` and is not counted as a line."""
+    words): that piece is marked ``ends=False`` and is not counted as a line.
+    ``seen`` keeps line text -> (label, bytes, words) across blocks (a corpus
+    repeats many lines, blank ones first)."""
     out: list[_Line] = []
     pos = 0
+    seen = {} if seen is None else seen
     for line in _LINE_RE.findall(block):
-        nb = len(line.encode("utf-8"))
-        label = classify_line(line)
-        words = len(line.split()) if label in SPACE_DELIMITED else 0
+        known = seen.get(line)
+        if known is None:
+            label = classify_line(line)
+            nb = len(line) if line.isascii() else len(line.encode("utf-8"))
+            known = seen[line] = (label, nb, len(line.split()) if label in SPACE_DELIMITED else 0)
+        label, nb, words = known
         out.append(_Line(label, pos, len(line), nb, words, line.rstrip("\r\n")))
         pos += nb
     if out and not last_block and block[-1] not in "\r\n":
@@ -322,14 +337,88 @@ def _block_lines(block: str, *, last_block: bool = True) -> list[_Line]:
     return out
 
 
+class _TokenTable(dict):
+    """Token id -> one number about its bytes, looked up on first sight
+    (``token_bytes``): the byte length, or whether the first byte is a UTF-8
+    continuation byte (0x80-0xBF, then 1, else 0)."""
+
+    def __init__(self, tokenizer: Tokenizer, *, lead: bool) -> None:
+        super().__init__()
+        self._tokenizer = tokenizer
+        self._lead = lead
+
+    def __missing__(self, token_id: int) -> int:
+        b = self._tokenizer.token_bytes(token_id)
+        value = int(bool(b) and 0x80 <= b[0] < 0xC0) if self._lead else len(b)
+        self[token_id] = value
+        return value
+
+
+def _line_groups(lines: list[_Line]) -> list[GroupStats]:
+    return [GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines]
+
+
+def _sum_groups(lines: list[_Line], per_line: list[GroupStats]) -> tuple[GroupStats, dict[str, GroupStats]]:
+    total = GroupStats()
+    scripts: dict[str, GroupStats] = {}
+    for ln, g in zip(lines, per_line):
+        total.add(g)
+        scripts.setdefault(ln.label, GroupStats()).add(g)
+    return total, scripts
+
+
+def _byte_level_block(
+    tokenizer: Tokenizer,
+    tables: tuple[_TokenTable, _TokenTable],
+    block: str,
+    lines: list[_Line],
+    special: SpecialPolicy,
+) -> tuple[GroupStats, dict[str, GroupStats]] | None:
+    """Counts of one block from its ids alone (no spans): a token's start is the sum
+    of the byte lengths before it, and it holds part of a character when it or
+    the next token starts with a continuation byte. None when the token bytes do
+    not tile the block's bytes (a tokenizer that is not byte-level)."""
+    ids = tokenizer.encode(block, special=special)
+    lengths, leads = tables
+    starts = list(accumulate(map(lengths.__getitem__, ids), initial=0))
+    n = len(ids)
+    if starts[-1] != sum(ln.bytes for ln in lines):
+        return None
+    flags = b""
+    if not block.isascii() and n:
+        lead = bytes(map(leads.__getitem__, ids)) + b"\0"
+        flags = bytes(map(or_, lead, lead[1:]))
+    failed = int(tokenizer.decode_bytes(ids) != block.encode("utf-8"))
+    scripts: dict[str, GroupStats] = {}
+    a = 0
+    for i, ln in enumerate(lines):
+        b = bisect_left(starts, lines[i + 1].byte_start, a, n) if i + 1 < len(lines) else n
+        g = scripts.get(ln.label)
+        if g is None:
+            g = scripts[ln.label] = GroupStats()
+        g.lines += ln.ends
+        g.chars += ln.chars
+        g.bytes += ln.bytes
+        g.words += ln.words
+        g.tokens += b - a
+        if ln.label in SPACE_DELIMITED:
+            g.word_tokens += b - a
+        if flags:
+            g.partial += flags.count(1, a, b)
+        g.roundtrip_failed += failed
+        a = b
+    total = GroupStats()
+    for g in scripts.values():
+        total.add(g)
+    return total, scripts
+
+
 def _stats_of_block(
     tokenizer: Tokenizer, block: str, lines: list[_Line], special: SpecialPolicy
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
-    """Counts of one block: (block total, per script label)."""
+    """Counts of one block from its tokens with spans: (block total, per script label)."""
     tz = tokenizer.tokenize(block, special=special)
-    per_line = [
-        GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines
-    ]
+    per_line = _line_groups(lines)
     starts = [ln.byte_start for ln in lines]
     for t in tz.tokens:
         i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
@@ -350,12 +439,7 @@ def _stats_of_block(
     elif tokenizer.decode_bytes(tz.ids) != block.encode("utf-8"):
         for g in per_line:
             g.roundtrip_failed = 1
-    total = GroupStats()
-    scripts: dict[str, GroupStats] = {}
-    for ln, g in zip(lines, per_line):
-        total.add(g)
-        scripts.setdefault(ln.label, GroupStats()).add(g)
-    return total, scripts
+    return _sum_groups(lines, per_line)
 
 
 def corpus_stats_iter(
@@ -397,10 +481,11 @@ def corpus_stats_iter(
         names.append(unique)
     # tokenizer-independent part: blocks and their lines
     prepared: list[list[tuple[str, list[_Line]]]] = []
+    seen: dict = {}
     for _name, text in files:
         blocks = text_blocks(text, block_chars=block_chars)
         prepared.append(
-            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text))) for a, b in blocks]
+            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text), seen=seen)) for a, b in blocks]
         )
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
@@ -411,13 +496,20 @@ def corpus_stats_iter(
     for tok in tokenizers:
         ts = TokenizerStats(tok.name, tok.description, tok.family)
         by_script: dict[str, GroupStats] = {}
+        tables = None
+        if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
+            tables = (_TokenTable(tok, lead=False), _TokenTable(tok, lead=True))
         try:
             for fname, fblocks in zip(names, prepared):
                 fstats = GroupStats()
                 for block, lines in fblocks:
                     if cancel is not None and cancel():
                         raise Cancelled("cancelled")
-                    btotal, bscripts = _stats_of_block(tok, block, lines, special)
+                    got = _byte_level_block(tok, tables, block, lines, special) if tables else None
+                    if got is None:
+                        tables = None  # not byte-level: tokens with spans from here on
+                        got = _stats_of_block(tok, block, lines, special)
+                    btotal, bscripts = got
                     fstats.add(btotal)
                     for label, g in bscripts.items():
                         by_script.setdefault(label, GroupStats()).add(g)

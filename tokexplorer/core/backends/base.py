@@ -195,6 +195,17 @@ class Tokenizer(ABC):
         check_special_policy(special)
         return self._count(clean_text(text), special=special, cancel=cancel)
 
+    def notes(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[str, ...]:
+        """The notes :meth:`tokenize` gives for ``text``, for a path that prints
+        only ids or a count (byte-level families find them without encoding;
+        SentencePiece's notes about normalization and unknown pieces need its pieces).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._notes(clean_text(text), special=special)
+
     # ------------------------------------------------------ the adapter's hooks
     @abstractmethod
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
@@ -206,6 +217,10 @@ class Tokenizer(ABC):
             special: a valid policy.
             cancel: poll it where encoding can take long (or ignore it).
         """
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize`; override with a path that builds no tokens."""
+        return self._tokenize(cleaned, special=special, cancel=None).notes
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """The ids of :meth:`_tokenize`; override with a path that builds no spans."""

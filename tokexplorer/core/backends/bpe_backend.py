@@ -144,13 +144,20 @@ class BPETokenizer(Tokenizer):
         """
         t = cleaned.text
         ids = self.bpe.encode_with_policy(t, special, cancel=cancel)
+        notes = self._notes(cleaned, special=special)
+        special_ids = self.bpe.special_tokens.values() if special == "special" else ()
+        tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
+        return Tokenization(self.name, t, tokens, True, notes)
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The cleaning notes, one per special token spelled in the text with
+        ``"plain"``, one per unknown ``<|...|>`` spelling."""
+        t = cleaned.text
         notes = list(cleaned.notes)
         if special == "plain":
             notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
         notes.extend(unknown_special_notes(t, self.bpe.special_tokens, special))
-        special_ids = self.bpe.special_tokens.values() if special == "special" else ()
-        tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
-        return Tokenization(self.name, t, tokens, True, tuple(notes))
+        return tuple(notes)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Token ids without building spans: the compiled core's, else our engine's

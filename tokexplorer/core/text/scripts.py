@@ -82,6 +82,8 @@ _CODE_BLOCK = regex.compile(r"^\s*(?:for|while|if|with|async|switch|case)\b.*:\s
 _CODE_ASSIGN = regex.compile(
     r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:[-+*/%|&]|<<|>>)?=\s*\S"
 )
+# The three signals read from the line's start, as one pattern (one match per line).
+_CODE_START = regex.compile("|".join(f"(?:{p.pattern})" for p in (_CODE_KEYWORD, _CODE_BLOCK, _CODE_ASSIGN)))
 _CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
 # str.translate tables that delete what is counted: the length lost is the count.
@@ -108,12 +110,7 @@ def looks_like_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if (
-        _CODE_KEYWORD.match(line)
-        or _CODE_END.search(line)
-        or _CODE_BLOCK.match(line)
-        or _CODE_ASSIGN.match(line)
-    ):
+    if _CODE_START.match(line) or _CODE_END.search(line):
         return True
     n_chars = len("".join(stripped.split()))  # the non-space characters
     share = (len(stripped) - len(stripped.translate(_DROP_SYMBOLS))) / n_chars
