@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 import pytest
-from fixtures.multilingual import multilingual_text
 
+from fixtures.multilingual import multilingual_text
 from tokexplorer.cli import main
 from tokexplorer.core.io import load_word_counts, sample_text
 

@@ -226,7 +226,7 @@ def _counts_request(request: TrainingRequest) -> tuple[TrainingRequest, dict[str
         raise InputError(f"the word counts were made with the special tokens {given}; count again to change them")
     validate_vocab_size(request.vocab_size, len(table.special_tokens))
     note = (
-        f"trained from the word counts of {table.files:,} files "
+        f"trained from the word counts of {table.files:,} file{'s' if table.files != 1 else ''} "
         f"({table.bytes:,} bytes, {len(table.counts):,} chunks)"
     )
     return replace(request, pattern=table.pattern, special_tokens=table.special_tokens), table.counts, note

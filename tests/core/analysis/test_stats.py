@@ -237,7 +237,6 @@ def test_statistics_from_ids_equal_statistics_from_spans():
     """The byte-level path (ids and byte lengths, no spans) counts what the tokens
     with spans count, partial UTF-8 tokens included, block by block."""
     from fixtures.multilingual import multilingual_text
-
     from tokexplorer.core.analysis import stats as st
     from tokexplorer.core.analysis.blocks import text_blocks
     from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
@@ -261,7 +260,6 @@ def test_script_counts_equal_the_patterns_matches():
     from collections import Counter
 
     from fixtures.multilingual import multilingual_text
-
     from tokexplorer.core.text import scripts
 
     text = multilingual_text(5_000, seed=4) + "".join(map(chr, range(0x20, 0x3000)))

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from fixtures.multilingual import multilingual_text
 
+from fixtures.multilingual import multilingual_text
 from tokexplorer.core.analysis import count_tokens
 from tokexplorer.core.backends import BPETokenizer, compile_ranks, load_tokenizer
 from tokexplorer.core.backends.compiled import COMPILED_ENGINE, CompiledCore
@@ -79,7 +79,9 @@ def test_a_pattern_tiktoken_may_read_otherwise_runs_on_our_engine(models):
     bpe = models["gpt2"].bpe
     core = compile_ranks(bpe.mergeable_ranks, pat_str=r"\p{L}+|\P{L}", special_tokens={})
     assert core.encoding is None
-    assert core.engine == "our engine (the split pattern is not one of gpt2, cl100k, o200k: tiktoken may read it differently)"
+    assert core.engine == (
+        "our engine (the split pattern is not one of gpt2, cl100k, o200k: tiktoken may read it differently)"
+    )
 
 
 def test_special_tokens_that_start_one_another_run_on_our_engine(models):

@@ -4,8 +4,8 @@ counting here, and merges trained from them are the merges trained from the file
 from __future__ import annotations
 
 import pytest
-from fixtures.multilingual import multilingual_text
 
+from fixtures.multilingual import multilingual_text
 from tokexplorer.core.bpe import count_files, run, train_bpe
 from tokexplorer.core.bpe.counting import file_jobs
 from tokexplorer.core.bpe.dask_counting import count_files_dask
