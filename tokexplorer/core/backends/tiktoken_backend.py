@@ -397,7 +397,7 @@ class TiktokenTokenizer(Tokenizer):
             InputError: an id is not in the vocabulary.
         """
         try:
-            return self.encoding.decode_bytes([int(i) for i in ids])
+            return self.encoding.decode_bytes(ids if type(ids) is list else [int(i) for i in ids])
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException:  # noqa: BLE001 - find the bad id for the message

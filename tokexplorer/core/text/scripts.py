@@ -110,13 +110,28 @@ def looks_like_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if _CODE_START.match(line) or _CODE_END.search(line):
+    if _may_start_code(line, stripped[0]) and _CODE_START.match(line):
+        return True
+    if any(c in line for c in _END_CHARS) and _CODE_END.search(line):
         return True
     n_chars = len("".join(stripped.split()))  # the non-space characters
     share = (len(stripped) - len(stripped.translate(_DROP_SYMBOLS))) / n_chars
-    if _CODE_OPERATOR.search(line):
-        return share >= 0.10
-    return share >= 0.25
+    if share < 0.10:
+        return False
+    return share >= 0.25 or _CODE_OPERATOR.search(line) is not None
+
+
+# Cheap exact tests before the patterns (most lines of prose match none): after
+# ``^\s*`` each start signal needs one of these characters first (\s is a subset
+# of str.isspace, so it is the first character of the stripped line), the
+# assignment also needs "=", and every ending needs one of _END_CHARS.
+_KEYWORD_FIRST = frozenset("dcifretlvpsuwa#@")
+_NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_END_CHARS = "{};)]"
+
+
+def _may_start_code(line: str, first: str) -> bool:
+    return first in _KEYWORD_FIRST or (first in _NAME_FIRST and "=" in line)
 
 
 def script_counts(text: str) -> Counter[str]:
