@@ -270,3 +270,15 @@ def test_script_counts_equal_the_patterns_matches():
         "other script" if m.lastgroup == "other" else m.lastgroup for m in scripts._LETTER_SCRIPTS.finditer(text)
     )
     assert scripts.script_counts(text) == ref and ref["Latin"] > 1000 and ref["emoji"] > 100
+
+
+def test_statistics_name_the_engine_that_counted():
+    from fixtures.stats import FILES, fixture_tokenizers
+    from tokexplorer.core.analysis import compute_stats
+
+    data = compute_stats(fixture_tokenizers(), FILES).to_json()
+    assert [(t["counted_with"], t["notes"]) for t in data["tokenizers"]] == [
+        ("tiktoken's compiled core", []),
+        ("tiktoken", []),
+        ("sentencepiece", []),
+    ]

@@ -135,6 +135,9 @@ class TokenizerStats:
         by_script: script label -> counts, in :data:`SCRIPTS` order.
         error: one-line reason when the tokenizer failed (e.g. the "raise"
             policy met ``<|endoftext|>``), else None; the counts are then empty.
+        counted_with: what computed the ids (``Tokenizer.counting_engine``:
+            ``"tiktoken's compiled core"``, ``"our engine (REASON)"``, the family).
+        notes: remarks on that (``Tokenizer.counting_notes``).
     """
 
     name: str
@@ -144,6 +147,8 @@ class TokenizerStats:
     by_file: dict[str, GroupStats] = field(default_factory=dict)
     by_script: dict[str, GroupStats] = field(default_factory=dict)
     error: str | None = None
+    counted_with: str = ""
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -203,12 +208,13 @@ class CorpusStats:
 
     def to_json(self) -> dict[str, Any]:
         """``{"special_policy", "files", "tokenizers": [{name, description, family,
-        error}], "rows": rows()}`` (what ``tokexplorer stats --json`` prints)."""
+        error, counted_with, notes}], "rows": rows()}`` (what ``tokexplorer stats --json`` prints)."""
         return {
             "special_policy": self.special,
             "files": list(self.files),
             "tokenizers": [
-                {"name": t.name, "description": t.description, "family": t.family, "error": t.error}
+                {"name": t.name, "description": t.description, "family": t.family, "error": t.error,
+                 "counted_with": t.counted_with, "notes": list(t.notes)}  # fmt: skip
                 for t in self.tokenizers
             ],
             "rows": self.rows(),
@@ -387,6 +393,7 @@ def corpus_stats_iter(
             ts = TokenizerStats(tok.name, tok.description, tok.family, error=f"{type(exc).__name__}: {first}")
         if ts.error is None:
             ts.by_script = {s: by_script[s] for s in SCRIPTS if s in by_script}
+        ts.counted_with, ts.notes = tok.counting_engine, tok.counting_notes
         results.append(ts)
     return CorpusStats(special, tuple(names), results)
 
