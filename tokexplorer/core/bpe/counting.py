@@ -246,7 +246,13 @@ def default_workers() -> int:
 
 
 def merge_counts(total: Counter, part: Counter) -> None:
-    """Add the chunk counts ``part`` into ``total`` (in place)."""
+    """Add the chunk counts ``part`` into ``total`` (in place).
+
+    >>> total = Counter({"a": 1})
+    >>> merge_counts(total, Counter({"a": 2, "b": 1}))
+    >>> sorted(total.items())
+    [('a', 3), ('b', 1)]
+    """
     if not total:
         total.update(part)
     else:
@@ -416,6 +422,13 @@ def file_jobs(
 
     Raises:
         CorpusError: unknown encoding, or a file cannot be read.
+
+    >>> import tempfile, pathlib
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
+    >>> _ = path.write_text("word " * 600_000, encoding="utf-8")
+    >>> jobs, sizes = file_jobs([path])
+    >>> [(j.start, j.end) for j in jobs], sum(sizes)
+    ([(0, 1048579), (1048579, 2097159), (2097159, 3000000)], 3000000)
     """
     pat_str = pattern_string(pattern)
     specials = list(special_tokens)
