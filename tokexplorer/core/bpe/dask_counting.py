@@ -99,6 +99,14 @@ def count_files_dask(
         InputError: no scheduler at ``address``.
         CorpusError: a file cannot be read or decoded (raised on the worker).
         Cancelled: ``cancel()`` returned True.
+
+    An example on a file ``a.txt`` holding ``ab ab ab`` and a line break (not
+    run with the doctests: it starts a cluster of worker processes)::
+
+        >>> from tokexplorer.core.bpe import run
+        >>> counts, n_special = run(count_files_dask(["a.txt"], address="local"))  # doctest: +SKIP
+        >>> sorted(counts.items()), n_special  # doctest: +SKIP
+        ([('\\n', 1), (' ab', 2), ('ab', 1)], 0)
     """
     jobs, sizes = file_jobs(paths, pattern=pattern, special_tokens=special_tokens, encoding=encoding, errors=errors)
     total = sum(sizes)
