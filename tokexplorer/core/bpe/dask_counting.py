@@ -44,7 +44,7 @@ def _distributed():
 
 
 @contextmanager
-def dask_client(address: str) -> Iterator[Client]:
+def _dask_client(address: str) -> Iterator[Client]:
     """A ``distributed.Client`` of the scheduler at ``address`` (``"tcp://host:8786"``),
     or of a ``LocalCluster`` of one single-threaded worker process per core when
     ``address`` is :data:`LOCAL`; closed (the local cluster shut down) on exit.
@@ -115,7 +115,7 @@ def count_files_dask(
     n_special = 0
     done = 0
     yield Progress("pre-tokenizing", 0, total)
-    with dask_client(address) as client:
+    with _dask_client(address) as client:
         futures = client.map(count_file_range, jobs, pure=False)
         size_of = {f.key: s for f, s in zip(futures, sizes)}
         try:
