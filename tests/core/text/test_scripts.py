@@ -48,3 +48,33 @@ def test_prose_is_not_code():
 
 def test_script_counts():
     assert dict(script_counts("ab 你 😀 ж")) == {"Latin": 2, "Han": 1, "emoji": 1, "Cyrillic": 1}
+
+
+def _looks_like_code_reference(line: str) -> bool:
+    """The rules of looks_like_code read straight off its patterns, in their order."""
+    from tokexplorer.core.text import scripts as sc
+
+    stripped = line.strip()
+    if not stripped:
+        return False
+    if any(p.match(line) for p in (sc._CODE_KEYWORD, sc._CODE_BLOCK, sc._CODE_ASSIGN)) or sc._CODE_END.search(line):
+        return True
+    chars = [c for c in stripped if not c.isspace()]
+    share = sum(c in sc._CODE_SYMBOLS for c in chars) / len(chars)
+    return share >= (0.10 if sc._CODE_OPERATOR.search(line) else 0.25)
+
+
+def test_looks_like_code_takes_its_shortcuts_exactly():
+    import inspect
+
+    from fixtures.multilingual import multilingual_text
+    from tokexplorer.core import training
+    from tokexplorer.core.io import sample_text
+    from tokexplorer.core.text import scripts as sc
+
+    lines = (inspect.getsource(training) + inspect.getsource(sc) + sample_text()).splitlines()
+    lines += multilingual_text(20_000, seed=9).splitlines()
+    lines += ["\x1cdef f():", "\u3000x = 1", " ) :", "]", "Hello (world) = 3", "a ;", "#!/bin/sh", "@dataclass"]
+    got = [sc.looks_like_code(line) for line in lines]
+    assert got == [_looks_like_code_reference(line) for line in lines]
+    assert 100 < sum(got) < len(lines) - 100

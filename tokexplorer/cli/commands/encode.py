@@ -8,7 +8,7 @@ import sys
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
-from tokexplorer.cli.output import PROG, print_json, print_notes, table
+from tokexplorer.cli.output import PROG, note, print_json, print_notes, table
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import grapheme_parts
 from tokexplorer.core.types import Tokenization
@@ -29,14 +29,20 @@ def cmd_encode(ns: argparse.Namespace) -> int:
     tokenizer = load(ns.tokenizer, ns.pattern)
     set_add_special_tokens([tokenizer], ns.add_special_tokens)
     text = input_text(ns)
-    result = tokenizer.tokenize(text, special=ns.special)
-    print_notes(result)
-    if ns.json:
+    if ns.json:  # the only output with spans
+        result = tokenizer.tokenize(text, special=ns.special)
+        print_notes(result)
         print_json(tokenization_json(result))
-    elif ns.count:
-        print(len(result))
+        return 0
+    if ns.count:
+        from tokexplorer.core.analysis import count_tokens
+
+        out = str(count_tokens(tokenizer, text, special=ns.special))
     else:
-        print(" ".join(str(i) for i in result.ids))
+        out = " ".join(map(str, tokenizer.encode(text, special=ns.special)))
+    for n in tokenizer.notes(text, special=ns.special) + tokenizer.counting_notes:
+        note(n)
+    print(out)
     return 0
 
 
@@ -72,16 +78,22 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer, ns.pattern)))
     set_add_special_tokens([t for _s, t in tokenizers], ns.add_special_tokens)
     text = input_text(ns)
-    results = [(spec, tok.tokenize(text, special=ns.special)) for spec, tok in tokenizers]
-    for _, r in results:
-        print_notes(r)
     if ns.json:
-        print_json([tokenization_json(r) for _, r in results])
+        results = [tok.tokenize(text, special=ns.special) for _spec, tok in tokenizers]
+        for r in results:
+            print_notes(r)
+        print_json([tokenization_json(r) for r in results])
         return 0
+    from tokexplorer.core.analysis import count_tokens
+    from tokexplorer.core.text import clean_text
+
+    n_chars = len(clean_text(text).text)
     rows = [["tokenizer", "tokens", "chars/token", "name"]]
-    for spec, r in results:
-        n = len(r)
-        cpt = f"{len(r.text) / n:.2f}" if n else "—"  # as stats shows a missing value
-        rows.append([spec, str(n), cpt, r.tokenizer])
+    for spec, tok in tokenizers:
+        n = count_tokens(tok, text, special=ns.special)
+        for line in tok.notes(text, special=ns.special) + tok.counting_notes:
+            note(line)
+        cpt = f"{n_chars / n:.2f}" if n else "—"  # as stats shows a missing value
+        rows.append([spec, str(n), cpt, tok.name])
     sys.stdout.write(table(rows, right=[False, True, True, False]))
     return 0

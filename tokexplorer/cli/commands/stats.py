@@ -38,6 +38,8 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     for t in st.tokenizers:
         if t.error:
             note(f"{t.name}: {t.error}")
+        for n in t.notes:
+            note(f"{t.name}: {n}")
     if ns.json:
         print_json(st.to_json())
         return 0

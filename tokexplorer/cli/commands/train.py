@@ -56,6 +56,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
     """``tokexplorer train``: train, save, and report in one line."""
     from tokexplorer.core.training import TrainingRequest
 
+    if bool(ns.files) == (ns.word_counts is not None):
+        raise UsageError("give the text files to train on, or --word-counts COUNTS (not both)", f"{PROG} train")
     request = TrainingRequest(
         algorithm=ns.algorithm,
         vocab_size=ns.vocab_size,
@@ -65,16 +67,17 @@ def cmd_train(ns: argparse.Namespace) -> int:
         allow_damaged=ns.allow_damaged,
         sentencepiece=sentencepiece_options(ns),
         skip_long_lines=bool(ns.skip_long_lines),
+        word_counts=ns.word_counts,
     )
     request.validate()
     check_output_path(ns.output)
 
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
-    big = _large_files(ns.files) if ns.algorithm == "bpe" else None
+    big = _large_files(ns.files) if ns.algorithm == "bpe" and ns.files else None
     if big:
         request = replace(request, files=big)
-    else:
+    elif ns.files:  # else the word-count table is the corpus
         texts = _training_texts(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged)
         request = replace(request, texts=texts)
     outcome = _train(request, printer)

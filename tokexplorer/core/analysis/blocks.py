@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import regex
 
-from tokexplorer.core.backends import CancelCheck, Tokenizer
+from tokexplorer.core.backends import BPETokenizer, CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
@@ -92,6 +92,10 @@ def count_tokens(
 ) -> int:
     """Number of tokens of ``text``, the count the compare pane and the statistics show.
 
+    Blocks keep the ids of one call small (``encode --count`` of a 10 MiB file
+    never holds its millions of ids); a BPE without pre-tokenizer is counted
+    whole, since its merges cross any cut.
+
     Args:
         tokenizer: any :class:`Tokenizer`.
         text: the text (any length; counted block by block).
@@ -109,6 +113,8 @@ def count_tokens(
     >>> count_tokens(tok, text, block_chars=12), tok.count(text)
     (12, 12)
     """
+    if isinstance(tokenizer, BPETokenizer) and tokenizer.bpe.pat_str is None:
+        block_chars = max(block_chars, len(text))  # no pre-tokenizer: merges may cross any cut
     total = 0
     for a, b in text_blocks(text, block_chars=block_chars):
         if cancel is not None and cancel():

@@ -45,17 +45,24 @@ import csv
 import io
 import json
 import os
-from bisect import bisect_right
-from collections.abc import Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex
-
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
-from tokexplorer.core.backends import CancelCheck, HuggingFaceTokenizer, Tokenizer, check_special_policy
+from tokexplorer.core.analysis.stats_blocks import (
+    BlockLines,
+    GroupStats,
+    TokenTable,
+    block_lines,
+    byte_level_block,
+    has_long_clusters,
+    prefetched_ids,
+    span_block,
+)
+from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
-from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line, grapheme_part_tokens
+from tokexplorer.core.text import SCRIPTS
 from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
 
 __all__ = [
@@ -115,38 +122,6 @@ COLUMN_TITLES: dict[str, str] = {
 }
 
 
-@dataclass(slots=True)
-class GroupStats:
-    """Raw counts of one group (the corpus, a file, or a script label).
-
-    Attributes:
-        lines, chars, bytes: size of the group's lines (characters are code points).
-        words: whitespace-separated words in lines of space-delimited scripts.
-        tokens: tokens whose first byte lies in the group's lines.
-        word_tokens: those tokens that lie in lines of space-delimited scripts.
-        partial: tokens holding part of a UTF-8 character.
-        grapheme_part: tokens holding whole code points but part of a grapheme cluster.
-        unknown: unknown pieces.
-        roundtrip_failed: lines where decode(encode(line)) != line.
-    """
-
-    lines: int = 0
-    chars: int = 0
-    bytes: int = 0
-    words: int = 0
-    tokens: int = 0
-    word_tokens: int = 0
-    partial: int = 0
-    unknown: int = 0
-    roundtrip_failed: int = 0
-    grapheme_part: int = 0
-
-    def add(self, other: GroupStats) -> None:
-        """Add ``other``'s counts to these."""
-        for name in self.__slots__:
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-
-
 def _ratio(a: int, b: int, digits: int = RATIO_DIGITS) -> float | None:
     return round(a / b, digits) if b else None
 
@@ -168,6 +143,9 @@ class TokenizerStats:
         by_script: script label -> counts, in :data:`SCRIPTS` order.
         error: one-line reason when the tokenizer failed (e.g. the "raise"
             policy met ``<|endoftext|>``), else None; the counts are then empty.
+        counted_with: what computed the ids (``Tokenizer.counting_engine``:
+            ``"tiktoken's compiled core"``, ``"our engine (REASON)"``, the family).
+        notes: remarks on that (``Tokenizer.counting_notes``).
     """
 
     name: str
@@ -177,6 +155,8 @@ class TokenizerStats:
     by_file: dict[str, GroupStats] = field(default_factory=dict)
     by_script: dict[str, GroupStats] = field(default_factory=dict)
     error: str | None = None
+    counted_with: str = ""
+    notes: tuple[str, ...] = ()
 
 
 @dataclass(slots=True)
@@ -237,12 +217,13 @@ class CorpusStats:
 
     def to_json(self) -> dict[str, Any]:
         """``{"special_policy", "files", "tokenizers": [{name, description, family,
-        error}], "rows": rows()}`` (what ``tokexplorer stats --json`` prints)."""
+        error, counted_with, notes}], "rows": rows()}`` (what ``tokexplorer stats --json`` prints)."""
         return {
             "special_policy": self.special,
             "files": list(self.files),
             "tokenizers": [
-                {"name": t.name, "description": t.description, "family": t.family, "error": t.error}
+                {"name": t.name, "description": t.description, "family": t.family, "error": t.error,
+                 "counted_with": t.counted_with, "notes": list(t.notes)}  # fmt: skip
                 for t in self.tokenizers
             ],
             "rows": self.rows(),
@@ -294,85 +275,47 @@ def format_cell(value: Any) -> str:
     return str(value)
 
 
-# ---------------------------------------------------------------------------
-# computing
-# ---------------------------------------------------------------------------
+def _file_counts(
+    tok: Tokenizer,
+    blocks: list[list[str]],
+    lines_of: Callable[[int], BlockLines],
+    special: SpecialPolicy,
+    cancel: CancelCheck | None,
+) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
+    """Per block its counts ``(block total, per label)``, and ``None`` after each
+    file's last block. Byte-level tokenizers count from ids (computed a block
+    ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
+    lines of block ``k`` (counting all files' blocks in order).
 
-
-@dataclass(slots=True)
-class _Line:
-    label: str
-    byte_start: int  # in the block
-    chars: int
-    bytes: int
-    words: int
-    text: str  # without its line ending
-    ends: bool = True  # False: the line goes on in the next block (it counts there)
-
-
-_LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
-
-
-def _block_lines(block: str, *, last_block: bool = True) -> list[_Line]:
-    """The block's lines with their endings. LF, CRLF and CR end a line, as in
-    :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
-    cut at form feeds and other separators, and disagree with the corpus tab).
-    A block that is not the text's last may end inside a line (cut between two
-    words): that piece is marked ``ends=False`` and is not counted as a line."""
-    out: list[_Line] = []
-    pos = 0
-    for line in _LINE_RE.findall(block):
-        nb = len(line.encode("utf-8"))
-        label = classify_line(line)
-        words = len(line.split()) if label in SPACE_DELIMITED else 0
-        out.append(_Line(label, pos, len(line), nb, words, line.rstrip("\r\n")))
-        pos += nb
-    if out and not last_block and block[-1] not in "\r\n":
-        out[-1].ends = False
-    return out
-
-
-def _stats_of_block(
-    tokenizer: Tokenizer, block: str, lines: list[_Line], special: SpecialPolicy
-) -> tuple[GroupStats, dict[str, GroupStats]]:
-    """Counts of one block: (block total, per script label)."""
-    tz = tokenizer.tokenize(block, special=special)
-    per_line = [
-        GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines
-    ]
-    starts = [ln.byte_start for ln in lines]
-    grapheme_parts = set(grapheme_part_tokens(tz))
-    for ti, t in enumerate(tz.tokens):
-        i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
-        if i < 0:
-            continue
-        g = per_line[i]
-        g.tokens += 1
-        if lines[i].label in SPACE_DELIMITED:
-            g.word_tokens += 1
-        if t.partial:
-            g.partial += 1
-        if ti in grapheme_parts:
-            g.grapheme_part += 1
-        if t.unknown:
-            g.unknown += 1
-    if isinstance(tokenizer, HuggingFaceTokenizer):
-        for ln, g in zip(lines, per_line):
-            if ln.text and tokenizer.round_trip(ln.text, special=special) != ln.text:
-                g.roundtrip_failed = 1
-    elif tokenizer.family == "sentencepiece":
-        for ln, g in zip(lines, per_line):
-            if ln.text and tokenizer.decode(tokenizer.encode(ln.text, special=special)) != ln.text:
-                g.roundtrip_failed = 1
-    elif tokenizer.decode_bytes(tz.ids) != block.encode("utf-8"):
-        for g in per_line:
-            g.roundtrip_failed = 1
-    total = GroupStats()
-    scripts: dict[str, GroupStats] = {}
-    for ln, g in zip(lines, per_line):
-        total.add(g)
-        scripts.setdefault(ln.label, GroupStats()).add(g)
-    return total, scripts
+    Raises:
+        Cancelled: ``cancel()`` turned True (checked between blocks).
+    """
+    tables = None
+    if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
+        tables = (TokenTable(tok, lead=False), TokenTable(tok, lead=True))
+    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if tables is not None else None
+    k = 0
+    try:
+        for fblocks in blocks:
+            for _block in fblocks:
+                if cancel is not None and cancel():
+                    raise Cancelled("cancelled")
+                bl = lines_of(k)
+                k += 1
+                ids = next(ids_of) if ids_of is not None else None
+                got = None
+                if ids is not None and not has_long_clusters(bl):
+                    got = byte_level_block(tables, bl, *ids)
+                    if got is None:  # not byte-level: tokens with spans from here on
+                        ids_of.close()
+                        ids_of = None
+                if got is None:  # (or clusters of several code points: spans find the parts of graphemes)
+                    got = span_block(tok, bl, special)
+                yield got
+            yield None
+    finally:
+        if ids_of is not None:
+            ids_of.close()
 
 
 def corpus_stats_iter(
@@ -412,36 +355,45 @@ def corpus_stats_iter(
         while unique in names:
             unique, k = f"{name} ({k})", k + 1
         names.append(unique)
-    # tokenizer-independent part: blocks and their lines
-    prepared: list[list[tuple[str, list[_Line]]]] = []
+    # tokenizer-independent part: blocks and their lines (read while the first
+    # tokenizer's ids are computed, kept for the others)
+    blocks: list[list[str]] = []
+    last: list[bool] = []
     for _name, text in files:
-        blocks = text_blocks(text, block_chars=block_chars)
-        prepared.append(
-            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text))) for a, b in blocks]
-        )
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
-    sizes = [sum(ln.bytes for _b, lines in fb for ln in lines) for fb in prepared]
-    grand = max(1, sum(sizes) * len(tokenizers))
+        cuts = text_blocks(text, block_chars=block_chars)
+        blocks.append([text[a:b] for a, b in cuts])
+        last += [b == len(text) for _a, b in cuts]
+    flat = [b for fb in blocks for b in fb]
+    lines: list[BlockLines | None] = [None] * len(flat)
+    seen: dict = {}
+
+    def lines_of(k: int) -> BlockLines:
+        bl = lines[k]
+        if bl is None:
+            bl = lines[k] = block_lines(flat[k], last_block=last[k], seen=seen)
+        return bl
+
+    grand = max(1, sum(len(text.encode("utf-8")) for _n, text in files) * len(tokenizers))
     done = 0
     results: list[TokenizerStats] = []
     for tok in tokenizers:
         ts = TokenizerStats(tok.name, tok.description, tok.family)
         by_script: dict[str, GroupStats] = {}
         try:
-            for fname, fblocks in zip(names, prepared):
-                fstats = GroupStats()
-                for block, lines in fblocks:
-                    if cancel is not None and cancel():
-                        raise Cancelled("cancelled")
-                    btotal, bscripts = _stats_of_block(tok, block, lines, special)
-                    fstats.add(btotal)
-                    for label, g in bscripts.items():
-                        by_script.setdefault(label, GroupStats()).add(g)
-                    done += btotal.bytes
-                    yield Progress("statistics", done, grand, tok.name)
-                ts.by_file[fname] = fstats
-                ts.total.add(fstats)
+            file_names = iter(names)
+            fstats = GroupStats()
+            for got in _file_counts(tok, blocks, lines_of, special, cancel):
+                if got is None:
+                    ts.by_file[next(file_names)] = fstats
+                    ts.total.add(fstats)
+                    fstats = GroupStats()
+                    continue
+                btotal, bscripts = got
+                fstats.add(btotal)
+                for label, g in bscripts.items():
+                    by_script.setdefault(label, GroupStats()).add(g)
+                done += btotal.bytes
+                yield Progress("statistics", done, grand, tok.name)
         except Cancelled:
             raise
         except TokexplorerError as exc:
@@ -453,6 +405,7 @@ def corpus_stats_iter(
             ts = TokenizerStats(tok.name, tok.description, tok.family, error=f"{type(exc).__name__}: {first}")
         if ts.error is None:
             ts.by_script = {s: by_script[s] for s in SCRIPTS if s in by_script}
+        ts.counted_with, ts.notes = tok.counting_engine, tok.counting_notes
         results.append(ts)
     return CorpusStats(special, tuple(names), results)
 

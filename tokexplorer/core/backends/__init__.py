@@ -17,6 +17,8 @@ _EXPORTS: dict[str, str] = {
     "load_wordpiece_vocab": "hf_files",
     "PipelineStages": "huggingface",
     "pipeline_stages": "huggingface",
+    "CompiledCore": "compiled",
+    "compile_ranks": "compiled",
     "FAMILY_LABELS": "naming",
     "file_label": "naming",
     "name_distinctly": "naming",

@@ -124,6 +124,19 @@ class Tokenizer(ABC):
     def special_tokens(self) -> dict[str, int]:
         return {}
 
+    @property
+    def counting_engine(self) -> str:
+        """What computes ids and counts without spans (:meth:`encode`, :meth:`count`):
+        the family's own library here; our BPE names tiktoken's compiled core or
+        our engine and why."""
+        return self.family
+
+    @property
+    def counting_notes(self) -> tuple[str, ...]:
+        """Remarks on how ids and counts were computed (e.g. why not on a compiled
+        core); empty for most families."""
+        return ()
+
     # ------------------------------------------------- the public entry points
     def tokenize(self, text: str, *, special: SpecialPolicy = "plain") -> Tokenization:
         """Tokenize ``text`` into tokens with spans.
@@ -194,6 +207,17 @@ class Tokenizer(ABC):
         check_special_policy(special)
         return self._count(clean_text(text), special=special, cancel=cancel)
 
+    def notes(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[str, ...]:
+        """The notes :meth:`tokenize` gives for ``text``, for a path that prints
+        only ids or a count (byte-level families find them without encoding;
+        SentencePiece's notes about normalization and unknown pieces need its pieces).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._notes(clean_text(text), special=special)
+
     # ------------------------------------------------------ the adapter's hooks
     @abstractmethod
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
@@ -205,6 +229,10 @@ class Tokenizer(ABC):
             special: a valid policy.
             cancel: poll it where encoding can take long (or ignore it).
         """
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize`; override with a path that builds no tokens."""
+        return self._tokenize(cleaned, special=special, cancel=None).notes
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """The ids of :meth:`_tokenize`; override with a path that builds no spans."""

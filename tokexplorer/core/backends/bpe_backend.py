@@ -3,6 +3,13 @@
 
 Token bytes concatenate to the UTF-8 text, so spans come from
 :func:`tokexplorer.core.tokens.build_tokens` and always tile the text.
+
+Our engine tokenizes (the spans it explains); ids and counts without spans
+(:meth:`~tokexplorer.core.backends.base.Tokenizer.encode`, ``count``) run
+tiktoken's compiled core built from the same ranks, pattern and special tokens
+(:mod:`tokexplorer.core.backends.compiled`), which gives the same ids; where it
+cannot, our engine does that work too and :attr:`BPETokenizer.counting_notes`
+says why.
 """
 
 from __future__ import annotations
@@ -11,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import PurePath
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.compiled import CompiledCore, compile_ranks
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import CleanText
@@ -28,6 +36,11 @@ class BPETokenizer(Tokenizer):
             or built from tiktoken ranks with :func:`~tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`).
         source_file: the model file it was loaded from (its name and "BPE" then
             name the tokenizer, ``"a.bpe (BPE)"``), or None (named by ``bpe.name``).
+        compiled: run ids and counts on tiktoken's compiled core
+            (:func:`~tokexplorer.core.backends.compiled.compile_ranks`, built on
+            first use); False: our engine does everything.
+        core: an already built compiled core (the tiktoken encoding whose ranks
+            ``bpe`` holds); implies ``compiled``.
 
     Attributes:
         bpe: the wrapped model.
@@ -42,9 +55,48 @@ class BPETokenizer(Tokenizer):
 
     family = "bpe"
 
-    def __init__(self, bpe: BPE, *, source_file: PurePath | None = None) -> None:
+    def __init__(
+        self,
+        bpe: BPE,
+        *,
+        source_file: PurePath | None = None,
+        compiled: bool = True,
+        core: CompiledCore | None = None,
+    ) -> None:
         self.bpe = bpe
         self.source_file = source_file
+        self._compiled = compiled or core is not None
+        self._core = core
+        self._fallbacks = 0  # texts the compiled core failed on (our engine encoded them)
+
+    @property
+    def compiled_core(self) -> CompiledCore:
+        """The bulk encoder (built on first use, about 0.1 s for 100,000 ranks)."""
+        if self._core is None:
+            if not self._compiled:
+                self._core = CompiledCore(None, "the compiled core was turned off")
+            else:
+                bpe = self.bpe
+                self._core = compile_ranks(
+                    bpe.mergeable_ranks, pat_str=bpe.pat_str, special_tokens=bpe.special_tokens, name=bpe.name
+                )
+        return self._core
+
+    @property
+    def counting_engine(self) -> str:
+        """``"tiktoken's compiled core"`` or ``"our engine (REASON)"``: what computes
+        ids and counts (tokens with spans always come from our engine)."""
+        return self.compiled_core.engine
+
+    @property
+    def counting_notes(self) -> tuple[str, ...]:
+        """Why ids and counts ran on our engine, when they did (or on some texts)."""
+        core = self.compiled_core
+        notes = [] if core.available or not self._compiled else [f"counted with our engine: {core.reason}"]
+        if self._fallbacks:
+            n = self._fallbacks
+            notes.append(f"tiktoken's compiled core failed on {n} text{'s' if n != 1 else ''}; our engine encoded them")
+        return tuple(notes)
 
     @property
     def default_name(self) -> str:
@@ -103,17 +155,36 @@ class BPETokenizer(Tokenizer):
         """
         t = cleaned.text
         ids = self.bpe.encode_with_policy(t, special, cancel=cancel)
+        notes = self._notes(cleaned, special=special)
+        special_ids = self.bpe.special_tokens.values() if special == "special" else ()
+        tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
+        return Tokenization(self.name, t, tokens, True, notes)
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The cleaning notes, one per special token spelled in the text with
+        ``"plain"``, one per unknown ``<|...|>`` spelling."""
+        t = cleaned.text
         notes = list(cleaned.notes)
         if special == "plain":
             notes.extend(f"{s!r} encoded as plain text" for s in self._specials_in(t))
         notes.extend(unknown_special_notes(t, self.bpe.special_tokens, special))
-        special_ids = self.bpe.special_tokens.values() if special == "special" else ()
-        tokens = build_tokens(t, ids, [self.bpe.token_bytes(i) for i in ids], special_ids=special_ids)
-        return Tokenization(self.name, t, tokens, True, tuple(notes))
+        return tuple(notes)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
-        """Token ids without building spans, polling ``cancel`` during long encodes."""
-        return self.bpe.encode_with_policy(cleaned.text, special, cancel=cancel)
+        """Token ids without building spans: the compiled core's, else our engine's
+        (which polls ``cancel`` during long encodes).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+        """
+        t = cleaned.text
+        core = self.compiled_core
+        if core.available and not (special == "raise" and self.bpe.find_special(t)):
+            ids = core.encode(t, special)
+            if ids is not None:
+                return ids
+            self._fallbacks += 1
+        return self.bpe.encode_with_policy(t, special, cancel=cancel)
 
     def token_bytes(self, token_id: int) -> bytes:
         """Bytes of one id (special tokens: their UTF-8 spelling).

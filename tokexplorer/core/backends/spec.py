@@ -186,8 +186,11 @@ def _load_kind(kind: str, arg: str | Path, merges: Path | None, pattern: str | N
         return BPETokenizer(load_bpe(arg), source_file=Path(arg).absolute())
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
+        from tokexplorer.core.backends.compiled import core_of_encoding
+        from tokexplorer.core.backends.tiktoken_registry import load_tiktoken_encoding
 
-        return BPETokenizer(bpe_from_tiktoken(str(arg)))
+        encoding = load_tiktoken_encoding(str(arg))
+        return BPETokenizer(bpe_from_tiktoken(encoding), core=core_of_encoding(encoding))
     if kind in ("tiktoken", "tiktoken-file"):
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 

@@ -364,6 +364,26 @@ class TiktokenTokenizer(Tokenizer):
         """Token ids without building spans (the fast path)."""
         return self._encode_ids(cleaned.text, special)[0]
 
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize` without encoding: cleaning, special token
+        spellings encoded as plain text, unknown ``<|...|>`` spellings.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+        """
+        t = cleaned.text
+        found = self._specials_in(t)
+        if found and special == "raise":
+            raise SpecialTokenError(
+                f"text contains the special token {found[0]!r}; choose 'special' to encode "
+                "it as its special id or 'plain' to encode it as ordinary text"
+            )
+        notes = list(cleaned.notes)
+        if special != "special":
+            notes.extend(f"{s!r} encoded as plain text" for s in found)
+        notes.extend(unknown_special_notes(t, self.encoding.special_tokens_set, special))
+        return tuple(notes)
+
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
         """Bytes of one token id (tiktoken ``decode_single_token_bytes``).
@@ -394,7 +414,7 @@ class TiktokenTokenizer(Tokenizer):
             InputError: an id is not in the vocabulary.
         """
         try:
-            return self.encoding.decode_bytes([int(i) for i in ids])
+            return self.encoding.decode_bytes(ids if type(ids) is list else [int(i) for i in ids])
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException:  # noqa: BLE001 - find the bad id for the message

@@ -234,9 +234,7 @@ def _start_method() -> str:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(
-        max_workers=workers, mp_context=multiprocessing.get_context(_start_method())
-    )
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_start_method()))
 
 
 def default_workers() -> int:
@@ -247,7 +245,12 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _merge_into(total: Counter, part: Counter) -> None:
+def merge_counts(total: Counter, part: Counter) -> None:
+    """Add the chunk counts ``part`` into ``total`` (in place).
+
+    >>> total = Counter({"a": 1}); merge_counts(total, Counter({"a": 2, "b": 1})); total
+    Counter({'a': 3, 'b': 1})
+    """
     if not total:
         total.update(part)
     else:
@@ -283,7 +286,7 @@ def _pool_map(
                 for fut in finished:
                     i = pending.pop(fut)
                     c, n = fut.result()
-                    _merge_into(counts, c)
+                    merge_counts(counts, c)
                     n_special += n
                     done += sizes[i]
                     nxt = next(it, None)
@@ -378,7 +381,7 @@ def count_texts(
         pieces = safe_pieces(text) if may_cut else [text]
         for piece in pieces:
             c, n = count_piece(piece, pat_str, specials)
-            _merge_into(counts, c)
+            merge_counts(counts, c)
             n_special += n
             done += len(piece)
             if cancel is not None and cancel():
@@ -395,9 +398,49 @@ def _count_batch(batch: str | list[str], pat_str: str | None, specials: Sequence
     n_special = 0
     for text in batch:
         c, n = count_piece(text, pat_str, specials)
-        _merge_into(counts, c)
+        merge_counts(counts, c)
         n_special += n
     return counts, n_special
+
+
+def file_jobs(
+    paths: Sequence[str | os.PathLike],
+    *,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    encoding: str = "utf-8",
+    errors: str = "strict",
+) -> tuple[list[FileRange], list[int]]:
+    """The counting jobs of files, ``(jobs, sizes)``: a :class:`FileRange` per range of
+    about 1 MiB cut at safe points (:func:`plan_file_ranges`) and its size in bytes;
+    whole files where no cut is safe (no pattern, a special token with a space or line
+    break, a codec not ASCII-compatible). CorpusError: bad codec, unreadable file.
+
+    >>> import pathlib, tempfile; p = pathlib.Path(tempfile.mkdtemp(), "a"); _ = p.write_text("word " * 600_000)
+    >>> [(j.start, j.end) for j in file_jobs([p])[0]]
+    [(0, 1048579), (1048579, 2097159), (2097159, 3000000)]
+    """
+    pat_str = pattern_string(pattern)
+    specials = list(special_tokens)
+    try:
+        codecs.lookup(encoding)
+    except LookupError:
+        raise CorpusError(f"unknown encoding {encoding!r}") from None
+    codec = codecs.lookup(encoding).name.replace("-", "").replace("_", "")
+    no_cut = pat_str is None or any("\n" in s or " " in s for s in specials) or codec not in _BYTE_CUT_ENCODINGS
+    jobs: list[FileRange] = []
+    sizes: list[int] = []
+    for p in paths:
+        p = os.fspath(p)
+        try:
+            size = os.path.getsize(p)
+            ranges = [(0, size)] if no_cut else plan_file_ranges(p)
+        except OSError as exc:
+            raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
+        for a, b in ranges:
+            jobs.append(FileRange(p, a, b, encoding=encoding, pat_str=pat_str, specials=specials, errors=errors))
+            sizes.append(b - a)
+    return jobs, sizes
 
 
 def count_files(
@@ -412,9 +455,8 @@ def count_files(
 ) -> Generator[Progress, None, tuple[Counter, int]]:
     """Count chunks over files without ever holding a whole file in memory.
 
-    Each file is cut into byte ranges of about 4 MiB (:func:`plan_file_ranges`)
-    that worker processes read, decode and count; a leading UTF-8 BOM is dropped.
-    With ``pattern="none"`` each file is one chunk and is read whole.
+    Worker processes read, decode and count the ranges of :func:`file_jobs`; a
+    leading UTF-8 BOM is dropped. With ``pattern="none"`` a file is one chunk.
 
     Args:
         paths: text files.
@@ -436,43 +478,20 @@ def count_files(
         CorpusError: a file cannot be read or decoded (names the file and byte offset).
         Cancelled: ``cancel()`` returned True.
     """
-    pat_str = pattern_string(pattern)
-    specials = list(special_tokens)
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise CorpusError(f"unknown encoding {encoding!r}") from None
-    streamable = (
-        pat_str is not None
-        and not any("\n" in s or " " in s for s in specials)
-        and codecs.lookup(encoding).name.replace("-", "").replace("_", "") in _BYTE_CUT_ENCODINGS
-    )
-    jobs: list[tuple] = []
-    sizes: list[int] = []
-    for p in paths:
-        p = os.fspath(p)
-        try:
-            size = os.path.getsize(p)
-            ranges = plan_file_ranges(p) if streamable else [(0, size)]
-        except OSError as exc:
-            raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
-        for a, b in ranges:
-            job = FileRange(p, a, b, encoding=encoding, pat_str=pat_str, specials=specials, errors=errors)
-            jobs.append((job,))
-            sizes.append(b - a)
+    jobs, sizes = file_jobs(paths, pattern=pattern, special_tokens=special_tokens, encoding=encoding, errors=errors)
     total = sum(sizes)
     workers = default_workers() if workers is None else max(1, workers)
     if workers > 1 and len(jobs) > 1:
         try:
-            return (yield from _pool_map(jobs, count_file_range, workers, sizes, total, cancel))
+            return (yield from _pool_map([(j,) for j in jobs], count_file_range, workers, sizes, total, cancel))
         except BrokenProcessPool:
             pass  # e.g. a main script without the __main__ guard: count here instead
     counts: Counter = Counter()
     n_special = 0
     done = 0
     for job, size in zip(jobs, sizes):
-        c, n = count_file_range(*job)
-        _merge_into(counts, c)
+        c, n = count_file_range(job)
+        merge_counts(counts, c)
         n_special += n
         done += size
         if cancel is not None and cancel():

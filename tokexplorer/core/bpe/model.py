@@ -32,7 +32,7 @@ from tokexplorer.core.bpe.encoder import N_BYTES, RankEncoder
 from tokexplorer.core.bpe.gc_pause import gc_paused
 from tokexplorer.core.bpe.recovery import recover_merges
 from tokexplorer.core.errors import InputError, SpecialTokenError
-from tokexplorer.core.text import clean_text, compile_splitter, name_of_pattern, pattern_string
+from tokexplorer.core.text import Splitter, clean_text, compile_splitter, name_of_pattern, pattern_string
 from tokexplorer.core.types import MergeRecord, SpecialPolicy
 
 
@@ -149,8 +149,14 @@ class BPE:
                 raise InputError("a special token cannot be empty")
         self._special_by_id = {i: s.encode("utf-8") for s, i in special_tokens.items()}
         self._special_re = special_regex(special_tokens)
-        self._splitter = compile_splitter(self.pat_str, unicode=self.unicode) if self.pat_str is not None else None
+        self._split: Splitter | None = None  # compiled on first use (0.2 s for cl100k)
         self._encoder: RankEncoder | None = None  # built by prepare()
+
+    def _splitter(self) -> Splitter | None:
+        """The pre-tokenizer (None: no pattern), compiled the first time it is needed."""
+        if self._split is None and self.pat_str is not None:
+            self._split = compile_splitter(self.pat_str, unicode=self.unicode)
+        return self._split
 
     @property
     def merges(self) -> list[MergeRecord]:
@@ -264,7 +270,8 @@ class BPE:
     def _encode_ordinary_into(self, text: str, out: list[int], cancel: Callable[[], bool] | None) -> None:
         if not text:
             return
-        chunks = [text] if self._splitter is None else self._splitter.findall(text)
+        splitter = self._splitter()
+        chunks = [text] if splitter is None else splitter.findall(text)
         if self._encoder is None:
             self.prepare()
         self._encoder.encode_chunks(chunks, out, cancel)
@@ -375,7 +382,8 @@ class BPE:
         """
         if not text:
             return []
-        return [text] if self._splitter is None else self._splitter.findall(text)
+        splitter = self._splitter()
+        return [text] if splitter is None else splitter.findall(text)
 
     # ----------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:

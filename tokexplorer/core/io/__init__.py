@@ -46,6 +46,10 @@ _EXPORTS: dict[str, str] = {
     "sample_text": "resources",
     "read_tiktoken_file": "tiktoken_files",
     "write_tiktoken_file": "tiktoken_files",
+    "WordCounts": "word_counts",
+    "count_word_counts": "word_counts",
+    "load_word_counts": "word_counts",
+    "save_word_counts": "word_counts",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -82,8 +82,13 @@ _CODE_BLOCK = regex.compile(r"^\s*(?:for|while|if|with|async|switch|case)\b.*:\s
 _CODE_ASSIGN = regex.compile(
     r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:[-+*/%|&]|<<|>>)?=\s*\S"
 )
+# The three signals read from the line's start, as one pattern (one match per line).
+_CODE_START = regex.compile("|".join(f"(?:{p.pattern})" for p in (_CODE_KEYWORD, _CODE_BLOCK, _CODE_ASSIGN)))
 _CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
+# str.translate tables that delete what is counted: the length lost is the count.
+_DROP_SYMBOLS = dict.fromkeys(map(ord, _CODE_SYMBOLS))
+_DROP_ASCII_LETTERS = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
 
 
 def looks_like_code(line: str) -> bool:
@@ -105,18 +110,28 @@ def looks_like_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if (
-        _CODE_KEYWORD.match(line)
-        or _CODE_END.search(line)
-        or _CODE_BLOCK.match(line)
-        or _CODE_ASSIGN.match(line)
-    ):
+    if _may_start_code(line, stripped[0]) and _CODE_START.match(line):
         return True
-    chars = [c for c in stripped if not c.isspace()]
-    share = sum(c in _CODE_SYMBOLS for c in chars) / len(chars)
-    if _CODE_OPERATOR.search(line):
-        return share >= 0.10
-    return share >= 0.25
+    if any(c in line for c in _END_CHARS) and _CODE_END.search(line):
+        return True
+    n_chars = len("".join(stripped.split()))  # the non-space characters
+    share = (len(stripped) - len(stripped.translate(_DROP_SYMBOLS))) / n_chars
+    if share < 0.10:
+        return False
+    return share >= 0.25 or _CODE_OPERATOR.search(line) is not None
+
+
+# Cheap exact tests before the patterns (most lines of prose match none): after
+# ``^\s*`` each start signal needs one of these characters first (\s is a subset
+# of str.isspace, so it is the first character of the stripped line), the
+# assignment also needs "=", and every ending needs one of _END_CHARS.
+_KEYWORD_FIRST = frozenset("dcifretlvpsuwa#@")
+_NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
+_END_CHARS = "{};)]"
+
+
+def _may_start_code(line: str, first: str) -> bool:
+    return first in _KEYWORD_FIRST or (first in _NAME_FIRST and "=" in line)
 
 
 def script_counts(text: str) -> Counter[str]:
@@ -126,11 +141,24 @@ def script_counts(text: str) -> Counter[str]:
     >>> sorted(script_counts("ab 你").items())
     [('Han', 1), ('Latin', 2)]
     """
-    counts: Counter[str] = Counter()
-    for m in _LETTER_SCRIPTS.finditer(text):
-        name = m.lastgroup or "other"
-        counts["other script" if name == "other" else name] += 1
+    counts: Counter[str] = Counter(map(_CHAR_LABELS.__getitem__, text))
+    counts.pop(None, None)
     return counts
+
+
+class _CharLabels(dict):
+    """Character -> its label in :func:`script_counts` (None: not a letter nor an
+    emoji), filled on first sight: each branch of the pattern matches one code
+    point, so labelling characters one by one gives the counts of ``finditer``."""
+
+    def __missing__(self, ch: str) -> str | None:
+        m = _LETTER_SCRIPTS.match(ch)
+        label = None if m is None else ("other script" if m.lastgroup == "other" else m.lastgroup)
+        self[ch] = label
+        return label
+
+
+_CHAR_LABELS = _CharLabels()
 
 
 def classify_line(line: str) -> str:
@@ -149,6 +177,8 @@ def classify_line(line: str) -> str:
         return "blank"
     if looks_like_code(line):
         return "code"
+    if line.isascii():  # every ASCII letter is Latin, and no ASCII character is an emoji
+        return "Latin" if len(line.translate(_DROP_ASCII_LETTERS)) < len(line) else "other"
     counts = script_counts(line)
     emoji = counts.pop("emoji", 0)
     letters = sum(counts.values())

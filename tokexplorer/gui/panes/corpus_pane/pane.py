@@ -214,6 +214,21 @@ class CorpusPane(QWidget):
             return None
         return self._run(request)
 
+    def train_from_counts(self, path: str) -> Worker | None:
+        """Train a byte-level BPE from a word-count table file (``tokexplorer
+        count``) in a worker, with the vocab size box; the table gives the
+        pattern and special tokens. None when refused (the reason is shown)."""
+        if self.is_training():
+            self._report_error("training is already running; cancel it first")
+            return None
+        request = TrainingRequest(algorithm="bpe", vocab_size=int(self.form.vocab_spin.value()), word_counts=path)
+        try:
+            request.validate()
+        except InputError as exc:
+            self._report_error(str(exc))
+            return None
+        return self._run(request)
+
     def _damaged_text_accepted(self, corpus: Corpus, *, confirm: bool) -> bool:
         """True when the corpus has no lossily decoded file or the user agrees to
         train on it anyway (asked only when ``confirm``); else the refusal is reported."""

