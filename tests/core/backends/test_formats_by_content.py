@@ -86,7 +86,7 @@ def test_bert_vocab_txt_cased_inferred(files):
     ours = load_tokenizer(str(path))
     ref = BertWordPieceTokenizer(str(path), lowercase=False)
     assert ours.encode(TEXT) == ref.encode(TEXT).ids
-    assert ours.notes[0].startswith("cased: the vocabulary has ")
+    assert ours.build_notes[0].startswith("cased: the vocabulary has ")
     assert [t.piece for t in ours.tokenize(TEXT).tokens][:2] == ["[CLS]", "The"]
 
 
@@ -98,7 +98,7 @@ def test_bert_vocab_txt_lowercase_from_config(files, tmp_path):
     ref = BertWordPieceTokenizer(str(path), lowercase=True)
     cased = BertWordPieceTokenizer(str(path), lowercase=False)
     assert ours.encode(TEXT) == ref.encode(TEXT).ids != cased.encode(TEXT).ids
-    assert ours.notes == ("lowercased: do_lower_case of tokenizer_config.json",)
+    assert ours.build_notes == ("lowercased: do_lower_case of tokenizer_config.json",)
 
 
 @pytest.mark.parametrize("name", ["vocab.json", "merges.txt", ""])

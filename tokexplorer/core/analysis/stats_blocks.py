@@ -135,7 +135,7 @@ def has_long_clusters(bl: BlockLines) -> bool:
     (it has CRLF or one of :data:`CLUSTER_JOINERS`), where tokens can hold part
     of a grapheme: such a block is counted from spans (:func:`span_block`).
 
-    >>> has_long_clusters(block_lines("ok 你好 한국어\n")), has_long_clusters(block_lines("e\u0301\n"))
+    >>> has_long_clusters(block_lines("ok 你好 한국어\\n")), has_long_clusters(block_lines("e\\u0301\\n"))
     (False, True)
     """
     block = bl.block

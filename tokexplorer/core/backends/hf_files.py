@@ -19,7 +19,7 @@
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "vocab.txt").write_text("[PAD]\\n[UNK]\\n[CLS]\\n[SEP]\\nhello\\n##s\\n")
 >>> tok = load_wordpiece_vocab(d / "vocab.txt")
->>> tok.encode("Hellos"), tok.notes
+>>> tok.encode("Hellos"), tok.build_notes
 ([2, 4, 5, 3], ('lowercased: the vocabulary has no upper-case tokens (no tokenizer_config.json beside it)',))
 """
 

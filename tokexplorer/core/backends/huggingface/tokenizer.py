@@ -80,7 +80,7 @@ class HuggingFaceTokenizer(Tokenizer):
     Attributes:
         tokenizer: the ``tokenizers.Tokenizer``.
         config: :class:`~tokexplorer.core.backends.huggingface.config.HFConfig`.
-        notes: tuple of str.
+        build_notes: tuple of str (the ``notes`` given, then the truncation and padding notes).
         add_special_tokens: bool, default True: what the library's ``encode``
             (and the ``transformers`` tokenizer) does by default.
     """
@@ -96,7 +96,7 @@ class HuggingFaceTokenizer(Tokenizer):
     ) -> None:
         self.tokenizer = tokenizer
         self.source_file = source_file
-        self.notes = tuple(notes) + _whole_text(tokenizer)
+        self.build_notes = tuple(notes) + _whole_text(tokenizer)
         self.config: HFConfig = read_config(tokenizer)
         self.add_special_tokens = True
         added = tokenizer.get_added_tokens_decoder()
@@ -162,7 +162,7 @@ class HuggingFaceTokenizer(Tokenizer):
         cfg = self.config
         stages = [_parts(cfg.normalizer), _parts(cfg.pre_tokenizer), cfg.model_type, _parts(cfg.post_processor)]
         stages = [s for s in stages if s]
-        extra = "".join(f" · {n}" for n in self.notes)
+        extra = "".join(f" · {n}" for n in self.build_notes)
         return f"{self.name} · {' → '.join(stages)} · {self._n:,} tokens{extra}"
 
     @property
@@ -272,7 +272,7 @@ class HuggingFaceTokenizer(Tokenizer):
             notes.append(describe_normalization(t, normalized))
         held_back = not add_special_tokens and self.post_processor_adds()
         notes.extend(token_notes(tokens, held_back))
-        notes.extend(self.notes)
+        notes.extend(self.build_notes)
         exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
