@@ -19,8 +19,8 @@ from tokexplorer.cli.commands.train import SP_FLAGS, SPM_DEFAULT_COVERAGE, cmd_t
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.output import PROG
 from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions, coverage_problem
-from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
+from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
 
 #: Names that select a subcommand when they are the first argument.
 SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges", "export")
@@ -123,13 +123,19 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("train", help="train a tokenizer on text files and save it")
     p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to train on")
     p.add_argument("--vocab-size", type=int, metavar="N", required=True,
-                   help="number of token ids: 256 bytes + merges + special tokens")  # fmt: skip
-    p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
-                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
+                   help="number of token ids: 256 bytes + merges + special tokens (WordPiece: "
+                   "special tokens + alphabet + merged pieces)")  # fmt: skip
+    p.add_argument("--pattern", choices=WORDPIECE_PATTERNS, default=None,
+                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN}; bert, BERT's white space "
+                   "and punctuation split, for --algorithm wordpiece only, and its default)")  # fmt: skip
     p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
                    help="special tokens to register, e.g. '<|endoftext|>'")  # fmt: skip
     p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
-                   help="byte-level BPE (default) or a SentencePiece bpe/unigram model")  # fmt: skip
+                   help="byte-level BPE (default), a SentencePiece bpe/unigram model, or our WordPiece "
+                   "(score freq(a,b)/(freq(a)*freq(b)); saved as JSON, export it as vocab.txt)")  # fmt: skip
+    p.add_argument("--lowercase", action="store_true", help="WordPiece: lower-case the text first")
+    p.add_argument("--strip-accents", action="store_true",
+                   help="WordPiece: strip accents first (NFD, non-spacing marks dropped)")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     p.add_argument("--allow-damaged", action="store_true",
@@ -207,14 +213,17 @@ def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files")
+    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files, "
+                       "a WordPiece as BERT's vocab.txt")  # fmt: skip
     p.add_argument("spec", metavar="SPEC",
-                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   help="bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH; "
+                   "wordpiece:PATH for --format vocab.txt")  # fmt: skip
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
                    help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
-                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH")  # fmt: skip
+                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH; "
+                   "vocab.txt: BERT's one piece a line, the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",
-                   help="the .tiktoken or tokenizer.json file, or an existing folder (gpt2)")  # fmt: skip
+                   help="the .tiktoken, tokenizer.json or vocab.txt file, or an existing folder (gpt2)")  # fmt: skip
     p.set_defaults(func=cmd_export)
 
 
@@ -225,7 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Explore LLM tokenizers. Without a subcommand, "
         "'tokexplorer [FILE ...] [--screenshot PNG]' starts the desktop app.",
         epilog="Tokenizer SPEC: bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, "
-        "tiktoken-file:PATH or sp:PATH. Run 'tokexplorer COMMAND --help' for details.",
+        "tiktoken-file:PATH, sp:PATH or wordpiece:PATH. Run 'tokexplorer COMMAND --help' for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)

