@@ -31,13 +31,6 @@ from tokexplorer.core.backends import (
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.text import PATTERN_NAMES
-from tokexplorer.core.wordpiece import (
-    BERT_PATTERN,
-    BERT_SPECIAL_TOKENS,
-    WORDPIECE_PATTERNS,
-    WordPiece,
-    train_wordpiece_iter,
-)
 from tokexplorer.core.types import (
     ALGORITHMS,
     DEFAULT_PATTERN,
@@ -45,6 +38,13 @@ from tokexplorer.core.types import (
     Progress,
     TrainReport,
     run_to_end,
+)
+from tokexplorer.core.wordpiece import (
+    BERT_PATTERN,
+    BERT_SPECIAL_TOKENS,
+    WORDPIECE_PATTERNS,
+    WordPiece,
+    train_wordpiece_iter,
 )
 
 
@@ -121,7 +121,9 @@ class TrainingRequest:
         if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
         if (self.lowercase or self.strip_accents) and self.algorithm != "wordpiece":
-            raise InputError(f"--lowercase and --strip-accents apply to --algorithm wordpiece only, not {self.algorithm}")
+            raise InputError(
+                f"--lowercase and --strip-accents apply to --algorithm wordpiece only, not {self.algorithm}"
+            )
         if self.algorithm == "wordpiece":
             if self.pattern is not None and self.pattern not in WORDPIECE_PATTERNS:
                 raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(WORDPIECE_PATTERNS)}")

@@ -39,10 +39,10 @@ def textbook_wordpiece(word_freqs: dict[str, int], vocab_size: int, specials: li
         if not pair_freqs:
             break
 
-        def score(p):
-            return Fraction(pair_freqs[p], piece_freqs[p[0]] * piece_freqs[p[1]])
+        def rank(p, pairs=pair_freqs, pieces=piece_freqs):
+            return (-Fraction(pairs[p], pieces[p[0]] * pieces[p[1]]), -pairs[p], p)
 
-        best = min(pair_freqs, key=lambda p: (-score(p), -pair_freqs[p], p))
+        best = min(pair_freqs, key=rank)
         bpe = min(pair_freqs, key=lambda p: (-pair_freqs[p], p))
         a, b = best
         new = a + b[2:] if b.startswith("##") else a + b

@@ -286,14 +286,13 @@ class WordPiece:
         if not 0 <= token_id < len(self.vocab):
             raise InputError(f"token id {token_id} is not in the vocabulary (0..{len(self.vocab) - 1})")
         piece = self.vocab[token_id]
-        if piece.startswith(CONTINUATION) and len(piece) > len(CONTINUATION) and token_id not in self.special_tokens.values():
-            return piece[len(CONTINUATION) :]
-        return piece
+        return piece[len(CONTINUATION) :] if self.is_continuation(token_id) else piece
 
     def is_continuation(self, token_id: int) -> bool:
-        """True for a piece that continues a word (``##...``)."""
+        """True for a piece that continues a word (``##...``; not a special token)."""
         piece = self.vocab[token_id]
-        return piece.startswith(CONTINUATION) and len(piece) > len(CONTINUATION)
+        special = token_id in self.special_tokens.values()
+        return piece.startswith(CONTINUATION) and len(piece) > len(CONTINUATION) and not special
 
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``: continuation pieces join the piece before them;

@@ -83,7 +83,7 @@ def validate_pattern(pattern: str) -> None:
     >>> validate_pattern("bart")
     Traceback (most recent call last):
     ...
-    tokexplorer.core.errors.InputError: unknown pre-tokenizer 'bart' for WordPiece; choose one of bert, gpt2, cl100k, o200k, none
+    tokexplorer.core.errors.InputError: unknown pre-tokenizer 'bart' for WordPiece; choose one of bert, gpt2, ...
     """
     if pattern not in WORDPIECE_PATTERNS:
         raise InputError(
@@ -113,7 +113,9 @@ def _normalize_char(c: str, bert: bool, lowercase: bool, strip_accents: bool) ->
     return c
 
 
-def normalize(text: str, *, pattern: str, lowercase: bool = False, strip_accents: bool = False) -> tuple[str, list[int]]:
+def normalize(
+    text: str, *, pattern: str, lowercase: bool = False, strip_accents: bool = False
+) -> tuple[str, list[int]]:
     """The text WordPiece's pre-tokenizer sees, and where each of its characters came from.
 
     Args:
