@@ -36,9 +36,9 @@ class WordPieceTokenizer(Tokenizer):
         wordpiece: the wrapped model.
 
     >>> from tokexplorer.core.wordpiece import train_wordpiece
-    >>> tok = WordPieceTokenizer(train_wordpiece("playing plays played", vocab_size=30)[0])
+    >>> tok = WordPieceTokenizer(train_wordpiece("playing plays played", vocab_size=24)[0])
     >>> tok.description
-    'custom WordPiece · bert pre-tokenizer · 30 tokens'
+    'custom WordPiece · bert pre-tokenizer · 24 tokens'
     >>> [(t.piece, t.bytes, t.char_start, t.char_end) for t in tok.tokenize("plays!").tokens]
     [('plays', b'plays', 0, 5), ('[UNK]', b'[UNK]', 5, 6)]
     """
