@@ -116,6 +116,8 @@ class WordPieceReplay(QWidget):
         self.table.setRowCount(len(self.steps))
         for r, s in enumerate(self.steps):
             then = f"take it, go on at character {s.end}" if s.found else "try one character shorter"
+            if s.found and s.end == len(word):
+                then = "take it: the word is covered"
             if not s.found and s.end == s.start + 1:
                 then = f"nothing left to try: {wp.unk_token}" if wp is not None else ""
             for c, text in enumerate((s.candidate, f"{s.start}–{s.end}", "yes" if s.found else "no", then)):
@@ -131,9 +133,9 @@ class WordPieceReplay(QWidget):
                 f"{word!r} is longer than {wp.max_input_chars_per_word} characters: {wp.unk_token} without a look-up"
             )
         else:
-            self.info.setText(
-                f"{wp.name}: longest match first over {len(word)} characters, {len(self.steps)} look-ups"
-            )
+            chars = "character" if len(word) == 1 else "characters"
+            looks = "look-up" if len(self.steps) == 1 else "look-ups"
+            self.info.setText(f"{wp.name}: longest match first over {len(word)} {chars}, {len(self.steps)} {looks}")
 
     def _show_step(self, i: int) -> None:
         wp = self.wordpiece
