@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from tokexplorer.core.backends import BPETokenizer, Tokenizer
+from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
@@ -237,18 +237,20 @@ class MainWindow(QMainWindow):
             self,
             "Open a tokenizer model",
             "",
-            "Tokenizer models (*.bpe *.txt *.model *.tiktoken);;"
-            "tokexplorer BPE (*.bpe *.txt);;SentencePiece (*.model);;tiktoken ranks (*.tiktoken);;All files (*)",
+            "Tokenizer models (*.bpe *.txt *.model *.tiktoken *.wordpiece);;"
+            "tokexplorer BPE (*.bpe *.txt);;SentencePiece (*.model);;tiktoken ranks (*.tiktoken);;"
+            "tokexplorer WordPiece (*.wordpiece);;All files (*)",
         )
         if path:
             self.open_model(path)
 
     def open_model(self, path: str) -> Worker:
         """Load a model file in a worker: ``.model`` (SentencePiece), ``.tiktoken``
-        (tiktoken ranks), anything else our BPE format.
+        (tiktoken ranks), ``.wordpiece`` (our WordPiece), anything else our BPE format.
 
-        A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
-        the others are added as compare columns.
+        A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column,
+        a WordPiece ``state.wordpiece`` (WordPiece tab) and the ``"wordpiece"``
+        column; the others are added as compare columns.
         """
         from tokexplorer.core.backends import load_tokenizer
 
@@ -257,6 +259,8 @@ class MainWindow(QMainWindow):
             spec = f"sp:{path}"
         elif lower.endswith(".tiktoken"):
             spec = f"tiktoken-file:{path}"
+        elif lower.endswith(".wordpiece"):
+            spec = f"wordpiece:{path}"
         else:
             spec = f"bpe:{path}"
         worker = Worker(lambda cancel: load_tokenizer(spec))
@@ -280,6 +284,9 @@ class MainWindow(QMainWindow):
         if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
+        elif isinstance(tok, WordPieceTokenizer):
+            self.state.set_wordpiece(tok.wordpiece)
+            self.state.replace_tokenizer("wordpiece", tok)
         else:
             self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
         self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}")
@@ -346,7 +353,7 @@ class MainWindow(QMainWindow):
         if not paths:
             return
         models = [
-            p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe"))
+            p for p in paths if p.lower().endswith((".model", ".tiktoken", ".bpe", ".wordpiece"))
         ]
         for p in models:
             self.open_model(p)

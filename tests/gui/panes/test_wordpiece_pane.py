@@ -92,3 +92,20 @@ def test_replay_steps_to_pieces_and_to_unk(qtbot):
     assert replay.result.text() == "pieces so far: none · no piece for 'x': the word becomes [UNK]"
     replay.controls.set_step(0)
     assert replay.result.text() == "pieces so far: none"
+
+
+def test_window_opens_a_saved_wordpiece(qtbot, tmp_path):
+    from tokexplorer.core.io import save_wordpiece
+    from tokexplorer.gui.main_window import MainWindow
+
+    window = MainWindow()
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
+    wp, _ = train_wordpiece([TEXT], vocab_size=45)
+    save_wordpiece(wp, tmp_path / "m.wordpiece")
+    with qtbot.waitSignal(window.state.wordpiece_changed, timeout=WAIT) as blocker:
+        window.open_model(str(tmp_path / "m.wordpiece"))
+    assert blocker.args[0].vocab == wp.vocab
+    assert window.wordpiece_pane.model.rowCount() == len(wp.merges)
+    assert [t.name for t in window.state.tokenizers] == ["m.wordpiece (WordPiece)"]
+    assert window.tabs.tabText(window.tabs.indexOf(window.wordpiece_pane)) == "WordPiece"
