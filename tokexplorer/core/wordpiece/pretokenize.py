@@ -55,6 +55,12 @@ _CJK_RANGES = (
 _WS_CLASS = "".join(f"\\u{ord(c):04x}" for c in sorted(WHITESPACE))
 _PUNCT_CLASS = r"\p{P}!-/:-@\[-`{-~"
 _BERT_WORDS = regex.compile(f"[^{_WS_CLASS}{_PUNCT_CLASS}]+|[{_PUNCT_CLASS}]")
+# Categories come from the ``regex`` module, whose Unicode tables are newer than
+# ``unicodedata``'s on Python 3.11 (Unicode 14): an emoji of Unicode 15 such as
+# U+1FAE8 is "unassigned" (Cn, dropped as a control) there but a symbol here,
+# as in ``tokenizers``.
+_OTHER = regex.compile(r"\p{C}")
+_NONSPACING_MARK = regex.compile(r"\p{Mn}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +106,14 @@ def _normalize_char(c: str, bert: bool, lowercase: bool, strip_accents: bool) ->
     """What one character becomes (possibly nothing, possibly several characters)."""
     if bert:
         cp = ord(c)
-        if cp == 0 or cp == 0xFFFD or (c not in "\t\n\r" and unicodedata.category(c)[0] == "C"):
+        if cp == 0 or cp == 0xFFFD or (c not in "\t\n\r" and _OTHER.match(c)):
             return ""
         if c in WHITESPACE:
             return " "
         if _is_cjk(cp):
             return f" {c} "
     if strip_accents:
-        c = "".join(x for x in unicodedata.normalize("NFD", c) if unicodedata.category(x) != "Mn")
+        c = "".join(x for x in unicodedata.normalize("NFD", c) if not _NONSPACING_MARK.match(x))
     if lowercase:
         c = "".join(x.lower() for x in c)
     return c
