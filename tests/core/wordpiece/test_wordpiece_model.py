@@ -20,7 +20,8 @@ REAL = [
 MIXED = (
     "Café naïve résumé — Ångström «quoted» ΣΊΣΥΦΟΣ İstanbul straße\n"
     "中文分词：北京大学。日本語のテキスト、한국어 문장!\n"
-    "emoji 👩‍🔬 and ZWJ\u200d, Unicode 15 \U0001fae8\U0001fa77, tab\there, NBSP\u00a0x, ctrl\x07bell\x00nul, fullwidth ＡＢＣ１２３.\n"
+    "emoji 👩‍🔬 and ZWJ\u200d, Unicode 15 \U0001fae8\U0001fa77, tab\there, NBSP\u00a0x, "
+    "ctrl\x07bell\x00nul, fullwidth ＡＢＣ１２３.\n"
     "math x²+y³ ≠ z, $5.00 & 10% off; e-mail: a_b@c.d (ok?) [CLS] not special\n"
 )
 

@@ -18,6 +18,7 @@ _EXPORTS: dict[str, str] = {
     "LinesTooLongError": "sentencepiece",
     "NORMALIZATION_RULES": "sentencepiece",
     "SentencePieceOptions": "sentencepiece",
+    "SampledSentencePieceTokenizer": "sentencepiece",
     "SentencePieceTokenizer": "sentencepiece",
     "VocabTooLargeError": "sentencepiece",
     "VocabTooSmallError": "sentencepiece",
