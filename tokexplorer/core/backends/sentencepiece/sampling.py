@@ -1,7 +1,8 @@
 """A SentencePiece Unigram model that samples its segmentation (subword regularization).
 
 :class:`SampledSentencePieceTokenizer` is a
-:class:`~tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer` whose every encoding is one draw of SentencePiece's sampling
+:class:`~tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer`
+whose every encoding is one draw of SentencePiece's sampling
 (``encode(enable_sampling=True, alpha=..., nbest_size=-1)``): a path of the
 segmentation lattice with probability ``∝ exp(alpha * score)``. Each encoding
 draws again, so the same text can come out differently every time (that is
