@@ -116,7 +116,7 @@ class TrainingRequest:
         >>> TrainingRequest(algorithm="sp-bpe", vocab_size=100, pattern="gpt2").validate()
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe only, not sp-bpe
+        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe or wordpiece only, not sp-bpe
         """
         if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
