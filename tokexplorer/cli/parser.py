@@ -152,6 +152,14 @@ def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     out.add_argument("--json", action="store_true", help="print ids and token spans as JSON")
     out.add_argument("--count", action="store_true", help="print only the number of tokens")
     _add_special(p)
+    uni = p.add_argument_group("SentencePiece Unigram models (with --json)")
+    uni.add_argument("--nbest", type=_positive_int, metavar="N",
+                     help="add the N best segmentations with SentencePiece's scores (\"nbest\")")  # fmt: skip
+    uni.add_argument("--sample", action="store_true",
+                     help="add sampled segmentations (subword regularization, \"samples\")")  # fmt: skip
+    uni.add_argument("--alpha", type=float, default=None, metavar="A",
+                     help="sampling parameter: P(path) ∝ exp(A × score) (default 0.1)")  # fmt: skip
+    uni.add_argument("--samples", type=_positive_int, default=None, metavar="K", help="how many to draw (default 1)")
     p.set_defaults(func=cmd_encode)
 
 
