@@ -36,6 +36,7 @@ from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
+from tokexplorer.gui.panes.unigram_pane import UnigramPane
 from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
@@ -61,7 +62,7 @@ class MainWindow(QMainWindow):
         state: the :class:`AppState`.
         tabs: the QTabWidget holding the panes.
         corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
-            merge_diff_pane, stats_pane, wordpiece_pane: the panes, in tab order.
+            merge_diff_pane, stats_pane, wordpiece_pane, unigram_pane: the panes, in tab order.
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         last_error: the last error shown to the user ("" when none).
@@ -105,6 +106,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.stats_pane, "Statistics")
         self.wordpiece_pane = WordPiecePane(self.state)
         self.tabs.addTab(self.wordpiece_pane, "WordPiece")
+        self.unigram_pane = UnigramPane(self.state)
+        self.tabs.addTab(self.unigram_pane, "Unigram")
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
             lambda _b: self.tabs.setCurrentWidget(self.merges_pane)

@@ -291,3 +291,12 @@ CHART_LEGEND_BG = QColor(255, 255, 255, 220)
 LOSSY_FILE_BG = QColor("#f8d7da")
 #: Background of a corpus file whose encoding was guessed or is not UTF-8 (the warning colour).
 UNSURE_ENCODING_BG = WARNING_BG
+
+# --- Unigram lattice ---
+#: A node of the segmentation lattice, and one on the best (Viterbi) path.
+LATTICE_NODE_FILL = QColor("#eceff1")
+LATTICE_NODE_EDGE = QColor("#90a4ae")
+LATTICE_BEST_FILL = QColor("#ffd180")
+LATTICE_BEST_EDGE = QColor("#d9822b")
+#: A node for an unknown character (the unknown piece, with SentencePiece's penalty).
+LATTICE_UNKNOWN_FILL = UNKNOWN_BG
