@@ -45,10 +45,10 @@ def test_pane_shows_scores_lattice_nbest_and_samples(qtbot, unigram):
     rows = lattice_rows(a.lattice)
     assert rows[0] == list(a.lattice.best) and sum(map(len, rows)) == len(a.lattice.nodes)
     nbest_rows = [word.nbest_table.item(r, 1).text() for r in range(word.nbest_table.rowCount())]
-    assert nbest_rows == [" ".join(p) for p in sp.nbest_encode_as_pieces("the small world", 5)]
+    assert nbest_rows == [" | ".join(p) for p in sp.nbest_encode_as_pieces("the small world", 5)]
     assert word.samples_table.rowCount() == 8
     for r in range(8):
-        pieces = word.samples_table.item(r, 1).text().split(" ")
+        pieces = word.samples_table.item(r, 1).text().split(" | ")
         assert sp.decode_pieces(pieces) == "the small world"
     assert m.data(m.index(0, COL_PIECE)) in {sp.id_to_piece(i) for i in range(60)}
 

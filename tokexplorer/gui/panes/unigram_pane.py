@@ -62,6 +62,7 @@ class UnigramPane(QWidget):
         split.addWidget(self.vocab_table)
         split.addWidget(self.word)
         split.setStretchFactor(1, 3)
+        split.setSizes([380, 1100])
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)

@@ -37,6 +37,8 @@ from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEFAULT_WORD = "tokenization"
 DEFAULT_ALPHA = 0.1
+#: Between the pieces of a segmentation in the tables.
+PIECE_SEPARATOR = " | "
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ def analyse_word(tok: SentencePieceTokenizer, text: str, *, n: int, alpha: float
 def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> None:
     table.setRowCount(len(segs))
     for r, (s, prob) in enumerate(zip(segs, probs)):
-        for c, text in enumerate((str(r + 1), " ".join(s.pieces), f"{s.score:.3f}", prob)):
+        for c, text in enumerate((str(r + 1), PIECE_SEPARATOR.join(s.pieces), f"{s.score:.3f}", prob)):
             table.setItem(r, c, QTableWidgetItem(text))
     table.resizeColumnsToContents()
 
@@ -107,7 +109,7 @@ class UnigramWord(QWidget):
         scroll = QScrollArea()
         scroll.setWidget(self.lattice_view)
         scroll.setWidgetResizable(False)
-        scroll.setMinimumHeight(160)
+        scroll.setMinimumHeight(240)
         self.nbest_spin = QSpinBox()
         self.nbest_spin.setRange(1, 50)
         self.nbest_spin.setValue(5)
