@@ -12,6 +12,7 @@ from tokexplorer import __version__
 from tokexplorer.cli.app import run_app
 from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
 from tokexplorer.cli.commands.export import EXPORT_FORMATS, cmd_export
+from tokexplorer.cli.commands.granularity import cmd_granularity
 from tokexplorer.cli.commands.inspect import cmd_inspect
 from tokexplorer.cli.commands.merges import cmd_merges
 from tokexplorer.cli.commands.stats import cmd_stats
@@ -23,7 +24,9 @@ from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
 
 #: Names that select a subcommand when they are the first argument.
-SUBCOMMANDS: tuple[str, ...] = ("train", "encode", "decode", "compare", "inspect", "stats", "merges", "export")
+SUBCOMMANDS: tuple[str, ...] = (
+    "train", "encode", "decode", "compare", "inspect", "stats", "merges", "export", "granularity",
+)  # fmt: skip
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
@@ -199,6 +202,30 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_stats)
 
 
+def _fraction(text: str) -> float:
+    """argparse type for ``--train-fraction``: a number above 0 and at most 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, not {text}")
+    return value
+
+
+def _add_granularity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("granularity", help="a corpus at word, character, byte and subword level")
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
+    p.add_argument("--tokenizer", action="append", metavar="SPEC",
+                   help="a subword level: this tokenizer (repeatable)")  # fmt: skip
+    p.add_argument("--train-fraction", type=_fraction, default=0.8, metavar="F",
+                   help="build the held-out vocabularies on this share of the corpus (default 0.8)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the levels as JSON")
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    _add_special(p)
+    p.set_defaults(func=cmd_granularity)
+
+
 def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("inspect", help="UTF-8 bytes, code points and graphemes of a text")
     _add_input(p)
@@ -247,7 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_add_train, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
-                _add_export):
+                _add_export, _add_granularity):
         add(sub)
     return parser
 

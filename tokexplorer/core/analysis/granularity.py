@@ -1,0 +1,224 @@
+"""Granularity: the same corpus at word, character, byte and subword level.
+
+The argument every tokenizer text opens with, in numbers: a word-level
+vocabulary is large and still leaves words of new text out of it; characters
+and bytes need tiny vocabularies but make long sequences; subword models trade
+one against the other. For a corpus this computes, per level, the vocabulary
+size, the number of tokens, characters per token, and how much of held-out
+text the level cannot cover:
+
+* **word**: words and punctuation marks (``\\w+`` runs and single other
+  non-space characters, :data:`WORD_PATTERN`); the vocabulary is every distinct
+  word of the corpus. Scripts written without spaces (Chinese, Japanese) make
+  a "word" of a whole run of characters, which is why their word-level
+  vocabulary explodes.
+* **character**: code points (spaces included); **byte**: UTF-8 bytes (the
+  vocabulary is the bytes seen, of 256 possible).
+* **subword**: each given tokenizer, with its own vocabulary size.
+
+*Held-out rate*: each text (file) is cut at a line boundary into a first part
+(``train_fraction`` of its characters) and the rest, so every file has its
+share in both; a level's vocabulary is
+built on the first part only (words, characters or bytes seen there) and the
+rate is the share of the rest's tokens outside it (out-of-vocabulary words,
+unseen characters, unseen bytes). For a subword tokenizer it is the share of
+the rest's tokens that are its unknown token (``<unk>``, ``[UNK]``): 0 for
+byte-level models, which cover everything.
+
+>>> from tokexplorer.core.types import run_to_end
+>>> report = run_to_end(granularity_iter(["the cat sat\\nthe cat ran\\n"], train_fraction=0.5))
+>>> [(lv.level, lv.vocab_size, lv.tokens, round(lv.heldout_rate, 3)) for lv in report.levels]
+[('word', 4, 6, 0.333), ('character', 10, 24, 0.167), ('byte', 10, 24, 0.167)]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import asdict, dataclass
+
+import regex
+
+from tokexplorer.core.analysis.blocks import count_tokens
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy
+
+__all__ = ["WORD_PATTERN", "GranularityReport", "Level", "bpe_curve", "granularity_iter", "split_heldout"]
+
+#: What the word level counts as one token: a run of word characters, or one other non-space character.
+WORD_PATTERN = r"\w+|[^\w\s]"
+_WORDS = regex.compile(WORD_PATTERN)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One row of the granularity table.
+
+    Attributes:
+        level: ``"word"``, ``"character"``, ``"byte"`` or ``"subword"``.
+        name: what the row is (the tokenizer's name for a subword row).
+        vocab_size: distinct words / characters / bytes of the corpus, or the
+            tokenizer's vocabulary size.
+        tokens: tokens of the whole corpus.
+        chars_per_token: the corpus's code points per token (None for no tokens).
+        heldout_rate: share of the held-out part's tokens the level cannot cover
+            (see the module docstring), or None without a held-out part.
+    """
+
+    level: str
+    name: str
+    vocab_size: int
+    tokens: int
+    chars_per_token: float | None
+    heldout_rate: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GranularityReport:
+    """The granularity of one corpus.
+
+    Attributes:
+        chars, bytes: the corpus size in code points and UTF-8 bytes.
+        train_chars, heldout_chars: the sizes of the two parts.
+        levels: word, character, byte, then one row per tokenizer.
+        errors: ``(tokenizer name, one-line reason)`` for tokenizers that failed.
+    """
+
+    chars: int
+    bytes: int
+    train_chars: int
+    heldout_chars: int
+    levels: list[Level]
+    errors: list[tuple[str, str]]
+
+    def to_json(self) -> dict:
+        """``{"chars", "bytes", "train_chars", "heldout_chars", "word_pattern", "levels": [...], "errors"}``."""
+        return {
+            "chars": self.chars, "bytes": self.bytes, "train_chars": self.train_chars,
+            "heldout_chars": self.heldout_chars, "word_pattern": WORD_PATTERN,
+            "levels": [asdict(lv) for lv in self.levels],
+            "errors": [{"name": n, "error": e} for n, e in self.errors],
+        }  # fmt: skip
+
+
+def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[str, str]:
+    """Each text cut at the first line end after ``train_fraction`` of its characters.
+
+    Returns:
+        ``(first parts joined, rests joined)``.
+
+    Raises:
+        InputError: ``train_fraction`` not in (0, 1].
+
+    >>> split_heldout(["a\\nb\\n", "c\\nd\\ne\\nf\\n"], 0.5)
+    ('a\\nc\\nd\\n', 'b\\ne\\nf\\n')
+    """
+    if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
+        raise InputError(f"--train-fraction must be above 0 and at most 1, not {train_fraction!r}")
+    firsts: list[str] = []
+    rests: list[str] = []
+    for text in texts:
+        cut = int(len(text) * train_fraction)
+        end = text.find("\n", max(cut - 1, 0)) if cut < len(text) else -1
+        end = len(text) if end < 0 else end + 1
+        firsts.append(text[:end])
+        rests.append(text[end:])
+    return "".join(firsts), "".join(rests)
+
+
+def _rate(train: set, heldout: list) -> float | None:
+    if not heldout:
+        return None
+    return sum(1 for t in heldout if t not in train) / len(heldout)
+
+
+def _base_levels(text: str, train: str, rest: str) -> list[Level]:
+    words = _WORDS.findall(text)
+    data = text.encode("utf-8")
+    n = len(text)
+
+    def level(name: str, vocab: int, tokens: int, rate: float | None) -> Level:
+        return Level(name, name, vocab, tokens, n / tokens if tokens else None, rate)
+
+    return [
+        level("word", len(set(words)), len(words), _rate(set(_WORDS.findall(train)), _WORDS.findall(rest))),
+        level("character", len(set(text)), n, _rate(set(train), list(rest))),
+        level("byte", len(set(data)), len(data), _rate(set(train.encode("utf-8")), list(rest.encode("utf-8")))),
+    ]
+
+
+def granularity_iter(
+    texts: Sequence[str],
+    tokenizers: Sequence[Tokenizer] = (),
+    *,
+    train_fraction: float = 0.8,
+    special: SpecialPolicy = "plain",
+    cancel: Callable[[], bool] | None = None,
+) -> Generator[Progress, None, GranularityReport]:
+    """The granularity of ``texts`` (a Progress generator: one ``"granularity"``
+    report per level done; returns the :class:`GranularityReport`).
+
+    Args:
+        texts: the corpus (the files' texts, in order).
+        tokenizers: the subword levels, one row each.
+        train_fraction: the share of the corpus (characters, cut at a line
+            end) the held-out rates build their vocabularies on.
+        special: the special-token policy for the tokenizers.
+        cancel: polled between levels and blocks.
+
+    Raises:
+        InputError: a bad ``train_fraction``, or the corpus is empty.
+        Cancelled: ``cancel()`` returned True.
+    """
+    text = "".join(texts)
+    if not text:
+        raise InputError("nothing to measure: the corpus is empty")
+    train, rest = split_heldout(texts, train_fraction)
+    total = 3 + len(tokenizers)
+    yield Progress("granularity", 0, total, "word, character and byte levels")
+    levels = _base_levels(text, train, rest)
+    errors: list[tuple[str, str]] = []
+    for k, tok in enumerate(tokenizers):
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+        yield Progress("granularity", 3 + k, total, tok.name)
+        try:
+            n = count_tokens(tok, text, special=special, cancel=cancel)
+            unknown = None
+            if rest:
+                held = tok.tokenize(rest, special=special).tokens
+                unknown = sum(1 for t in held if t.unknown) / len(held) if held else None
+        except Cancelled:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one tokenizer's failure is a row's error, not the report's
+            errors.append((tok.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            continue
+        levels.append(Level("subword", tok.name, tok.vocab_size, n, len(text) / n if n else None, unknown))
+    yield Progress("granularity", total, total)
+    return GranularityReport(len(text), len(text.encode("utf-8")), len(train), len(rest), levels, errors)
+
+
+def bpe_curve(merges: Sequence[MergeRecord], n_bytes: int, *, base: int = 256) -> list[tuple[int, int]]:
+    """A byte-level BPE's training curve as ``(vocab size, corpus tokens)`` points:
+    before any merge ``(base, n_bytes)``, then after each merge that has a count,
+    ``tokens = n_bytes − Σ counts so far`` (each merge of a pair seen ``c`` times
+    saves ``c`` tokens on the corpus it was trained on).
+
+    Args:
+        merges: the merges in rank order (their ``count`` from training).
+        n_bytes: the training corpus in UTF-8 bytes.
+        base: the vocabulary before merging (256 bytes).
+
+    >>> from tokexplorer.core.bpe import train_bpe
+    >>> bpe, _ = train_bpe("aaab aaab", vocab_size=259, pattern="none")
+    >>> bpe_curve(bpe.merges, 9)
+    [(256, 9), (257, 5), (258, 3), (259, 1)]
+    """
+    points = [(base, n_bytes)]
+    tokens = n_bytes
+    for k, m in enumerate(merges):
+        if m.count is None:
+            break
+        tokens -= m.count
+        points.append((base + k + 1, tokens))
+    return points
