@@ -32,6 +32,7 @@ from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
+from tokexplorer.gui.panes.granularity_pane import GranularityPane
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
@@ -62,7 +63,8 @@ class MainWindow(QMainWindow):
         state: the :class:`AppState`.
         tabs: the QTabWidget holding the panes.
         corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
-            merge_diff_pane, stats_pane, wordpiece_pane, unigram_pane: the panes, in tab order.
+            merge_diff_pane, stats_pane, wordpiece_pane, unigram_pane, granularity_pane: the
+            panes, in tab order.
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         last_error: the last error shown to the user ("" when none).
@@ -108,6 +110,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.wordpiece_pane, "WordPiece")
         self.unigram_pane = UnigramPane(self.state)
         self.tabs.addTab(self.unigram_pane, "Unigram")
+        self.granularity_pane = GranularityPane(self.state)
+        self.tabs.addTab(self.granularity_pane, "Granularity")
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
             lambda _b: self.tabs.setCurrentWidget(self.merges_pane)

@@ -1,0 +1,121 @@
+"""The Granularity tab: the corpus at word, character, byte and subword level.
+
+For ``AppState.corpus`` and every tokenizer of the window (each a subword
+row): vocabulary size, tokens, characters per token and the held-out rate
+(out-of-vocabulary words of the end of each file against a vocabulary built
+on the rest; unseen characters and bytes; a tokenizer's unknown tokens), and a
+log-log plot of corpus tokens against vocabulary size with the merge table's
+BPE training curve and every level marked. Computed in a worker when the
+corpus or the tokenizers change, and on Recompute.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.analysis import WORD_PATTERN, GranularityReport, bpe_curve, granularity_iter
+from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.granularity_plot import GranularityPlot
+from tokexplorer.gui.workers import LatestRequest, user_message
+
+COLUMNS = ("Level", "Name", "Vocab size", "Tokens", "Chars/token", "Held-out rate")
+
+
+class GranularityPane(QWidget):
+    """Levels of the corpus in a table and a plot.
+
+    Args:
+        state: the shared state (its corpus, tokenizers and BPE).
+        parent: Qt parent widget.
+
+    Attributes:
+        table, plot, info, recompute_button: the parts.
+        report: the :class:`GranularityReport` shown, or None.
+    """
+
+    def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.state = state
+        self.report: GranularityReport | None = None
+        self.job = LatestRequest(self)
+        self.info = QLabel("Open a corpus to see its granularity.")
+        self.info.setWordWrap(True)
+        self.recompute_button = QPushButton("Recompute")
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.plot = GranularityPlot()
+        top = QHBoxLayout()
+        top.addWidget(self.info, 1)
+        top.addWidget(self.recompute_button)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.plot)
+        split.setSizes([220, 480])
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(split, 1)
+        self.recompute_button.clicked.connect(self.recompute)
+        state.corpus_changed.connect(self.recompute)
+        state.tokenizers_changed.connect(self.recompute)
+        state.bpe_changed.connect(self._show_curve)
+
+    def recompute(self, *_args: object) -> None:
+        """Measure the corpus again (in a worker; the newest request wins)."""
+        corpus = self.state.corpus
+        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
+        if not texts:
+            self.job.cancel()
+            self.info.setText("Open a corpus to see its granularity.")
+            return
+        tokenizers = list(self.state.tokenizers)
+        policy = self.state.special_policy
+        self.info.setText("measuring…")
+        self.job.start(
+            lambda cancel: granularity_iter(texts, tokenizers, special=policy, cancel=cancel),
+            on_result=self._show,
+            on_error=lambda exc: self.info.setText(f"granularity failed: {user_message(exc)}"),
+        )
+
+    def _curve(self) -> list[tuple[int, int]]:
+        bpe, report = self.state.bpe, self.report
+        if bpe is None or report is None:
+            return []
+        return bpe_curve(bpe.merges, report.bytes)
+
+    def _show_curve(self, *_args: object) -> None:
+        self.plot.set_data(self.report, self._curve())
+
+    def _show(self, report: GranularityReport) -> None:
+        self.report = report
+        self.table.setRowCount(len(report.levels))
+        for r, lv in enumerate(report.levels):
+            cpt = "—" if lv.chars_per_token is None else f"{lv.chars_per_token:.2f}"
+            rate = "—" if lv.heldout_rate is None else f"{100 * lv.heldout_rate:.2f}%"
+            cells = (lv.level, lv.name, f"{lv.vocab_size:,}", f"{lv.tokens:,}", cpt, rate)
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if c >= 2:
+                    item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        errors = "; ".join(f"{n}: {e}" for n, e in report.errors)
+        curve = "the blue curve: the merge table's BPE as merges are added (exact on the corpus it was trained on)"
+        self.info.setText(
+            f"{report.chars:,} characters, {report.bytes:,} bytes. Held-out rate: the end of each file "
+            f"({report.heldout_chars:,} characters) against vocabularies built on the rest; words: {WORD_PATTERN}. "
+            f"Plot: {curve if self.state.bpe is not None else 'no BPE in the merge table, so no curve'}."
+            + (f" Failed: {errors}" if errors else "")
+        )
+        self.plot.set_data(report, self._curve())
