@@ -107,7 +107,7 @@ class GranularityPane(QWidget):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c >= 2:
-                    item.setTextAlignment(int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter))
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         errors = "; ".join(f"{n}: {e}" for n, e in report.errors)

@@ -26,7 +26,7 @@ class GranularityPlot(QWidget):
     """Tokens against vocabulary size: the BPE curve and the levels as labelled points.
 
     Attributes:
-        plot: the pyqtgraph PlotItem; curve: the BPE curve; points: the levels' scatter.
+        plot: the pyqtgraph PlotItem; curve: the BPE curve; points: the levels (symbols only).
         labels: the text items of the points, in report order.
     """
 
@@ -46,8 +46,10 @@ class GranularityPlot(QWidget):
             ax.setPen(pg.mkPen(theme.PLOT_AXIS))
             ax.setTextPen(pg.mkPen(theme.PLOT_TEXT))
         self.curve = self.plot.plot(pen=pg.mkPen(theme.PLOT_TOKENS, width=2), name="BPE")
-        self.points = pg.ScatterPlotItem(size=9, pen=pg.mkPen(theme.PLOT_MARKER), brush=pg.mkBrush(theme.PLOT_MARKER))
-        self.plot.addItem(self.points)
+        self.points = self.plot.plot(
+            pen=None, symbol="o", symbolSize=9, symbolPen=pg.mkPen(theme.PLOT_MARKER),
+            symbolBrush=pg.mkBrush(theme.PLOT_MARKER),
+        )  # fmt: skip
         self.labels: list[pg.TextItem] = []
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
