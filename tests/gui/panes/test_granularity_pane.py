@@ -26,6 +26,8 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     state.set_tokenizers([BPETokenizer(bpe)])
     (tmp_path / "c.txt").write_text(TEXT, encoding="utf-8")
     state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
+    assert pane.report is None and pane.stale  # hidden: nothing measured yet
+    pane.show()
     qtbot.waitUntil(lambda: pane.report is not None and pane.table.rowCount() == 4, timeout=WAIT)
     cells = [[pane.table.item(r, c).text() for c in range(6)] for r in range(4)]
     assert [row[0] for row in cells] == ["word", "character", "byte", "subword"]

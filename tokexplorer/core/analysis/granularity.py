@@ -33,6 +33,7 @@ byte-level models, which cover everything.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import asdict, dataclass
 
@@ -126,25 +127,58 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[str, str
     return "".join(firsts), "".join(rests)
 
 
-def _rate(train: set, heldout: list) -> float | None:
-    if not heldout:
+#: Texts are measured in blocks of about this many characters, cut at line ends, so
+#: that no single call holds the interpreter long (the window stays responsive).
+_BLOCK = 1 << 16
+
+
+def _blocks(text: str) -> list[str]:
+    """``text`` in pieces of about :data:`_BLOCK` characters, each ending at a line end."""
+    out, pos = [], 0
+    while pos < len(text):
+        end = text.find("\n", pos + _BLOCK)
+        end = len(text) if end < 0 else end + 1
+        out.append(text[pos:end])
+        pos = end
+    return out
+
+
+@dataclass
+class _Counts:
+    """Words, characters and bytes of some text: the distinct ones and how many."""
+
+    words: Counter[str]
+    chars: Counter[str]
+    bytes: Counter[int]
+
+
+def _count(text: str, cancel: Callable[[], bool] | None) -> _Counts:
+    counts = _Counts(Counter(), Counter(), Counter())
+    for block in _blocks(text):
+        counts.words.update(_WORDS.findall(block))
+        counts.chars.update(block)
+        counts.bytes.update(block.encode("utf-8"))
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+    return counts
+
+
+def _rate(train: Counter, heldout: Counter) -> float | None:
+    total = sum(heldout.values())
+    if not total:
         return None
-    return sum(1 for t in heldout if t not in train) / len(heldout)
+    return sum(n for t, n in heldout.items() if t not in train) / total
 
 
-def _base_levels(text: str, train: str, rest: str) -> list[Level]:
-    words = _WORDS.findall(text)
-    data = text.encode("utf-8")
-    n = len(text)
-
-    def level(name: str, vocab: int, tokens: int, rate: float | None) -> Level:
-        return Level(name, name, vocab, tokens, n / tokens if tokens else None, rate)
-
-    return [
-        level("word", len(set(words)), len(words), _rate(set(_WORDS.findall(train)), _WORDS.findall(rest))),
-        level("character", len(set(text)), n, _rate(set(train), list(rest))),
-        level("byte", len(set(data)), len(data), _rate(set(train.encode("utf-8")), list(rest.encode("utf-8")))),
-    ]
+def _base_levels(train: _Counts, rest: _Counts, n_chars: int) -> list[Level]:
+    out = []
+    for name, seen, held in (
+        ("word", train.words, rest.words), ("character", train.chars, rest.chars), ("byte", train.bytes, rest.bytes),
+    ):  # fmt: skip
+        tokens = sum(seen.values()) + sum(held.values())
+        vocab = len(seen.keys() | held.keys())
+        out.append(Level(name, name, vocab, tokens, n_chars / tokens if tokens else None, _rate(seen, held)))
+    return out
 
 
 def granularity_iter(
@@ -176,7 +210,7 @@ def granularity_iter(
     train, rest = split_heldout(texts, train_fraction)
     total = 3 + len(tokenizers)
     yield Progress("granularity", 0, total, "word, character and byte levels")
-    levels = _base_levels(text, train, rest)
+    levels = _base_levels(_count(train, cancel), _count(rest, cancel), len(text))
     errors: list[tuple[str, str]] = []
     for k, tok in enumerate(tokenizers):
         if cancel is not None and cancel():

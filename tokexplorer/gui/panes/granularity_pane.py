@@ -5,13 +5,14 @@ row): vocabulary size, tokens, characters per token and the held-out rate
 (out-of-vocabulary words of the end of each file against a vocabulary built
 on the rest; unseen characters and bytes; a tokenizer's unknown tokens), and a
 log-log plot of corpus tokens against vocabulary size with the merge table's
-BPE training curve and every level marked. Computed in a worker when the
-corpus or the tokenizers change, and on Recompute.
+BPE training curve and every level marked. Computed in a worker when the tab
+is shown after the corpus or the tokenizers changed, and on Recompute.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -41,6 +42,7 @@ class GranularityPane(QWidget):
     Attributes:
         table, plot, info, recompute_button: the parts.
         report: the :class:`GranularityReport` shown, or None.
+        stale: the corpus or the tokenizers changed since the last measurement.
     """
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -66,13 +68,26 @@ class GranularityPane(QWidget):
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(split, 1)
+        self.stale = True
         self.recompute_button.clicked.connect(self.recompute)
-        state.corpus_changed.connect(self.recompute)
-        state.tokenizers_changed.connect(self.recompute)
+        state.corpus_changed.connect(self._changed)
+        state.tokenizers_changed.connect(self._changed)
         state.bpe_changed.connect(self._show_curve)
+
+    def _changed(self, *_args: object) -> None:
+        """The corpus or the tokenizers changed: measure now if the tab is shown, else when it is."""
+        self.stale = True
+        if self.isVisible():
+            self.recompute()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self.stale:
+            self.recompute()
 
     def recompute(self, *_args: object) -> None:
         """Measure the corpus again (in a worker; the newest request wins)."""
+        self.stale = False
         corpus = self.state.corpus
         texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
         if not texts:
