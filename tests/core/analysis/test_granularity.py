@@ -8,7 +8,7 @@ import pytest
 
 from tokexplorer.core.analysis import bpe_curve, granularity_iter, split_heldout
 from tokexplorer.core.backends import TiktokenTokenizer, WordPieceTokenizer
-from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.bpe import BPE, train_bpe
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.types import run_to_end
 from tokexplorer.core.wordpiece import train_wordpiece
@@ -50,13 +50,15 @@ def test_subword_rows_count_as_the_tokenizers_do():
     assert report.to_json()["levels"][3]["name"] == "tiktoken cl100k_base"
 
 
-def test_bpe_curve_is_the_training_saving():
-    text = "low lower lowest newer newest\n" * 5
-    bpe, _ = train_bpe(text, vocab_size=270, pattern="gpt2")
-    curve = bpe_curve(bpe.merges, len(text.encode("utf-8")))
-    assert curve[0] == (256, len(text.encode("utf-8")))
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "none"])
+def test_bpe_curve_is_the_encoding_with_the_first_k_merges(pattern):
+    texts = [SAMPLE, "aaaa aaaa  \n\n   x\n" * 3]
+    bpe, _ = train_bpe(texts, vocab_size=400, pattern=pattern)
+    curve = bpe_curve(bpe, texts)
     assert [v for v, _ in curve] == list(range(256, 256 + len(bpe.merges) + 1))
-    assert curve[-1][1] == len(bpe.encode(text))  # no overlapping pairs here: the estimate is exact
+    for k in (0, 1, 17, 80, len(bpe.merges)):
+        first_k = BPE(bpe.merges[:k], pattern=pattern)
+        assert curve[k][1] == sum(len(first_k.encode(t)) for t in texts), k
 
 
 def test_refusals():

@@ -38,7 +38,8 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     assert list(xs) == pytest.approx([math.log10(lv.vocab_size) for lv in pane.report.levels])
     assert list(ys) == pytest.approx([math.log10(lv.tokens) for lv in pane.report.levels])
     cx, cy = pane.plot.curve.getData()
-    curve = bpe_curve(bpe.merges, len(TEXT.encode("utf-8")))
+    curve = bpe_curve(bpe, [TEXT])
+    assert curve[-1][1] == len(bpe.encode(TEXT))
     assert list(cx) == pytest.approx([math.log10(v) for v, _ in curve])
     assert list(cy) == pytest.approx([math.log10(t) for _, t in curve])
     label = pane.plot.labels[0]

@@ -41,8 +41,10 @@ import regex
 
 from tokexplorer.core.analysis.blocks import count_tokens
 from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import Cancelled, InputError
-from tokexplorer.core.types import MergeRecord, Progress, SpecialPolicy
+from tokexplorer.core.text import compile_splitter
+from tokexplorer.core.types import Progress, SpecialPolicy
 
 __all__ = ["WORD_PATTERN", "GranularityReport", "Level", "bpe_curve", "granularity_iter", "split_heldout"]
 
@@ -232,27 +234,58 @@ def granularity_iter(
     return GranularityReport(len(text), len(text.encode("utf-8")), len(train), len(rest), levels, errors)
 
 
-def bpe_curve(merges: Sequence[MergeRecord], n_bytes: int, *, base: int = 256) -> list[tuple[int, int]]:
-    """A byte-level BPE's training curve as ``(vocab size, corpus tokens)`` points:
-    before any merge ``(base, n_bytes)``, then after each merge that has a count,
-    ``tokens = n_bytes − Σ counts so far`` (each merge of a pair seen ``c`` times
-    saves ``c`` tokens on the corpus it was trained on).
+def _applied_ranks(chunk: bytes, ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
+    """The ranks of the merges rank-order encoding applies to one chunk, in order."""
+    ids = list(chunk)
+    applied: list[int] = []
+    while len(ids) > 1:
+        best = min(range(len(ids) - 1), key=lambda i: ranks.get((ids[i], ids[i + 1]), (1 << 62, 0))[0])
+        found = ranks.get((ids[best], ids[best + 1]))
+        if found is None:
+            break
+        applied.append(found[0])
+        ids[best : best + 2] = [found[1]]
+    return applied
 
-    Args:
-        merges: the merges in rank order (their ``count`` from training).
-        n_bytes: the training corpus in UTF-8 bytes.
-        base: the vocabulary before merging (256 bytes).
+
+def bpe_curve(bpe: BPE, texts: Sequence[str], *, cancel: Callable[[], bool] | None = None) -> list[tuple[int, int]]:
+    """A byte-level BPE's curve on ``texts``: ``(vocab size, corpus tokens)`` with
+    the first ``k`` merges, for every ``k`` from 0 to all of them.
+
+    Exact, not estimated: every distinct chunk of the texts (split by the
+    model's pattern) is encoded once, merge by merge in rank order; each merge
+    applied to a chunk makes it one token shorter, and rank-order encoding
+    applies merges in rising rank order, so the encoding with the first ``k``
+    merges is the one stopped before rank ``k``. Special tokens are not
+    looked for (the text is ordinary text). Vocab size is ``256 + k``.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True (polled between texts and chunks).
 
     >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe, _ = train_bpe("aaab aaab", vocab_size=259, pattern="none")
-    >>> bpe_curve(bpe.merges, 9)
-    [(256, 9), (257, 5), (258, 3), (259, 1)]
+    >>> bpe_curve(bpe, ["aaab aaab"])
+    [(256, 9), (257, 7), (258, 5), (259, 3)]
     """
-    points = [(base, n_bytes)]
-    tokens = n_bytes
-    for k, m in enumerate(merges):
-        if m.count is None:
-            break
-        tokens -= m.count
-        points.append((base + k + 1, tokens))
+    merges = bpe.merges
+    ranks = {(m.left, m.right): (m.rank, m.new_id) for m in merges}
+    chunks: Counter[str] = Counter()
+    splitter = compile_splitter(bpe.pat_str) if bpe.pat_str is not None else None
+    for text in texts:  # whole texts: a cut could split a run of white space the pattern keeps whole
+        chunks.update(splitter.findall(text) if splitter is not None else [text])
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+    saved = [0] * (len(merges) + 1)
+    total = 0
+    for k, (chunk, n) in enumerate(chunks.items()):
+        data = chunk.encode("utf-8")
+        total += len(data) * n
+        for r in _applied_ranks(data, ranks):
+            saved[r] += n
+        if cancel is not None and k % 2048 == 0 and cancel():
+            raise Cancelled("granularity cancelled")
+    points, tokens = [(256, total)], total
+    for k in range(len(merges)):
+        tokens -= saved[k]
+        points.append((256 + k + 1, tokens))
     return points

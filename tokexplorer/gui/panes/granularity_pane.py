@@ -4,12 +4,15 @@ For ``AppState.corpus`` and every tokenizer of the window (each a subword
 row): vocabulary size, tokens, characters per token and the held-out rate
 (out-of-vocabulary words of the end of each file against a vocabulary built
 on the rest; unseen characters and bytes; a tokenizer's unknown tokens), and a
-log-log plot of corpus tokens against vocabulary size with the merge table's
-BPE training curve and every level marked. Computed in a worker when the tab
+log-log plot of corpus tokens against vocabulary size with the curve of the
+merge table's BPE (tokens with its first k merges, every k) and every level marked. Computed in a worker when the tab
 is shown after the corpus or the tokenizers changed, and on Recompute.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Generator
+from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QShowEvent
@@ -25,11 +28,20 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import WORD_PATTERN, GranularityReport, bpe_curve, granularity_iter
+from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.granularity_plot import GranularityPlot
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 COLUMNS = ("Level", "Name", "Vocab size", "Tokens", "Chars/token", "Held-out rate")
+
+
+@dataclass(frozen=True)
+class Measured:
+    """One measurement: the report and the BPE curve (empty without a BPE)."""
+
+    report: GranularityReport
+    curve: list[tuple[int, int]]
 
 
 class GranularityPane(QWidget):
@@ -42,6 +54,7 @@ class GranularityPane(QWidget):
     Attributes:
         table, plot, info, recompute_button: the parts.
         report: the :class:`GranularityReport` shown, or None.
+        curve: the BPE curve shown (``(vocab size, tokens)`` points; empty without a BPE).
         stale: the corpus or the tokenizers changed since the last measurement.
     """
 
@@ -49,6 +62,7 @@ class GranularityPane(QWidget):
         super().__init__(parent)
         self.state = state
         self.report: GranularityReport | None = None
+        self.curve: list[tuple[int, int]] = []
         self.job = LatestRequest(self)
         self.info = QLabel("Open a corpus to see its granularity.")
         self.info.setWordWrap(True)
@@ -72,7 +86,7 @@ class GranularityPane(QWidget):
         self.recompute_button.clicked.connect(self.recompute)
         state.corpus_changed.connect(self._changed)
         state.tokenizers_changed.connect(self._changed)
-        state.bpe_changed.connect(self._show_curve)
+        state.bpe_changed.connect(self._changed)
 
     def _changed(self, *_args: object) -> None:
         """The corpus or the tokenizers changed: measure now if the tab is shown, else when it is."""
@@ -95,25 +109,22 @@ class GranularityPane(QWidget):
             self.info.setText("Open a corpus to see its granularity.")
             return
         tokenizers = list(self.state.tokenizers)
-        policy = self.state.special_policy
+        policy, bpe = self.state.special_policy, self.state.bpe
         self.info.setText("measuring…")
+
+        def work(cancel: Callable[[], bool]) -> Generator[Progress, None, Measured]:
+            report = yield from granularity_iter(texts, tokenizers, special=policy, cancel=cancel)
+            return Measured(report, bpe_curve(bpe, texts, cancel=cancel) if bpe is not None else [])
+
         self.job.start(
-            lambda cancel: granularity_iter(texts, tokenizers, special=policy, cancel=cancel),
-            on_result=self._show,
+            work,
+            on_result=lambda got: self._show(got.report, got.curve),
             on_error=lambda exc: self.info.setText(f"granularity failed: {user_message(exc)}"),
         )
 
-    def _curve(self) -> list[tuple[int, int]]:
-        bpe, report = self.state.bpe, self.report
-        if bpe is None or report is None:
-            return []
-        return bpe_curve(bpe.merges, report.bytes)
-
-    def _show_curve(self, *_args: object) -> None:
-        self.plot.set_data(self.report, self._curve())
-
-    def _show(self, report: GranularityReport) -> None:
+    def _show(self, report: GranularityReport, curve: list[tuple[int, int]]) -> None:
         self.report = report
+        self.curve = curve
         self.table.setRowCount(len(report.levels))
         for r, lv in enumerate(report.levels):
             cpt = "—" if lv.chars_per_token is None else f"{lv.chars_per_token:.2f}"
@@ -126,11 +137,11 @@ class GranularityPane(QWidget):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         errors = "; ".join(f"{n}: {e}" for n, e in report.errors)
-        curve = "the blue curve: the merge table's BPE as merges are added (exact on the corpus it was trained on)"
+        about = "the blue curve: corpus tokens under the merge table's BPE with its first k merges, for every k"
         self.info.setText(
             f"{report.chars:,} characters, {report.bytes:,} bytes. Held-out rate: the end of each file "
             f"({report.heldout_chars:,} characters) against vocabularies built on the rest; words: {WORD_PATTERN}. "
-            f"Plot: {curve if self.state.bpe is not None else 'no BPE in the merge table, so no curve'}."
+            f"Plot: {about if curve else 'no BPE in the merge table, so no curve'}."
             + (f" Failed: {errors}" if errors else "")
         )
-        self.plot.set_data(report, self._curve())
+        self.plot.set_data(report, curve)

@@ -1,7 +1,7 @@
 """Sequence length against vocabulary size, on log-log axes, drawn with pyqtgraph.
 
-The curve is a byte-level BPE's training curve (corpus tokens after each merge,
-:func:`~tokexplorer.core.analysis.granularity.bpe_curve`); the word, character
+The curve is a byte-level BPE's (corpus tokens with its first k merges, for
+every k: :func:`~tokexplorer.core.analysis.granularity.bpe_curve`); the word, character
 and byte levels and every subword tokenizer of a
 :class:`~tokexplorer.core.analysis.granularity.GranularityReport` are points
 on it, labelled: word level top left of the trade-off (a huge vocabulary, few
