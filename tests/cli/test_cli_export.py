@@ -95,7 +95,8 @@ def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
     _, model = _model(tmp_path)
     cases = [
         (["sp:m.model", "--format", "tiktoken", "-o", str(tmp_path / "x.tiktoken")],
-         "tokexplorer: error: export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported"),
+         "tokexplorer: error: export writes byte-level BPEs and WordPieces; "
+         "a SentencePiece model (sp:) cannot be exported"),
         ([f"bpe:{model}", "--format", "tiktoken", "-o", str(tmp_path / "no" / "x.tiktoken")],
          f"tokexplorer: error: cannot write {tmp_path / 'no' / 'x.tiktoken'}: folder {tmp_path / 'no'} does not exist"),
         ([f"bpe:{model}", "--format", "tokenizer.json", "-o", str(tmp_path)],

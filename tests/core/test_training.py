@@ -19,7 +19,11 @@ CHINESE = ["你好世界，这是一个中文句子。", "我们今天学习分�
 @pytest.mark.parametrize(
     ("request_", "message"),
     [
-        (TrainingRequest(algorithm="wordpiece", vocab_size=300), "unknown algorithm 'wordpiece'"),
+        (TrainingRequest(algorithm="unigram", vocab_size=300), "unknown algorithm 'unigram'"),
+        (TrainingRequest(algorithm="wordpiece", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
+        (TrainingRequest(algorithm="wordpiece", vocab_size=50, files=["a.txt"]), "WordPiece trains on texts"),
+        (TrainingRequest(algorithm="bpe", vocab_size=300, lowercase=True), "apply to --algorithm wordpiece only"),
+        (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="bert"), "unknown pattern 'bert'"),
         (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
         (TrainingRequest(algorithm="bpe", vocab_size=200), "vocab_size 200 is too small"),
         (TrainingRequest(algorithm="sp-bpe", vocab_size=0), "vocab_size must be positive, not 0"),
@@ -38,6 +42,19 @@ def test_bpe_outcome_carries_the_model_and_its_report():
     assert outcome.vocab_size == outcome.report.vocab_size == 259
     assert outcome.bpe.special_tokens == {"<s>": 258}  # duplicates dropped
     assert outcome.notes == tuple(outcome.report.messages)
+
+
+def test_wordpiece_outcome_carries_the_model_and_says_which_special_tokens():
+    outcome = train(TrainingRequest(algorithm="wordpiece", vocab_size=22, texts=CORPUS, lowercase=True))
+    wp = outcome.wordpiece
+    assert wp is not None and outcome.bpe is None and wp.lowercase and wp.pattern == "bert"
+    assert wp.vocab[:5] == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
+    assert outcome.tokenizer.family == "wordpiece" and outcome.vocab_size == 22 == wp.vocab_size
+    assert outcome.notes == (
+        "learned 9 of 9 pieces; vocab 22",
+        "no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4",
+    )
+    assert outcome.tokenizer.encode("LOWEST") == wp.encode("lowest")
 
 
 def test_sentencepiece_algorithm_sets_the_model_type_and_symbols():

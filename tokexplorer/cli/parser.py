@@ -13,6 +13,7 @@ from tokexplorer.cli.app import run_app
 from tokexplorer.cli.commands.count import cmd_count
 from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
 from tokexplorer.cli.commands.export import EXPORT_FORMATS, cmd_export
+from tokexplorer.cli.commands.granularity import cmd_granularity
 from tokexplorer.cli.commands.inspect import cmd_inspect
 from tokexplorer.cli.commands.merges import cmd_merges
 from tokexplorer.cli.commands.stats import cmd_stats
@@ -22,6 +23,7 @@ from tokexplorer.cli.output import PROG
 from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions, coverage_problem
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
+from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
 
 #: The split pattern names ``--pattern`` takes (tokexplorer.core.backends.rank_files.RANK_PATTERNS,
 #: named here so that building the parser does not import the backends).
@@ -29,7 +31,7 @@ RANK_PATTERN_NAMES: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "qwe
 
 #: Names that select a subcommand when they are the first argument.
 SUBCOMMANDS: tuple[str, ...] = (
-    "train", "count", "encode", "decode", "compare", "inspect", "stats", "merges", "export"
+    "train", "count", "encode", "decode", "compare", "inspect", "stats", "merges", "export", "granularity",
 )  # fmt: skip
 
 class _Parser(argparse.ArgumentParser):
@@ -151,13 +153,19 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--word-counts", metavar="COUNTS",
                    help="train a byte-level BPE from a word-count table made by 'count', not files")  # fmt: skip
     p.add_argument("--vocab-size", type=int, metavar="N", required=True,
-                   help="number of token ids: 256 bytes + merges + special tokens")  # fmt: skip
-    p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
-                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
+                   help="number of token ids: 256 bytes + merges + special tokens (WordPiece: "
+                   "special tokens + alphabet + merged pieces)")  # fmt: skip
+    p.add_argument("--pattern", choices=WORDPIECE_PATTERNS, default=None,
+                   help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN}; bert, BERT's white space "
+                   "and punctuation split, for --algorithm wordpiece only, and its default)")  # fmt: skip
     p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
                    help="special tokens to register, e.g. '<|endoftext|>'")  # fmt: skip
     p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
-                   help="byte-level BPE (default) or a SentencePiece bpe/unigram model")  # fmt: skip
+                   help="byte-level BPE (default), a SentencePiece bpe/unigram model, or our WordPiece "
+                   "(score freq(a,b)/(freq(a)*freq(b)); saved as JSON, export it as vocab.txt)")  # fmt: skip
+    p.add_argument("--lowercase", action="store_true", help="WordPiece: lower-case the text first")
+    p.add_argument("--strip-accents", action="store_true",
+                   help="WordPiece: strip accents first (NFD, non-spacing marks dropped)")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     p.add_argument("--allow-damaged", action="store_true",
@@ -192,6 +200,14 @@ def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     out.add_argument("--count", action="store_true", help="print only the number of tokens")
     _add_special(p)
     _add_pattern(p)
+    uni = p.add_argument_group("SentencePiece Unigram models (with --json)")
+    uni.add_argument("--nbest", type=_positive_int, metavar="N",
+                     help="add the N best segmentations with SentencePiece's scores (\"nbest\")")  # fmt: skip
+    uni.add_argument("--sample", action="store_true",
+                     help="add sampled segmentations (subword regularization, \"samples\")")  # fmt: skip
+    uni.add_argument("--alpha", type=float, default=None, metavar="A",
+                     help="sampling parameter: P(path) ∝ exp(A × score) (default 0.1)")  # fmt: skip
+    uni.add_argument("--samples", type=_positive_int, default=None, metavar="K", help="how many to draw (default 1)")
     p.set_defaults(func=cmd_encode)
 
 
@@ -234,6 +250,30 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.set_defaults(func=cmd_stats)
 
 
+def _fraction(text: str) -> float:
+    """argparse type for ``--train-fraction``: a number above 0 and at most 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1, not {text}")
+    return value
+
+
+def _add_granularity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("granularity", help="a corpus at word, character, byte and subword level")
+    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
+    p.add_argument("--tokenizer", action="append", metavar="SPEC",
+                   help="a subword level: this tokenizer (repeatable)")  # fmt: skip
+    p.add_argument("--train-fraction", type=_fraction, default=0.8, metavar="F",
+                   help="build the held-out vocabularies on this share of the corpus (default 0.8)")  # fmt: skip
+    p.add_argument("--json", action="store_true", help="print the levels as JSON")
+    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    _add_special(p)
+    p.set_defaults(func=cmd_granularity)
+
+
 def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("inspect", help="UTF-8 bytes, code points and graphemes of a text")
     _add_input(p)
@@ -259,15 +299,18 @@ def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
 
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files")
+    p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files, "
+                       "a WordPiece as BERT's vocab.txt")  # fmt: skip
     p.add_argument("spec", metavar="SPEC",
                    help="a byte-level BPE: PATH (our model, a rank file, tekken.json), bpe:PATH, "
-                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH; "
+                   "wordpiece:PATH for --format vocab.txt")  # fmt: skip
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
                    help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
-                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH")  # fmt: skip
+                   "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH; "
+                   "vocab.txt: BERT's one piece a line, the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",
-                   help="the .tiktoken or tokenizer.json file, or an existing folder (gpt2)")  # fmt: skip
+                   help="the .tiktoken, tokenizer.json or vocab.txt file, or an existing folder (gpt2)")  # fmt: skip
     _add_pattern(p)
     p.set_defaults(func=cmd_export)
 
@@ -279,13 +322,13 @@ def build_parser() -> argparse.ArgumentParser:
         description="Explore LLM tokenizers. Without a subcommand, "
         "'tokexplorer [FILE ...] [--screenshot PNG]' starts the desktop app.",
         epilog="Tokenizer SPEC: a PATH (file or model folder, recognised by content), bpe:PATH, "
-        "bpe:tiktoken:NAME, tiktoken:NAME, tiktoken-file:PATH, sp:PATH, hf:PATH or tekken:PATH. "
+        "bpe:tiktoken:NAME, tiktoken:NAME, tiktoken-file:PATH, sp:PATH, hf:PATH, tekken:PATH or wordpiece:PATH. "
         "Run 'tokexplorer COMMAND --help' for details.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     for add in (_add_train, _add_count, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
-                _add_export):
+                _add_export, _add_granularity):
         add(sub)
     return parser
 

@@ -25,6 +25,7 @@ from tokexplorer.core.backends import (
     Tokenizer,
     VocabTooLargeError,
     VocabTooSmallError,
+    WordPieceTokenizer,
     train_sentencepiece,
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
@@ -37,6 +38,13 @@ from tokexplorer.core.types import (
     Progress,
     TrainReport,
     run_to_end,
+)
+from tokexplorer.core.wordpiece import (
+    BERT_PATTERN,
+    BERT_SPECIAL_TOKENS,
+    WORDPIECE_PATTERNS,
+    WordPiece,
+    train_wordpiece_iter,
 )
 
 
@@ -54,10 +62,14 @@ class TrainingRequest:
         encoding: codec of ``files``.
         allow_damaged: decode ``files`` with U+FFFD for undecodable bytes
             instead of refusing them.
-        pattern: split pattern name for ``"bpe"`` (``None``: :data:`DEFAULT_PATTERN`);
+        pattern: split pattern name for ``"bpe"`` (``None``: :data:`DEFAULT_PATTERN`)
+            or pre-tokenizer for ``"wordpiece"`` (``None``: ``"bert"``, BERT's);
             naming one for SentencePiece is an error, since it has none.
-        special_tokens: special tokens (``"bpe"``) or user-defined symbols
-            (SentencePiece), duplicates dropped in order.
+        special_tokens: special tokens (``"bpe"``, ``"wordpiece"``: none given
+            means BERT's five, noted) or user-defined symbols (SentencePiece),
+            duplicates dropped in order.
+        lowercase: ``"wordpiece"`` only: lower-case the text before pre-tokenizing.
+        strip_accents: ``"wordpiece"`` only: drop accents (NFD, no ``Mn``) first.
         sentencepiece: trainer options for the ``"sp-..."`` algorithms
             (its ``model_type`` is set from the algorithm).
         skip_long_lines: SentencePiece only: let it skip lines over
@@ -90,6 +102,8 @@ class TrainingRequest:
     fit_vocab: bool = False
     fit_lines: bool = False
     word_counts: str | None = None
+    lowercase: bool = False
+    strip_accents: bool = False
 
     @property
     def specials(self) -> list[str]:
@@ -101,9 +115,10 @@ class TrainingRequest:
 
         Raises:
             InputError: an unknown algorithm or pattern, a pattern for
-                SentencePiece, files for SentencePiece, or a vocabulary size the
-                algorithm cannot use (for ``"bpe"``: below ``256 + specials`` or
-                above the trainer's limit).
+                SentencePiece, files for SentencePiece or WordPiece, lowercasing
+                or accent stripping for another algorithm than WordPiece, or a
+                vocabulary size the algorithm cannot use (for ``"bpe"``: below
+                ``256 + specials`` or above the trainer's limit).
 
         >>> TrainingRequest(algorithm="bpe", vocab_size=257, special_tokens=["<a>", "<b>"]).validate()
         Traceback (most recent call last):
@@ -112,10 +127,22 @@ class TrainingRequest:
         >>> TrainingRequest(algorithm="sp-bpe", vocab_size=100, pattern="gpt2").validate()
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe only, not sp-bpe
+        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe or wordpiece only, not sp-bpe
         """
         if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
+        if (self.lowercase or self.strip_accents) and self.algorithm != "wordpiece":
+            raise InputError(
+                f"--lowercase and --strip-accents apply to --algorithm wordpiece only, not {self.algorithm}"
+            )
+        if self.algorithm == "wordpiece":
+            if self.pattern is not None and self.pattern not in WORDPIECE_PATTERNS:
+                raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(WORDPIECE_PATTERNS)}")
+            if self.files is not None:
+                raise InputError("WordPiece trains on texts in memory, not on streamed files")
+            if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int) or self.vocab_size < 1:
+                raise InputError(f"vocab_size must be positive, not {self.vocab_size}")
+            return
         if self.algorithm == "bpe":
             if self.pattern is not None and self.pattern not in PATTERN_NAMES:
                 raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(PATTERN_NAMES)}")
@@ -126,7 +153,7 @@ class TrainingRequest:
         if self.word_counts is not None:
             raise InputError(f"a word-count table trains --algorithm bpe only, not {self.algorithm}")
         if self.pattern is not None:
-            raise InputError(f"--pattern applies to --algorithm bpe only, not {self.algorithm}")
+            raise InputError(f"--pattern applies to --algorithm bpe or wordpiece only, not {self.algorithm}")
         if self.files is not None:
             raise InputError("SentencePiece trains on texts in memory, not on streamed files")
         if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int) or self.vocab_size < 1:
@@ -143,7 +170,9 @@ class TrainingOutcome:
         vocab_size: the size actually trained with (differs from the request's
             when ``fit_vocab`` moved it).
         bpe: the byte-level BPE model (``"bpe"`` only).
-        report: the BPE trainer's report (``"bpe"`` only).
+        report: the trainer's report (``"bpe"`` and ``"wordpiece"``; for WordPiece
+            its merges count the pieces merges added).
+        wordpiece: the WordPiece model (``"wordpiece"`` only).
         notes: remarks for the user, in order (a fitted size, SentencePiece's
             warnings, fewer merges than asked for).
     """
@@ -154,6 +183,7 @@ class TrainingOutcome:
     bpe: BPE | None = None
     report: TrainReport | None = None
     notes: tuple[str, ...] = ()
+    wordpiece: WordPiece | None = None
 
     @property
     def summary(self) -> str:
@@ -197,6 +227,8 @@ def train_iter(
     request.validate()
     if request.algorithm == "bpe":
         return (yield from _train_bpe(request, cancel))
+    if request.algorithm == "wordpiece":
+        return (yield from _train_wordpiece(request, cancel))
     return (yield from _train_sentencepiece(request, cancel))
 
 
@@ -263,6 +295,33 @@ def _train_bpe(
         bpe=bpe,
         report=report,
         notes=tuple(report.messages) + notes,
+    )
+
+
+def _train_wordpiece(
+    request: TrainingRequest, cancel: Callable[[], bool] | None
+) -> Generator[Progress, None, TrainingOutcome]:
+    specials = request.specials
+    notes: list[str] = []
+    if not specials:
+        specials = list(BERT_SPECIAL_TOKENS)
+        notes.append(f"no special tokens given: BERT's {' '.join(specials)} are ids 0-{len(specials) - 1}")
+    wp, report = yield from train_wordpiece_iter(
+        list(request.texts),
+        vocab_size=request.vocab_size,
+        pattern=request.pattern or BERT_PATTERN,
+        lowercase=request.lowercase,
+        strip_accents=request.strip_accents,
+        special_tokens=specials,
+        cancel=cancel,
+    )
+    return TrainingOutcome(
+        algorithm="wordpiece",
+        tokenizer=WordPieceTokenizer(wp),
+        vocab_size=report.vocab_size,
+        report=report,
+        notes=tuple(report.messages[:1] + notes + report.messages[1:]),
+        wordpiece=wp,
     )
 
 

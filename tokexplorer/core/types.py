@@ -30,8 +30,8 @@ SpecialPolicy = Literal["raise", "special", "plain"]
 SPECIAL_POLICIES: tuple[str, ...] = ("raise", "special", "plain")
 
 #: The algorithms a training request (:mod:`tokexplorer.core.training`) may name: our
-#: byte-level BPE, SentencePiece BPE, SentencePiece Unigram.
-ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram")
+#: byte-level BPE, SentencePiece BPE, SentencePiece Unigram, our WordPiece.
+ALGORITHMS: tuple[str, ...] = ("bpe", "sp-bpe", "sp-unigram", "wordpiece")
 #: SentencePiece's character and word models: a request may name them too (the
 #: SentencePiece training dialog offers every model type; the command line does not).
 MORE_SENTENCEPIECE_ALGORITHMS: tuple[str, ...] = ("sp-char", "sp-word")

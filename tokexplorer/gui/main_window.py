@@ -27,16 +27,19 @@ from PySide6.QtWidgets import (
     QTabWidget,
 )
 
-from tokexplorer.core.backends import BPETokenizer, Tokenizer
+from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.text import line_ending_summary
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
+from tokexplorer.gui.panes.granularity_pane import GranularityPane
 from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
+from tokexplorer.gui.panes.unigram_pane import UnigramPane
+from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
@@ -75,7 +78,8 @@ class MainWindow(QMainWindow):
         state: the :class:`AppState`.
         tabs: the QTabWidget holding the panes.
         corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
-            merge_diff_pane, stats_pane: the panes, in tab order.
+            merge_diff_pane, stats_pane, wordpiece_pane, unigram_pane, granularity_pane: the
+            panes, in tab order.
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         saving: the :class:`~tokexplorer.gui.saving.SaveGuard`: trained models not
@@ -122,6 +126,12 @@ class MainWindow(QMainWindow):
         self.saving = SaveGuard(self)
         self.stats_pane = StatsPane(self.state)
         self.tabs.addTab(self.stats_pane, "Statistics")
+        self.wordpiece_pane = WordPiecePane(self.state)
+        self.tabs.addTab(self.wordpiece_pane, "WordPiece")
+        self.unigram_pane = UnigramPane(self.state)
+        self.tabs.addTab(self.unigram_pane, "Unigram")
+        self.granularity_pane = GranularityPane(self.state)
+        self.tabs.addTab(self.granularity_pane, "Granularity")
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
             lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
@@ -277,7 +287,7 @@ class MainWindow(QMainWindow):
             self,
             "Open a tokenizer (any format: told by its content)",
             "",
-            "All files (*);;JSON (tokenizer.json, tekken.json, vocab.json) (*.json);;"
+            "All files (*);;JSON (tokenizer.json, tekken.json, vocab.json, .wordpiece) (*.json *.wordpiece);;"
             "Model and rank files (*.model *.model.* *.tiktoken *.bpe);;Text (vocab.txt, merges.txt) (*.txt)",
         )
         if path:
@@ -293,8 +303,9 @@ class MainWindow(QMainWindow):
         """Load a tokenizer file or model folder in a worker, recognised by its
         content (:func:`~tokexplorer.core.backends.spec.load_tokenizer` on the bare path).
 
-        A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column;
-        the others are added as compare columns. A rank file that needs a split
+        A BPE model becomes ``state.bpe`` (merge table) and the ``"bpe"`` column,
+        a WordPiece ``state.wordpiece`` (WordPiece tab) and the ``"wordpiece"``
+        column; the others are added as compare columns. A rank file that needs a split
         pattern opens :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`
         (``self.pattern_dialog``), and is loaded again with the pattern chosen.
 
@@ -337,6 +348,9 @@ class MainWindow(QMainWindow):
         if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
+        elif isinstance(tok, WordPieceTokenizer):
+            self.state.set_wordpiece(tok.wordpiece)
+            self.state.replace_tokenizer("wordpiece", tok)
         else:
             self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
         notes = "".join(f" · {n}" for n in tok.load_notes)

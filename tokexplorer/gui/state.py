@@ -17,6 +17,7 @@ from tokexplorer.core.types import SpecialPolicy
 if TYPE_CHECKING:
     from tokexplorer.core.bpe import BPE
     from tokexplorer.core.io import Corpus
+    from tokexplorer.core.wordpiece import WordPiece
 
 
 class AppState(QObject):
@@ -25,6 +26,7 @@ class AppState(QObject):
     Attributes:
         corpus: the loaded :class:`tokexplorer.core.io.corpus.Corpus` (or None).
         bpe: the BPE model (our engine) whose merges the merge table shows, or None.
+        wordpiece: the WordPiece trained here whose steps the WordPiece tab shows, or None.
         tokenizers: the tokenizers shown as compare columns, in column order
             (list of :class:`Tokenizer`), no two named the same.
         sample_text: the text the compare pane tokenizes (str).
@@ -33,6 +35,7 @@ class AppState(QObject):
     Signals:
         corpus_changed(object): a new corpus was loaded (the Corpus).
         bpe_changed(object): a new BPE model (the ``tokexplorer.core.bpe.model.BPE``) or None.
+        wordpiece_changed(object): a new WordPiece (``tokexplorer.core.wordpiece.model.WordPiece``) or None.
         tokenizers_changed(): the list of compare tokenizers changed.
         sample_text_changed(str): the compare sample text changed.
         special_policy_changed(str): the special-token policy changed.
@@ -57,6 +60,7 @@ class AppState(QObject):
 
     corpus_changed = Signal(object)
     bpe_changed = Signal(object)
+    wordpiece_changed = Signal(object)
     tokenizers_changed = Signal()
     sample_text_changed = Signal(str)
     special_policy_changed = Signal(str)
@@ -75,6 +79,7 @@ class AppState(QObject):
         super().__init__(parent)
         self.corpus: Corpus | None = None
         self.bpe: BPE | None = None
+        self.wordpiece: WordPiece | None = None
         self.tokenizers: list[Tokenizer] = []
         self.sample_text: str = ""
         self.special_policy: SpecialPolicy = "plain"
@@ -89,6 +94,11 @@ class AppState(QObject):
         self.bpe = bpe
         self.bpe_changed.emit(bpe)
 
+    def set_wordpiece(self, wordpiece: WordPiece | None) -> None:
+        """Make ``wordpiece`` the model of the WordPiece tab and emit :attr:`wordpiece_changed`."""
+        self.wordpiece = wordpiece
+        self.wordpiece_changed.emit(wordpiece)
+
     def set_tokenizers(self, tokenizers: list[Tokenizer]) -> None:
         """Make ``tokenizers`` the compare columns, in order, each named distinctly
         (:func:`~tokexplorer.core.backends.naming.name_distinctly`); emits :attr:`tokenizers_changed`."""
@@ -98,7 +108,7 @@ class AppState(QObject):
 
     def replace_tokenizer(self, family: str, tokenizer: Tokenizer) -> None:
         """Replace the first column of ``family`` (``"bpe"``, ``"tiktoken"``,
-        ``"sentencepiece"``) with ``tokenizer``, or append it (names made distinct
+        ``"sentencepiece"``, ``"wordpiece"``) with ``tokenizer``, or append it (names made distinct
         as in :meth:`set_tokenizers`)."""
         for i, t in enumerate(self.tokenizers):
             if t.family == family:

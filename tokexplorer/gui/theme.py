@@ -315,3 +315,11 @@ EDITOR_GLYPH_BG = QColor("#fde3ef")
 """A glyph that stands for a character the editor cannot hold (␍ for CR, ↲, ¶): magenta on pink."""
 EDITOR_ODD_BG = QColor("#fff1b8")
 """Background of an invisible character the editor holds as it is (NBSP, ZWJ, bidi controls)."""
+# --- Unigram lattice ---
+#: A node of the segmentation lattice, and one on the best (Viterbi) path.
+LATTICE_NODE_FILL = QColor("#eceff1")
+LATTICE_NODE_EDGE = QColor("#90a4ae")
+LATTICE_BEST_FILL = QColor("#ffd180")
+LATTICE_BEST_EDGE = QColor("#d9822b")
+#: A node for an unknown character (the unknown piece, with SentencePiece's penalty).
+LATTICE_UNKNOWN_FILL = UNKNOWN_BG

@@ -82,7 +82,7 @@ def test_tokenizer_json_by_content(files):
 
 def test_bert_vocab_txt_cased_inferred(files):
     path = files["vocab.txt"]
-    assert sniff_path(path).format == "wordpiece"
+    assert sniff_path(path).format == "bert-vocab"
     ours = load_tokenizer(str(path))
     ref = BertWordPieceTokenizer(str(path), lowercase=False)
     assert ours.encode(TEXT) == ref.encode(TEXT).ids

@@ -36,8 +36,8 @@ def test_rank_lines_and_their_limits():
         (json.dumps({"model": {"type": "WordPiece"}, "normalizer": None}).encode(), "tokenizer.json"),
         (json.dumps({"config": {"pattern": "x", "version": "v7"}, "vocab": []}).encode(), "tekken"),
         (b"#version: 0.2\n", "gpt2-merges"),
-        (b"[CLS]\n[SEP]\n[UNK]\nthe\n##s\n", "wordpiece"),
-        (b"a\nb\n##x\n##y\n", "wordpiece"),  # no [UNK], but '##' continuation lines
+        (b"[CLS]\n[SEP]\n[UNK]\nthe\n##s\n", "bert-vocab"),
+        (b"a\nb\n##x\n##y\n", "bert-vocab"),  # no [UNK], but '##' continuation lines
     ],
 )
 def test_text_and_json_formats(data, fmt):

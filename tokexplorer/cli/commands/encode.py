@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
@@ -23,16 +24,55 @@ def tokenization_json(result: Tokenization) -> dict:
         obj["tokens"][i].update(partial_grapheme=True, grapheme_part=part)
     return obj
 
+if TYPE_CHECKING:  # the engine is imported when the command runs
+    from tokexplorer.core.backends import Tokenizer
+
+#: The sampling parameter ``encode --sample`` uses without ``--alpha``.
+DEFAULT_ALPHA = 0.1
+
+
+def _unigram_flags(ns: argparse.Namespace) -> None:
+    """Refuse the Unigram flags without ``--json`` or out of their pairing.
+
+    Raises:
+        UsageError: ``--nbest``/``--sample`` without ``--json``, or ``--alpha``/``--samples`` without ``--sample``.
+    """
+    if (ns.nbest is not None or ns.sample) and not ns.json:
+        raise UsageError("--nbest and --sample add to the JSON output: pass --json", f"{PROG} encode")
+    if (ns.alpha is not None or ns.samples is not None) and not ns.sample:
+        raise UsageError("--alpha and --samples go with --sample", f"{PROG} encode")
+
+
+def _unigram_json(tokenizer: Tokenizer, text: str, ns: argparse.Namespace) -> dict:
+    """The ``"nbest"`` and ``"samples"`` members ``--nbest``/``--sample`` ask for.
+
+    Raises:
+        InputError: the tokenizer is not a SentencePiece Unigram model, or a bad count or alpha.
+    """
+    from tokexplorer.core.analysis import nbest, sample
+
+    out: dict = {}
+    if ns.nbest is not None:
+        out["nbest"] = [s.to_json() for s in nbest(tokenizer, text, ns.nbest)]
+    if ns.sample:
+        alpha = DEFAULT_ALPHA if ns.alpha is None else ns.alpha
+        draws = sample(tokenizer, text, alpha=alpha, count=ns.samples or 1)
+        out["sampling"] = {"alpha": alpha, "nbest_size": -1}
+        out["samples"] = [s.to_json() for s in draws]
+    return out
+
 
 def cmd_encode(ns: argparse.Namespace) -> int:
-    """``tokexplorer encode``: ids, JSON, or the token count."""
+    """``tokexplorer encode``: ids, JSON, or the token count; with ``--json``,
+    ``--nbest`` and ``--sample`` add a Unigram model's n best and sampled segmentations."""
+    _unigram_flags(ns)
     tokenizer = load(ns.tokenizer, ns.pattern)
     set_add_special_tokens([tokenizer], ns.add_special_tokens)
     text = input_text(ns)
     if ns.json:  # the only output with spans
         result = tokenizer.tokenize(text, special=ns.special)
         print_notes(result)
-        print_json(tokenization_json(result))
+        print_json(tokenization_json(result) | _unigram_json(tokenizer, text, ns))
         return 0
     if ns.count:
         from tokexplorer.core.analysis import count_tokens

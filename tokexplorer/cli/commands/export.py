@@ -1,4 +1,5 @@
-"""``export``: a byte-level BPE written in another library's format (tiktoken, GPT-2, tokenizer.json)."""
+"""``export``: a byte-level BPE written in another library's format (tiktoken, GPT-2, tokenizer.json),
+a WordPiece as BERT's ``vocab.txt``."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from tokexplorer.cli.output import note
 from tokexplorer.core.errors import InputError
 
 #: The formats ``--format`` accepts, in the order the README describes them.
-EXPORT_FORMATS: tuple[str, ...] = ("tiktoken", "gpt2", "tokenizer.json")
+EXPORT_FORMATS: tuple[str, ...] = ("tiktoken", "gpt2", "tokenizer.json", "vocab.txt")
 
 
 def cmd_export(ns: argparse.Namespace) -> int:
@@ -20,18 +21,26 @@ def cmd_export(ns: argparse.Namespace) -> int:
     sidecar. ``gpt2``: ``PATH`` is an existing folder that gets ``vocab.json``
     and ``merges.txt``; a note says when the model's split pattern is not
     GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
-    ``PATH`` is the file.
+    ``PATH`` is the file. ``vocab.txt``: a WordPiece (``wordpiece:PATH``) as
+    BERT's vocabulary file ``PATH``; a note names the normalizer to pair it with.
 
     Raises:
         InputError: a SentencePiece or malformed SPEC, a missing output folder,
-            or a model these formats cannot hold.
+            a WordPiece for a BPE format or a BPE for ``vocab.txt``, or a model
+            these formats cannot hold.
     """
     from tokexplorer.core.analysis import load_bpe_spec
     from tokexplorer.core.backends import parse_spec
     from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export, write_tokenizer_json
 
-    if parse_spec(ns.spec)[0] == "sp":
-        raise InputError("export writes byte-level BPEs; a SentencePiece model (sp:) cannot be exported")
+    kind = parse_spec(ns.spec)[0]
+    if kind == "sp":
+        raise InputError("export writes byte-level BPEs and WordPieces; a SentencePiece model (sp:) cannot be exported")
+    if (kind == "wordpiece") != (ns.format == "vocab.txt"):
+        raise InputError("--format vocab.txt exports a WordPiece (wordpiece:PATH), and a WordPiece exports "
+                         "as vocab.txt only")  # fmt: skip
+    if kind == "wordpiece":
+        return _export_vocab_txt(ns.spec, ns.output)
     if ns.format == "gpt2":
         if not os.path.isdir(ns.output):
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
@@ -55,4 +64,22 @@ def cmd_export(ns: argparse.Namespace) -> int:
             note("special tokens are in vocab.json only; register them as added tokens in the reader")
     for p in written:
         print(p)
+    return 0
+
+
+def _export_vocab_txt(spec: str, output: str) -> int:
+    """Write a WordPiece as BERT's vocab.txt, print the path, and name the normalizer it needs."""
+    from tokexplorer.core.backends import WordPieceTokenizer, load_tokenizer
+    from tokexplorer.core.io import write_vocab_txt
+
+    check_output_path(output)
+    tok = load_tokenizer(spec)
+    assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
+    wp = tok.wordpiece
+    path = write_vocab_txt(wp, output)
+    note(
+        f"vocab.txt carries no normalizer: read it with lowercase={wp.lowercase}, "
+        f"strip_accents={wp.strip_accents} (tokenizers' BertNormalizer) and unk_token {wp.unk_token!r}"
+    )
+    print(path)
     return 0

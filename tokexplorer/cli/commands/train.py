@@ -68,6 +68,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
         sentencepiece=sentencepiece_options(ns),
         skip_long_lines=bool(ns.skip_long_lines),
         word_counts=ns.word_counts,
+        lowercase=ns.lowercase,
+        strip_accents=ns.strip_accents,
     )
     request.validate()
     check_output_path(ns.output)
@@ -83,6 +85,8 @@ def cmd_train(ns: argparse.Namespace) -> int:
     outcome = _train(request, printer)
     if ns.algorithm == "bpe":
         _save_bpe(outcome, ns.output, t0)
+    elif ns.algorithm == "wordpiece":
+        _save_wordpiece(outcome, ns.output, t0)
     else:
         coverage = request.sentencepiece.character_coverage
         _save_sentencepiece(outcome, ns.output, t0, coverage=(coverage, ns.character_coverage is not None))
@@ -95,16 +99,16 @@ def sentencepiece_options(ns: argparse.Namespace) -> SentencePieceOptions:
     defaults, ``model_type`` is set later from the algorithm).
 
     Raises:
-        UsageError: a SentencePiece flag was given with ``--algorithm bpe``.
+        UsageError: a SentencePiece flag was given with ``--algorithm bpe`` or ``wordpiece``.
     """
     from tokexplorer.core.backends import SentencePieceOptions
 
     given = {dest: getattr(ns, dest) for dest in SP_FLAGS if getattr(ns, dest) is not None}
-    if given and ns.algorithm == "bpe":
+    if given and ns.algorithm in ("bpe", "wordpiece"):
         flags = ", ".join(_flag_spelling(dest, value) for dest, value in given.items())
         raise UsageError(
             f"{flags} {'applies' if len(given) == 1 else 'apply'} to --algorithm sp-bpe or sp-unigram "
-            "(SentencePiece) only, not bpe",
+            f"(SentencePiece) only, not {ns.algorithm}",
             f"{PROG} train",
         )
     given.pop("skip_long_lines", None)
@@ -163,6 +167,23 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
     print(
         f"learned {report.learned_merges} of {report.requested_merges} merges; "
         f"vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
+    )
+
+
+def _save_wordpiece(outcome: TrainingOutcome, output: str, t0: float) -> None:
+    """Save a WordPiece (our JSON file) and report: its notes, then one summary line."""
+    from tokexplorer.core.io import save_wordpiece
+
+    wp, report = outcome.wordpiece, outcome.report
+    assert wp is not None and report is not None  # always set for algorithm "wordpiece"
+    save_wordpiece(wp, output)
+    seconds = _clock() - t0
+    for m in outcome.notes:
+        if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
+            note(m)
+    print(
+        f"learned {report.learned_merges} of {report.requested_merges} WordPiece pieces "
+        f"({len(wp.merges)} merges); vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
     )
 
 

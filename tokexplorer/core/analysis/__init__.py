@@ -1,5 +1,6 @@
 """Analyses behind the panes: the byte inspector's axis, decoding of ids, merge trees
-and merge diffs, corpus statistics and SentencePiece's normalization diff.
+and merge diffs, corpus statistics, SentencePiece's normalization diff, and a
+Unigram model's lattice, n-best lists and samples.
 """
 
 from __future__ import annotations
@@ -54,6 +55,21 @@ _EXPORTS: dict[str, str] = {
     "SCRIPTS": "token_scripts",
     "is_partial_utf8": "token_scripts",
     "token_script": "token_scripts",
+    "WORD_PATTERN": "granularity",
+    "GranularityReport": "granularity",
+    "Level": "granularity",
+    "bpe_curve": "granularity",
+    "granularity_iter": "granularity",
+    "split_heldout": "granularity",
+    "Lattice": "unigram",
+    "LatticeNode": "unigram",
+    "PieceScore": "unigram",
+    "Segmentation": "unigram",
+    "lattice": "unigram",
+    "nbest": "unigram",
+    "piece_scores": "unigram",
+    "require_unigram": "unigram",
+    "sample": "unigram",
 }
 
 __all__ = sorted(_EXPORTS)

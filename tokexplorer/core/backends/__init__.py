@@ -1,5 +1,5 @@
 """One :class:`Tokenizer` interface and an adapter per family (our BPE, tiktoken and tekken,
-SentencePiece, Hugging Face ``tokenizers``), plus the SPEC strings that name and load them.
+SentencePiece, Hugging Face ``tokenizers``, our WordPiece), plus the SPEC strings that name and load them.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "LinesTooLongError": "sentencepiece",
     "NORMALIZATION_RULES": "sentencepiece",
     "SentencePieceOptions": "sentencepiece",
+    "SampledSentencePieceTokenizer": "sentencepiece",
     "SentencePieceTokenizer": "sentencepiece",
     "VocabTooLargeError": "sentencepiece",
     "VocabTooSmallError": "sentencepiece",
@@ -54,6 +55,7 @@ _EXPORTS: dict[str, str] = {
     "available_tiktoken_encodings": "tiktoken_registry",
     "load_tiktoken_encoding": "tiktoken_registry",
     "set_tiktoken_cache_dir": "tiktoken_registry",
+    "WordPieceTokenizer": "wordpiece_backend",
 }
 
 __all__ = sorted(_EXPORTS)

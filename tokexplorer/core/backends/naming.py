@@ -33,6 +33,7 @@ FAMILY_LABELS: dict[str, str] = {
     "tiktoken": "tiktoken",
     "sentencepiece": "SentencePiece",
     "huggingface": "Hugging Face",
+    "wordpiece": "WordPiece",
 }
 
 

@@ -14,7 +14,8 @@ Forms:
 * ``tiktoken-file:PATH`` — a local ``.tiktoken`` ranks file;
 * ``sp:PATH`` — a SentencePiece ``.model`` file;
 * ``hf:PATH`` — a Hugging Face ``tokenizer.json`` (run by the ``tokenizers`` library);
-* ``tekken:PATH`` — a Mistral ``tekken.json``.
+* ``tekken:PATH`` — a Mistral ``tekken.json``;
+* ``wordpiece:PATH`` — our WordPiece model file (:func:`tokexplorer.core.io.wordpiece_files.load_wordpiece`).
 
 A rank file's split pattern is the one given (``pattern=``, the CLI's
 ``--pattern``), else its sidecar's or, for a published file, its own (see
@@ -50,12 +51,15 @@ SPEC_FORMS: tuple[str, ...] = (
     "sp:PATH",
     "hf:PATH",
     "tekken:PATH",
+    "wordpiece:PATH",
 )
 
 #: Kinds returned by :func:`parse_spec`.
-SPEC_KINDS: tuple[str, ...] = ("path", "bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp", "hf", "tekken")
+SPEC_KINDS: tuple[str, ...] = (
+    "path", "bpe", "bpe-tiktoken", "tiktoken", "tiktoken-file", "sp", "hf", "tekken", "wordpiece"
+)  # fmt: skip
 
-_PATH_KINDS = {"path", "bpe", "tiktoken-file", "sp", "hf", "tekken"}
+_PATH_KINDS = {"path", "bpe", "tiktoken-file", "sp", "hf", "tekken", "wordpiece"}
 
 #: What a prefix looks like: a word before the first ``:`` (``C:\\`` is a path).
 _PREFIX = re.compile(r"^[A-Za-z][A-Za-z-]+$")
@@ -131,8 +135,8 @@ def load_tokenizer(spec: str, *, pattern: str | None = None) -> Tokenizer:
 
     Returns:
         a :class:`~tokexplorer.core.backends.base.Tokenizer`
-        (BPETokenizer, TiktokenTokenizer, TekkenTokenizer, SentencePieceTokenizer or
-        HuggingFaceTokenizer). One loaded from a file is named by the file and its
+        (BPETokenizer, TiktokenTokenizer, TekkenTokenizer, SentencePieceTokenizer,
+        HuggingFaceTokenizer or WordPieceTokenizer). One loaded from a file is named by the file and its
         family (``"a.bpe (BPE)"``); several loaded together are made distinct by
         :func:`~tokexplorer.core.backends.naming.name_distinctly` (see
         :func:`load_tokenizers`). Its :attr:`~Tokenizer.load_notes` say which file
@@ -173,6 +177,7 @@ _SNIFFED_KINDS = {
     "tokenizer.json": "hf",
     "tekken": "tekken",
     "gpt2": "gpt2",
+    "bert-vocab": "bert-vocab",
     "wordpiece": "wordpiece",
 }
 
@@ -203,10 +208,15 @@ def _load_kind(kind: str, arg: str | Path, merges: Path | None, pattern: str | N
         from tokexplorer.core.backends.huggingface import HuggingFaceTokenizer
 
         return HuggingFaceTokenizer.from_file(arg)
-    if kind in ("gpt2", "wordpiece"):
+    if kind in ("gpt2", "bert-vocab"):
         from tokexplorer.core.backends.hf_files import load_gpt2_pair, load_wordpiece_vocab
 
         return load_gpt2_pair(arg, merges) if merges is not None else load_wordpiece_vocab(arg)
+    if kind == "wordpiece":
+        from tokexplorer.core.backends.wordpiece_backend import WordPieceTokenizer
+        from tokexplorer.core.io import load_wordpiece
+
+        return WordPieceTokenizer(load_wordpiece(arg), source_file=Path(arg).absolute())
     from tokexplorer.core.backends.sentencepiece import SentencePieceTokenizer
 
     return SentencePieceTokenizer.from_file(arg)

@@ -1,7 +1,8 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
 (:mod:`.folders`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
-rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`), which
+rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
+files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
 tokenizer format a file or model folder holds, told by content (:mod:`.sniff`), a BPE
 exported in other libraries' formats (:mod:`.exports`) and the
 built-in sample text (:mod:`.resources`).
@@ -50,6 +51,12 @@ _EXPORTS: dict[str, str] = {
     "count_word_counts": "word_counts",
     "load_word_counts": "word_counts",
     "save_word_counts": "word_counts",
+    "dumps_wordpiece": "wordpiece_files",
+    "load_wordpiece": "wordpiece_files",
+    "loads_wordpiece": "wordpiece_files",
+    "save_wordpiece": "wordpiece_files",
+    "vocab_txt": "wordpiece_files",
+    "write_vocab_txt": "wordpiece_files",
 }
 
 __all__ = sorted(_EXPORTS)

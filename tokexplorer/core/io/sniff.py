@@ -18,8 +18,10 @@ The formats (:data:`FORMATS`):
 * ``tekken``: a JSON object with ``config.pattern`` and a ``vocab`` list (Mistral's ``tekken.json``);
 * ``gpt2``: a ``vocab.json`` (JSON object of at least 256 tokens -> distinct int ids) with its ``merges.txt``
   (``#version`` line optional, then ``left right`` per line);
-* ``wordpiece``: a BERT ``vocab.txt``: one token per line, no whitespace inside a
-  line, with ``[UNK]`` or ``##`` continuation tokens.
+* ``bert-vocab``: a BERT ``vocab.txt``: one token per line, no whitespace inside a
+  line, with ``[UNK]`` or ``##`` continuation tokens;
+* ``wordpiece``: our WordPiece model file, a JSON object whose ``format`` is
+  ``tokexplorer-wordpiece``.
 
 >>> sniff_bytes(b"tokexplorer-bpe 1\\nname \\"m\\"\\n")
 ('bpe', 'first line tokexplorer-bpe 1')
@@ -47,7 +49,9 @@ __all__ = ["FOLDER_ORDER", "FORMATS", "Sniffed", "sniff_bytes", "sniff_path"]
 
 #: Every format :func:`sniff_bytes` recognises (``gpt2`` is told from its ``vocab.json``
 #: or ``merges.txt`` half: ``gpt2-vocab``, ``gpt2-merges``).
-FORMATS: tuple[str, ...] = ("bpe", "sentencepiece", "ranks", "tokenizer.json", "tekken", "gpt2", "wordpiece")
+FORMATS: tuple[str, ...] = (
+    "bpe", "sentencepiece", "ranks", "tokenizer.json", "tekken", "gpt2", "bert-vocab", "wordpiece"
+)  # fmt: skip
 
 #: File names looked for in a folder, first found first used; after them, the
 #: folder's other files in name order (the first one that is a tokenizer).
@@ -169,6 +173,8 @@ def _json_reason(data: bytes) -> tuple[str | None, str]:
         return None, "starts like JSON but does not parse as JSON, not a tokenizer"
     if not isinstance(obj, dict):
         return None, f"a JSON {type(obj).__name__}, not a tokenizer (tokenizer files hold a JSON object)"
+    if obj.get("format") == "tokexplorer-wordpiece":
+        return "wordpiece", f"JSON with format 'tokexplorer-wordpiece' (version {obj.get('version', '?')})"
     model = obj.get("model")
     if isinstance(model, dict):
         return "tokenizer.json", f"JSON with a 'model' object (type {model.get('type', 'not given')})"
@@ -196,7 +202,7 @@ def _text_reason(text: str, complete: bool) -> tuple[str | None, str]:
         cont = sum(ln.startswith("##") for ln in body)
         if "[UNK]" in body or cont * 100 >= len(body):
             what = "an '[UNK]' line" if "[UNK]" in body else f"{cont:,} '##' continuation tokens"
-            return "wordpiece", f"one token per line with {what} (a WordPiece vocab.txt)"
+            return "bert-vocab", f"one token per line with {what} (a WordPiece vocab.txt)"
     if len(body) >= 2 and all(_MERGE_LINE.match(ln) for ln in body[:_RANK_SAMPLE]):
         return "gpt2-merges", f"{len(body):,} 'left right' lines (a merges.txt without '#version')"
     first = body[0][:40] if body else ""
@@ -224,7 +230,7 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
     >>> sniff_bytes(vocab)[0], sniff_bytes(b"#version: 0.2\\na b\\n")[0]
     ('gpt2-vocab', 'gpt2-merges')
     >>> sniff_bytes(b"[PAD]\\n[UNK]\\nthe\\n##s\\n")
-    ('wordpiece', "one token per line with an '[UNK]' line (a WordPiece vocab.txt)")
+    ('bert-vocab', "one token per line with an '[UNK]' line (a WordPiece vocab.txt)")
     >>> sniff_bytes(b'{"do_lower_case": true}')
     (None, "a JSON file without a 'model' key, not a tokenizer (keys: 'do_lower_case')")
     """

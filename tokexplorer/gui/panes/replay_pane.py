@@ -1,6 +1,7 @@
-"""The replay pane: BPE encoding and BPE training, one merge at a time.
+"""The replay pane: BPE encoding and BPE training, one merge at a time, and
+WordPiece's longest-match-first encoding, one look-up at a time.
 
-Two tabs:
+Three tabs:
 
 * **Encode step by step** (:class:`~tokexplorer.gui.widgets.encode_replay.EncodeReplay`):
   type a text, pick one of its chunks, and replay our encoder on it: the
@@ -10,6 +11,9 @@ Two tabs:
 * **Train step by step** (:class:`~tokexplorer.gui.widgets.train_replay.TrainReplay`):
   type a small text (the classic "the cat in the hat") and replay training on
   it: at each step the pair counts, the pair chosen, and the text re-segmented.
+* **WordPiece longest match** (:class:`~tokexplorer.gui.widgets.wordpiece_replay.WordPieceReplay`):
+  pick a word of a typed text and step through the look-ups of the WordPiece
+  trained here (``AppState.wordpiece``), up to its pieces or ``[UNK]``.
 
 The encode replay uses the current BPE (``AppState.bpe``) or cl100k_base loaded
 into our engine; ranks shown are merge ranks, as in the merge table.
@@ -22,6 +26,7 @@ from PySide6.QtWidgets import QTabWidget, QVBoxLayout, QWidget
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.encode_replay import EncodeReplay
 from tokexplorer.gui.widgets.train_replay import TrainReplay
+from tokexplorer.gui.widgets.wordpiece_replay import WordPieceReplay
 
 
 class ReplayPane(QWidget):
@@ -33,9 +38,10 @@ class ReplayPane(QWidget):
         parent: Qt parent widget.
 
     Attributes:
-        tabs: the two sub-tabs.
+        tabs: the three sub-tabs.
         encode: the :class:`EncodeReplay`.
         training: the :class:`TrainReplay`.
+        wordpiece: the :class:`WordPieceReplay` (follows ``state.wordpiece``).
     """
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -46,9 +52,13 @@ class ReplayPane(QWidget):
         self.tabs = QTabWidget()
         self.tabs.addTab(self.encode, "Encode step by step")
         self.tabs.addTab(self.training, "Train step by step")
+        self.wordpiece = WordPieceReplay()
+        self.tabs.addTab(self.wordpiece, "WordPiece longest match")
         layout = QVBoxLayout(self)
         layout.addWidget(self.tabs)
         self.encode.error.connect(state.error)
         self.training.status.connect(state.status)
         state.bpe_changed.connect(self.encode.set_current_bpe)
         self.encode.set_current_bpe(state.bpe)
+        state.wordpiece_changed.connect(self.wordpiece.set_wordpiece)
+        self.wordpiece.set_wordpiece(state.wordpiece)

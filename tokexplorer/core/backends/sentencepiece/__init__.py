@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "WS": "proto",
     "parse_model_info": "proto",
     "user_defined_ids": "proto",
+    "SampledSentencePieceTokenizer": "sampling",
     "SentencePieceTokenizer": "tokenizer",
     "CHILD_TRAIN_CHARS": "training",
     "train_sentencepiece": "training",

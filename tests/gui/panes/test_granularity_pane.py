@@ -1,0 +1,46 @@
+"""The Granularity tab: the levels of the corpus in the table, and the plot's points and curve."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from tokexplorer.core.analysis import bpe_curve
+from tokexplorer.core.backends import BPETokenizer
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.io import Corpus, read_text_file
+from tokexplorer.gui.panes.granularity_pane import GranularityPane
+from tokexplorer.gui.state import AppState
+
+WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
+TEXT = "the cat sat on the mat.\nthe dog ran to the log!\n猫が寝た。\n犬が走った。\n" * 3
+
+
+def test_pane_fills_table_and_plot(qtbot, tmp_path):
+    state = AppState()
+    pane = GranularityPane(state)
+    qtbot.addWidget(pane)
+    bpe, _ = train_bpe(TEXT, vocab_size=300, pattern="gpt2")
+    state.set_bpe(bpe)
+    state.set_tokenizers([BPETokenizer(bpe)])
+    (tmp_path / "c.txt").write_text(TEXT, encoding="utf-8")
+    state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
+    assert pane.report is None and pane.stale  # hidden: nothing measured yet
+    pane.show()
+    qtbot.waitUntil(lambda: pane.report is not None and pane.table.rowCount() == 4, timeout=WAIT)
+    cells = [[pane.table.item(r, c).text() for c in range(6)] for r in range(4)]
+    assert [row[0] for row in cells] == ["word", "character", "byte", "subword"]
+    assert cells[2][3] == f"{len(TEXT.encode('utf-8')):,}"
+    assert cells[3][1] == "custom BPE" and cells[3][3] == f"{len(bpe.encode(TEXT)):,}"
+    # the plot is log-log: pyqtgraph gives the data back as log10
+    xs, ys = pane.plot.points.getData()
+    assert list(xs) == pytest.approx([math.log10(lv.vocab_size) for lv in pane.report.levels])
+    assert list(ys) == pytest.approx([math.log10(lv.tokens) for lv in pane.report.levels])
+    cx, cy = pane.plot.curve.getData()
+    curve = bpe_curve(bpe, [TEXT])
+    assert curve[-1][1] == len(bpe.encode(TEXT))
+    assert list(cx) == pytest.approx([math.log10(v) for v, _ in curve])
+    assert list(cy) == pytest.approx([math.log10(t) for _, t in curve])
+    label = pane.plot.labels[0]
+    assert label.toPlainText() == "word" and label.pos().x() == math.log10(pane.report.levels[0].vocab_size)

@@ -1,0 +1,291 @@
+"""Granularity: the same corpus at word, character, byte and subword level.
+
+The argument every tokenizer text opens with, in numbers: a word-level
+vocabulary is large and still leaves words of new text out of it; characters
+and bytes need tiny vocabularies but make long sequences; subword models trade
+one against the other. For a corpus this computes, per level, the vocabulary
+size, the number of tokens, characters per token, and how much of held-out
+text the level cannot cover:
+
+* **word**: words and punctuation marks (``\\w+`` runs and single other
+  non-space characters, :data:`WORD_PATTERN`); the vocabulary is every distinct
+  word of the corpus. Scripts written without spaces (Chinese, Japanese) make
+  a "word" of a whole run of characters, which is why their word-level
+  vocabulary explodes.
+* **character**: code points (spaces included); **byte**: UTF-8 bytes (the
+  vocabulary is the bytes seen, of 256 possible).
+* **subword**: each given tokenizer, with its own vocabulary size.
+
+*Held-out rate*: each text (file) is cut at a line boundary into a first part
+(``train_fraction`` of its characters) and the rest, so every file has its
+share in both; a level's vocabulary is
+built on the first part only (words, characters or bytes seen there) and the
+rate is the share of the rest's tokens outside it (out-of-vocabulary words,
+unseen characters, unseen bytes). For a subword tokenizer it is the share of
+the rest's tokens that are its unknown token (``<unk>``, ``[UNK]``): 0 for
+byte-level models, which cover everything.
+
+>>> from tokexplorer.core.types import run_to_end
+>>> report = run_to_end(granularity_iter(["the cat sat\\nthe cat ran\\n"], train_fraction=0.5))
+>>> [(lv.level, lv.vocab_size, lv.tokens, round(lv.heldout_rate, 3)) for lv in report.levels]
+[('word', 4, 6, 0.333), ('character', 10, 24, 0.167), ('byte', 10, 24, 0.167)]
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import asdict, dataclass
+
+import regex
+
+from tokexplorer.core.analysis.blocks import count_tokens
+from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.bpe import BPE
+from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.text import compile_splitter
+from tokexplorer.core.types import Progress, SpecialPolicy
+
+__all__ = ["WORD_PATTERN", "GranularityReport", "Level", "bpe_curve", "granularity_iter", "split_heldout"]
+
+#: What the word level counts as one token: a run of word characters, or one other non-space character.
+WORD_PATTERN = r"\w+|[^\w\s]"
+_WORDS = regex.compile(WORD_PATTERN)
+
+
+@dataclass(frozen=True, slots=True)
+class Level:
+    """One row of the granularity table.
+
+    Attributes:
+        level: ``"word"``, ``"character"``, ``"byte"`` or ``"subword"``.
+        name: what the row is (the tokenizer's name for a subword row).
+        vocab_size: distinct words / characters / bytes of the corpus, or the
+            tokenizer's vocabulary size.
+        tokens: tokens of the whole corpus.
+        chars_per_token: the corpus's code points per token (None for no tokens).
+        heldout_rate: share of the held-out part's tokens the level cannot cover
+            (see the module docstring), or None without a held-out part.
+    """
+
+    level: str
+    name: str
+    vocab_size: int
+    tokens: int
+    chars_per_token: float | None
+    heldout_rate: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class GranularityReport:
+    """The granularity of one corpus.
+
+    Attributes:
+        chars, bytes: the corpus size in code points and UTF-8 bytes.
+        train_chars, heldout_chars: the sizes of the two parts.
+        levels: word, character, byte, then one row per tokenizer.
+        errors: ``(tokenizer name, one-line reason)`` for tokenizers that failed.
+    """
+
+    chars: int
+    bytes: int
+    train_chars: int
+    heldout_chars: int
+    levels: list[Level]
+    errors: list[tuple[str, str]]
+
+    def to_json(self) -> dict:
+        """``{"chars", "bytes", "train_chars", "heldout_chars", "word_pattern", "levels": [...], "errors"}``."""
+        return {
+            "chars": self.chars, "bytes": self.bytes, "train_chars": self.train_chars,
+            "heldout_chars": self.heldout_chars, "word_pattern": WORD_PATTERN,
+            "levels": [asdict(lv) for lv in self.levels],
+            "errors": [{"name": n, "error": e} for n, e in self.errors],
+        }  # fmt: skip
+
+
+def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[str, str]:
+    """Each text cut at the first line end after ``train_fraction`` of its characters.
+
+    Returns:
+        ``(first parts joined, rests joined)``.
+
+    Raises:
+        InputError: ``train_fraction`` not in (0, 1].
+
+    >>> split_heldout(["a\\nb\\n", "c\\nd\\ne\\nf\\n"], 0.5)
+    ('a\\nc\\nd\\n', 'b\\ne\\nf\\n')
+    """
+    if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
+        raise InputError(f"--train-fraction must be above 0 and at most 1, not {train_fraction!r}")
+    firsts: list[str] = []
+    rests: list[str] = []
+    for text in texts:
+        cut = int(len(text) * train_fraction)
+        end = text.find("\n", max(cut - 1, 0)) if cut < len(text) else -1
+        end = len(text) if end < 0 else end + 1
+        firsts.append(text[:end])
+        rests.append(text[end:])
+    return "".join(firsts), "".join(rests)
+
+
+#: Texts are measured in blocks of about this many characters, cut at line ends, so
+#: that no single call holds the interpreter long (the window stays responsive).
+_BLOCK = 1 << 16
+
+
+def _blocks(text: str) -> list[str]:
+    """``text`` in pieces of about :data:`_BLOCK` characters, each ending at a line end."""
+    out, pos = [], 0
+    while pos < len(text):
+        end = text.find("\n", pos + _BLOCK)
+        end = len(text) if end < 0 else end + 1
+        out.append(text[pos:end])
+        pos = end
+    return out
+
+
+@dataclass
+class _Counts:
+    """Words, characters and bytes of some text: the distinct ones and how many."""
+
+    words: Counter[str]
+    chars: Counter[str]
+    bytes: Counter[int]
+
+
+def _count(text: str, cancel: Callable[[], bool] | None) -> _Counts:
+    counts = _Counts(Counter(), Counter(), Counter())
+    for block in _blocks(text):
+        counts.words.update(_WORDS.findall(block))
+        counts.chars.update(block)
+        counts.bytes.update(block.encode("utf-8"))
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+    return counts
+
+
+def _rate(train: Counter, heldout: Counter) -> float | None:
+    total = sum(heldout.values())
+    if not total:
+        return None
+    return sum(n for t, n in heldout.items() if t not in train) / total
+
+
+def _base_levels(train: _Counts, rest: _Counts, n_chars: int) -> list[Level]:
+    out = []
+    for name, seen, held in (
+        ("word", train.words, rest.words), ("character", train.chars, rest.chars), ("byte", train.bytes, rest.bytes),
+    ):  # fmt: skip
+        tokens = sum(seen.values()) + sum(held.values())
+        vocab = len(seen.keys() | held.keys())
+        out.append(Level(name, name, vocab, tokens, n_chars / tokens if tokens else None, _rate(seen, held)))
+    return out
+
+
+def granularity_iter(
+    texts: Sequence[str],
+    tokenizers: Sequence[Tokenizer] = (),
+    *,
+    train_fraction: float = 0.8,
+    special: SpecialPolicy = "plain",
+    cancel: Callable[[], bool] | None = None,
+) -> Generator[Progress, None, GranularityReport]:
+    """The granularity of ``texts`` (a Progress generator: one ``"granularity"``
+    report per level done; returns the :class:`GranularityReport`).
+
+    Args:
+        texts: the corpus (the files' texts, in order).
+        tokenizers: the subword levels, one row each.
+        train_fraction: the share of the corpus (characters, cut at a line
+            end) the held-out rates build their vocabularies on.
+        special: the special-token policy for the tokenizers.
+        cancel: polled between levels and blocks.
+
+    Raises:
+        InputError: a bad ``train_fraction``, or the corpus is empty.
+        Cancelled: ``cancel()`` returned True.
+    """
+    text = "".join(texts)
+    if not text:
+        raise InputError("nothing to measure: the corpus is empty")
+    train, rest = split_heldout(texts, train_fraction)
+    total = 3 + len(tokenizers)
+    yield Progress("granularity", 0, total, "word, character and byte levels")
+    levels = _base_levels(_count(train, cancel), _count(rest, cancel), len(text))
+    errors: list[tuple[str, str]] = []
+    for k, tok in enumerate(tokenizers):
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+        yield Progress("granularity", 3 + k, total, tok.name)
+        try:
+            n = count_tokens(tok, text, special=special, cancel=cancel)
+            unknown = None
+            if rest:
+                held = tok.tokenize(rest, special=special).tokens
+                unknown = sum(1 for t in held if t.unknown) / len(held) if held else None
+        except Cancelled:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one tokenizer's failure is a row's error, not the report's
+            errors.append((tok.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
+            continue
+        levels.append(Level("subword", tok.name, tok.vocab_size, n, len(text) / n if n else None, unknown))
+    yield Progress("granularity", total, total)
+    return GranularityReport(len(text), len(text.encode("utf-8")), len(train), len(rest), levels, errors)
+
+
+def _applied_ranks(chunk: bytes, ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
+    """The ranks of the merges rank-order encoding applies to one chunk, in order."""
+    ids = list(chunk)
+    applied: list[int] = []
+    while len(ids) > 1:
+        best = min(range(len(ids) - 1), key=lambda i: ranks.get((ids[i], ids[i + 1]), (1 << 62, 0))[0])
+        found = ranks.get((ids[best], ids[best + 1]))
+        if found is None:
+            break
+        applied.append(found[0])
+        ids[best : best + 2] = [found[1]]
+    return applied
+
+
+def bpe_curve(bpe: BPE, texts: Sequence[str], *, cancel: Callable[[], bool] | None = None) -> list[tuple[int, int]]:
+    """A byte-level BPE's curve on ``texts``: ``(vocab size, corpus tokens)`` with
+    the first ``k`` merges, for every ``k`` from 0 to all of them.
+
+    Exact, not estimated: every distinct chunk of the texts (split by the
+    model's pattern) is encoded once, merge by merge in rank order; each merge
+    applied to a chunk makes it one token shorter, and rank-order encoding
+    applies merges in rising rank order, so the encoding with the first ``k``
+    merges is the one stopped before rank ``k``. Special tokens are not
+    looked for (the text is ordinary text). Vocab size is ``256 + k``.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True (polled between texts and chunks).
+
+    >>> from tokexplorer.core.bpe import train_bpe
+    >>> bpe, _ = train_bpe("aaab aaab", vocab_size=259, pattern="none")
+    >>> bpe_curve(bpe, ["aaab aaab"])
+    [(256, 9), (257, 7), (258, 5), (259, 3)]
+    """
+    merges = bpe.merges
+    ranks = {(m.left, m.right): (m.rank, m.new_id) for m in merges}
+    chunks: Counter[str] = Counter()
+    splitter = compile_splitter(bpe.pat_str) if bpe.pat_str is not None else None
+    for text in texts:  # whole texts: a cut could split a run of white space the pattern keeps whole
+        chunks.update(splitter.findall(text) if splitter is not None else [text])
+        if cancel is not None and cancel():
+            raise Cancelled("granularity cancelled")
+    saved = [0] * (len(merges) + 1)
+    total = 0
+    for k, (chunk, n) in enumerate(chunks.items()):
+        data = chunk.encode("utf-8")
+        total += len(data) * n
+        for r in _applied_ranks(data, ranks):
+            saved[r] += n
+        if cancel is not None and k % 2048 == 0 and cancel():
+            raise Cancelled("granularity cancelled")
+    points, tokens = [(256, total)], total
+    for k in range(len(merges)):
+        tokens -= saved[k]
+        points.append((256 + k + 1, tokens))
+    return points

@@ -1,0 +1,159 @@
+"""WordPiece files: our model file (JSON) and BERT's ``vocab.txt``.
+
+Our WordPiece file (``.wordpiece``, version 1) is one JSON object: the format
+name and version, ``name``, ``pattern``, ``lowercase``, ``strip_accents``,
+``unk_token``, ``special_tokens``, ``max_input_chars_per_word``, ``vocab`` (the
+pieces in id order) and ``merges``, one list per training step::
+
+    [left, right, count, left_count, right_count, bpe_left, bpe_right, bpe_count, added]
+
+BERT's ``vocab.txt`` is one piece per line, the line number (from 0) its id;
+it carries neither the normalizer nor the pre-tokenizer, so it holds a
+WordPiece trained with the ``bert`` pre-tokenizer only (its pieces never hold
+white space; a reader such as ``tokenizers``' ``BertWordPieceTokenizer`` splits
+text as BERT does).
+
+>>> from tokexplorer.core.wordpiece import WordPiece
+>>> wp = loads_wordpiece(dumps_wordpiece(WordPiece(["[UNK]", "a", "##b"], lowercase=True)))
+>>> wp.vocab, wp.lowercase, vocab_txt(wp)
+(['[UNK]', 'a', '##b'], True, '[UNK]\\na\\n##b\\n')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from tokexplorer.core.errors import InputError, ModelFormatError
+from tokexplorer.core.io.atomic import atomic_write_bytes
+from tokexplorer.core.io.model_files import read_model_file
+from tokexplorer.core.wordpiece import BERT_PATTERN, WordPiece, WordPieceMerge
+
+__all__ = [
+    "WORDPIECE_MAGIC", "dumps_wordpiece", "load_wordpiece", "loads_wordpiece", "save_wordpiece",
+    "vocab_txt", "write_vocab_txt",
+]  # fmt: skip
+
+WORDPIECE_MAGIC = "tokexplorer-wordpiece"
+_VERSION = 1
+
+
+def dumps_wordpiece(wp: WordPiece) -> str:
+    """The text of our WordPiece file for ``wp`` (see the module docstring)."""
+    merges = [
+        [m.left, m.right, m.count, m.left_count, m.right_count, m.bpe_left, m.bpe_right, m.bpe_count, m.added]
+        for m in wp.merges
+    ]
+    doc = {
+        "format": WORDPIECE_MAGIC,
+        "version": _VERSION,
+        "name": wp.name,
+        "pattern": wp.pattern,
+        "lowercase": wp.lowercase,
+        "strip_accents": wp.strip_accents,
+        "unk_token": wp.unk_token,
+        "special_tokens": list(wp.special_tokens),
+        "max_input_chars_per_word": wp.max_input_chars_per_word,
+        "vocab": wp.vocab,
+        "merges": merges,
+    }
+    return json.dumps(doc, ensure_ascii=False, indent=0) + "\n"
+
+
+def loads_wordpiece(text: str) -> WordPiece:
+    """A WordPiece from the text of our file.
+
+    Raises:
+        ModelFormatError: not our WordPiece format, a newer version, or a field
+            missing or of the wrong type.
+    """
+    try:
+        doc = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelFormatError(f"not a tokexplorer WordPiece file: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(doc, dict) or doc.get("format") != WORDPIECE_MAGIC:
+        raise ModelFormatError("not a tokexplorer WordPiece file (no \"format\": \"tokexplorer-wordpiece\")")
+    if doc.get("version") != _VERSION:
+        raise ModelFormatError(f"WordPiece file version {doc.get('version')!r} is not supported (only {_VERSION})")
+    try:
+        vocab = [str(p) for p in doc["vocab"]]
+        ids = {p: i for i, p in enumerate(vocab)}
+        merges = [
+            WordPieceMerge(k, str(a), str(b), _join(str(a), str(b)), ids[_join(str(a), str(b))], bool(added),
+                           int(n), int(na), int(nb), str(ba), str(bb), int(bn))  # fmt: skip
+            for k, (a, b, n, na, nb, ba, bb, bn, added) in enumerate(doc["merges"])
+        ]
+        return WordPiece(
+            vocab,
+            pattern=str(doc["pattern"]),
+            lowercase=bool(doc["lowercase"]),
+            strip_accents=bool(doc["strip_accents"]),
+            unk_token=str(doc["unk_token"]),
+            special_tokens=[str(s) for s in doc["special_tokens"]],
+            max_input_chars_per_word=int(doc["max_input_chars_per_word"]),
+            merges=merges,
+            name=str(doc["name"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ModelFormatError(f"damaged WordPiece file: {type(exc).__name__} {exc}") from None
+    except InputError as exc:
+        raise ModelFormatError(f"damaged WordPiece file: {exc}") from None
+
+
+def _join(left: str, right: str) -> str:
+    return left + right[2:] if right.startswith("##") else left + right
+
+
+def save_wordpiece(wp: WordPiece, path: str | os.PathLike) -> None:
+    """Write our WordPiece file (atomically).
+
+    Raises:
+        OSError: the folder is not writable.
+    """
+    atomic_write_bytes(path, dumps_wordpiece(wp).encode("utf-8"))
+
+
+def load_wordpiece(path: str | os.PathLike) -> WordPiece:
+    """Read our WordPiece file.
+
+    Raises:
+        InputError: no such file, or it cannot be read.
+        ModelFormatError: see :func:`loads_wordpiece` (also: not UTF-8).
+    """
+    data = read_model_file(path)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ModelFormatError(f"{path}: not a tokexplorer WordPiece file (not UTF-8)") from None
+    return loads_wordpiece(text)
+
+
+def vocab_txt(wp: WordPiece) -> str:
+    """The text of BERT's ``vocab.txt`` for ``wp``: one piece a line, in id order.
+
+    Raises:
+        InputError: the model's pre-tokenizer is not ``bert`` (its pieces may hold
+            spaces and readers of ``vocab.txt`` split as BERT does), or a piece
+            holds a line break or white space.
+    """
+    if wp.pattern != BERT_PATTERN:
+        raise InputError(
+            f"vocab.txt carries no pre-tokenizer and its readers split text as BERT does; this WordPiece "
+            f"was trained with the {wp.pattern} pre-tokenizer: train it with --pattern bert to export it"
+        )
+    bad = next((p for p in wp.vocab if not p or p != p.strip() or any(c.isspace() for c in p)), None)
+    if bad is not None:
+        raise InputError(f"the piece {bad!r} holds white space: vocab.txt cannot hold it")
+    return "".join(p + "\n" for p in wp.vocab)
+
+
+def write_vocab_txt(wp: WordPiece, path: str | os.PathLike) -> Path:
+    """Write ``wp`` as BERT's ``vocab.txt`` at ``path`` (atomically); returns the path.
+
+    Raises:
+        InputError: see :func:`vocab_txt`.
+        OSError: the folder is not writable.
+    """
+    atomic_write_bytes(path, vocab_txt(wp).encode("utf-8"))
+    return Path(path)

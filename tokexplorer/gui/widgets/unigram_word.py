@@ -1,0 +1,208 @@
+"""One word under a Unigram model: its lattice with the Viterbi path, its n best
+segmentations with their scores, and segmentations sampled with alpha.
+
+The n-best list and the samples are SentencePiece's own (``nbest_encode``,
+``encode(enable_sampling=True, alpha=...)``); each row's probability is that
+of the path in the lattice: ``exp(score) / Σ exp(score of every path)`` for the
+n best (the model's own posterior), ``exp(α·score) / Σ exp(α·score)`` for a
+sample (what the sampler draws it with). The work runs in a worker; the newest
+request wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
+from tokexplorer.core.backends import SentencePieceTokenizer
+from tokexplorer.core.errors import InputError
+from tokexplorer.gui.widgets.lattice_view import LatticeView
+from tokexplorer.gui.workers import LatestRequest, user_message
+
+DEFAULT_WORD = "tokenization"
+DEFAULT_ALPHA = 0.1
+#: Between the pieces of a segmentation in the tables.
+PIECE_SEPARATOR = " | "
+
+
+@dataclass(frozen=True)
+class WordAnalysis:
+    """What the widget shows for one text: the lattice (or why not), n-best, samples."""
+
+    lattice: Lattice | None
+    lattice_error: str
+    nbest: list[Segmentation]
+    samples: list[Segmentation]
+    alpha: float
+
+
+def analyse_word(tok: SentencePieceTokenizer, text: str, *, n: int, alpha: float, count: int) -> WordAnalysis:
+    """The lattice, the ``n`` best and ``count`` samples with ``alpha`` of ``text``.
+
+    Raises:
+        InputError: not a Unigram model, or a bad count or alpha.
+    """
+    try:
+        lat, why = lattice(tok, text), ""
+    except InputError as exc:
+        lat, why = None, str(exc)
+    return WordAnalysis(lat, why, nbest(tok, text, n), sample(tok, text, alpha=alpha, count=count), alpha)
+
+
+def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> None:
+    table.setRowCount(len(segs))
+    for r, (s, prob) in enumerate(zip(segs, probs)):
+        for c, text in enumerate((str(r + 1), PIECE_SEPARATOR.join(s.pieces), f"{s.score:.3f}", prob)):
+            table.setItem(r, c, QTableWidgetItem(text))
+    table.resizeColumnsToContents()
+
+
+def _table(last: str) -> QTableWidget:
+    t = QTableWidget(0, 4)
+    t.setHorizontalHeaderLabels(["#", "Pieces", "Score (Σ log p)", last])
+    t.verticalHeader().setVisible(False)
+    t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    return t
+
+
+class UnigramWord(QWidget):
+    """The lattice, n-best list and samples of a typed word.
+
+    Signals:
+        sampled_column_requested(float): show a column sampling with this alpha in Compare.
+        error(str): a one-line error.
+
+    Attributes:
+        text_edit, lattice_view, nbest_spin, nbest_table, alpha_spin, count_spin,
+        resample_button, samples_table, compare_button, info: the parts.
+        analysis: the :class:`WordAnalysis` shown last, or None.
+    """
+
+    sampled_column_requested = Signal(float)
+    error = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tokenizer: SentencePieceTokenizer | None = None
+        self.analysis: WordAnalysis | None = None
+        self.job = LatestRequest(self)
+        self.text_edit = QLineEdit(DEFAULT_WORD)
+        self.info = QLabel()
+        self.info.setWordWrap(True)
+        self.lattice_view = LatticeView()
+        scroll = QScrollArea()
+        scroll.setWidget(self.lattice_view)
+        scroll.setWidgetResizable(False)
+        scroll.setMinimumHeight(240)
+        self.nbest_spin = QSpinBox()
+        self.nbest_spin.setRange(1, 50)
+        self.nbest_spin.setValue(5)
+        self.nbest_table = _table("P (posterior)")
+        self.alpha_spin = QDoubleSpinBox()
+        self.alpha_spin.setRange(0.01, 10.0)
+        self.alpha_spin.setSingleStep(0.05)
+        self.alpha_spin.setValue(DEFAULT_ALPHA)
+        self.alpha_spin.setToolTip("SentencePiece's alpha: a path is drawn with probability ∝ exp(alpha × score)")
+        self.count_spin = QSpinBox()
+        self.count_spin.setRange(1, 100)
+        self.count_spin.setValue(8)
+        self.resample_button = QPushButton("Draw again")
+        self.compare_button = QPushButton("Sampled column in Compare")
+        self.compare_button.setToolTip("Add a Compare column that encodes with a sampled segmentation at this alpha")
+        self.samples_table = _table("P (at alpha)")
+        self._layout(scroll)
+        self.text_edit.textChanged.connect(self.refresh)
+        self.nbest_spin.valueChanged.connect(self.refresh)
+        self.alpha_spin.valueChanged.connect(self.refresh)
+        self.count_spin.valueChanged.connect(self.refresh)
+        self.resample_button.clicked.connect(self.refresh)
+        self.compare_button.clicked.connect(lambda: self.sampled_column_requested.emit(self.alpha_spin.value()))
+
+    def _layout(self, scroll: QScrollArea) -> None:
+        top = QHBoxLayout()
+        top.addWidget(QLabel("Word or phrase:"))
+        top.addWidget(self.text_edit, 1)
+        best = QGroupBox("n best segmentations (SentencePiece's n-best, with its scores)")
+        bl = QVBoxLayout(best)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("n:"))
+        row.addWidget(self.nbest_spin)
+        row.addStretch(1)
+        bl.addLayout(row)
+        bl.addWidget(self.nbest_table)
+        sampled = QGroupBox("Sampled segmentations (subword regularization)")
+        sl = QVBoxLayout(sampled)
+        row = QHBoxLayout()
+        for w in (QLabel("alpha:"), self.alpha_spin, QLabel("draws:"), self.count_spin, self.resample_button,
+                  self.compare_button):  # fmt: skip
+            row.addWidget(w)
+        row.addStretch(1)
+        sl.addLayout(row)
+        sl.addWidget(self.samples_table)
+        lists = QHBoxLayout()
+        lists.addWidget(best)
+        lists.addWidget(sampled)
+        layout = QVBoxLayout(self)
+        layout.addLayout(top)
+        layout.addWidget(QLabel("Lattice: every piece that matches, with its log probability; the best path on top"))
+        layout.addWidget(scroll)
+        layout.addWidget(self.info)
+        layout.addLayout(lists, 1)
+
+    def set_tokenizer(self, tok: SentencePieceTokenizer | None) -> None:
+        """Explain words under ``tok`` (None: nothing to show)."""
+        self.tokenizer = tok
+        self.compare_button.setEnabled(tok is not None)
+        self.refresh()
+
+    def refresh(self, *_args: object) -> None:
+        """Recompute for the current text and settings (in a worker)."""
+        tok, text = self.tokenizer, self.text_edit.text()
+        if tok is None or not text.strip():
+            self.job.cancel()
+            self.analysis = None
+            self.lattice_view.set_lattice(None, "No Unigram model." if tok is None else "Type a word.")
+            self.nbest_table.setRowCount(0)
+            self.samples_table.setRowCount(0)
+            self.info.setText("")
+            return
+        n, alpha, count = self.nbest_spin.value(), self.alpha_spin.value(), self.count_spin.value()
+        self.job.start(
+            lambda cancel: analyse_word(tok, text, n=n, alpha=alpha, count=count),
+            on_result=self._show,
+            on_error=lambda exc: self.error.emit(user_message(exc)),
+        )
+
+    def _show(self, a: WordAnalysis) -> None:
+        self.analysis = a
+        lat = a.lattice
+        self.lattice_view.set_lattice(lat, a.lattice_error)
+        if lat is None:
+            post = [""] * len(a.nbest)
+            drawn = [""] * len(a.samples)
+            self.info.setText(a.lattice_error)
+        else:
+            post = [f"{lat.probability(s.score, 1.0):.3g}" for s in a.nbest]
+            drawn = [f"{lat.probability(s.score, a.alpha):.3g}" for s in a.samples]
+            self.info.setText(
+                f"{len(lat.nodes)} nodes over {len(lat.normalized)} characters; best path "
+                f"{' '.join(n.piece for n in lat.best)} (score {lat.best_score:.3f})"
+            )
+        _fill(self.nbest_table, a.nbest, post)
+        _fill(self.samples_table, a.samples, drawn)
