@@ -111,3 +111,24 @@ def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid choice: 'onnx'" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gpt2.bpe"]
+
+
+def test_export_gpt2_refuses_tokens_no_merge_builds(tmp_path, capsys):
+    """merges.txt readers never emit a token no merge builds (Llama 3 has 588): the
+    command refuses the format with the reason, as the window's export dialog does."""
+    import base64
+
+    # "ba" ranks before "ab": merging a b a b in rank order gives a + ba + b, never ab + ab,
+    # so "abab" (258) is built by no merge and tiktoken emits it only for a whole chunk
+    ranks = {bytes([i]): i for i in range(256)} | {b"ba": 256, b"ab": 257, b"abab": 258, b"xy": 259}
+    path = tmp_path / "r.tiktoken"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {r}\n" for t, r in ranks.items()))
+    out = tmp_path / "out"
+    out.mkdir()
+    code = main(["export", str(path), "--pattern", "gpt2", "--format", "gpt2", "-o", str(out)])
+    captured = capsys.readouterr()
+    assert code == 2 and list(out.iterdir()) == []
+    assert captured.err.strip().splitlines()[-1] == (
+        "tokexplorer: error: cannot export as gpt2: 1 token is built by no merge (whole chunk only); "
+        "readers of merges.txt never emit them, so ids would differ: use .tiktoken or tokenizer.json"
+    )

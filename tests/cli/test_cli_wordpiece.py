@@ -54,3 +54,23 @@ def test_wrong_pairs_of_flags_are_usage_errors(tmp_path, capsys):
     assert code == 0
     assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(tmp_path / "v.txt")]) == 2
     assert "trained with the gpt2 pre-tokenizer: train it with --pattern bert" in capsys.readouterr().err
+
+
+def test_a_bare_wordpiece_path_is_told_by_content(tmp_path, capsys):
+    """Our WordPiece file opens and exports from a bare path (no wordpiece: prefix), renamed too."""
+    _, model, _ = _train(tmp_path, capsys, "--lowercase")
+    renamed = tmp_path / "model.json"
+    renamed.write_bytes(model.read_bytes())
+    text = "Playing unbelievable things"
+    assert main(["encode", "--tokenizer", f"wordpiece:{model}", "--text", text]) == 0
+    prefixed = capsys.readouterr().out
+    assert main(["encode", "--tokenizer", str(renamed), "--text", text]) == 0
+    assert capsys.readouterr().out == prefixed
+    vocab = tmp_path / "vocab.txt"
+    assert main(["export", str(renamed), "--format", "vocab.txt", "-o", str(vocab)]) == 0
+    capsys.readouterr()
+    # the exported vocab.txt opens as BERT's WordPiece (no upper-case tokens: lower-cased, noted)
+    assert main(["encode", "--tokenizer", str(vocab), "--no-add-special-tokens", "--text", text]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == prefixed
+    assert "lowercased: the vocabulary has no upper-case tokens" in captured.err

@@ -27,13 +27,22 @@ def cmd_export(ns: argparse.Namespace) -> int:
     Raises:
         InputError: a SentencePiece or malformed SPEC, a missing output folder,
             a WordPiece for a BPE format or a BPE for ``vocab.txt``, or a model
-            these formats cannot hold.
+            the format cannot hold (:func:`~tokexplorer.core.io.export_check.check_export`:
+            tokens no merge builds for ``gpt2``, a special token spelled like a token...).
     """
     from tokexplorer.core.analysis import load_bpe_spec
     from tokexplorer.core.backends import parse_spec
-    from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export, write_tokenizer_json
+    from tokexplorer.core.io import (
+        check_export,
+        sniff_path,
+        write_gpt2_export,
+        write_tiktoken_export,
+        write_tokenizer_json,
+    )
 
-    kind = parse_spec(ns.spec)[0]
+    kind, arg = parse_spec(ns.spec)
+    if kind == "path" and sniff_path(arg).format == "wordpiece":
+        kind = "wordpiece"  # our WordPiece file, told by content
     if kind == "sp":
         raise InputError("export writes byte-level BPEs and WordPieces; a SentencePiece model (sp:) cannot be exported")
     if (kind == "wordpiece") != (ns.format == "vocab.txt"):
@@ -47,6 +56,9 @@ def cmd_export(ns: argparse.Namespace) -> int:
     else:
         check_output_path(ns.output)
     bpe = load_bpe_spec(ns.spec, pattern=ns.pattern)
+    blocked = check_export(bpe).blocked.get(ns.format)
+    if blocked is not None:
+        raise InputError(f"cannot export as {ns.format}: {blocked}")
     if ns.format == "tiktoken":
         written = write_tiktoken_export(bpe, ns.output)
     elif ns.format == "tokenizer.json":

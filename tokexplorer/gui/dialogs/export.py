@@ -9,7 +9,7 @@ The formats are the ones ``tokexplorer export`` writes, with the same core funct
 * ``tokenizer.json``: Hugging Face ``tokenizers``' single file;
 * ``gpt2``: ``vocab.json`` + ``merges.txt`` written into a folder.
 
-:func:`check_export` says which formats a model cannot be written in, and why
+``check_export`` (:mod:`tokexplorer.core.io.export_check`) says which formats a model cannot be written in, and why
 (the dialog shows those formats disabled with the reason), and what to know
 about the others. Checking (a model loaded from ranks recovers its merges
 first, about a second for 128,000 tokens) and writing run in workers.
@@ -18,7 +18,6 @@ first, about a second for 128,000 tokens) and writing run in workers.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from PySide6.QtCore import Signal
@@ -38,7 +37,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.text import to_gpt2_visible
+from tokexplorer.core.io import ExportCheck, check_export
 from tokexplorer.gui import theme
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
@@ -48,80 +47,6 @@ EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
     ("tokenizer.json", "Hugging Face tokenizer.json"),
     ("gpt2", "GPT-2 vocab.json + merges.txt (into a folder)"),
 )
-
-
-@dataclass(frozen=True, slots=True)
-class ExportCheck:
-    """What :func:`check_export` found.
-
-    Attributes:
-        blocked: format key -> the one-line reason the model cannot be written in it.
-        notes: format key -> what to know about writing it (list of one-line notes).
-    """
-
-    blocked: dict[str, str] = field(default_factory=dict)
-    notes: dict[str, list[str]] = field(default_factory=dict)
-
-
-def check_export(bpe: BPE) -> ExportCheck:
-    """Which export formats ``bpe`` cannot be written in (with the reason), and notes on the others.
-
-    Reads ``bpe.unbuilt_tokens``, which recovers the merges of a model loaded
-    from ranks (run it in a worker). Blocked: every format when two ids share
-    one byte string; ``gpt2`` when some tokens are built by no merge (a
-    ``merges.txt`` reader never emits them) or a special token is spelled like
-    a token in ``vocab.json`` (``tokenizer.json`` too); ``tokenizer.json`` when
-    the split pattern cannot be rewritten for its regex engine.
-    """
-    from tokexplorer.core.io import oniguruma_pattern
-
-    blocked: dict[str, str] = {}
-    if len(set(bpe.vocab.values())) != len(bpe.vocab):
-        why = "two ids share one byte string; these formats allow one id per byte string"
-        return ExportCheck({key: why for key, _ in EXPORT_FORMATS})
-    unbuilt = len(bpe.unbuilt_tokens)
-    if unbuilt:
-        blocked["gpt2"] = (
-            f"{unbuilt:,} token{'s are' if unbuilt != 1 else ' is'} built by no merge (whole chunk only); "
-            "readers of merges.txt "
-            "never emit them, so ids would differ: use .tiktoken or tokenizer.json"
-        )
-    if bpe.pat_str is not None:
-        try:
-            oniguruma_pattern(bpe.pat_str)
-        except InputError as exc:
-            blocked["tokenizer.json"] = str(exc)
-    spelled = {to_gpt2_visible(b) for b in bpe.vocab.values()}
-    clash = next((s for s in bpe.special_tokens if s in spelled), None)
-    if clash is not None:
-        why = f"special token {clash!r} is spelled like a token of vocab.json"
-        blocked.setdefault("gpt2", why)
-        blocked.setdefault("tokenizer.json", why)
-    return ExportCheck(blocked, _notes(bpe, unbuilt))
-
-
-def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
-    n_special = len(bpe.special_tokens)
-    pattern = bpe.pattern_name or "a custom one"
-    notes = {
-        "tiktoken": [f"the sidecar PATH.json holds the split pattern ({pattern}) and {n_special} special token(s)"],
-        "tokenizer.json": [f"the split pattern ({pattern}) and {n_special} special token(s) are in the file"],
-        "gpt2": [],
-    }
-    if unbuilt:
-        notes["tokenizer.json"].append(
-            f"{unbuilt:,} token{'s' if unbuilt != 1 else ''} no merge builds: written with ignore_merges on, "
-            "so a piece that is a "
-            "token is that token, as tiktoken emits a whole chunk"
-        )
-    if bpe.pattern_name != "gpt2":
-        notes["gpt2"].append(
-            f"the split pattern is {pattern}, but vocab.json + merges.txt carry no pattern: readers split "
-            "as GPT-2 does, so ids can differ from ours"
-        )
-    if n_special:
-        notes["gpt2"].append("special tokens are in vocab.json only; register them as added tokens in the reader")
-    return notes
 
 
 def run_export(bpe: BPE, fmt: str, path: str | os.PathLike) -> list[Path]:
