@@ -2,12 +2,14 @@
 them, and the question asked before they would be lost.
 
 :class:`SaveGuard` (``window.saving``) keeps the models trained in the window
-since they were last saved: a BPE trained with the Corpus tab's Train (our
-:class:`~tokexplorer.core.bpe.BPE`) or a SentencePiece model trained there or in
-the Compare tab's training dialog (announced on ``AppState.model_trained``).
+since they were last saved: a BPE or a WordPiece trained with the Corpus tab's
+Train (our :class:`~tokexplorer.core.bpe.BPE`, our
+:class:`~tokexplorer.core.wordpiece.WordPiece`) or a SentencePiece model trained
+there or in the Compare tab's training dialog (announced on ``AppState.model_trained``).
 The default models trained when the window opens do not count: they are trained
 again on every start. A model leaves the list when it is saved (its format, a
-``.tiktoken`` or ``tokenizer.json`` export, or a SentencePiece ``.model``), when
+``.tiktoken`` or ``tokenizer.json`` export, a SentencePiece ``.model``, a
+``.wordpiece`` file or BERT ``vocab.txt``), when
 it is discarded at the question, or when it is no longer shown (its column was
 removed).
 
@@ -27,8 +29,9 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox
 
-from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer
+from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, WordPieceTokenizer
 from tokexplorer.core.bpe import BPE
+from tokexplorer.core.wordpiece import WordPiece
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui.dialogs.export import ExportDialog, run_export
 from tokexplorer.gui.workers import user_message
@@ -45,8 +48,13 @@ BPE_SAVE_FILTERS: dict[str, str] = {
 }
 #: Save-dialog filter of a SentencePiece model.
 SP_SAVE_FILTER = "SentencePiece model (*.model)"
+#: Save-dialog filter -> format, for a WordPiece (our file; BERT's vocab.txt holds a ``bert`` one only).
+WORDPIECE_SAVE_FILTERS: dict[str, str] = {
+    "tokexplorer WordPiece (*.wordpiece)": "wordpiece",
+    "BERT vocab.txt (*.txt)": "vocab.txt",
+}
 
-_Model = BPE | SentencePieceTokenizer
+_Model = BPE | WordPiece | SentencePieceTokenizer
 _BUTTONS = QMessageBox.StandardButton
 
 
@@ -55,6 +63,8 @@ def model_label(model: _Model) -> str:
     model by its name and number of pieces."""
     if isinstance(model, BPE):
         return f"{model.name} (BPE, vocab {model.vocab_size:,})"
+    if isinstance(model, WordPiece):
+        return f"{model.name} (WordPiece, vocab {model.vocab_size:,})"
     return f"{model.name} ({model.vocab_size:,} pieces)"
 
 
@@ -110,14 +120,16 @@ class SaveGuard(QObject):
     def _on_training_finished(self, result: TrainingResult) -> None:
         if not self._startup_training:
             model = result.model
-            self.mark_unsaved(model if isinstance(model, BPE) else result.tokenizer)
+            self.mark_unsaved(model if isinstance(model, BPE | WordPiece) else result.tokenizer)
 
     def _shown(self) -> list[object]:
-        shown: list[object] = [self.state.bpe]
+        shown: list[object] = [self.state.bpe, self.state.wordpiece]
         for t in self.state.tokenizers:
             shown.append(t)
             if isinstance(t, BPETokenizer):
                 shown.append(t.bpe)
+            elif isinstance(t, WordPieceTokenizer):
+                shown.append(t.wordpiece)
         return shown
 
     def _forget_gone(self) -> None:
@@ -136,6 +148,8 @@ class SaveGuard(QObject):
         (what replaces it, in words): True to go on, False when the user cancelled."""
         if family == "bpe":
             old: object = self.state.bpe
+        elif family == "wordpiece":
+            old = self.state.wordpiece
         else:
             old = next((t for t in self.state.tokenizers if t.family == family), None)
         if old is None or not self.is_unsaved(old):
@@ -143,8 +157,9 @@ class SaveGuard(QObject):
         return self._confirm([old], "Replace the model", f"{by[:1].upper()}{by[1:]} replaces")
 
     def _before_training(self, algorithm: str) -> bool:
-        family = "bpe" if algorithm == "bpe" else "sentencepiece"
-        return self.confirm_replace(family, by=f"training a new {'BPE' if family == 'bpe' else 'SentencePiece model'}")
+        family = algorithm if algorithm in ("bpe", "wordpiece") else "sentencepiece"
+        what = {"bpe": "BPE", "wordpiece": "WordPiece"}.get(family, "SentencePiece model")
+        return self.confirm_replace(family, by=f"training a new {what}")
 
     def _confirm(self, models: list, title: str, consequence: str) -> bool:
         if not models:
@@ -179,21 +194,34 @@ class SaveGuard(QObject):
                 self._window, f"Save {model.name}", f"{stem}.bpe", ";;".join(BPE_SAVE_FILTERS)
             )
             fmt = BPE_SAVE_FILTERS.get(chosen, "bpe")
+        elif isinstance(model, WordPiece):
+            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in model.name) or "model"
+            path, chosen = QFileDialog.getSaveFileName(
+                self._window, f"Save {model.name}", f"{stem}.wordpiece", ";;".join(WORDPIECE_SAVE_FILTERS)
+            )
+            fmt = WORDPIECE_SAVE_FILTERS.get(chosen, "wordpiece")
         else:
             path, _ = QFileDialog.getSaveFileName(self._window, f"Save {model.name}", "model.model", SP_SAVE_FILTER)
             fmt = "sp"
         return bool(path) and self.write(model, fmt, path)
 
     def write(self, model: _Model, fmt: str, path: str) -> bool:
-        """Write ``model`` at ``path`` in ``fmt`` (``"bpe"``, ``"sp"``, or an export format
+        """Write ``model`` at ``path`` in ``fmt`` (``"bpe"``, ``"sp"``, ``"wordpiece"``,
+        ``"vocab.txt"``, or an export format
         of :data:`~tokexplorer.gui.dialogs.export.EXPORT_FORMATS`) now; True on success
         (then it no longer counts as unsaved and :attr:`saved` is emitted)."""
-        from tokexplorer.core.io import save_bpe
+        from tokexplorer.core.io import save_bpe, save_wordpiece, write_vocab_txt
 
         try:
             if isinstance(model, SentencePieceTokenizer):
                 model.save(path)
                 written = [Path(path)]
+            elif isinstance(model, WordPiece):
+                written = [Path(path)]
+                if fmt == "vocab.txt":
+                    write_vocab_txt(model, path)
+                else:
+                    save_wordpiece(model, path)
             elif fmt == "bpe":
                 save_bpe(model, path)
                 written = [Path(path)]
@@ -220,6 +248,15 @@ class SaveGuard(QObject):
             self.state.error.emit("no SentencePiece model to save: train one first (Corpus tab)")
             return False
         return self.save_model(sp)
+
+    def save_wordpiece_dialog(self) -> bool:
+        """File ▸ Save WordPiece…: the WordPiece of the WordPiece tab (as our ``.wordpiece``
+        file or BERT's ``vocab.txt``, by the dialog's file type)."""
+        wp = self.state.wordpiece
+        if wp is None:
+            self.state.error.emit("no WordPiece to save: train one first (Corpus tab, algorithm WordPiece)")
+            return False
+        return self.save_model(wp)
 
     def open_export_dialog(self) -> ExportDialog | None:
         """File ▸ Export tokenizer…: the :class:`ExportDialog` for ``state.bpe`` (None, with

@@ -251,3 +251,24 @@ def test_exporting_the_trained_bpe_counts_as_saved(qtbot, window, tmp_path, unan
     window.show()
     assert window.close()
     assert unanswered_questions == []
+
+
+def test_a_wordpiece_trained_here_asks_at_quit_and_saves_both_ways(qtbot, window, monkeypatch, tmp_path):
+    """A WordPiece trained in the window counts as unsaved; Save writes our file (read back
+    with the same vocabulary) and File ▸ Save WordPiece… writes BERT's vocab.txt."""
+    from tokexplorer.core.io import load_wordpiece
+
+    result = train(qtbot, window, "wordpiece", vocab=400)
+    wp = window.state.wordpiece
+    assert result.model is wp and window.saving.unsaved == [wp]
+    target = tmp_path / "w.wordpiece"
+    answers = Answers(monkeypatch, buttons=[B.Save], paths=[(str(target), "tokexplorer WordPiece (*.wordpiece)")])
+    assert window.saving.confirm_quit()
+    assert answers.questions[0][1].startswith(
+        f"This tokenizer was trained here and is not saved: {wp.name} (WordPiece, vocab 400)"
+    )
+    assert load_wordpiece(target).vocab == wp.vocab and window.saving.unsaved == []
+    vocab = tmp_path / "vocab.txt"
+    Answers(monkeypatch, paths=[(str(vocab), "BERT vocab.txt (*.txt)")])
+    window.save_wp_action.trigger()
+    assert vocab.read_text(encoding="utf-8").splitlines() == wp.vocab
