@@ -31,8 +31,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, WordPieceTokenizer
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.wordpiece import WordPiece
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.wordpiece import WordPiece
 from tokexplorer.gui.dialogs.export import ExportDialog, run_export
 from tokexplorer.gui.workers import user_message
 
