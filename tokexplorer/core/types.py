@@ -176,6 +176,10 @@ class MergeRecord:
         count: how often the pair occurred in the (pre-tokenized) training corpus
             when it was chosen, or None when unknown (merges recovered from
             tiktoken's ``mergeable_ranks``).
+        saved: how many tokens merging it saved in the training corpus (its
+            replacements, fewer than ``count`` where the pair overlaps itself:
+            ``a a a`` counts (a, a) twice and merges it once), or None when
+            unknown (merges read from a file or recovered from ranks).
     """
 
     rank: int
@@ -184,6 +188,7 @@ class MergeRecord:
     new_id: int
     merged: bytes
     count: int | None = None
+    saved: int | None = None
 
     def __repr__(self) -> str:
         return f"MergeRecord(#{self.rank} {self.left}+{self.right}->{self.new_id} {self.merged!r})"

@@ -13,6 +13,7 @@ from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.io import (
     dumps_bpe,
     load_bpe,
+    loads_bpe,
     read_tiktoken_file,
     save_bpe,
     write_tiktoken_file,
@@ -44,7 +45,24 @@ def test_file_is_human_readable(model):
     assert "pattern cl100k" in lines
     assert 'special 278 "<|endoftext|>"' in lines
     first = model.merges[0]
-    assert lines[lines.index("merges 22") + 1].split("\t")[0] == f"{first.left} {first.right} 256 {first.count}"
+    assert lines[lines.index("merges 22") + 1].split("\t")[0] == (
+        f"{first.left} {first.right} 256 {first.count} {first.saved}"
+    )
+
+
+def test_saved_counts_differ_from_pair_counts_where_pairs_overlap():
+    """A run of spaces holds (' ', ' ') once per neighbour but merges it once per two:
+    the pair count over-counts the tokens saved; SAVED, stored in the file, does not."""
+    text = "a" + " " * 5 + "b"
+    bpe, _ = train_bpe([text], vocab_size=257, pattern="none")
+    first = bpe.merges[0]
+    assert (first.merged, first.count, first.saved) == (b"  ", 4, 2)
+    assert len(text.encode()) - first.saved == len(bpe.encode(text)) == 5
+    back = loads_bpe(dumps_bpe(bpe))
+    assert back.merges[0].saved == 2
+    # a file written before SAVED existed (four columns) reads with saved unknown
+    old = dumps_bpe(bpe).replace(f" {first.count} {first.saved}\t", f" {first.count}\t")
+    assert loads_bpe(old).merges[0].saved is None
 
 
 @pytest.mark.parametrize(

@@ -162,14 +162,16 @@ class MergeState:
             new_id = len(self.vocab)
             self.vocab.append(merged)
             self.id_of[merged] = new_id
-        self.apply_merge(a, b, new_id)
+        saved = self.apply_merge(a, b, new_id)
         if len(self.heap) > self.heap_limit:
             self.rebuild_heap()  # lazy deletion leaves stale entries behind
-        return MergeRecord(rank, a, b, new_id, merged, cnt), added
+        return MergeRecord(rank, a, b, new_id, merged, cnt, saved), added
 
-    def apply_merge(self, a: int, b: int, t: int) -> None:
+    def apply_merge(self, a: int, b: int, t: int) -> int:
         """Replace every (a, b) in the words holding it by t, updating pair counts
-        only next to the merge sites.
+        only next to the merge sites; return how many tokens that saves in the
+        corpus (replacements times word counts: fewer than the pair count where
+        the pair overlaps itself, as ``a a a`` holds (a, a) twice but merges once).
 
         Each word is rewritten in place (a merge writes t and moves the rest of
         the word one slot left). Occurrences are found with ``array.index`` (C
@@ -186,6 +188,7 @@ class MergeState:
         get = changed.get
         t_hi = t << _SHIFT
         b_hi = b << _SHIFT
+        saved = 0
         for wi in wis:
             o = start[wi]
             n = size[wi]
@@ -193,6 +196,7 @@ class MergeState:
                 if flat[o] == a and flat[o + 1] == b:
                     flat[o] = t
                     size[wi] = 1
+                    saved += freqs[wi]
                 continue
             e = o + n
             # How many a's the word holds tells when to stop looking (list.index
@@ -211,6 +215,7 @@ class MergeState:
                         flat[i + 1 : e - 1] = flat[i + 2 : e]
                     e -= 1
                     left_a -= used
+                    saved += c
                     # The "word wi holds pair p" update below is written out twice
                     # (left and right neighbour) on purpose: this is the hot loop, and a
                     # helper call here measured up to 4% of training time.
@@ -251,6 +256,7 @@ class MergeState:
                 i = index(a, i + 1, e)
             size[wi] = e - o
         self._apply_changes(pair, changed)
+        return saved
 
     def _apply_changes(self, pair: int, changed: dict[int, int]) -> None:
         """Add the count changes of one merge (pair -> delta) to the pair counts;

@@ -15,8 +15,11 @@ read it and ``diff`` two models::
 * ``name``, ``pattern`` (a name from :data:`tokexplorer.core.text.pretokenize.PATTERNS`)
   or ``pat_str`` (a JSON string, for a pattern without a name), ``special ID TEXT``
   (TEXT is a JSON string) header lines, in any order;
-* ``merges N`` then exactly N lines ``LEFT RIGHT NEW_ID COUNT`` in rank order
-  (COUNT is ``-`` when unknown); everything after a ``#`` is a comment.
+* ``merges N`` then exactly N lines ``LEFT RIGHT NEW_ID COUNT [SAVED]`` in rank
+  order: COUNT is the pair count when the merge was chosen, SAVED the tokens
+  the merge saved in the training corpus (fewer where the pair overlaps itself,
+  ``a a a``; written when known, see ``MergeRecord.saved``), each ``-`` when
+  unknown; everything after a ``#`` is a comment.
 
 The vocabulary is not stored: it follows from the merges. Writes are atomic: the
 file is written to a temporary file in the same folder, flushed to disk, then
@@ -30,7 +33,7 @@ tiktoken's ``.tiktoken`` rank files are read and written by
 >>> text.splitlines()[:4]
 ['tokexplorer-bpe 1', 'name "custom BPE"', 'pattern none', 'merges 2']
 >>> text.splitlines()[4:]
-["97 98 256 2\\t# 'ab'", "256 256 257 1\\t# 'abab'"]
+["97 98 256 2 2\\t# 'ab'", "256 256 257 1 1\\t# 'abab'"]
 >>> loads_bpe(text).merges[1]
 MergeRecord(#1 256+256->257 b'abab')
 """
@@ -89,7 +92,8 @@ def dumps_bpe(bpe: BPE) -> str:
     lines.append(f"merges {len(bpe.merges)}")
     for m in bpe.merges:
         count = "-" if m.count is None else str(m.count)
-        lines.append(f"{m.left} {m.right} {m.new_id} {count}\t# {_readable(m.merged)}")
+        saved = "" if m.saved is None else f" {m.saved}"
+        lines.append(f"{m.left} {m.right} {m.new_id} {count}{saved}\t# {_readable(m.merged)}")
     return "\n".join(lines) + "\n"
 
 
@@ -270,17 +274,20 @@ def _parse_merges(
         body = raw.split("#", 1)[0].split()
         if not body:
             continue
-        if len(body) != 4:
-            raise _fail(source, i, "a merge line must be 'LEFT RIGHT NEW_ID COUNT'")
+        if len(body) not in (4, 5):
+            raise _fail(source, i, "a merge line must be 'LEFT RIGHT NEW_ID COUNT [SAVED]'")
         try:
             left, right, new_id = int(body[0]), int(body[1]), int(body[2])
             count = None if body[3] == "-" else int(body[3])
+            saved = None if len(body) == 4 or body[4] == "-" else int(body[4])
         except ValueError:
             raise _fail(source, i, "a merge line must hold integers") from None
         if left not in vocab or right not in vocab:
             raise _fail(source, i, f"merge {rank} uses a token id that is not defined before it")
         if count is not None and count < 0:
             raise _fail(source, i, f"merge {rank} has a negative count ({count})")
+        if saved is not None and saved < 0:
+            raise _fail(source, i, f"merge {rank} has a negative saved count ({saved})")
         first = pair_line.setdefault((left, right), i)
         if first != i:
             raise _fail(source, i, f"merge {rank} repeats the pair {left} {right} of line {first}; a pair merges once")
@@ -295,7 +302,7 @@ def _parse_merges(
         else:
             vocab[new_id] = merged
             next_id += 1
-        merges.append(MergeRecord(rank, left, right, new_id, merged, count))
+        merges.append(MergeRecord(rank, left, right, new_id, merged, count, saved))
         rank += 1
     return merges, i
 

@@ -2,10 +2,12 @@
 
 :class:`TrainingPlot` shows three plots sharing the merge axis:
 
-* corpus tokens after the first N merges, estimated from the pair counts:
-  ``tokens(N) = corpus bytes − Σ count(rank < N)`` (each merge of a pair seen
-  ``c`` times turns ``c`` pairs into ``c`` tokens; overlapping pairs such as
-  ``a a a`` make this a slight over-count of the saving);
+* corpus tokens after the first N merges: ``tokens(N) = corpus bytes −
+  Σ saved(rank < N)``, exact for a model trained in this session (the trainer
+  records the tokens each merge saved, ``MergeRecord.saved``); for a model read
+  from a file, estimated from the pair counts instead, which over-count the
+  saving where a pair overlaps itself (``a a a`` holds (a, a) twice but merges
+  once; runs of spaces and repeated emoji bytes make this large), and said so;
 * bytes per token, ``corpus bytes / tokens(N)``;
 * the new token's length in bytes against its rank (one point per merge).
 
@@ -128,7 +130,8 @@ class TrainingPlot(QWidget):
         ranks = np.arange(len(merges))
         lengths = np.fromiter((len(m.merged) for m in merges), dtype=np.int64, count=len(merges))
         self.scatter.setData(x=ranks, y=lengths, data=ranks)
-        counts = [m.count for m in merges]
+        exact = bool(merges) and all(m.saved is not None for m in merges)
+        counts = [m.saved for m in merges] if exact else [m.count for m in merges]
         if not merges:
             self.tokens_curve.setData([], [])
             self.bpt_curve.setData([], [])
@@ -153,8 +156,13 @@ class TrainingPlot(QWidget):
                 self.note.setText(
                     f"{len(merges):,} merges on a corpus of {base:,} bytes: "
                     f"{int(toks[0]):,} → {int(toks[-1]):,} tokens "
-                    f"({base / max(int(toks[-1]), 1):.2f} bytes per token), "
-                    "estimated from the pair counts."
+                    f"({base / max(int(toks[-1]), 1):.2f} bytes per token)"
+                    + (
+                        ", as training merged them."
+                        if exact
+                        else ", estimated from the pair counts (the model was read from a file): "
+                        "pairs that overlap themselves, as in runs of spaces, make the estimate low."
+                    )
                 )
             else:
                 self.tokens_plot.setTitle("Tokens saved by the first N merges", color=_TEXT, size="10pt")
