@@ -38,6 +38,7 @@ from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.stats_pane import StatsPane
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -61,6 +62,8 @@ class MainWindow(QMainWindow):
         tabs: the QTabWidget holding the panes.
         corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
             merge_diff_pane, stats_pane: the panes, in tab order.
+        memory: the :class:`~tokexplorer.gui.window_memory.WindowMemory` (recent files,
+            layout and settings restored at start, saved on close).
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         last_error: the last error shown to the user ("" when none).
@@ -102,6 +105,7 @@ class MainWindow(QMainWindow):
         self.startup = Startup(self)
         self.stats_pane = StatsPane(self.state)
         self.tabs.addTab(self.stats_pane, "Statistics")
+        self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
             lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
@@ -109,7 +113,7 @@ class MainWindow(QMainWindow):
 
     # ================================================================= menus
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.file_menu = self.menuBar().addMenu("&File")
         self.open_files_action = self._action(
             "&Open files…",
             self.corpus_pane.open_files_dialog,
@@ -184,10 +188,12 @@ class MainWindow(QMainWindow):
         return act
 
     # ================================================================= public
-    def open_paths(self, paths: list[str]) -> None:
-        """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`)."""
+    def open_paths(self, paths: list[str], *, show: bool = True) -> None:
+        """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`);
+        ``show``: make the corpus tab current."""
         if paths:
-            self.tabs.setCurrentWidget(self.corpus_pane)
+            if show:
+                self.tabs.setCurrentWidget(self.corpus_pane)
             self.corpus_pane.load_paths(paths)
 
     def train(self) -> Worker | None:
@@ -274,6 +280,7 @@ class MainWindow(QMainWindow):
         return worker
 
     def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
+        self.memory.remember_model(path)
         if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
@@ -307,6 +314,7 @@ class MainWindow(QMainWindow):
         except (TokexplorerError, OSError) as exc:
             self.state.error.emit(f"could not save {os.path.basename(path)}: {exc}")
             return False
+        self.memory.remember_model(path)
         self.state.status.emit(f"saved BPE model to {path}")
         return True
 
@@ -352,5 +360,6 @@ class MainWindow(QMainWindow):
             self.open_paths(texts)
 
     def closeEvent(self, event: QCloseEvent) -> None:
+        self.memory.save()
         self.corpus_pane.cancel_training()
         super().closeEvent(event)

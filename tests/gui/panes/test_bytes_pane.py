@@ -56,9 +56,9 @@ def make_pane(qtbot, tokenizers) -> tuple[AppState, BytesPane]:
     state.set_tokenizers(tokenizers)
     pane = BytesPane(state)
     qtbot.addWidget(pane)
-    qtbot.waitSignal(pane.updated, timeout=10_000).wait()
     pane.resize(1100, 700)
-    pane.show()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()  # a hidden pane analyses nothing: showing it starts the work
     qtbot.waitExposed(pane)
     return state, pane
 

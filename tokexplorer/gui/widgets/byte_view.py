@@ -88,6 +88,8 @@ class ByteView(QWidget):
 
     Attributes:
         max_bytes: at most this many bytes are drawn (the rest is summarised).
+        offset_base: byte offset of the first byte shown in the whole input (a part of
+            a long text or file starts later); row labels and byte tooltips add it.
     """
 
     max_bytes = 16_384
@@ -102,6 +104,7 @@ class ByteView(QWidget):
         self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
         self._highlight: tuple[int, int] | None = None
+        self.offset_base = 0
         self._update_metrics()
 
     # ------------------------------------------------------------------ public API
@@ -243,7 +246,7 @@ class ByteView(QWidget):
         a = self._analysis
         info = a.bytes[off]
         if track == 0:
-            return f"byte {off}: {info.value:02X} · {utf8.describe_byte(info)}"
+            return f"byte {off + self.offset_base}: {info.value:02X} · {utf8.describe_byte(info)}"
         if track == 1:
             cp = a.code_points[info.cp_index]
             return f"code point {cp.index}: {cp.label}\nbytes {a.data[cp.byte_start:cp.byte_end].hex(' ').upper()}"
@@ -364,7 +367,7 @@ class ByteView(QWidget):
                 p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                            self._small_fm.elidedText(name, Qt.TextElideMode.ElideRight, LABEL_W - 6))
             p.setPen(pal.placeholderText().color())
-            p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n}")
+            p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n + self.offset_base}")
 
     def _paint_bytes(self, p: QPainter, win: _Window) -> None:
         """The bytes track: each byte in hex on its role's colour, k/n of a sequence."""
