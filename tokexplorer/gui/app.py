@@ -38,8 +38,13 @@ def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str)
 
 
 def configure_application(app: QApplication) -> None:
-    """Name the application (and so where its settings live, see :mod:`tokexplorer.gui.settings`)
-    and stop every worker when it quits."""
+    """Name the application (and so where its settings live, see :mod:`tokexplorer.gui.settings`),
+    make the one font-dependent choice, size the worker pool and stop every worker when it quits."""
+    # Token texts show control characters as Control Pictures (␊, ␉) only when
+    # some installed font has them; many Linux desktops have none (tofu boxes).
+    # Decided once, here in the GUI thread; the views pass the choice on.
+    theme.control_pictures()
+    workers.size_pool()
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("tokexplorer")
@@ -67,10 +72,6 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
-    # Token texts show control characters as Control Pictures (␊, ␉) only when
-    # some installed font has them; many Linux desktops have none (tofu boxes).
-    # Decided once, here in the GUI thread; the views pass the choice on.
-    theme.control_pictures()
     configure_application(app)
     if screenshot:
         QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="tokexplorer-"))

@@ -267,6 +267,18 @@ class LatestRequest:
 _LIVE: set[Worker] = set()
 
 
+#: The worker pool has at least this many threads: long jobs (training, statistics of
+#: a large corpus) must not keep a view's short job (the byte inspector's first screen)
+#: waiting in the queue on a two-core machine.
+MIN_POOL_THREADS = 6
+
+
+def size_pool() -> None:
+    """Give the global thread pool at least :data:`MIN_POOL_THREADS` threads (call once at start)."""
+    pool = QThreadPool.globalInstance()
+    pool.setMaxThreadCount(max(MIN_POOL_THREADS, pool.maxThreadCount()))
+
+
 def cancel_all_and_wait(timeout: float = 5.0) -> None:
     """Cancel every running worker and wait for the pool (call on ``aboutToQuit``)."""
     for w in list(_LIVE):

@@ -75,7 +75,7 @@ def test_one_emoji_one_code_point_row(qtbot):
     assert len(pane.analysis.graphemes) == 1
     assert [b.role for b in pane.analysis.bytes] == ["lead", "continuation", "continuation", "continuation"]
     assert pane.table.rowCount() == 1
-    assert [pane.table.item(0, c).text() for c in range(6)] == [
+    assert [pane.table.cell(0, c) for c in range(6)] == [
         "0", "U+1F600", "😀", "GRINNING FACE", "F0 9F 98 80", "0"
     ]
     assert pane.summary.text() == "4 bytes · 1 code points · 1 grapheme clusters"
@@ -249,7 +249,7 @@ def test_raw_gbk_file_flagged_and_kept(qtbot, tmp_path, cl100k):
     assert "Raw bytes of gbk.txt" in banner and "Not valid UTF-8" in banner
     assert "byte 0: continuation byte without a lead byte" in banner
     assert pane.code_point_rows()[0][0] == "U+DCBA"  # the surrogateescape stand-in
-    assert pane.table.item(0, 1).text() == "invalid"
+    assert pane.table.cell(0, 1) == "invalid"
     assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "EF BF BD EF BF BD EF BF BD EF BF BD = \"\ufffd\ufffd\ufffd\ufffd\" · U+FFFD stands for "
         "invalid bytes BA BA D7 D6"

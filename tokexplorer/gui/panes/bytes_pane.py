@@ -251,7 +251,8 @@ class BytesPane(QWidget):
         self._debounce.stop()
         was_raw = self._raw is not None
         self._set_raw_mode(None, "")
-        self._set_editor(text)
+        if len(text) <= PART_CHARS:  # a long text: the editor gets the part shown (see _on_result)
+            self._set_editor(text)
         if was_raw or text != self._text or self.analysis is None or self.part_report is None:
             self._set_source(text)
             self._pending_highlight = (start, end)

@@ -20,6 +20,7 @@ height follows its width.
 
 from __future__ import annotations
 
+import bisect
 import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -80,6 +81,17 @@ class _Window:
     b1: int
 
 
+def _sorted_ends(tz: Tokenization | None) -> list[int] | None:
+    """The tokens' byte ends when the tokens are in text order (ends and starts never
+    decrease), else None."""
+    if tz is None:
+        return []
+    toks = tz.tokens
+    if any(b.byte_end < a.byte_end or b.byte_start < a.byte_start for a, b in zip(toks, toks[1:])):
+        return None
+    return [t.byte_end for t in toks]
+
+
 class ByteView(QWidget):
     """Paints the byte axis of one text (see the module docstring).
 
@@ -104,6 +116,8 @@ class ByteView(QWidget):
         self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
         self._highlight: tuple[int, int] | None = None
+        self._fills: list[list[QColor]] = []
+        self._ends: list[list[int] | None] = []
         self.offset_base = 0
         self._update_metrics()
 
@@ -113,6 +127,13 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
+        # per track, once: the token colours and where the tokens start (painting then
+        # looks at the tokens of the rows on screen only)
+        self._fills = [
+            theme.token_colors([t.id for t in tr.tokenization.tokens]) if tr.tokenization is not None else []
+            for tr in self._tracks
+        ]
+        self._ends = [_sorted_ends(tr.tokenization) for tr in self._tracks]
         self._update_height()
         self.update()
 
@@ -455,8 +476,13 @@ class ByteView(QWidget):
                            self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
             return
         toks = tr.tokenization.tokens
-        fills = theme.token_colors([t.id for t in toks])
-        for t, fill in zip(toks, fills):
+        fills, ends = self._fills[k], self._ends[k]
+        # tokens in text order: skip those ending before the window, stop at the
+        # first one starting after it (spans out of order: look at every token)
+        first = bisect.bisect_right(ends, win.b0) if ends is not None else 0
+        for t, fill in zip(toks[first:], fills[first:]):
+            if t.byte_start >= win.b1 and ends is not None:
+                break
             if t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
             st = theme.token_style(t, fill)
