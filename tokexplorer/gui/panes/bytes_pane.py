@@ -45,7 +45,6 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.analysis import PART_CHARS, InspectReport, PartReport, inspect_part
 from tokexplorer.core.backends import Tokenizer
-from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import theme

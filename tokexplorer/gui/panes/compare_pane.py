@@ -53,6 +53,7 @@ from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
+from tokexplorer.gui.widgets.chunked_text import ChunkedText
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
 from tokexplorer.gui.widgets.token_column import TokenColumn
 from tokexplorer.gui.workers import LatestRequest, user_message
@@ -148,6 +149,7 @@ class ComparePane(QWidget):
         self.editor = QPlainTextEdit(self)
         self.editor.setPlaceholderText("Type or paste a sample text…")
         self.editor.setPlainText(self.state.sample_text)
+        self._filler = ChunkedText(self.editor)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
         self._debounce.setInterval(DEBOUNCE_MS)
@@ -288,11 +290,7 @@ class ComparePane(QWidget):
     # ------------------------------------------------------------------ state sync
 
     def _set_editor_text(self, text: str) -> None:
-        self.editor.blockSignals(True)
-        try:
-            self.editor.setPlainText(text)
-        finally:
-            self.editor.blockSignals(False)
+        self._filler.set_text(text)  # a long text goes in piece by piece, signals blocked
 
     def _commit_text(self) -> None:
         text = self.editor.toPlainText()
