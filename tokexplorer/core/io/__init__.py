@@ -38,6 +38,8 @@ _EXPORTS: dict[str, str] = {
     "loads_bpe": "formats",
     "save_bpe": "formats",
     "read_model_file": "model_files",
+    "damaged_message": "reading",
+    "training_files": "reading",
     "resource_path": "resources",
     "sample_text": "resources",
     "read_tiktoken_file": "tiktoken_files",

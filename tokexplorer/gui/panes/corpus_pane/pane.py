@@ -21,6 +21,7 @@ from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
@@ -181,12 +182,13 @@ class CorpusPane(QWidget):
             self._report_error("training is already running; cancel it first")
             return None
         corpus = self.corpus
-        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
-        if corpus is None or not texts:
+        if corpus is None or corpus.is_empty:
             self._report_error("nothing to train on: the corpus is empty; open some text files first")
             return None
         if not allow_damaged and not self._damaged_text_accepted(corpus, confirm=confirm):
             return None
+        # the one reading rule, the command line's too (damaged files were accepted above)
+        texts = [f.text for f in training_files(corpus, allow_damaged=True)[0]]
         request = self.form.request(
             texts,
             algorithm=algorithm or self.form.algorithm(),

@@ -39,7 +39,9 @@ ALGORITHMS: tuple[tuple[str, str], ...] = (
 )
 
 DEFAULT_VOCAB_SIZE = 4096
-DEFAULT_SPECIAL_TOKENS = "<|endoftext|>"
+#: No special tokens unless asked for, as on the command line (``train`` without
+#: ``--special``): a token nobody asked for changes the ids and the number of merges.
+DEFAULT_SPECIAL_TOKENS = ""
 
 
 def parse_special_tokens(text: str) -> list[str]:
@@ -87,6 +89,7 @@ class TrainingForm(QGroupBox):
             "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
         )
         self.specials_edit = QLineEdit(DEFAULT_SPECIAL_TOKENS)
+        self.specials_edit.setPlaceholderText("none (e.g. <|endoftext|>)")
         self.specials_edit.setToolTip(
             "Special tokens, separated by commas or spaces; they get the ids after the merges"
         )
