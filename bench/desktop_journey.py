@@ -23,9 +23,9 @@ and the quit time (<= 2 s). ``--profile OUT.prof`` writes a cProfile of the GUI
 thread (the child's main thread) for ``python -m pstats``.
 
 Corpora: any text file works. The benchmark corpora are rebuilt deterministically
-by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``); a 10 MB
-file can also be made from any text, e.g.
-``python -c "import sys; t=open(sys.argv[1]).read(); open('big.txt','w').write((t*(10_500_000//len(t)+1))[:10_485_760])" small.txt``.
+by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it writes
+``en_10mb.txt`` among others); a 10 MB file can also be made from any text by
+repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
 Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N]``.
 """
@@ -238,7 +238,8 @@ def parent(ns: argparse.Namespace) -> int:
     if not journey:
         print("the journey did not finish")
         return 1
-    print(f"corpus {ns.corpus} · vocab {ns.vocab_size} · binary {os.path.getsize(binary) if ns.binary else BINARY_BYTES:,} bytes")
+    size = os.path.getsize(binary) if ns.binary else BINARY_BYTES
+    print(f"corpus {ns.corpus} · vocab {ns.vocab_size} · binary {size:,} bytes")
     print("longest stall per step (ms):")
     for name, ms in journey["per_step_ms"].items():  # type: ignore[union-attr]
         print(f"    {ms:6d}  {name}")

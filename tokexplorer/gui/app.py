@@ -74,7 +74,8 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
     configure_application(app)
     if screenshot:
-        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, tempfile.mkdtemp(prefix="tokexplorer-"))
+        fresh = tempfile.mkdtemp(prefix="tokexplorer-settings-")
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, fresh)
 
     window = MainWindow()
     if not window.memory.layout_restored:

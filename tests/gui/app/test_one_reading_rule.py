@@ -13,7 +13,10 @@ from tokexplorer.gui.state import AppState
 
 ZH = "中文的文本，用来训练分词器。我们的分词器学习合并。中文分词很有意思。\n"
 EN = "the tokenizer learns merges from the text; the merges are ranked.\n"
-GBK_NOTE = "zh.txt: not valid UTF-8 at byte 0 (invalid continuation byte); read as gb18030 (guessed; choose another encoding if wrong)"
+GBK_NOTE = (
+    "zh.txt: not valid UTF-8 at byte 0 (invalid continuation byte); "
+    "read as gb18030 (guessed; choose another encoding if wrong)"
+)
 
 
 def _chinese_tokens(bpe) -> set[str]:
