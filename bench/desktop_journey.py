@@ -27,7 +27,8 @@ by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it wri
 ``en_10mb.txt`` among others); a 10 MB file can also be made from any text by
 repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
-Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N]``.
+Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N] [--profile OUT.prof]
+[--stall-dump FILE]`` (``--stall-dump`` writes every thread's stack whenever the loop stalls 100 ms).
 """
 
 from __future__ import annotations
@@ -97,6 +98,11 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
         profiler = cProfile.Profile()
         profiler.enable()
 
+    dump = None
+    if ns.stall_dump:
+        import faulthandler
+
+        dump = open(ns.stall_dump, "w")  # noqa: SIM115 - open for the whole journey
     step = {"name": "start"}
     worst = {"gap": 0.0, "step": ""}
     per_step: dict[str, float] = {}
@@ -111,6 +117,8 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
         per_step[name] = max(per_step.get(name, 0.0), gap)
         if gap > worst["gap"]:
             worst.update(gap=gap, step=name)
+        if dump is not None:  # re-arm: every thread's stack is written if the next tick is late
+            faulthandler.dump_traceback_later(0.1, file=dump)
 
     probe.timeout.connect(tick)
     memory_probe = QTimer()  # RSS every 250 ms (reading /proc each tick would itself stall)
@@ -191,11 +199,10 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
     settle(1.0)
     step["name"] = "settle"
     settle(5.0)
-    import gc
-
-    gc.collect()
     settled = rss_mb()[0]
     probe.stop()
+    if dump is not None:
+        faulthandler.cancel_dump_traceback_later()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(ns.profile)
@@ -221,6 +228,8 @@ def parent(ns: argparse.Namespace) -> int:
         cmd = [sys.executable, __file__, ns.corpus, "--binary", binary, "--vocab-size", str(ns.vocab_size), "--child"]
         if ns.profile:
             cmd += ["--profile", ns.profile]
+        if ns.stall_dump:
+            cmd += ["--stall-dump", ns.stall_dump]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         journey: dict[str, object] = {}
         quit_at = 0.0
@@ -262,6 +271,8 @@ def main() -> int:
     ap.add_argument("--binary", help="file opened as raw bytes (default: 1.2 MB of a real binary)")
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--profile", metavar="OUT.prof", help="cProfile the GUI thread to this file")
+    ap.add_argument("--stall-dump", metavar="FILE",
+                    help="write every thread's stack to FILE whenever the event loop stalls over 100 ms")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ns = ap.parse_args()
     if not os.path.exists(ns.corpus):

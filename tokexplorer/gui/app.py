@@ -27,6 +27,9 @@ SCREENSHOT_DEADLINE_MS = 120_000
 SCREENSHOT_SETTLE_MS = 400
 
 
+#: How often (seconds) a thread holding the interpreter lock offers it to a waiting one.
+SWITCH_INTERVAL_S = 0.001
+
 _OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 
 
@@ -45,6 +48,9 @@ def configure_application(app: QApplication) -> None:
     # Decided once, here in the GUI thread; the views pass the choice on.
     theme.control_pictures()
     workers.size_pool()
+    # Workers run Python too: hand the interpreter lock back to the GUI thread more
+    # often than every 5 ms, so that several busy workers do not add up to a stall.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
     app.setOrganizationName(settings.ORGANIZATION)
     app.setApplicationName(settings.APPLICATION)
     app.setApplicationDisplayName("tokexplorer")

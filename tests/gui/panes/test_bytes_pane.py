@@ -78,7 +78,7 @@ def test_one_emoji_one_code_point_row(qtbot):
     assert [pane.table.cell(0, c) for c in range(6)] == [
         "0", "U+1F600", "😀", "GRINNING FACE", "F0 9F 98 80", "0"
     ]
-    assert pane.summary.text() == "4 bytes · 1 code points · 1 grapheme clusters"
+    assert pane.summary.text() == "4 bytes · 1 code point · 1 grapheme cluster"
 
 
 def test_family_emoji_one_grapheme_18_bytes(qtbot):
@@ -330,3 +330,45 @@ def test_latest_text_wins(qtbot):
         pane.set_text("second")
     qtbot.wait(200)
     assert shown == ["second"]
+
+
+def test_long_text_is_inspected_one_part_at_a_time(qtbot, cl100k):
+    """A 200,000-character text: only the part shown is analysed and put in the editor;
+    the part bar moves through the parts; the tokens are those of the whole text there."""
+    _, pane = make_pane(qtbot, [cl100k])
+    text = "The quick brown fox jumps over the lazy dog.\nSphinx of black quartz, judge my vow.\n" * 2400
+    set_text(qtbot, pane, text)
+    pr = pane.part_report
+    assert pr.n_parts > 50 and pr.part == 0 and pr.start == 0
+    assert pane.part_bar.isVisible() and pane.part_bar.of_label.text() == f"of {pr.n_parts:,}"
+    assert pane.editor.toPlainText() == text[: pr.end]
+    assert len(pane.analysis.data) == pr.end  # ASCII: one byte per character
+    assert pane.summary.text().startswith("this part: ")
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show_last()
+    pr = pane.part_report
+    assert pr.part == pr.n_parts - 1 and pr.end == len(text)
+    assert pane.byte_view.offset_base == pr.byte_start == pr.start
+    assert pane.part_bar.range_label.text() == f"characters {pr.start:,}–{len(text):,} of {len(text):,}"
+    whole = [t.id for t in cl100k.tokenize(text[pr.start :]).tokens]
+    assert [t.id for t in pane.report.tracks[0].tokenization.tokens] == whole
+    assert pane.table.verticalScrollBar().value() == 0  # the code point table opens at its top
+
+
+def test_raw_file_in_parts_and_hidden_pane_waits(qtbot, tmp_path):
+    _, pane = make_pane(qtbot, [])
+    data = bytes(range(256)) * 40  # 10,240 bytes: three raw parts
+    path = tmp_path / "blob.bin"
+    path.write_bytes(data)
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.open_raw_file(str(path))
+    assert pane.raw == data and pane.part_report.n_parts == 3
+    assert len(pane.analysis.data) == 4096 and pane.code_point_rows()[0][0] == "U+0000"
+    assert "blob.bin (part 1: bytes 0–4,096 of 10,240)" in pane.raw_banner.text()
+    pane.hide()  # hidden (another tab is current): nothing is analysed
+    pane.show_part(2)
+    assert pane.busy and pane.part_report.part == 0
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()
+    assert pane.part_report.part == 2 and pane.analysis.data == data[8192:]
+    assert pane.byte_view.offset_base == 8192

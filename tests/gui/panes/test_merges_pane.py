@@ -378,3 +378,28 @@ def test_title_counts_the_tokens_no_merge_builds():
     assert title.endswith("recovered from the ranks) · 1 token no merge builds (only emitted whole)")
     trained = train_bpe("abab abab", vocab_size=258, pattern="none")[0]
     assert "no merge builds" not in model_title(trained)
+
+
+def test_token_tree_from_another_pane_selects_its_merge(pane):
+    """A token double-clicked in the compare pane: the table selects the merge that
+    builds it (not the merge selected before); a single byte clears the selection."""
+    assert pane.jump_to_rank(3)
+    pane.state.token_tree_requested.emit(" 你们好".encode())
+    assert pane.selected_rank() == 22
+    assert pane.view.selectionModel().selectedRows()[0].row() == pane.model.row_of_rank(22)
+    pane.state.token_tree_requested.emit(b"t")
+    assert pane.selected_rank() is None and not pane.view.selectionModel().selectedRows()
+    assert pane.tree.tree is not None  # the tree of the byte token is still drawn
+
+
+def test_enter_on_the_same_rank_jumps_again_and_says_so(pane, qtbot):
+    messages = []
+    pane.state.status.connect(messages.append)
+    assert not pane.jump_to_rank(99)
+    assert messages[-1] == "merge #99 does not exist"
+    pane.jump_spin.setValue(4)
+    assert pane.selected_rank() == 4
+    assert pane.jump_to_rank(99) is False  # the stale message...
+    qtbot.keyClick(pane.jump_spin.lineEdit(), Qt.Key.Key_Return)  # ...Enter on the same number
+    assert pane.selected_rank() == 4
+    assert messages[-1].startswith("merge #4: ")

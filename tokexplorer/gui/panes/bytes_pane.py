@@ -48,6 +48,7 @@ from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
@@ -490,7 +491,8 @@ class BytesPane(QWidget):
         )
         n_b, n_cp, n_g = len(analysis.data), len(analysis.code_points), len(analysis.graphemes)
         this = "this part: " if pr.n_parts > 1 else ""
-        self.summary.setText(f"{this}{n_b:,} bytes · {n_cp:,} code points · {n_g:,} grapheme clusters")
+        counts = f"{plural(n_b, 'byte')} · {plural(n_cp, 'code point')} · {plural(n_g, 'grapheme cluster')}"
+        self.summary.setText(this + counts)
         if report.raw:
             where = f" (part {pr.part + 1:,}: {_part_range(pr)})" if pr.n_parts > 1 else ""
             self.raw_banner.show_bytes(analysis, self._raw_name + where)

@@ -56,7 +56,7 @@ from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
 from tokexplorer.gui.widgets.chunked_text import ChunkedText
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
 from tokexplorer.gui.widgets.token_column import TokenColumn
-from tokexplorer.gui.workers import LatestRequest, user_message
+from tokexplorer.gui.workers import LatestRequest, pause_while_hidden, user_message
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
@@ -124,6 +124,7 @@ class ComparePane(QWidget):
         self._n_parts = 1
         self._tokenize_job = LatestRequest(self)
         self._tiktoken_job = LatestRequest(self)
+        pause_while_hidden(self, [self._tokenize_job])
         self._pending: dict[int, ColumnResult] = {}
         self._expected = 0
         self._shown = 0

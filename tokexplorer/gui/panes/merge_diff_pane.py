@@ -38,7 +38,7 @@ from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, user_message
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
 _SIDES = ("a", "b")
 
@@ -172,6 +172,7 @@ class MergeDiffPane(QWidget):
         self.diff: MergeDiff | None = None
         self.jobs = {side: LatestRequest(self) for side in _SIDES}
         self._diff_job = LatestRequest(self)
+        pause_while_hidden(self, [*self.jobs.values(), self._diff_job])
         self._pairs: dict[str, list[tuple[bytes, bytes]]] = {"a": [], "b": []}
         self.labels: dict[str, QLabel] = {}
         self.spec_edits: dict[str, QLineEdit] = {}
