@@ -152,7 +152,7 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
     step["name"] = "open corpus + startup models"
     t0 = time.perf_counter()
     window.startup.run([ns.corpus])
-    if not wait(lambda: window.startup.finished and not window.compare_pane.busy, 600):
+    if not wait(lambda: window.startup.finished, 600):
         out(error="startup did not finish")
     out(event="startup", seconds=round(time.perf_counter() - t0, 2))
 

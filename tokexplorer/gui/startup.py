@@ -244,9 +244,10 @@ class Startup(QObject):
         toks = family_sorted(self.state.tokenizers)
         if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
             self.state.set_tokenizers(toks)
-        # done means done for the user: the compare columns are filled too
+        # done means done for the user: the compare columns are filled too when they
+        # are on screen (a hidden pane's work waits until it is shown)
         compare = self._window.compare_pane
-        if compare.busy:
+        if compare.busy and compare.isVisible():
             compare.tokenized.connect(self._emit_done_once)
         else:
             self.done.emit()

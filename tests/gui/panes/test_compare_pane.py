@@ -345,7 +345,10 @@ def test_diff_marks_ids_and_selection(qtbot, cl100k):
     state, pane = make_pane(qtbot, [FakeTokenizer("char"), cl100k])
     set_text(qtbot, pane, "hello 你")
     assert pane.columns[0].view.diff_marked() == []
+    assert pane.diff_legend.isHidden()
     pane.diff_box.setChecked(True)
+    # what the marks mean is said on screen while they are shown (not only in a tooltip)
+    assert not pane.diff_legend.isHidden() and "not one token in some other column" in pane.diff_legend.text()
     # cl100k: 'hello', ' ', '你' split?  the char column has 7 one-character tokens
     cl_spans = [(t.byte_start, t.byte_end) for t in pane.columns[1].tokenization.tokens]
     char_spans = [(t.byte_start, t.byte_end) for t in pane.columns[0].tokenization.tokens]

@@ -51,6 +51,7 @@ from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, t
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.types import SpecialPolicy
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
 from tokexplorer.gui.widgets.chunked_text import ChunkedText
@@ -194,6 +195,13 @@ class ComparePane(QWidget):
         self.diff_box = QCheckBox("Mark differences", self)
         self.diff_box.setToolTip("Purple bar over a token whose byte range is not a token in some other column")
         self.diff_box.toggled.connect(self._on_diff)
+        # said on screen while the marks are shown, not only in a tooltip
+        self.diff_legend = QLabel(
+            f"<span style='color:{theme.DIFF_MARK.name()}'><b>▔</b></span> a purple bar: this token's bytes "
+            "are not one token in some other column",
+            self,
+        )
+        self.diff_legend.hide()
         self.sync_box = QCheckBox("Sync scrolling", self)
         self.sync_box.setChecked(True)
         self.sync_box.toggled.connect(self._on_sync)
@@ -226,6 +234,7 @@ class ComparePane(QWidget):
         top_lay.setContentsMargins(0, 0, 0, 0)
         top_lay.addWidget(self.editor)
         top_lay.addLayout(controls)
+        top_lay.addWidget(self.diff_legend)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
@@ -332,6 +341,7 @@ class ComparePane(QWidget):
 
     def _on_diff(self, on: bool) -> None:
         self.columns_view.update_diff_marks(on)
+        self.diff_legend.setVisible(on)
 
     def _on_sync(self, on: bool) -> None:
         self.columns_view.sync_scrolling = on

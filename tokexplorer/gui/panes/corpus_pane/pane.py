@@ -11,6 +11,7 @@ model replaces the ``"sentencepiece"`` column.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -95,6 +96,7 @@ class CorpusPane(QWidget):
         self.state = state
         self.last_worker: Worker | None = None
         self._running = ""  # algorithm of the training under way; "" when idle
+        self._started = 0.0  # perf_counter() when the training under way started
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
@@ -227,6 +229,7 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
         worker.signals.cancelled.connect(self._on_train_cancelled)
         self.last_worker = worker
+        self._started = time.perf_counter()
         self.form.set_busy()
         self._running = request.algorithm
         text = f"training {algorithm_label(request.algorithm)}, vocab {request.vocab_size:,}…"
@@ -255,6 +258,7 @@ class CorpusPane(QWidget):
         self.training_progress.emit(p)
 
     def _on_trained(self, request: TrainingRequest, outcome: TrainingOutcome) -> None:
+        seconds = time.perf_counter() - self._started
         self._set_idle()
         tok = outcome.tokenizer
         if outcome.bpe is not None:
@@ -263,7 +267,7 @@ class CorpusPane(QWidget):
                 model=outcome.bpe,
                 tokenizer=tok,
                 report=outcome.report,
-                message=outcome.summary,
+                message=f"{outcome.summary}; {seconds:.1f} s",
                 vocab_size=request.vocab_size,
             )
             self.state.set_bpe(outcome.bpe)
@@ -271,7 +275,7 @@ class CorpusPane(QWidget):
         else:
             notes = list(outcome.notes)
             # what was trained is said after the note of a fitted size (always the first note)
-            notes.insert(int(outcome.vocab_size != request.vocab_size), f"trained {tok.description}")
+            notes.insert(int(outcome.vocab_size != request.vocab_size), f"trained {tok.description} in {seconds:.1f} s")
             result = TrainingResult(
                 algorithm=request.algorithm,
                 model=tok,
@@ -281,7 +285,7 @@ class CorpusPane(QWidget):
                 notes=notes,
             )
             self.state.replace_tokenizer("sentencepiece", tok)
-        self.form.set_done()
+        self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
         self.state.status.emit(result.message)
         self.training_finished.emit(result)
