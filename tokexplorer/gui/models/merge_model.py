@@ -56,7 +56,7 @@ MERGE_COLUMNS: tuple[str, ...] = (
     "Merged token",
     "Bytes",
     "Count",
-    "Fires",
+    "Fires (Compare text)",
 )
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
 
@@ -71,7 +71,8 @@ _HEADER_TIPS = (
     "Length of the merged token in bytes",
     "How often the pair occurred in the pre-tokenized corpus when it was merged "
     "(empty: unknown, e.g. merges recovered from tiktoken ranks)",
-    "How often the merge fires when the sample text (Compare tab) is encoded",
+    "How often the merge fires when the sample text of the Compare tab is encoded "
+    "(0: not in that text, even if the merge is frequent in the corpus)",
 )
 
 
