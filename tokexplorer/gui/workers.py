@@ -329,9 +329,10 @@ _LIVE: set[Worker] = set()
 
 
 #: The worker pool has at least this many threads: long jobs (training, statistics of
-#: a large corpus) must not keep a view's short job (the byte inspector's first screen)
-#: waiting in the queue on a two-core machine.
-MIN_POOL_THREADS = 6
+#: a large corpus) and the jobs held while their pane is hidden (:func:`pause_while_hidden`,
+#: each sleeping in a pool thread) must never keep a view's short job (the byte
+#: inspector's first screen) waiting in the queue. A held job costs no CPU.
+MIN_POOL_THREADS = 24
 
 
 def size_pool() -> None:
