@@ -78,3 +78,17 @@ def test_pane_job_held_while_its_tab_is_hidden(qtbot):
     assert seen == [0]
     tabs.setCurrentWidget(pane)
     qtbot.waitUntil(lambda: results == ["done"], timeout=5000)
+
+
+def test_held_job_of_a_deleted_pane_is_cancelled(qtbot):
+    pane = QWidget()
+    job = LatestRequest(pane)
+    pause_while_hidden(pane, [job])
+    job.pause()
+    gate = threading.Event()
+    gate.set()
+    worker = job.start(_steps(gate, []), on_result=lambda _r: None)
+    assert not worker.wait(0.2)
+    pane.deleteLater()
+    qtbot.waitUntil(lambda: worker.done, timeout=5000)  # woken and stopped, its thread free
+    assert worker.result is None

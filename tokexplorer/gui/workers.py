@@ -304,6 +304,8 @@ class _PauseWhileHidden(QObject):
         super().__init__(widget)
         self._jobs = jobs
         widget.installEventFilter(self)
+        # a held job of a pane that is gone would sleep in its pool thread for ever
+        widget.destroyed.connect(lambda _obj=None, jobs=jobs: [job.cancel() for job in jobs])
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
         if event.type() == QEvent.Type.Hide:
