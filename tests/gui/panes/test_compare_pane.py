@@ -394,8 +394,16 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     dlg = SPTrainDialog(["\n".join(fixture_lines())])
     qtbot.addWidget(dlg)
     qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    # it opens no smaller than its rows need (no field cut off)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    assert dlg.width() >= dlg.layout().minimumSize().width() and dlg.height() >= dlg.layout().minimumSize().height()
+    dlg.resize(100, 100)
+    assert dlg.size() == dlg.layout().minimumSize().expandedTo(dlg.size())
     with qtbot.waitSignal(dlg.checked, timeout=10_000):
         dlg.vocab_spin.setValue(30)
+        # an edit makes the last check stale at once: it says so until the new one is in
+        assert dlg.problems_label.text() == "checking…"
     assert dlg.problems_label.text().startswith(
         "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces"
     )
