@@ -216,9 +216,10 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
         settled_mb=round(settled),
     )
     out(event="quitting", t=time.time())
-    window.close()
-    app.quit()
-    app.processEvents()
+    # quit as the app does: close the window, leave the event loop (aboutToQuit stops the workers)
+    QTimer.singleShot(0, window.close)
+    QTimer.singleShot(0, app.quit)
+    app.exec()
     return 0
 
 
