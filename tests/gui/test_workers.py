@@ -10,10 +10,12 @@ from tokexplorer.core.types import Progress
 from tokexplorer.gui.workers import LatestRequest, pause_while_hidden
 
 
-def _steps(gate: threading.Event, seen: list[int]):
-    """A job of three steps; each step waits for ``gate``."""
+def _steps(gate: threading.Event, seen: list[int], entered: threading.Event | None = None):
+    """A job of three steps; each step waits for ``gate``; ``entered`` is set when it begins."""
 
     def work(cancel):
+        if entered is not None:
+            entered.set()
         for i in range(3):
             gate.wait(5)
             seen.append(i)
@@ -71,7 +73,9 @@ def test_pane_job_held_while_its_tab_is_hidden(qtbot):
     gate.clear()  # the next job holds at its first step until the gate opens
     seen.clear()
     results.clear()
-    worker = job.start(_steps(gate, seen), on_result=results.append)
+    entered = threading.Event()
+    worker = job.start(_steps(gate, seen, entered), on_result=results.append)
+    assert entered.wait(5)  # running, held by the gate inside its first step
     tabs.setCurrentWidget(other)
     gate.set()
     assert not worker.wait(0.3)  # it stopped at its next progress report

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QFontDatabase
@@ -42,6 +42,9 @@ from tokexplorer.gui.models.merge_filter import (
     plain_text,
 )
 from tokexplorer.gui.models.table_model import TitledTableModel
+
+if TYPE_CHECKING:
+    from tokexplorer.core.bpe import BPE
 
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown), the token id (``int``) for Left and
@@ -74,6 +77,20 @@ _HEADER_TIPS = (
     "How often the merge fires when the sample text of the Compare tab is encoded "
     "(0: not in that text, even if the merge is frequent in the corpus)",
 )
+
+
+def model_title(bpe: BPE) -> str:
+    """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
+    pattern = bpe.pattern_name or "custom"
+    n_special = len(bpe.special_tokens)
+    unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
+    n_unbuilt = len(bpe.unbuilt_tokens)
+    return (
+        f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
+        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
+        + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
+        + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
+    )
 
 
 class MergeTableModel(TitledTableModel):

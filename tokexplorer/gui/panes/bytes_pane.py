@@ -55,7 +55,7 @@ from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTabl
 from tokexplorer.gui.widgets.cut_list import CutList, track_lines
 from tokexplorer.gui.widgets.decode_box import DecodeBox
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
-from tokexplorer.gui.widgets.part_bar import PartBar
+from tokexplorer.gui.widgets.part_bar import PartBar, part_range
 from tokexplorer.gui.widgets.raw_banner import RawBanner
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -82,12 +82,6 @@ def _inspect(
     report = pr.report
     lines = [track_lines(tr, report.analysis, control_pictures=control_pictures) for tr in report.tracks]
     return pr, lines
-
-
-def _part_range(pr: PartReport) -> str:
-    """What a part covers: ``"characters 2,005–4,005 of 2,000,000"`` or ``"bytes 4,096–8,192 of 1,200,000"``."""
-    unit = "bytes" if pr.report.raw else "characters"
-    return f"{unit} {pr.start:,}–{pr.end:,} of {pr.n_total:,}"
 
 
 class BytesPane(QWidget):
@@ -481,7 +475,7 @@ class BytesPane(QWidget):
         self.byte_view.set_data(analysis, tracks)
         if self._raw is not None or pr.n_parts > 1:  # the editor holds the part shown, not the whole input
             self._set_editor(report.token_text if self._raw is not None else analysis.text)
-        self.part_bar.show_part(pr.part, pr.n_parts, _part_range(pr))
+        self.part_bar.show_part(pr.part, pr.n_parts, part_range(pr))
         self.table.show_analysis(analysis)
         self.cuts_tree.show_report(report, lines)
         changed = self.normalizer_view.show_report(report)
@@ -494,7 +488,7 @@ class BytesPane(QWidget):
         counts = f"{plural(n_b, 'byte')} · {plural(n_cp, 'code point')} · {plural(n_g, 'grapheme cluster')}"
         self.summary.setText(this + counts)
         if report.raw:
-            where = f" (part {pr.part + 1:,}: {_part_range(pr)})" if pr.n_parts > 1 else ""
+            where = f" (part {pr.part + 1:,}: {part_range(pr)})" if pr.n_parts > 1 else ""
             self.raw_banner.show_bytes(analysis, self._raw_name + where)
         notes = (list(analysis.notes) if not report.raw else []) + list(pr.notes)
         if notes:

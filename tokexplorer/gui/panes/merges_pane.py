@@ -43,7 +43,7 @@ from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
-from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
+from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel, model_title
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView
@@ -60,20 +60,6 @@ _TREE_LABELS: dict[str, Callable[[bytes], str]] = {
     "hex": lambda b: b.hex(" ").upper(),
     "gpt2": to_gpt2_visible,
 }
-
-
-def model_title(bpe: BPE) -> str:
-    """The line above the table: the model's name, pre-tokenizer, vocabulary and specials."""
-    pattern = bpe.pattern_name or "custom"
-    n_special = len(bpe.special_tokens)
-    unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
-    n_unbuilt = len(bpe.unbuilt_tokens)
-    return (
-        f"{bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
-        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
-        + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
-        + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
-    )
 
 
 class MergesPane(QWidget):

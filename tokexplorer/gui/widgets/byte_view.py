@@ -31,9 +31,9 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPa
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
-from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
+from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -46,32 +46,6 @@ _Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
 
 
 @dataclass(frozen=True, slots=True)
-class TokenTrack:
-    """One tokenizer's row of token boxes.
-
-    Attributes:
-        name: tokenizer name shown at the left.
-        tokenization: its tokens for the text, or None when ``error`` is set.
-        error: a one-line error shown in the track instead of tokens, or None.
-        cuts: (byte offset, kind) of boundaries inside a code point
-            (``"code point"``) or grapheme cluster (``"grapheme"``).
-        exact: False when the spans are approximate (a SentencePiece normalizer
-            changed the text); the row is then labelled ``≈`` and says so.
-        descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
-            from :class:`tokexplorer.core.analysis.inspector.TokenReport`.
-        spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
-    """
-
-    name: str
-    tokenization: Tokenization | None = None
-    error: str | None = None
-    cuts: tuple[tuple[int, str], ...] = ()
-    exact: bool = True
-    descriptions: tuple[str, ...] = ()
-    spellings: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True, slots=True)
 class _Window:
     """The part of the axis a paint event covers: wrapped rows and bytes [b0, b1)."""
 
@@ -79,17 +53,6 @@ class _Window:
     last_row: int
     b0: int
     b1: int
-
-
-def _sorted_ends(tz: Tokenization | None) -> list[int] | None:
-    """The tokens' byte ends when the tokens are in text order (ends and starts never
-    decrease), else None."""
-    if tz is None:
-        return []
-    toks = tz.tokens
-    if any(b.byte_end < a.byte_end or b.byte_start < a.byte_start for a, b in zip(toks, toks[1:])):
-        return None
-    return [t.byte_end for t in toks]
 
 
 class ByteView(QWidget):
@@ -116,8 +79,7 @@ class ByteView(QWidget):
         self._analysis: utf8.Utf8Analysis | None = None
         self._tracks: list[TokenTrack] = []
         self._highlight: tuple[int, int] | None = None
-        self._fills: list[list[QColor]] = []
-        self._ends: list[list[int] | None] = []
+        self._fills, self._ends = paint_index([])
         self.offset_base = 0
         self._update_metrics()
 
@@ -127,13 +89,7 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
-        # per track, once: the token colours and where the tokens start (painting then
-        # looks at the tokens of the rows on screen only)
-        self._fills = [
-            theme.token_colors([t.id for t in tr.tokenization.tokens]) if tr.tokenization is not None else []
-            for tr in self._tracks
-        ]
-        self._ends = [_sorted_ends(tr.tokenization) for tr in self._tracks]
+        self._fills, self._ends = paint_index([tr.tokenization for tr in self._tracks])  # once per text
         self._update_height()
         self.update()
 
@@ -477,8 +433,7 @@ class ByteView(QWidget):
             return
         toks = tr.tokenization.tokens
         fills, ends = self._fills[k], self._ends[k]
-        # tokens in text order: skip those ending before the window, stop at the
-        # first one starting after it (spans out of order: look at every token)
+        # skip the tokens ending before the window, stop after it (out of order: all)
         first = bisect.bisect_right(ends, win.b0) if ends is not None else 0
         for t, fill in zip(toks[first:], fills[first:]):
             if t.byte_start >= win.b1 and ends is not None:

@@ -5,6 +5,14 @@ from __future__ import annotations
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
 
+from tokexplorer.core.analysis import PartReport
+
+
+def part_range(pr: PartReport) -> str:
+    """What a part covers: ``"characters 2,005–4,005 of 2,000,000"`` or ``"bytes 4,096–8,192 of 1,200,000"``."""
+    unit = "bytes" if pr.report.raw else "characters"
+    return f"{unit} {pr.start:,}–{pr.end:,} of {pr.n_total:,}"
+
 
 class PartBar(QWidget):
     """``◀  Part [ 3 ] of 294  ▶   bytes 8,192–12,287 of 1,200,000`` (hidden while the input is shown whole).
