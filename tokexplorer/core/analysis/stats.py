@@ -397,13 +397,15 @@ def corpus_stats_iter(
         names.append(unique)
     # tokenizer-independent part: blocks and their lines
     prepared: list[list[tuple[str, list[_Line]]]] = []
-    for _name, text in files:
+    for name, text in zip(names, (t for _n, t in files)):
         blocks = text_blocks(text, block_chars=block_chars)
-        prepared.append(
-            [(text[a:b], _block_lines(text[a:b], last_block=b == len(text))) for a, b in blocks]
-        )
-        if cancel is not None and cancel():
-            raise Cancelled("cancelled")
+        prepared.append([])
+        for k, (a, b) in enumerate(blocks):
+            prepared[-1].append((text[a:b], _block_lines(text[a:b], last_block=b == len(text))))
+            if cancel is not None and cancel():
+                raise Cancelled("cancelled")
+            # a report per block: a worker can be held (or stopped) between blocks
+            yield Progress("reading lines", k + 1, len(blocks), name)
     sizes = [sum(ln.bytes for _b, lines in fb for ln in lines) for fb in prepared]
     grand = max(1, sum(sizes) * len(tokenizers))
     done = 0
