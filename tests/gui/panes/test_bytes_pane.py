@@ -5,6 +5,7 @@ that is not UTF-8 on its own, special-token text inside user input)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import InputError, SpecialTokenError
@@ -372,3 +373,25 @@ def test_raw_file_in_parts_and_hidden_pane_waits(qtbot, tmp_path):
         pane.show()
     assert pane.part_report.part == 2 and pane.analysis.data == data[8192:]
     assert pane.byte_view.offset_base == 8192
+
+
+def test_raw_file_opened_while_the_tab_is_hidden_arrives(qtbot, tmp_path):
+    """File ▸ Open raw bytes from another tab: the pane is shown while the file is read;
+    showing it must not drop the read (issue 16: the raw file must reach the screen)."""
+    from PySide6.QtWidgets import QTabWidget
+
+    state = AppState()
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    pane = BytesPane(state)
+    tabs.addTab(QWidget(), "other")
+    tabs.addTab(pane, "bytes")
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    state.set_sample_text("some text that changes while hidden")  # the pane goes stale
+    path = tmp_path / "x.bin"
+    path.write_bytes(b"\x00\xff" * 3000)
+    pane.open_raw_file(str(path))
+    tabs.setCurrentWidget(pane)  # shown now: its stale refresh starts
+    qtbot.waitUntil(lambda: pane.raw is not None and not pane.busy, timeout=10_000)
+    assert pane.raw == b"\x00\xff" * 3000 and pane.part_report.n_parts == 2

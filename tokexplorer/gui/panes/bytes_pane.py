@@ -126,6 +126,7 @@ class BytesPane(QWidget):
         self._stale = False
         self._results: dict[str, tuple[Tokenization | str, list[str]]] = {}
         self._job = LatestRequest(self)
+        self._read_job = LatestRequest(self)  # reading a raw file (an inspection does not cancel it)
         self._pending_highlight: tuple[int, int] = (-1, -1)
         self._text = state.sample_text
         self._raw: bytes | None = None
@@ -243,6 +244,7 @@ class BytesPane(QWidget):
     def inspect(self, text: str, start: int, end: int) -> None:
         """Inspect ``text`` with bytes [start, end) highlighted (``end <= start``: none)."""
         self._debounce.stop()
+        self._read_job.cancel()  # a text asked for now wins over a file still being read
         was_raw = self._raw is not None
         self._set_raw_mode(None, "")
         if len(text) <= PART_CHARS:  # a long text: the editor gets the part shown (see _on_result)
@@ -268,13 +270,12 @@ class BytesPane(QWidget):
 
     def show_last(self) -> None:
         """Show the last part (of a long text or a large file)."""
-        if self.part_report is not None:
-            self.show_part(self.part_report.n_parts - 1)
+        self.show_part(self.part_report.n_parts - 1 if self.part_report is not None else 0)
 
     @property
     def busy(self) -> bool:
         """True while the inspection asked for last has not been shown yet."""
-        return self._job.busy or self._stale
+        return self._job.busy or self._read_job.busy or self._stale
 
     def set_raw_bytes(self, data: bytes, name: str = "bytes") -> None:
         """Inspect ``data`` exactly as it is (raw-bytes mode); :attr:`updated` follows.
@@ -297,7 +298,7 @@ class BytesPane(QWidget):
 
         name = os.path.basename(str(path))
         self.summary.setText(f"⌛ reading {name}…")
-        self._job.start(
+        self._read_job.start(
             lambda cancel: read_raw(path),
             on_result=lambda data: self.set_raw_bytes(data, name),
             on_error=lambda exc: self.state.error.emit(user_message(exc)),
@@ -346,10 +347,8 @@ class BytesPane(QWidget):
 
     def _set_source(self, text: str | None) -> None:
         """A new text (None: new raw bytes): its parts are not known yet, the first is shown."""
-        if text is not None:
-            self._text = text
-        self._parts = ()
-        self._part = 0
+        self._text = self._text if text is None else text
+        self._parts, self._part = (), 0
 
     def _set_editor(self, text: str) -> None:
         if self.editor.toPlainText() != text:
@@ -436,8 +435,8 @@ class BytesPane(QWidget):
         policy = self.state.special_policy
         glyphs = theme.control_pictures()  # read here, in the GUI thread
         where = (self._part, self._parts, self._pending_highlight)
-        if len(source) > PART_CHARS:  # a long input: say that work is under way
-            self.summary.setText("⌛ analysing…")
+        if len(source) > PART_CHARS:
+            self.summary.setText("⌛ analysing…")  # a long input: say that work is under way
         self._job.start(
             lambda cancel: _inspect(source, tokenizers, policy, cancel, where=where, control_pictures=glyphs),
             on_result=self._on_result,
