@@ -17,21 +17,9 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not at start-
     from tokexplorer.core.io import CorpusFile
 
 
-def checked_file(f: CorpusFile, encoding: str | None) -> CorpusFile:
-    """Refuse a file whose encoding had to be guessed; pass its notes on.
-
-    Args:
-        f: the file as the corpus reader read it.
-        encoding: the ``--encoding`` the user gave, or None.
-
-    Raises:
-        CorpusError: no ``--encoding`` was given and the file is not UTF-8
-            (nor UTF-16/32 with a byte order mark).
-    """
-    if encoding is None and f.encoding_guessed:
-        raise CorpusError(
-            f"{f.path}: {f.utf8_error}; use --encoding ENC to read it (best guess: {f.encoding})"
-        )
+def checked_file(f: CorpusFile) -> CorpusFile:
+    """Pass a file's notes on (a guessed encoding is one of them; see
+    :mod:`tokexplorer.core.io.reading` for the one reading rule)."""
     for n in f.notes:
         # name the file unless the note does ("empty file" alone would not say which)
         note(n if n.startswith((str(f.path), f.path.name)) else f"{f.path}: {n}")
@@ -39,16 +27,16 @@ def checked_file(f: CorpusFile, encoding: str | None) -> CorpusFile:
 
 
 def read_file_text(path: str, encoding: str | None) -> str:
-    """Read a text file through the corpus reader (UTF-8 check, BOM, ``--encoding``).
+    """Read a text file through the corpus reader (UTF-8 check, BOM, a guessed
+    encoding said in a note, ``--encoding`` forcing a codec).
 
     Raises:
-        CorpusError: the file cannot be read, looks binary, or is not valid UTF-8
-            and no ``encoding`` was given.
+        CorpusError: the file cannot be read or looks binary.
         InputError: ``encoding`` is not a known codec.
     """
     from tokexplorer.core.io import read_text_file
 
-    return checked_file(read_text_file(path, encoding=encoding), encoding).text
+    return checked_file(read_text_file(path, encoding=encoding)).text
 
 
 def input_text(ns: argparse.Namespace) -> str:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
+import tempfile
 
-from PySide6.QtCore import QMessageLogContext, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QMessageLogContext, QSettings, QTimer, QtMsgType, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
-from tokexplorer.gui import theme, workers
+from tokexplorer.gui import settings, theme, workers
 from tokexplorer.gui.main_window import MainWindow
 
 #: Window size at startup, in pixels.
@@ -26,6 +27,9 @@ SCREENSHOT_DEADLINE_MS = 120_000
 SCREENSHOT_SETTLE_MS = 400
 
 
+#: How often (seconds) a thread holding the interpreter lock offers it to a waiting one.
+SWITCH_INTERVAL_S = 0.001
+
 _OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 
 
@@ -36,14 +40,34 @@ def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str)
     print(message, file=sys.stderr)
 
 
+def configure_application(app: QApplication) -> None:
+    """Name the application (and so where its settings live, see :mod:`tokexplorer.gui.settings`),
+    make the one font-dependent choice, size the worker pool and stop every worker when it quits."""
+    # Token texts show control characters as Control Pictures (␊, ␉) only when
+    # some installed font has them; many Linux desktops have none (tofu boxes).
+    # Decided once, here in the GUI thread; the views pass the choice on.
+    theme.control_pictures()
+    workers.size_pool()
+    # Workers run Python too: hand the interpreter lock back to the GUI thread more
+    # often than every 5 ms, so that several busy workers do not add up to a stall.
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
+    app.setOrganizationName(settings.ORGANIZATION)
+    app.setApplicationName(settings.APPLICATION)
+    app.setApplicationDisplayName("tokexplorer")
+    app.aboutToQuit.connect(workers.cancel_all_and_wait)
+
+
 def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int:
     """Run tokexplorer's window until it is closed.
 
     Args:
-        argv: files and folders to open as the corpus; None or empty opens the
-            built-in sample text as the corpus and the compare text.
+        argv: files and folders to open as the corpus; None or empty reopens the
+            last corpus (when that setting is on and its files still exist), else
+            the built-in sample text as the corpus and the compare text.
         screenshot: path of a PNG to write once the startup work is done; the
-            app then exits instead of waiting for the user.
+            app then exits instead of waiting for the user. The window then starts
+            from fresh settings in a temporary folder (the user's are not read or
+            written), so screenshots do not depend on the last session.
 
     Returns:
         The exit status: 0, or 1 when the screenshot could not be written.
@@ -54,17 +78,16 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])
-    # Token texts show control characters as Control Pictures (␊, ␉) only when
-    # some installed font has them; many Linux desktops have none (tofu boxes).
-    # Decided once, here in the GUI thread; the views pass the choice on.
-    theme.control_pictures()
-    app.setApplicationName("tokexplorer")
-    app.setApplicationDisplayName("tokexplorer")
-    app.aboutToQuit.connect(workers.cancel_all_and_wait)
+    configure_application(app)
+    if screenshot:
+        fresh = tempfile.mkdtemp(prefix="tokexplorer-settings-")
+        QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, fresh)
 
     window = MainWindow()
-    window.resize(*WINDOW_SIZE)
+    if not window.memory.layout_restored:
+        window.resize(*WINDOW_SIZE)
     window.show()
+    paths = window.memory.startup_paths(paths)
     status = {"code": 0, "taken": False}
 
     if screenshot:

@@ -43,6 +43,7 @@ from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -80,6 +81,8 @@ class MainWindow(QMainWindow):
         corpus_pane, merges_pane, compare_pane, bytes_pane, replay_pane,
             merge_diff_pane, stats_pane, wordpiece_pane, unigram_pane, granularity_pane: the
             panes, in tab order.
+        memory: the :class:`~tokexplorer.gui.window_memory.WindowMemory` (recent files,
+            layout and settings restored at start, saved on close).
         startup: the :class:`~tokexplorer.gui.startup.Startup` work
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         saving: the :class:`~tokexplorer.gui.saving.SaveGuard`: trained models not
@@ -132,6 +135,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.unigram_pane, "Unigram")
         self.granularity_pane = GranularityPane(self.state)
         self.tabs.addTab(self.granularity_pane, "Granularity")
+        self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
             lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
@@ -139,7 +143,7 @@ class MainWindow(QMainWindow):
 
     # ================================================================= menus
     def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
+        file_menu = self.file_menu = self.menuBar().addMenu("&File")
         self.open_files_action = self._action(
             "&Open files…",
             self.corpus_pane.open_files_dialog,
@@ -225,10 +229,12 @@ class MainWindow(QMainWindow):
         return act
 
     # ================================================================= public
-    def open_paths(self, paths: list[str]) -> None:
-        """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`)."""
+    def open_paths(self, paths: list[str], *, show: bool = True) -> None:
+        """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`);
+        ``show``: make the corpus tab current."""
         if paths:
-            self.tabs.setCurrentWidget(self.corpus_pane)
+            if show:
+                self.tabs.setCurrentWidget(self.corpus_pane)
             self.corpus_pane.load_paths(paths)
 
     def train(self) -> Worker | None:
@@ -346,6 +352,7 @@ class MainWindow(QMainWindow):
         if isinstance(tok, BPETokenizer) and not self.saving.confirm_replace("bpe", by=os.path.basename(path)):
             self.state.status.emit(f"{os.path.basename(path)} not opened: the BPE it would replace is kept")
             return
+        self.memory.remember_model(path)
         if isinstance(tok, BPETokenizer):
             self.state.set_bpe(tok.bpe)
             self.state.replace_tokenizer("bpe", tok)
@@ -384,6 +391,7 @@ class MainWindow(QMainWindow):
             self.state.error.emit(f"could not save {os.path.basename(path)}: {exc}")
             return False
         self.saving.mark_saved(self.state.bpe, [path])
+        self.memory.remember_model(path)
         return True
 
     # ================================================================= messages
@@ -429,5 +437,6 @@ class MainWindow(QMainWindow):
         if not self.saving.confirm_quit():  # a trained model is unsaved and the user cancelled
             event.ignore()
             return
+        self.memory.save()
         self.corpus_pane.cancel_training()
         super().closeEvent(event)

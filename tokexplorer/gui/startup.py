@@ -127,7 +127,8 @@ class Startup(QObject):
         """Do the startup work; :attr:`done` is emitted when it is finished.
 
         Loads ``paths`` as the corpus, or the built-in sample (also the compare
-        text) as a one-file corpus; loads tiktoken cl100k_base; then trains a
+        text) as a one-file corpus; loads tiktoken cl100k_base (or the encoding
+        the compare pane showed last time); then trains a
         default BPE (vocab :data:`STARTUP_BPE_VOCAB`) and a SentencePiece BPE on
         the corpus.
 
@@ -152,22 +153,25 @@ class Startup(QObject):
         self._final_note = ""  # said last, once every startup step is done
         self._pending = {"corpus", "tiktoken"}
         self._load_default_tiktoken()
+        keep_tab = self._window.memory.tab_restored  # the tab the user left open last time
         if paths:
-            self._window.open_paths(list(paths))
+            self._window.open_paths(list(paths), show=not keep_tab)
         else:
             self._window.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
-            self._window.tabs.setCurrentWidget(self._window.compare_pane)
+            if not keep_tab:
+                self._window.tabs.setCurrentWidget(self._window.compare_pane)
 
     # ================================================================= tiktoken
     def _load_default_tiktoken(self) -> None:
         from tokexplorer.core.backends import TiktokenTokenizer
 
-        worker = Worker(lambda cancel: TiktokenTokenizer(DEFAULT_TIKTOKEN))
+        name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
+        worker = Worker(lambda cancel: TiktokenTokenizer(name))
         worker.signals.returned.connect(self._add_tokenizer_in_order)
         worker.signals.errored.connect(
             guarded(
                 self,
-                lambda exc: self.state.status.emit(f"tiktoken cl100k_base not loaded: {user_message(exc)}"),
+                lambda exc: self.state.status.emit(f"tiktoken {name} not loaded: {user_message(exc)}"),
             )
         )
         worker.signals.finished.connect(guarded(self, lambda: self._step_done("tiktoken")))
@@ -274,9 +278,10 @@ class Startup(QObject):
         toks = family_sorted(self.state.tokenizers)
         if [id(t) for t in toks] != [id(t) for t in self.state.tokenizers]:
             self.state.set_tokenizers(toks)
-        # done means done for the user: the compare columns are filled too
+        # done means done for the user: the compare columns are filled too when they
+        # are on screen (a hidden pane's work waits until it is shown)
         compare = self._window.compare_pane
-        if compare.busy:
+        if compare.busy and compare.isVisible():
             compare.tokenized.connect(self._emit_done_once)
         else:
             self.done.emit()

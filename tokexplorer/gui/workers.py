@@ -26,7 +26,8 @@ from collections.abc import Callable, Generator
 from typing import Any
 
 import shiboken6
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
@@ -76,6 +77,8 @@ class Worker(QRunnable):
         self.fn = fn
         self.signals = WorkerSignals()
         self._cancel = threading.Event()
+        self._go = threading.Event()  # cleared while paused
+        self._go.set()
         self._done = threading.Event()
         self._pool = pool or QThreadPool.globalInstance()
         self.result: Any = None
@@ -87,6 +90,21 @@ class Worker(QRunnable):
     def cancel(self) -> None:
         """Ask the work to stop; it stops at its next progress report or cancel check."""
         self._cancel.set()
+        self._go.set()  # a paused job wakes up to stop
+
+    def pause(self) -> None:
+        """Hold the work at its next progress report (or before it begins) until :meth:`resume`."""
+        if not self._cancel.is_set():
+            self._go.clear()
+
+    def resume(self) -> None:
+        """Let paused work go on."""
+        self._go.set()
+
+    @property
+    def paused(self) -> bool:
+        """True while :meth:`pause` holds the work."""
+        return not self._go.is_set()
 
     def start(self) -> Worker:
         """Queue the work on the pool; returns self."""
@@ -117,10 +135,12 @@ class Worker(QRunnable):
         emit = self._emit
         try:
             emit(sig.started)
+            self._go.wait()
             out = self.fn(self.is_cancelled)
             if isinstance(out, Generator):
                 try:
                     while True:
+                        self._go.wait()
                         if self._cancel.is_set():
                             out.close()
                             raise Cancelled("cancelled")
@@ -203,6 +223,19 @@ class LatestRequest:
         self._owner = owner
         self.worker: Worker | None = None
         self.ticket = 0
+        self._paused = False
+
+    def pause(self) -> None:
+        """Hold the newest job, and jobs started from now on, until :meth:`resume`."""
+        self._paused = True
+        if self.worker is not None:
+            self.worker.pause()
+
+    def resume(self) -> None:
+        """Let the newest job go on (and new jobs start running)."""
+        self._paused = False
+        if self.worker is not None:
+            self.worker.resume()
 
     def start(
         self,
@@ -236,6 +269,8 @@ class LatestRequest:
             if callback is not None:
                 signal.connect(guarded(self._owner, self._if_current(worker, callback)))
         self.worker = worker
+        if self._paused:
+            worker.pause()
         worker.start()
         return worker
 
@@ -262,9 +297,50 @@ class LatestRequest:
         return self.worker is not None and not self.worker.done
 
 
+class _PauseWhileHidden(QObject):
+    """Event filter: pauses its jobs when the watched widget is hidden, resumes them when shown."""
+
+    def __init__(self, widget: QWidget, jobs: list[LatestRequest]) -> None:
+        super().__init__(widget)
+        self._jobs = jobs
+        widget.installEventFilter(self)
+        # a held job of a pane that is gone would sleep in its pool thread for ever
+        widget.destroyed.connect(lambda _obj=None, jobs=jobs: [job.cancel() for job in jobs])
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Hide:
+            for job in self._jobs:
+                job.pause()
+        elif event.type() == QEvent.Type.Show:
+            for job in self._jobs:
+                job.resume()
+        return False
+
+
+def pause_while_hidden(widget: QWidget, jobs: list[LatestRequest]) -> None:
+    """Hold ``jobs`` (long analyses of a pane) while ``widget`` is hidden, for example
+    while another tab is current, and let them go on when it is shown again: work is
+    done for what is on screen, and a hidden pane's job leaves the CPU to the others.
+    A widget never shown yet is not held (it gets no hide event)."""
+    _PauseWhileHidden(widget, jobs)
+
+
 # Workers are kept alive here until a later start() finds them done (Qt does not own
 # them: autoDelete is off, and their signals must outlive the queued emissions).
 _LIVE: set[Worker] = set()
+
+
+#: The worker pool has at least this many threads: long jobs (training, statistics of
+#: a large corpus) and the jobs held while their pane is hidden (:func:`pause_while_hidden`,
+#: each sleeping in a pool thread) must never keep a view's short job (the byte
+#: inspector's first screen) waiting in the queue. A held job costs no CPU.
+MIN_POOL_THREADS = 24
+
+
+def size_pool() -> None:
+    """Give the global thread pool at least :data:`MIN_POOL_THREADS` threads (call once at start)."""
+    pool = QThreadPool.globalInstance()
+    pool.setMaxThreadCount(max(MIN_POOL_THREADS, pool.maxThreadCount()))
 
 
 def cancel_all_and_wait(timeout: float = 5.0) -> None:

@@ -190,3 +190,18 @@ def test_merges_json_and_load_spec(tmp_path, bpe):
         load_bpe_spec("sp:whatever.model")
     with pytest.raises(InputError):
         load_bpe_spec(f"bpe:{tmp_path / 'missing.bpe'}")
+
+
+def test_fire_index_of_a_long_text_split_block_by_block_is_exact():
+    """fire_index splits a long text block by block (so no thread waits on one huge
+    split); the chunks and counts are those of splitting the whole text at once."""
+    from tokexplorer.core.analysis import fire_index
+
+    lines = ["the cat sat on the mat, said the hat.\n", "Tokenizers merge pairs; 12345 pairs!\n", "你好，世界。\n"]
+    text = "".join(lines[i % 3] for i in range(6000))  # about 200,000 characters: several blocks
+    bpe, _ = train_bpe("".join(lines) * 5, vocab_size=300, pattern="cl100k")
+    idx = fire_index(bpe, text)
+    whole = bpe.chunks(text)
+    assert [idx.chunks[ci] for ci, _ in idx.chunk_starts] == whole
+    # every merge that fires joins two tokens into one: fires = bytes - tokens, chunk by chunk
+    assert sum(idx.counts) == sum(len(c.encode("utf-8")) - len(bpe.encode_ordinary(c)) for c in whole)

@@ -270,8 +270,11 @@ def test_merge_fires_marks_compare_column_and_double_click_shows_tree(qtbot, sta
     bpe = w.state.bpe
     rank = next(m.rank for m in bpe.merges if m.merged == b" t")
     col = next(c for c in w.compare_pane.columns if c.tokenizer.family == "bpe")
-    if w.compare_pane.columns and col.tokenization is None:
-        qtbot.waitSignal(w.compare_pane.tokenized, timeout=30_000).wait()
+    # panes work while on screen: show the window (the Compare tab is current), then the merge table
+    if col.tokenization is None:
+        with qtbot.waitSignal(w.compare_pane.tokenized, timeout=30_000):
+            w.show()
+    w.tabs.setCurrentWidget(w.merges_pane)
     with qtbot.waitSignal(w.state.merge_fires, timeout=30_000) as fired:
         w.merges_pane.jump_to_rank(rank)
     spans = fired.args[0]

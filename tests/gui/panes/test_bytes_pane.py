@@ -5,6 +5,7 @@ that is not UTF-8 on its own, special-token text inside user input)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import InputError, SpecialTokenError
@@ -56,9 +57,9 @@ def make_pane(qtbot, tokenizers) -> tuple[AppState, BytesPane]:
     state.set_tokenizers(tokenizers)
     pane = BytesPane(state)
     qtbot.addWidget(pane)
-    qtbot.waitSignal(pane.updated, timeout=10_000).wait()
     pane.resize(1100, 700)
-    pane.show()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()  # a hidden pane analyses nothing: showing it starts the work
     qtbot.waitExposed(pane)
     return state, pane
 
@@ -75,10 +76,10 @@ def test_one_emoji_one_code_point_row(qtbot):
     assert len(pane.analysis.graphemes) == 1
     assert [b.role for b in pane.analysis.bytes] == ["lead", "continuation", "continuation", "continuation"]
     assert pane.table.rowCount() == 1
-    assert [pane.table.item(0, c).text() for c in range(6)] == [
+    assert [pane.table.cell(0, c) for c in range(6)] == [
         "0", "U+1F600", "😀", "GRINNING FACE", "F0 9F 98 80", "0"
     ]
-    assert pane.summary.text() == "4 bytes · 1 code points · 1 grapheme clusters"
+    assert pane.summary.text() == "4 bytes · 1 code point · 1 grapheme cluster"
 
 
 def test_family_emoji_one_grapheme_18_bytes(qtbot):
@@ -249,7 +250,7 @@ def test_raw_gbk_file_flagged_and_kept(qtbot, tmp_path, cl100k):
     assert "Raw bytes of gbk.txt" in banner and "Not valid UTF-8" in banner
     assert "byte 0: continuation byte without a lead byte" in banner
     assert pane.code_point_rows()[0][0] == "U+DCBA"  # the surrogateescape stand-in
-    assert pane.table.item(0, 1).text() == "invalid"
+    assert pane.table.cell(0, 1) == "invalid"
     assert pane.cut_descriptions("tiktoken cl100k_base") == [
         "EF BF BD EF BF BD EF BF BD EF BF BD = \"\ufffd\ufffd\ufffd\ufffd\" · U+FFFD stands for "
         "invalid bytes BA BA D7 D6"
@@ -377,3 +378,65 @@ def test_normalizer_view_lists_removals_and_insertions_with_code_points(qtbot, s
     assert "at char 1: '\u0301' (U+0301) inserted" in text
     html = pane.normalizer_view.toHtml()
     assert "line-through" in html and "underline" in html
+def test_long_text_is_inspected_one_part_at_a_time(qtbot, cl100k):
+    """A 200,000-character text: only the part shown is analysed and put in the editor;
+    the part bar moves through the parts; the tokens are those of the whole text there."""
+    _, pane = make_pane(qtbot, [cl100k])
+    text = "The quick brown fox jumps over the lazy dog.\nSphinx of black quartz, judge my vow.\n" * 2400
+    set_text(qtbot, pane, text)
+    pr = pane.part_report
+    assert pr.n_parts > 50 and pr.part == 0 and pr.start == 0
+    assert pane.part_bar.isVisible() and pane.part_bar.of_label.text() == f"of {pr.n_parts:,}"
+    assert pane.editor.toPlainText() == text[: pr.end]
+    assert len(pane.analysis.data) == pr.end  # ASCII: one byte per character
+    assert pane.summary.text().startswith("this part: ")
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show_last()
+    pr = pane.part_report
+    assert pr.part == pr.n_parts - 1 and pr.end == len(text)
+    assert pane.byte_view.offset_base == pr.byte_start == pr.start
+    assert pane.part_bar.range_label.text() == f"characters {pr.start:,}–{len(text):,} of {len(text):,}"
+    whole = [t.id for t in cl100k.tokenize(text[pr.start :]).tokens]
+    assert [t.id for t in pane.report.tracks[0].tokenization.tokens] == whole
+    assert pane.table.verticalScrollBar().value() == 0  # the code point table opens at its top
+
+
+def test_raw_file_in_parts_and_hidden_pane_waits(qtbot, tmp_path):
+    _, pane = make_pane(qtbot, [])
+    data = bytes(range(256)) * 40  # 10,240 bytes: three raw parts
+    path = tmp_path / "blob.bin"
+    path.write_bytes(data)
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.open_raw_file(str(path))
+    assert pane.raw == data and pane.part_report.n_parts == 3
+    assert len(pane.analysis.data) == 4096 and pane.code_point_rows()[0][0] == "U+0000"
+    assert "blob.bin (part 1: bytes 0–4,096 of 10,240)" in pane.raw_banner.text()
+    pane.hide()  # hidden (another tab is current): nothing is analysed
+    pane.show_part(2)
+    assert pane.busy and pane.part_report.part == 0
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()
+    assert pane.part_report.part == 2 and pane.analysis.data == data[8192:]
+    assert pane.byte_view.offset_base == 8192
+
+
+def test_raw_file_opened_while_the_tab_is_hidden_arrives(qtbot, tmp_path):
+    """File ▸ Open raw bytes from another tab: the pane is shown while the file is read;
+    showing it must not drop the read (issue 16: the raw file must reach the screen)."""
+    from PySide6.QtWidgets import QTabWidget
+
+    state = AppState()
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    pane = BytesPane(state)
+    tabs.addTab(QWidget(), "other")
+    tabs.addTab(pane, "bytes")
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    state.set_sample_text("some text that changes while hidden")  # the pane goes stale
+    path = tmp_path / "x.bin"
+    path.write_bytes(b"\x00\xff" * 3000)
+    pane.open_raw_file(str(path))
+    tabs.setCurrentWidget(pane)  # shown now: its stale refresh starts
+    qtbot.waitUntil(lambda: pane.raw is not None and not pane.busy, timeout=10_000)
+    assert pane.raw == b"\x00\xff" * 3000 and pane.part_report.n_parts == 2

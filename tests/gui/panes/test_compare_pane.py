@@ -345,7 +345,10 @@ def test_diff_marks_ids_and_selection(qtbot, cl100k):
     state, pane = make_pane(qtbot, [FakeTokenizer("char"), cl100k])
     set_text(qtbot, pane, "hello 你")
     assert pane.columns[0].view.diff_marked() == []
+    assert pane.diff_legend.isHidden()
     pane.diff_box.setChecked(True)
+    # what the marks mean is said on screen while they are shown (not only in a tooltip)
+    assert not pane.diff_legend.isHidden() and "not one token in some other column" in pane.diff_legend.text()
     # cl100k: 'hello', ' ', '你' split?  the char column has 7 one-character tokens
     cl_spans = [(t.byte_start, t.byte_end) for t in pane.columns[1].tokenization.tokens]
     char_spans = [(t.byte_start, t.byte_end) for t in pane.columns[0].tokenization.tokens]
@@ -391,8 +394,16 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     dlg = SPTrainDialog(["\n".join(fixture_lines())])
     qtbot.addWidget(dlg)
     qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    # it opens no smaller than its rows need (no field cut off)
+    dlg.show()
+    qtbot.waitExposed(dlg)
+    assert dlg.width() >= dlg.layout().minimumSize().width() and dlg.height() >= dlg.layout().minimumSize().height()
+    dlg.resize(100, 100)
+    assert dlg.size() == dlg.layout().minimumSize().expandedTo(dlg.size())
     with qtbot.waitSignal(dlg.checked, timeout=10_000):
         dlg.vocab_spin.setValue(30)
+        # an edit makes the last check stale at once: it says so until the new one is in
+        assert dlg.problems_label.text() == "checking…"
     assert dlg.problems_label.text().startswith(
         "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces"
     )

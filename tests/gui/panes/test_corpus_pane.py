@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QLabel
 
+from tokexplorer.core.types import Progress
 from tokexplorer.gui.models.corpus_model import (
     COL_CHARS,
     COL_ENCODING,
@@ -23,6 +26,7 @@ from tokexplorer.gui.panes.corpus_pane import (
     TrainingResult,
     parse_special_tokens,
 )
+from tokexplorer.gui.panes.corpus_pane.training_form import PROGRESS_WIDEST
 from tokexplorer.gui.state import AppState
 
 WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
@@ -195,14 +199,26 @@ def test_train_bpe_in_worker(qtbot, pane, state, tmp_path):
     bpe = result.model
     assert state.bpe is bpe
     assert bpe.vocab_size <= 300
-    assert result.report.requested_merges == 300 - 256 - 1
+    assert result.report.requested_merges == 300 - 256  # no special token unless asked for, as in `train`
     assert [t.family for t in state.tokenizers] == ["bpe"]
     assert state.tokenizers[0].bpe is bpe
     assert pane.form.train_message.text() == result.message
-    assert result.message.startswith(f"learned {result.report.learned_merges} of 43")
+    assert result.message.startswith(f"learned {result.report.learned_merges} of 44")
     assert pane.form.train_button.isEnabled()
     assert not pane.form.cancel_button.isEnabled()
-    assert pane.form.progress.format() == "done"
+    assert re.fullmatch(r"done in \d+\.\d s", pane.form.progress.format())  # how long it took
+    assert re.search(r"; \d+\.\d s$", result.message)
+
+
+def test_progress_text_fits_its_bar(pane):
+    """The bar is made wide enough for its longest text (issue 16: the text was cut)."""
+    bar = pane.form.progress
+    bar.setRange(0, 1_000_000)
+    pane.form.show_progress(Progress("counting", 1_000_000, 1_000_000))
+    assert bar.format() == PROGRESS_WIDEST
+    assert bar.minimumWidth() > bar.fontMetrics().horizontalAdvance(bar.format()) + 20
+    pane.form.show_progress(Progress("merging", 12_345, 31_743))
+    assert bar.format() == "merging 12,345 / 31,743"
 
 
 def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):

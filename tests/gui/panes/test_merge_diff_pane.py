@@ -56,7 +56,9 @@ def test_identical_and_current_and_load_errors(qtbot):
     assert pane.labels["a"].text() == "No current BPE: train one in the Corpus tab."
     state.set_bpe(a)
     pane.use_current("a")
-    pane.set_model("b", a)
+    assert pane.vocab_spins["a"].value() == a.vocab_size == 258  # the box shows the model's size, not a stale one
+    with qtbot.waitSignal(pane.diff_ready, timeout=5000):
+        pane.set_model("b", a)
     assert pane.summary.text().startswith("The two merge lists are identical. 2 merges in both")
     w = pane.load_spec("b", "sp:nothing.model")
     qtbot.waitUntil(lambda: pane.labels["b"].text().startswith("⚠"), timeout=5000)
@@ -82,7 +84,8 @@ def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
         pane.show()
     assert pane.models["a"] is a
     b = pane.models["b"]
-    assert b.pattern_name == "cl100k" and pane.vocab_spins["b"].value() == a.vocab_size
+    assert b.pattern_name == "cl100k" and b.name == f"trained here: vocab {a.vocab_size}, cl100k"
+    assert pane.vocab_spins["b"].value() == b.vocab_size  # the size it reached on this small corpus
     assert pane.summary.text().startswith("They first diverge at rank")
     # once a side is set, showing the pane again changes nothing
     pane.hide()

@@ -93,7 +93,7 @@ def test_merge_model_cells(model):
     assert model.rowCount() == 12
     assert model.columnCount() == 7
     header = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)]
-    assert header == ["Rank", "Left", "Right", "Merged token", "Bytes", "Count", "Fires"]
+    assert header == ["Rank", "Left", "Right", "Merged token", "Bytes", "Count", "Fires (Compare text)"]
     row = [model.data(model.index(3, c)) for c in range(7)]
     assert row == ["3", "\\xE4", "\\xBD", "\\xE4\\xBD", "2", "20", ""]
     row = [model.data(model.index(4, c)) for c in range(7)]
@@ -378,3 +378,55 @@ def test_title_counts_the_tokens_no_merge_builds():
     assert title.endswith("recovered from the ranks) · 1 token no merge builds (only emitted whole)")
     trained = train_bpe("abab abab", vocab_size=258, pattern="none")[0]
     assert "no merge builds" not in model_title(trained)
+
+
+def test_token_tree_from_another_pane_selects_its_merge(pane):
+    """A token double-clicked in the compare pane: the table selects the merge that
+    builds it (not the merge selected before); a single byte clears the selection."""
+    assert pane.jump_to_rank(3)
+    pane.state.token_tree_requested.emit(" 你们好".encode())
+    assert pane.selected_rank() == 22
+    assert pane.view.selectionModel().selectedRows()[0].row() == pane.model.row_of_rank(22)
+    pane.state.token_tree_requested.emit(b"t")
+    assert pane.selected_rank() is None and not pane.view.selectionModel().selectedRows()
+    assert pane.tree.tree is not None  # the tree of the byte token is still drawn
+
+
+def test_enter_on_the_same_rank_jumps_again_and_says_so(pane, qtbot):
+    messages = []
+    pane.state.status.connect(messages.append)
+    assert not pane.jump_to_rank(99)
+    assert messages[-1] == "merge #99 does not exist"
+    pane.jump_spin.setValue(4)
+    assert pane.selected_rank() == 4
+    assert pane.jump_to_rank(99) is False  # the stale message...
+    qtbot.keyClick(pane.jump_spin.lineEdit(), Qt.Key.Key_Return)  # ...Enter on the same number
+    assert pane.selected_rank() == 4
+    assert messages[-1].startswith("merge #4: ")
+
+
+def test_where_it_fires_scrolls_when_its_tab_is_shown_and_chunk_rows_jump(qtbot, cat_hat_bpe):
+    """A merge selected while "Where it fires" is hidden: showing the tab brings the
+    first hit into the middle of the view (not the bottom edge); a chunk row clicked
+    selects that chunk's first occurrence."""
+    state = AppState()
+    state.sample_text = "filler line\n" * 400 + "the cat in the hat\n" + "filler line\n" * 400
+    pane = MergesPane(state)
+    qtbot.addWidget(pane)
+    pane.resize(1000, 700)
+    pane.show()
+    qtbot.waitExposed(pane)
+    pane.details.setCurrentIndex(0)  # the merge tree: "Where it fires" is hidden
+    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
+        state.set_bpe(cat_hat_bpe)
+    qtbot.waitUntil(lambda: pane.model.fire_counts is not None and pane.model.fire_counts[0] == 2, timeout=10_000)
+    assert pane.jump_to_rank(0)  # a + t: fires in " cat" and " hat", 400 lines down
+    pane.details.setCurrentWidget(pane.fire_sites)
+    view = pane.fires_text
+    qtbot.waitUntil(lambda: view.verticalScrollBar().value() > 300)
+    top, height = view.cursorRect().top(), view.viewport().height()
+    assert height * 0.2 < top < height * 0.8  # near the middle
+    chunks = [pane.fires_table.item(r, 0).text() for r in range(pane.fires_table.rowCount())]
+    assert chunks == ["␣cat", "␣hat"]
+    pane.fire_sites.go_to_chunk(1)
+    assert view.textCursor().selectedText() == " hat"

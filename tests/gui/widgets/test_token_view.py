@@ -60,3 +60,24 @@ def test_a_piece_inside_a_normalized_character_says_so(qtbot, sp_models):
     # the tokens of one expanded character all highlight that character
     view.highlight_bytes(1, 4)
     assert view.highlighted_tokens() == [1, 2, 3]
+def test_ids_are_drawn_apart(qtbot):
+    """In the Ids view a gap separates the boxes of neighbouring tokens (issue 16: the
+    numbers ran together), and the text view keeps its boxes touching."""
+    bpe, _ = train_bpe(WORDS * 3, vocab_size=300, pattern="gpt2")
+    tz = BPETokenizer(bpe).tokenize(WORDS)
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(2000, 400)
+    view.show()
+    view.set_tokenization(tz)
+    view.set_show_ids(True)
+    ids = "".join(str(t.id) for t in tz.tokens)
+    qtbot.waitUntil(lambda: "".join(it.text for it in view._lay.items) == ids)
+    boxes = [segs[0] for segs in view._lay.token_segments if segs]
+    same_line = [(a, b) for a, b in zip(boxes, boxes[1:]) if a[0] == b[0]]
+    assert len(same_line) > 5
+    assert all(b[1] - a[2] >= 3 for a, b in same_line)  # a space between two ids
+    view.set_show_ids(False)
+    qtbot.waitUntil(lambda: "".join(it.text for it in view._lay.items) == WORDS)
+    boxes = [segs[0] for segs in view._lay.token_segments if segs]
+    assert all(b[1] == a[2] for a, b in zip(boxes, boxes[1:]) if a[0] == b[0])

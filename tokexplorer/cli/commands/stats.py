@@ -27,7 +27,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         # a file that cannot be used is skipped with a note, as train does,
         # as long as other files are left; alone, it is the error
         try:
-            f = checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding)
+            f = checked_file(read_text_file(path, encoding=ns.encoding))
         except CorpusError as exc:
             problems.append(str(exc))
             continue

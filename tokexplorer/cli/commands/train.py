@@ -76,7 +76,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
 
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
-    big = _large_files(ns.files) if ns.algorithm == "bpe" and ns.files else None
+    big = _large_files(ns.files, ns.encoding) if ns.algorithm == "bpe" and ns.files else None
     if big:
         request = replace(request, files=big)
     elif ns.files:  # else the word-count table is the corpus
@@ -226,44 +226,45 @@ def _training_texts(
             with U+FFFD (``--allow-damaged``) instead of refusing it.
 
     Raises:
-        CorpusError: a file is missing, binary or not UTF-8 without
-            ``--encoding``, a decode had to insert U+FFFD (without
-            ``allow_damaged``), or there is no text.
+        CorpusError: a file is missing or binary, a decode had to insert U+FFFD
+            (without ``allow_damaged``), or there is no text.
     """
-    from tokexplorer.core.io import read_corpus
+    from tokexplorer.core.io import read_corpus, training_files
 
     corpus = drive(read_corpus(list(paths), encoding=encoding), printer)
-    # A file that cannot be used is skipped with a note, as the app's corpus tab
-    # does, as long as other files are left; alone, it is the error.
-    problems: list[str] = list(corpus.errors)
-    texts: list[str] = []
+    # The one reading rule (core.io.reading), the window's too: a guessed encoding is
+    # used and noted; a file that cannot be used is skipped with a note as long as
+    # other files are left; alone, it is the error.
     for f in corpus.files:
-        try:
-            checked_file(f, encoding)
-            if f.lossy and not allow_damaged:
-                raise CorpusError(
-                    f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
-                    "not training on damaged text (fix the file, choose its real --encoding, "
-                    "or pass --allow-damaged to train on it as it reads)"
-                )
-            if f.lossy:
-                note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
-        except CorpusError as exc:
-            problems.append(str(exc))
-            continue
-        if f.text:
-            texts.append(f.text)
+        checked_file(f)
+    hint = "fix the file, choose its real --encoding, or pass --allow-damaged to train on it as it reads"
+    files, problems = training_files(corpus, allow_damaged=allow_damaged, damaged_hint=hint)
+    for f in files:
+        if f.lossy:
+            note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
+    texts = [f.text for f in files]
     skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text")
     return texts
 
 
-def _large_files(paths: Sequence[str]) -> list[str] | None:
+def _utf8_head(head: bytes) -> bool:
+    """True when the first bytes of a file are UTF-8 (a character cut at their end is fine)."""
+    try:
+        head.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.reason == "unexpected end of data" and exc.start >= len(head) - 3
+    return True
+
+
+def _large_files(paths: Sequence[str], encoding: str | None) -> list[str] | None:
     """The files to stream when the corpus is large, else None.
 
     Large corpora are not read into memory: worker processes read the files in
     ranges (:func:`tokexplorer.core.bpe.counting.count_files`). Each file's first
     64 KiB still get the binary-file check; decoding errors are reported with
-    the file name and byte offset.
+    the file name and byte offset. Without ``encoding``, a file whose first 64 KiB
+    are not UTF-8 sends the whole corpus through the in-memory reader instead, so
+    its encoding is guessed by the one reading rule (:mod:`tokexplorer.core.io.reading`).
 
     Raises:
         CorpusError: a path is missing, or a file looks binary.
@@ -278,5 +279,8 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
         return None
     for f in files:
         with open(f, "rb") as fh:
-            check_binary(f.name, fh.read(1 << 16))
+            head = fh.read(1 << 16)
+        check_binary(f.name, head)
+        if encoding is None and not _utf8_head(head):
+            return None
     return [str(f) for f in files]

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from tokexplorer.core.analysis.blocks import text_blocks
 from tokexplorer.core.analysis.merges import MergeIndex
 from tokexplorer.core.backends import CancelCheck
 from tokexplorer.core.bpe import BPE, merge_sites
@@ -124,7 +125,9 @@ def fire_index(
     sites: list[list[tuple[int, int, int]]] = []
     unmatched = 0
     off = 0
-    for chunk in bpe.chunks(text):
+    # split block by block (cut where no chunk crosses): one split of a 2 MB text would
+    # hold the interpreter lock, and so every other thread, for a third of a second
+    for chunk in (c for a, b in text_blocks(text) for c in bpe.chunks(text[a:b])):
         ci = seen.get(chunk)
         data = chunk.encode("utf-8")
         if ci is None:

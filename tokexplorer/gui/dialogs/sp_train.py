@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QLabel,
+    QLayout,
     QLineEdit,
     QPushButton,
     QSpinBox,
@@ -96,6 +97,8 @@ class SPTrainDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
         lay = QVBoxLayout(self)
+        # never smaller than what its rows need: no field opens cut off
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
         lay.addLayout(self._build_form())
         lay.addWidget(self.problems_label)
         lay.addWidget(self.fix_button)
@@ -111,8 +114,14 @@ class SPTrainDialog(QDialog):
             self.symbols_edit.textChanged,
             self.sp_form.changed,
         ):
-            sig.connect(self._debounce.start)
+            sig.connect(self._on_edited)
         self.run_check()
+
+    def _on_edited(self, *_args: object) -> None:
+        """An option changed: the last check no longer applies; say so at once, check soon."""
+        self.problems_label.setText("checking…")
+        self.problems_label.setStyleSheet("QLabel { color: palette(mid); }")
+        self._debounce.start()
 
     def _build_form(self) -> QFormLayout:
         self.model_combo = QComboBox()

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontDatabase
@@ -50,6 +50,9 @@ from tokexplorer.gui.models.merge_filter import (
 )
 from tokexplorer.gui.models.table_model import TitledTableModel
 
+if TYPE_CHECKING:
+    pass
+
 #: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
 #: Count and Fires (``-1`` when unknown or, for Rank, for a token no merge
 #: builds), the token id (``int``, ``-1`` for no part) for Left and Right, and
@@ -64,7 +67,7 @@ MERGE_COLUMNS: tuple[str, ...] = (
     "Merged token",
     "Bytes",
     "Count",
-    "Fires",
+    "Fires (Compare text)",
 )
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
 
@@ -79,7 +82,8 @@ _HEADER_TIPS = (
     "Length of the merged token in bytes",
     "How often the pair occurred in the pre-tokenized corpus when it was merged "
     "(empty: unknown, e.g. merges recovered from tiktoken ranks)",
-    "How often the merge fires when the sample text (Compare tab) is encoded",
+    "How often the merge fires when the sample text of the Compare tab is encoded "
+    "(0: not in that text, even if the merge is frequent in the corpus)",
 )
 _WHOLE_TIP = (
     "token {id} · {n} bytes: {hex} · no merge builds it: rank-order merging of its bytes ends "

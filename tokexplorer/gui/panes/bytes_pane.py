@@ -18,7 +18,10 @@ post-processor's tokens) and a decode box for token ids.
 
 Analysis and tokenization (:mod:`tokexplorer.core.analysis.inspector`) run in one
 :class:`~tokexplorer.gui.workers.Worker` per change (latest wins); a tokenizer's
-error is shown as one line in its track.
+error is shown as one line in its track. A long text or a large file is shown one
+part at a time (:mod:`tokexplorer.core.analysis.inspect_parts`, the part bar picks
+the part), so the work and the memory follow what is on screen; while the pane is
+hidden (another tab is current) nothing is analysed until it is shown again.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import os
 from collections.abc import Callable, Sequence
 
 from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
     QFileDialog,
@@ -40,12 +44,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import InspectReport, inspect_bytes, inspect_text
+from tokexplorer.core.analysis import PART_CHARS, InspectReport, PartReport, inspect_part
 from tokexplorer.core.backends import Tokenizer
-from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
@@ -54,6 +58,7 @@ from tokexplorer.gui.widgets.decode_box import DecodeBox
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.hf_stages import HFStagesView
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
+from tokexplorer.gui.widgets.part_bar import PartBar, part_range
 from tokexplorer.gui.widgets.raw_banner import RawBanner
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -67,15 +72,19 @@ def _inspect(
     policy: SpecialPolicy,
     cancel: Callable[[], bool],
     *,
+    where: tuple[int, tuple[tuple[int, int], ...], tuple[int, int]],
     control_pictures: bool,
-) -> tuple[InspectReport, list[list[str]]]:
-    """Worker body: the report of ``source`` (text, or raw bytes) and each track's cut lines."""
-    if isinstance(source, bytes):
-        report = inspect_bytes(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
-    else:
-        report = inspect_text(source, tokenizers, policy=policy, cancel=cancel, control_pictures=control_pictures)
+) -> tuple[PartReport, list[list[str]]]:
+    """Worker body: the report of one part of ``source`` (text, or raw bytes) and each
+    track's cut lines; ``where`` is (part, the text's known parts, byte range to highlight)."""
+    part, parts, highlight = where
+    pr = inspect_part(
+        source, tokenizers, part=part, parts=parts, highlight=highlight,
+        policy=policy, cancel=cancel, control_pictures=control_pictures,
+    )  # fmt: skip
+    report = pr.report
     lines = [track_lines(tr, report.analysis, control_pictures=control_pictures) for tr in report.tracks]
-    return report, lines
+    return pr, lines
 
 
 class BytesPane(QWidget):
@@ -102,8 +111,12 @@ class BytesPane(QWidget):
         hf_view: the :class:`~tokexplorer.gui.widgets.hf_stages.HFStagesView`: the
             pipeline stages of each Hugging Face tokenizer.
         decode_box: :class:`~tokexplorer.gui.widgets.decode_box.DecodeBox`.
-        analysis: the ``Utf8Analysis`` of the text shown, or None before the first update.
+        analysis: the ``Utf8Analysis`` of the text shown, or None before the first update
+            (of the part shown, for a long input: offsets relative to the part).
         report: the :class:`~tokexplorer.core.analysis.inspector.InspectReport` shown, or None.
+        part_report: the :class:`~tokexplorer.core.analysis.inspect_parts.PartReport`
+            shown (which part of how many), or None.
+        part_bar: the :class:`PartBar` (shown for a long text or a large file).
     """
 
     updated = Signal()
@@ -113,8 +126,13 @@ class BytesPane(QWidget):
         self.state = state
         self.analysis: utf8.Utf8Analysis | None = None
         self.report: InspectReport | None = None
+        self.part_report: PartReport | None = None
+        self._part = 0
+        self._parts: tuple[tuple[int, int], ...] = ()
+        self._stale = False
         self._results: dict[str, tuple[Tokenization | str, list[str]]] = {}
         self._job = LatestRequest(self)
+        self._read_job = LatestRequest(self)  # reading a raw file (an inspection does not cancel it)
         self._pending_highlight: tuple[int, int] = (-1, -1)
         self._text = state.sample_text
         self._raw: bytes | None = None
@@ -122,6 +140,8 @@ class BytesPane(QWidget):
 
         top = self._build_top()
         self._build_labels()
+        self.part_bar = PartBar(self)
+        self.part_bar.part_chosen.connect(self.show_part)
         self.byte_view = ByteView()
         self.byte_view.token_double_clicked.connect(state.token_tree_requested.emit)
         self.scroll = QScrollArea(self)
@@ -221,6 +241,7 @@ class BytesPane(QWidget):
         lay.addWidget(self.summary)
         lay.addWidget(self.notes_label)
         lay.addWidget(self.legend)
+        lay.addWidget(self.part_bar)
         lay.addWidget(main, 1)
 
     # ------------------------------------------------------------------ public API
@@ -232,15 +253,38 @@ class BytesPane(QWidget):
     def inspect(self, text: str, start: int, end: int) -> None:
         """Inspect ``text`` with bytes [start, end) highlighted (``end <= start``: none)."""
         self._debounce.stop()
+        self._read_job.cancel()  # a text asked for now wins over a file still being read
         was_raw = self._raw is not None
         self._set_raw_mode(None, "")
-        self._set_editor(text)
-        if was_raw or text != self._text or self.analysis is None:
-            self._text = text
+        if len(text) <= PART_CHARS:  # a long text: the editor gets the part shown (see _on_result)
+            self._set_editor(text)
+        if was_raw or text != self._text or self.analysis is None or self.part_report is None:
+            self._set_source(text)
             self._pending_highlight = (start, end)
+            self._refresh()
+        elif self.part_report.n_parts > 1 and start >= 0:
+            self._pending_highlight = (start, end)  # the part holding it is found in the worker
             self._refresh()
         else:
             self._apply_highlight(start, end)
+
+    def show_part(self, index: int) -> None:
+        """Show part ``index`` (0-based, clamped) of a long text or a large file; :attr:`updated` follows."""
+        n = self.part_report.n_parts if self.part_report is not None else 1
+        index = max(0, min(index, n - 1))
+        if index != self._part or self._stale:
+            self._part = index
+            self._pending_highlight = (-1, -1)
+            self._refresh()
+
+    def show_last(self) -> None:
+        """Show the last part (of a long text or a large file)."""
+        self.show_part(self.part_report.n_parts - 1 if self.part_report is not None else 0)
+
+    @property
+    def busy(self) -> bool:
+        """True while the inspection asked for last has not been shown yet."""
+        return self._job.busy or self._read_job.busy or self._stale
 
     def set_raw_bytes(self, data: bytes, name: str = "bytes") -> None:
         """Inspect ``data`` exactly as it is (raw-bytes mode); :attr:`updated` follows.
@@ -253,20 +297,21 @@ class BytesPane(QWidget):
         self.follow_check.setChecked(False)
         self.follow_check.blockSignals(False)
         self._set_raw_mode(bytes(data), name)
-        self._set_editor(bytes(data).decode("utf-8", "replace"))
+        self._set_source(None)
         self._pending_highlight = (-1, -1)
         self._refresh()
 
     def open_raw_file(self, path: str) -> None:
-        """Read ``path`` unchanged and inspect its bytes; a read error is one status line."""
+        """Read ``path`` unchanged (in a worker) and inspect its bytes; a read error is one status line."""
         from tokexplorer.core.io import read_raw
 
-        try:
-            data = read_raw(path)
-        except TokexplorerError as exc:
-            self.state.error.emit(str(exc))
-            return
-        self.set_raw_bytes(data, os.path.basename(str(path)))
+        name = os.path.basename(str(path))
+        self.summary.setText(f"⌛ reading {name}…")
+        self._read_job.start(
+            lambda cancel: read_raw(path),
+            on_result=lambda data: self.set_raw_bytes(data, name),
+            on_error=lambda exc: self.state.error.emit(user_message(exc)),
+        )
 
     def open_raw_dialog(self) -> None:
         """Ask for a file and inspect its raw bytes."""
@@ -309,6 +354,11 @@ class BytesPane(QWidget):
 
     # ------------------------------------------------------------------ updates
 
+    def _set_source(self, text: str | None) -> None:
+        """A new text (None: new raw bytes): its parts are not known yet, the first is shown."""
+        self._text = self._text if text is None else text
+        self._parts, self._part = (), 0
+
     def _set_editor(self, text: str) -> None:
         if self.editor.real_text() != text:
             self.editor.blockSignals(True)
@@ -340,7 +390,7 @@ class BytesPane(QWidget):
     def _commit_text(self) -> None:
         text = self.editor.real_text()
         if text != self._text and self._raw is None:
-            self._text = text
+            self._set_source(text)
             self._pending_highlight = (-1, -1)
             self._refresh()
 
@@ -377,13 +427,27 @@ class BytesPane(QWidget):
                 if cp < self.table.rowCount():
                     self.table.selectRow(cp)
 
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._stale:
+            self._refresh()
+
     def _refresh(self) -> None:
+        """Inspect the current part in a worker; while hidden, only remember to do it when shown."""
+        if not self.isVisible():
+            self._job.cancel()
+            self._stale = True
+            return
+        self._stale = False
         source: str | bytes = self._raw if self._raw is not None else self._text
         tokenizers = list(self.state.tokenizers)
         policy = self.state.special_policy
         glyphs = theme.control_pictures()  # read here, in the GUI thread
+        where = (self._part, self._parts, self._pending_highlight)
+        if len(source) > PART_CHARS:
+            self.summary.setText("⌛ analysing…")  # a long input: say that work is under way
         self._job.start(
-            lambda cancel: _inspect(source, tokenizers, policy, cancel, control_pictures=glyphs),
+            lambda cancel: _inspect(source, tokenizers, policy, cancel, where=where, control_pictures=glyphs),
             on_result=self._on_result,
             on_error=self._on_error,
         )
@@ -391,9 +455,12 @@ class BytesPane(QWidget):
     def _on_error(self, exc: BaseException) -> None:
         self.state.status.emit(f"byte inspector: {user_message(exc)}")
 
-    def _on_result(self, result: tuple[InspectReport, list[list[str]]]) -> None:
-        report, lines = result
+    def _on_result(self, result: tuple[PartReport, list[list[str]]]) -> None:
+        pr, lines = result
+        report = pr.report
         analysis = report.analysis
+        self.part_report = pr
+        self._parts, self._part, self._pending_highlight = pr.parts, pr.part, pr.highlight
         self.report = report
         self.analysis = analysis
         self._results = {
@@ -414,7 +481,11 @@ class BytesPane(QWidget):
             )
             for tr in report.tracks
         ]
+        self.byte_view.offset_base = pr.byte_start
         self.byte_view.set_data(analysis, tracks)
+        if self._raw is not None or pr.n_parts > 1:  # the editor holds the part shown, not the whole input
+            self._set_editor(report.token_text if self._raw is not None else analysis.text)
+        self.part_bar.show_part(pr.part, pr.n_parts, part_range(pr))
         self.table.show_analysis(analysis)
         self.cuts_tree.show_report(report, lines)
         changed = self.normalizer_view.show_report(report)
@@ -424,10 +495,13 @@ class BytesPane(QWidget):
         )
         self.hf_view.show_report(report)
         n_b, n_cp, n_g = len(analysis.data), len(analysis.code_points), len(analysis.graphemes)
-        self.summary.setText(f"{n_b:,} bytes · {n_cp:,} code points · {n_g:,} grapheme clusters")
+        this = "this part: " if pr.n_parts > 1 else ""
+        counts = f"{plural(n_b, 'byte')} · {plural(n_cp, 'code point')} · {plural(n_g, 'grapheme cluster')}"
+        self.summary.setText(this + counts)
         if report.raw:
-            self.raw_banner.show_bytes(analysis, self._raw_name)
-        notes = list(analysis.notes) if not report.raw else []
+            where = f" (part {pr.part + 1:,}: {part_range(pr)})" if pr.n_parts > 1 else ""
+            self.raw_banner.show_bytes(analysis, self._raw_name + where)
+        notes = (list(analysis.notes) if not report.raw else []) + list(pr.notes)
         if notes:
             self.notes_label.setText("⚠ " + "; ".join(notes))
             self.notes_label.show()

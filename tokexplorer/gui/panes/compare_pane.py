@@ -50,13 +50,14 @@ from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, t
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.types import SpecialPolicy
+from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.token_column import TokenColumn
-from tokexplorer.gui.workers import LatestRequest, user_message
+from tokexplorer.gui.workers import LatestRequest, pause_while_hidden, user_message
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
@@ -126,6 +127,7 @@ class ComparePane(QWidget):
         self._n_parts = 1
         self._tokenize_job = LatestRequest(self)
         self._tiktoken_job = LatestRequest(self)
+        pause_while_hidden(self, [self._tokenize_job])
         self._pending: dict[int, ColumnResult] = {}
         self._expected = 0
         self._shown = 0
@@ -196,6 +198,13 @@ class ComparePane(QWidget):
         self.diff_box = QCheckBox("Mark differences", self)
         self.diff_box.setToolTip("Purple bar over a token whose byte range is not a token in some other column")
         self.diff_box.toggled.connect(self._on_diff)
+        # said on screen while the marks are shown, not only in a tooltip
+        self.diff_legend = QLabel(
+            f"<span style='color:{theme.DIFF_MARK.name()}'><b>▔</b></span> a purple bar: this token's bytes "
+            "are not one token in some other column",
+            self,
+        )
+        self.diff_legend.hide()
         self.sync_box = QCheckBox("Sync scrolling", self)
         self.sync_box.setChecked(True)
         self.sync_box.toggled.connect(self._on_sync)
@@ -229,6 +238,7 @@ class ComparePane(QWidget):
         top_lay.addWidget(self.editor)
         top_lay.addWidget(self.line_endings)
         top_lay.addLayout(controls)
+        top_lay.addWidget(self.diff_legend)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
@@ -339,6 +349,7 @@ class ComparePane(QWidget):
 
     def _on_diff(self, on: bool) -> None:
         self.columns_view.update_diff_marks(on)
+        self.diff_legend.setVisible(on)
 
     def _on_sync(self, on: bool) -> None:
         self.columns_view.sync_scrolling = on

@@ -38,7 +38,7 @@ from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, user_message
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
 _SIDES = ("a", "b")
 
@@ -133,6 +133,17 @@ def _only_cell(row: tuple[bytes, bytes, int], c: int) -> str:
     return token_display(left + right, visible_spaces=True, control_pictures=theme.control_pictures())
 
 
+def _pairs_of(bpe: BPE) -> list[tuple[bytes, bytes]]:
+    """Each merge of ``bpe`` as (left bytes, right bytes), in rank order."""
+    vocab = bpe.vocab
+    return [(vocab.get(m.left, b""), m.merged[len(vocab.get(m.left, b"")) :]) for m in bpe.merges]
+
+
+def _compare(a: BPE, b: BPE) -> tuple[list[tuple[bytes, bytes]], list[tuple[bytes, bytes]], MergeDiff]:
+    """Worker body: both sides' merge pairs and their :class:`MergeDiff`."""
+    return _pairs_of(a), _pairs_of(b), merge_diff(a.merges, a.vocab, b.merges, b.vocab)
+
+
 class MergeDiffPane(QWidget):
     """Two BPE merge lists side by side.
 
@@ -160,6 +171,8 @@ class MergeDiffPane(QWidget):
         self.models: dict[str, BPE | None] = {"a": None, "b": None}
         self.diff: MergeDiff | None = None
         self.jobs = {side: LatestRequest(self) for side in _SIDES}
+        self._diff_job = LatestRequest(self)
+        pause_while_hidden(self, [*self.jobs.values(), self._diff_job])
         self._pairs: dict[str, list[tuple[bytes, bytes]]] = {"a": [], "b": []}
         self.labels: dict[str, QLabel] = {}
         self.spec_edits: dict[str, QLineEdit] = {}
@@ -275,13 +288,13 @@ class MergeDiffPane(QWidget):
         return self.train_side("b")
 
     def set_model(self, side: str, bpe: BPE) -> None:
-        """Put a BPE on side ``"a"`` or ``"b"``."""
+        """Put a BPE on side ``"a"`` or ``"b"``; its vocab box shows its size. With both
+        sides set, the diff is computed in a worker; :attr:`diff_ready` follows."""
         self.models[side] = bpe
         n = len(bpe.merges)
         self.labels[side].setText(f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
-        self._pairs[side] = [
-            (bpe.vocab.get(m.left, b""), m.merged[len(bpe.vocab.get(m.left, b"")) :]) for m in bpe.merges
-        ]
+        spin = self.vocab_spins[side]
+        spin.setValue(max(spin.minimum(), min(bpe.vocab_size, spin.maximum())))
         self._update()
 
     def use_current(self, side: str) -> None:
@@ -341,12 +354,17 @@ class MergeDiffPane(QWidget):
     # ------------------------------------------------------------------ diff
     def _update(self) -> None:
         a, b = self.models["a"], self.models["b"]
+        self.diff = None
         if a is None or b is None:
-            self.diff = None
+            self._diff_job.cancel()
             return
-        d = merge_diff(a.merges, a.vocab, b.merges, b.vocab)
+        self.summary.setText("\u231b comparing the merge lists…")
+        self._diff_job.start(lambda cancel: _compare(a, b), on_result=self._show_diff)
+
+    def _show_diff(self, result: tuple[list[tuple[bytes, bytes]], list[tuple[bytes, bytes]], MergeDiff]) -> None:
+        pa, pb, d = result
+        self._pairs = {"a": pa, "b": pb}
         self.diff = d
-        pa, pb = self._pairs["a"], self._pairs["b"]
         self.side_model.set_rows(range(max(len(pa), len(pb))))
         self.both_model.set_rows(d.in_both)
         self.only_a_model.set_rows(d.only_a)

@@ -49,7 +49,7 @@ from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title, partial_level_combo
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
-from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, user_message
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, pause_while_hidden, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
 _FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
@@ -106,6 +106,7 @@ class MergesPane(QWidget):
         self._live_merges: list[MergeRecord] | None = None
         self.merges_job = LatestRequest(self)
         self.fire_job = LatestRequest(self)
+        pause_while_hidden(self, [self.fire_job])
         self.index_worker: Worker | None = None
 
         self.title_label = QLabel(_NO_MODEL)
@@ -220,6 +221,8 @@ class MergesPane(QWidget):
         self.whole_check.toggled.connect(lambda _on: self.apply_filter())
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
+        # Enter on the number already shown jumps too (valueChanged stays silent then)
+        self.jump_spin.lineEdit().returnPressed.connect(lambda: self.jump_to_rank(self.jump_spin.value()))
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         self.model.modelReset.connect(self._update_count)
         self.model.layoutChanged.connect(self._update_count)
@@ -306,8 +309,11 @@ class MergesPane(QWidget):
             why = "is hidden by the filter" if 0 <= rank < len(self.model.merges) else "does not exist"
             self.state.status.emit(f"merge #{rank} {why}")
             return False
+        already = self._selected_rank == rank
         ix = self.view.select_row(row)
         self.view.scrollTo(ix, QAbstractItemView.ScrollHint.PositionAtCenter)
+        if already:  # no selection change: say the merge again instead of leaving an old message
+            self._on_selection()
         return True
 
     def selected_rank(self) -> int | None:
@@ -343,6 +349,13 @@ class MergesPane(QWidget):
         if tid is None:
             self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {self._bpe.name}")
             return False
+        # the table selects the merge that builds the token (none for a single byte)
+        rank = next((m.rank for m in self.model.merges if m.new_id == tid), None)
+        if rank is not None and self.model.row_of_rank(rank) >= 0:
+            self.jump_to_rank(rank)
+        else:
+            self.view.clearSelection()
+            self._selected_rank = None
         return self.show_token_tree(tid)
 
     def fire_sites_text(self) -> str:

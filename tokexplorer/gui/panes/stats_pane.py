@@ -43,7 +43,7 @@ from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
-from tokexplorer.gui.workers import LatestRequest, Worker, user_message
+from tokexplorer.gui.workers import LatestRequest, Worker, pause_while_hidden, user_message
 
 #: Measures offered in the chart: row key -> (title, y axis label).
 CHART_MEASURES: dict[str, tuple[str, str]] = {
@@ -89,6 +89,7 @@ class StatsPane(QWidget):
         self.state = state
         self.stats: CorpusStats | None = None
         self._job = LatestRequest(self)
+        pause_while_hidden(self, [self._job])  # statistics of a large corpus wait while another tab is shown
 
         self.compute_button = QPushButton("Compute statistics")
         self.compute_button.clicked.connect(self.compute)

@@ -16,8 +16,9 @@ Hovering a token in Compare highlights its bytes. In a resizable QScrollArea, he
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+import bisect
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TypeVar
 
 import unicodedata2
@@ -26,10 +27,10 @@ from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPa
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
-from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import visible_char
 from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
+from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
 CELL_W = 30.0
 """Width of one byte cell, pixels."""
@@ -39,34 +40,6 @@ LABEL_W = 120.0
 """Width of the track-name column at the left, pixels."""
 _ROW_GAP = 10.0
 _Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
-
-
-@dataclass(frozen=True, slots=True)
-class TokenTrack:
-    """One tokenizer's row of token boxes.
-
-    Attributes:
-        name: tokenizer name shown at the left.
-        tokenization: its tokens for the text, or None when ``error`` is set.
-        error: a one-line error shown in the track instead of tokens, or None.
-        cuts: (byte offset, kind) of boundaries inside a code point
-            (``"code point"``) or grapheme cluster (``"grapheme"``).
-        exact: False when the spans are approximate (a SentencePiece normalizer
-            changed the text); the row is then labelled ``≈`` and says so.
-        descriptions: per token, what it holds (``"bytes 1–2 of 3 of U+4F60 你"``),
-            from :class:`tokexplorer.core.analysis.inspector.TokenReport`.
-        spellings: per token, the family's spelling (``Ġok``, ``▁good``, ``<0xE9>``).
-        grapheme_parts: token index → the part of a grapheme cluster it holds (dotted outline).
-    """
-
-    name: str
-    tokenization: Tokenization | None = None
-    error: str | None = None
-    cuts: tuple[tuple[int, str], ...] = ()
-    exact: bool = True
-    descriptions: tuple[str, ...] = ()
-    spellings: tuple[str, ...] = ()
-    grapheme_parts: Mapping[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +60,8 @@ class ByteView(QWidget):
 
     Attributes:
         max_bytes: at most this many bytes are drawn (the rest is summarised).
+        offset_base: byte offset of the first byte shown in the whole input (a part of
+            a long text or file starts later); row labels and byte tooltips add it.
     """
 
     max_bytes = 16_384
@@ -102,6 +77,8 @@ class ByteView(QWidget):
         self._tracks: list[TokenTrack] = []
         self._labels: list[list[str | None]] = []  # per track: the label of each token box
         self._highlight: tuple[int, int] | None = None
+        self._fills, self._ends = paint_index([])
+        self.offset_base = 0
         self._update_metrics()
 
     # ------------------------------------------------------------------ public API
@@ -110,6 +87,7 @@ class ByteView(QWidget):
         """Show ``analysis`` (a ``tokexplorer.core.text.utf8.Utf8Analysis``) with token tracks."""
         self._analysis = analysis
         self._tracks = list(tracks)
+        self._fills, self._ends = paint_index([tr.tokenization for tr in self._tracks])  # once per text
         self._labels = [box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
         self._update_height()
         self.update()
@@ -244,7 +222,7 @@ class ByteView(QWidget):
         a = self._analysis
         info = a.bytes[off]
         if track == 0:
-            return f"byte {off}: {info.value:02X} · {utf8.describe_byte(info)}"
+            return f"byte {off + self.offset_base}: {info.value:02X} · {utf8.describe_byte(info)}"
         if track == 1:
             cp = a.code_points[info.cp_index]
             return f"code point {cp.index}: {cp.label}\nbytes {a.data[cp.byte_start:cp.byte_end].hex(' ').upper()}"
@@ -366,7 +344,7 @@ class ByteView(QWidget):
                 p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
                            self._small_fm.elidedText(name, Qt.TextElideMode.ElideRight, LABEL_W - 6))
             p.setPen(pal.placeholderText().color())
-            p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n}")
+            p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n + self.offset_base}")
 
     def _paint_bytes(self, p: QPainter, win: _Window) -> None:
         """The bytes track: each byte in hex on its role's colour, k/n of a sequence."""
@@ -454,8 +432,13 @@ class ByteView(QWidget):
                            self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
             return
         toks = tr.tokenization.tokens
-        fills = theme.token_colors([t.id for t in toks])
-        for i, (t, fill, label) in enumerate(zip(toks, fills, self._labels[k])):
+        fills, ends, labels = self._fills[k], self._ends[k], self._labels[k]
+        # skip the tokens ending before the window, stop after it (out of order: all)
+        first = bisect.bisect_right(ends, win.b0) if ends is not None else 0
+        for i in range(first, len(toks)):
+            t, fill, label = toks[i], fills[i], labels[i]
+            if t.byte_start >= win.b1 and ends is not None:
+                break
             if label is None or t.byte_end <= win.b0 or t.byte_start >= win.b1:
                 continue
             st = theme.token_style(t, fill, grapheme_part=i in tr.grapheme_parts)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pyqtgraph as pg
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QSizePolicy, QVBoxLayout, QWidget
 
 from tokexplorer.gui import theme
 
@@ -38,9 +39,12 @@ class GroupedBarChart(QWidget):
             ax = self.plot.getAxis(name)
             ax.setPen(pg.mkPen(theme.CHART_AXIS))
             ax.setTextPen(pg.mkPen(theme.CHART_TEXT))
-        self._legend = self.plot.addLegend(
-            offset=(-10, 10), labelTextColor=theme.CHART_TEXT.name(), brush=pg.mkBrush(theme.CHART_LEGEND_BG)
-        )
+        # the legend gets its own cell right of the bars, so it never covers one
+        self._legend = pg.LegendItem(labelTextColor=theme.CHART_TEXT.name(), brush=pg.mkBrush(theme.CHART_LEGEND_BG))
+        self._legend.setSizePolicy(QSizePolicy.Policy.Fixed, QSizePolicy.Policy.Fixed)
+        grid = self.plot.getPlotItem().layout
+        grid.addItem(self._legend, 2, grid.columnCount())  # the view box's row, a column of its own
+        grid.setAlignment(self._legend, Qt.AlignmentFlag.AlignTop)
         self.categories: list[str] = []
         self.series: list[tuple[str, list[float | None]]] = []
         lay = QVBoxLayout(self)

@@ -1,8 +1,15 @@
-"""The byte inspector's code point table: one row per code point of the inspected text."""
+"""The byte inspector's code point table: one row per code point of the inspected text.
+
+The rows live in a Qt item model and cells are made when they are drawn, so
+showing a part with thousands of code points costs one small tuple per row, not
+six widgets per row.
+"""
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableWidget, QTableWidgetItem, QWidget
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
 
 from tokexplorer.core.text import utf8
 from tokexplorer.gui.widgets.glyphs import visible_char
@@ -11,6 +18,10 @@ MAX_TABLE_ROWS = 5_000
 """At most this many code points are listed in the table."""
 
 CodePointRow = tuple[str, str, str, str, int]
+
+HEADERS = ("#", "code point", "char", "name", "UTF-8 bytes", "grapheme")
+
+_Index = QModelIndex | QPersistentModelIndex
 
 
 def code_point_row(cp: utf8.CodePointInfo, data: bytes) -> CodePointRow:
@@ -25,7 +36,56 @@ def code_point_row(cp: utf8.CodePointInfo, data: bytes) -> CodePointRow:
     )
 
 
-class CodePointTable(QTableWidget):
+class _CodePointModel(QAbstractTableModel):
+    """The rows of :class:`CodePointTable`; cell texts are made on demand."""
+
+    def __init__(self, font: QFont, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.font = font
+        self.cps: tuple[utf8.CodePointInfo, ...] = ()
+        self.rows: list[CodePointRow] = []
+
+    def reset(self, cps: tuple[utf8.CodePointInfo, ...], rows: list[CodePointRow]) -> None:
+        self.beginResetModel()
+        self.cps, self.rows = cps, rows
+        self.endResetModel()
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt override
+        return 0 if parent.isValid() else len(self.rows)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: N802, B008 - Qt override
+        return 0 if parent.isValid() else len(HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole):  # noqa: N802
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return HEADERS[section]
+        return None
+
+    def cell(self, r: int, c: int) -> str:
+        cp, row = self.cps[r], self.rows[r]
+        if c == 0:
+            return str(cp.index)
+        if c == 1:
+            return "invalid" if cp.invalid else row[0]
+        if c == 2:
+            if cp.invalid:
+                return "\u2717"
+            if cp.char.isprintable() and not cp.char.isspace():
+                return row[1]
+            return visible_char(cp.char, self.font)
+        return (row[2], row[3], str(row[4]))[c - 3]
+
+    def data(self, index: _Index, role: int = Qt.ItemDataRole.DisplayRole):
+        if not index.isValid():
+            return None
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self.cell(index.row(), index.column())
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 3:
+            return self.cps[index.row()].label
+        return None
+
+
+class CodePointTable(QTableView):
     """Code points of a text: #, code point, char, name, UTF-8 bytes, grapheme.
 
     Invisible characters are shown by :func:`~tokexplorer.gui.widgets.glyphs.visible_char`,
@@ -37,36 +97,36 @@ class CodePointTable(QTableWidget):
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(0, 6, parent)
-        self.rows: list[CodePointRow] = []
-        self.setHorizontalHeaderLabels(["#", "code point", "char", "name", "UTF-8 bytes", "grapheme"])
+        super().__init__(parent)
+        self._model = _CodePointModel(self.font(), self)
+        self.setModel(self._model)
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().hide()
-        self.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.horizontalHeader().setStretchLastSection(True)
+        header = self.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setResizeContentsPrecision(100)  # column widths from the rows on screen, not all of them
+        header.setStretchLastSection(True)
+
+    @property
+    def rows(self) -> list[CodePointRow]:
+        return self._model.rows
+
+    def rowCount(self) -> int:  # noqa: N802 - named like QTableWidget's
+        """Number of rows shown."""
+        return self._model.rowCount()
+
+    def currentRow(self) -> int:  # noqa: N802 - named like QTableWidget's
+        """The selected row, or -1."""
+        return self.currentIndex().row()
+
+    def cell(self, row: int, column: int) -> str:
+        """The text shown in a cell (columns as in :data:`HEADERS`)."""
+        return self._model.cell(row, column)
 
     def show_analysis(self, analysis: utf8.Utf8Analysis) -> None:
-        """List the code points of ``analysis`` (the first :data:`MAX_TABLE_ROWS`)."""
+        """List the code points of ``analysis`` (the first :data:`MAX_TABLE_ROWS`), scrolled to the top."""
         cps = analysis.code_points[:MAX_TABLE_ROWS]
-        self.rows = [code_point_row(cp, analysis.data) for cp in cps]
-        font = self.font()
-        self.setUpdatesEnabled(False)
-        try:
-            self.clearContents()
-            self.setRowCount(len(self.rows))
-            for r, (cp, row) in enumerate(zip(cps, self.rows)):
-                if cp.invalid:
-                    shown = "\u2717"
-                elif cp.char.isprintable() and not cp.char.isspace():
-                    shown = row[1]
-                else:
-                    shown = visible_char(cp.char, font)
-                cells = (str(cp.index), row[0] if not cp.invalid else "invalid", shown, row[2], row[3], str(row[4]))
-                for c, value in enumerate(cells):
-                    item = QTableWidgetItem(value)
-                    if c == 3:
-                        item.setToolTip(cp.label)
-                    self.setItem(r, c, item)
-        finally:
-            self.setUpdatesEnabled(True)
+        self._model.reset(cps, [code_point_row(cp, analysis.data) for cp in cps])
+        self.scrollToTop()

@@ -32,6 +32,7 @@ from tokexplorer.core.analysis import DecodeReport, decode_ids, parse_ids
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui import theme
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEBOUNCE_MS = 200
@@ -208,7 +209,7 @@ class DecodeBox(QWidget):
         self.error_label.hide()
         self.report = report
         self.text_label.setText(
-            f"text ({len(report.data):,} bytes, {len(report.text):,} code points): "
+            f"text ({plural(len(report.data), 'byte')}, {plural(len(report.text), 'code point')}): "
             f"\u201c{_shown(report.text) if report.text else ''}\u201d"
         )
         self.verdict_label.setText(report.verdict)

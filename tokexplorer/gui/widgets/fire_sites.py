@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QTextCharFormat, QTextCursor
+from PySide6.QtGui import QShowEvent, QTextCharFormat, QTextCursor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -77,6 +77,12 @@ class FireSitesView(QWidget):
         self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setToolTip("Click a chunk to see where it first occurs in the text")
+        self.table.cellClicked.connect(lambda row, _col: self.go_to_chunk(row))
+        self._fires: FireIndex | None = None
+        self._shown_text = ""
+        self._rows: list[tuple[str, int]] = []
+        self._target: tuple[int, int] | None = None  # UTF-16 range to bring into view when shown
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.text)
         split.addWidget(self.table)
@@ -88,6 +94,7 @@ class FireSitesView(QWidget):
     def clear(self) -> None:
         """Show nothing and ask for a merge."""
         self.text.setPlainText("")
+        self._shown_text, self._fires, self._rows, self._target = "", None, [], None
         self.table.setRowCount(0)
         self.label.setText(_SELECT_A_MERGE)
 
@@ -118,11 +125,40 @@ class FireSitesView(QWidget):
                 else " (its token never forms here: a lower-ranked merge takes its bytes first, or they do not occur)"
             )
         )
-        if self.text.toPlainText() != text:
+        if self._shown_text != text:
             self.text.setPlainText(text)
+            self._shown_text = text
+        self._fires = fires
         self._highlight(text, sites.spans)
         self._fill_chunks(sites.chunks[:MAX_FIRE_CHUNKS])
         return list(sites.spans)
+
+    def go_to_chunk(self, row: int) -> None:
+        """Select the first occurrence in the text of the chunk in table row ``row`` and bring it into view."""
+        if self._fires is None or not 0 <= row < len(self._rows):
+            return
+        chunk = self._rows[row][0]
+        ci = self._fires.chunks.index(chunk)
+        start = next(off for c, off in self._fires.chunk_starts if c == ci)
+        u16 = byte_to_utf16(self._shown_text)
+        self._bring_into_view(u16[start], u16[start + len(chunk.encode("utf-8"))])
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._target is not None:  # chosen while the tab was hidden: scroll now
+            self._bring_into_view(*self._target)
+
+    def _bring_into_view(self, start: int, end: int) -> None:
+        """Select UTF-16 range [start, end) of the text and scroll it to the middle of the view."""
+        cur = QTextCursor(self.text.document())
+        cur.setPosition(start)
+        cur.setPosition(end, QTextCursor.MoveMode.KeepAnchor)
+        self.text.setTextCursor(cur)
+        if self.text.isVisible():
+            self.text.centerCursor()  # not at the bottom edge, where ensureCursorVisible leaves it
+            self._target = None
+        else:
+            self._target = (start, end)
 
     def _highlight(self, text: str, spans: Sequence[tuple[int, int]]) -> None:
         selections = []
@@ -140,13 +176,12 @@ class FireSitesView(QWidget):
                 sel.cursor = cur
                 sel.format = fmt
                 selections.append(sel)
-            first = QTextCursor(doc)
-            first.setPosition(u16[spans[0][0]])
-            self.text.setTextCursor(first)
-            self.text.ensureCursorVisible()
         self.text.setExtraSelections(selections)
+        if spans:
+            self._bring_into_view(u16[spans[0][0]], u16[spans[0][0]])
 
     def _fill_chunks(self, rows: Sequence[tuple[str, int]]) -> None:
+        self._rows = list(rows)
         self.table.setRowCount(0)
         self.table.setRowCount(len(rows))
         for r, (chunk, count) in enumerate(rows):

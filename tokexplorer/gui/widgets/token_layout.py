@@ -344,13 +344,21 @@ def lay_out(
             it.width = max(metrics.advance(it.shown), metrics.space_w * 0.5)
         if it.cuts:
             it.width = max(it.width, min_piece * (len(it.cuts) + 1))
+    # ids are numbers: without a gap between tokens "12 345" would read "12345"
+    gap = metrics.space_w if options.show_ids else 0.0
+    ends = {int(u1) - 1 for _u0, u1 in ranges} if gap else set()
+    for i in ends:
+        items[i].width += gap  # lines are broken with the gaps counted
     lines = _break_lines(items, breaks, width)
+    for i in ends:
+        items[i].width -= gap  # the gap belongs to no token box
     for ln, (a, b) in enumerate(lines):
         x = PAD_X
-        for it in items[a:b]:
+        for i in range(a, b):
+            it = items[i]
             it.x = x
             it.line = ln
-            x += it.width
+            x += it.width + (gap if i in ends else 0.0)
     line_tokens: list[list[Segment]] = [[] for _ in lines]
     segs_all: list[list[Segment]] = []
     for ti, (u0, u1) in enumerate(ranges):

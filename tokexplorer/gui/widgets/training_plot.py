@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from tokexplorer.core.types import MergeRecord
@@ -104,6 +105,7 @@ class TrainingPlot(QWidget):
         self.scatter.sigClicked.connect(self._on_points_clicked)
         self.glw.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self._n = 0
+        self._pending: tuple[Sequence[MergeRecord], int | None] | None = None  # drawn when shown
         self._point_clicked = False
 
         layout = QVBoxLayout(self)
@@ -127,6 +129,11 @@ class TrainingPlot(QWidget):
                 unknown (then the token plots show the tokens saved instead).
         """
         self._n = len(merges)
+        if self.window().isVisible() and not self.isVisible():
+            # another tab is shown: draw (tens of thousands of points) when this one is
+            self._pending = (merges, n_bytes)
+            return
+        self._pending = None
         ranks = np.arange(len(merges))
         lengths = np.fromiter((len(m.merged) for m in merges), dtype=np.int64, count=len(merges))
         self.scatter.setData(x=ranks, y=lengths, data=ranks)
@@ -184,7 +191,13 @@ class TrainingPlot(QWidget):
         """
         snapshot = list(merges)
         self.set_merges(snapshot, n_bytes)
-        self.note.setText(f"training… {len(snapshot):,} merges so far. " + self.note.text())
+        if self._pending is None:
+            self.note.setText(f"training… {len(snapshot):,} merges so far. " + self.note.text())
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._pending is not None:
+            self.set_merges(*self._pending)
 
     def set_marker(self, rank: int | None) -> None:
         """Draw a vertical line at merge ``rank`` on every plot (None: hide it)."""

@@ -102,6 +102,7 @@ class CorpusFileList(QWidget):
         super().__init__(parent)
         self.state = state
         self.corpus: Corpus | None = None
+        self.requested_paths: list[str] = []  # the paths of the last load_paths (recent files)
         self.reread_worker: Worker | None = None
         self._load_job = LatestRequest(self)
         self._load_errors: list[str] = []
@@ -203,6 +204,7 @@ class CorpusFileList(QWidget):
         paths = [str(p) for p in paths if str(p)]
         if not paths:
             return None
+        self.requested_paths = paths
         from tokexplorer.core.io import read_corpus
 
         shown = os.path.basename(paths[0].rstrip("/\\")) or paths[0]

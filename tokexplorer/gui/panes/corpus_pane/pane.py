@@ -12,6 +12,7 @@ replaces the ``"sentencepiece"`` column.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
@@ -100,6 +102,7 @@ class CorpusPane(QWidget):
         self.last_worker: Worker | None = None
         self.before_training: Callable[[str], bool] | None = None
         self._running = ""  # algorithm of the training under way; "" when idle
+        self._started = 0.0  # perf_counter() when the training under way started
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
@@ -192,12 +195,13 @@ class CorpusPane(QWidget):
             self._report_error("training is already running; cancel it first")
             return None
         corpus = self.corpus
-        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
-        if corpus is None or not texts:
+        if corpus is None or corpus.is_empty:
             self._report_error("nothing to train on: the corpus is empty; open some text files first")
             return None
         if not allow_damaged and not self._damaged_text_accepted(corpus, confirm=confirm):
             return None
+        # the one reading rule, the command line's too (damaged files were accepted above)
+        texts = [f.text for f in training_files(corpus, allow_damaged=True)[0]]
         request = self.form.request(
             texts,
             algorithm=algorithm or self.form.algorithm(),
@@ -256,6 +260,7 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
         worker.signals.cancelled.connect(self._on_train_cancelled)
         self.last_worker = worker
+        self._started = time.perf_counter()
         self.form.set_busy()
         self._running = request.algorithm
         text = f"training {algorithm_label(request.algorithm)}, vocab {request.vocab_size:,}…"
@@ -284,6 +289,7 @@ class CorpusPane(QWidget):
         self.training_progress.emit(p)
 
     def _on_trained(self, request: TrainingRequest, outcome: TrainingOutcome) -> None:
+        seconds = time.perf_counter() - self._started
         self._set_idle()
         tok = outcome.tokenizer
         if outcome.bpe is not None:
@@ -292,7 +298,7 @@ class CorpusPane(QWidget):
                 model=outcome.bpe,
                 tokenizer=tok,
                 report=outcome.report,
-                message=outcome.summary,
+                message=f"{outcome.summary}; {seconds:.1f} s",
                 vocab_size=request.vocab_size,
             )
             self.state.set_bpe(outcome.bpe)
@@ -311,7 +317,7 @@ class CorpusPane(QWidget):
         else:
             notes = list(outcome.notes)
             # what was trained is said after the note of a fitted size (always the first note)
-            notes.insert(int(outcome.vocab_size != request.vocab_size), f"trained {tok.description}")
+            notes.insert(int(outcome.vocab_size != request.vocab_size), f"trained {tok.description} in {seconds:.1f} s")
             result = TrainingResult(
                 algorithm=request.algorithm,
                 model=tok,
@@ -321,7 +327,7 @@ class CorpusPane(QWidget):
                 notes=notes,
             )
             self.state.replace_tokenizer("sentencepiece", tok)
-        self.form.set_done()
+        self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
         self.state.status.emit(result.message)
         self.training_finished.emit(result)

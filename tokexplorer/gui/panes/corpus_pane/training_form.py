@@ -44,7 +44,12 @@ ALGORITHMS: tuple[tuple[str, str], ...] = (
 )
 
 DEFAULT_VOCAB_SIZE = 4096
-DEFAULT_SPECIAL_TOKENS = "<|endoftext|>"
+
+#: The widest text the progress bar shows (it is made wide enough for it).
+PROGRESS_WIDEST = "counting 1,000,000 / 1,000,000"
+#: No special tokens unless asked for, as on the command line (``train`` without
+#: ``--special``): a token nobody asked for changes the ids and the number of merges.
+DEFAULT_SPECIAL_TOKENS = ""
 #: The special tokens field's text for WordPiece (BERT's).
 WORDPIECE_SPECIAL_TOKENS = " ".join(BERT_SPECIAL_TOKENS)
 
@@ -95,6 +100,7 @@ class TrainingForm(QGroupBox):
             "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
         )
         self.specials_edit = QLineEdit(DEFAULT_SPECIAL_TOKENS)
+        self.specials_edit.setPlaceholderText("none (e.g. <|endoftext|>)")
         self.specials_edit.setToolTip(
             "Special tokens, separated by commas or spaces; they get the ids after the merges"
         )
@@ -133,6 +139,9 @@ class TrainingForm(QGroupBox):
         self.cancel_button = QPushButton("Cancel")
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
+        # wide enough for its longest text ("counting 1,000,000 / 1,000,000"), so none is cut
+        longest = self.progress.fontMetrics().horizontalAdvance(PROGRESS_WIDEST)
+        self.progress.setMinimumWidth(longest + 48)
         self.train_message = QLabel()
         self.train_message.setWordWrap(True)
         self.train_message.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -244,11 +253,11 @@ class TrainingForm(QGroupBox):
         self.cancel_button.setEnabled(False)
         self.progress.setFormat("cancelling…")
 
-    def set_done(self) -> None:
-        """The progress bar full and "done"."""
+    def set_done(self, seconds: float) -> None:
+        """The progress bar full and "done in 2.4 s" (``seconds``: how long the training took)."""
         self.progress.setRange(0, 1)
         self.progress.setValue(1)
-        self.progress.setFormat("done")
+        self.progress.setFormat(f"done in {seconds:.1f} s")
 
     def show_progress(self, p: Progress) -> None:
         """Show a training :class:`Progress`: done of total (merges while merging), else the phase."""
@@ -257,8 +266,7 @@ class TrainingForm(QGroupBox):
             if self.progress.maximum() != total:
                 self.progress.setRange(0, total)
             self.progress.setValue(min(int(p.done), total))
-            unit = " merges" if p.phase == "merging" else ""
-            self.progress.setFormat(f"{p.phase}: {p.done:,} of {p.total:,}{unit}")
+            self.progress.setFormat(f"{p.phase} {p.done:,} / {p.total:,}")
         else:
             self.progress.setRange(0, 0)
             self.progress.setFormat(f"{p.phase}…")

@@ -1,0 +1,286 @@
+"""A desktop journey through the real window, with an event-loop probe (issue 16).
+
+The journey, in one offscreen window (the real ``MainWindow``, its startup work,
+its workers):
+
+1. open a corpus (default ``/work/wt/corpora/en_10mb.txt``; the startup trains its
+   default models on it, as it does for a user);
+2. train a BPE to ``--vocab-size`` (default 32000) from the window (Train);
+3. switch through every tab, letting each settle;
+4. open a binary file (default: the first 1.2 MB of this Python interpreter) as raw
+   bytes (File > Open raw bytes), then go to its last part and scroll to its end;
+5. settle, then quit.
+
+A 10 ms QTimer records the longest gap between its ticks over the whole journey
+(an event-loop stall: the GUI thread was busy), with the step it happened in.
+The journey runs in a child process so that quitting is timed as a user sees it:
+from the window's close to the process's end (the interpreter freeing what is
+left included).
+
+Printed: the longest stall (target <= 100 ms), the raw file's first-screen time
+(target <= 0.5 s), peak RSS (<= 1.5 GB), settled RSS after the journey (<= 800 MB)
+and the quit time (<= 2 s). ``--profile OUT.prof`` writes a cProfile of the GUI
+thread (the child's main thread) for ``python -m pstats``.
+
+Corpora: any text file works. The benchmark corpora are rebuilt deterministically
+by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it writes
+``en_10mb.txt`` among others); a 10 MB file can also be made from any text by
+repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
+
+Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N] [--profile OUT.prof]
+[--stall-dump FILE]`` (``--stall-dump`` writes every thread's stack whenever the loop stalls 100 ms).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = "/work/wt/corpora/en_10mb.txt"
+BINARY_BYTES = 1_200_000
+TARGETS = {"stall_ms": 100, "first_screen_s": 0.5, "peak_mb": 1536, "settled_mb": 800, "quit_s": 2.0}
+
+
+def rss_mb() -> tuple[float, float]:
+    """(current RSS, peak RSS) of this process in MiB, from /proc/self/status."""
+    cur = peak = 0.0
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                cur = int(line.split()[1]) / 1024
+            elif line.startswith("VmHWM:"):
+                peak = int(line.split()[1]) / 1024
+    return cur, peak
+
+
+def default_binary(folder: str) -> str:
+    """The first :data:`BINARY_BYTES` bytes of this interpreter's executable (a real binary)."""
+    src = os.path.realpath(sys.executable)
+    with open(src, "rb") as f:
+        data = f.read(BINARY_BYTES)
+    if len(data) < BINARY_BYTES:  # a small launcher: pad with libpython's bytes
+        import sysconfig
+
+        lib = os.path.join(sysconfig.get_config_var("LIBDIR") or "", sysconfig.get_config_var("LDLIBRARY") or "")
+        with open(lib, "rb") as f:
+            data = (data + f.read(BINARY_BYTES))[:BINARY_BYTES]
+    path = os.path.join(folder, "binary.bin")
+    with open(path, "wb") as f:
+        f.write(data)
+    return path
+
+
+def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by step
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    sys.path.insert(0, str(ROOT))
+    from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
+    from PySide6.QtWidgets import QApplication
+
+    settings_dir = tempfile.mkdtemp(prefix="tokexplorer-bench-settings-")
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings_dir)
+    app = QApplication.instance() or QApplication(["tokexplorer"])
+    from tokexplorer.gui import app as gui_app
+    from tokexplorer.gui.main_window import MainWindow
+
+    gui_app.configure_application(app)
+    profiler = None
+    if ns.profile:
+        import cProfile
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+
+    dump = None
+    if ns.stall_dump:
+        import faulthandler
+
+        dump = open(ns.stall_dump, "w")  # noqa: SIM115 - open for the whole journey
+    step = {"name": "start"}
+    worst = {"gap": 0.0, "step": ""}
+    per_step: dict[str, float] = {}
+    peak = {"mb": 0.0}
+    clock = QElapsedTimer()
+    probe = QTimer()
+    probe.setInterval(10)
+
+    def tick() -> None:
+        gap = clock.restart() / 1000.0
+        name = step["name"]
+        per_step[name] = max(per_step.get(name, 0.0), gap)
+        if gap > worst["gap"]:
+            worst.update(gap=gap, step=name)
+        if dump is not None:  # re-arm: every thread's stack is written if the next tick is late
+            faulthandler.dump_traceback_later(0.1, file=dump)
+
+    probe.timeout.connect(tick)
+    memory_probe = QTimer()  # RSS every 250 ms (reading /proc each tick would itself stall)
+    memory_probe.setInterval(250)
+    memory_probe.timeout.connect(lambda: peak.update(mb=max(peak["mb"], rss_mb()[0])))
+
+    def wait(pred, timeout: float) -> bool:
+        t_end = time.perf_counter() + timeout
+        loop = QEventLoop()
+        while time.perf_counter() < t_end:
+            if pred():
+                return True
+            QTimer.singleShot(20, loop.quit)
+            loop.exec()
+        return pred()
+
+    def settle(seconds: float) -> None:
+        wait(lambda: False, seconds)
+
+    def out(**kv: object) -> None:
+        print(json.dumps(kv), flush=True)
+
+    window = MainWindow()
+    window.show_error_dialogs = False
+    window.resize(1280, 800)
+    window.show()
+    clock.start()
+    probe.start()
+    memory_probe.start()
+
+    step["name"] = "open corpus + startup models"
+    t0 = time.perf_counter()
+    window.startup.run([ns.corpus])
+    if not wait(lambda: window.startup.finished, 600):
+        out(error="startup did not finish")
+    out(event="startup", seconds=round(time.perf_counter() - t0, 2))
+
+    step["name"] = f"train {ns.vocab_size}"
+    done = {"v": False}
+    pane = window.corpus_pane
+    pane.training_finished.connect(lambda *_: done.update(v=True))
+    pane.training_failed.connect(lambda *_: done.update(v=True))
+    pane.form.vocab_spin.setValue(ns.vocab_size)
+    t0 = time.perf_counter()
+    window.train()
+    wait(lambda: done["v"], 900)
+    out(event="trained", seconds=round(time.perf_counter() - t0, 2))
+    step["name"] = "after training"
+    settle(3.0)
+
+    for i in range(window.tabs.count()):
+        step["name"] = f"tab {window.tabs.tabText(i)}"
+        window.tabs.setCurrentIndex(i)
+        settle(2.0)
+
+    step["name"] = "open raw bytes"
+    bytes_pane = window.bytes_pane
+    shown = {"v": False}
+    bytes_pane.updated.connect(lambda: shown.update(v=True))
+    t0 = time.perf_counter()
+    window.open_raw_bytes(ns.binary)
+    wait(lambda: shown["v"] and bytes_pane.raw is not None, 120)
+    first_screen = time.perf_counter() - t0
+    out(event="raw first screen", seconds=round(first_screen, 3))
+
+    step["name"] = "raw: scroll to end"
+    bytes_pane.show_last()
+    wait(lambda: not bytes_pane.busy, 120)
+    bar = bytes_pane.scroll.verticalScrollBar()
+    for k in range(1, 21):
+        bar.setValue(bar.maximum() * k // 20)
+        settle(0.05)
+    settle(1.0)
+
+    step["name"] = "raw: back to text"
+    bytes_pane.leave_raw()
+    wait(lambda: not bytes_pane.busy, 120)
+    settle(1.0)
+    step["name"] = "settle"
+    settle(5.0)
+    settled = rss_mb()[0]
+    probe.stop()
+    if dump is not None:
+        faulthandler.cancel_dump_traceback_later()
+    if profiler is not None:
+        profiler.disable()
+        profiler.dump_stats(ns.profile)
+    out(
+        event="journey",
+        stall_ms=round(worst["gap"] * 1000),
+        stall_step=worst["step"],
+        per_step_ms={k: round(v * 1000) for k, v in per_step.items()},
+        first_screen_s=round(first_screen, 3),
+        peak_mb=round(max(peak["mb"], rss_mb()[1])),
+        settled_mb=round(settled),
+    )
+    out(event="quitting", t=time.time())
+    # quit as the app does: close the window, leave the event loop (aboutToQuit stops the workers)
+    QTimer.singleShot(0, window.close)
+    QTimer.singleShot(0, app.quit)
+    app.exec()
+    return 0
+
+
+def parent(ns: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory() as tmp:
+        binary = ns.binary or default_binary(tmp)
+        cmd = [sys.executable, __file__, ns.corpus, "--binary", binary, "--vocab-size", str(ns.vocab_size), "--child"]
+        if ns.profile:
+            cmd += ["--profile", ns.profile]
+        if ns.stall_dump:
+            cmd += ["--stall-dump", ns.stall_dump]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
+        journey: dict[str, object] = {}
+        quit_at = 0.0
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            rec = json.loads(line)
+            if rec.get("event") == "journey":
+                journey = rec
+            elif rec.get("event") == "quitting":
+                quit_at = time.time()
+            else:
+                print("  ", rec)
+        proc.wait()
+        quit_s = time.time() - quit_at if quit_at else float("nan")
+    if not journey:
+        print("the journey did not finish")
+        return 1
+    size = os.path.getsize(binary) if ns.binary else BINARY_BYTES
+    print(f"corpus {ns.corpus} · vocab {ns.vocab_size} · binary {size:,} bytes")
+    print("longest stall per step (ms):")
+    for name, ms in journey["per_step_ms"].items():  # type: ignore[union-attr]
+        print(f"    {ms:6d}  {name}")
+    rows = [
+        ("longest event-loop stall", journey["stall_ms"], "ms", "stall_ms", f" (in: {journey['stall_step']})"),
+        ("raw first screen", journey["first_screen_s"], "s", "first_screen_s", ""),
+        ("peak RSS", journey["peak_mb"], "MB", "peak_mb", ""),
+        ("settled RSS", journey["settled_mb"], "MB", "settled_mb", ""),
+        ("quit", round(quit_s, 2), "s", "quit_s", ""),
+    ]
+    for label, value, unit, key, extra in rows:
+        ok = float(value) <= TARGETS[key]  # type: ignore[arg-type]
+        print(f"{label:26s} {value:>8} {unit:2s}  target <= {TARGETS[key]}  {'PASS' if ok else 'MISS'}{extra}")
+    return 0
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("corpus", nargs="?", default=DEFAULT_CORPUS)
+    ap.add_argument("--binary", help="file opened as raw bytes (default: 1.2 MB of a real binary)")
+    ap.add_argument("--vocab-size", type=int, default=32000)
+    ap.add_argument("--profile", metavar="OUT.prof", help="cProfile the GUI thread to this file")
+    ap.add_argument("--stall-dump", metavar="FILE",
+                    help="write every thread's stack to FILE whenever the event loop stalls over 100 ms")
+    ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    ns = ap.parse_args()
+    if not os.path.exists(ns.corpus):
+        print(f"no such corpus: {ns.corpus}")
+        return 2
+    return child(ns) if ns.child else parent(ns)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,112 @@
+"""What the window remembers (issue 16.3): set things, make a new window, find them again.
+
+Each test has its own settings folder (tests/gui/conftest.py), never the user's."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from tokexplorer.gui import recent, settings
+from tokexplorer.gui.main_window import TAB_BYTES, MainWindow
+
+
+def _window(qtbot) -> MainWindow:
+    w = MainWindow()
+    w.show_error_dialogs = False
+    qtbot.addWidget(w)
+    return w
+
+
+def test_settings_live_in_the_test_folder(settings_dir):
+    s = settings.settings()
+    assert s.format() == QSettings.Format.IniFormat
+    assert s.fileName() == str(settings_dir / "tokexplorer" / "tokexplorer.ini")
+
+
+def test_layout_training_and_compare_choices_are_restored(qtbot):
+    w = _window(qtbot)
+    w.show()
+    qtbot.waitExposed(w)
+    w.resize(w.width(), 500)  # the height: the width is clamped to the offscreen screen on restore
+    assert w.height() == 500 and MainWindow().height() != 500
+    w.tabs.setCurrentIndex(TAB_BYTES)
+    w.bytes_pane.splitter.setSizes([123, 400])
+    form = w.corpus_pane.form
+    form.set_algorithm("sp-unigram")
+    form.vocab_spin.setValue(12345)
+    form.pattern_combo.setCurrentIndex(form.pattern_combo.findData("cl100k"))
+    form.specials_edit.setText("<|endoftext|>, <|pad|>")
+    w.compare_pane.ids_box.setChecked(True)
+    w.compare_pane.sync_box.setChecked(False)
+    split = w.bytes_pane.splitter.sizes()
+    w.close()
+
+    w2 = _window(qtbot)
+    assert w2.memory.layout_restored and w2.height() == 500
+    w2.show()
+    qtbot.waitExposed(w2)
+    assert w2.tabs.currentIndex() == TAB_BYTES and w2.memory.tab_restored
+    assert w2.bytes_pane.splitter.sizes() == split
+    form = w2.corpus_pane.form
+    assert (form.algorithm(), form.vocab_spin.value()) == ("sp-unigram", 12345)
+    assert form.pattern_combo.currentData() == "cl100k"
+    assert form.specials_edit.text() == "<|endoftext|>, <|pad|>"
+    assert w2.compare_pane.ids_box.isChecked() and not w2.compare_pane.sync_box.isChecked()
+
+
+def test_recent_corpora_and_models_and_the_last_corpus(qtbot, tmp_path):
+    corpus = tmp_path / "a.txt"
+    corpus.write_text("the cat sat on the mat\n" * 10, encoding="utf-8")
+    w = _window(qtbot)
+    with qtbot.waitSignal(w.corpus_pane.corpus_loaded, timeout=20_000):
+        w.open_paths([str(corpus)])
+    model = tmp_path / "m.bpe"
+    from tokexplorer.core.bpe import train_bpe
+
+    w.state.set_bpe(train_bpe("the cat sat on the mat " * 5, vocab_size=260, pattern="gpt2")[0])
+    assert w.save_bpe(str(model))
+    w.close()
+
+    w2 = _window(qtbot)
+    assert recent.recent_corpora() == [[str(corpus)]]
+    assert recent.recent_models() == [str(model)]
+    w2.memory.recent_menu.rebuild()
+    texts = [a.text() for a in w2.memory.recent_menu.actions()]
+    assert f"a.txt — {tmp_path}" in texts and f"m.bpe — {tmp_path}" in texts
+    # the last corpus is what a start without files opens, unless that is turned off
+    assert w2.memory.reopen_action.isChecked()
+    assert w2.memory.startup_paths([]) == [str(corpus)]
+    assert w2.memory.startup_paths(["other.txt"]) == ["other.txt"]
+    w2.memory.reopen_action.setChecked(False)
+    w2.close()
+    w3 = _window(qtbot)
+    assert not w3.memory.reopen_action.isChecked()
+    assert w3.memory.startup_paths([]) == []
+    # choosing a recent corpus opens it
+    with qtbot.waitSignal(w3.corpus_pane.corpus_loaded, timeout=20_000) as loaded:
+        w3.memory.recent_menu.corpus_chosen.emit([str(corpus)])
+    assert [f.name for f in loaded.args[0].files] == ["a.txt"]
+    recent.clear()
+    assert recent.recent_corpora() == [] and recent.recent_models() == []
+
+
+def test_a_gone_file_leaves_the_lists_and_bad_values_are_ignored(qtbot, tmp_path):
+    gone = tmp_path / "gone.txt"
+    recent.add_corpus([str(gone)])
+    settings.set_last_corpus([str(gone)])
+    s = settings.settings()
+    s.setValue("training/vocab_size", "lots")
+    s.setValue("training/algorithm", "magic")
+    s.setValue("window/tab", 99)
+    s.sync()
+    w = _window(qtbot)
+    assert recent.recent_corpora() == [] and settings.last_corpus() == []
+    assert w.corpus_pane.form.vocab_spin.value() == 4096 and w.corpus_pane.form.algorithm() == "bpe"
+    assert w.tabs.currentIndex() == 0
+
+
+@pytest.mark.parametrize("paths", [["x.txt"], []])
+def test_startup_paths_without_a_last_corpus(qtbot, paths):
+    w = _window(qtbot)
+    assert w.memory.startup_paths(paths) == paths

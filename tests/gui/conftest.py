@@ -1,0 +1,16 @@
+"""GUI tests never read or write the user's settings: each test gets its own
+temporary settings folder (``QSettings.setPath`` for the ini format the app uses)."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+
+@pytest.fixture(autouse=True)
+def settings_dir(tmp_path):
+    """A fresh, empty settings folder for the test (the folder's path)."""
+    folder = tmp_path / "settings"
+    folder.mkdir()
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
+    return folder

@@ -1,0 +1,85 @@
+"""The main window's memory: what it restores when it opens and saves when it closes.
+
+:class:`WindowMemory` adds File ▸ Open recent and File ▸ Reopen last corpus at start
+to the window's menu, records corpora and models as they are opened, restores the
+layout, the training settings and the compare choices when the window is built,
+and saves them when it closes (see :mod:`tokexplorer.gui.settings` for where).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+
+from tokexplorer.gui import recent, settings
+from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME
+
+if TYPE_CHECKING:
+    from tokexplorer.core.io import Corpus
+    from tokexplorer.gui.main_window import MainWindow
+
+
+class WindowMemory(QObject):
+    """Restores and saves a :class:`~tokexplorer.gui.main_window.MainWindow`'s state.
+
+    Args:
+        window: the window; its File menu gets the recent menu and the reopen toggle.
+
+    Attributes:
+        recent_menu: the :class:`~tokexplorer.gui.recent.RecentMenu`.
+        reopen_action: the checkable "Reopen last corpus at start".
+        layout_restored: True when a window geometry was remembered and restored.
+        tab_restored: True when a remembered tab was selected (the startup then
+            leaves the current tab alone).
+        tiktoken: the remembered tiktoken encoding of the compare pane, or None.
+    """
+
+    def __init__(self, window: MainWindow) -> None:
+        super().__init__(window)
+        self._window = window
+        self.recent_menu = recent.RecentMenu(window)
+        self.recent_menu.corpus_chosen.connect(window.open_paths)
+        self.recent_menu.model_chosen.connect(window.open_model)
+        self.reopen_action = QAction("Reopen last corpus at start", window)
+        self.reopen_action.setCheckable(True)
+        self.reopen_action.setChecked(settings.reopen_last_corpus())
+        self.reopen_action.setToolTip("When on, the corpus open when you quit is read again the next time")
+        self.reopen_action.toggled.connect(settings.set_reopen_last_corpus)
+        window.file_menu.insertMenu(window.open_raw_action, self.recent_menu)
+        window.file_menu.insertAction(window.open_raw_action, self.reopen_action)
+        window.corpus_pane.corpus_loaded.connect(self._on_corpus_loaded)
+        window.corpus_pane.training_started.connect(lambda _alg: settings.save_training_form(window.corpus_pane.form))
+
+        self.layout_restored = settings.restore_layout(window, window.tabs)
+        self.tab_restored = settings.remembered_tab() is not None
+        settings.restore_training_form(window.corpus_pane.form)
+        self.tiktoken = settings.restore_compare_choices(window.compare_pane)
+
+    def startup_paths(self, paths: list[str]) -> list[str]:
+        """The paths to open at start: ``paths`` when given, else the last corpus when
+        reopening is on and its files still exist, else none (the built-in sample)."""
+        if paths or not self.reopen_action.isChecked():
+            return list(paths)
+        return settings.last_corpus()
+
+    def remember_model(self, path: str) -> None:
+        """Put a model file opened or saved at the top of the recent models."""
+        recent.add_model(path)
+
+    def save(self) -> None:
+        """Save the layout, the training settings and the compare choices."""
+        w = self._window
+        settings.save_layout(w, w.tabs)
+        settings.save_training_form(w.corpus_pane.form)
+        settings.save_compare_choices(w.compare_pane)
+
+    def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
+        paths = self._window.corpus_pane.file_list.requested_paths
+        if corpus is None or corpus.is_empty or not paths:
+            return
+        if corpus.files and corpus.files[0].name == BUILTIN_SAMPLE_NAME:
+            return
+        recent.add_corpus(paths)
+        settings.set_last_corpus(paths)
