@@ -51,7 +51,7 @@ from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.byte_view import ByteView, TokenTrack
+from tokexplorer.gui.widgets.byte_view import ByteView
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
 from tokexplorer.gui.widgets.cut_list import CutList, track_lines
 from tokexplorer.gui.widgets.decode_box import DecodeBox
@@ -60,6 +60,7 @@ from tokexplorer.gui.widgets.hf_stages import HFStagesView
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
 from tokexplorer.gui.widgets.part_bar import PartBar, part_range
 from tokexplorer.gui.widgets.raw_banner import RawBanner
+from tokexplorer.gui.widgets.track_paint import tracks_of
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEBOUNCE_MS = 250
@@ -467,22 +468,8 @@ class BytesPane(QWidget):
             tr.name: (tr.tokenization if tr.error is None else tr.error, ln)
             for tr, ln in zip(report.tracks, lines)
         }
-        tracks = [
-            TokenTrack(
-                tr.name,
-                tr.tokenization if tr.error is None else None,
-                tr.error,
-                tuple((c.byte_offset, c.kind) for c in tr.cuts),
-                tr.exact,
-                tuple(t.description + (f"\npart of a grapheme: {t.grapheme_part}" if t.grapheme_part else "")
-                      for t in tr.tokens),  # fmt: skip
-                tuple(t.spelling for t in tr.tokens),
-                {t.index: t.grapheme_part for t in tr.tokens if t.grapheme_part is not None},
-            )
-            for tr in report.tracks
-        ]
         self.byte_view.offset_base = pr.byte_start
-        self.byte_view.set_data(analysis, tracks)
+        self.byte_view.set_data(analysis, tracks_of(report))
         if self._raw is not None or pr.n_parts > 1:  # the editor holds the part shown, not the whole input
             self._set_editor(report.token_text if self._raw is not None else analysis.text)
         self.part_bar.show_part(pr.part, pr.n_parts, part_range(pr))

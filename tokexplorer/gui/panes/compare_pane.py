@@ -41,7 +41,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSplitter,
-    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -52,7 +51,7 @@ from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
+from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
@@ -181,14 +180,9 @@ class ComparePane(QWidget):
         self._sync_tiktoken_combo()
         self.tiktoken_combo.activated.connect(self._on_tiktoken_chosen)
 
-        self.add_button = QToolButton(self)
-        # The style's menu arrow overlaps the text of a QToolButton; draw our own.
-        self.add_button.setText("Add column ▾")
-        self.add_button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
-        self.add_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.add_menu = AddColumnMenu(self.state, self._tiktoken_loader, self)
         self.add_menu.tokenizer_ready.connect(self.add_tokenizer)
-        self.add_button.setMenu(self.add_menu)
+        self.add_button = menu_button("Add column ▾", self.add_menu, self)
 
         self.whitespace_box = QCheckBox("Whitespace (␣ → ↵)", self)
         self.whitespace_box.toggled.connect(self._on_whitespace)

@@ -25,19 +25,14 @@ from collections.abc import Callable
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
     QLabel,
-    QLineEdit,
-    QSpinBox,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
-from tokexplorer.core.analysis import SCRIPTS, FireIndex, MergeIndex, fire_index
+from tokexplorer.core.analysis import FireIndex, MergeIndex, fire_index
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.core.types import MergeRecord
@@ -46,14 +41,14 @@ from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title, partial_level_combo
+from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
+from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, pause_while_hidden, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
 _FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
-_DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
 #: How the merge tree writes token bytes in each display mode.
 _TREE_LABELS: dict[str, Callable[[bytes], str]] = {
     "text": default_label,
@@ -75,7 +70,7 @@ class MergesPane(QWidget):
         proxy: the same object as :attr:`model` (kept for callers of v0).
         view: the :class:`MergeTableView`.
         filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
-        script_combo: "any script" or one of :data:`SCRIPTS`.
+        script_combo: "any script" or one of ``core.analysis.SCRIPTS``.
         partial_combo: any token, partial UTF-8 only, or part of a grapheme only (whole code points).
         whole_check: show only the tokens no merge builds (shown when the model has some).
         display_combo: Text / Hex bytes / GPT-2 bytes.
@@ -111,8 +106,10 @@ class MergesPane(QWidget):
 
         self.title_label = QLabel(_NO_MODEL)
         self.title_label.setWordWrap(True)
-        filter_row = self._build_filter_row()
-        display_row = self._build_display_row()
+        c = MergeFilterControls()
+        self.filter_edit, self.regex_check, self.hex_check = c.filter_edit, c.regex_check, c.hex_check
+        self.script_combo, self.partial_combo, self.whole_check = c.script_combo, c.partial_combo, c.whole_check
+        self.count_label, self.display_combo, self.jump_spin = c.count_label, c.display_combo, c.jump_spin
         self.view = MergeTableView(self.model)
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
@@ -128,8 +125,8 @@ class MergesPane(QWidget):
 
         layout = QVBoxLayout(self)
         layout.addWidget(self.title_label)
-        layout.addLayout(filter_row)
-        layout.addLayout(display_row)
+        layout.addLayout(c.filter_row)
+        layout.addLayout(c.display_row)
         layout.addWidget(self.splitter, 1)
 
         # Debounce typing (the filter itself is one pass over prepared columns),
@@ -140,56 +137,6 @@ class MergesPane(QWidget):
         self._connect_controls()
         self._connect_state()
         self.set_bpe(state.bpe)
-
-    def _build_filter_row(self) -> QHBoxLayout:
-        self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("Filter: token text (the, ␣the, 你), a regex, or hex bytes (e4 bd)")
-        self.filter_edit.setClearButtonEnabled(True)
-        self.regex_check = QCheckBox("regex")
-        self.regex_check.setToolTip(
-            "Search the merged token's text with a regular expression, e.g. ^\\s or \\p{Han}{2}"
-        )
-        self.hex_check = QCheckBox("hex")
-        self.hex_check.setToolTip("Match bytes inside the merged token, written as hex pairs: e4 bd")
-        self.script_combo = QComboBox()
-        self.script_combo.addItem("any script", None)
-        for s in SCRIPTS:
-            self.script_combo.addItem(s, s)
-        self.script_combo.setToolTip("Keep merged tokens of one script (the first letter's script wins)")
-        self.partial_combo = partial_level_combo()
-        self.whole_check = QCheckBox("whole-chunk only")
-        self.whole_check.setToolTip("Keep the tokens no merge builds: emitted only when a whole chunk is the token")
-        self.count_label = QLabel()
-        self.count_label.setMinimumWidth(170)
-        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Filter:"))
-        row.addWidget(self.filter_edit, 1)
-        checks = (self.partial_combo, self.whole_check)
-        for widget in (self.regex_check, self.hex_check, self.script_combo, *checks, self.count_label):
-            row.addWidget(widget)
-        return row
-
-    def _build_display_row(self) -> QHBoxLayout:
-        self.display_combo = QComboBox()
-        for text, mode in _DISPLAY_MODES:
-            self.display_combo.addItem(text, mode)
-        self.display_combo.setToolTip(
-            "How tokens are written: readable text with \\xNN for partial characters, "
-            "hex bytes, or GPT-2's visible-byte alphabet"
-        )
-        self.jump_spin = QSpinBox()
-        self.jump_spin.setRange(0, 0)
-        self.jump_spin.setToolTip("Jump to the merge of this rank (press Enter)")
-        self.jump_spin.setKeyboardTracking(False)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("Show tokens as:"))
-        row.addWidget(self.display_combo)
-        row.addSpacing(16)
-        row.addWidget(QLabel("Jump to rank:"))
-        row.addWidget(self.jump_spin)
-        row.addStretch(1)
-        return row
 
     def _build_splitter(self) -> QSplitter:
         table_box = QWidget()

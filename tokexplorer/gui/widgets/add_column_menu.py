@@ -16,7 +16,7 @@ from collections.abc import Callable
 from functools import partial
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QToolButton, QWidget
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
@@ -178,3 +178,14 @@ class AddColumnMenu(QMenu):
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         dlg.open()
         return dlg
+
+
+def menu_button(text: str, menu: QMenu, parent: QWidget) -> QToolButton:
+    """A tool button that opens ``menu`` on click, with ``text`` (ending in its own
+    ``▾``: the style's menu arrow overlaps the text of a QToolButton, so it is hidden)."""
+    button = QToolButton(parent)
+    button.setText(text)
+    button.setStyleSheet("QToolButton::menu-indicator { image: none; width: 0px; }")
+    button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+    button.setMenu(menu)
+    return button

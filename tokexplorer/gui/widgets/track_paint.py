@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 
 from PySide6.QtGui import QColor
 
+from tokexplorer.core.analysis import InspectReport
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 
@@ -56,3 +57,23 @@ def paint_index(tokenizations: Sequence[Tokenization | None]) -> tuple[list[list
     and :func:`sorted_ends`; a row without tokens gets no colours."""
     fills = [theme.token_colors([t.id for t in tz.tokens]) if tz is not None else [] for tz in tokenizations]
     return fills, [sorted_ends(tz) for tz in tokenizations]
+
+
+def tracks_of(report: InspectReport) -> list[TokenTrack]:
+    """The token rows of an inspector report: per tokenizer its tokens (or its
+    error), the cuts inside code points and graphemes, each token's description
+    (with the part of a grapheme it holds) and spelling."""
+    return [
+        TokenTrack(
+            tr.name,
+            tr.tokenization if tr.error is None else None,
+            tr.error,
+            tuple((c.byte_offset, c.kind) for c in tr.cuts),
+            tr.exact,
+            tuple(t.description + (f"\npart of a grapheme: {t.grapheme_part}" if t.grapheme_part else "")
+                  for t in tr.tokens),  # fmt: skip
+            tuple(t.spelling for t in tr.tokens),
+            {t.index: t.grapheme_part for t in tr.tokens if t.grapheme_part is not None},
+        )
+        for tr in report.tracks
+    ]

@@ -1,0 +1,83 @@
+"""The merge table's filter and display controls (the two rows above the table).
+
+:class:`MergeFilterControls` builds the widgets; the merge pane connects them.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox
+
+from tokexplorer.core.analysis import SCRIPTS
+from tokexplorer.gui.widgets.merge_table_view import partial_level_combo
+
+#: The display modes of the token columns: (label, mode of ``MergeTableModel.set_display_mode``).
+DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
+
+
+class MergeFilterControls:
+    """The widgets of the filter row and the display row, laid out.
+
+    Attributes:
+        filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
+        script_combo: "any script" or one of ``core.analysis.SCRIPTS``.
+        partial_combo: any token, partial UTF-8 only, or part of a grapheme only.
+        whole_check: only the tokens no merge builds (shown when the model has some).
+        count_label: ``"N merges (M shown)"``, or the filter's error.
+        display_combo: Text / Hex bytes / GPT-2 bytes; jump_spin: the rank to jump to.
+        filter_row, display_row: the two QHBoxLayouts holding them.
+    """
+
+    def __init__(self) -> None:
+        self.filter_row = self._filter_row()
+        self.display_row = self._display_row()
+
+    def _filter_row(self) -> QHBoxLayout:
+        self.filter_edit = QLineEdit()
+        self.filter_edit.setPlaceholderText("Filter: token text (the, ␣the, 你), a regex, or hex bytes (e4 bd)")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.regex_check = QCheckBox("regex")
+        self.regex_check.setToolTip(
+            "Search the merged token's text with a regular expression, e.g. ^\\s or \\p{Han}{2}"
+        )
+        self.hex_check = QCheckBox("hex")
+        self.hex_check.setToolTip("Match bytes inside the merged token, written as hex pairs: e4 bd")
+        self.script_combo = QComboBox()
+        self.script_combo.addItem("any script", None)
+        for s in SCRIPTS:
+            self.script_combo.addItem(s, s)
+        self.script_combo.setToolTip("Keep merged tokens of one script (the first letter's script wins)")
+        self.partial_combo = partial_level_combo()
+        self.whole_check = QCheckBox("whole-chunk only")
+        self.whole_check.setToolTip("Keep the tokens no merge builds: emitted only when a whole chunk is the token")
+        self.count_label = QLabel()
+        self.count_label.setMinimumWidth(170)
+        self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Filter:"))
+        row.addWidget(self.filter_edit, 1)
+        checks = (self.partial_combo, self.whole_check)
+        for widget in (self.regex_check, self.hex_check, self.script_combo, *checks, self.count_label):
+            row.addWidget(widget)
+        return row
+
+    def _display_row(self) -> QHBoxLayout:
+        self.display_combo = QComboBox()
+        for text, mode in DISPLAY_MODES:
+            self.display_combo.addItem(text, mode)
+        self.display_combo.setToolTip(
+            "How tokens are written: readable text with \\xNN for partial characters, "
+            "hex bytes, or GPT-2's visible-byte alphabet"
+        )
+        self.jump_spin = QSpinBox()
+        self.jump_spin.setRange(0, 0)
+        self.jump_spin.setToolTip("Jump to the merge of this rank (press Enter)")
+        self.jump_spin.setKeyboardTracking(False)
+        row = QHBoxLayout()
+        row.addWidget(QLabel("Show tokens as:"))
+        row.addWidget(self.display_combo)
+        row.addSpacing(16)
+        row.addWidget(QLabel("Jump to rank:"))
+        row.addWidget(self.jump_spin)
+        row.addStretch(1)
+        return row
