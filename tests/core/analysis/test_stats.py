@@ -171,11 +171,9 @@ def test_text_blocks_edge_cases():
 
 
 def test_progress_and_cancel(toks):
+    # one report per block (lines are read as each block is counted): a worker can be
+    # held or stopped between blocks
     gen = corpus_stats_iter(toks[1:2], FILES)
-    reading = [next(gen) for _ in FILES]  # one report per block of each file (one block each here)
-    assert [(p.phase, p.done, p.total, p.message) for p in reading] == [
-        ("reading lines", 1, 1, name) for name, _text in FILES
-    ]
     first = next(gen)
     assert first.phase == "statistics" and first.total == 223
     calls = []

@@ -28,8 +28,9 @@ def test_layout_training_and_compare_choices_are_restored(qtbot):
     w = _window(qtbot)
     w.show()
     qtbot.waitExposed(w)
-    w.resize(w.width(), 500)  # the height: the width is clamped to the offscreen screen on restore
-    assert w.height() == 500 and MainWindow().height() != 500
+    tall = w.minimumSizeHint().height() + 41  # a height the window can take
+    w.resize(w.width(), tall)  # the height: the width is clamped to the offscreen screen on restore
+    assert w.height() == tall and MainWindow().height() != tall
     w.tabs.setCurrentIndex(TAB_BYTES)
     w.bytes_pane.splitter.setSizes([123, 400])
     form = w.corpus_pane.form
@@ -43,7 +44,7 @@ def test_layout_training_and_compare_choices_are_restored(qtbot):
     w.close()
 
     w2 = _window(qtbot)
-    assert w2.memory.layout_restored and w2.height() == 500
+    assert w2.memory.layout_restored and w2.height() == tall
     w2.show()
     qtbot.waitExposed(w2)
     assert w2.tabs.currentIndex() == TAB_BYTES and w2.memory.tab_restored

@@ -66,7 +66,7 @@ def test_train_in_corpus_tab_fills_table_and_column(qtbot, tmp_path):
     assert scores == sorted(scores, reverse=True)
     corpus.form.set_algorithm("bpe")
     assert corpus.form.pattern_combo.currentData() == "gpt2"
-    assert corpus.form.specials_edit.text() == "<|endoftext|>"
+    assert corpus.form.specials_edit.text() == ""  # none unless asked for, as `train` without --special
 
 
 def test_replay_steps_to_pieces_and_to_unk(qtbot):

@@ -180,6 +180,8 @@ def test_bytes_pane_editor_keeps_crlf(qtbot):
     pane = BytesPane(state)
     qtbot.addWidget(pane)
     with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()  # a hidden pane analyses nothing
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
         pane.set_text("a\r\nb")
     _move(pane.editor, QTextCursor.MoveOperation.End)
     with qtbot.waitSignal(pane.updated, timeout=10_000):

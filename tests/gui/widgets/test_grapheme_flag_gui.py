@@ -36,6 +36,8 @@ def test_byte_inspector_lists_the_part(qtbot):
     pane = BytesPane(state)
     qtbot.addWidget(pane)
     with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()  # a hidden pane analyses nothing
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
         pane.set_text(CAFE)
     assert pane.cut_descriptions("tiktoken cl100k_base") == [
         f"61 66 65 = part of a grapheme: base letter U+0065 e of grapheme {E_ACUTE}",

@@ -97,6 +97,8 @@ def test_byte_inspector_shows_the_pipeline_tab(qtbot):
     pane = BytesPane(state)
     qtbot.addWidget(pane)
     with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()  # a hidden pane analyses nothing
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
         pane.set_text("ﬁne ①")
     tab = pane.tabs.indexOf(pane.hf_view)
     assert pane.tabs.tabText(tab) == "Hugging Face pipeline"

@@ -30,7 +30,7 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
     problems: list[str] = []
     for path in paths:
         try:
-            texts.append(checked_file(read_text_file(path, encoding=ns.encoding), ns.encoding).text)
+            texts.append(checked_file(read_text_file(path, encoding=ns.encoding)).text)
         except CorpusError as exc:
             problems.append(str(exc))
     skipped_or_fail(problems, bool(texts), "no files to measure")
