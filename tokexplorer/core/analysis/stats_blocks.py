@@ -25,8 +25,8 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from itertools import accumulate, repeat
-from operator import or_, sub
+from itertools import accumulate, compress, repeat
+from operator import ne, sub
 
 import regex
 
@@ -38,6 +38,7 @@ __all__ = [
     "CLUSTER_JOINERS",
     "BlockLines",
     "GroupStats",
+    "LineCache",
     "TokenTable",
     "block_lines",
     "byte_level_block",
@@ -87,37 +88,36 @@ class GroupStats:
 
 
 @dataclass(slots=True)
-class Line:
-    """One line of a block: its script label, where it starts (a byte offset in
-    the block), its size (characters, bytes), words, its text without the line
-    ending, and whether it ends in this block (False: it goes on in the next
-    block, which counts it as a line)."""
-
-    label: str
-    byte_start: int
-    chars: int
-    bytes: int
-    words: int
-    text: str
-    ends: bool = True
-
-
-@dataclass(slots=True)
 class BlockLines:
-    """A block and its lines, with what every tokenizer shares: the lines of
-    each label (indices, in order) and their sizes.
+    """A block and its lines, with what every tokenizer shares, one list per
+    attribute (index ``i`` is line ``i``).
 
     Attributes:
         block: the block's text.
-        lines: its lines.
+        lines: its lines, line endings included.
+        labels: each line's script label.
+        starts: where each line starts (byte offset in the block).
+        words: each line's whitespace-separated words (0 outside space-delimited scripts).
+        last_ends: whether the last line ends in this block (False: it goes on
+            in the next block, which counts it as a line).
         by_label: label -> (line indices, GroupStats with lines, chars, bytes, words).
+        run_starts: the lines starting a run of lines of one label (ascending, 0 first).
+        runs: label -> indices into ``run_starts`` of that label's runs.
         n_bytes: the block's size in UTF-8 bytes.
+        long_clusters: see :func:`has_long_clusters`.
     """
 
     block: str
-    lines: list[Line]
+    lines: list[str]
+    labels: list[str]
+    starts: list[int]
+    words: list[int]
+    last_ends: bool = True
     by_label: dict[str, tuple[list[int], GroupStats]] = field(default_factory=dict)
+    run_starts: list[int] = field(default_factory=list)
+    runs: dict[str, list[int]] = field(default_factory=dict)
     n_bytes: int = 0
+    long_clusters: bool = False
 
 
 #: Code points after (or before) which a grapheme cluster can go on (Unicode's
@@ -130,6 +130,18 @@ CLUSTER_JOINERS = regex.compile(
     r"\p{Grapheme_Cluster_Break=V}\p{Grapheme_Cluster_Break=T}]|\r\n"
 )
 
+
+class _Joiners(dict):
+    """Character -> whether it is one of :data:`CLUSTER_JOINERS` (filled on first sight)."""
+
+    def __missing__(self, ch: str) -> bool:
+        value = self[ch] = CLUSTER_JOINERS.match(ch) is not None
+        return value
+
+
+_JOINERS = _Joiners()
+
+
 def has_long_clusters(bl: BlockLines) -> bool:
     """True when the block may hold a grapheme cluster of several code points
     (it has CRLF or one of :data:`CLUSTER_JOINERS`), where tokens can hold part
@@ -138,51 +150,70 @@ def has_long_clusters(bl: BlockLines) -> bool:
     >>> has_long_clusters(block_lines("ok 你好 한국어\\n")), has_long_clusters(block_lines("e\\u0301\\n"))
     (False, True)
     """
-    block = bl.block
-    return "\r\n" in block or (not block.isascii() and CLUSTER_JOINERS.search(block) is not None)
+    return bl.long_clusters
+
+
+def _long_clusters(block: str) -> bool:
+    # CLUSTER_JOINERS.search(block) is not None, read off the block's distinct characters
+    return "\r\n" in block or (not block.isascii() and any(map(_JOINERS.__getitem__, set(block))))
 
 
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# what str.splitlines also cuts at, besides CR and LF
+_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
-def block_lines(block: str, *, last_block: bool = True, seen: dict | None = None) -> BlockLines:
+class LineCache(dict):
+    """Line text (with its ending) -> (label, UTF-8 bytes, words), computed on
+    first sight and kept across blocks (a corpus repeats many lines, blank ones first)."""
+
+    def __missing__(self, line: str) -> tuple[str, int, int]:
+        label = classify_line(line)
+        value = self[line] = (label, len(line.encode("utf-8")), len(line.split()) if label in SPACE_DELIMITED else 0)
+        return value
+
+
+def _split_lines(block: str) -> list[str]:
+    """``_LINE_RE.findall(block)``; ``str.splitlines`` (faster) cuts the same
+    where the block has no other line separator."""
+    if any(map(block.__contains__, _OTHER_BREAKS)):
+        return _LINE_RE.findall(block)
+    return block.splitlines(True)
+
+
+def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None = None) -> BlockLines:
     """The block's lines with their endings. LF, CRLF and CR end a line, as in
     :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
     cut at form feeds and other separators, and disagree with the corpus tab).
     A block that is not the text's last may end inside a line (cut between two
-    words): that piece is marked ``ends=False`` and is not counted as a line.
-    ``seen`` keeps line text -> (label, bytes, words) across blocks (a corpus
-    repeats many lines, blank ones first).
+    words): that piece is marked (``last_ends=False``) and is not counted as a line.
+    ``seen`` keeps every line's label, bytes and words across blocks.
 
     >>> bl = block_lines("hello world\\n你好\\n")
-    >>> [(ln.label, ln.byte_start, ln.bytes, ln.words) for ln in bl.lines], bl.n_bytes
-    ([('Latin', 0, 12, 2), ('Han', 12, 7, 0)], 19)
+    >>> bl.labels, bl.starts, bl.words, bl.n_bytes
+    (['Latin', 'Han'], [0, 12], [2, 0], 19)
     """
-    out: list[Line] = []
-    pos = 0
-    seen = {} if seen is None else seen
-    for line in _LINE_RE.findall(block):
-        known = seen.get(line)
-        if known is None:
-            label = classify_line(line)
-            nb = len(line) if line.isascii() else len(line.encode("utf-8"))
-            known = seen[line] = (label, nb, len(line.split()) if label in SPACE_DELIMITED else 0)
-        label, nb, words = known
-        out.append(Line(label, pos, len(line), nb, words, line.rstrip("\r\n")))
-        pos += nb
-    if out and not last_block and block[-1] not in "\r\n":
-        out[-1].ends = False
-    result = BlockLines(block, out, n_bytes=pos)
-    for i, ln in enumerate(out):
-        entry = result.by_label.get(ln.label)
-        if entry is None:
-            entry = result.by_label[ln.label] = ([], GroupStats())
-        entry[0].append(i)
-        g = entry[1]
-        g.lines += ln.ends
-        g.chars += ln.chars
-        g.bytes += ln.bytes
-        g.words += ln.words
+    seen = LineCache() if seen is None else seen
+    lines = _split_lines(block)
+    n = len(lines)
+    if not n:
+        return BlockLines(block, [], [], [], [], long_clusters=_long_clusters(block))
+    labels, nbytes, words = map(list, zip(*map(seen.__getitem__, lines)))
+    starts = list(accumulate(nbytes, initial=0))
+    result = BlockLines(block, lines, labels, starts[:-1], words, n_bytes=starts[-1])
+    result.last_ends = last_block or block[-1] in "\r\n"
+    result.long_clusters = _long_clusters(block)
+    chars = list(map(len, lines))
+    result.run_starts = [0, *compress(range(1, n), map(ne, labels[1:], labels))]
+    run_labels = list(map(labels.__getitem__, result.run_starts))
+    for label in dict.fromkeys(run_labels):
+        mask = list(map(label.__eq__, labels))
+        idx = list(compress(range(n), mask))
+        g = GroupStats(len(idx), sum(compress(chars, mask)), sum(compress(nbytes, mask)), sum(compress(words, mask)))
+        if not result.last_ends and labels[-1] == label:
+            g.lines -= 1
+        result.by_label[label] = (idx, g)
+        result.runs[label] = list(compress(range(len(run_labels)), map(label.__eq__, run_labels)))
     return result
 
 
@@ -228,19 +259,34 @@ def prefetched_ids(
                 raise
 
 
-def _scripts_of(bl: BlockLines, per_line: Sequence[int], partial_per_line: Sequence[int] | None, failed: int):
-    """Per label: the shared sizes plus the tokenizer's counts of its lines."""
+def _scripts_of(bl: BlockLines, per_run: Sequence[int], partial_per_run: Sequence[int] | None, failed: int):
+    """Per label: the shared sizes plus the tokenizer's counts of its runs of lines."""
     scripts: dict[str, GroupStats] = {}
     for label, (idx, sizes) in bl.by_label.items():
+        runs = bl.runs[label]
         g = GroupStats(sizes.lines, sizes.chars, sizes.bytes, sizes.words)
-        g.tokens = sum(map(per_line.__getitem__, idx))
+        g.tokens = sum(map(per_run.__getitem__, runs))
         if label in SPACE_DELIMITED:
             g.word_tokens = g.tokens
-        if partial_per_line is not None:
-            g.partial = sum(map(partial_per_line.__getitem__, idx))
+        if partial_per_run is not None:
+            g.partial = sum(map(partial_per_run.__getitem__, runs))
         g.roundtrip_failed = failed * len(idx)
         scripts[label] = g
     return scripts
+
+
+def _partial_flags(lead: bytes) -> bytes:
+    """Per token, 1 when it holds part of a UTF-8 character: it or the next token
+    starts with a continuation byte (``lead``: 1 per token starting with one, else 0).
+
+    >>> _partial_flags(bytes([0, 0, 1, 0, 1]))
+    b'\\x00\\x01\\x01\\x01\\x01'
+    """
+    # lead[i] | lead[i + 1] for every i at once: the bytes as one big-endian
+    # integer, ORed with itself shifted by one byte (values 0/1 never carry)
+    n = len(lead)
+    x = int.from_bytes(lead, "big")
+    return ((x | (x << 8)) & ((1 << (8 * n)) - 1)).to_bytes(n, "big")
 
 
 def byte_level_block(
@@ -264,17 +310,20 @@ def byte_level_block(
     n = len(ids)
     if starts[-1] != bl.n_bytes:
         return None
-    bounds = list(map(partial(bisect_left, starts, hi=n), [ln.byte_start for ln in bl.lines]))
+    # a token belongs to the run of lines its first byte is in: the first token
+    # of a run is the first one starting at or after the run's first byte
+    bounds = list(map(partial(bisect_left, starts, hi=n), map(bl.starts.__getitem__, bl.run_starts)))
     if bounds:
         bounds[0] = 0
     bounds.append(n)
-    per_line = list(map(sub, bounds[1:], bounds))
-    partial_per_line = None
+    per_run = list(map(sub, bounds[1:], bounds))
+    partial_per_run = None
     if n and not bl.block.isascii():
-        lead = bytes(map(leads.__getitem__, ids)) + b"\0"
-        flags = bytes(map(or_, lead, lead[1:]))
-        partial_per_line = list(map(flags.count, repeat(b"\x01"), bounds, bounds[1:]))
-    scripts = _scripts_of(bl, per_line, partial_per_line, int(not roundtrip))
+        lead = bytes(map(leads.__getitem__, ids))
+        if 1 in lead:
+            flags = _partial_flags(lead)
+            partial_per_run = list(map(flags.count, repeat(b"\x01"), bounds, bounds[1:]))
+    scripts = _scripts_of(bl, per_run, partial_per_run, int(not roundtrip))
     total = GroupStats()
     for g in scripts.values():
         total.add(g)
@@ -285,10 +334,13 @@ def span_block(
     tokenizer: Tokenizer, bl: BlockLines, special: SpecialPolicy
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
     """Counts of one block from its tokens with spans: (block total, per label)."""
-    lines = bl.lines
+    labels, starts = bl.labels, bl.starts
     tz = tokenizer.tokenize(bl.block, special=special)
-    per_line = [GroupStats(lines=int(ln.ends), chars=ln.chars, bytes=ln.bytes, words=ln.words) for ln in lines]
-    starts = [ln.byte_start for ln in lines]
+    ends = [*starts[1:], bl.n_bytes]
+    per_line = [GroupStats(1, len(line), e - s, w) for line, s, e, w in zip(bl.lines, starts, ends, bl.words)]
+    if per_line and not bl.last_ends:
+        per_line[-1].lines = 0
+    texts = [line.rstrip("\r\n") for line in bl.lines]
     grapheme_parts = set(grapheme_part_tokens(tz))
     for ti, t in enumerate(tz.tokens):
         i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
@@ -296,7 +348,7 @@ def span_block(
             continue
         g = per_line[i]
         g.tokens += 1
-        if lines[i].label in SPACE_DELIMITED:
+        if labels[i] in SPACE_DELIMITED:
             g.word_tokens += 1
         if t.partial:
             g.partial += 1
@@ -305,19 +357,19 @@ def span_block(
         if ti in grapheme_parts:
             g.grapheme_part += 1
     if isinstance(tokenizer, HuggingFaceTokenizer):
-        for ln, g in zip(lines, per_line):
-            if ln.text and tokenizer.round_trip(ln.text, special=special) != ln.text:
+        for text, g in zip(texts, per_line):
+            if text and tokenizer.round_trip(text, special=special) != text:
                 g.roundtrip_failed = 1
     elif tokenizer.family == "sentencepiece":
-        for ln, g in zip(lines, per_line):
-            if ln.text and tokenizer.decode(tokenizer.encode(ln.text, special=special)) != ln.text:
+        for text, g in zip(texts, per_line):
+            if text and tokenizer.decode(tokenizer.encode(text, special=special)) != text:
                 g.roundtrip_failed = 1
     elif tokenizer.decode_bytes(tz.ids) != bl.block.encode("utf-8"):
         for g in per_line:
             g.roundtrip_failed = 1
     total = GroupStats()
     scripts: dict[str, GroupStats] = {}
-    for ln, g in zip(lines, per_line):
+    for label, g in zip(labels, per_line):
         total.add(g)
-        scripts.setdefault(ln.label, GroupStats()).add(g)
+        scripts.setdefault(label, GroupStats()).add(g)
     return total, scripts
