@@ -153,9 +153,6 @@ def has_long_clusters(bl: BlockLines) -> bool:
     return bl.long_clusters
 
 
-def _long_clusters(block: str) -> bool:
-    # CLUSTER_JOINERS.search(block) is not None, read off the block's distinct characters
-    return "\r\n" in block or (not block.isascii() and any(map(_JOINERS.__getitem__, set(block))))
 
 
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
@@ -164,12 +161,17 @@ _OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
 
 class LineCache(dict):
-    """Line text (with its ending) -> (label, UTF-8 bytes, words), computed on
-    first sight and kept across blocks (a corpus repeats many lines, blank ones first)."""
+    """Line text (with its ending) -> (label, UTF-8 bytes, words, whether it
+    holds one of :data:`CLUSTER_JOINERS`' characters), computed on first sight
+    and kept across blocks (a corpus repeats many lines, blank ones first)."""
 
-    def __missing__(self, line: str) -> tuple[str, int, int]:
+    def __missing__(self, line: str) -> tuple[str, int, int, bool]:
         label = classify_line(line)
-        value = self[line] = (label, len(line.encode("utf-8")), len(line.split()) if label in SPACE_DELIMITED else 0)
+        words = len(line.split()) if label in SPACE_DELIMITED else 0
+        if line.isascii():
+            value = self[line] = (label, len(line), words, False)
+        else:
+            value = self[line] = (label, len(line.encode("utf-8")), words, any(map(_JOINERS.__getitem__, set(line))))
         return value
 
 
@@ -197,12 +199,13 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
     lines = _split_lines(block)
     n = len(lines)
     if not n:
-        return BlockLines(block, [], [], [], [], long_clusters=_long_clusters(block))
-    labels, nbytes, words = map(list, zip(*map(seen.__getitem__, lines)))
+        return BlockLines(block, [], [], [], [])
+    labels, nbytes, words, joiners = map(list, zip(*map(seen.__getitem__, lines)))
     starts = list(accumulate(nbytes, initial=0))
     result = BlockLines(block, lines, labels, starts[:-1], words, n_bytes=starts[-1])
     result.last_ends = last_block or block[-1] in "\r\n"
-    result.long_clusters = _long_clusters(block)
+    # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
+    result.long_clusters = "\r\n" in block or any(joiners)
     chars = list(map(len, lines))
     result.run_starts = [0, *compress(range(1, n), map(ne, labels[1:], labels))]
     run_labels = list(map(labels.__getitem__, result.run_starts))
@@ -289,6 +292,25 @@ def _partial_flags(lead: bytes) -> bytes:
     return ((x | (x << 8)) & ((1 << (8 * n)) - 1)).to_bytes(n, "big")
 
 
+_CONTINUATION_RUNS = regex.compile(rb"[\x80-\xbf]+")
+
+
+def _sparse_partial(utf8: bytes, starts: list[int], bounds: list[int]) -> list[int]:
+    """Partial tokens per run of lines, as :func:`_partial_flags` and
+    ``bounds`` count them, from where the continuation bytes lie in ``utf8``:
+    the tokens starting on one (``starts``: each token's first byte, then the
+    end) are partial, and so is the token before each."""
+    n = len(starts) - 1
+    partial_tokens: set[int] = set()
+    for m in _CONTINUATION_RUNS.finditer(utf8):
+        for j in range(bisect_left(starts, m.start(), hi=n), bisect_left(starts, m.end(), hi=n)):
+            partial_tokens.update((j - 1, j) if j else (j,))
+    per_run = [0] * (len(bounds) - 1)
+    for j in partial_tokens:
+        per_run[bisect_right(bounds, j) - 1] += 1
+    return per_run
+
+
 def byte_level_block(
     tables: tuple[TokenTable, TokenTable], bl: BlockLines, ids: list[int], roundtrip: bool
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
@@ -318,10 +340,13 @@ def byte_level_block(
     bounds.append(n)
     per_run = list(map(sub, bounds[1:], bounds))
     partial_per_run = None
-    if n and not bl.block.isascii():
-        lead = bytes(map(leads.__getitem__, ids))
-        if 1 in lead:
-            flags = _partial_flags(lead)
+    n_continuation = bl.n_bytes - len(bl.block)  # UTF-8 continuation bytes of the block
+    if n and n_continuation:
+        if roundtrip and 8 * n_continuation < n:  # a few: tokens starting on one, by their offsets
+            # (the tokens' bytes are the block's: the offsets of its continuation bytes are theirs)
+            partial_per_run = _sparse_partial(bl.block.encode("utf-8"), starts, bounds)
+        else:
+            flags = _partial_flags(bytes(map(leads.__getitem__, ids)))
             partial_per_run = list(map(flags.count, repeat(b"\x01"), bounds, bounds[1:]))
     scripts = _scripts_of(bl, per_run, partial_per_run, int(not roundtrip))
     total = GroupStats()
