@@ -21,7 +21,7 @@ tokenizer then adds its tokens to the lines their first byte lies in:
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
@@ -100,7 +100,7 @@ class BlockLines:
         words: each line's whitespace-separated words (0 outside space-delimited scripts).
         last_ends: whether the last line ends in this block (False: it goes on
             in the next block, which counts it as a line).
-        by_label: label -> (line indices, GroupStats with lines, chars, bytes, words).
+        by_label: label -> GroupStats with its lines, chars, bytes, words.
         run_starts: the lines starting a run of lines of one label (ascending, 0 first).
         runs: label -> indices into ``run_starts`` of that label's runs.
         n_bytes: the block's size in UTF-8 bytes.
@@ -113,7 +113,7 @@ class BlockLines:
     starts: list[int]
     words: list[int]
     last_ends: bool = True
-    by_label: dict[str, tuple[list[int], GroupStats]] = field(default_factory=dict)
+    by_label: dict[str, GroupStats] = field(default_factory=dict)
     run_starts: list[int] = field(default_factory=list)
     runs: dict[str, list[int]] = field(default_factory=dict)
     n_bytes: int = 0
@@ -206,17 +206,16 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
     result.last_ends = last_block or block[-1] in "\r\n"
     # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
     result.long_clusters = "\r\n" in block or any(joiners)
-    chars = list(map(len, lines))
     result.run_starts = [0, *compress(range(1, n), map(ne, labels[1:], labels))]
     run_labels = list(map(labels.__getitem__, result.run_starts))
+    cuts = [*result.run_starts, n]
+    sizes = [_per_run(offsets, cuts) for offsets in (range(n + 1), accumulate(map(len, lines), initial=0), starts)]
+    sizes.append(_per_run(accumulate(words, initial=0), cuts))
     for label in dict.fromkeys(run_labels):
-        mask = list(map(label.__eq__, labels))
-        idx = list(compress(range(n), mask))
-        g = GroupStats(len(idx), sum(compress(chars, mask)), sum(compress(nbytes, mask)), sum(compress(words, mask)))
+        runs = result.runs[label] = list(compress(range(len(run_labels)), map(label.__eq__, run_labels)))
+        g = result.by_label[label] = GroupStats(*(sum(map(column.__getitem__, runs)) for column in sizes))
         if not result.last_ends and labels[-1] == label:
             g.lines -= 1
-        result.by_label[label] = (idx, g)
-        result.runs[label] = list(compress(range(len(run_labels)), map(label.__eq__, run_labels)))
     return result
 
 
@@ -262,10 +261,18 @@ def prefetched_ids(
                 raise
 
 
+def _per_run(offsets: Iterable[int], cuts: list[int]) -> list[int]:
+    """Per run of lines, the sum of a column given by its running sums
+    (``offsets``: 0, then the sum up to each line's end); ``cuts``: each run's
+    first line, then the number of lines."""
+    at = list(map(list(offsets).__getitem__, cuts))
+    return list(map(sub, at[1:], at))
+
+
 def _scripts_of(bl: BlockLines, per_run: Sequence[int], partial_per_run: Sequence[int] | None, failed: int):
     """Per label: the shared sizes plus the tokenizer's counts of its runs of lines."""
     scripts: dict[str, GroupStats] = {}
-    for label, (idx, sizes) in bl.by_label.items():
+    for label, sizes in bl.by_label.items():
         runs = bl.runs[label]
         g = GroupStats(sizes.lines, sizes.chars, sizes.bytes, sizes.words)
         g.tokens = sum(map(per_run.__getitem__, runs))
@@ -273,7 +280,7 @@ def _scripts_of(bl: BlockLines, per_run: Sequence[int], partial_per_run: Sequenc
             g.word_tokens = g.tokens
         if partial_per_run is not None:
             g.partial = sum(map(partial_per_run.__getitem__, runs))
-        g.roundtrip_failed = failed * len(idx)
+        g.roundtrip_failed = failed and bl.labels.count(label)
         scripts[label] = g
     return scripts
 
@@ -292,19 +299,20 @@ def _partial_flags(lead: bytes) -> bytes:
     return ((x | (x << 8)) & ((1 << (8 * n)) - 1)).to_bytes(n, "big")
 
 
-_CONTINUATION_RUNS = regex.compile(rb"[\x80-\xbf]+")
-
-
-def _sparse_partial(utf8: bytes, starts: list[int], bounds: list[int]) -> list[int]:
-    """Partial tokens per run of lines, as :func:`_partial_flags` and
-    ``bounds`` count them, from where the continuation bytes lie in ``utf8``:
-    the tokens starting on one (``starts``: each token's first byte, then the
-    end) are partial, and so is the token before each."""
-    n = len(starts) - 1
+def _sparse_partial(bl: BlockLines, lead: TokenTable, ids: list[int], starts: list[int], bounds: list[int]):
+    """Partial tokens per run of lines, as :func:`_partial_flags` and ``bounds``
+    count them, looking only at the tokens starting in lines that hold a
+    character of several bytes (``starts``: each token's first byte, then the
+    end; the tokens' bytes must be the block's): a token starting on a
+    continuation byte is partial, and so is the token before it."""
+    n = len(ids)
+    ends = [*bl.starts[1:], bl.n_bytes]
+    wide = compress(zip(bl.starts, ends), map(ne, map(sub, ends, bl.starts), map(len, bl.lines)))
     partial_tokens: set[int] = set()
-    for m in _CONTINUATION_RUNS.finditer(utf8):
-        for j in range(bisect_left(starts, m.start(), hi=n), bisect_left(starts, m.end(), hi=n)):
-            partial_tokens.update((j - 1, j) if j else (j,))
+    for line_start, line_end in wide:
+        for j in range(bisect_left(starts, line_start, hi=n), bisect_left(starts, line_end, hi=n)):
+            if lead[ids[j]]:
+                partial_tokens.update((j - 1, j) if j else (j,))
     per_run = [0] * (len(bounds) - 1)
     for j in partial_tokens:
         per_run[bisect_right(bounds, j) - 1] += 1
@@ -344,7 +352,7 @@ def byte_level_block(
     if n and n_continuation:
         if roundtrip and 8 * n_continuation < n:  # a few: tokens starting on one, by their offsets
             # (the tokens' bytes are the block's: the offsets of its continuation bytes are theirs)
-            partial_per_run = _sparse_partial(bl.block.encode("utf-8"), starts, bounds)
+            partial_per_run = _sparse_partial(bl, leads, ids, starts, bounds)
         else:
             flags = _partial_flags(bytes(map(leads.__getitem__, ids)))
             partial_per_run = list(map(flags.count, repeat(b"\x01"), bounds, bounds[1:]))
