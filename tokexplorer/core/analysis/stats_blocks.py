@@ -1,13 +1,16 @@
 """The counts of corpus statistics, one block at a time (see :mod:`tokexplorer.core.analysis.stats`).
 
 A block's lines are read once, whatever the tokenizers (:func:`block_lines`:
-label, sizes, words; :class:`BlockLines` groups them by script label). Each
-tokenizer then adds its tokens to the lines their first byte lies in:
+label, sizes, words, as columns; each distinct line is classified once, see
+:class:`LineCache`; :class:`BlockLines` sums them per script label and marks
+the runs of lines of one label). Each tokenizer then adds its tokens to the
+lines their first byte lies in:
 
 * byte-level tokenizers (ours, tiktoken) from their ids alone
   (:func:`byte_level_block`): a token starts at the sum of the byte lengths of
   the tokens before it, and holds part of a character when it or the next
-  token starts with a UTF-8 continuation byte. The ids of the next block are
+  token starts with a UTF-8 continuation byte; tokens are counted per run of
+  lines of one label (the sums per label are the same). The ids of the next block are
   computed on a second thread meanwhile (:func:`prefetched_ids`; tiktoken's
   compiled core releases the GIL);
   A block holding a code point that can join a grapheme cluster with its
@@ -163,7 +166,11 @@ _OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 class LineCache(dict):
     """Line text (with its ending) -> (label, UTF-8 bytes, words, whether it
     holds one of :data:`CLUSTER_JOINERS`' characters), computed on first sight
-    and kept across blocks (a corpus repeats many lines, blank ones first)."""
+    and kept across blocks (a corpus repeats many lines, blank ones first).
+
+    >>> LineCache()["hello world\\n"], LineCache()["e\\u0301 ok\\n"]
+    (('Latin', 12, 2, False), ('Latin', 7, 2, True))
+    """
 
     def __missing__(self, line: str) -> tuple[str, int, int, bool]:
         label = classify_line(line)
