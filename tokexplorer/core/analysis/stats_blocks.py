@@ -24,7 +24,6 @@ lines their first byte lies in:
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections import deque
 from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -250,24 +249,23 @@ def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy)
 
 
 def prefetched_ids(
-    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy, *, ahead: int = 2
+    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy
 ) -> Iterator[tuple[list[int], bool]]:
     """Per block, its ids (``tokenizer.encode``) and whether they decode to its
-    bytes; up to ``ahead`` (>= 1) blocks after the current one are computed, in
-    order, on a second thread while the caller counts the current one (more
-    than one keeps that thread busy when the blocks' costs vary)."""
+    bytes; the next block's are computed on a second thread while the caller
+    counts the current one."""
     with ThreadPoolExecutor(max_workers=1) as pool:
-        queue: deque[Future] = deque()
-        submitted = 0
-        try:
-            for _ in range(len(blocks)):
-                while submitted < len(blocks) and len(queue) <= ahead:
-                    queue.append(pool.submit(_ids_and_roundtrip, tokenizer, blocks[submitted], special))
-                    submitted += 1
-                yield queue.popleft().result()
-        finally:
-            for fut in queue:
-                fut.cancel()
+        ahead: Future | None = None
+        for i in range(len(blocks)):
+            fut = ahead if ahead is not None else pool.submit(_ids_and_roundtrip, tokenizer, blocks[i], special)
+            more = i + 1 < len(blocks)
+            ahead = pool.submit(_ids_and_roundtrip, tokenizer, blocks[i + 1], special) if more else None
+            try:
+                yield fut.result()
+            except BaseException:
+                if ahead is not None:
+                    ahead.cancel()
+                raise
 
 
 def _per_run(offsets: Iterable[int], cuts: list[int]) -> list[int]:
