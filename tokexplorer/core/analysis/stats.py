@@ -53,6 +53,7 @@ from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
 from tokexplorer.core.analysis.stats_blocks import (
     BlockLines,
     GroupStats,
+    LineCache,
     TokenTable,
     block_lines,
     byte_level_block,
@@ -365,7 +366,7 @@ def corpus_stats_iter(
         last += [b == len(text) for _a, b in cuts]
     flat = [b for fb in blocks for b in fb]
     lines: list[BlockLines | None] = [None] * len(flat)
-    seen: dict = {}
+    seen = LineCache()
 
     def lines_of(k: int) -> BlockLines:
         bl = lines[k]
