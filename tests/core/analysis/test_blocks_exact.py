@@ -4,7 +4,6 @@ tokens a cut could change is counted whole (cuts_are_exact)."""
 from __future__ import annotations
 
 from fixtures import sp as sp_fixture
-
 from tokexplorer.core.analysis import compute_stats, count_tokens
 from tokexplorer.core.analysis.blocks import cuts_are_exact
 from tokexplorer.core.backends import SentencePieceTokenizer, TiktokenTokenizer
