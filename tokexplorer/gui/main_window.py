@@ -69,6 +69,13 @@ def is_tokenizer_path(path: str) -> bool:
     return True
 
 
+def split_tokenizer_paths(paths: list[str]) -> tuple[list[str], list[str]]:
+    """``(tokenizers, texts)``: the paths that hold a tokenizer (:func:`is_tokenizer_path`,
+    opened as tokenizers), and the others (read as the corpus), each in the given order."""
+    models = [p for p in paths if is_tokenizer_path(p)]
+    return models, [p for p in paths if p not in models]
+
+
 class MainWindow(QMainWindow):
     """tokexplorer's main window.
 
@@ -426,10 +433,9 @@ class MainWindow(QMainWindow):
         paths = accept_paths(event)
         if not paths:
             return
-        models = [p for p in paths if is_tokenizer_path(p)]
+        models, texts = split_tokenizer_paths(paths)
         for p in models:
             self.open_model(p)
-        texts = [p for p in paths if p not in models]
         if texts:
             self.open_paths(texts)
 
