@@ -184,7 +184,9 @@ class MainWindow(QMainWindow):
         self.save_sp_action = self._action(
             "Save S&entencePiece model…", lambda: self.saving.save_sentencepiece_dialog()
         )
-        self.export_action = self._action("&Export tokenizer…", lambda: self.saving.open_export_dialog(), "Ctrl+Shift+E")
+        self.export_action = self._action(
+            "&Export tokenizer…", lambda: self.saving.open_export_dialog(), "Ctrl+Shift+E"
+        )
         self.save_wp_action = self._action("Save &WordPiece…", lambda: self.saving.save_wordpiece_dialog())
         file_menu.addActions([self.save_sp_action, self.save_wp_action, self.export_action])
         file_menu.addSeparator()
