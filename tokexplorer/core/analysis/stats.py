@@ -49,10 +49,11 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
+from tokexplorer.core.analysis.blocks import BLOCK_CHARS, cuts_are_exact, text_blocks
 from tokexplorer.core.analysis.stats_blocks import (
     BlockLines,
     GroupStats,
+    LineCache,
     TokenTable,
     block_lines,
     byte_level_block,
@@ -281,15 +282,26 @@ def _file_counts(
     lines_of: Callable[[int], BlockLines],
     special: SpecialPolicy,
     cancel: CancelCheck | None,
+    *,
+    whole_of: Callable[[int], BlockLines],
 ) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
     file's last block. Byte-level tokenizers count from ids (computed a block
     ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
-    lines of block ``k`` (counting all files' blocks in order).
+    lines of block ``k`` (counting all files' blocks in order). A tokenizer whose
+    tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
+    counts each file whole, ``whole_of(i)`` the lines of file ``i``.
 
     Raises:
         Cancelled: ``cancel()`` turned True (checked between blocks).
     """
+    if not cuts_are_exact(tok):
+        for i in range(len(blocks)):
+            if cancel is not None and cancel():
+                raise Cancelled("cancelled")
+            yield span_block(tok, whole_of(i), special)
+            yield None
+        return
     tables = None
     if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
         tables = (TokenTable(tok, lead=False), TokenTable(tok, lead=True))
@@ -365,7 +377,10 @@ def corpus_stats_iter(
         last += [b == len(text) for _a, b in cuts]
     flat = [b for fb in blocks for b in fb]
     lines: list[BlockLines | None] = [None] * len(flat)
-    seen: dict = {}
+    seen = LineCache()
+
+    def whole_of(i: int) -> BlockLines:
+        return block_lines(files[i][1], last_block=True, seen=seen)
 
     def lines_of(k: int) -> BlockLines:
         bl = lines[k]
@@ -382,7 +397,7 @@ def corpus_stats_iter(
         try:
             file_names = iter(names)
             fstats = GroupStats()
-            for got in _file_counts(tok, blocks, lines_of, special, cancel):
+            for got in _file_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of):
                 if got is None:
                     ts.by_file[next(file_names)] = fstats
                     ts.total.add(fstats)

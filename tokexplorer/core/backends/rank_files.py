@@ -233,6 +233,8 @@ class RankSetup:
         special_tokens: special token text -> id.
         label: what the file is (``"Llama 3"``, ``"sidecar m.tiktoken.json"``) or None.
         notes: one line each, for the description.
+        overrides: what the user's choice changed from the file's own (a given
+            pattern over a published file's), to be said when it loads.
     """
 
     pattern_name: str
@@ -240,6 +242,7 @@ class RankSetup:
     special_tokens: dict[str, int]
     label: str | None
     notes: tuple[str, ...]
+    overrides: tuple[str, ...] = ()
 
 
 def _sidecar(path: Path) -> tuple[str, dict[str, int]] | None:
@@ -297,6 +300,7 @@ def rank_file_setup(
     known = known_rank_file(data)
     side = _sidecar(path)
     notes: list[str] = []
+    overrides: list[str] = []
     label: str | None = None
     if known is not None:
         label = known.label
@@ -307,6 +311,10 @@ def rank_file_setup(
         name, pat_str = resolve_pattern(pattern)
         if known is not None and name != known.pattern:
             notes.append(f"pattern {name} as given; {known.label}'s own is {known.pattern}")
+            overrides.append(
+                f"split pattern {name} as given by --pattern, not {known.label}'s own ({known.pattern}): "
+                "ids can differ from the model's"
+            )
         specials = known.specials(n_ranks) if known is not None else side[1] if side is not None else {}
     elif side is not None:
         pat_str, specials = side
@@ -324,4 +332,4 @@ def rank_file_setup(
         specials = dict(special_tokens)
     elif known is None and side is None:
         notes.append("no special tokens (a rank file does not list them)")
-    return RankSetup(name, pat_str, specials, label, tuple(notes))
+    return RankSetup(name, pat_str, specials, label, tuple(notes), tuple(overrides))

@@ -165,7 +165,7 @@ def load_tokenizer(spec: str, *, pattern: str | None = None) -> Tokenizer:
     tok = _load_kind(kind, target, merges, pattern)
     if pattern is not None and kind != "tiktoken-file":
         notes.append(f"pattern {pattern!r} not used: {tok.name} carries its own split pattern")
-    tok.load_notes = tuple(notes)
+    tok.load_notes = tuple(notes) + tok.load_notes  # (a rank file's own: a given pattern over a published one's)
     return tok
 
 

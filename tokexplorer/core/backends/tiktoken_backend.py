@@ -244,13 +244,15 @@ class TiktokenTokenizer(Tokenizer):
             raise
         except BaseException as exc:  # noqa: BLE001
             raise ModelFormatError(f"{p.name}: tiktoken rejected the ranks: {first_line(exc)}") from None
-        return cls(
+        tok = cls(
             enc,
             source=" · ".join(setup.notes) or None,
             source_file=p.absolute(),
             name=name,
             pattern_label=setup.pattern_name,
         )
+        tok.load_notes = setup.overrides
+        return tok
 
     # -------------------------------------------------------------- properties
     @property

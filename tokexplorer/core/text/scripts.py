@@ -86,9 +86,6 @@ _CODE_ASSIGN = regex.compile(
 _CODE_START = regex.compile("|".join(f"(?:{p.pattern})" for p in (_CODE_KEYWORD, _CODE_BLOCK, _CODE_ASSIGN)))
 _CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
-# str.translate tables that delete what is counted: the length lost is the count.
-_DROP_SYMBOLS = dict.fromkeys(map(ord, _CODE_SYMBOLS))
-_DROP_ASCII_LETTERS = dict.fromkeys(map(ord, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"))
 
 
 def looks_like_code(line: str) -> bool:
@@ -110,28 +107,40 @@ def looks_like_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if _may_start_code(line, stripped[0]) and _CODE_START.match(line):
+    if _may_start_code(line, stripped) and _CODE_START.match(line):
         return True
-    if any(c in line for c in _END_CHARS) and _CODE_END.search(line):
+    if (stripped[-1] in _LAST_CHARS or stripped[0] in _FIRST_CHARS) and _CODE_END.search(line):
         return True
-    n_chars = len("".join(stripped.split()))  # the non-space characters
-    share = (len(stripped) - len(stripped.translate(_DROP_SYMBOLS))) / n_chars
+    utf8 = stripped.encode("utf-8")  # the symbols are ASCII: one byte each, in no other character's bytes
+    n_symbols = len(utf8) - len(utf8.translate(None, _SYMBOL_BYTES))
+    if not n_symbols:
+        return False
+    share = n_symbols / len("".join(stripped.split()))  # over the non-space characters
     if share < 0.10:
         return False
     return share >= 0.25 or _CODE_OPERATOR.search(line) is not None
 
 
 # Cheap exact tests before the patterns (most lines of prose match none): after
-# ``^\s*`` each start signal needs one of these characters first (\s is a subset
-# of str.isspace, so it is the first character of the stripped line), the
-# assignment also needs "=", and every ending needs one of _END_CHARS.
-_KEYWORD_FIRST = frozenset("dcifretlvpsuwa#@")
+# ``^\s*`` each start signal begins at the stripped line's first character (\s
+# is a subset of str.isspace), with a keyword of _CODE_START (or a prefix of
+# one), or with a name for the assignment, which also needs "=". Every ending
+# of _CODE_END ends the stripped line with one of _LAST_CHARS or starts it with
+# one of _FIRST_CHARS (what follows is \s*).
+_START_WORDS = (
+    "def", "class", "import", "from", "return", "elif", "else:", "try:", "except", "raise", "func", "const",
+    "let", "var", "pub", "private", "protected", "static", "fn", "use", "impl", "struct", "enum", "package",
+    "#include", "#define", "#!", "@", "for", "while", "if", "with", "async", "switch", "case",
+)  # fmt: skip
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_END_CHARS = "{};)]"
+_LAST_CHARS = frozenset("{};:")
+_FIRST_CHARS = frozenset("}])")
+_SYMBOL_BYTES = "".join(sorted(_CODE_SYMBOLS)).encode("ascii")
+_ASCII_LETTER_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
-def _may_start_code(line: str, first: str) -> bool:
-    return first in _KEYWORD_FIRST or (first in _NAME_FIRST and "=" in line)
+def _may_start_code(line: str, stripped: str) -> bool:
+    return stripped.startswith(_START_WORDS) or (stripped[0] in _NAME_FIRST and "=" in line)
 
 
 def script_counts(text: str) -> Counter[str]:
@@ -178,7 +187,8 @@ def classify_line(line: str) -> str:
     if looks_like_code(line):
         return "code"
     if line.isascii():  # every ASCII letter is Latin, and no ASCII character is an emoji
-        return "Latin" if len(line.translate(_DROP_ASCII_LETTERS)) < len(line) else "other"
+        ascii_bytes = line.encode("ascii")
+        return "Latin" if len(ascii_bytes.translate(None, _ASCII_LETTER_BYTES)) < len(line) else "other"
     counts = script_counts(line)
     emoji = counts.pop("emoji", 0)
     letters = sum(counts.values())

@@ -1,11 +1,9 @@
 """The byte inspector: how a text is laid out in UTF-8 and where tokens cut it.
 
-The text follows the compare pane's sample text while "Follow compare text" is
-on; typing your own text turns it off, so it is never replaced. A token clicked
-in the compare pane (``AppState.inspect_requested``) brings its text here with
-the token's byte range highlighted. "Open raw bytes…" shows a file's bytes
-exactly as stored (raw-bytes mode: invalid UTF-8 flagged with offsets, nothing
-decoded away).
+The text follows the compare pane's sample text while "Follow compare text" is on; typing your
+own text turns it off, so it is never replaced. A token clicked in the compare pane
+(``AppState.inspect_requested``) brings its text here with the token's byte range highlighted.
+"Open raw bytes…" shows a file's bytes exactly as stored (invalid UTF-8 flagged, nothing decoded away).
 
 The pane shows a :class:`ByteView` (bytes, code points, grapheme clusters and
 one token track per tokenizer on one byte axis) and five tabs: the code points,
@@ -16,12 +14,10 @@ normalized text, changed spans highlighted), the Hugging Face pipeline (each
 stage of a ``tokenizer.json``: normalized text, pre-tokens, model tokens, the
 post-processor's tokens) and a decode box for token ids.
 
-Analysis and tokenization (:mod:`tokexplorer.core.analysis.inspector`) run in one
-:class:`~tokexplorer.gui.workers.Worker` per change (latest wins); a tokenizer's
-error is shown as one line in its track. A long text or a large file is shown one
-part at a time (:mod:`tokexplorer.core.analysis.inspect_parts`, the part bar picks
-the part), so the work and the memory follow what is on screen; while the pane is
-hidden (another tab is current) nothing is analysed until it is shown again.
+Analysis and tokenization (:mod:`tokexplorer.core.analysis.inspector`) run in one worker per
+change (latest wins); a tokenizer's error is one line in its track. A long text or a large file
+is shown one part at a time (:mod:`tokexplorer.core.analysis.inspect_parts`; the part bar picks
+it); a hidden pane (another tab is current) analyses nothing until it is shown.
 """
 
 from __future__ import annotations
@@ -131,6 +127,7 @@ class BytesPane(QWidget):
         self._part = 0
         self._parts: tuple[tuple[int, int], ...] = ()
         self._stale = False
+        self._waiting = False  # an inspection was started and its result is not shown yet
         self._results: dict[str, tuple[Tokenization | str, list[str]]] = {}
         self._job = LatestRequest(self)
         self._read_job = LatestRequest(self)  # reading a raw file (an inspection does not cancel it)
@@ -285,7 +282,8 @@ class BytesPane(QWidget):
     @property
     def busy(self) -> bool:
         """True while the inspection asked for last has not been shown yet."""
-        return self._job.busy or self._read_job.busy or self._stale
+        # not the worker's own state: it is done before its result reaches the GUI thread
+        return self._waiting or self._read_job.busy or self._stale
 
     def set_raw_bytes(self, data: bytes, name: str = "bytes") -> None:
         """Inspect ``data`` exactly as it is (raw-bytes mode); :attr:`updated` follows.
@@ -437,6 +435,7 @@ class BytesPane(QWidget):
         """Inspect the current part in a worker; while hidden, only remember to do it when shown."""
         if not self.isVisible():
             self._job.cancel()
+            self._waiting = False
             self._stale = True
             return
         self._stale = False
@@ -447,6 +446,7 @@ class BytesPane(QWidget):
         where = (self._part, self._parts, self._pending_highlight)
         if len(source) > PART_CHARS:
             self.summary.setText("⌛ analysing…")  # a long input: say that work is under way
+        self._waiting = True
         self._job.start(
             lambda cancel: _inspect(source, tokenizers, policy, cancel, where=where, control_pictures=glyphs),
             on_result=self._on_result,
@@ -454,10 +454,12 @@ class BytesPane(QWidget):
         )
 
     def _on_error(self, exc: BaseException) -> None:
+        self._waiting = False
         self.state.status.emit(f"byte inspector: {user_message(exc)}")
 
     def _on_result(self, result: tuple[PartReport, list[list[str]]]) -> None:
         pr, lines = result
+        self._waiting = False
         report = pr.report
         analysis = report.analysis
         self.part_report = pr
