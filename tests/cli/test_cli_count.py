@@ -61,6 +61,23 @@ def test_count_of_a_missing_file_is_one_line(capsys, tmp_path):
     assert not (tmp_path / "c.counts").exists()
 
 
+def test_count_skips_binary_files_as_train_does_and_names_encoding_for_others(capsys, tmp_path):
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a.txt").write_text(sample_text(), encoding="utf-8")
+    (folder / "prog").write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe")
+    counts = tmp_path / "c.counts"
+    code, out, err = run(capsys, "count", str(folder), "-o", str(counts))
+    assert code == 0 and " in 1 files (" in out
+    assert f"note: skipped {folder / 'prog'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err
+    (folder / "g.txt").write_bytes("汉字 文本".encode("gbk"))
+    code, _, err = run(capsys, "count", str(folder), "-o", str(counts))
+    assert code == 2 and err.strip().splitlines()[-1] == (
+        f"tokexplorer: error: {folder / 'g.txt'}: not UTF-8 in its first 64 KiB; count reads every file "
+        "with one encoding: give it (--encoding ENC, e.g. gbk), or convert the file to UTF-8"
+    )
+
+
 def test_encode_count_and_ids_print_the_notes_tokenize_gives(capsys):
     text = "a <|endoftext|> b <|im_start|>\udce9"
     _, ids, err_ids = run(capsys, "encode", "--tokenizer", CL100K, "--text", text)

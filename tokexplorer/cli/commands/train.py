@@ -247,7 +247,7 @@ def _training_texts(
     return texts
 
 
-def _utf8_head(head: bytes) -> bool:
+def utf8_head(head: bytes) -> bool:
     """True when the first bytes of a file are UTF-8 (a character cut at their end is fine)."""
     try:
         head.decode("utf-8")
@@ -281,6 +281,6 @@ def _large_files(paths: Sequence[str], encoding: str | None) -> list[str] | None
         with open(f, "rb") as fh:
             head = fh.read(1 << 16)
         check_binary(f.name, head)
-        if encoding is None and not _utf8_head(head):
+        if encoding is None and not utf8_head(head):
             return None
     return [str(f) for f in files]
