@@ -68,7 +68,7 @@ def test_count_skips_binary_files_as_train_does_and_names_encoding_for_others(ca
     (folder / "prog").write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe")
     counts = tmp_path / "c.counts"
     code, out, err = run(capsys, "count", str(folder), "-o", str(counts))
-    assert code == 0 and " in 1 files (" in out
+    assert code == 0 and " in 1 file (" in out
     assert f"note: skipped {folder / 'prog'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err
     (folder / "g.txt").write_bytes("汉字 文本".encode("gbk"))
     code, _, err = run(capsys, "count", str(folder), "-o", str(counts))

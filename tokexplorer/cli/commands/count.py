@@ -54,7 +54,7 @@ def cmd_count(ns: argparse.Namespace) -> int:
     save_word_counts(table, ns.output)
     where = "" if ns.dask is None else f" on Dask ({ns.dask})"
     print(
-        f"counted {len(table.counts):,} distinct chunks in {table.files:,} files "
+        f"counted {len(table.counts):,} distinct chunks in {table.files:,} file{'s' * (table.files != 1)} "
         f"({table.bytes:,} bytes){where}; saved to {ns.output}"
     )
     return 0

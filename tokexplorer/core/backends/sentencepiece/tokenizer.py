@@ -449,7 +449,8 @@ class SentencePieceTokenizer(Tokenizer):
 
 #: The way out named by the unknown-piece note: the training options that keep every character.
 UNKNOWN_HINT = (
-    "to keep such characters, train with byte fallback (--byte-fallback) or character coverage 1.0"
+    "to keep such characters, train with byte fallback (--byte-fallback), "
+    "or on a corpus that holds them with character coverage 1.0"
 )
 
 
