@@ -44,3 +44,22 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     assert list(cy) == pytest.approx([math.log10(t) for _, t in curve])
     label = pane.plot.labels[0]
     assert label.toPlainText() == "word" and label.pos().x() == math.log10(pane.report.levels[0].vocab_size)
+
+
+def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, tmp_path):
+    """A measurement of a large corpus nobody looks at does not run on (issue 16: it held
+    hundreds of MB and kept quitting waiting); it is redone when the tab is shown."""
+    state = AppState()
+    pane = GranularityPane(state)
+    qtbot.addWidget(pane)
+    (tmp_path / "c.txt").write_text(TEXT * 2000, encoding="utf-8")
+    state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
+    pane.show()
+    worker = pane.job.worker
+    assert worker is not None and pane.job.busy
+    pane.hide()
+    assert pane.stale and pane.job.worker is None and worker.is_cancelled()
+    assert pane.info.text() == "measuring stopped while the tab was hidden; it starts again when shown"
+    pane.show()
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=WAIT)
+    assert not pane.stale and pane.report.levels[2].tokens == len((TEXT * 2000).encode("utf-8"))

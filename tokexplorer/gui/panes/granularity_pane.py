@@ -15,7 +15,7 @@ from collections.abc import Callable, Generator
 from dataclasses import dataclass
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QShowEvent
+from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
@@ -98,6 +98,15 @@ class GranularityPane(QWidget):
         super().showEvent(event)
         if self.stale:
             self.recompute()
+
+    def hideEvent(self, event: QHideEvent) -> None:  # noqa: N802 - Qt override
+        # a measurement nobody looks at stops (it can take a minute and hundreds of MB on a
+        # large corpus, and would hold up quitting); it starts again when the tab is shown
+        super().hideEvent(event)
+        if self.job.busy:
+            self.job.cancel()
+            self.stale = True
+            self.info.setText("measuring stopped while the tab was hidden; it starts again when shown")
 
     def recompute(self, *_args: object) -> None:
         """Measure the corpus again (in a worker; the newest request wins)."""
