@@ -66,9 +66,13 @@ class GranularityPlot(QWidget):
             return
         shown = [lv for lv in report.levels if lv.tokens > 0 and lv.vocab_size > 0]
         self.points.setData([lv.vocab_size for lv in shown], [lv.tokens for lv in shown])
+        xs = [math.log10(lv.vocab_size) for lv in shown] + [math.log10(v) for v, _ in curve if v > 0]
+        lo, hi = min(xs), max(xs)
         for lv in shown:
             text = lv.level if lv.level != "subword" else lv.name
-            label = pg.TextItem(text, color=_TEXT, anchor=(0, 1))
+            # a label near the right edge goes to the left of its point, so it is not cut off
+            right = hi > lo and math.log10(lv.vocab_size) > lo + 0.8 * (hi - lo)
+            label = pg.TextItem(text, color=_TEXT, anchor=(1, 1) if right else (0, 1))
             # in log mode the items sit at log10 coordinates
             label.setPos(math.log10(lv.vocab_size), math.log10(lv.tokens))
             self.plot.addItem(label)
