@@ -16,14 +16,15 @@ so ``except Exception`` would miss it (edge case: very long runs without spaces)
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING
 
 import regex
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.rank_files import rank_file_setup
 from tokexplorer.core.backends.tiktoken_registry import (
@@ -37,7 +38,6 @@ from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
     SpecialTokenError,
-    TokexplorerError,
 )
 from tokexplorer.core.text import CleanText, name_of_pattern
 from tokexplorer.core.tokens import build_tokens
@@ -52,7 +52,6 @@ __all__ = [
     "read_tiktoken_ranks",
 ]
 
-_T = TypeVar("_T")
 
 @dataclass(frozen=True, slots=True)
 class _EncodingParts:
@@ -71,27 +70,6 @@ def _encoding_parts(enc: Encoding) -> _EncodingParts:
     same way); this is the one place that reaches in.
     """
     return _EncodingParts(enc._pat_str, enc._mergeable_ranks, enc._special_tokens)  # noqa: SLF001
-
-
-def _guarded(what: str, fn: Callable[[], _T]) -> _T:
-    """Run one call into tiktoken and turn any failure into a one-line error.
-
-    Args:
-        what: what was being done, for the message (``"encoding the text"``).
-        fn: the call.
-
-    Raises:
-        TokexplorerError: ``fn`` raised anything but KeyboardInterrupt/SystemExit
-            (including Rust panics, which derive from BaseException).
-    """
-    try:
-        return fn()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except TokexplorerError:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tiktoken failed while {what}: {first_line(exc)}") from None
 
 
 def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
@@ -334,7 +312,7 @@ class TiktokenTokenizer(Tokenizer):
         found = self._specials_in(text)
         notes: list[str] = []
         if special == "special":
-            ids = _guarded("encoding the text", lambda: enc.encode(text, allowed_special="all"))
+            ids = library_call("tiktoken", "encoding the text", lambda: enc.encode(text, allowed_special="all"))
             notes.extend(_overlap_notes(text, self._parts.special_tokens, ids))
         else:
             if found and special == "raise":
@@ -342,7 +320,7 @@ class TiktokenTokenizer(Tokenizer):
                     f"text contains the special token {found[0]!r}; choose 'special' to encode "
                     "it as its special id or 'plain' to encode it as ordinary text"
                 )
-            ids = _guarded("encoding the text", lambda: enc.encode_ordinary(text))
+            ids = library_call("tiktoken", "encoding the text", lambda: enc.encode_ordinary(text))
             notes.extend(f"{s!r} encoded as plain text" for s in found)
         notes.extend(unknown_special_notes(text, enc.special_tokens_set, special))
         return ids, notes
@@ -358,7 +336,7 @@ class TiktokenTokenizer(Tokenizer):
         """
         t = cleaned.text
         ids, notes = self._encode_ids(t, special)
-        tbytes = _guarded("decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
+        tbytes = library_call("tiktoken", "decoding tokens", lambda: self.encoding.decode_tokens_bytes(ids))
         tokens = build_tokens(t, ids, tbytes, special_ids=self._special_ids if special == "special" else ())
         return Tokenization(self.name, t, tokens, True, tuple(cleaned.notes) + tuple(notes))
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING
 
+from tokexplorer.core.backends.library_calls import first_line
 from tokexplorer.core.errors import BackendUnavailableError, InputError, TokexplorerError
 
 if TYPE_CHECKING:
@@ -52,14 +53,6 @@ def import_tiktoken() -> ModuleType:
             "the tiktoken package is not installed; run 'pip install tiktoken'"
         ) from None
     return tiktoken
-
-
-def first_line(exc: BaseException) -> str:
-    """``"TypeName: first line of the message"`` of an exception, for one-line reports."""
-    msg = str(exc).strip().splitlines()
-    text = msg[0].strip() if msg else ""
-    kind = type(exc).__name__
-    return f"{kind}: {text}" if text else kind
 
 
 def _is_download_failure(exc: BaseException) -> bool:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.types import Token
 
 __all__ = ["char_to_byte_offsets", "first_line", "guarded", "tiles", "token_notes", "token_span", "valid_utf8"]
@@ -30,20 +30,13 @@ def first_line(exc: BaseException) -> str:
 
 
 def guarded(what: str, fn: Callable[[], _T]) -> _T:
-    """Run one call into the ``tokenizers`` library; any failure (Rust panics
-    included, which derive from BaseException) becomes a one-line error.
+    """Run one call into the ``tokenizers`` library (:func:`~tokexplorer.core.backends.library_calls.library_call`,
+    the reason given by :func:`first_line`).
 
     Raises:
         TokexplorerError: ``"tokenizers failed while WHAT: REASON"``.
     """
-    try:
-        return fn()
-    except (KeyboardInterrupt, SystemExit):
-        raise
-    except TokexplorerError:
-        raise
-    except BaseException as exc:  # noqa: BLE001 - PanicException is a BaseException
-        raise TokexplorerError(f"tokenizers failed while {what}: {first_line(exc)}") from None
+    return library_call("tokenizers", what, fn, describe=first_line)
 
 
 def char_to_byte_offsets(text: str) -> list[int]:
