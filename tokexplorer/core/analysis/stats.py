@@ -379,8 +379,13 @@ def corpus_stats_iter(
     lines: list[BlockLines | None] = [None] * len(flat)
     seen = LineCache()
 
-    def whole_of(i: int) -> BlockLines:
-        return block_lines(files[i][1], last_block=True, seen=seen)
+    wholes: dict[int, BlockLines] = {}
+
+    def whole_of(i: int) -> BlockLines:  # a file's lines as one block, read once for every such tokenizer
+        bl = wholes.get(i)
+        if bl is None:
+            bl = wholes[i] = block_lines(files[i][1], last_block=True, seen=seen)
+        return bl
 
     def lines_of(k: int) -> BlockLines:
         bl = lines[k]
