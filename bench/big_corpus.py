@@ -148,8 +148,23 @@ def _children(pid: int) -> list[int]:
         return []
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one live process so far (Linux ``/proc``), or 0.0."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def train(corpus: Path, vocab_size: int) -> dict:
-    """Run the CLI training and sample memory; returns the measurements."""
+    """Run the CLI training and sample memory and CPU time; returns the measurements.
+
+    CPU seconds are load-independent where wall time is not (other processes
+    share the cores): ``cpu_main_s`` is the main process's own (last sample
+    before it exits), ``cpu_total_s`` the main process's with its workers'
+    (from ``wait4``)."""
     with tempfile.TemporaryDirectory() as d:
         out = Path(d) / "big.bpe"
         cmd = [sys.executable, "-m", "tokexplorer", "train", str(corpus),
@@ -173,20 +188,27 @@ def train(corpus: Path, vocab_size: int) -> dict:
         import threading
 
         threading.Thread(target=read_err, daemon=True).start()
-        peak_main = peak_total = 0.0
-        while proc.poll() is None:
+        peak_main = peak_total = cpu_main = 0.0
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
             main = _rss_mb(proc.pid)
             total = main + sum(_rss_mb(c) for c in _children(proc.pid))
+            cpu_main = _cpu_seconds(proc.pid) or cpu_main
             peak_main = max(peak_main, main)
             peak_total = max(peak_total, total)
             time.sleep(0.2)
         seconds = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
         stdout = proc.stdout.read() if proc.stdout else ""
     return {
         "returncode": proc.returncode,
         "seconds": seconds,
         "peak_main_mb": peak_main,
         "peak_total_mb": peak_total,
+        "cpu_main_s": cpu_main,
+        "cpu_total_s": usage.ru_utime + usage.ru_stime,
         "phases": phases,
         "distinct_chunks": chunks[0],
         "output": stdout.strip() or last_line[0],
@@ -213,14 +235,17 @@ def scale(sizes_mb: list[int], vocab_size: int, limit_mb: float, variation: str)
         status = "PASS" if r["peak_total_mb"] <= limit_mb else "MISS"
         began = ", ".join(f"{k} {v:.1f} s" for k, v in r["phases"].items())
         print(f"{corpus.name} ({size / 1e6:.0f} MB, {r['distinct_chunks']:,} distinct chunks): {r['seconds']:.1f} s, "
-              f"peak {r['peak_total_mb']:.0f} MB main + workers ({status} <= {limit_mb:.0f} MB); phases began at "
+              f"peak {r['peak_total_mb']:.0f} MB main + workers ({status} <= {limit_mb:.0f} MB); "
+              f"CPU {r['cpu_main_s']:.0f} s main, {r['cpu_total_s']:.0f} s with workers; phases began at "
               f"{began}; {r['output']}", flush=True)  # fmt: skip
     (s0, r0), rest = results[0], results[1:]
     for size, r in rest:
         linear = r0["seconds"] * size / s0
         ratio = r["seconds"] / linear
+        cpu_ratio = r["cpu_total_s"] / (r0["cpu_total_s"] * size / s0)
         print(f"{size / 1e6:.0f} MB vs {s0 / 1e6:.0f} MB: {r['seconds']:.1f} s against {linear:.1f} s linear = "
-              f"{ratio:.2f}x ({'PASS' if ratio <= 1.3 else 'MISS'} <= 1.3)")  # fmt: skip
+              f"{ratio:.2f}x ({'PASS' if ratio <= 1.3 else 'MISS'} <= 1.3); "
+              f"CPU time {cpu_ratio:.2f}x linear")  # fmt: skip
     return 0
 
 
