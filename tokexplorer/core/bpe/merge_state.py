@@ -192,9 +192,7 @@ class MergeState:
             wis = (wis,)
         changed: dict[int, int] = {}
         get = changed.get
-        t_hi = t << _SHIFT
-        b_hi = b << _SHIFT
-        saved = 0
+        t_hi, b_hi, saved = t << _SHIFT, b << _SHIFT, 0
         for wi in wis:
             o = start[wi]
             n = size[wi]
@@ -208,8 +206,7 @@ class MergeState:
                 saved += self.merge_long_word(wi, a, b, t, changed)
                 continue
             e = o + n
-            # How many a's the word holds tells when to stop looking (list.index
-            # raising ValueError at the end would cost more than the rest).
+            # The a's left tell when to stop looking (index raising ValueError costs more).
             left_a = flat[o:e].count(a)
             if not left_a:
                 continue  # a stale entry: the word no longer holds a
