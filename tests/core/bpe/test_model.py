@@ -6,7 +6,6 @@ import os
 import random
 import subprocess
 import sys
-from collections import Counter
 
 import pytest
 import regex
@@ -14,9 +13,10 @@ import tiktoken
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from fixtures.bpe_reference import reference_train
 from tokexplorer.core.bpe import BPE, train_bpe, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError, SpecialTokenError, TrainingError
-from tokexplorer.core.text import PATTERNS, split
+from tokexplorer.core.text import split
 from tokexplorer.core.types import Progress
 
 
@@ -31,45 +31,6 @@ def ours_cl100k(enc):
         enc._mergeable_ranks, pat_str=enc._pat_str, special_tokens=enc._special_tokens,
         name="cl100k_base",
     )
-
-
-# ----------------------------------------------------------------- reference trainer
-def reference_train(text: str, n_merges: int, pattern: str) -> list[tuple[bytes, bytes, int]]:
-    """Textbook BPE: recount every pair after every merge. Same tie-break as ours:
-    highest count, then the smallest (left bytes, right bytes); reuse the id of
-    bytes that are already a token."""
-    pat = PATTERNS[pattern]
-    chunks = [text] if pat is None else regex.findall(pat, text)
-    words = Counter(tuple(bytes([b]) for b in c.encode("utf-8")) for c in chunks if c)
-    vocab = {bytes([i]) for i in range(256)}
-    merges = []
-    new_tokens = 0
-    while new_tokens < n_merges:
-        pairs: Counter = Counter()
-        for w, c in words.items():
-            for p in zip(w, w[1:]):
-                pairs[p] += c
-        if not pairs:
-            break
-        best = min(pairs, key=lambda p: (-pairs[p], p[0], p[1]))
-        merges.append((best[0], best[1], pairs[best]))
-        if best[0] + best[1] not in vocab:
-            vocab.add(best[0] + best[1])
-            new_tokens += 1
-        new_words: Counter = Counter()
-        for w, c in words.items():
-            out = []
-            i = 0
-            while i < len(w):
-                if i < len(w) - 1 and (w[i], w[i + 1]) == best:
-                    out.append(w[i] + w[i + 1])
-                    i += 2
-                else:
-                    out.append(w[i])
-                    i += 1
-            new_words[tuple(out)] += c
-        words = new_words
-    return merges
 
 
 def fast_merges(bpe: BPE) -> list[tuple[bytes, bytes, int]]:

@@ -25,18 +25,15 @@ property test checks it for all three patterns).
 from __future__ import annotations
 
 import codecs
-import multiprocessing
 import os
-import sys
-import threading
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 
 import regex
 
+from tokexplorer.core.bpe.count_pool import default_workers, merge_counts, pool_map, task_batches
 from tokexplorer.core.errors import Cancelled, CorpusError
 from tokexplorer.core.text import (
     LETTER_SPACE_CUT,
@@ -100,23 +97,26 @@ def safe_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:
         start = end
 
 
-def count_piece(text: str, pat_str: str | None, specials: Sequence[str]) -> tuple[Counter, int]:
+def count_piece(
+    text: str, pat_str: str | None, specials: Sequence[str], *, into: Counter | None = None
+) -> tuple[Counter, int]:
     """Count the chunks of one piece of text (runs in a worker process too).
 
     Args:
         text: the piece; lone surrogates are cleaned first.
         pat_str: the split pattern string, or None for no pre-tokenization.
         specials: special token texts to cut out before splitting.
+        into: a table to add the counts to (at C speed) instead of a new one.
 
     Returns:
-        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``;
+        the Counter is ``into`` when given.
 
     >>> count_piece("ab ab<s>ab", pattern_string("gpt2"), ["<s>"])
     (Counter({'ab': 2, ' ab': 1}), 1)
     """
     text = clean_text(text).text
-    counts: Counter = Counter()
-    n_special = 0
+    counts: Counter = Counter() if into is None else into
     sre = special_regex(specials)
     segments = sre.split(text) if sre is not None else [text]
     n_special = len(segments) - 1
@@ -152,12 +152,17 @@ class FileRange:
     errors: str = "strict"
 
 
-def count_file_range(job: FileRange) -> tuple[Counter, int]:
+def count_file_range(job: FileRange, *, into: Counter | None = None) -> tuple[Counter, int]:
     """Read bytes ``[job.start, job.end)`` of a file, decode them and count their
     chunks (runs in a worker process too); a UTF-8 BOM at byte 0 is dropped.
 
+    Args:
+        job: the range and how to count it.
+        into: a table to add the counts to instead of a new one.
+
     Returns:
-        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``;
+        the Counter is ``into`` when given.
 
     Raises:
         CorpusError: the bytes are not valid in ``job.encoding`` (the message
@@ -175,7 +180,23 @@ def count_file_range(job: FileRange) -> tuple[Counter, int]:
         ) from None
     if start == 0 and text.startswith("\ufeff") and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
         text = text[1:]
-    return count_piece(text, job.pat_str, job.specials)
+    return count_piece(text, job.pat_str, job.specials, into=into)
+
+
+def count_file_ranges(jobs: Sequence[FileRange]) -> tuple[Counter, int]:
+    """Count several file ranges into one table (a worker task of :func:`count_files`).
+
+    Returns:
+        ``(Counter of chunk str -> count, number of special token spellings cut out)``.
+
+    Raises:
+        CorpusError: as :func:`count_file_range`.
+    """
+    counts: Counter = Counter()
+    n_special = 0
+    for job in jobs:
+        n_special += count_file_range(job, into=counts)[1]
+    return counts, n_special
 
 
 def plan_file_ranges(path: str, size: int = POOL_PIECE_CHARS) -> list[tuple[int, int]]:
@@ -214,91 +235,6 @@ def plan_file_ranges(path: str, size: int = POOL_PIECE_CHARS) -> list[tuple[int,
             ranges.append((start, end))
             start = end
     return ranges
-
-
-def _start_method() -> str:
-    """``"fork"`` in a single-threaded process on Linux (the command line, a
-    script): a forked worker is ready in milliseconds. ``"spawn"`` otherwise:
-    forking a process that runs other threads (the GUI, which trains on a
-    worker thread) can deadlock the child; spawned workers start a fresh
-    interpreter and import only this module's light dependencies (~0.1 s)."""
-    if (
-        sys.platform == "linux"
-        and "fork" in multiprocessing.get_all_start_methods()
-        and threading.current_thread() is threading.main_thread()
-        and threading.active_count() == 1
-        and "PySide6" not in sys.modules
-    ):
-        return "fork"
-    return "spawn"
-
-
-def _pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_start_method()))
-
-
-def default_workers() -> int:
-    """Worker processes to use: the number of cores this process may run on."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not on Linux
-        return max(1, os.cpu_count() or 1)
-
-
-def merge_counts(total: Counter, part: Counter) -> None:
-    """Add the chunk counts ``part`` into ``total`` (in place).
-
-    >>> total = Counter({"a": 1}); merge_counts(total, Counter({"a": 2, "b": 1})); total
-    Counter({'a': 3, 'b': 1})
-    """
-    if not total:
-        total.update(part)
-    else:
-        get = total.get
-        for k, v in part.items():
-            total[k] = get(k, 0) + v
-
-
-def _pool_map(
-    jobs: list[tuple],
-    fn: Callable,
-    workers: int,
-    sizes: list[int],
-    phase_total: int,
-    cancel: Callable[[], bool] | None,
-) -> Generator[Progress, None, tuple[Counter, int]]:
-    counts: Counter = Counter()
-    n_special = 0
-    done = 0
-    with _pool(workers) as pool:
-        pending: dict[Future, int] = {}
-        it = iter(range(len(jobs)))
-        try:
-            for _ in range(workers * 2):
-                i = next(it, None)
-                if i is None:
-                    break
-                pending[pool.submit(fn, *jobs[i])] = i
-            while pending:
-                finished, _ = wait(list(pending), timeout=0.1, return_when=FIRST_COMPLETED)
-                if cancel is not None and cancel():
-                    raise Cancelled("training cancelled")
-                for fut in finished:
-                    i = pending.pop(fut)
-                    c, n = fut.result()
-                    merge_counts(counts, c)
-                    n_special += n
-                    done += sizes[i]
-                    nxt = next(it, None)
-                    if nxt is not None:
-                        pending[pool.submit(fn, *jobs[nxt])] = nxt
-                yield Progress("pre-tokenizing", done, phase_total)
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-    return counts, n_special
 
 
 def count_texts(
@@ -368,7 +304,7 @@ def count_texts(
                     flush()
         flush()
         try:
-            return (yield from _pool_map(
+            return (yield from pool_map(
                 [(j[0], pat_str, specials) for j in jobs], _count_batch, workers, sizes, total, cancel
             ))
         except BrokenProcessPool:
@@ -482,8 +418,11 @@ def count_files(
     total = sum(sizes)
     workers = default_workers() if workers is None else max(1, workers)
     if workers > 1 and len(jobs) > 1:
+        batches = task_batches(sizes, workers)
+        tasks = [([jobs[i] for i in b],) for b in batches]
+        task_sizes = [sum(sizes[i] for i in b) for b in batches]
         try:
-            return (yield from _pool_map([(j,) for j in jobs], count_file_range, workers, sizes, total, cancel))
+            return (yield from pool_map(tasks, count_file_ranges, workers, task_sizes, total, cancel))
         except BrokenProcessPool:
             pass  # e.g. a main script without the __main__ guard: count here instead
     counts: Counter = Counter()

@@ -29,6 +29,12 @@ _MASK = (1 << _SHIFT) - 1
 MAX_TRAIN_VOCAB = 1 << _SHIFT
 """Largest vocabulary the trainer supports: token ids are packed into 21 bits of a pair key."""
 
+LONG_WORD = 256
+"""Words of more symbols than this are merged by :meth:`MergeState.merge_long_word`
+(one pass that copies the word once) instead of in place, where each merge site
+moves the rest of the word: quadratic in a long word (``--pattern none``, where
+a whole file is one word, spent minutes on a 1 MB file)."""
+
 
 class MergeState:
     """The trainer's tables while it merges.
@@ -186,9 +192,7 @@ class MergeState:
             wis = (wis,)
         changed: dict[int, int] = {}
         get = changed.get
-        t_hi = t << _SHIFT
-        b_hi = b << _SHIFT
-        saved = 0
+        t_hi, b_hi, saved = t << _SHIFT, b << _SHIFT, 0
         for wi in wis:
             o = start[wi]
             n = size[wi]
@@ -198,9 +202,11 @@ class MergeState:
                     size[wi] = 1
                     saved += freqs[wi]
                 continue
+            if n > LONG_WORD:
+                saved += self.merge_long_word(wi, a, b, t, changed)
+                continue
             e = o + n
-            # How many a's the word holds tells when to stop looking (list.index
-            # raising ValueError at the end would cost more than the rest).
+            # The a's left tell when to stop looking (index raising ValueError costs more).
             left_a = flat[o:e].count(a)
             if not left_a:
                 continue  # a stale entry: the word no longer holds a
@@ -257,6 +263,66 @@ class MergeState:
             size[wi] = e - o
         self._apply_changes(pair, changed)
         return saved
+
+    def merge_long_word(self, wi: int, a: int, b: int, t: int, changed: dict[int, int]) -> int:
+        """Replace every (a, b) in word ``wi`` by t, left to right without
+        overlap, and return how many tokens that saves (replacements times the
+        word's count). Adds the pair count changes next to the merge sites to
+        ``changed`` (pair -> delta), exactly as :meth:`apply_merge` does.
+
+        The merge sites are found with ``array.index`` (C speed) and the word
+        is rebuilt from the slices between them and written back once, so a
+        merge costs one pass over the word however many sites it has.
+        """
+        flat, where, c = self.flat, self.where, self.freqs[wi]
+        o = self.start[wi]
+        e = o + self.size[wi]
+        index, get = flat.index, changed.get
+        sites: list[int] = []
+        i = o
+        left_a = flat[o:e].count(a)
+        while left_a > 0:
+            i = index(a, i, e)
+            if i + 1 < e and flat[i + 1] == b:
+                sites.append(i)
+                left_a -= 2 if a == b else 1
+                i += 2
+            else:
+                left_a -= 1
+                i += 1
+        if not sites:
+            return 0  # a stale entry: the word no longer holds the pair
+        out = array("i")
+        prev = o  # first symbol not yet copied
+        for i in sites:
+            new_pairs = []
+            if i > o:
+                left = t if i == prev else flat[i - 1]  # t: the previous site ends here
+                p = left << _SHIFT | a
+                changed[p] = get(p, 0) - c
+                new_pairs.append(left << _SHIFT | t)
+            if i + 2 < e:
+                right = flat[i + 2]
+                p = b << _SHIFT | right
+                changed[p] = get(p, 0) - c
+                new_pairs.append(t << _SHIFT | right)
+            for p in new_pairs:
+                changed[p] = get(p, 0) + c
+                s_ = where.get(p)
+                if s_ is None:
+                    where[p] = wi
+                elif s_.__class__ is int:
+                    if s_ != wi:
+                        where[p] = array("i", (s_, wi))
+                elif s_[-1] != wi:
+                    s_.append(wi)
+            out.extend(flat[prev:i])
+            out.append(t)
+            prev = i + 2
+        out.extend(flat[prev:e])
+        flat[o : o + len(out)] = out
+        self.size[wi] = len(out)
+        return c * len(sites)
 
     def _apply_changes(self, pair: int, changed: dict[int, int]) -> None:
         """Add the count changes of one merge (pair -> delta) to the pair counts;

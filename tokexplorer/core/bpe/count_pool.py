@@ -1,0 +1,154 @@
+"""The worker processes of chunk counting (:mod:`tokexplorer.core.bpe.counting`):
+how many, how they start, how jobs are grouped into tasks and how their tables
+are summed as they come back.
+
+>>> total = Counter({"a": 1}); merge_counts(total, Counter({"a": 2, "b": 1})); total
+Counter({'a': 3, 'b': 1})
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+import threading
+from collections import Counter
+from collections.abc import Callable, Generator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+
+from tokexplorer.core.errors import Cancelled
+from tokexplorer.core.types import Progress
+
+POOL_TASK_BYTES = 1 << 24
+"""Bytes of file ranges one worker task counts into one table (at most; less when
+the files are too small to give every worker four tasks). One table per 16 MiB
+instead of one per range makes the main process unpickle and add about half as
+many entries (a range's made-up words and names recur in the next ranges)."""
+
+
+def task_batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
+    """Group consecutive jobs (by index) into worker tasks of about
+    :data:`POOL_TASK_BYTES`, or less so that each worker gets four tasks.
+
+    >>> [len(b) for b in task_batches([1 << 20] * 40, 2)], len(task_batches([1 << 20] * 1000, 2))
+    ([5, 5, 5, 5, 5, 5, 5, 5], 63)
+    """
+    target = min(POOL_TASK_BYTES, max(1, sum(sizes) // (4 * workers)))
+    batches: list[list[int]] = []
+    batch: list[int] = []
+    batch_size = 0
+    for i, size in enumerate(sizes):
+        batch.append(i)
+        batch_size += size
+        if batch_size >= target:
+            batches.append(batch)
+            batch, batch_size = [], 0
+    if batch:
+        batches.append(batch)
+    return batches
+
+
+def _start_method() -> str:
+    """``"fork"`` in a single-threaded process on Linux (the command line, a
+    script): a forked worker is ready in milliseconds. ``"spawn"`` otherwise:
+    forking a process that runs other threads (the GUI, which trains on a
+    worker thread) can deadlock the child; spawned workers start a fresh
+    interpreter and import only this module's light dependencies (~0.1 s)."""
+    if (
+        sys.platform == "linux"
+        and "fork" in multiprocessing.get_all_start_methods()
+        and threading.current_thread() is threading.main_thread()
+        and threading.active_count() == 1
+        and "PySide6" not in sys.modules
+    ):
+        return "fork"
+    return "spawn"
+
+
+def _pool(workers: int) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_start_method()))
+
+
+def default_workers() -> int:
+    """Worker processes to use: the number of cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def merge_counts(total: Counter, part: Counter) -> None:
+    """Add the chunk counts ``part`` into ``total`` (in place).
+
+    >>> total = Counter({"a": 1}); merge_counts(total, Counter({"a": 2, "b": 1})); total
+    Counter({'a': 3, 'b': 1})
+    """
+    if not total:
+        total.update(part)
+    else:
+        get = total.get
+        for k, v in part.items():
+            total[k] = get(k, 0) + v
+
+
+def pool_map(
+    jobs: list[tuple],
+    fn: Callable,
+    workers: int,
+    sizes: list[int],
+    phase_total: int,
+    cancel: Callable[[], bool] | None,
+) -> Generator[Progress, None, tuple[Counter, int]]:
+    """Run ``fn(*job)`` for every job in ``workers`` processes, two tasks per
+    worker in flight, and sum the ``(Counter, n_special)`` they return.
+
+    Args:
+        jobs: the argument tuples (picklable).
+        fn: a module-level function returning ``(Counter of chunk -> count, int)``.
+        workers: processes to start.
+        sizes: each job's size in the unit of the progress (bytes or characters).
+        phase_total: the sum of ``sizes``.
+        cancel: polled every 0.1 s; True stops the pool and raises :class:`Cancelled`.
+
+    Yields:
+        Progress("pre-tokenizing", size done, ``phase_total``) as jobs finish.
+
+    Returns:
+        ``(Counter chunk -> count, special token spellings cut out)``.
+
+    Raises:
+        BrokenProcessPool: a worker could not start or died (callers count in
+            their own process instead); whatever ``fn`` raises.
+    """
+    counts: Counter = Counter()
+    n_special = 0
+    done = 0
+    with _pool(workers) as pool:
+        pending: dict[Future, int] = {}
+        it = iter(range(len(jobs)))
+        try:
+            for _ in range(workers * 2):
+                i = next(it, None)
+                if i is None:
+                    break
+                pending[pool.submit(fn, *jobs[i])] = i
+            while pending:
+                finished, _ = wait(list(pending), timeout=0.1, return_when=FIRST_COMPLETED)
+                if cancel is not None and cancel():
+                    raise Cancelled("training cancelled")
+                for fut in finished:
+                    i = pending.pop(fut)
+                    c, n = fut.result()
+                    merge_counts(counts, c)
+                    n_special += n
+                    done += sizes[i]
+                    nxt = next(it, None)
+                    if nxt is not None:
+                        pending[pool.submit(fn, *jobs[nxt])] = nxt
+                yield Progress("pre-tokenizing", done, phase_total)
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+    return counts, n_special
