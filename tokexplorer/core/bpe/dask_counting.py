@@ -17,6 +17,7 @@ Dask (``dask[distributed]``) is an optional dependency, imported only when count
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from collections import Counter
 from collections.abc import Callable, Generator, Sequence
@@ -69,12 +70,19 @@ def _connect(address: str, stack: ExitStack) -> Client:
             no worker (within :data:`WORKER_WAIT_S`).
     """
     distributed = _distributed()
-    if address == LOCAL:  # closed by close(), not "with": the stack is left on another thread;
-        # the scheduler's health page on a free port (8787 may be taken)
-        cluster = distributed.LocalCluster(
-            n_workers=default_workers(), threads_per_worker=1, processes=True,
-            dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-        )  # fmt: skip
+    if address == LOCAL:
+        import dask
+
+        # Workers forked from one fork server start and stop in about half the time of
+        # spawned ones (2.4 s against 4-5.7 s for two, measured here). The scheduler's
+        # health page on a free port (8787 may be taken). Closed by close(), not "with":
+        # the stack is left on another thread.
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+            cluster = distributed.LocalCluster(
+                n_workers=default_workers(), threads_per_worker=1, processes=True,
+                dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
+            )  # fmt: skip
         stack.callback(cluster.close)
         client = distributed.Client(cluster)
         stack.callback(client.close)
