@@ -133,12 +133,11 @@ def plan_tasks(sizes: Sequence[int], threads: int) -> list[range]:
 
 
 def _count_ranges(jobs: list[FileRange]) -> tuple[Counter, int]:
-    """Count the ranges of one task on a worker, into one table (as
+    """Count the ranges of one task (at least one) on a worker, into one table (as
     :func:`~tokexplorer.core.bpe.counting.count_file_range`: ``(counts, special
     token spellings cut out)``; CorpusError on bytes not valid in the encoding)."""
-    counts: Counter = Counter()
-    n_special = 0
-    for job in jobs:
+    counts, n_special = count_file_range(jobs[0])
+    for job in jobs[1:]:
         c, n = count_file_range(job)
         merge_counts(counts, c)
         n_special += n
