@@ -79,7 +79,9 @@ def test_local_cluster_counts_the_same(corpus, monkeypatch):
 
 def test_a_scheduler_without_workers_is_one_line(corpus, monkeypatch):
     monkeypatch.setattr(dask_counting, "WORKER_WAIT_S", 0.2)
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}
+    ) as empty:
         address = empty.scheduler_address
         with pytest.raises(InputError, match=f"^the Dask scheduler at {address} has no workers"):
             run(count_files_dask(corpus, address=address))
