@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from fixtures.multilingual import multilingual_text
-from tokexplorer.core.bpe import count_files, run, train_bpe
+from tokexplorer.core.bpe import count_files, dask_counting, run, train_bpe
 from tokexplorer.core.bpe.counting import file_jobs
-from tokexplorer.core.bpe.dask_counting import count_files_dask
+from tokexplorer.core.bpe.dask_counting import count_files_dask, plan_tasks
 from tokexplorer.core.errors import CorpusError, InputError
 from tokexplorer.core.io import count_word_counts, sample_text, save_word_counts
 from tokexplorer.core.training import TrainingRequest, train
@@ -19,7 +19,11 @@ distributed = pytest.importorskip("distributed")
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=None,
+        scheduler_kwargs={"dashboard_address": ":0"},  # its health page: 8787 may be taken
     ) as c:
         yield c
 
@@ -46,6 +50,41 @@ def test_dask_counts_equal_local_counts(cluster, corpus):
                                  special_tokens=["<|endoftext|>"]))  # fmt: skip
     assert there == here
     assert there[1] == 1  # the one <|endoftext|> spelling, cut out
+
+
+def test_ranges_grouped_into_few_tasks_count_the_same(cluster, corpus, monkeypatch):
+    jobs, sizes = file_jobs(corpus, pattern="cl100k")
+    assert len(jobs) == 5 and sum(sizes) == 4_094_073
+    monkeypatch.setattr(dask_counting, "TASKS_PER_THREAD", 1)  # 2 threads: tasks of about 2 MB
+    tasks = plan_tasks(sizes, threads=2)
+    assert [len(t) for t in tasks] == [1, 1, 3]  # ranges of 1 MiB, the last two 0.9 MB and 4 kB
+    here = run(count_files(corpus, pattern="cl100k", workers=1))
+    assert run(count_files_dask(corpus, address=cluster.scheduler_address, pattern="cl100k")) == here
+
+
+def test_tasks_cover_the_ranges_in_order_and_cap_their_size(monkeypatch):
+    sizes = [3, 5, 1, 1, 1, 9, 2]
+    tasks = plan_tasks(sizes, threads=1)  # 22 bytes: 5 a task
+    assert tasks == [range(0, 1), range(1, 2), range(2, 5), range(5, 6), range(6, 7)]
+    monkeypatch.setattr(dask_counting, "MAX_TASK_BYTES", 2)
+    assert plan_tasks([1] * 16, threads=1) == [range(i, i + 2) for i in range(0, 16, 2)]  # not 4 a task
+    assert plan_tasks([], threads=4) == []
+
+
+def test_local_cluster_counts_the_same(corpus, monkeypatch):
+    monkeypatch.setattr(dask_counting, "default_workers", lambda: 1)
+    here = run(count_files(corpus[1:], pattern="gpt2", workers=1))
+    assert run(count_files_dask(corpus[1:], address="local", pattern="gpt2")) == here
+
+
+def test_a_scheduler_without_workers_is_one_line(corpus, monkeypatch):
+    monkeypatch.setattr(dask_counting, "WORKER_WAIT_S", 0.2)
+    with distributed.LocalCluster(
+        n_workers=0, processes=False, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}
+    ) as empty:
+        address = empty.scheduler_address
+        with pytest.raises(InputError, match=f"^the Dask scheduler at {address} has no workers"):
+            run(count_files_dask(corpus, address=address))
 
 
 def test_merges_from_dask_counts_equal_merges_from_the_files(cluster, corpus, tmp_path):

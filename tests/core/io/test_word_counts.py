@@ -9,7 +9,7 @@ import pytest
 
 from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.io import WordCounts, load_word_counts, save_word_counts
-from tokexplorer.core.io.word_counts import dumps_word_counts, loads_word_counts
+from tokexplorer.core.io.word_counts import _rows_at_once, _rows_by_line, dumps_word_counts, loads_word_counts
 from tokexplorer.core.training import TrainingRequest, train
 
 TABLE = WordCounts(
@@ -44,6 +44,17 @@ def test_the_file_is_the_documented_text():
     ]
     # most frequent first, ties by bytes ("\n" < "分词" in UTF-8)
     assert lines[8:] == ["IHRoZQ==\t5", "Cg==\t3", "5YiG6K+N\t3", "8J+RqeKAjfCflKw=\t2", "CQ0=\t1", ""]
+
+
+def test_rows_read_at_once_are_the_rows_read_line_by_line():
+    body = dumps_word_counts(TABLE).split("\n\n", 1)[1]
+    assert _rows_at_once(body) == _rows_by_line(body, 8) == TABLE.counts
+    # what is not as written goes line by line: a leading zero still reads, a repeat does not
+    zero = body.replace("Cg==\t3", "Cg==\t03")
+    assert _rows_at_once(zero) is None
+    assert _rows_by_line(zero, 8)["\n"] == 3
+    assert _rows_at_once(body.replace("Cg==\t3", "IHRoZQ==\t3")) is None
+    assert _rows_at_once(body.replace("5YiG6K+N", "/w==")) is None  # byte 0xFF: not UTF-8
 
 
 @pytest.mark.parametrize(
