@@ -1,0 +1,105 @@
+"""The window streams a large corpus (issue 14.3): a small threshold forces streaming on
+small files, so these tests check what a 1 GB folder does on a few KiB."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from tokexplorer.cli import main as cli_main
+from tokexplorer.core.io import load_bpe, load_corpus
+from tokexplorer.gui.models.corpus_model import COL_LINES
+from tokexplorer.gui.panes.corpus_pane import CorpusPane
+from tokexplorer.gui.state import AppState
+
+EN = "the tokenizer learns merges from the text; the merges are ranked.\r\n"
+ZH = "中文的文本，用来训练分词器。我们的分词器学习合并。\n"
+CODE = "def train(texts):\n    return sorted(set(texts))\n"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    (d / "en.txt").write_bytes(EN.encode() * 40)
+    (d / "zh.txt").write_bytes(b"\xef\xbb\xbf" + ZH.encode() * 30)
+    (d / "sub").mkdir()
+    (d / "sub" / "code.py").write_bytes(CODE.encode() * 25)
+    return d
+
+
+def streaming_pane(qtbot, state: AppState | None = None) -> CorpusPane:
+    pane = CorpusPane(state or AppState())
+    qtbot.addWidget(pane)
+    pane.file_list.stream_bytes = 1  # every corpus is streamed
+    return pane
+
+
+def open_streamed(qtbot, pane: CorpusPane, folder: Path):
+    rows: list[int] = []
+    pane.file_list.model.rowsInserted.connect(lambda *_: rows.append(pane.file_list.model.rowCount()))
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=20_000) as loaded:
+        pane.load_paths([str(folder)])
+    return loaded.args[0], rows
+
+
+def test_a_streamed_folder_fills_the_list_without_holding_text(qtbot, folder):
+    pane = streaming_pane(qtbot)
+    corpus, rows = open_streamed(qtbot, pane, folder)
+    assert rows == [1, 2, 3]  # one row as each file was read
+    whole = load_corpus(folder)
+    assert corpus.streamed and [f.text for f in corpus.files] == ["", "", ""]
+    assert list(corpus.files) == [dataclasses.replace(w, text="", streamed=True) for w in whole.files]
+    model = pane.file_list.model
+    assert [model.index(r, COL_LINES).data() for r in range(3)] == ["40", "50", "30"]
+    assert pane.file_list.totals_label.text() == (
+        f"3 files · {whole.n_bytes:,} bytes · {whole.n_chars:,} characters · 120 lines"
+    )
+    assert pane.file_list.load_status.text() == "3 files loaded"
+    assert pane.file_list.cancel_load_button.isHidden() and pane.file_list.load_progress.isHidden()
+    assert corpus.sample == whole.files[0].text + whole.files[1].text + whole.files[2].text
+
+
+def test_cancel_keeps_the_corpus_shown(qtbot, folder, tmp_path):
+    pane = streaming_pane(qtbot)
+    first = tmp_path / "first.txt"
+    first.write_text("kept\n", encoding="utf-8")
+    kept, _ = open_streamed(qtbot, pane, first)
+    job = pane.file_list._load_job
+    job.pause()  # the read waits before its first piece, so Cancel comes first
+    loaded: list[object] = []
+    pane.corpus_loaded.connect(loaded.append)
+    worker = pane.load_paths([str(folder)])
+    assert not pane.file_list.cancel_load_button.isHidden() and not pane.file_list.load_progress.isHidden()
+    pane.file_list.cancel_loading()
+    job.resume()
+    worker.resume()
+    assert worker.wait(10)
+    qtbot.wait(50)
+    assert worker.result is None and loaded == []
+    assert pane.corpus is kept and pane.file_list.model.rowCount() == 1
+    assert pane.file_list.load_status.text() == "reading cancelled"
+    assert pane.file_list.cancel_load_button.isHidden()
+
+
+def test_streamed_training_learns_the_command_lines_merges(qtbot, capsys, folder, tmp_path):
+    pane = streaming_pane(qtbot)
+    open_streamed(qtbot, pane, folder)
+    pane.form.vocab_spin.setValue(330)
+    progress = []
+    pane.training_progress.connect(progress.append)
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:
+        worker = pane.start_training(algorithm="bpe")
+    assert worker.result is not None
+    # the files were counted from disk: progress in bytes of the files
+    counted = [p for p in progress if p.phase == "pre-tokenizing"]
+    assert counted[-1].done == counted[-1].total == pane.corpus.n_bytes
+    bpe = done.args[0].model
+    out = tmp_path / "cli.bpe"
+    assert cli_main(["train", str(folder), "--vocab-size", "330", "-o", str(out)]) == 0  # reads into memory
+    cli = load_bpe(out)
+    assert len(bpe.merges) == len(cli.merges) == 74
+    assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]
+    assert pane.sample_note == ""
