@@ -173,6 +173,7 @@ class CorpusPane(QWidget):
         confirm: bool = True,
         allow_damaged: bool = False,
         fit_lines: bool = False,
+        on_sample: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -189,6 +190,8 @@ class CorpusPane(QWidget):
             fit_lines: for SentencePiece, raise ``max_sentence_length`` to the
                 longest line (or skip the longest lines) and say so, instead of
                 refusing long lines (``TrainingRequest.fit_lines``).
+            on_sample: on a streamed corpus, train on its sample whatever the
+                algorithm (quick: the startup's default models), said in the result.
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -206,7 +209,7 @@ class CorpusPane(QWidget):
         algorithm = algorithm or self.form.algorithm()
         size = int(vocab_size if vocab_size is not None else self.form.vocab_spin.value())
         try:
-            request = self._corpus_request(corpus, algorithm, size, fit_vocab=auto_fit)
+            request = self._corpus_request(corpus, algorithm, size, fit_vocab=auto_fit, on_sample=on_sample)
             if fit_lines and request.algorithm != "bpe":
                 request = replace(request, fit_lines=True)
             request.validate()
@@ -218,7 +221,9 @@ class CorpusPane(QWidget):
             return None
         return self._run(request)
 
-    def _corpus_request(self, corpus: Corpus, algorithm: str, vocab_size: int, *, fit_vocab: bool) -> TrainingRequest:
+    def _corpus_request(
+        self, corpus: Corpus, algorithm: str, vocab_size: int, *, fit_vocab: bool, on_sample: bool = False
+    ) -> TrainingRequest:
         """The request to train on ``corpus`` by the one reading rule (the command
         line's too; damaged files were accepted before). A streamed corpus gives
         byte-level BPE its files, counted from disk as the command line does, and
@@ -233,7 +238,7 @@ class CorpusPane(QWidget):
         if not corpus.streamed:
             return self.form.request([f.text for f in files], algorithm=algorithm, vocab_size=vocab_size,
                                      fit_vocab=fit_vocab)  # fmt: skip
-        if algorithm != "bpe":
+        if algorithm != "bpe" or on_sample:
             self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
             return self.form.request([corpus.sample], algorithm=algorithm, vocab_size=vocab_size, fit_vocab=fit_vocab)
         codecs = sorted({"utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files})
