@@ -103,3 +103,49 @@ def test_streamed_training_learns_the_command_lines_merges(qtbot, capsys, folder
     assert len(bpe.merges) == len(cli.merges) == 74
     assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]
     assert pane.sample_note == ""
+
+
+def test_statistics_of_a_streamed_corpus_equal_the_in_memory_ones(qtbot, folder):
+    from fixtures.stats import fixture_tokenizers
+    from tokexplorer.core.analysis import compute_stats
+    from tokexplorer.gui.panes.stats_pane import StatsPane
+
+    state = AppState()
+    toks = fixture_tokenizers()
+    state.set_tokenizers(toks)
+    pane = streaming_pane(qtbot, state)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    stats_pane = StatsPane(state)
+    qtbot.addWidget(stats_pane)
+    with qtbot.waitSignal(stats_pane.computed, timeout=60_000) as done:
+        assert stats_pane.compute() is not None
+    whole = load_corpus(folder)
+    assert done.args[0].rows() == compute_stats(toks, [(f.name, f.text) for f in whole.files]).rows()
+    assert stats_pane.message.text() == (
+        f"3 files, {whole.n_chars:,} characters; special tokens: plain · "
+        "the files were read from disk in pieces (the corpus is streamed)"
+    )
+
+
+def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, monkeypatch):
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import file_list
+
+    monkeypatch.setattr(file_list, "STREAM_BYTES", 1)  # the window's list streams every corpus
+    window = MainWindow()
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=20_000) as loaded:
+        window.open_paths([str(folder)])
+    corpus = loaded.args[0]
+    assert corpus.streamed
+    assert corpus.n_bytes == 6163
+    note = "sample: first 4,660 characters of 6.0 KiB, 3 files"
+    assert corpus.sample_note == note
+    assert window.state.sample_text == corpus.sample
+    said = f"ⓘ this text is a {note} (the corpus is streamed)"
+    assert window.compare_pane.sample_note.text() == said and not window.compare_pane.sample_note.isHidden()
+    inspector_notes = [w.text() for w in window.bytes_pane.findChildren(type(window.compare_pane.sample_note))]
+    assert inspector_notes == [said]
+    window.compare_pane.set_text("typed by the user")
+    assert window.compare_pane.sample_note.isHidden() and window.state.sample_note == ""

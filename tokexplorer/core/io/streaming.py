@@ -24,6 +24,7 @@ How a streamed file is read:
 statistics, training on other encodings).
 
 >>> import pathlib, tempfile
+>>> from tokexplorer.core.types import run_to_end
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "a.txt").write_bytes(b"one\\r\\ntwo\\r\\n"), (d / "b.txt").write_bytes(b"three\\n")
 >>> steps = stream_corpus([d], stream_bytes=1, piece_bytes=4, sample_chars=7)
@@ -46,7 +47,7 @@ from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
 from tokexplorer.core.io.folders import _size_or_zero, collect_files, read_corpus
-from tokexplorer.core.types import Progress, run_to_end
+from tokexplorer.core.types import Progress
 
 __all__ = ["PIECE_BYTES", "SAMPLE_CHARS", "STREAM_BYTES", "file_text_pieces", "human_bytes", "stream_corpus"]
 
@@ -291,6 +292,7 @@ def file_text_pieces(f: CorpusFile, *, piece_bytes: int = PIECE_BYTES) -> Iterat
         CorpusError: the file cannot be read any more.
 
     >>> import pathlib, tempfile
+    >>> from tokexplorer.core.types import run_to_end
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "a.txt"
     >>> _ = p.write_bytes(b"\\xef\\xbb\\xbfcaf\\xc3\\xa9\\n")
     >>> f = run_to_end(stream_corpus([p], stream_bytes=1)).files[0]
