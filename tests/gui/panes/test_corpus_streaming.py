@@ -149,3 +149,33 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
     assert inspector_notes == [said]
     window.compare_pane.set_text("typed by the user")
     assert window.compare_pane.sample_note.isHidden() and window.state.sample_note == ""
+
+
+def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.gui.panes.granularity_pane import GranularityPane
+    from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
+
+    state = AppState()
+    pane = streaming_pane(qtbot, state)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    bpe, _ = train_bpe([corpus.sample], vocab_size=300, pattern="gpt2")
+    state.set_bpe(bpe)
+    state.set_tokenizers([BPETokenizer(bpe)])
+    granularity = GranularityPane(state)
+    qtbot.addWidget(granularity)
+    granularity.show()
+    qtbot.waitUntil(lambda: granularity.report is not None, timeout=60_000)
+    assert granularity.report.chars == len(corpus.sample) == corpus.n_chars  # the sample is all of this one
+    assert granularity.info.text().endswith(f"Measured on the corpus {corpus.sample_note} (the corpus is streamed).")
+    diff = MergeDiffPane(state)
+    qtbot.addWidget(diff)
+    worker = diff.train_side("b")
+    assert diff.labels["b"].text() == (
+        f"training vocab {diff.vocab_spins['b'].value()}, {diff.pattern_combos['b'].currentData()} pre-tokenizer "
+        f"on the corpus {corpus.sample_note} (the corpus is streamed)…"
+    )
+    assert worker.wait(60)
+    qtbot.waitUntil(lambda: diff.models["b"] is not None, timeout=10_000)
+    assert diff.models["b"].name.endswith("on the corpus sample")

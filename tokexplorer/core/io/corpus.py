@@ -465,6 +465,14 @@ class Corpus:
         """Files whose decoding inserted U+FFFD (training should ask first)."""
         return tuple(f for f in self.files if f.lossy)
 
+    def texts_in_memory(self) -> list[str]:
+        """The texts an analysis holds in memory: each file's text (empty ones
+        left out), or for a streamed corpus its :attr:`sample` (say so with
+        :attr:`sample_note`); ``[]`` when there is none."""
+        if self.streamed:
+            return [self.sample] if self.sample else []
+        return [f.text for f in self.files if f.text]
+
     def texts(self) -> Iterator[str]:
         """Yield each file's text (str), in order.
 
