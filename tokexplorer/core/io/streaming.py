@@ -39,7 +39,9 @@ from __future__ import annotations
 
 import codecs
 import dataclasses
+import multiprocessing
 from collections.abc import Callable, Generator, Iterable, Iterator
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import BinaryIO
 
@@ -54,7 +56,7 @@ __all__ = ["PIECE_BYTES", "SAMPLE_CHARS", "STREAM_BYTES", "file_text_pieces", "h
 #: Corpora at least this large (bytes on disk) are streamed, not held in memory.
 STREAM_BYTES = 64 << 20
 #: Bytes read at a time while streaming a file.
-PIECE_BYTES = 4 << 20
+PIECE_BYTES = 1 << 20
 #: Characters of a streamed corpus kept as its sample (:attr:`Corpus.sample`).
 SAMPLE_CHARS = 200_000
 
@@ -216,6 +218,7 @@ def stream_corpus(
     piece_bytes: int = PIECE_BYTES,
     sample_chars: int = SAMPLE_CHARS,
     whole_bytes: int = STREAM_BYTES,
+    in_child: bool = False,
 ) -> Generator[Progress | CorpusFile, None, Corpus]:
     """Open files and folders as a corpus, streaming it when it is large (see the module rule).
 
@@ -231,6 +234,8 @@ def stream_corpus(
         sample_chars: characters kept as the streamed corpus's sample.
         whole_bytes: the largest file (bytes) read whole when streaming because
             it is not UTF-8; a larger one is refused.
+        in_child: stream in a spawned process (a window: the reading then holds no
+            lock its event loop needs); cancelling ends that process.
 
     Yields:
         ``Progress("reading", done bytes, total bytes, file name)`` after each
@@ -243,6 +248,7 @@ def stream_corpus(
     Raises:
         Cancelled: ``cancel()`` returned True.
         InputError: ``piece_bytes`` < 1, or ``encoding`` is not a known codec.
+        CorpusError: with ``in_child``, the process failed (one line).
     """
     if piece_bytes < 1:
         raise InputError(f"piece_bytes must be at least 1, not {piece_bytes}")
@@ -256,29 +262,112 @@ def stream_corpus(
     if total < stream_bytes:
         return (yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel))
     yield Progress("reading", 0, total, f"{len(files)} files")
+    opts = _ScanOptions(encoding, keep_bom, piece_bytes, whole_bytes, sample_chars)
+    events = _scan_in_child(files, opts, cancel) if in_child else _scan_all(files, opts, cancel)
     out: list[CorpusFile] = []
     sample: list[str] = []
-    n_sample = done = 0
+    done = 0
+    for kind, value in events:
+        if kind == "bytes":
+            n, name = value
+            done += n
+            yield Progress("reading", min(done, total), total, name)
+        elif kind == "error":
+            errors.append(value)
+        else:
+            f, head = value
+            out.append(f)
+            sample.append(head)
+            yield f
+    return Corpus(tuple(out), tuple(errors), sample="".join(sample))
+
+
+@dataclasses.dataclass(frozen=True)
+class _ScanOptions:
+    encoding: str | None
+    keep_bom: bool
+    piece_bytes: int
+    whole_bytes: int
+    sample_chars: int
+
+
+def _scan_all(
+    files: list[Path], opts: _ScanOptions, cancel: Callable[[], bool] | None
+) -> Iterator[tuple[str, object]]:
+    """Scan ``files`` in order: ``("bytes", (n, file name))`` after each piece, then per file
+    ``("file", (record, sample part))`` or ``("error", one line)``."""
+    n_sample = 0
     for p in files:
         steps = _scan_file(
-            p, encoding=encoding, keep_bom=keep_bom, piece_bytes=piece_bytes, whole_limit=whole_bytes,
-            keep_chars=sample_chars - n_sample, cancel=cancel,
+            p, encoding=opts.encoding, keep_bom=opts.keep_bom, piece_bytes=opts.piece_bytes,
+            whole_limit=opts.whole_bytes, keep_chars=opts.sample_chars - n_sample, cancel=cancel,
         )  # fmt: skip
         try:
             while True:
-                done += next(steps)
-                yield Progress("reading", min(done, total), total, p.name)
+                yield "bytes", (next(steps), p.name)
         except StopIteration as stop:
             f, head = stop.value
         except CorpusError as exc:
-            errors.append(str(exc))
+            yield "error", str(exc)
             continue
-        out.append(f)
-        if head and not f.lossy:
-            sample.append(head)
-            n_sample += len(head)
-        yield f
-    return Corpus(tuple(out), tuple(errors), sample="".join(sample))
+        head = "" if f.lossy else head
+        n_sample += len(head)
+        yield "file", (f, head)
+
+
+def _child_main(conn: Connection, files: list[Path], opts: _ScanOptions) -> None:
+    """The scanning process: every event of :func:`_scan_all` sent to the parent."""
+    try:
+        for event in _scan_all(files, opts, None):
+            conn.send(event)
+        conn.send(("end", None))
+    except BaseException as exc:  # noqa: BLE001 - any failure reaches the parent as one line
+        conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+    finally:
+        conn.close()
+
+
+def _scan_in_child(
+    files: list[Path], opts: _ScanOptions, cancel: Callable[[], bool] | None
+) -> Iterator[tuple[str, object]]:
+    """:func:`_scan_all` run in a spawned process, so the work holds no lock of this
+    process (a window's event loop stays free); cancelling ends the process.
+
+    Raises:
+        Cancelled: ``cancel()`` returned True.
+        CorpusError: the process failed or ended early.
+    """
+    ctx = multiprocessing.get_context("spawn")
+    ours, theirs = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_child_main, args=(theirs, files, opts), daemon=True)
+    try:
+        child.start()
+    except RuntimeError:  # a main script without the __main__ guard cannot spawn: scan here
+        theirs.close()
+        ours.close()
+        yield from _scan_all(files, opts, cancel)
+        return
+    theirs.close()
+    try:
+        while True:
+            if cancel is not None and cancel():
+                raise Cancelled("reading cancelled")
+            if not ours.poll(0.05):
+                continue
+            try:
+                kind, value = ours.recv()
+            except EOFError:
+                raise CorpusError("the reading process ended early") from None
+            if kind == "end":
+                return
+            if kind == "failed":
+                raise CorpusError(f"reading failed: {value}")
+            yield kind, value
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
+        ours.close()
 
 
 def file_text_pieces(f: CorpusFile, *, piece_bytes: int = PIECE_BYTES) -> Iterator[str]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -75,6 +76,10 @@ def accept_paths(event: QDragEnterEvent | QDropEvent) -> list[str]:
     return paths
 
 
+#: Seconds between two progress updates of a read (fewer relayouts of the list).
+PROGRESS_SECONDS = 0.1
+
+
 def _stream_one(path: str, encoding: str) -> CorpusFile:
     """One file read again with ``encoding`` without holding its text (see
     :func:`~tokexplorer.core.io.stream_corpus`).
@@ -130,6 +135,7 @@ class CorpusFileList(QWidget):
         self.stream_bytes = STREAM_BYTES
         self._load_job = LatestRequest(self)
         self._streamed_rows: list[CorpusFile] = []  # rows shown while a streamed read runs
+        self._shown_progress = 0.0  # time.monotonic() of the last progress shown
         self._load_errors: list[str] = []
         self._build_ui()
         self._update_totals()
@@ -149,7 +155,7 @@ class CorpusFileList(QWidget):
         self.load_status = QLabel("Drop text files or folders here, or open them.")
         self.load_progress = QProgressBar()
         self.load_progress.setRange(0, 1000)
-        self.load_progress.setMaximumWidth(160)
+        self.load_progress.setFixedWidth(160)  # a size that never changes: no new layout per update
         self.load_progress.setVisible(False)
         self.cancel_load_button = QPushButton("Cancel")
         self.cancel_load_button.setToolTip("Stop reading the files (the corpus shown before is kept)")
@@ -196,6 +202,7 @@ class CorpusFileList(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setResizeContentsPrecision(200)  # columns fit the first 200 rows
         self.table.setColumnWidth(COL_FILE, 220)
         self.table.setColumnWidth(COL_ENCODING, 170)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -252,7 +259,7 @@ class CorpusFileList(QWidget):
         self.cancel_load_button.setVisible(True)
         limit = self.stream_bytes
         return self._load_job.start(
-            lambda cancel: stream_corpus(paths, cancel=cancel, stream_bytes=limit),
+            lambda cancel: stream_corpus(paths, cancel=cancel, stream_bytes=limit, in_child=True),
             on_result=lambda corpus, what=f"{shown}{more}": self._on_read(corpus, what),
             on_error=lambda exc: self._on_load_error(user_message(exc)),
             on_progress=self._on_load_progress,
@@ -291,7 +298,9 @@ class CorpusFileList(QWidget):
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Show ``corpus`` and make it ``state.corpus``."""
         self.corpus = corpus
-        self.model.set_corpus(corpus)
+        if corpus is None or self._streamed_rows != list(corpus.files):  # else its rows are shown already
+            self.model.set_corpus(corpus)
+        self._streamed_rows = []
         self.table.resizeColumnsToContents()
         self._load_errors = []
         self._refresh_problems()
@@ -329,6 +338,10 @@ class CorpusFileList(QWidget):
         self._on_load_error(f"nothing loaded from {what}: {why}; the corpus ({kept}) is kept")
 
     def _on_load_progress(self, p: Progress) -> None:
+        now = time.monotonic()
+        if now - self._shown_progress < PROGRESS_SECONDS and p.done < (p.total or 0):
+            return  # at most ten updates a second: each one lays the row out again
+        self._shown_progress = now
         if p.total:
             self.load_progress.setValue(int(1000 * p.done / p.total))
         if p.total and p.total >= self.stream_bytes:
