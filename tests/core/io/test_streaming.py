@@ -128,3 +128,19 @@ def test_real_corpora_stream_as_they_read(tmp_path: Path) -> None:
         w = read_text_file(f.path)
         assert f == dataclasses.replace(w, text="", streamed=True)
     assert corpus.sample == read_text_file(CORPORA / "zh_1mb.txt").text[:200_000]
+
+
+def test_a_spawned_process_reads_the_same_and_stops_on_cancel(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    here = run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4))
+    there = run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True))
+    assert there == here and there.streamed
+    calls: list[int] = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(Cancelled):
+        run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True, cancel=cancel))
+    assert len(calls) == 3
