@@ -246,11 +246,14 @@ class Startup(QObject):
             made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
         if sp is not None:
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
+        corpus = self._window.corpus_pane.corpus
+        on = f" on the corpus {corpus.sample_note} (streamed)" if corpus is not None and corpus.streamed else ""
         if made:
             self._window.corpus_pane.show_message(
                 "At startup tokexplorer trained "
                 + " and ".join(made)
-                + " on this corpus, so every tab "
+                + (on or " on this corpus")
+                + ", so every tab "
                 "has something to show. Choose your own settings above and press Train."
                 + (f"\n{sp_notes}." if sp_notes else "")
             )

@@ -179,3 +179,23 @@ def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
     assert worker.wait(60)
     qtbot.waitUntil(lambda: diff.models["b"] is not None, timeout=10_000)
     assert diff.models["b"].name.endswith("on the corpus sample")
+
+
+def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, folder, monkeypatch):
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import file_list
+
+    monkeypatch.setattr(file_list, "STREAM_BYTES", 1)
+    window = MainWindow()
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.startup.done, timeout=120_000):
+        window.startup.run([str(folder)])
+    pane = window.corpus_pane
+    assert pane.corpus.streamed and window.state.bpe is not None
+    note = pane.corpus.sample_note
+    assert pane.sample_note == f"trained on the corpus {note} (the corpus is streamed)"
+    assert pane.form.train_message.text().startswith(  # the pairs of the small sample run out before 512
+        "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
+        f"on the corpus {note} (streamed), so every tab has something to show."
+    )

@@ -202,7 +202,7 @@ class CorpusFileList(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setResizeContentsPrecision(50)  # columns fit the first 50 rows (quick on many files)
+        self.table.horizontalHeader().setResizeContentsPrecision(50)  # columns fit the first 50 rows
         self.table.setColumnWidth(COL_FILE, 220)
         self.table.setColumnWidth(COL_ENCODING, 170)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
