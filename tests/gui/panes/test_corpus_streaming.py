@@ -199,3 +199,21 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
         "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
         f"on the corpus {note} (streamed), so every tab has something to show."
     )
+
+
+def test_a_streamed_corpus_in_two_encodings_is_refused_for_bpe_in_one_line(qtbot, tmp_path):
+    (tmp_path / "en.txt").write_text(EN * 10, encoding="utf-8")
+    (tmp_path / "zh.txt").write_bytes((ZH * 20).encode("gbk"))
+    pane = streaming_pane(qtbot)
+    corpus, _ = open_streamed(qtbot, pane, tmp_path)
+    assert [f.encoding for f in corpus.files] == ["utf-8", "gb18030"]
+    errors: list[str] = []
+    pane.state.error.connect(errors.append)
+    assert pane.start_training(algorithm="bpe") is None
+    assert errors == [
+        "the streamed corpus is in 2 encodings (gb18030, utf-8) and is trained on as one: "
+        "re-read its files as one encoding or convert them"
+    ]
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:  # SentencePiece takes the sample
+        assert pane.start_training(algorithm="sp-bpe", auto_fit=True) is not None
+    assert done.args[0].message.endswith(f"; trained on the corpus {corpus.sample_note} (the corpus is streamed)")
