@@ -92,3 +92,14 @@ def test_real_chinese_in_pieces(tmp_path, toks):
     (folder / "zh.txt").write_bytes((CORPORA / "zh_1mb.txt").read_bytes()[:200_000].rsplit(b"\n", 1)[0] + b"\n")
     memory, pieces = _both(folder, toks[:2], piece_chars=20_000)
     assert pieces.rows() == memory.rows()
+
+
+def test_closing_the_generator_closes_the_piece_under_way(tmp_path, toks):
+    folder = _folder(tmp_path, {"a.txt": FILE_A * 20})
+    corpus = run_to_end(stream_corpus(folder, stream_bytes=1))
+    cancelled = {"v": False}
+    steps = streamed_stats_iter(toks, corpus.files, cancel=lambda: cancelled["v"])
+    next(steps)
+    cancelled["v"] = True  # a worker cancels, then closes the generator
+    with pytest.raises(Cancelled):
+        steps.close()

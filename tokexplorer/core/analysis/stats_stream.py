@@ -136,6 +136,8 @@ def streamed_stats_iter(
                     yield Progress("statistics", min(grand, base + p.done), grand, p.message)
             except StopIteration as stop:
                 got: CorpusStats = stop.value
+            finally:
+                steps.close()  # closed with this generator (a cancelled worker), not left to the collector
             base += len(piece.encode("utf-8", "surrogatepass")) * len(tokenizers)
             for a, ts in zip(acc, got.tokenizers):
                 _add(a, ts, name)
