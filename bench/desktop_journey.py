@@ -17,6 +17,11 @@ The journey runs in a child process so that quitting is timed as a user sees it:
 from the window's close to the process's end (the interpreter freeing what is
 left included).
 
+With ``--folder FOLDER`` (issue 14.3: a large corpus, e.g. 1 GB) the window opens with
+its built-in sample, then opens FOLDER as the corpus (File > Open folder: streamed when it
+is large) and trains from it; the time for the file list to fill and the RSS once it is
+filled are printed too.
+
 Printed: the longest stall (target <= 100 ms), the raw file's first-screen time
 (target <= 0.5 s), peak RSS (<= 1.5 GB), settled RSS after the journey (<= 800 MB)
 and the quit time (<= 2 s). ``--profile OUT.prof`` writes a cProfile of the GUI
@@ -27,8 +32,9 @@ by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it wri
 ``en_10mb.txt`` among others); a 10 MB file can also be made from any text by
 repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
-Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N] [--profile OUT.prof]
-[--stall-dump FILE]`` (``--stall-dump`` writes every thread's stack whenever the loop stalls 100 ms).
+Usage: ``python bench/desktop_journey.py [CORPUS] [--folder FOLDER] [--binary FILE] [--vocab-size N]
+[--profile OUT.prof] [--stall-dump FILE] [--screenshot PNG]`` (``--stall-dump`` writes every thread's
+stack whenever the loop stalls 100 ms).
 """
 
 from __future__ import annotations
@@ -151,10 +157,23 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
 
     step["name"] = "open corpus + startup models"
     t0 = time.perf_counter()
-    window.startup.run([ns.corpus])
+    window.startup.run([] if ns.folder else [ns.corpus])
     if not wait(lambda: window.startup.finished, 600):
         out(error="startup did not finish")
     out(event="startup", seconds=round(time.perf_counter() - t0, 2))
+    if ns.folder:
+        step["name"] = "open folder"
+        opened = {"v": False}
+        window.corpus_pane.corpus_loaded.connect(lambda *_: opened.update(v=True))
+        t0 = time.perf_counter()
+        window.open_paths([ns.folder])
+        wait(lambda: opened["v"], 900)
+        out(event="folder open", seconds=round(time.perf_counter() - t0, 2), rss_mb=round(rss_mb()[0]),
+            files=len(window.corpus_pane.corpus.files), streamed=window.corpus_pane.corpus.streamed)
+        step["name"] = "after opening"
+        settle(2.0)
+        if ns.screenshot:
+            window.grab().save(ns.screenshot)
 
     step["name"] = f"train {ns.vocab_size}"
     done = {"v": False}
@@ -227,6 +246,8 @@ def parent(ns: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory() as tmp:
         binary = ns.binary or default_binary(tmp)
         cmd = [sys.executable, __file__, ns.corpus, "--binary", binary, "--vocab-size", str(ns.vocab_size), "--child"]
+        if ns.folder:
+            cmd += ["--folder", ns.folder] + (["--screenshot", ns.screenshot] if ns.screenshot else [])
         if ns.profile:
             cmd += ["--profile", ns.profile]
         if ns.stall_dump:
@@ -239,6 +260,9 @@ def parent(ns: argparse.Namespace) -> int:
             rec = json.loads(line)
             if rec.get("event") == "journey":
                 journey = rec
+            elif rec.get("event") == "folder open":
+                print(f"folder {ns.folder}: list filled in {rec['seconds']} s ({rec['files']} files, "
+                      f"streamed: {rec['streamed']}); RSS once filled {rec['rss_mb']} MB")
             elif rec.get("event") == "quitting":
                 quit_at = time.time()
             else:
@@ -274,8 +298,13 @@ def main() -> int:
     ap.add_argument("--profile", metavar="OUT.prof", help="cProfile the GUI thread to this file")
     ap.add_argument("--stall-dump", metavar="FILE",
                     help="write every thread's stack to FILE whenever the event loop stalls over 100 ms")
+    ap.add_argument("--folder", help="open this folder as the corpus after a start on the sample, and train on it")
+    ap.add_argument("--screenshot", metavar="PNG", help="with --folder: the window once the folder is open")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     ns = ap.parse_args()
+    if ns.folder and not os.path.isdir(ns.folder):
+        print(f"no such folder: {ns.folder}")
+        return 2
     if not os.path.exists(ns.corpus):
         print(f"no such corpus: {ns.corpus}")
         return 2

@@ -264,7 +264,13 @@ class MainWindow(QMainWindow):
 
     def _show_corpus_in_compare(self, corpus: Corpus | None) -> None:
         """Opening files shows the largest one in the compare pane and the byte
-        inspector (at most :data:`COMPARE_MAX_CHARS` characters of it)."""
+        inspector (at most :data:`COMPARE_MAX_CHARS` characters of it); a streamed
+        corpus shows its sample, and both panes say so."""
+        if corpus is not None and corpus.streamed:
+            self.state.set_sample_text(corpus.sample)
+            self.state.set_sample_note(corpus.sample_note)
+            self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
+            return
         files = [f for f in corpus.files if f.text] if corpus is not None else []
         if not files or files[0].name == BUILTIN_SAMPLE_NAME:
             return

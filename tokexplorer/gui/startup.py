@@ -69,6 +69,8 @@ def slightly_damaged(corpus: Corpus) -> bool:
     """True when the corpus's lossily decoded files hold at most three U+FFFD,
     or one per 10,000 characters of the corpus (a file cut mid-character, a
     stray byte): then the startup models are still trained, with a note."""
+    if any(f.streamed for f in corpus.lossy_files):  # not counted without reading them again
+        return False
     bad = sum(f.text.count("\ufffd") for f in corpus.lossy_files)
     return bad <= 3 or bad * 10_000 <= corpus.n_chars
 
@@ -215,12 +217,12 @@ class Startup(QObject):
         # only reached when the corpus is clean or slightly damaged (see _on_corpus_loaded)
         if step == "bpe":
             worker = pane.start_training(
-                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True
+                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True, on_sample=True
             )
         else:
             worker = pane.start_training(
                 vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False,
-                allow_damaged=True, fit_lines=True,
+                allow_damaged=True, fit_lines=True, on_sample=True,
             )  # fmt: skip
         if worker is None:  # refused; the reason was reported
             self._on_training_done(None)
@@ -244,11 +246,14 @@ class Startup(QObject):
             made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
         if sp is not None:
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
+        corpus = self._window.corpus_pane.corpus
+        on = f" on the corpus {corpus.sample_note} (streamed)" if corpus is not None and corpus.streamed else ""
         if made:
             self._window.corpus_pane.show_message(
                 "At startup tokexplorer trained "
                 + " and ".join(made)
-                + " on this corpus, so every tab "
+                + (on or " on this corpus")
+                + ", so every tab "
                 "has something to show. Choose your own settings above and press Train."
                 + (f"\n{sp_notes}." if sp_notes else "")
             )

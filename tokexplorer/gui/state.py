@@ -30,6 +30,8 @@ class AppState(QObject):
         tokenizers: the tokenizers shown as compare columns, in column order
             (list of :class:`Tokenizer`), no two named the same.
         sample_text: the text the compare pane tokenizes (str).
+        sample_note: what that text is when it is part of a streamed corpus (its
+            sample, :attr:`Corpus.sample_note`), else ``""``; cleared when it changes.
         special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
 
     Signals:
@@ -38,6 +40,7 @@ class AppState(QObject):
         wordpiece_changed(object): a new WordPiece (``tokexplorer.core.wordpiece.model.WordPiece``) or None.
         tokenizers_changed(): the list of compare tokenizers changed.
         sample_text_changed(str): the compare sample text changed.
+        sample_note_changed(str): :attr:`sample_note` changed.
         special_policy_changed(str): the special-token policy changed.
         inspect_requested(str, int, int): show this text in the byte inspector with
             the byte range [start, end) highlighted (end == start: nothing highlighted).
@@ -63,6 +66,7 @@ class AppState(QObject):
     wordpiece_changed = Signal(object)
     tokenizers_changed = Signal()
     sample_text_changed = Signal(str)
+    sample_note_changed = Signal(str)
     special_policy_changed = Signal(str)
     inspect_requested = Signal(str, int, int)
     raw_bytes_requested = Signal(str)
@@ -82,6 +86,7 @@ class AppState(QObject):
         self.wordpiece: WordPiece | None = None
         self.tokenizers: list[Tokenizer] = []
         self.sample_text: str = ""
+        self.sample_note: str = ""
         self.special_policy: SpecialPolicy = "plain"
 
     def set_corpus(self, corpus: Corpus | None) -> None:
@@ -123,7 +128,15 @@ class AppState(QObject):
         """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed."""
         if text != self.sample_text:
             self.sample_text = text
+            self.set_sample_note("")
             self.sample_text_changed.emit(text)
+
+    def set_sample_note(self, note: str) -> None:
+        """Say what the compare text is (``"sample: first 200,000 characters of 1.0 GiB,
+        280 files"``) until it changes; emits :attr:`sample_note_changed`."""
+        if note != self.sample_note:
+            self.sample_note = note
+            self.sample_note_changed.emit(note)
 
     def set_special_policy(self, policy: SpecialPolicy) -> None:
         """Set how special-token text is encoded; emits :attr:`special_policy_changed` when it changed."""

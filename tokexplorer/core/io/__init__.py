@@ -1,6 +1,7 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
-(:mod:`.folders`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
+(:mod:`.folders`), large corpora streamed in pieces with a sample kept
+(:mod:`.streaming`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
 rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
 files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
 tokenizer format a file or model folder holds, told by content (:mod:`.sniff`), a BPE
@@ -46,6 +47,12 @@ _EXPORTS: dict[str, str] = {
     "damaged_message": "reading",
     "training_files": "reading",
     "resource_path": "resources",
+    "PIECE_BYTES": "streaming",
+    "SAMPLE_CHARS": "streaming",
+    "STREAM_BYTES": "streaming",
+    "file_text_pieces": "streaming",
+    "human_bytes": "streaming",
+    "stream_corpus": "streaming",
     "Sniffed": "sniff",
     "sniff_bytes": "sniff",
     "sniff_path": "sniff",

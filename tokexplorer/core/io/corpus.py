@@ -88,6 +88,10 @@ class CorpusFile:
         utf8_error: why strict UTF-8 decoding failed, e.g. ``"not valid UTF-8
             at byte 2 (invalid continuation byte)"``; empty when the file is
             valid UTF-8 (a UTF-8 BOM included).
+        streamed: True when the text is not held (a large corpus opened by
+            :func:`~tokexplorer.core.io.streaming.stream_corpus`): ``text`` is
+            ``""``, every other field is what reading the whole file gives;
+            :func:`~tokexplorer.core.io.streaming.file_text_pieces` reads the text.
     """
 
     path: Path
@@ -102,6 +106,7 @@ class CorpusFile:
     notes: tuple[str, ...] = ()
     lossy: bool = False
     utf8_error: str = ""
+    streamed: bool = False
 
     def __repr__(self) -> str:
         return f"CorpusFile({self.path.name!r}, {self.size_bytes} bytes, {self.encoding_label})"
@@ -398,10 +403,14 @@ class Corpus:
     Attributes:
         files: the files that were read, in reading order.
         errors: one line per file that was skipped (unreadable, binary).
+        sample: a streamed corpus's first characters, in file order (files read
+            lossily left out; see :func:`~tokexplorer.core.io.streaming.stream_corpus`);
+            ``""`` for a corpus held in memory.
     """
 
     files: tuple[CorpusFile, ...] = ()
     errors: tuple[str, ...] = ()
+    sample: str = ""
 
     def __repr__(self) -> str:
         return f"Corpus({len(self.files)} files, {self.n_bytes} bytes, {len(self.errors)} errors)"
@@ -430,16 +439,50 @@ class Corpus:
     @property
     def is_empty(self) -> bool:
         """True when there is no text at all ("nothing to train on")."""
-        return all(not f.text for f in self.files)
+        return all(not f.n_chars for f in self.files)
+
+    @property
+    def streamed(self) -> bool:
+        """True when some file's text is not held in memory (:attr:`CorpusFile.streamed`)."""
+        return any(f.streamed for f in self.files)
+
+    @property
+    def sample_note(self) -> str:
+        """What :attr:`sample` is, for the views that show it: ``"sample: first
+        200,000 characters of 1.0 GiB, 12 files"``; ``""`` when not streamed."""
+        if not self.streamed:
+            return ""
+        from tokexplorer.core.io.streaming import human_bytes
+
+        n = len(self.files)
+        return (
+            f"sample: first {len(self.sample):,} characters of {human_bytes(self.n_bytes)}, "
+            f"{n:,} file{'s' if n != 1 else ''}"
+        )
 
     @property
     def lossy_files(self) -> tuple[CorpusFile, ...]:
         """Files whose decoding inserted U+FFFD (training should ask first)."""
         return tuple(f for f in self.files if f.lossy)
 
+    def texts_in_memory(self) -> list[str]:
+        """The texts an analysis holds in memory: each file's text (empty ones
+        left out), or for a streamed corpus its :attr:`sample` (say so with
+        :attr:`sample_note`); ``[]`` when there is none."""
+        if self.streamed:
+            return [self.sample] if self.sample else []
+        return [f.text for f in self.files if f.text]
+
     def texts(self) -> Iterator[str]:
-        """Yield each file's text (str), in order."""
+        """Yield each file's text (str), in order.
+
+        Raises:
+            CorpusError: a file is streamed (its text is not held; read it with
+                :func:`~tokexplorer.core.io.streaming.file_text_pieces`).
+        """
         for f in self.files:
+            if f.streamed:
+                raise CorpusError(f"{f.name}: streamed, its text is not held in memory")
             yield f.text
 
 

@@ -72,6 +72,6 @@ def training_files(
     for f in corpus.files:
         if f.lossy and not allow_damaged:
             problems.append(damaged_message(f, hint=damaged_hint))
-        elif f.text:
+        elif f.n_chars:
             used.append(f)
     return used, problems

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush
 
 from tokexplorer.gui import theme
@@ -80,6 +80,13 @@ class CorpusTableModel(TitledTableModel):
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Show the files of ``corpus`` (a ``Corpus``) or nothing (None)."""
         self.set_files(list(corpus.files) if corpus is not None else [])
+
+    def append_file(self, file: CorpusFile) -> None:
+        """Add ``file`` as the last row (a streamed read shows each file once it is read)."""
+        n = len(self._files)
+        self.beginInsertRows(QModelIndex(), n, n)
+        self._files.append(file)
+        self.endInsertRows()
 
     def replace_file(self, row: int, file: CorpusFile) -> None:
         """Replace the file at ``row`` (e.g. after re-reading it with another encoding)."""

@@ -56,6 +56,7 @@ from tokexplorer.gui.widgets.hf_stages import HFStagesView
 from tokexplorer.gui.widgets.normalizer_view import NormalizerView
 from tokexplorer.gui.widgets.part_bar import PartBar, part_range
 from tokexplorer.gui.widgets.raw_banner import RawBanner
+from tokexplorer.gui.widgets.sample_note import SampleNote
 from tokexplorer.gui.widgets.track_paint import tracks_of
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -235,10 +236,8 @@ class BytesPane(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(4, 4, 4, 4)
         lay.addLayout(top)
-        lay.addWidget(self.raw_banner)
-        lay.addWidget(self.summary)
-        lay.addWidget(self.notes_label)
-        lay.addWidget(self.legend)
+        for w in (self.raw_banner, SampleNote(self.state, self), self.summary, self.notes_label, self.legend):
+            lay.addWidget(w)
         lay.addWidget(self.part_bar)
         lay.addWidget(main, 1)
 

@@ -55,6 +55,7 @@ from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
+from tokexplorer.gui.widgets.sample_note import SampleNote
 from tokexplorer.gui.widgets.token_column import TokenColumn
 from tokexplorer.gui.workers import LatestRequest, pause_while_hidden, user_message
 
@@ -153,6 +154,7 @@ class ComparePane(QWidget):
         self.editor.setPlaceholderText("Type or paste a sample text…")
         self.editor.set_text(self.state.sample_text)
         self.line_endings = LineEndingBar(self.state, self)
+        self.sample_note = SampleNote(self.state, self)
         self.line_endings.text_replaced.connect(self.set_text)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -229,6 +231,7 @@ class ComparePane(QWidget):
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)
+        top_lay.addWidget(self.sample_note)
         top_lay.addWidget(self.editor)
         top_lay.addWidget(self.line_endings)
         top_lay.addLayout(controls)

@@ -112,7 +112,7 @@ class GranularityPane(QWidget):
         """Measure the corpus again (in a worker; the newest request wins)."""
         self.stale = False
         corpus = self.state.corpus
-        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
+        texts = corpus.texts_in_memory() if corpus is not None else []  # a streamed corpus: its sample
         if not texts:
             self.job.cancel()
             self.info.setText("Open a corpus to see its granularity.")
@@ -147,10 +147,13 @@ class GranularityPane(QWidget):
         self.table.resizeColumnsToContents()
         errors = "; ".join(f"{n}: {e}" for n, e in report.errors)
         about = "the blue curve: corpus tokens under the merge table's BPE with its first k merges, for every k"
+        corpus = self.state.corpus
+        streamed = corpus is not None and corpus.streamed
         self.info.setText(
             f"{report.chars:,} characters, {report.bytes:,} bytes. Held-out rate: the end of each file "
             f"({report.heldout_chars:,} characters) against vocabularies built on the rest; words: {WORD_PATTERN}. "
             f"Plot: {about if curve else 'no BPE in the merge table, so no curve'}."
             + (f" Failed: {errors}" if errors else "")
+            + (f" Measured on the corpus {corpus.sample_note} (the corpus is streamed)." if streamed else "")
         )
         self.plot.set_data(report, curve)

@@ -275,7 +275,7 @@ class MergeDiffPane(QWidget):
         corpus = self.state.corpus
         if self.models["a"] is not None or self.models["b"] is not None or a is None:
             return None
-        if corpus is None or not any(f.text for f in corpus):
+        if corpus is None or not corpus.texts_in_memory():
             return None
         self.set_model("a", a)
         other = "cl100k" if a.pattern_name != "cl100k" else "gpt2"
@@ -320,12 +320,13 @@ class MergeDiffPane(QWidget):
     def train_side(self, side: str) -> Worker | None:
         """Train a BPE on the current corpus with this side's vocab size and pattern."""
         corpus = self.state.corpus
-        texts = [f.text for f in corpus] if corpus is not None else []
-        if not any(texts):
+        texts = corpus.texts_in_memory() if corpus is not None else []  # a streamed corpus: its sample
+        if not texts:
             self.labels[side].setText("No corpus: open text files in the Corpus tab first.")
             return None
         vocab = self.vocab_spins[side].value()
         pattern = self.pattern_combos[side].currentData()
+        sample = corpus.sample_note if corpus is not None else ""
 
         def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE]]:
             bpe, _report = yield from train_bpe_iter(
@@ -333,11 +334,12 @@ class MergeDiffPane(QWidget):
                 vocab_size=vocab,
                 pattern=pattern,
                 cancel=cancel,
-                name=f"trained here: vocab {vocab}, {pattern}",
+                name=f"trained here: vocab {vocab}, {pattern}" + (" on the corpus sample" if sample else ""),
             )
             return side, bpe
 
-        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer…")
+        on = f" on the corpus {sample} (the corpus is streamed)" if sample else ""
+        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer{on}…")
 
     def _start(self, side: str, work: WorkFn, message: str) -> Worker:
         self.labels[side].setText(message)

@@ -38,6 +38,7 @@ from tokexplorer.core.analysis import (
     CorpusStats,
     corpus_stats_iter,
     format_cell,
+    streamed_stats_iter,
 )
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.types import Progress
@@ -164,7 +165,8 @@ class StatsPane(QWidget):
     # ------------------------------------------------------------------ computing
 
     def corpus_files(self) -> list[tuple[str, str]]:
-        """``(name, text)`` of the corpus files, or the sample text when there is no corpus."""
+        """``(name, text)`` of the corpus files, or the sample text when there is no corpus
+        (a streamed corpus: ``(name, "")``, its texts are read in pieces when computing)."""
         corpus = self.state.corpus
         files = [(f.name, f.text) for f in corpus.files] if corpus is not None else []
         if not files:
@@ -188,8 +190,12 @@ class StatsPane(QWidget):
             return None
         files = self.corpus_files()
         policy = self.state.special_policy
+        corpus = self.state.corpus
+        streamed = corpus.files if corpus is not None and corpus.streamed else None  # read again in pieces
         worker = self._job.start(
-            lambda cancel: corpus_stats_iter(toks, files, special=policy, cancel=cancel),
+            lambda cancel: corpus_stats_iter(toks, files, special=policy, cancel=cancel)
+            if streamed is None
+            else streamed_stats_iter(toks, streamed, special=policy, cancel=cancel),
             on_result=self._on_done,
             on_progress=self._on_progress,
             on_error=self._on_error,
@@ -281,11 +287,15 @@ class StatsPane(QWidget):
                     item.setFont(f)
                 self.table.setItem(r, c, item)
         errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
-        n_chars = sum(len(t) for _n, t in self.corpus_files())
+        corpus = self.state.corpus
+        streamed = corpus is not None and corpus.streamed
+        n_chars = corpus.n_chars if streamed else sum(len(t) for _n, t in self.corpus_files())
         msg = (
             f"{len(stats.files):,} file{'s' if len(stats.files) != 1 else ''}, {n_chars:,} characters; "
             f"special tokens: {stats.special}"
         )
+        if streamed:
+            msg += " · the files were read from disk in pieces (the corpus is streamed)"
         if errors:
             msg += " · ⚠ " + "; ".join(errors)
         self.message.setText(msg)

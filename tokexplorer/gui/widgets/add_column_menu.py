@@ -169,10 +169,12 @@ class AddColumnMenu(QMenu):
         """Open the SentencePiece training dialog on the corpus (the sample text
         when no corpus is loaded); the trained model is announced by :attr:`tokenizer_ready`."""
         corpus = self.state.corpus
-        texts = [f.text for f in corpus.files if f.text] if corpus is not None else []
+        texts = corpus.texts_in_memory() if corpus is not None else []  # a streamed corpus: its sample
         if not texts:
             texts = [self.state.sample_text]
         dlg = SPTrainDialog(texts, self.parentWidget())
+        if corpus is not None and corpus.streamed:
+            dlg.setWindowTitle(f"Train SentencePiece on the corpus {corpus.sample_note} (the corpus is streamed)")
         dlg.trained.connect(self.tokenizer_ready)
         dlg.trained.connect(self.state.model_trained)  # after its column is added: not saved yet
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)

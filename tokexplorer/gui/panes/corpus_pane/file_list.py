@@ -1,15 +1,19 @@
 """The corpus's file list: opening files and folders, re-reading a file with
 another encoding, and the files that were refused.
 
-Reading runs in a worker (the latest request wins); each file is a row of a
-:class:`~tokexplorer.gui.models.corpus_model.CorpusTableModel`, refused files
-and failed re-reads are listed under *Problems*.
+Reading runs in a worker (the latest request wins) through
+:func:`~tokexplorer.core.io.stream_corpus`: a corpus of at least
+:attr:`CorpusFileList.stream_bytes` is streamed (no text held; each file's row
+appears as soon as it is read, with a progress bar and Cancel). Each file is a
+row of a :class:`~tokexplorer.gui.models.corpus_model.CorpusTableModel`,
+refused files and failed re-reads are listed under *Problems*.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
@@ -24,13 +28,15 @@ from PySide6.QtWidgets import (
     QLabel,
     QListWidget,
     QMenu,
+    QProgressBar,
     QPushButton,
     QTableView,
     QVBoxLayout,
     QWidget,
 )
 
-from tokexplorer.core.types import Progress
+from tokexplorer.core.io.streaming import STREAM_BYTES, human_bytes
+from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.state import AppState
@@ -70,6 +76,26 @@ def accept_paths(event: QDragEnterEvent | QDropEvent) -> list[str]:
     return paths
 
 
+#: Seconds between two progress updates of a read (fewer relayouts of the list).
+PROGRESS_SECONDS = 0.1
+
+
+def _stream_one(path: str, encoding: str) -> CorpusFile:
+    """One file read again with ``encoding`` without holding its text (see
+    :func:`~tokexplorer.core.io.stream_corpus`).
+
+    Raises:
+        CorpusError: it cannot be read that way (the reason in one line).
+    """
+    from tokexplorer.core.errors import CorpusError
+    from tokexplorer.core.io import stream_corpus
+
+    corpus = run_to_end(stream_corpus([path], encoding=encoding, stream_bytes=0))
+    if not corpus.files:
+        raise CorpusError(corpus.errors[0])
+    return corpus.files[0]
+
+
 def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'s' if n != 1 else ''}"
 
@@ -91,6 +117,8 @@ class CorpusFileList(QWidget):
     Attributes:
         corpus: the :class:`~tokexplorer.core.io.Corpus` shown, or None.
         model: the :class:`CorpusTableModel` of the file table.
+        stream_bytes: corpora at least this large (bytes on disk) are streamed
+            (:data:`~tokexplorer.core.io.streaming.STREAM_BYTES`; tests set it lower).
     """
 
     corpus_loaded = Signal(object)
@@ -104,7 +132,10 @@ class CorpusFileList(QWidget):
         self.corpus: Corpus | None = None
         self.requested_paths: list[str] = []  # the paths of the last load_paths (recent files)
         self.reread_worker: Worker | None = None
+        self.stream_bytes = STREAM_BYTES
         self._load_job = LatestRequest(self)
+        self._streamed_rows: list[CorpusFile] = []  # rows shown while a streamed read runs
+        self._shown_progress = 0.0  # time.monotonic() of the last progress shown
         self._load_errors: list[str] = []
         self._build_ui()
         self._update_totals()
@@ -122,6 +153,14 @@ class CorpusFileList(QWidget):
         self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
         self.reread_button.clicked.connect(self._reread_selected)
         self.load_status = QLabel("Drop text files or folders here, or open them.")
+        self.load_progress = QProgressBar()
+        self.load_progress.setRange(0, 1000)
+        self.load_progress.setFixedWidth(160)  # a size that never changes: no new layout per update
+        self.load_progress.setVisible(False)
+        self.cancel_load_button = QPushButton("Cancel")
+        self.cancel_load_button.setToolTip("Stop reading the files (the corpus shown before is kept)")
+        self.cancel_load_button.clicked.connect(self.cancel_loading)
+        self.cancel_load_button.setVisible(False)
 
         top = QHBoxLayout()
         top.addWidget(self.open_files_button)
@@ -131,6 +170,8 @@ class CorpusFileList(QWidget):
         top.addWidget(self.encoding_combo)
         top.addStretch(1)
         top.addWidget(self.load_status)
+        top.addWidget(self.load_progress)
+        top.addWidget(self.cancel_load_button)
 
         self.totals_label = QLabel()
         self.problems_label = QLabel("Problems: none")
@@ -161,6 +202,7 @@ class CorpusFileList(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.horizontalHeader().setResizeContentsPrecision(50)  # columns fit the first 50 rows
         self.table.setColumnWidth(COL_FILE, 220)
         self.table.setColumnWidth(COL_ENCODING, 170)
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
@@ -205,23 +247,60 @@ class CorpusFileList(QWidget):
         if not paths:
             return None
         self.requested_paths = paths
-        from tokexplorer.core.io import read_corpus
+        from tokexplorer.core.io import stream_corpus
 
         shown = os.path.basename(paths[0].rstrip("/\\")) or paths[0]
         more = f" and {len(paths) - 1} more" if len(paths) > 1 else ""
         self.load_status.setText(f"reading {shown}{more}…")
         self.state.status.emit(f"reading {shown}{more}…")
+        self._streamed_rows = []
+        self.load_progress.setValue(0)
+        self.load_progress.setVisible(True)
+        self.cancel_load_button.setVisible(True)
+        limit = self.stream_bytes
         return self._load_job.start(
-            lambda cancel: read_corpus(paths, cancel=cancel),
+            lambda cancel: stream_corpus(paths, cancel=cancel, stream_bytes=limit, in_child=True),
             on_result=lambda corpus, what=f"{shown}{more}": self._on_read(corpus, what),
             on_error=lambda exc: self._on_load_error(user_message(exc)),
             on_progress=self._on_load_progress,
+            on_yielded=self._on_file_streamed,
+            on_cancelled=self._on_load_cancelled,
+            on_finished=self._loading_ended,
         )
+
+    def cancel_loading(self) -> None:
+        """Stop the read under way; the corpus shown before it stays."""
+        if self._load_job.busy:
+            self._load_job.cancel()
+            self._on_load_cancelled()
+            self._loading_ended()
+
+    def _loading_ended(self) -> None:
+        self.load_progress.setVisible(False)
+        self.cancel_load_button.setVisible(False)
+
+    def _on_load_cancelled(self) -> None:
+        self.model.set_corpus(self.corpus)
+        self._streamed_rows = []
+        self._update_totals()
+        kept = f"; the corpus ({_plural(len(self.corpus.files), 'file')}) is kept" if self.corpus is not None else ""
+        self.load_status.setText("reading cancelled")
+        self.state.status.emit(f"reading cancelled{kept}")
+
+    def _on_file_streamed(self, f: CorpusFile) -> None:
+        """A file of a streamed read is done: its row shows now (the table holds only this read's files)."""
+        if not self._streamed_rows:
+            self.model.set_files([])
+        self._streamed_rows.append(f)
+        self.model.append_file(f)
+        self._update_totals(self._streamed_rows)
 
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Show ``corpus`` and make it ``state.corpus``."""
         self.corpus = corpus
-        self.model.set_corpus(corpus)
+        if corpus is None or self._streamed_rows != list(corpus.files):  # else its rows are shown already
+            self.model.set_corpus(corpus)
+        self._streamed_rows = []
         self.table.resizeColumnsToContents()
         self._load_errors = []
         self._refresh_problems()
@@ -238,6 +317,7 @@ class CorpusFileList(QWidget):
 
     def _on_read(self, corpus: Corpus, what: str) -> None:
         """Show the corpus read from ``what``, unless it has no text and would replace one that has."""
+        self._loading_ended()
         current = self.corpus
         if not corpus.is_empty or current is None or current.is_empty:
             self.set_corpus(corpus)
@@ -250,16 +330,32 @@ class CorpusFileList(QWidget):
         else:
             why = "no files in it"
         self._load_errors.extend(corpus.errors)
+        if self._streamed_rows:  # the rows of the streamed read go; the corpus kept shows again
+            self._streamed_rows = []
+            self.model.set_corpus(current)
+            self._update_totals()
         kept = _plural(len(current.files), "file")
         self._on_load_error(f"nothing loaded from {what}: {why}; the corpus ({kept}) is kept")
 
     def _on_load_progress(self, p: Progress) -> None:
+        now = time.monotonic()
+        if now - self._shown_progress < PROGRESS_SECONDS and p.done < (p.total or 0):
+            return  # at most ten updates a second: each one lays the row out again
+        self._shown_progress = now
         if p.total:
+            self.load_progress.setValue(int(1000 * p.done / p.total))
+        if p.total and p.total >= self.stream_bytes:
+            self.load_status.setText(
+                f"streaming {p.message}: {human_bytes(p.done)} of {human_bytes(p.total)} "
+                f"({100 * p.done // p.total}%)"
+            )
+        elif p.total:
             self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip())
         else:
             self.load_status.setText(f"{p.phase}… {p.message}".rstrip())
 
     def _on_load_error(self, message: str) -> None:
+        self._loading_ended()
         self._load_errors.append(message)
         self._refresh_problems()
         self.load_status.setText("nothing loaded")
@@ -282,7 +378,10 @@ class CorpusFileList(QWidget):
             return None
         from tokexplorer.core.io import read_text_file
 
-        worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
+        if self.corpus.streamed:  # the file's text is not held this time either
+            worker = Worker(lambda cancel: _stream_one(path, encoding))
+        else:
+            worker = Worker(lambda cancel: read_text_file(path, encoding=encoding))
         worker.signals.returned.connect(guarded(self, lambda new, row=row: self._on_reread(row, new)))
         worker.signals.errored.connect(
             guarded(
@@ -377,8 +476,8 @@ class CorpusFileList(QWidget):
         """The messages listed under Problems (refused files, failed re-reads)."""
         return [self.problems.item(i).text() for i in range(self.problems.count())]
 
-    def _update_totals(self) -> None:
-        files = self.model.files
+    def _update_totals(self, files: list[CorpusFile] | None = None) -> None:
+        files = self.model.files if files is None else files
         n_bytes = sum(f.size_bytes for f in files)
         n_chars = sum(f.n_chars for f in files)
         n_lines = sum(f.n_lines for f in files)

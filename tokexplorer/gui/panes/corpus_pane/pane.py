@@ -82,6 +82,8 @@ class CorpusPane(QWidget):
         file_list: the :class:`CorpusFileList` (left).
         form: the :class:`TrainingForm` (right).
         last_worker: the most recent training :class:`Worker` (or None).
+        sample_note: what the last training started trained on when it was not
+            the whole corpus (the sample of a streamed corpus), else ``""``.
         before_training: called with the algorithm before a training asked for
             with ``confirm`` starts; returning False stops it (the window asks
             there before an unsaved trained model is replaced). None: no call.
@@ -103,6 +105,7 @@ class CorpusPane(QWidget):
         self.before_training: Callable[[str], bool] | None = None
         self._running = ""  # algorithm of the training under way; "" when idle
         self._started = 0.0  # perf_counter() when the training under way started
+        self.sample_note = ""  # what the training under way trains on when not the whole corpus
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
@@ -170,6 +173,7 @@ class CorpusPane(QWidget):
         confirm: bool = True,
         allow_damaged: bool = False,
         fit_lines: bool = False,
+        on_sample: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -186,6 +190,8 @@ class CorpusPane(QWidget):
             fit_lines: for SentencePiece, raise ``max_sentence_length`` to the
                 longest line (or skip the longest lines) and say so, instead of
                 refusing long lines (``TrainingRequest.fit_lines``).
+            on_sample: on a streamed corpus, train on its sample whatever the
+                algorithm (quick: the startup's default models), said in the result.
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -200,17 +206,12 @@ class CorpusPane(QWidget):
             return None
         if not allow_damaged and not self._damaged_text_accepted(corpus, confirm=confirm):
             return None
-        # the one reading rule, the command line's too (damaged files were accepted above)
-        texts = [f.text for f in training_files(corpus, allow_damaged=True)[0]]
-        request = self.form.request(
-            texts,
-            algorithm=algorithm or self.form.algorithm(),
-            vocab_size=int(vocab_size if vocab_size is not None else self.form.vocab_spin.value()),
-            fit_vocab=auto_fit,
-        )
-        if fit_lines and request.algorithm != "bpe":
-            request = replace(request, fit_lines=True)
+        algorithm = algorithm or self.form.algorithm()
+        size = int(vocab_size if vocab_size is not None else self.form.vocab_spin.value())
         try:
+            request = self._corpus_request(corpus, algorithm, size, fit_vocab=auto_fit, on_sample=on_sample)
+            if fit_lines and request.algorithm != "bpe":
+                request = replace(request, fit_lines=True)
             request.validate()
         except InputError as exc:
             self._report_error(str(exc))
@@ -220,6 +221,38 @@ class CorpusPane(QWidget):
             return None
         return self._run(request)
 
+    def _corpus_request(
+        self, corpus: Corpus, algorithm: str, vocab_size: int, *, fit_vocab: bool, on_sample: bool = False
+    ) -> TrainingRequest:
+        """The request to train on ``corpus`` by the one reading rule (the command
+        line's too; damaged files were accepted before). A streamed corpus gives
+        byte-level BPE its files, counted from disk as the command line does, and
+        the other algorithms (which train in memory) its sample, said in the result
+        (:attr:`sample_note`).
+
+        Raises:
+            InputError: a streamed corpus whose files are in several encodings.
+        """
+        files = training_files(corpus, allow_damaged=True)[0]
+        self.sample_note = ""
+        if not corpus.streamed:
+            return self.form.request([f.text for f in files], algorithm=algorithm, vocab_size=vocab_size,
+                                     fit_vocab=fit_vocab)  # fmt: skip
+        if algorithm != "bpe" or on_sample:
+            self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
+            return self.form.request([corpus.sample], algorithm=algorithm, vocab_size=vocab_size, fit_vocab=fit_vocab)
+        codecs = sorted({"utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files})
+        if len(codecs) > 1:
+            raise InputError(
+                f"the streamed corpus is in {len(codecs)} encodings ({', '.join(codecs)}) and is trained on as one: "
+                "re-read its files as one encoding or convert them"
+            )
+        request = self.form.request([], algorithm=algorithm, vocab_size=vocab_size, fit_vocab=fit_vocab)
+        return replace(
+            request, files=[str(f.path) for f in files], encoding=codecs[0] if codecs else "utf-8",
+            allow_damaged=any(f.lossy for f in files),
+        )  # fmt: skip
+
     def train_from_counts(self, path: str) -> Worker | None:
         """Train a byte-level BPE from a word-count table file (``tokexplorer
         count``) in a worker, with the vocab size box; the table gives the
@@ -228,6 +261,7 @@ class CorpusPane(QWidget):
             self._report_error("training is already running; cancel it first")
             return None
         request = TrainingRequest(algorithm="bpe", vocab_size=int(self.form.vocab_spin.value()), word_counts=path)
+        self.sample_note = ""
         try:
             request.validate()
         except InputError as exc:
@@ -327,6 +361,9 @@ class CorpusPane(QWidget):
                 notes=notes,
             )
             self.state.replace_tokenizer("sentencepiece", tok)
+        if self.sample_note:
+            result.message += f"; {self.sample_note}"
+            result.notes += [self.sample_note] * bool(result.notes)
         self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
         self.state.status.emit(result.message)

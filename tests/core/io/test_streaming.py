@@ -1,0 +1,146 @@
+"""A streamed corpus: every file's record is the one reading it whole gives, minus the text."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from tokexplorer.core.errors import Cancelled, CorpusError
+from tokexplorer.core.io import (
+    CorpusFile,
+    file_text_pieces,
+    load_corpus,
+    read_text_file,
+    stream_corpus,
+    training_files,
+)
+from tokexplorer.core.types import Progress, run_to_end
+
+CORPORA = Path("/work/wt/corpora")
+
+#: Files of every kind the reading rule tells apart: name -> bytes.
+FILES: dict[str, bytes] = {
+    "crlf.txt": b"one\r\ntwo\r\n",
+    "cr_split.txt": b"a\r" + b"\nb\r" * 5 + b"c",  # CRLFs straddling the 4-byte pieces
+    "mixed.txt": b"a\nb\r\nc\rd",
+    "bom.txt": b"\xef\xbb\xbfword one\nword two\n",
+    "utf16.txt": "wide text\n".encode("utf-16"),
+    "gbk.txt": "中文的文本，用来训练分词器。这是第二句话。".encode("gbk"),
+    "broken.txt": ("caf\u00e9 " * 30).encode() + b"\xff tail\n",
+    "control.txt": b"bell \x07 here\n",
+    "empty.txt": b"",
+    "emoji.txt": "smile 😀👍🏽 and 🇫🇷\n".encode(),
+}
+
+
+def _folder(tmp_path: Path) -> Path:
+    for name, data in FILES.items():
+        (tmp_path / name).write_bytes(data)
+    return tmp_path
+
+
+def _streamed(paths: list[Path] | Path, **kw: object) -> tuple[object, list[object]]:
+    steps = stream_corpus(paths, stream_bytes=1, piece_bytes=4, **kw)
+    yielded: list[object] = []
+    try:
+        while True:
+            yielded.append(next(steps))
+    except StopIteration as stop:
+        return stop.value, yielded
+
+
+@pytest.mark.parametrize("keep_bom", [False, True])
+def test_streamed_records_equal_whole_reads(tmp_path: Path, keep_bom: bool) -> None:
+    folder = _folder(tmp_path)
+    corpus, yielded = _streamed(folder, keep_bom=keep_bom)
+    whole = load_corpus(folder, keep_bom=keep_bom)
+    assert corpus.errors == whole.errors == ()
+    assert [f.name for f in corpus.files] == [f.name for f in whole.files]
+    for f, w in zip(corpus.files, whole.files):
+        assert f.streamed and f.text == ""
+        assert f == dataclasses.replace(w, text="", streamed=True), f.name
+        assert "".join(file_text_pieces(f, piece_bytes=3)) == w.text, f.name
+    files = [y for y in yielded if isinstance(y, CorpusFile)]
+    assert files == list(corpus.files)
+    progress = [y for y in yielded if isinstance(y, Progress)]
+    assert progress[-1].done == progress[-1].total == sum(len(b) for b in FILES.values())
+    assert corpus.n_chars == whole.n_chars and corpus.n_lines == whole.n_lines
+    # the same files are trained on, the same damaged one left out
+    assert [f.name for f in training_files(corpus)[0]] == [f.name for f in training_files(whole)[0]]
+
+
+def test_sample_is_the_first_characters_in_file_order(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("first file\n", encoding="utf-8")
+    (tmp_path / "b.txt").write_text("second file\n", encoding="utf-8")
+    corpus, _ = _streamed(tmp_path, sample_chars=15)
+    assert corpus.sample == "first file\nseco"
+    assert corpus.sample_note == "sample: first 15 characters of 23 B, 2 files"
+    with pytest.raises(CorpusError, match="a.txt: streamed"):
+        list(corpus.texts())
+
+
+def test_below_the_threshold_the_corpus_is_held(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    corpus = run_to_end(stream_corpus(folder))
+    assert not corpus.streamed and corpus.sample == "" and corpus.sample_note == ""
+    assert corpus == load_corpus(folder)
+
+
+def test_binary_and_large_non_utf8_files_are_refused(tmp_path: Path) -> None:
+    (tmp_path / "x.bin").write_bytes(b"\x00\xff" * 200)
+    (tmp_path / "big.txt").write_bytes("中文的文本".encode("gbk") * 20)
+    (tmp_path / "ok.txt").write_bytes(b"fine\n")
+    steps = stream_corpus(tmp_path, stream_bytes=1, piece_bytes=8, whole_bytes=150)
+    corpus = run_to_end(steps)
+    assert [f.name for f in corpus.files] == ["ok.txt"]
+    assert corpus.errors == (
+        "big.txt: not UTF-8 and too large (200 B) to read whole in a streamed corpus; convert it to UTF-8 to use it",
+        read_error(tmp_path / "x.bin"),
+    )
+
+
+def read_error(p: Path) -> str:
+    with pytest.raises(CorpusError) as info:
+        read_text_file(p)
+    return str(info.value)
+
+
+def test_cancel_stops_between_pieces(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_bytes(b"word " * 40_000)  # 64 KiB read first, then 16 KiB pieces
+    calls = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 3
+
+    with pytest.raises(Cancelled):
+        run_to_end(stream_corpus(tmp_path, stream_bytes=1, piece_bytes=1 << 14, cancel=cancel))
+    assert len(calls) == 4
+
+
+@pytest.mark.skipif(not CORPORA.is_dir(), reason="the real corpora are not on this machine")
+def test_real_corpora_stream_as_they_read(tmp_path: Path) -> None:
+    names = ["zh_1mb.txt", "code_1mb.txt", "emoji.txt"]
+    corpus, _ = _streamed([CORPORA / n for n in names])
+    for f in corpus.files:
+        w = read_text_file(f.path)
+        assert f == dataclasses.replace(w, text="", streamed=True)
+    assert corpus.sample == read_text_file(CORPORA / "zh_1mb.txt").text[:200_000]
+
+
+def test_a_spawned_process_reads_the_same_and_stops_on_cancel(tmp_path: Path) -> None:
+    folder = _folder(tmp_path)
+    here = run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4))
+    there = run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True))
+    assert there == here and there.streamed
+    calls: list[int] = []
+
+    def cancel() -> bool:
+        calls.append(1)
+        return len(calls) > 2
+
+    with pytest.raises(Cancelled):
+        run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True, cancel=cancel))
+    assert len(calls) == 3

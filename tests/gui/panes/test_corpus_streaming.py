@@ -1,0 +1,219 @@
+"""The window streams a large corpus (issue 14.3): a small threshold forces streaming on
+small files, so these tests check what a 1 GB folder does on a few KiB."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from tokexplorer.cli import main as cli_main
+from tokexplorer.core.io import load_bpe, load_corpus
+from tokexplorer.gui.models.corpus_model import COL_LINES
+from tokexplorer.gui.panes.corpus_pane import CorpusPane
+from tokexplorer.gui.state import AppState
+
+EN = "the tokenizer learns merges from the text; the merges are ranked.\r\n"
+ZH = "中文的文本，用来训练分词器。我们的分词器学习合并。\n"
+CODE = "def train(texts):\n    return sorted(set(texts))\n"
+
+
+@pytest.fixture
+def folder(tmp_path: Path) -> Path:
+    d = tmp_path / "corpus"
+    d.mkdir()
+    (d / "en.txt").write_bytes(EN.encode() * 40)
+    (d / "zh.txt").write_bytes(b"\xef\xbb\xbf" + ZH.encode() * 30)
+    (d / "sub").mkdir()
+    (d / "sub" / "code.py").write_bytes(CODE.encode() * 25)
+    return d
+
+
+def streaming_pane(qtbot, state: AppState | None = None) -> CorpusPane:
+    pane = CorpusPane(state or AppState())
+    qtbot.addWidget(pane)
+    pane.file_list.stream_bytes = 1  # every corpus is streamed
+    return pane
+
+
+def open_streamed(qtbot, pane: CorpusPane, folder: Path):
+    rows: list[int] = []
+    pane.file_list.model.rowsInserted.connect(lambda *_: rows.append(pane.file_list.model.rowCount()))
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=20_000) as loaded:
+        pane.load_paths([str(folder)])
+    return loaded.args[0], rows
+
+
+def test_a_streamed_folder_fills_the_list_without_holding_text(qtbot, folder):
+    pane = streaming_pane(qtbot)
+    corpus, rows = open_streamed(qtbot, pane, folder)
+    assert rows == [1, 2, 3]  # one row as each file was read
+    whole = load_corpus(folder)
+    assert corpus.streamed and [f.text for f in corpus.files] == ["", "", ""]
+    assert list(corpus.files) == [dataclasses.replace(w, text="", streamed=True) for w in whole.files]
+    model = pane.file_list.model
+    assert [model.index(r, COL_LINES).data() for r in range(3)] == ["40", "50", "30"]
+    assert pane.file_list.totals_label.text() == (
+        f"3 files · {whole.n_bytes:,} bytes · {whole.n_chars:,} characters · 120 lines"
+    )
+    assert pane.file_list.load_status.text() == "3 files loaded"
+    assert pane.file_list.cancel_load_button.isHidden() and pane.file_list.load_progress.isHidden()
+    assert corpus.sample == whole.files[0].text + whole.files[1].text + whole.files[2].text
+
+
+def test_cancel_keeps_the_corpus_shown(qtbot, folder, tmp_path):
+    pane = streaming_pane(qtbot)
+    first = tmp_path / "first.txt"
+    first.write_text("kept\n", encoding="utf-8")
+    kept, _ = open_streamed(qtbot, pane, first)
+    job = pane.file_list._load_job
+    job.pause()  # the read waits before its first piece, so Cancel comes first
+    loaded: list[object] = []
+    pane.corpus_loaded.connect(loaded.append)
+    worker = pane.load_paths([str(folder)])
+    assert not pane.file_list.cancel_load_button.isHidden() and not pane.file_list.load_progress.isHidden()
+    pane.file_list.cancel_loading()
+    job.resume()
+    worker.resume()
+    assert worker.wait(10)
+    qtbot.wait(50)
+    assert worker.result is None and loaded == []
+    assert pane.corpus is kept and pane.file_list.model.rowCount() == 1
+    assert pane.file_list.load_status.text() == "reading cancelled"
+    assert pane.file_list.cancel_load_button.isHidden()
+
+
+def test_streamed_training_learns_the_command_lines_merges(qtbot, capsys, folder, tmp_path):
+    pane = streaming_pane(qtbot)
+    open_streamed(qtbot, pane, folder)
+    pane.form.vocab_spin.setValue(330)
+    progress = []
+    pane.training_progress.connect(progress.append)
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:
+        worker = pane.start_training(algorithm="bpe")
+    assert worker.result is not None
+    # the files were counted from disk: progress in bytes of the files
+    counted = [p for p in progress if p.phase == "pre-tokenizing"]
+    assert counted[-1].done == counted[-1].total == pane.corpus.n_bytes
+    bpe = done.args[0].model
+    out = tmp_path / "cli.bpe"
+    assert cli_main(["train", str(folder), "--vocab-size", "330", "-o", str(out)]) == 0  # reads into memory
+    cli = load_bpe(out)
+    assert len(bpe.merges) == len(cli.merges) == 74
+    assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]
+    assert pane.sample_note == ""
+
+
+def test_statistics_of_a_streamed_corpus_equal_the_in_memory_ones(qtbot, folder):
+    from fixtures.stats import fixture_tokenizers
+    from tokexplorer.core.analysis import compute_stats
+    from tokexplorer.gui.panes.stats_pane import StatsPane
+
+    state = AppState()
+    toks = fixture_tokenizers()
+    state.set_tokenizers(toks)
+    pane = streaming_pane(qtbot, state)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    stats_pane = StatsPane(state)
+    qtbot.addWidget(stats_pane)
+    with qtbot.waitSignal(stats_pane.computed, timeout=60_000) as done:
+        assert stats_pane.compute() is not None
+    whole = load_corpus(folder)
+    assert done.args[0].rows() == compute_stats(toks, [(f.name, f.text) for f in whole.files]).rows()
+    assert stats_pane.message.text() == (
+        f"3 files, {whole.n_chars:,} characters; special tokens: plain · "
+        "the files were read from disk in pieces (the corpus is streamed)"
+    )
+
+
+def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, monkeypatch):
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import file_list
+
+    monkeypatch.setattr(file_list, "STREAM_BYTES", 1)  # the window's list streams every corpus
+    window = MainWindow()
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=20_000) as loaded:
+        window.open_paths([str(folder)])
+    corpus = loaded.args[0]
+    assert corpus.streamed
+    assert corpus.n_bytes == 6163
+    note = "sample: first 4,660 characters of 6.0 KiB, 3 files"
+    assert corpus.sample_note == note
+    assert window.state.sample_text == corpus.sample
+    said = f"ⓘ this text is a {note} (the corpus is streamed)"
+    assert window.compare_pane.sample_note.text() == said and not window.compare_pane.sample_note.isHidden()
+    inspector_notes = [w.text() for w in window.bytes_pane.findChildren(type(window.compare_pane.sample_note))]
+    assert inspector_notes == [said]
+    window.compare_pane.set_text("typed by the user")
+    assert window.compare_pane.sample_note.isHidden() and window.state.sample_note == ""
+
+
+def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.gui.panes.granularity_pane import GranularityPane
+    from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
+
+    state = AppState()
+    pane = streaming_pane(qtbot, state)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    bpe, _ = train_bpe([corpus.sample], vocab_size=300, pattern="gpt2")
+    state.set_bpe(bpe)
+    state.set_tokenizers([BPETokenizer(bpe)])
+    granularity = GranularityPane(state)
+    qtbot.addWidget(granularity)
+    granularity.show()
+    qtbot.waitUntil(lambda: granularity.report is not None, timeout=60_000)
+    assert granularity.report.chars == len(corpus.sample) == corpus.n_chars  # the sample is all of this one
+    assert granularity.info.text().endswith(f"Measured on the corpus {corpus.sample_note} (the corpus is streamed).")
+    diff = MergeDiffPane(state)
+    qtbot.addWidget(diff)
+    worker = diff.train_side("b")
+    assert diff.labels["b"].text() == (
+        f"training vocab {diff.vocab_spins['b'].value()}, {diff.pattern_combos['b'].currentData()} pre-tokenizer "
+        f"on the corpus {corpus.sample_note} (the corpus is streamed)…"
+    )
+    assert worker.wait(60)
+    qtbot.waitUntil(lambda: diff.models["b"] is not None, timeout=10_000)
+    assert diff.models["b"].name.endswith("on the corpus sample")
+
+
+def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, folder, monkeypatch):
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import file_list
+
+    monkeypatch.setattr(file_list, "STREAM_BYTES", 1)
+    window = MainWindow()
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
+    with qtbot.waitSignal(window.startup.done, timeout=120_000):
+        window.startup.run([str(folder)])
+    pane = window.corpus_pane
+    assert pane.corpus.streamed and window.state.bpe is not None
+    note = pane.corpus.sample_note
+    assert pane.sample_note == f"trained on the corpus {note} (the corpus is streamed)"
+    assert pane.form.train_message.text().startswith(  # the pairs of the small sample run out before 512
+        "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
+        f"on the corpus {note} (streamed), so every tab has something to show."
+    )
+
+
+def test_a_streamed_corpus_in_two_encodings_is_refused_for_bpe_in_one_line(qtbot, tmp_path):
+    (tmp_path / "en.txt").write_text(EN * 10, encoding="utf-8")
+    (tmp_path / "zh.txt").write_bytes((ZH * 20).encode("gbk"))
+    pane = streaming_pane(qtbot)
+    corpus, _ = open_streamed(qtbot, pane, tmp_path)
+    assert [f.encoding for f in corpus.files] == ["utf-8", "gb18030"]
+    errors: list[str] = []
+    pane.state.error.connect(errors.append)
+    assert pane.start_training(algorithm="bpe") is None
+    assert errors == [
+        "the streamed corpus is in 2 encodings (gb18030, utf-8) and is trained on as one: "
+        "re-read its files as one encoding or convert them"
+    ]
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:  # SentencePiece takes the sample
+        assert pane.start_training(algorithm="sp-bpe", auto_fit=True) is not None
+    assert done.args[0].message.endswith(f"; trained on the corpus {corpus.sample_note} (the corpus is streamed)")
