@@ -335,10 +335,11 @@ def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings too)")
+    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings, tokenizer.json too)")
     p.add_argument("spec", metavar="SPEC",
-                   help="a byte-level BPE: PATH (our model, a rank file, tekken.json), bpe:PATH, "
-                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   help="a BPE: PATH (our model, a rank file, tekken.json, a Hugging Face tokenizer.json or "
+                   "vocab.json + merges.txt), bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, tiktoken-file:PATH "
+                   "or hf:PATH; WordPiece, Unigram and SentencePiece models have none (it says why)")  # fmt: skip
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
     _add_pattern(p)
