@@ -401,6 +401,8 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
 
     A subcommand name, ``-h``, ``--help`` or ``--version`` first: the subcommands'
     parser; ``--`` first: the app's, on the arguments after it; else the app's.
+    For ``train`` and ``count``, FILEs that followed ``--special`` tokens join the
+    others (:func:`_settle_files`).
 
     Raises:
         UsageError: the arguments do not parse.
