@@ -132,6 +132,9 @@ def unigram_proto() -> bytes:
 def test_merges_of_models_without_merges_say_why(tmp_path, capsys, sp_protos, unigram_proto):
     wordpiece = hf.save(hf.wordpiece(), tmp_path / "wp")
     unigram = hf.save(hf.unigram(), tmp_path / "uni")
+    wordlevel = Tokenizer(models.WordLevel({"[UNK]": 0, "hello": 1}, unk_token="[UNK]"))
+    wordlevel.pre_tokenizer = pre_tokenizers.Whitespace()
+    word_level = hf.save(wordlevel, tmp_path / "wl")
     vocab_txt = tmp_path / "bert" / "vocab.txt"
     vocab_txt.parent.mkdir()
     vocab_txt.write_text("\n".join(hf.WORDPIECE_VOCAB) + "\n", encoding="utf-8")
@@ -144,6 +147,8 @@ def test_merges_of_models_without_merges_say_why(tmp_path, capsys, sp_protos, un
         str(wordpiece): f"tokenizer.json (Hugging Face WordPiece): {WORDPIECE_WHY}",
         str(ours): f"ours.json (WordPiece): {WORDPIECE_WHY}",
         str(vocab_txt): f"vocab.txt (Hugging Face WordPiece): {WORDPIECE_WHY}",
+        str(word_level): "tokenizer.json (Hugging Face WordLevel): a WordLevel model has no merges: it looks "
+        "whole words up in its vocabulary",
         str(unigram): f"tokenizer.json (Hugging Face Unigram): a Unigram model has no merges: {UNIGRAM_WHY}",
         str(sp_uni): f"uni.model (SentencePiece): a SentencePiece Unigram model has no merges: {UNIGRAM_WHY}",
         f"sp:{sp_bpe}": "bpe.model (SentencePiece): a SentencePiece BPE model stores pieces with scores, not merge "

