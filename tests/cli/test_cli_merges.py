@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from tokenizers import Tokenizer, decoders, models, pre_tokenizers
+
+from fixtures import hf
+from fixtures.sp import train_proto
 from tokexplorer.cli import main
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.io import save_bpe
+from tokexplorer.core.io import save_bpe, save_wordpiece
+from tokexplorer.core.wordpiece import WordPiece
 
 
 def test_merges_text_and_json_of_our_model(tmp_path, capsys):
@@ -40,7 +46,7 @@ def test_merges_of_tiktoken_ranks(capsys):
 def test_merges_errors_are_one_line(tmp_path, capsys):
     assert main(["merges", "sp:whatever.model"]) == 2
     err = capsys.readouterr().err
-    assert err == "tokexplorer: error: SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec\n"
+    assert err.count("\n") == 1 and "whatever.model" in err
     assert main(["merges", f"bpe:{tmp_path / 'missing.bpe'}"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
     assert main(["merges"]) == 2
@@ -64,3 +70,91 @@ def test_merges_of_ranks_with_tokens_no_merge_builds(tmp_path, capsys):
          "whole_chunk_only": True},
     ]  # fmt: skip
     assert "with rank null" in cap.err
+
+
+def _lossy(hex_text: str) -> str:
+    return bytes.fromhex(hex_text).decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("layout", ["tokenizer.json", "folder"])
+def test_merges_of_a_hugging_face_byte_level_bpe(tmp_path, capsys, layout):
+    """The stored merges, in the file's order, spelled as the library's ByteLevel decoder spells them."""
+    lib = hf.byte_level_bpe()
+    path = hf.save(lib, tmp_path / "m")
+    stored = json.loads(lib.to_str())["model"]["merges"]
+    assert main(["merges", str(path if layout == "tokenizer.json" else path.parent), "--json"]) == 0
+    cap = capsys.readouterr()
+    rows = json.loads(cap.out)
+    assert cap.err == "" and len(rows) == len(stored) == 62
+    decode = decoders.ByteLevel().decode
+    for row, (left, right) in zip(rows, (m.split(" ") if isinstance(m, str) else m for m in stored), strict=True):
+        assert (_lossy(row["left"]), _lossy(row["right"])) == (decode([left]), decode([right]))
+        assert _lossy(row["merged"]) == decode([left + right]) and row["count"] is None
+    assert [r["rank"] for r in rows] == list(range(62))
+
+
+def test_merges_of_a_gpt2_pair(tmp_path, capsys):
+    folder = tmp_path / "gpt2"
+    folder.mkdir()
+    hf.byte_level_bpe().model.save(str(folder))
+    assert main(["merges", str(folder / "merges.txt")]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    stored = (folder / "merges.txt").read_text(encoding="utf-8").splitlines()[1:]
+    assert len(lines) == len(stored) == 62
+    assert lines[0].split("\t")[1:3] == [decoders.ByteLevel().decode([p]).replace(" ", "␣") for p in stored[0].split()]
+
+
+def test_merges_of_a_bpe_that_is_not_byte_level(tmp_path, capsys):
+    vocab = {"<unk>": 0, "▁": 1, "a": 2, "b": 3, "▁a": 4, "▁ab": 5}
+    lib = Tokenizer(models.BPE(vocab, [("▁", "a"), ("▁a", "b")], unk_token="<unk>"))
+    lib.pre_tokenizer = pre_tokenizers.Metaspace()
+    lib.decoder = decoders.Metaspace()
+    path = hf.save(lib, tmp_path / "m")
+    assert main(["merges", str(path)]) == 0
+    cap = capsys.readouterr()
+    assert cap.out.splitlines() == ["0\t␣\ta\t␣a\t-", "1\t␣a\tb\t␣ab\t-"]
+    assert cap.err == (
+        "tokexplorer: note: tokenizer.json (Hugging Face BPE) is not byte-level: its merges join text pieces, "
+        "shown as their UTF-8 ('▁' read as a space)\n"
+    )
+
+
+WORDPIECE_WHY = ("a WordPiece model has no merges: it splits each word into the longest vocabulary pieces "
+                 "from the left ('##' marks a continuation)")  # fmt: skip
+UNIGRAM_WHY = "its pieces carry log-probability scores and each word is split by the best-scoring segmentation"
+
+
+@pytest.fixture(scope="module")
+def unigram_proto() -> bytes:
+    return train_proto(model_type="unigram", vocab_size=60)[0]
+
+
+def test_merges_of_models_without_merges_say_why(tmp_path, capsys, sp_protos, unigram_proto):
+    wordpiece = hf.save(hf.wordpiece(), tmp_path / "wp")
+    unigram = hf.save(hf.unigram(), tmp_path / "uni")
+    wordlevel = Tokenizer(models.WordLevel({"[UNK]": 0, "hello": 1}, unk_token="[UNK]"))
+    wordlevel.pre_tokenizer = pre_tokenizers.Whitespace()
+    word_level = hf.save(wordlevel, tmp_path / "wl")
+    vocab_txt = tmp_path / "bert" / "vocab.txt"
+    vocab_txt.parent.mkdir()
+    vocab_txt.write_text("\n".join(hf.WORDPIECE_VOCAB) + "\n", encoding="utf-8")
+    ours = tmp_path / "ours.json"
+    save_wordpiece(WordPiece({"[UNK]": 0, "a": 1, "##b": 2}), ours)
+    sp_bpe, sp_uni = tmp_path / "bpe.model", tmp_path / "uni.model"
+    sp_bpe.write_bytes(sp_protos["SP120"])
+    sp_uni.write_bytes(unigram_proto)
+    expected = {
+        str(wordpiece): f"tokenizer.json (Hugging Face WordPiece): {WORDPIECE_WHY}",
+        str(ours): f"ours.json (WordPiece): {WORDPIECE_WHY}",
+        str(vocab_txt): f"vocab.txt (Hugging Face WordPiece): {WORDPIECE_WHY}",
+        str(word_level): "tokenizer.json (Hugging Face WordLevel): a WordLevel model has no merges: it looks "
+        "whole words up in its vocabulary",
+        str(unigram): f"tokenizer.json (Hugging Face Unigram): a Unigram model has no merges: {UNIGRAM_WHY}",
+        str(sp_uni): f"uni.model (SentencePiece): a SentencePiece Unigram model has no merges: {UNIGRAM_WHY}",
+        f"sp:{sp_bpe}": "bpe.model (SentencePiece): a SentencePiece BPE model stores pieces with scores, not merge "
+        "pairs (encoding joins the adjacent pair whose joined piece scores highest, again and again)",
+    }
+    for spec, why in expected.items():
+        assert main(["merges", spec]) == 2
+        cap = capsys.readouterr()
+        assert (cap.out, cap.err) == ("", f"tokexplorer: error: {why}\n")

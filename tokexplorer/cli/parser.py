@@ -4,6 +4,7 @@ command below) and one for starting the app, chosen by the first argument."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
@@ -39,6 +40,54 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.prog)
+
+
+class _SpecialTokens(argparse.Action):
+    """``--special TOKEN [TOKEN ...]`` of ``train`` and ``count``: the words after the flag up to
+    the next option are special tokens, but a word (after the first) that names an existing file
+    or folder ends them: it and the words after it are FILEs, kept in ``spilled`` for
+    :func:`_settle_files` (so ``--special A B corpus.txt`` reads corpus.txt, as a user means)."""
+
+    def __call__(
+        self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, option_string: Any = None
+    ) -> None:
+        words = list(values)
+        cut = next((i for i, word in enumerate(words) if i and os.path.exists(word)), len(words))
+        namespace.special = [*(namespace.special or []), *words[:cut]]
+        namespace.spilled = [*namespace.spilled, *words[cut:]]
+
+
+def _add_special_tokens(p: argparse.ArgumentParser, *, use: str) -> None:
+    """``--special TOKEN ...`` (:class:`_SpecialTokens`) of train and count; ``use`` ends the help."""
+    p.add_argument("--special", nargs="+", metavar="TOKEN", action=_SpecialTokens,
+                   help=f"special tokens {use}, e.g. '<|endoftext|>'; repeatable, or several after one "
+                   "--special up to the next option (a word naming an existing file or folder, and the "
+                   "words after it, are FILEs)")  # fmt: skip
+    p.set_defaults(spilled=[])
+
+
+def _settle_files(ns: argparse.Namespace) -> None:
+    """Add the FILEs that followed ``--special`` tokens (``spilled``) to ``ns.files``, and say
+    clearly what ``--special`` took when ``count``, or ``train`` given ``--special`` but not
+    ``--word-counts``, is left with no FILE (``train`` without ``--special`` says it itself).
+
+    Raises:
+        UsageError: no FILE to read.
+    """
+    ns.files = [*ns.files, *ns.spilled]
+    del ns.spilled
+    if ns.command == "train" and (ns.word_counts is not None or not ns.special):
+        return  # cmd_train says what is missing
+    if ns.files:
+        return
+    took = ""
+    if ns.special:
+        words = ", ".join(repr(word) for word in ns.special)
+        noun = "as a special token" if len(ns.special) == 1 else "as special tokens"
+        took = (f"; --special took {words} {noun} (a FILE after it must name an existing file or "
+                "folder; or put the FILEs before --special)")  # fmt: skip
+    what = "to train on, or --word-counts COUNTS" if ns.command == "train" else "or folders to count"
+    raise UsageError(f"give the text files {what}{took}", f"{PROG} {ns.command}")
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
@@ -158,8 +207,7 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--pattern", choices=WORDPIECE_PATTERNS, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN}; bert, BERT's white space "
                    "and punctuation split, for --algorithm wordpiece only, and its default)")  # fmt: skip
-    p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
-                   help="special tokens to register, e.g. '<|endoftext|>'")  # fmt: skip
+    _add_special_tokens(p, use="to register")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
                    help="byte-level BPE (default), a SentencePiece bpe/unigram model, or our WordPiece "
                    "(score freq(a,b)/(freq(a)*freq(b)); saved as JSON, export it as vocab.txt)")  # fmt: skip
@@ -176,12 +224,11 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("count", help="count the pre-tokenized chunks of text files into a word-count table")
-    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders to count")
+    p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to count (at least one)")
     p.add_argument("-o", "--output", required=True, metavar="COUNTS", help="where to write the table")
     p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
-    p.add_argument("--special", nargs="+", metavar="TOKEN", action="extend",
-                   help="special tokens to cut out of the text, e.g. '<|endoftext|>'")  # fmt: skip
+    _add_special_tokens(p, use="to cut out of the text")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec (default UTF-8)")
     p.add_argument("--allow-damaged", action="store_true",
                    help="count undecodable bytes as U+FFFD instead of refusing the file")  # fmt: skip
@@ -288,10 +335,11 @@ def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings too)")
+    p = sub.add_parser("merges", help="the merge records of a BPE (tiktoken encodings, tokenizer.json too)")
     p.add_argument("spec", metavar="SPEC",
-                   help="a byte-level BPE: PATH (our model, a rank file, tekken.json), bpe:PATH, "
-                   "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH")  # fmt: skip
+                   help="a BPE: PATH (our model, a rank file, tekken.json, a Hugging Face tokenizer.json or "
+                   "vocab.json + merges.txt), bpe:PATH, bpe:tiktoken:NAME, tiktoken:NAME, tiktoken-file:PATH "
+                   "or hf:PATH; WordPiece, Unigram and SentencePiece models have none (it says why)")  # fmt: skip
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
     _add_pattern(p)
@@ -353,6 +401,8 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
 
     A subcommand name, ``-h``, ``--help`` or ``--version`` first: the subcommands'
     parser; ``--`` first: the app's, on the arguments after it; else the app's.
+    For ``train`` and ``count``, FILEs that followed ``--special`` tokens join the
+    others (:func:`_settle_files`).
 
     Raises:
         UsageError: the arguments do not parse.
@@ -362,5 +412,8 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
     if args and args[0] == "--":
         return build_app_parser().parse_args(args[1:])
     if args and (args[0] in SUBCOMMANDS or args[0] in ("-h", "--help", "--version")):
-        return build_parser().parse_args(args)
+        ns = build_parser().parse_args(args)
+        if ns.command in ("train", "count"):
+            _settle_files(ns)
+        return ns
     return build_app_parser().parse_args(args)

@@ -270,7 +270,7 @@ def test_model_folder_order_and_notes(files, sp_models, tmp_path):
          "notes.dat: looks like a UTF-8 text file, not a tokenizer (first line 'just some notes')"),
         (b'{"hidden_size": 8, "vocab_size": 3}',
          "notes.dat: a JSON file without a 'model' key, not a tokenizer (keys: 'hidden_size', 'vocab_size')"),
-        (b"\x00\x01" * 6144, "notes.dat: binary, 12 KB, not a tokenizer format"),
+        (b"\x00\x01" * 6144, "notes.dat: binary, 12.0 KiB, not a tokenizer format"),
         (b"", "notes.dat: an empty file, not a tokenizer"),
     ],
 )  # fmt: skip

@@ -47,7 +47,8 @@ def test_text_and_json_formats(data, fmt):
 def test_descriptions_of_what_is_not_a_tokenizer():
     assert sniff_bytes(b"[1, 2, 3]") == (None, "a JSON list, not a tokenizer (tokenizer files hold a JSON object)")
     assert sniff_bytes(b"{not json") == (None, "starts like JSON but does not parse as JSON, not a tokenizer")
-    assert sniff_bytes(b"\xff\xfe\x00a", size=5 << 20) == (None, "binary, 5.0 MB, not a tokenizer format")
+    assert sniff_bytes(b"\xff\xfe\x00a", size=5 << 20) == (None, "binary, 5.0 MiB, not a tokenizer format")
+    assert sniff_bytes(b"\xff\xfe\x00a", size=5000) == (None, "binary, 4.9 KiB, not a tokenizer format")
     assert sniff_bytes(b"word with spaces\nanother line\n") == (
         None,
         "looks like a UTF-8 text file, not a tokenizer (first line 'word with spaces')",

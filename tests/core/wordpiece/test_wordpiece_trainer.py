@@ -14,10 +14,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tokenizers import normalizers, pre_tokenizers
 
+from fixtures.multilingual import multilingual_text
 from tokexplorer.core.errors import Cancelled, InputError, TrainingError
+from tokexplorer.core.text import split
 from tokexplorer.core.types import run_to_end
 from tokexplorer.core.wordpiece import count_words, train_wordpiece, train_wordpiece_iter
+from tokexplorer.core.wordpiece.trainer import BLOCK_CHARS
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -157,3 +161,49 @@ def test_progress_phases_and_determinism():
     a, _ = train_wordpiece(texts, vocab_size=120)
     b, _ = train_wordpiece(list(reversed(texts)), vocab_size=120)
     assert a.vocab == b.vocab
+
+
+def _hf_word_counts(text: str, *, lowercase: bool, strip_accents: bool) -> Counter[str]:
+    norm = normalizers.BertNormalizer(
+        clean_text=True, handle_chinese_chars=True, strip_accents=strip_accents, lowercase=lowercase
+    )
+    return Counter(w for w, _ in pre_tokenizers.BertPreTokenizer().pre_tokenize_str(norm.normalize_str(text)))
+
+
+def _long_text() -> str:
+    text = multilingual_text(150_000, seed=11)
+    assert len(text) > 3 * BLOCK_CHARS
+    return text
+
+
+@pytest.mark.parametrize("lowercase,strip_accents", [(False, False), (True, True)])
+def test_a_long_text_is_counted_in_blocks_with_the_counts_of_the_whole(lowercase, strip_accents):
+    """A long text is counted block by block (a report, and a cancel poll, after each),
+    and the counts are those of BERT's normalizer + pre-tokenizer on the whole text."""
+    text = _long_text()
+    gen = count_words([text], lowercase=lowercase, strip_accents=strip_accents)
+    reports = []
+    try:
+        while True:
+            reports.append(next(gen))
+    except StopIteration as stop:
+        counts = stop.value
+    assert counts == _hf_word_counts(text, lowercase=lowercase, strip_accents=strip_accents)
+    done = [p.done for p in reports]
+    assert len(done) >= 3 and done == sorted(set(done)) and done[-1] == len(text)
+
+
+@pytest.mark.parametrize("pattern", ["gpt2", "o200k"])
+def test_a_long_text_split_by_a_pattern_is_counted_as_the_whole(pattern):
+    text = _long_text()
+    assert run_to_end(count_words([text], pattern=pattern)) == Counter(split(text, pattern))
+
+
+def test_cancel_is_polled_within_a_long_text():
+    text = _long_text()
+    polls = []
+    gen = count_words([text], cancel=lambda: polls.append(1) or len(polls) > 1)
+    first = next(gen)
+    with pytest.raises(Cancelled):
+        next(gen)
+    assert first.done < len(text) // 2 and len(polls) == 2

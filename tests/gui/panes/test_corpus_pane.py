@@ -18,7 +18,6 @@ from tokexplorer.gui.models.corpus_model import (
     COL_NOTES,
     COL_SIZE,
     CorpusTableModel,
-    human_size,
 )
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.panes.corpus_pane import (
@@ -159,15 +158,6 @@ def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_pat
     assert pane.file_list.model.rowCount() == 3
     qtmodeltester.check(pane.file_list.model)
     qtmodeltester.check(CorpusTableModel())
-
-
-def test_human_size():
-    assert human_size(0) == "0 B"
-    assert human_size(1023) == "1023 B"
-    assert human_size(1536) == "1.5 KiB"
-    assert human_size(5 * 1024 * 1024) == "5.0 MiB"
-    assert human_size(1_048_533) == "1.0 MiB"  # not "1024.0 KiB"
-    assert human_size(1_048_524) == "1023.9 KiB"
 
 
 def test_parse_special_tokens():

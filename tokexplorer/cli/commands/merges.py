@@ -13,7 +13,10 @@ if TYPE_CHECKING:
 
 
 def cmd_merges(ns: argparse.Namespace) -> int:
-    """``tokexplorer merges SPEC [--json]``: the merge records of a BPE, rank order.
+    """``tokexplorer merges SPEC [--json]``: the merge records of a BPE, rank order
+    (:func:`~tokexplorer.core.analysis.merge_lists.load_merge_list`: ours, tiktoken's,
+    rank files, tekken.json, a Hugging Face BPE's; other models raise an
+    :class:`~tokexplorer.core.analysis.merge_lists.NoMergesError` saying why they have none).
 
     Text output: one line per merge, ``rank<TAB>left<TAB>right<TAB>merged<TAB>count``,
     tokens as readable text (space as ``␣``, partial UTF-8 as ``\\xNN``), count
@@ -25,10 +28,12 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     JSON objects with ``"rank": null``, ``"id"`` and ``"whole_chunk_only": true``
     (see :func:`~tokexplorer.core.analysis.merges.merges_json`).
     """
-    from tokexplorer.core.analysis import load_bpe_spec, merges_json
+    from tokexplorer.core.analysis import load_merge_list, merges_json
 
-    bpe = load_bpe_spec(ns.spec, pattern=ns.pattern)
-    merges, vocab, unbuilt = bpe.merges, bpe.vocab, bpe.unbuilt_tokens
+    listing = load_merge_list(ns.spec, pattern=ns.pattern)
+    merges, vocab, unbuilt = listing.merges, listing.vocab, listing.unbuilt
+    for line in listing.notes:
+        note(line)
     if unbuilt:
         note(
             (f"{len(unbuilt):,} tokens are" if len(unbuilt) > 1 else "1 token is")

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from tokexplorer.core.backends import (
     BPETokenizer,
     TiktokenTokenizer,
+    Tokenizer,
     bpe_from_tiktoken,
     load_tokenizer,
     model_path,
@@ -38,6 +39,7 @@ __all__ = [
     "MergeIndex",
     "MergeDiff",
     "merge_diff",
+    "bpe_of_tokenizer",
     "load_bpe_spec",
     "merges_json",
     "token_merge_ranks",
@@ -306,7 +308,16 @@ def load_bpe_spec(spec: str, *, pattern: str | None = None) -> BPE:
         return bpe_from_tiktoken(arg)
     if kind == "bpe":
         return load_bpe(model_path(arg))
-    tok = load_tokenizer(spec, pattern=pattern)
+    return bpe_of_tokenizer(load_tokenizer(spec, pattern=pattern))
+
+
+def bpe_of_tokenizer(tok: Tokenizer) -> BPE:
+    """A loaded tokenizer as our :class:`~tokexplorer.core.bpe.model.BPE`: our BPE's own,
+    or a tiktoken encoding's (also a rank file's or ``tekken.json``'s) from its ranks.
+
+    Raises:
+        InputError: any other tokenizer (it has no byte-level rank merge list).
+    """
     if isinstance(tok, BPETokenizer):
         return tok.bpe
     if isinstance(tok, TiktokenTokenizer):

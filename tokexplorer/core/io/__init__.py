@@ -5,7 +5,8 @@ the detection rules in :mod:`.encodings`), files and folders read as a corpus
 rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
 files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
 tokenizer format a file or model folder holds, told by content (:mod:`.sniff`), a BPE
-exported in other libraries' formats (:mod:`.exports`) and the
+exported in other libraries' formats (:mod:`.exports`), the one rule for showing a
+size in bytes (:mod:`.sizes`) and the
 built-in sample text (:mod:`.resources`).
 """
 
@@ -36,6 +37,7 @@ _EXPORTS: dict[str, str] = {
     "check_export": "export_check",
     "write_tokenizer_json": "exports",
     "oniguruma_pattern": "exports",
+    "format_size": "sizes",
     "collect_files": "folders",
     "load_corpus": "folders",
     "read_corpus": "folders",

@@ -32,7 +32,7 @@ The formats (:data:`FORMATS`):
 >>> sniff_bytes(b"hello world\\n")
 (None, "looks like a UTF-8 text file, not a tokenizer (first line 'hello world')")
 >>> sniff_bytes(bytes(range(256)) * 48)
-(None, 'binary, 12 KB, not a tokenizer format')
+(None, 'binary, 12.0 KiB, not a tokenizer format')
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.io.sizes import format_size
 
 __all__ = ["FOLDER_ORDER", "FORMATS", "Sniffed", "sniff_bytes", "sniff_path"]
 
@@ -95,15 +96,6 @@ class Sniffed:
     reason: str
     merges: Path | None = None
     notes: tuple[str, ...] = ()
-
-
-def _size_text(n: int) -> str:
-    """``"812 bytes"``, ``"12 KB"``, ``"3.4 MB"``."""
-    if n < 1024:
-        return f"{n} bytes"
-    if n < 1 << 20:
-        return f"{n // 1024} KB"
-    return f"{n / (1 << 20):.1f} MB"
 
 
 def _sentencepiece_reason(data: bytes) -> str | None:
@@ -253,7 +245,7 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
         if not complete:
             return None, "JSON, not read whole"
         return _json_reason(data)
-    binary = f"binary, {_size_text(len(data) if size is None else size)}, not a tokenizer format"
+    binary = f"binary, {format_size(len(data) if size is None else size)}, not a tokenizer format"
     if b"\x00" in data:
         return None, binary
     try:
@@ -288,7 +280,7 @@ def _sniff_file(path: Path) -> tuple[str | None, str]:
     data, complete = _read_for_sniff(path)
     size = len(data) if complete else path.stat().st_size
     if not complete and data.lstrip()[:1] == b"{":
-        return None, f"JSON of {_size_text(size)}, too large to be read as a tokenizer"
+        return None, f"JSON of {format_size(size)}, too large to be read as a tokenizer"
     return sniff_bytes(data, complete=complete, size=size)
 
 

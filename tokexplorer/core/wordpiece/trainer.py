@@ -40,6 +40,8 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Sequence
 from fractions import Fraction
 
+import regex
+
 from tokexplorer.core.errors import Cancelled, InputError, TrainingError
 from tokexplorer.core.types import Progress, TrainReport, run_to_end
 from tokexplorer.core.wordpiece.model import CONTINUATION, DEFAULT_MAX_CHARS, UNK, WordPiece, WordPieceMerge
@@ -51,6 +53,16 @@ __all__ = ["BERT_SPECIAL_TOKENS", "count_words", "initial_alphabet", "train_word
 BERT_SPECIAL_TOKENS: tuple[str, ...] = ("[PAD]", UNK, "[CLS]", "[SEP]", "[MASK]")
 
 _YIELD_SECONDS = 0.05  # the merge loop reports progress at most this often
+
+#: :func:`count_words` counts a long text in blocks of about this many characters (or more, up
+#: to the next cut), polling ``cancel`` and reporting progress after each: a 10 MB file is not
+#: one step that a cancel (closing the window) has to wait for.
+BLOCK_CHARS = 1 << 18
+
+# Where count_words cuts a text: core.text.safe_cuts.LINE_START_CUT (x\n|T, safe for every split
+# pattern and for BERT's white-space split) with a letter or digit before the line break too, so
+# that both sides stay non-space after normalizing (strip_accents can drop a mark, never a letter).
+_BLOCK_CUT = regex.compile(r"(?<=[\p{L}\p{N}]\n)(?=[\p{L}\p{N}])")
 Pair = tuple[int, int]
 
 
@@ -63,12 +75,13 @@ def count_words(
     cancel: Callable[[], bool] | None = None,
 ) -> Generator[Progress, None, Counter[str]]:
     """Count the pre-tokenized words of ``texts`` (a Progress generator: a
-    ``"pre-tokenizing"`` report after each text, in characters done of all
-    characters; returns word -> count).
+    ``"pre-tokenizing"`` report after each text, and within a long text after each block
+    of about :data:`BLOCK_CHARS` characters cut at a line start, in characters done of
+    all characters; returns word -> count, the same as counting each text whole).
 
     Raises:
         InputError: unknown pattern.
-        Cancelled: ``cancel()`` returned True.
+        Cancelled: ``cancel()`` returned True (polled after each report).
 
     >>> run_to_end(count_words(["a b, a"]))
     Counter({'a': 2, 'b': 1, ',': 1})
@@ -78,13 +91,28 @@ def count_words(
     counts: Counter[str] = Counter()
     total, done = sum(map(len, texts)), 0
     for text in texts:
-        normalized, _ = normalize(text, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents)
-        counts.update(w for w, _ in normalized_words(normalized, pattern))
-        if cancel is not None and cancel():
-            raise Cancelled("training cancelled")
-        done += len(text)
-        yield Progress("pre-tokenizing", done, total)
+        for block in _blocks(text, whole=pattern == "none"):
+            normalized, _ = normalize(block, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents)
+            counts.update(w for w, _ in normalized_words(normalized, pattern))
+            if cancel is not None and cancel():
+                raise Cancelled("training cancelled")
+            done += len(block)
+            yield Progress("pre-tokenizing", done, total)
     return counts
+
+
+def _blocks(text: str, *, whole: bool) -> Iterable[str]:
+    """``text`` in blocks of at least :data:`BLOCK_CHARS` characters cut at line starts that
+    split the same (the last block may be shorter; a text without such a line start, or
+    ``whole``, is one block)."""
+    start = 0
+    while not whole and len(text) - start > BLOCK_CHARS:
+        cut = _BLOCK_CUT.search(text, start + BLOCK_CHARS)
+        if cut is None:
+            break
+        yield text[start : cut.start()]
+        start = cut.start()
+    yield text[start:]
 
 
 def initial_alphabet(words: Iterable[str]) -> list[str]:

@@ -1,8 +1,9 @@
 """Qt table model over the files of a training corpus.
 
 One row per :class:`tokexplorer.core.io.corpus.CorpusFile`: File, Size, Encoding,
-Line endings, Characters, Lines, Notes. Sizes are shown human-readable
-(``"1.5 KiB"``) with the exact byte count in the tooltip and in ``RawRole``.
+Line endings, Characters, Lines, Notes. Sizes are shown by the one size rule
+(:func:`tokexplorer.core.io.sizes.format_size`: ``"1.5 KiB"``) with the exact byte
+count in the tooltip and in ``RawRole``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush
 
+from tokexplorer.core.io import format_size
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_model import RawRole
 from tokexplorer.gui.models.table_model import TitledTableModel
@@ -34,18 +36,6 @@ COL_FILE, COL_SIZE, COL_ENCODING, COL_EOL, COL_CHARS, COL_LINES, COL_NOTES = ran
 
 #: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
 _UTF8_CODECS = frozenset({"utf-8", "utf8", "utf-8-sig", "ascii"})
-
-
-def human_size(n_bytes: int) -> str:
-    """Human-readable byte count: ``"532 B"``, ``"1.5 KiB"``, ``"3.2 MiB"``."""
-    if n_bytes < 1024:
-        return f"{n_bytes} B"
-    value = float(n_bytes)
-    for unit in ("KiB", "MiB", "GiB", "TiB"):
-        value /= 1024.0
-        if round(value, 1) < 1024 or unit == "TiB":  # 1,048,533 B is "1.0 MiB", not "1024.0 KiB"
-            return f"{value:.1f} {unit}"
-    return f"{n_bytes} B"  # pragma: no cover
 
 
 def is_utf8(file: CorpusFile) -> bool:
@@ -113,7 +103,7 @@ class CorpusTableModel(TitledTableModel):
             if col == COL_FILE:
                 return os.path.basename(str(f.path)) or str(f.path)
             if col == COL_SIZE:
-                return human_size(f.size_bytes)
+                return format_size(f.size_bytes)
             if col == COL_ENCODING:
                 return f.encoding_label
             if col == COL_EOL:

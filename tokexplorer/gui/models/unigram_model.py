@@ -1,8 +1,8 @@
 """Qt table model over a Unigram model's vocabulary: each piece with its log probability.
 
 One row per :class:`~tokexplorer.core.analysis.unigram.PieceScore`: id, piece,
-log probability (SentencePiece's score), probability and kind. Sorting happens
-here over whole columns (one layout change), as in the merge table.
+log probability (SentencePiece's score), probability and kind; sorting by any
+column is :class:`~tokexplorer.gui.models.table_model.ValueRowsModel`'s.
 """
 
 from __future__ import annotations
@@ -10,13 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 
 from tokexplorer.core.analysis import PieceScore
-from tokexplorer.gui.models.table_model import TitledTableModel
-
-#: Item data role returning the raw value a column sorts by.
-RawRole = int(Qt.ItemDataRole.UserRole) + 1
+from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
+from tokexplorer.gui.models.table_model import ValueRowsModel
 
 UNIGRAM_COLUMNS: tuple[str, ...] = ("Id", "Piece", "Log probability", "Probability", "Kind")
 COL_ID, COL_PIECE, COL_LOGP, COL_P, COL_KIND = range(5)
@@ -29,11 +27,7 @@ _TIPS = (
 )
 
 
-def _values(s: PieceScore) -> tuple:
-    return (s.id, s.piece, s.score, s.probability if s.kind == "normal" else -1.0, s.kind)
-
-
-class UnigramVocabModel(TitledTableModel):
+class UnigramVocabModel(ValueRowsModel[PieceScore]):
     """The pieces of one Unigram model, sortable by any column.
 
     Args:
@@ -42,36 +36,19 @@ class UnigramVocabModel(TitledTableModel):
     """
 
     def __init__(self, scores: Sequence[PieceScore] = (), parent: QObject | None = None) -> None:
-        super().__init__(UNIGRAM_COLUMNS, title_tips=_TIPS, parent=parent)
-        self._rows = [_values(s) for s in scores]
+        super().__init__(UNIGRAM_COLUMNS, title_tips=_TIPS, tie_column=COL_ID, parent=parent)
+        self.set_items(scores)
 
     def set_scores(self, scores: Sequence[PieceScore]) -> None:
         """Show these pieces (in id order)."""
-        self.beginResetModel()
-        self._rows = [_values(s) for s in scores]
-        self.endResetModel()
+        self.set_items(scores)
 
-    def row_count(self) -> int:
-        return len(self._rows)
+    def values(self, item: PieceScore) -> tuple:
+        return (item.id, item.piece, item.score, item.probability if item.kind == "normal" else -1.0, item.kind)
 
-    def cell_data(self, row: int, col: int, role: int) -> Any:
-        value = self._rows[row][col]
-        if role == RawRole:
-            return value
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == COL_LOGP:
-                return f"{value:.4f}"
-            if col == COL_P:
-                return "" if value < 0 else f"{value:.3g}"
-            return str(value)
-        if role == Qt.ItemDataRole.TextAlignmentRole and col in (COL_ID, COL_LOGP, COL_P):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sort the rows by ``column`` (ties keep id order)."""
-        if not 0 <= column < len(UNIGRAM_COLUMNS):
-            return
-        self.layoutAboutToBeChanged.emit()
-        self._rows.sort(key=lambda r: (r[column], r[COL_ID]), reverse=order == Qt.SortOrder.DescendingOrder)
-        self.layoutChanged.emit()
+    def display(self, row: int, col: int, value: Any) -> str:
+        if col == COL_LOGP:
+            return f"{value:.4f}"
+        if col == COL_P:
+            return "" if value < 0 else f"{value:.3g}"
+        return str(value)

@@ -3,8 +3,8 @@
 One row per :class:`~tokexplorer.core.wordpiece.model.WordPieceMerge`: the step,
 the pair merged, its count, both parts' counts, the score
 ``count / (left count * right count)``, and the pair plain BPE (most frequent
-pair) would have merged at that step with its count. Sorting happens here over
-whole columns (one model reset), as in the merge table.
+pair) would have merged at that step with its count; sorting by any column is
+:class:`~tokexplorer.gui.models.table_model.ValueRowsModel`'s.
 """
 
 from __future__ import annotations
@@ -16,10 +16,8 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
 from tokexplorer.core.wordpiece import WordPieceMerge
-from tokexplorer.gui.models.table_model import TitledTableModel
-
-#: Item data role returning the raw value a column sorts by (int, float or str).
-RawRole = int(Qt.ItemDataRole.UserRole) + 1
+from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
+from tokexplorer.gui.models.table_model import ValueRowsModel
 
 #: Column titles, in order.
 WORDPIECE_COLUMNS: tuple[str, ...] = (
@@ -44,14 +42,7 @@ _TIPS = (
 )
 
 
-def _values(m: WordPieceMerge) -> tuple:
-    return (
-        m.step, m.left, m.right, m.merged, m.count, m.left_count, m.right_count, m.score,
-        f"{m.bpe_left} + {m.bpe_right}", m.bpe_count,
-    )  # fmt: skip
-
-
-class WordPieceMergeModel(TitledTableModel):
+class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
     """The steps of one WordPiece training, sortable by any column.
 
     Args:
@@ -60,52 +51,37 @@ class WordPieceMergeModel(TitledTableModel):
     """
 
     def __init__(self, merges: Sequence[WordPieceMerge] = (), parent: QObject | None = None) -> None:
-        super().__init__(WORDPIECE_COLUMNS, title_tips=_TIPS, parent=parent)
-        self._merges = list(merges)
-        self._rows = [_values(m) for m in self._merges]
+        super().__init__(WORDPIECE_COLUMNS, title_tips=_TIPS, tie_column=COL_STEP, parent=parent)
         self._bold = QFont()
         self._bold.setBold(True)
+        self.set_items(merges)
 
     def set_merges(self, merges: Sequence[WordPieceMerge]) -> None:
         """Show these steps (in step order)."""
-        self.beginResetModel()
-        self._merges = list(merges)
-        self._rows = [_values(m) for m in self._merges]
-        self.endResetModel()
+        self.set_items(merges)
 
     def merge_at(self, row: int) -> WordPieceMerge:
         """The step shown at ``row``."""
-        return self._merges[row]
+        return self.item_at(row)
 
-    def row_count(self) -> int:
-        return len(self._rows)
+    def values(self, item: WordPieceMerge) -> tuple:
+        m = item
+        return (
+            m.step, m.left, m.right, m.merged, m.count, m.left_count, m.right_count, m.score,
+            f"{m.bpe_left} + {m.bpe_right}", m.bpe_count,
+        )  # fmt: skip
 
-    def cell_data(self, row: int, col: int, role: int) -> Any:
-        value = self._rows[row][col]
-        if role == RawRole:
-            return value
-        if role == Qt.ItemDataRole.DisplayRole:
-            if col == COL_SCORE:
-                return f"{value:.4g}"
-            if col == COL_MERGED and not self._merges[row].added:
-                return f"{value} (kept)"
-            return f"{value:,}" if isinstance(value, int) else value
-        if role == Qt.ItemDataRole.TextAlignmentRole and isinstance(value, (int, float)):
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.FontRole and col == COL_BPE and not self._merges[row].same_as_bpe:
+    def display(self, row: int, col: int, value: Any) -> str:
+        if col == COL_SCORE:
+            return f"{value:.4g}"
+        if col == COL_MERGED and not self.item_at(row).added:
+            return f"{value} (kept)"
+        return f"{value:,}" if isinstance(value, int) else value
+
+    def more_data(self, row: int, col: int, role: int) -> Any:
+        m = self.item_at(row)
+        if role == Qt.ItemDataRole.FontRole and col == COL_BPE and not m.same_as_bpe:
             return self._bold
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SCORE:
-            m = self._merges[row]
             return f"{m.count:,} / ({m.left_count:,} × {m.right_count:,}) = {m.score:.6g}"
         return None
-
-    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
-        """Sort the rows by ``column`` (ties keep step order)."""
-        if not 0 <= column < len(WORDPIECE_COLUMNS):
-            return
-        self.layoutAboutToBeChanged.emit()
-        reverse = order == Qt.SortOrder.DescendingOrder
-        pairs = sorted(zip(self._rows, self._merges), key=lambda rm: (rm[0][column], rm[1].step), reverse=reverse)
-        self._rows = [r for r, _ in pairs]
-        self._merges = [m for _, m in pairs]
-        self.layoutChanged.emit()
