@@ -302,10 +302,10 @@ def _file_counts(
             yield span_block(tok, whole_of(i), special)
             yield None
         return
-    tables = None
+    table = None
     if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
-        tables = (TokenTable(tok, lead=False), TokenTable(tok, lead=True))
-    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if tables is not None else None
+        table = TokenTable(tok)
+    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if table is not None else None
     k = 0
     try:
         for fblocks in blocks:
@@ -317,7 +317,7 @@ def _file_counts(
                 ids = next(ids_of) if ids_of is not None else None
                 got = None
                 if ids is not None and not has_long_clusters(bl):
-                    got = byte_level_block(tables, bl, *ids)
+                    got = byte_level_block(table, bl, ids)
                     if got is None:  # not byte-level: tokens with spans from here on
                         ids_of.close()
                         ids_of = None
