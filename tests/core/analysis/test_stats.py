@@ -368,15 +368,15 @@ def test_block_lines_equal_line_by_line_reading():
     """block_lines' columns and label sizes equal reading each line on its own
     (the line pattern, classify_line, UTF-8 length, str.split), and its cluster
     flag equals searching the block for CLUSTER_JOINERS."""
-    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis import stats_lines as sl
     from tokexplorer.core.text import SPACE_DELIMITED, classify_line
 
-    seen = sb.LineCache()
+    seen = sl.LineCache()
     for _name, text in _real_texts():
         for cut in (len(text), len(text) // 2):
             block = text[:cut]
-            bl = sb.block_lines(block, last_block=cut == len(text), seen=seen)
-            lines = sb._LINE_RE.findall(block)
+            bl = sl.block_lines(block, last_block=cut == len(text), seen=seen)
+            lines = sl._LINE_RE.findall(block)
             labels = [classify_line(s) for s in lines]
             sizes = [len(s.encode("utf-8")) for s in lines]
             assert bl.lines == lines and bl.labels == labels
@@ -390,7 +390,7 @@ def test_block_lines_equal_line_by_line_reading():
                     len(idx) - unfinished, sum(len(lines[i]) for i in idx),
                     sum(sizes[i] for i in idx), sum(words[i] for i in idx),
                 )  # fmt: skip
-            assert bl.long_clusters == (sb.CLUSTER_JOINERS.search(block) is not None)
+            assert bl.long_clusters == (sl.CLUSTER_JOINERS.search(block) is not None)
 
 
 def test_switch_interval_short_while_ids_are_prefetched_then_restored():

