@@ -286,8 +286,8 @@ def _file_counts(
     whole_of: Callable[[int], BlockLines],
 ) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
-    file's last block. Byte-level tokenizers count from ids (computed a block
-    ahead on two other threads), the others from spans; ``lines_of(k)`` gives the
+    file's last block. Byte-level tokenizers count from ids (computed for the
+    blocks ahead on two other threads), the others from spans; ``lines_of(k)`` gives the
     lines of block ``k`` (counting all files' blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
