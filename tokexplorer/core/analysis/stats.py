@@ -286,8 +286,8 @@ def _file_counts(
     whole_of: Callable[[int], BlockLines],
 ) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
-    file's last block. Byte-level tokenizers count from ids (computed a block
-    ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
+    file's last block. Byte-level tokenizers count from ids (computed for the
+    blocks ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
     lines of block ``k`` (counting all files' blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
@@ -302,10 +302,10 @@ def _file_counts(
             yield span_block(tok, whole_of(i), special)
             yield None
         return
-    tables = None
+    table = None
     if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
-        tables = (TokenTable(tok, lead=False), TokenTable(tok, lead=True))
-    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if tables is not None else None
+        table = TokenTable(tok)
+    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if table is not None else None
     k = 0
     try:
         for fblocks in blocks:
@@ -317,7 +317,7 @@ def _file_counts(
                 ids = next(ids_of) if ids_of is not None else None
                 got = None
                 if ids is not None and not has_long_clusters(bl):
-                    got = byte_level_block(tables, bl, *ids)
+                    got = byte_level_block(table, bl, *ids)
                     if got is None:  # not byte-level: tokens with spans from here on
                         ids_of.close()
                         ids_of = None

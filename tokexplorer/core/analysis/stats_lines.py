@@ -1,0 +1,333 @@
+"""A block's lines for the corpus statistics (:mod:`tokexplorer.core.analysis.stats`),
+read once whatever the tokenizers: per line its script label, UTF-8 bytes, code
+points and words, as numpy columns, and their sums per label (:func:`block_lines`).
+
+The block's UTF-8 bytes are read as one array: line ends are its LF bytes and
+the CR bytes not followed by LF; bytes and code points (bytes that are not
+continuation bytes) per line are sums over each line's range. An ASCII line is
+labelled from such sums too, as :func:`~tokexplorer.core.text.scripts.classify_line`
+labels it, wherever the rules decide from them alone:
+
+* only white space: ``"blank"``;
+* symbols (``{}()[];=<>+*/&|!%^~$#@\\:``) at least 25 % of the non-space
+  characters: ``"code"`` (the share test says code whatever else the line holds);
+* under 10 % symbols, no leading keyword, no name followed somewhere by ``=``,
+  no first or last character a code ending could need: not code, so
+  ``"Latin"`` with a letter, else ``"other"``; its words are the runs of
+  non-space bytes (ASCII white space is what ``str.split`` takes in ASCII text:
+  ``\\t \\n \\v \\f \\r``, ``\\x1c``-``\\x1f``, the space).
+
+Other lines (non-ASCII ones, and ASCII lines with a leading keyword, a possible
+code ending or 10-25 % symbols) are read one by one, once per distinct line
+(:class:`LineCache`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import regex
+
+from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
+
+# the rules of looks_like_code, read here as byte tables
+from tokexplorer.core.text.scripts import (
+    _ASCII_LETTER_BYTES,
+    _FIRST_CHARS,
+    _LAST_CHARS,
+    _NAME_FIRST,
+    _START_WORDS,
+    _SYMBOL_BYTES,
+)
+
+__all__ = ["CLUSTER_JOINERS", "BlockLines", "GroupStats", "LineCache", "block_lines", "has_long_clusters"]
+
+
+@dataclass(slots=True)
+class GroupStats:
+    """Raw counts of one group (the corpus, a file, or a script label).
+
+    Attributes:
+        lines, chars, bytes: size of the group's lines (characters are code points).
+        words: whitespace-separated words in lines of space-delimited scripts.
+        tokens: tokens whose first byte lies in the group's lines.
+        word_tokens: those tokens that lie in lines of space-delimited scripts.
+        partial: tokens holding part of a UTF-8 character.
+        unknown: unknown pieces.
+        grapheme_part: tokens holding whole code points but part of a grapheme cluster.
+        roundtrip_failed: lines where decode(encode(line)) != line.
+    """
+
+    lines: int = 0
+    chars: int = 0
+    bytes: int = 0
+    words: int = 0
+    tokens: int = 0
+    word_tokens: int = 0
+    partial: int = 0
+    unknown: int = 0
+    roundtrip_failed: int = 0
+    grapheme_part: int = 0
+
+    def add(self, other: GroupStats) -> None:
+        """Add ``other``'s counts to these."""
+        self.lines += other.lines
+        self.chars += other.chars
+        self.bytes += other.bytes
+        self.words += other.words
+        self.tokens += other.tokens
+        self.word_tokens += other.word_tokens
+        self.partial += other.partial
+        self.unknown += other.unknown
+        self.roundtrip_failed += other.roundtrip_failed
+        self.grapheme_part += other.grapheme_part
+
+
+@dataclass(slots=True)
+class BlockLines:
+    """A block and its lines, with what every tokenizer shares, one numpy column
+    per attribute (index ``i`` is line ``i``).
+
+    Attributes:
+        block: the block's text.
+        lines: its lines, line endings included.
+        codes: each line's script label, as its index in :data:`SCRIPTS` (int64, shape ``(n,)``).
+        starts: the byte offset in the block where each line starts, then the
+            block's size in UTF-8 bytes (int64, shape ``(n + 1,)``).
+        words: each line's whitespace-separated words, 0 outside space-delimited
+            scripts (int64, shape ``(n,)``).
+        last_ends: whether the last line ends in this block (False: it goes on
+            in the next block, which counts it as a line).
+        by_label: label -> GroupStats with its lines, chars, bytes, words.
+        long_clusters: see :func:`has_long_clusters`.
+    """
+
+    block: str
+    lines: list[str]
+    codes: np.ndarray
+    starts: np.ndarray
+    words: np.ndarray
+    last_ends: bool = True
+    by_label: dict[str, GroupStats] = field(default_factory=dict)
+    long_clusters: bool = False
+
+    @property
+    def n_bytes(self) -> int:
+        """The block's size in UTF-8 bytes."""
+        return int(self.starts[-1])
+
+    @property
+    def labels(self) -> list[str]:
+        """Each line's script label."""
+        return [SCRIPTS[c] for c in self.codes.tolist()]
+
+
+#: Code points after (or before) which a grapheme cluster can go on (Unicode's
+#: Grapheme_Cluster_Break values other than Other, Control, CR, LF, LV, LVT),
+#: and CRLF: text without them has one cluster per code point.
+CLUSTER_JOINERS = regex.compile(
+    r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=ZWJ}"
+    r"\p{Grapheme_Cluster_Break=Regional_Indicator}\p{Grapheme_Cluster_Break=Prepend}"
+    r"\p{Grapheme_Cluster_Break=SpacingMark}\p{Grapheme_Cluster_Break=L}"
+    r"\p{Grapheme_Cluster_Break=V}\p{Grapheme_Cluster_Break=T}]|\r\n"
+)
+
+
+class _Joiners(dict):
+    """Character -> whether it is one of :data:`CLUSTER_JOINERS` (filled on first sight)."""
+
+    def __missing__(self, ch: str) -> bool:
+        value = self[ch] = CLUSTER_JOINERS.match(ch) is not None
+        return value
+
+
+_JOINERS = _Joiners()
+
+
+def has_long_clusters(bl: BlockLines) -> bool:
+    """True when the block may hold a grapheme cluster of several code points
+    (it has CRLF or one of :data:`CLUSTER_JOINERS`), where tokens can hold part
+    of a grapheme: such a block is counted from spans (:func:`span_block`).
+
+    >>> has_long_clusters(block_lines("ok 你好 한국어\\n")), has_long_clusters(block_lines("e\\u0301\\n"))
+    (False, True)
+    """
+    return bl.long_clusters
+
+
+_LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
+# what str.splitlines also cuts at, besides CR and LF
+_OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+
+_LABEL_CODES = {label: i for i, label in enumerate(SCRIPTS)}
+_LATIN, _OTHER, _BLANK, _CODE = (_LABEL_CODES[s] for s in ("Latin", "other", "blank", "code"))
+
+
+class LineCache(dict):
+    """Line text (with its ending) -> (label code, words, whether it holds one of
+    :data:`CLUSTER_JOINERS`' characters), for the lines read one by one;
+    computed on first sight and kept across blocks (a corpus repeats lines).
+    The label code is the label's index in :data:`SCRIPTS`.
+
+    >>> LineCache()["if x:\\n"], LineCache()["e\\u0301 ok\\n"]
+    ((12, 0, False), (0, 2, True))
+    """
+
+    def __missing__(self, line: str) -> tuple[int, int, bool]:
+        label = classify_line(line)
+        words = len(line.split()) if label in SPACE_DELIMITED else 0
+        joins = not line.isascii() and any(map(_JOINERS.__getitem__, set(line)))
+        value = self[line] = (_LABEL_CODES[label], words, joins)
+        return value
+
+
+def _classes() -> bytes:
+    """``bytes.translate`` table: each byte's class for :func:`_ascii_labels`."""
+    table = bytearray([_SOLID] * 256)
+    for chars, cls in ((_SYMBOL_BYTES, _SYMBOL), (_ASCII_LETTER_BYTES, _LETTER), (b"=", _EQUALS),
+                       (b"\t\n\v\f\r\x1c\x1d\x1e\x1f ", _SPACE)):  # fmt: skip
+        for byte in chars:
+            table[byte] = cls
+    return bytes(table)
+
+
+def _table(chars: str) -> np.ndarray:
+    table = np.zeros(256, dtype=bool)
+    table[list(chars.encode("ascii"))] = True
+    return table
+
+
+# byte classes: white space (as str.split takes it in ASCII text), a symbol of
+# looks_like_code other than "=", "=", an ASCII letter, anything else
+_SPACE, _SYMBOL, _EQUALS, _LETTER, _SOLID = range(5)
+_CLASSES = _classes()
+_NAME = _table("".join(_NAME_FIRST))
+_ENDING = _table("".join(_LAST_CHARS))
+_OPENING = _table("".join(_FIRST_CHARS))
+
+def _prefixes() -> np.ndarray:
+    """Per first two bytes of a stripped line (first * 256 + second): whether a
+    leading keyword of looks_like_code can start so (``@`` needs one byte)."""
+    table = np.zeros(1 << 16, dtype=bool)
+    for word in _START_WORDS:
+        b = word.encode("ascii")
+        if len(b) == 1:
+            table[b[0] << 8 : (b[0] + 1) << 8] = True
+        else:
+            table[b[0] << 8 | b[1]] = True
+    return table
+
+
+_KEYWORD_PREFIX = _prefixes()
+
+
+def _line_ends(data: np.ndarray) -> np.ndarray:
+    """Byte offsets just after each line: after LF, after CR not followed by LF, the end."""
+    cut = data == 0x0A
+    cr = data == 0x0D
+    cut[:-1] |= cr[:-1] & ~cut[1:]
+    cut[-1] |= cr[-1]
+    ends = np.flatnonzero(cut) + 1
+    if not len(ends) or ends[-1] != len(data):
+        ends = np.append(ends, len(data))
+    return ends
+
+
+def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.ndarray, lines: list[str]):
+    """Per line: label code and words where the byte sums decide them (see the
+    module docstring), and which lines are to be read one by one (bool)."""
+    cls = np.frombuffer(raw.translate(_CLASSES), dtype=np.uint8)
+
+    def per_line(flags: np.ndarray) -> np.ndarray:
+        return np.add.reduceat(flags, starts, dtype=np.int64)
+
+    solid = cls != _SPACE
+    n_solid = per_line(solid)
+    word_start = solid.copy()
+    word_start[1:] &= ~solid[:-1]
+    word_start[starts] = solid[starts]  # a line's first byte starts a word unless it is a space
+    n_equals = per_line(cls == _EQUALS)
+    has_equals = n_equals > 0
+    share = (per_line(cls == _SYMBOL) + n_equals) / np.maximum(n_solid, 1)
+    filled = n_solid > 0
+    solid_at = np.flatnonzero(solid)
+    if not len(solid_at):
+        solid_at = np.zeros(1, dtype=np.int64)
+    at = solid_at[np.minimum(np.searchsorted(solid_at, starts), len(solid_at) - 1)]
+    first = data[at]
+    second = data[np.minimum(at + 1, len(data) - 1)]  # (another line's byte, or a space, after a 1-byte line)
+    last = data[solid_at[np.maximum(np.searchsorted(solid_at, ends) - 1, 0)]]
+    code = filled & (share >= 0.25)
+    signals = (_NAME[first] & has_equals) | _ENDING[last] | _OPENING[first] | (share >= 0.10)
+    prose = filled & ~code & ~signals
+    by_hand = filled & ~code & signals
+    maybe_keyword = np.flatnonzero(prose & _KEYWORD_PREFIX[first.astype(np.int64) << 8 | second])
+    if len(maybe_keyword):
+        keyword = [lines[i].lstrip().startswith(_START_WORDS) for i in maybe_keyword.tolist()]
+        by_hand[maybe_keyword[np.array(keyword, dtype=bool)]] = True
+    codes = np.where(per_line(cls == _LETTER) > 0, _LATIN, _OTHER)
+    codes[~filled] = _BLANK
+    codes[code] = _CODE
+    words = np.where(codes == _LATIN, per_line(word_start), 0)
+    return codes, words, by_hand
+
+
+def _split_lines(block: str) -> list[str]:
+    """``_LINE_RE.findall(block)``; ``str.splitlines`` (faster) cuts the same
+    where the block has no other line separator."""
+    if any(map(block.__contains__, _OTHER_BREAKS)):
+        return _LINE_RE.findall(block)
+    return block.splitlines(True)
+
+
+def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None = None) -> BlockLines:
+    """The block's lines with their endings. LF, CRLF and CR end a line, as in
+    :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
+    cut at form feeds and other separators, and disagree with the corpus tab).
+    A block that is not the text's last may end inside a line (cut between two
+    words): that piece is marked (``last_ends=False``) and is not counted as a line.
+    ``seen`` keeps the lines read one by one across blocks.
+
+    >>> bl = block_lines("hello world\\n你好\\n")
+    >>> bl.labels, bl.starts.tolist(), bl.words.tolist(), bl.n_bytes
+    (['Latin', 'Han'], [0, 12, 19], [2, 0], 19)
+    """
+    seen = LineCache() if seen is None else seen
+    lines = _split_lines(block)
+    n = len(lines)
+    if not n:
+        none = np.zeros(0, dtype=np.int64)
+        return BlockLines(block, [], none, np.zeros(1, dtype=np.int64), none)
+    raw = block.encode("utf-8")
+    data = np.frombuffer(raw, dtype=np.uint8)
+    ends = _line_ends(data)
+    starts = np.concatenate(([0], ends))
+    line_starts = starts[:-1]
+    sizes = ends - line_starts
+    chars = sizes
+    if len(raw) != len(block):  # code points: the bytes that are not continuation bytes
+        chars = np.add.reduceat((data & 0xC0) != 0x80, line_starts, dtype=np.int64)
+    codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends, lines)
+    by_hand |= sizes != chars  # every non-ASCII line
+    hand = np.flatnonzero(by_hand)
+    joins = False
+    if len(hand):
+        read = list(map(seen.__getitem__, [lines[i] for i in hand.tolist()]))
+        hand_codes, hand_words, hand_joins = zip(*read)
+        codes[hand] = hand_codes
+        words[hand] = hand_words
+        joins = any(hand_joins)
+    result = BlockLines(block, lines, codes, starts, words)
+    result.last_ends = last_block or block[-1] in "\r\n"
+    # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
+    result.long_clusters = b"\r\n" in raw or joins
+    k = len(SCRIPTS)
+    n_lines = np.bincount(codes, minlength=k).tolist()
+    # sums per label (float64 sums of integers far below 2**53: exact)
+    sums = [np.bincount(codes, weights=column, minlength=k).tolist() for column in (chars, sizes, words)]
+    for c in np.flatnonzero(n_lines).tolist():
+        g = result.by_label[SCRIPTS[c]] = GroupStats(n_lines[c], *(int(s[c]) for s in sums))
+        if not result.last_ends and codes[-1] == c:
+            g.lines -= 1
+    return result
