@@ -221,3 +221,44 @@ def test_line_ending_control_counts_and_normalizes(qtbot):
     pane.set_text("plain\ntext")
     assert not bar.isVisible()
     QApplication.processEvents()
+
+
+def test_a_long_text_is_filled_piece_by_piece(qtbot, editor, monkeypatch):
+    from tokexplorer.gui.widgets import faithful_editor
+
+    monkeypatch.setattr(faithful_editor, "FILL_CHARS", 40)
+    text = "".join(f"line {i}\r\n\u00a0" for i in range(60))  # 540 code points, CRLF and NBSP
+    shown = editor_text(text)
+    editor.set_text(text)
+    assert editor.real_text() == text and editor.shown_text() == _cr(shown)
+    assert editor.filling and editor.isReadOnly()
+    assert len(editor.toPlainText()) <= 40
+    assert editor.toPlainText().endswith("\n")  # a piece ends after a line break
+    editor.setReadOnly(False)  # asked during the fill: takes effect at its end
+    assert editor.isReadOnly()
+    with qtbot.waitSignal(editor.filled, timeout=10_000):
+        pass
+    assert not editor.filling and not editor.isReadOnly()
+    assert editor.document().toRawText().replace("\u2029", "\n") == _cr(shown)
+    assert not editor.document().isUndoAvailable()  # the pieces are no edit
+    _move(editor, QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "x")
+    assert editor.real_text() == text + "x"
+    editor.undo()
+    assert editor.real_text() == text
+
+
+def test_a_new_text_during_a_fill_wins(qtbot, editor, monkeypatch):
+    from tokexplorer.gui.widgets import faithful_editor
+
+    monkeypatch.setattr(faithful_editor, "FILL_CHARS", 40)
+    editor.setReadOnly(True)
+    editor.set_text("a" * 500)
+    assert editor.filling
+    with qtbot.waitSignal(editor.filled, timeout=10_000):
+        editor.set_text("b\r\n" * 100)
+    assert editor.toPlainText() == _cr("b\u240d\n" * 100)
+    assert editor.real_text() == "b\r\n" * 100
+    assert editor.isReadOnly()  # as it was before the fills
+    editor.set_text("short")
+    assert not editor.filling and editor.toPlainText() == "short"
