@@ -29,9 +29,9 @@ import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
+from tokexplorer.core.bpe.gc_pause import gc_paused
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
-from tokexplorer.gui.heap import collector_paused
 
 CancelFlag = Callable[[], bool]
 WorkFn = Callable[[CancelFlag], "Generator[Progress, None, Any] | Any"]
@@ -133,17 +133,17 @@ class Worker(QRunnable):
 
     def _compute(self) -> Any:
         """Run the work to its end (forwarding its progress); its result. No garbage
-        collection while it computes (see :mod:`tokexplorer.gui.heap`): it would walk
+        collection while it computes (``core.bpe.gc_pause``): it would walk
         the large structures workers build again and again, the window waiting; while
         the worker is paused (a hidden pane's), the collector runs as usual."""
-        with collector_paused():
+        with gc_paused():
             out = self.fn(self.is_cancelled)
         if not isinstance(out, Generator):
             return out
         try:
             while True:
                 self._go.wait()
-                with collector_paused():
+                with gc_paused():
                     while self._go.is_set():  # steps back to back in one pause
                         if self._cancel.is_set():
                             out.close()

@@ -260,5 +260,11 @@ def test_a_new_text_during_a_fill_wins(qtbot, editor, monkeypatch):
     assert editor.toPlainText() == _cr("b\u240d\n" * 100)
     assert editor.real_text() == "b\r\n" * 100
     assert editor.isReadOnly()  # as it was before the fills
-    editor.set_text("short")
-    assert not editor.filling and editor.toPlainText() == "short"
+    editor.set_text("a" * 500)
+    editor.setReadOnly(False)
+    editor.set_text("short")  # ends the fill at once: editable and undoable again
+    assert not editor.filling and editor.toPlainText() == "short" and not editor.isReadOnly()
+    _move(editor, QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "!")
+    editor.undo()
+    assert editor.real_text() == "short"

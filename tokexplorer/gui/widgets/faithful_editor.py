@@ -163,7 +163,7 @@ class FaithfulTextEdit(QPlainTextEdit):
             super().setReadOnly(True)
             self._fill.start()
         else:
-            self.filled.emit()
+            self._end_fill()
 
     @property
     def filling(self) -> bool:
@@ -199,9 +199,14 @@ class FaithfulTextEdit(QPlainTextEdit):
             self.blockSignals(blocked)
         if self._filled_to >= len(self._shown):
             self._fill.stop()
+            self._end_fill()
+
+    def _end_fill(self) -> None:
+        """The whole text is in: editable (unless asked otherwise) and undoable again."""
+        if not self.document().isUndoRedoEnabled():
             self.document().setUndoRedoEnabled(True)
-            super().setReadOnly(self._read_only)
-            self.filled.emit()
+        super().setReadOnly(self._read_only)
+        self.filled.emit()
 
     def shown_text(self) -> str:
         """The widget's own text: :meth:`real_text` with glyphs, paragraph breaks as LF."""
