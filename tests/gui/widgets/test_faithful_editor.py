@@ -268,3 +268,19 @@ def test_a_new_text_during_a_fill_wins(qtbot, editor, monkeypatch):
     qtbot.keyClicks(editor, "!")
     editor.undo()
     assert editor.real_text() == "short"
+
+
+def test_the_sample_text_reaches_the_panes_as_it_is(qtbot):
+    # the str itself, not a copy through a QString (which would cost time in
+    # proportion to the text for every receiver, and drop a lone surrogate)
+    state = AppState()
+    compare, inspector = ComparePane(state), BytesPane(state)
+    qtbot.addWidget(compare)
+    qtbot.addWidget(inspector)
+    got: list[str] = []
+    state.sample_text_changed.connect(got.append)
+    text = "lone \ud800 surrogate\r\n" + "x" * 10
+    state.set_sample_text(text)
+    assert got[0] is text
+    assert compare.editor.real_text() is text
+    assert inspector.text() is text

@@ -215,11 +215,13 @@ class FaithfulTextEdit(QPlainTextEdit):
     def _highlight(self) -> bool:
         """Update the glyph positions; attach the highlighter when the text first
         needs it (a plain text costs no highlighting). True when it was attached now."""
+        if self._highlighter is None and len(self._shown) > HIGHLIGHT_MAX_CHARS:
+            return False  # not highlighted: no positions to find in the whole long text
         positions = _utf16_offsets(self._shown, glyph_positions(self._real))
         if self._highlighter is not None:
             self._highlighter.positions = positions
             return False
-        if len(self._shown) > HIGHLIGHT_MAX_CHARS or not (positions or _ODD.search(self._shown)):
+        if not (positions or _ODD.search(self._shown)):
             return False
         self._highlighter = _GlyphHighlighter(self.document())
         self._highlighter.positions = positions
