@@ -33,7 +33,8 @@ repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').
 
 Usage: ``python bench/desktop_journey.py [CORPUS] [--binary FILE] [--vocab-size N] [--profile OUT.prof]
 [--stall-dump FILE [--stall-ms MS]]`` (``--stall-dump`` writes every thread's stack, under the
-name of its step, whenever the loop stalls ``--stall-ms``, default 100 ms).
+name of its step, whenever the loop stalls ``--stall-ms``, default 100 ms; faulthandler reads the
+frames of running threads, which can crash the journey now and then: a diagnostic, not a measurement).
 """
 
 from __future__ import annotations
