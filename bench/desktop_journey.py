@@ -22,7 +22,11 @@ its built-in sample, then opens FOLDER as the corpus (File > Open folder: stream
 is large) and trains from it; the time for the file list to fill and the RSS once it is
 filled are printed too.
 
-Printed: the longest stall (target <= 100 ms), the raw file's first-screen time
+Printed: each step's longest stall with the CPU time used during it by the GUI
+thread (near the stall: the GUI thread itself was busy; near 0: it waited for the
+interpreter lock or for a core) and by the whole process (well under the stall
+times the cores: the machine's other processes had the cores), the longest stall (target
+<= 100 ms), the raw file's first-screen time
 (target <= 0.5 s), peak RSS (<= 1.5 GB), settled RSS after the journey (<= 800 MB)
 and the quit time (<= 2 s). ``--profile OUT.prof`` writes a cProfile of the GUI
 thread (the child's main thread) for ``python -m pstats``.
@@ -33,8 +37,10 @@ by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it wri
 repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
 Usage: ``python bench/desktop_journey.py [CORPUS] [--folder FOLDER] [--binary FILE] [--vocab-size N]
-[--profile OUT.prof] [--stall-dump FILE] [--screenshot PNG]`` (``--stall-dump`` writes every thread's
-stack whenever the loop stalls 100 ms).
+[--profile OUT.prof] [--stall-dump FILE [--stall-ms MS]] [--screenshot PNG]`` (``--stall-dump`` writes
+every thread's stack, under the name of its step, whenever the loop stalls ``--stall-ms``, default
+100 ms; faulthandler reads the frames of running threads, which can crash the journey now and then:
+a diagnostic, not a measurement).
 """
 
 from __future__ import annotations
@@ -83,10 +89,90 @@ def default_binary(folder: str) -> str:
     return path
 
 
+class StallProbe:
+    """A 10 ms timer on the GUI thread that keeps, per step of the journey (``step["name"]``):
+    the longest gap between its ticks (a stall), the CPU time the GUI thread and the
+    whole process used in that gap, the most CPU time the GUI thread used between
+    two ticks (its own longest busy stretch, whatever the machine's load), and the
+    longest pause of Python's garbage collector in the GUI thread and in the others.
+    ``stall_dump``: a file to write every thread's stack to whenever a tick is
+    ``stall_ms`` late."""
+
+    def __init__(self, *, stall_dump: str | None, stall_ms: int) -> None:
+        from PySide6.QtCore import QElapsedTimer, QTimer
+
+        self.step = {"name": "start"}
+        self.worst = (0.0, "")  # (seconds, step)
+        # step -> [stall, GUI CPU in it, process CPU in it, GUI busy, GC in GUI, GC elsewhere] (s)
+        self.per_step: dict[str, list[float]] = {}
+        self._clock = QElapsedTimer()
+        self._cpu = (0.0, 0.0)
+        self._timer = QTimer()
+        self._timer.setInterval(10)
+        self._timer.timeout.connect(self._tick)
+        self._gc_started = 0.0
+        self._stall_ms = stall_ms
+        self._dump = open(stall_dump, "w") if stall_dump else None  # noqa: SIM115 - open for the journey
+        self._dumped_step = ""
+
+    def start(self) -> None:
+        import gc
+
+        self._clock.start()
+        self._cpu = (time.thread_time(), time.process_time())
+        gc.callbacks.append(self._on_gc)
+        self._timer.start()
+
+    def stop(self) -> None:
+        import faulthandler
+        import gc
+
+        self._timer.stop()
+        gc.callbacks.remove(self._on_gc)
+        if self._dump is not None:
+            faulthandler.cancel_dump_traceback_later()
+            self._dump.close()
+
+    def _row(self) -> list[float]:
+        return self.per_step.setdefault(self.step["name"], [0.0] * 6)
+
+    def _on_gc(self, phase: str, info: dict) -> None:
+        import threading
+
+        if phase == "start":
+            self._gc_started = time.perf_counter()
+            return
+        pause = time.perf_counter() - self._gc_started
+        row = self._row()
+        k = 4 if threading.current_thread() is threading.main_thread() else 5
+        row[k] = max(row[k], pause)
+
+    def _tick(self) -> None:
+        import faulthandler
+
+        gap = self._clock.restart() / 1000.0
+        now = (time.thread_time(), time.process_time())
+        gui, process = now[0] - self._cpu[0], now[1] - self._cpu[1]
+        self._cpu = now
+        name = self.step["name"]
+        row = self._row()
+        if gap >= row[0]:
+            row[:3] = [gap, gui, process]
+        row[3] = max(row[3], gui)
+        if gap > self.worst[0]:
+            self.worst = (gap, name)
+        if self._dump is not None:  # re-arm: every thread's stack is written if the next tick is late
+            if name != self._dumped_step:
+                self._dumped_step = name
+                self._dump.write(f"== step: {name}\n")
+                self._dump.flush()
+            faulthandler.dump_traceback_later(self._stall_ms / 1000, file=self._dump)
+
+
 def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by step
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
-    from PySide6.QtCore import QElapsedTimer, QEventLoop, QSettings, QTimer
+    from PySide6.QtCore import QEventLoop, QSettings, QTimer
     from PySide6.QtWidgets import QApplication
 
     settings_dir = tempfile.mkdtemp(prefix="tokexplorer-bench-settings-")
@@ -104,29 +190,9 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
         profiler = cProfile.Profile()
         profiler.enable()
 
-    dump = None
-    if ns.stall_dump:
-        import faulthandler
-
-        dump = open(ns.stall_dump, "w")  # noqa: SIM115 - open for the whole journey
-    step = {"name": "start"}
-    worst = {"gap": 0.0, "step": ""}
-    per_step: dict[str, float] = {}
+    probe = StallProbe(stall_dump=ns.stall_dump, stall_ms=ns.stall_ms)
+    step = probe.step
     peak = {"mb": 0.0}
-    clock = QElapsedTimer()
-    probe = QTimer()
-    probe.setInterval(10)
-
-    def tick() -> None:
-        gap = clock.restart() / 1000.0
-        name = step["name"]
-        per_step[name] = max(per_step.get(name, 0.0), gap)
-        if gap > worst["gap"]:
-            worst.update(gap=gap, step=name)
-        if dump is not None:  # re-arm: every thread's stack is written if the next tick is late
-            faulthandler.dump_traceback_later(0.1, file=dump)
-
-    probe.timeout.connect(tick)
     memory_probe = QTimer()  # RSS every 250 ms (reading /proc each tick would itself stall)
     memory_probe.setInterval(250)
     memory_probe.timeout.connect(lambda: peak.update(mb=max(peak["mb"], rss_mb()[0])))
@@ -151,7 +217,6 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
     window.show_error_dialogs = False
     window.resize(1280, 800)
     window.show()
-    clock.start()
     probe.start()
     memory_probe.start()
 
@@ -220,16 +285,14 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
     settle(5.0)
     settled = rss_mb()[0]
     probe.stop()
-    if dump is not None:
-        faulthandler.cancel_dump_traceback_later()
     if profiler is not None:
         profiler.disable()
         profiler.dump_stats(ns.profile)
     out(
         event="journey",
-        stall_ms=round(worst["gap"] * 1000),
-        stall_step=worst["step"],
-        per_step_ms={k: round(v * 1000) for k, v in per_step.items()},
+        stall_ms=round(probe.worst[0] * 1000),
+        stall_step=probe.worst[1],
+        per_step_ms={k: [round(v * 1000) for v in vs] for k, vs in probe.per_step.items()},
         first_screen_s=round(first_screen, 3),
         peak_mb=round(max(peak["mb"], rss_mb()[1])),
         settled_mb=round(settled),
@@ -251,7 +314,7 @@ def parent(ns: argparse.Namespace) -> int:
         if ns.profile:
             cmd += ["--profile", ns.profile]
         if ns.stall_dump:
-            cmd += ["--stall-dump", ns.stall_dump]
+            cmd += ["--stall-dump", ns.stall_dump, "--stall-ms", str(ns.stall_ms)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         journey: dict[str, object] = {}
         quit_at = 0.0
@@ -274,9 +337,10 @@ def parent(ns: argparse.Namespace) -> int:
         return 1
     size = os.path.getsize(binary) if ns.binary else BINARY_BYTES
     print(f"corpus {ns.corpus} · vocab {ns.vocab_size} · binary {size:,} bytes")
-    print("longest stall per step (ms):")
-    for name, ms in journey["per_step_ms"].items():  # type: ignore[union-attr]
-        print(f"    {ms:6d}  {name}")
+    print("per step (ms): longest stall | CPU in it: GUI thread, process | longest GUI-thread CPU"
+          " between ticks | longest GC pause (GUI thread, other threads)")
+    for name, (stall, gui, process, busy, gc_gui, gc_other) in journey["per_step_ms"].items():  # type: ignore[union-attr]
+        print(f"    {stall:6d} | {gui:5d} {process:5d} | {busy:5d} | {gc_gui:5d} {gc_other:5d}  {name}")
     rows = [
         ("longest event-loop stall", journey["stall_ms"], "ms", "stall_ms", f" (in: {journey['stall_step']})"),
         ("raw first screen", journey["first_screen_s"], "s", "first_screen_s", ""),
@@ -297,7 +361,8 @@ def main() -> int:
     ap.add_argument("--vocab-size", type=int, default=32000)
     ap.add_argument("--profile", metavar="OUT.prof", help="cProfile the GUI thread to this file")
     ap.add_argument("--stall-dump", metavar="FILE",
-                    help="write every thread's stack to FILE whenever the event loop stalls over 100 ms")
+                    help="write every thread's stack to FILE whenever the event loop stalls over --stall-ms")
+    ap.add_argument("--stall-ms", type=int, default=100, help="the stall that --stall-dump reports (ms, default 100)")
     ap.add_argument("--folder", help="open this folder as the corpus after a start on the sample, and train on it")
     ap.add_argument("--screenshot", metavar="PNG", help="with --folder: the window once the folder is open")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -29,6 +29,7 @@ import shiboken6
 from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
+from tokexplorer.core.bpe.gc_pause import gc_paused
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
 
@@ -130,24 +131,35 @@ class Worker(QRunnable):
         except RuntimeError:
             self._cancel.set()
 
+    def _compute(self) -> Any:
+        """Run the work to its end (forwarding its progress); its result. No garbage
+        collection while it computes (``core.bpe.gc_pause``): it would walk
+        the large structures workers build again and again, the window waiting; while
+        the worker is paused (a hidden pane's), the collector runs as usual."""
+        with gc_paused():
+            out = self.fn(self.is_cancelled)
+        if not isinstance(out, Generator):
+            return out
+        try:
+            while True:
+                self._go.wait()
+                with gc_paused():
+                    while self._go.is_set():  # steps back to back in one pause
+                        if self._cancel.is_set():
+                            out.close()
+                            raise Cancelled("cancelled")
+                        p = next(out)
+                        self._emit(self.signals.progress if isinstance(p, Progress) else self.signals.yielded, p)
+        except StopIteration as stop:
+            return stop.value
+
     def run(self) -> None:  # noqa: D401 - Qt entry point, runs on the worker thread
         sig = self.signals
         emit = self._emit
         try:
             emit(sig.started)
             self._go.wait()
-            out = self.fn(self.is_cancelled)
-            if isinstance(out, Generator):
-                try:
-                    while True:
-                        self._go.wait()
-                        if self._cancel.is_set():
-                            out.close()
-                            raise Cancelled("cancelled")
-                        p = next(out)
-                        emit(sig.progress if isinstance(p, Progress) else sig.yielded, p)
-                except StopIteration as stop:
-                    out = stop.value
+            out = self._compute()
             if self._cancel.is_set():
                 raise Cancelled("cancelled")
             self.result = out

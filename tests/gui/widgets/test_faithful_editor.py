@@ -221,3 +221,66 @@ def test_line_ending_control_counts_and_normalizes(qtbot):
     pane.set_text("plain\ntext")
     assert not bar.isVisible()
     QApplication.processEvents()
+
+
+def test_a_long_text_is_filled_piece_by_piece(qtbot, editor, monkeypatch):
+    from tokexplorer.gui.widgets import faithful_editor
+
+    monkeypatch.setattr(faithful_editor, "FILL_CHARS", 40)
+    text = "".join(f"line {i}\r\n\u00a0" for i in range(60))  # 540 code points, CRLF and NBSP
+    shown = editor_text(text)
+    editor.set_text(text)
+    assert editor.real_text() == text and editor.shown_text() == _cr(shown)
+    assert editor.filling and editor.isReadOnly()
+    assert len(editor.toPlainText()) <= 40
+    assert editor.toPlainText().endswith("\n")  # a piece ends after a line break
+    editor.setReadOnly(False)  # asked during the fill: takes effect at its end
+    assert editor.isReadOnly()
+    with qtbot.waitSignal(editor.filled, timeout=10_000):
+        pass
+    assert not editor.filling and not editor.isReadOnly()
+    assert editor.document().toRawText().replace("\u2029", "\n") == _cr(shown)
+    assert not editor.document().isUndoAvailable()  # the pieces are no edit
+    _move(editor, QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "x")
+    assert editor.real_text() == text + "x"
+    editor.undo()
+    assert editor.real_text() == text
+
+
+def test_a_new_text_during_a_fill_wins(qtbot, editor, monkeypatch):
+    from tokexplorer.gui.widgets import faithful_editor
+
+    monkeypatch.setattr(faithful_editor, "FILL_CHARS", 40)
+    editor.setReadOnly(True)
+    editor.set_text("a" * 500)
+    assert editor.filling
+    with qtbot.waitSignal(editor.filled, timeout=10_000):
+        editor.set_text("b\r\n" * 100)
+    assert editor.toPlainText() == _cr("b\u240d\n" * 100)
+    assert editor.real_text() == "b\r\n" * 100
+    assert editor.isReadOnly()  # as it was before the fills
+    editor.set_text("a" * 500)
+    editor.setReadOnly(False)
+    editor.set_text("short")  # ends the fill at once: editable and undoable again
+    assert not editor.filling and editor.toPlainText() == "short" and not editor.isReadOnly()
+    _move(editor, QTextCursor.MoveOperation.End)
+    qtbot.keyClicks(editor, "!")
+    editor.undo()
+    assert editor.real_text() == "short"
+
+
+def test_the_sample_text_reaches_the_panes_as_it_is(qtbot):
+    # the str itself, not a copy through a QString (which would cost time in
+    # proportion to the text for every receiver, and drop a lone surrogate)
+    state = AppState()
+    compare, inspector = ComparePane(state), BytesPane(state)
+    qtbot.addWidget(compare)
+    qtbot.addWidget(inspector)
+    got: list[str] = []
+    state.sample_text_changed.connect(got.append)
+    text = "lone \ud800 surrogate\r\n" + "x" * 10
+    state.set_sample_text(text)
+    assert got[0] is text
+    assert compare.editor.real_text() is text
+    assert inspector.text() is text

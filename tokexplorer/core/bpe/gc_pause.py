@@ -1,5 +1,5 @@
 """One process-wide pause of Python's cyclic garbage collector, shared by
-training and encoding (:func:`gc_paused`).
+training, encoding and the window's workers (:func:`gc_paused`).
 
 >>> import gc
 >>> with gc_paused():
@@ -28,6 +28,15 @@ def gc_paused() -> Iterator[None]:
     the GIL held, which would freeze the GUI thread and slow training.
     Reference counting still frees everything. Nested or concurrent users
     share one pause.
+
+    When the pause ends and left at least a young generation's worth of new
+    containers alive (``gc.get_count()[0] >= gc.get_threshold()[0]``: the next
+    collection would walk them, and every later one again), they are moved out
+    of the collector's view (``gc.freeze()``): the window's workers leave large
+    tables behind, which full collections walked for 0.05-0.3 s each, finding
+    nothing to free (``bench/desktop_journey.py``). Frozen objects are still freed
+    by reference counting; only a reference cycle already garbage at the freeze
+    stays in memory.
     """
     global _GC_USERS, _GC_WAS_ENABLED
     with _GC_LOCK:
@@ -41,5 +50,7 @@ def gc_paused() -> Iterator[None]:
         with _GC_LOCK:
             _GC_USERS -= 1
             if _GC_USERS == 0 and _GC_WAS_ENABLED:
+                if gc.get_count()[0] >= gc.get_threshold()[0]:
+                    gc.freeze()
                 gc.enable()
 

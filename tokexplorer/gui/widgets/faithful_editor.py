@@ -12,7 +12,9 @@ typed text. Every edit is mapped back onto the real text by position
 through any edit; NBSP, other spaces and format characters the document holds are
 tinted (:data:`~tokexplorer.gui.theme.EDITOR_ODD_BG`), in texts of up to
 :data:`HIGHLIGHT_MAX_CHARS` code points. Copying copies the real text, pasting
-inserts the clipboard's text as it is (its CRLF included).
+inserts the clipboard's text as it is (its CRLF included). A long text goes into
+the document in pieces of :data:`FILL_CHARS` code points, one per turn of the
+event loop, so that showing it never freezes the window.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from bisect import bisect_left
 from collections import OrderedDict
 
 import regex
-from PySide6.QtCore import QMimeData
+from PySide6.QtCore import QMimeData, QTimer, Signal
 from PySide6.QtGui import QSyntaxHighlighter, QTextCharFormat, QTextCursor, QTextDocument
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
@@ -43,6 +45,12 @@ HIGHLIGHT_MAX_CHARS = 200_000
 """Texts up to this many code points get their glyphs coloured and odd characters
 tinted; Qt highlights a whole document at once, which would stall the window on
 a longer text (the glyphs are still shown there, uncoloured)."""
+
+FILL_CHARS = 100_000
+"""A longer text goes into the document in pieces of about this many code points
+(cut after a line break when one is near), one piece per turn of the event loop:
+one ``setPlainText`` of 2,000,000 characters holds the window for 0.1-0.2 s, a
+piece for a few milliseconds. The editor is read-only until the whole text is in."""
 
 
 def _utf16_len(s: str) -> int:
@@ -94,12 +102,23 @@ class FaithfulTextEdit(QPlainTextEdit):
     Use :meth:`set_text` and :meth:`real_text` instead of ``setPlainText`` and
     ``toPlainText`` (which give the widget's own copy, with glyphs); ``textChanged``
     is emitted after :meth:`real_text` took the edit.
+
+    Signals:
+        filled(): the whole text of the last :meth:`set_text` is in the document
+        (at once for a text of up to :data:`FILL_CHARS` code points).
     """
+
+    filled = Signal()
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._real = ""
         self._shown = ""
+        self._filled_to = 0  # code points of the shown text already in the document
+        self._read_only = False  # what the editor is once the fill ends (:meth:`setReadOnly`)
+        self._fill = QTimer(self)  # puts the next piece of a long text in (:meth:`_fill_next`)
+        self._fill.setInterval(0)
+        self._fill.timeout.connect(self._fill_next)
         self._pasted: str | None = None
         self._setting = False
         self._highlighter: _GlyphHighlighter | None = None  # made when the text needs it (:meth:`_highlight`)
@@ -115,21 +134,79 @@ class FaithfulTextEdit(QPlainTextEdit):
         return self._real
 
     def set_text(self, text: str) -> None:
-        """Show ``text`` (``textChanged`` is emitted as by ``setPlainText``)."""
+        """Show ``text`` (``textChanged`` is emitted as by ``setPlainText``, once).
+
+        :meth:`real_text` and :meth:`shown_text` are the new text at once; a text
+        longer than :data:`FILL_CHARS` code points reaches the document piece by
+        piece (:attr:`filling`, then ``filled``), the editor read-only meanwhile.
+        """
         self._real = text
         self._shown = editor_text(text, control_pictures=theme.control_pictures())
         self._history.clear()
         self._remember()
+        if not self._fill.isActive():
+            self._read_only = self.isReadOnly()
+        self._fill.stop()
+        self._filled_to = 0
         self._setting = True  # setPlainText() changes the document in steps: none is an edit
         try:
             if self._highlighter is not None:  # a plain text costs no highlighting
                 self._highlighter.setDocument(None)  # (detaching re-formats the old text)
                 self._highlighter.deleteLater()
                 self._highlighter = None
-            self.setPlainText(self._shown)
+            self.setPlainText(self._next_piece())
         finally:
             self._setting = False
-        self._highlight()
+        self._highlight()  # (the glyph positions of the whole text: the pieces are appended)
+        if self._filled_to < len(self._shown):
+            self.document().setUndoRedoEnabled(False)  # the pieces are no edit to undo
+            super().setReadOnly(True)
+            self._fill.start()
+        else:
+            self._end_fill()
+
+    @property
+    def filling(self) -> bool:
+        """True while part of the last :meth:`set_text`'s text is not in the document yet."""
+        return self._fill.isActive()
+
+    def setReadOnly(self, ro: bool) -> None:  # Qt's name
+        """As ``QPlainTextEdit.setReadOnly``; while :attr:`filling`, it takes effect
+        when the whole text is in (the editor stays read-only until then)."""
+        self._read_only = ro
+        if not self.filling:
+            super().setReadOnly(ro)
+
+    def _next_piece(self) -> str:
+        """The next piece of the shown text (ending after a line break when one is near)."""
+        start, end = self._filled_to, min(len(self._shown), self._filled_to + FILL_CHARS)
+        if end < len(self._shown):
+            nl = self._shown.rfind("\n", start, end)
+            end = nl + 1 if nl > start else end
+        self._filled_to = end
+        return self._shown[start:end]
+
+    def _fill_next(self) -> None:
+        """Append one piece of a long text; at the end, make the editor editable again."""
+        cursor = QTextCursor(self.document())
+        cursor.movePosition(QTextCursor.MoveOperation.End)
+        blocked = self.blockSignals(True)  # textChanged was emitted by set_text()
+        self._setting = True
+        try:
+            cursor.insertText(self._next_piece())
+        finally:
+            self._setting = False
+            self.blockSignals(blocked)
+        if self._filled_to >= len(self._shown):
+            self._fill.stop()
+            self._end_fill()
+
+    def _end_fill(self) -> None:
+        """The whole text is in: editable (unless asked otherwise) and undoable again."""
+        if not self.document().isUndoRedoEnabled():
+            self.document().setUndoRedoEnabled(True)
+        super().setReadOnly(self._read_only)
+        self.filled.emit()
 
     def shown_text(self) -> str:
         """The widget's own text: :meth:`real_text` with glyphs, paragraph breaks as LF."""
@@ -138,11 +215,13 @@ class FaithfulTextEdit(QPlainTextEdit):
     def _highlight(self) -> bool:
         """Update the glyph positions; attach the highlighter when the text first
         needs it (a plain text costs no highlighting). True when it was attached now."""
+        if self._highlighter is None and len(self._shown) > HIGHLIGHT_MAX_CHARS:
+            return False  # not highlighted: no positions to find in the whole long text
         positions = _utf16_offsets(self._shown, glyph_positions(self._real))
         if self._highlighter is not None:
             self._highlighter.positions = positions
             return False
-        if len(self._shown) > HIGHLIGHT_MAX_CHARS or not (positions or _ODD.search(self._shown)):
+        if not (positions or _ODD.search(self._shown)):
             return False
         self._highlighter = _GlyphHighlighter(self.document())
         self._highlighter.positions = positions
@@ -167,7 +246,7 @@ class FaithfulTextEdit(QPlainTextEdit):
             block = block.next()
 
     def _on_changed(self) -> None:
-        if self._setting:
+        if self._setting or self.filling:  # (the document holds part of the text while filling)
             return
         new = self.document().toRawText().replace("\u2029", "\n")
         if new == self._shown:

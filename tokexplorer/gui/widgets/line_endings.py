@@ -41,7 +41,8 @@ class LineEndingBar(QWidget):
         parent: optional parent widget.
 
     Signals:
-        text_replaced(str): the user chose the other line endings; the text to show.
+        text_replaced(object): the user chose the other line endings; the text to show
+            (a ``str``, passed as it is: no copy through Qt).
         counted(): :attr:`counts_label` shows the counts of the current text.
 
     Attributes:
@@ -50,7 +51,7 @@ class LineEndingBar(QWidget):
         counts_label: QLabel with the counts of every tokenizer (see :func:`counts_line`).
     """
 
-    text_replaced = Signal(str)
+    text_replaced = Signal(object)
     counted = Signal()
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
