@@ -96,3 +96,19 @@ def test_held_job_of_a_deleted_pane_is_cancelled(qtbot):
     pane.deleteLater()
     qtbot.waitUntil(lambda: worker.done, timeout=5000)  # woken and stopped, its thread free
     assert worker.result is None
+
+
+def test_a_window_sizes_the_pool_for_its_held_jobs(qtbot):
+    """Each pane's job held while hidden sleeps in a pool thread; a window made
+    without the app's start-up (an embedding, a test) must size the pool too, or a
+    few held jobs fill a 2-core machine's pool and a corpus read waits for ever."""
+    from PySide6.QtCore import QThreadPool
+
+    from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.workers import MIN_POOL_THREADS
+
+    pool = QThreadPool.globalInstance()
+    pool.setMaxThreadCount(2)
+    w = MainWindow()
+    qtbot.addWidget(w)
+    assert pool.maxThreadCount() >= MIN_POOL_THREADS

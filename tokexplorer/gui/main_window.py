@@ -44,7 +44,7 @@ from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.window_memory import WindowMemory
-from tokexplorer.gui.workers import Worker, guarded, user_message
+from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus
@@ -102,6 +102,7 @@ class MainWindow(QMainWindow):
 
     def __init__(self, state: AppState | None = None) -> None:
         super().__init__()
+        size_pool()  # the panes' held jobs each sleep in a pool thread: never let them fill it
         self.state = state if state is not None else AppState(self)
         self.setWindowTitle("tokexplorer")
         self.setAcceptDrops(True)
