@@ -56,6 +56,7 @@ _EXPORTS: dict[str, str] = {
     "count_word_counts": "word_counts",
     "load_word_counts": "word_counts",
     "save_word_counts": "word_counts",
+    "bert_config": "wordpiece_files",
     "dumps_wordpiece": "wordpiece_files",
     "load_wordpiece": "wordpiece_files",
     "loads_wordpiece": "wordpiece_files",
