@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
-from tokexplorer.cli.inputs import check_output_path, checked_file, skipped_or_fail
+from tokexplorer.cli.inputs import check_output_path, checked_file, named_problems, skipped_or_fail
 from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError
 
@@ -229,7 +229,7 @@ def _training_texts(
         CorpusError: a file is missing or binary, a decode had to insert U+FFFD
             (without ``allow_damaged``), or there is no text.
     """
-    from tokexplorer.core.io import read_corpus, training_files
+    from tokexplorer.core.io import collect_files, read_corpus, training_files
 
     corpus = drive(read_corpus(list(paths), encoding=encoding), printer)
     # The one reading rule (core.io.reading), the window's too: a guessed encoding is
@@ -239,6 +239,7 @@ def _training_texts(
         checked_file(f)
     hint = "fix the file, choose its real --encoding, or pass --allow-damaged to train on it as it reads"
     files, problems = training_files(corpus, allow_damaged=allow_damaged, damaged_hint=hint)
+    problems = named_problems(problems, collect_files(list(paths))[0])
     for f in files:
         if f.lossy:
             note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")

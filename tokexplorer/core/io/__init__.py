@@ -43,6 +43,8 @@ _EXPORTS: dict[str, str] = {
     "loads_bpe": "formats",
     "save_bpe": "formats",
     "read_model_file": "model_files",
+    "CountedFile": "reading",
+    "counting_files": "reading",
     "damaged_message": "reading",
     "training_files": "reading",
     "resource_path": "resources",
