@@ -23,7 +23,12 @@ def test_train_saves_a_wordpiece_and_reports(tmp_path, capsys):
     assert code == 0
     wp = load_wordpiece(out)
     assert wp.vocab_size == 400 and wp.lowercase and not wp.strip_accents and wp.pattern == "bert"
-    assert captured.out.startswith(f"learned {400 - wp.vocab.index(wp.merges[0].merged)} of ")
+    n = len(wp.merges)
+    alphabet = 400 - 5 - n
+    assert captured.out.startswith(
+        f"learned {n} of {n} WordPiece pieces ({n} merges); vocab 400 = 5 special tokens + {alphabet} alphabet pieces"
+        f" + {n} learned; "
+    ) and captured.out.endswith(f" s; saved to {out}\n")
     assert "note: no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4" in captured.err
 
 

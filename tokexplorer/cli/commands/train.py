@@ -86,7 +86,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
     if ns.algorithm == "bpe":
         _save_bpe(outcome, ns.output, t0)
     elif ns.algorithm == "wordpiece":
-        _save_wordpiece(outcome, ns.output, t0)
+        _save_wordpiece(outcome, ns.output)
     else:
         coverage = request.sentencepiece.character_coverage
         _save_sentencepiece(outcome, ns.output, t0, coverage=(coverage, ns.character_coverage is not None))
@@ -170,21 +170,16 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
     )
 
 
-def _save_wordpiece(outcome: TrainingOutcome, output: str, t0: float) -> None:
+def _save_wordpiece(outcome: TrainingOutcome, output: str) -> None:
     """Save a WordPiece (our JSON file) and report: its notes, then one summary line."""
     from tokexplorer.core.io import save_wordpiece
 
-    wp, report = outcome.wordpiece, outcome.report
-    assert wp is not None and report is not None  # always set for algorithm "wordpiece"
+    wp = outcome.wordpiece
+    assert wp is not None  # always set for algorithm "wordpiece"
     save_wordpiece(wp, output)
-    seconds = _clock() - t0
     for m in outcome.notes:
-        if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
-            note(m)
-    print(
-        f"learned {report.learned_merges} of {report.requested_merges} WordPiece pieces "
-        f"({len(wp.merges)} merges); vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
-    )
+        note(m)
+    print(f"{outcome.wordpiece_headline}; saved to {output}")  # the window's line too
 
 
 def _save_sentencepiece(
