@@ -9,7 +9,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.output import note
+from tokexplorer.cli.output import ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError, SpecialTokenError
 
 if TYPE_CHECKING:  # the commands import the engine when they run, not at start-up
@@ -32,6 +32,32 @@ def checked_file_notes(path: Path, notes: Sequence[str]) -> None:
     file (``"empty file"``) gets the path in front."""
     for n in notes:
         note(named(path, n))
+
+
+def streamed_files(
+    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool, verb: str
+) -> tuple[list[str], list[str]]:
+    """The files to count straight from disk and their codecs, read by the one reading rule
+    (:func:`tokexplorer.core.io.counting_files`, with progress): each file's notes, then
+    a note per file skipped (binary, damaged, unreadable); ``verb`` ("count", "train on")
+    ends the hint of a damaged file.
+
+    Raises:
+        CorpusError: no file is left (the first problem), or a path is missing.
+        InputError: ``encoding`` is not a known codec.
+    """
+    from tokexplorer.core.io import counting_files
+
+    hint = f"fix the file, choose its real --encoding, or pass --allow-damaged to {verb} it as it reads"
+    reading = counting_files(list(paths), encoding=encoding, allow_damaged=allow_damaged, damaged_hint=hint)
+    files, problems = drive(reading, printer)
+    for f in files:
+        checked_file_notes(f.path, f.notes)
+        if f.counted and f.lossy:
+            note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
+    usable = [f for f in files if f.counted]
+    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text")
+    return [str(f.path) for f in usable], [f.encoding for f in usable]
 
 
 def named(path: Path, message: str) -> str:

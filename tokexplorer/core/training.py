@@ -59,7 +59,8 @@ class TrainingRequest:
         texts: the corpus as strings (ignored when ``files`` is given).
         files: paths to count straight from disk without reading them into
             memory (byte-level BPE only; large corpora).
-        encoding: codec of ``files``.
+        encoding: codec of ``files``, or one per file (as
+            :func:`~tokexplorer.core.io.counting_files` chose them).
         allow_damaged: decode ``files`` with U+FFFD for undecodable bytes
             instead of refusing them.
         pattern: split pattern name for ``"bpe"`` (``None``: :data:`DEFAULT_PATTERN`)
@@ -93,7 +94,7 @@ class TrainingRequest:
     vocab_size: int
     texts: Sequence[str] = ()
     files: Sequence[str] | None = None
-    encoding: str = "utf-8"
+    encoding: str | Sequence[str] = "utf-8"
     allow_damaged: bool = False
     pattern: str | None = None
     special_tokens: Sequence[str] = ()

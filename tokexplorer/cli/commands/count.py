@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokexplorer.cli.inputs import check_output_path, skipped_or_fail
-from tokexplorer.cli.output import ProgressPrinter, drive, note
+from tokexplorer.cli.inputs import check_output_path, streamed_files
+from tokexplorer.cli.output import ProgressPrinter, drive
 
 
 def cmd_count(ns: argparse.Namespace) -> int:
@@ -20,26 +20,17 @@ def cmd_count(ns: argparse.Namespace) -> int:
     ``train`` and ``stats`` read them: each with its own codec (UTF-8, else guessed
     and noted; ``--encoding`` forces one), binary and damaged files skipped with a note.
     """
-    from tokexplorer.cli.inputs import checked_file_notes
-    from tokexplorer.core.io import count_word_counts, counting_files, save_word_counts
+    from tokexplorer.core.io import count_word_counts, save_word_counts
     from tokexplorer.core.types import DEFAULT_PATTERN
 
     check_output_path(ns.output)
     printer = ProgressPrinter(sys.stderr)
-    hint = "fix the file, choose its real --encoding, or pass --allow-damaged to count it as it reads"
-    reading = counting_files(list(ns.files), encoding=ns.encoding, allow_damaged=ns.allow_damaged, damaged_hint=hint)
-    files, problems = drive(reading, printer)
-    for f in files:
-        checked_file_notes(f.path, f.notes)
-        if f.counted and f.lossy:
-            note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
-    usable = [f for f in files if f.counted]
-    skipped_or_fail(problems, bool(usable), "no files to count")
+    paths, codecs = streamed_files(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="count")
     steps = count_word_counts(
-        [str(f.path) for f in usable],
+        paths,
         pattern=ns.pattern or DEFAULT_PATTERN,
         special_tokens=ns.special or (),
-        encoding=[f.encoding for f in usable],
+        encoding=codecs,
         errors="replace" if ns.allow_damaged else "strict",
         dask=ns.dask,
     )
