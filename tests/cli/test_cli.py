@@ -227,7 +227,7 @@ def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_cl
     assert out == f"learned 44 of 44 merges; vocab 300; 2.5 s; saved to {model}\n"
     # stderr is not a terminal here: a few progress lines, the last one the merges
     lines = err.splitlines()
-    assert lines[0] == "reading: 0/1,230 bytes (0%) - 1 files"
+    assert lines[0] == "reading: 0/1,230 bytes (0%) - 1 file"
     assert lines[-1] == "merging: 44/44 merges (100%)"
     assert "\r" not in err
     assert model.read_text(encoding="utf-8").startswith("tokexplorer-bpe 1\n")

@@ -52,7 +52,9 @@ def test_wordpiece_outcome_carries_the_model_and_says_which_special_tokens():
     assert outcome.tokenizer.family == "wordpiece" and outcome.vocab_size == 22 == wp.vocab_size
     assert outcome.notes == ("no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4",)
     head, seconds = outcome.wordpiece_headline.rsplit("; ", 1)
-    assert head == "learned 9 of 9 WordPiece pieces (9 merges); vocab 22 = 5 special tokens + 8 alphabet pieces + 9 learned"
+    assert head == (
+        "learned 9 of 9 WordPiece pieces (9 merges); vocab 22 = 5 special tokens + 8 alphabet pieces + 9 learned"
+    )
     assert seconds == f"{outcome.report.seconds:.1f} s"
     assert outcome.summary == f"{outcome.wordpiece_headline}; {outcome.notes[0]}"
     assert len(wp.merges) == 9 and wp.vocab_size - 5 - 9 == 8  # the headline's numbers are the model's
