@@ -132,8 +132,10 @@ def _streamed(path: Path, codec: str, *, bom: bool) -> Generator[int, None, tupl
                 head += text[: BINARY_SNIFF_BYTES - len(head)]
             if carry_cr and text.startswith("\n"):
                 crlf, cr, lf = crlf + 1, cr - 1, lf - 1
-            n = text.count("\r\n")
-            crlf, lf, cr = crlf + n, lf + text.count("\n") - n, cr + text.count("\r") - n
+            has_cr = "\r" in text  # most texts hold no CR: then one count only
+            n = text.count("\r\n") if has_cr else 0
+            crlf, lf = crlf + n, lf + text.count("\n") - n
+            cr += text.count("\r") - n if has_cr else 0
             carry_cr = text.endswith("\r") if text else carry_cr
     try:
         decoder.decode(b"", final=True)
