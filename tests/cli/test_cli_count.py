@@ -70,12 +70,59 @@ def test_count_skips_binary_files_as_train_does_and_names_encoding_for_others(ca
     code, out, err = run(capsys, "count", str(folder), "-o", str(counts))
     assert code == 0 and " in 1 file (" in out
     assert f"note: skipped {folder / 'prog'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err
-    (folder / "g.txt").write_bytes("汉字 文本".encode("gbk"))
-    code, _, err = run(capsys, "count", str(folder), "-o", str(counts))
-    assert code == 2 and err.strip().splitlines()[-1] == (
-        f"tokexplorer: error: {folder / 'g.txt'}: not UTF-8 in its first 64 KiB; count reads every file "
-        "with one encoding: give it (--encoding ENC, e.g. gbk), or convert the file to UTF-8"
-    )
+
+
+GBK_TEXT = "中文的文本，用来训练分词器。北京大学的学生在图书馆里读书。\n" * 30
+
+
+def _notes(err: str) -> list[str]:
+    """The notes, without the hint that ends a damaged file's ("… --allow-damaged to count it …")."""
+    return [line.split(" (fix the file")[0] for line in err.splitlines() if line.startswith("tokexplorer: note: ")]
+
+
+@pytest.mark.parametrize("dask", [False, True])
+def test_count_reads_each_file_by_the_rule_train_reads_it_by(capsys, tmp_path, dask):
+    """A GBK file read with its guess, a binary file and an empty one skipped, a damaged one
+    left out, all with train's notes; the counts give train's merges on the folder."""
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "a.txt").write_text(sample_text(), encoding="utf-8")
+    (folder / "crlf.txt").write_bytes(b"first line\r\nsecond line\nthird\r")
+    (folder / "gbk.txt").write_bytes(GBK_TEXT.encode("gbk"))
+    (folder / "damaged.txt").write_bytes("zqxv caf\u00e9 ".encode() * 10 + b"\xe2\x82")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "prog.bin").write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe")
+    counts = tmp_path / "c.counts"
+    extra = ["--dask", "local"] if dask else []
+    code, out, err = run(capsys, "count", str(folder), "-o", str(counts), "--pattern", "cl100k", *extra)
+    assert code == 0 and " in 3 files (" in out
+    m1, m2 = tmp_path / "1.bpe", tmp_path / "2.bpe"
+    code, _, train_err = run(capsys, "train", str(folder), "--pattern", "cl100k", "--vocab-size", "400", "-o", str(m2))
+    assert code == 0
+    notes = _notes(err)
+    assert notes == _notes(train_err)[: len(notes)]  # the same notes, in the same order
+    assert notes[2] == (
+        f"tokexplorer: note: {folder / 'empty.txt'}: empty file"
+    ) and notes[3].startswith(f"tokexplorer: note: {folder / 'gbk.txt'}: not valid UTF-8 at byte 0 ")
+    assert notes[3].endswith("read as gb18030 (guessed; choose another encoding if wrong)")
+    assert f"note: {folder / 'crlf.txt'}: mixed line endings: 1 LF, 1 CRLF, 1 CR (kept as they are)" in notes[0]
+    assert f"note: skipped {folder / 'prog.bin'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err
+    assert f"note: skipped {folder / 'damaged.txt'}: reading it as utf-8 replaced undecodable bytes" in err
+    table = load_word_counts(counts)
+    assert table.counts["中文的文本"] == 30 and " zqxv" not in table.counts  # the damaged file is not counted
+    code, _, _ = run(capsys, "train", "--word-counts", str(counts), "--vocab-size", "400", "-o", str(m1))
+    assert code == 0 and m1.read_bytes() == m2.read_bytes()
+
+
+def test_count_encoding_forces_one_codec(capsys, tmp_path):
+    gbk = tmp_path / "g.txt"
+    gbk.write_bytes(GBK_TEXT.encode("gbk"))
+    counts = tmp_path / "c.counts"
+    code, _, err = run(capsys, "count", str(gbk), "-o", str(counts), "--encoding", "latin-1", "--pattern", "none")
+    assert code == 0 and "note:" not in err
+    assert load_word_counts(counts).counts == {GBK_TEXT.encode("gbk").decode("latin-1"): 1}
+    code, _, err = run(capsys, "count", str(gbk), "-o", str(counts), "--encoding", "utf-8")
+    assert code == 2 and "reading it as utf-8 replaced undecodable bytes with U+FFFD" in err
 
 
 def test_encode_count_and_ids_print_the_notes_tokenize_gives(capsys):

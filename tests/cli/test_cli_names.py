@@ -51,8 +51,8 @@ def test_stats_table_rows_name_each_file(models, capsys):
     out = _run(capsys, "stats", *_tokenizer_args(SPECS), "t.txt")
     rows = [line.split("  ")[0] for line in out.splitlines()[1:]]
     assert rows == [n for n in NAMES for _group in ("all", "t.txt", "[Latin]")]
-    assert out.splitlines()[1].split()[-8:] == ["2", "18", "1.611", "1.611", "3.6", "0.0", "0.0", "0"]
-    assert out.splitlines()[4].split()[-8:] == ["2", "20", "1.45", "1.45", "4.0", "0.0", "10.0", "0"]
+    assert out.splitlines()[1].split()[-9:] == ["2", "18", "1.611", "1.611", "3.6", "0.0", "0.0", "0.0", "0"]
+    assert out.splitlines()[4].split()[-9:] == ["2", "20", "1.45", "1.45", "4.0", "0.0", "0.0", "10.0", "0"]
 
 
 def test_stats_csv_and_json_name_each_file(models, capsys):

@@ -23,7 +23,12 @@ def test_train_saves_a_wordpiece_and_reports(tmp_path, capsys):
     assert code == 0
     wp = load_wordpiece(out)
     assert wp.vocab_size == 400 and wp.lowercase and not wp.strip_accents and wp.pattern == "bert"
-    assert captured.out.startswith(f"learned {400 - wp.vocab.index(wp.merges[0].merged)} of ")
+    n = len(wp.merges)
+    alphabet = 400 - 5 - n
+    assert captured.out.startswith(
+        f"learned {n} of {n} WordPiece pieces ({n} merges); vocab 400 = 5 special tokens + {alphabet} alphabet pieces"
+        f" + {n} learned; "
+    ) and captured.out.endswith(f" s; saved to {out}\n")
     assert "note: no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4" in captured.err
 
 
@@ -35,8 +40,8 @@ def test_encode_json_and_export_vocab_txt_read_by_tokenizers(tmp_path, capsys):
     vocab = tmp_path / "vocab.txt"
     assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(vocab)]) == 0
     captured = capsys.readouterr()
-    assert captured.out.strip() == str(vocab)
-    assert "read it with lowercase=True, strip_accents=True" in captured.err
+    assert captured.out.split() == [str(vocab), str(tmp_path / "tokenizer_config.json")]
+    assert "tokenizer_config.json beside it holds do_lower_case=True, strip_accents=True" in captured.err
     hf = Tokenizer(models.WordPiece.from_file(str(vocab), unk_token="[UNK]"))
     hf.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=True)
     hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
@@ -69,8 +74,51 @@ def test_a_bare_wordpiece_path_is_told_by_content(tmp_path, capsys):
     vocab = tmp_path / "vocab.txt"
     assert main(["export", str(renamed), "--format", "vocab.txt", "-o", str(vocab)]) == 0
     capsys.readouterr()
-    # the exported vocab.txt opens as BERT's WordPiece (no upper-case tokens: lower-cased, noted)
+    # the exported vocab.txt opens as BERT's WordPiece, its normalizer read from tokenizer_config.json
     assert main(["encode", "--tokenizer", str(vocab), "--no-add-special-tokens", "--text", text]) == 0
     captured = capsys.readouterr()
     assert captured.out == prefixed
-    assert "lowercased: the vocabulary has no upper-case tokens" in captured.err
+    assert "lowercased, accents kept: do_lower_case and strip_accents of tokenizer_config.json" in captured.err
+
+
+ACCENTED = "Café naïve résumé: the café served a naïve résumé. " * 40
+
+
+def _ids(capsys, spec: str, text: str) -> list[int]:
+    assert main(["encode", "--tokenizer", spec, "--no-add-special-tokens", "--json", "--text", text]) == 0
+    return json.loads(capsys.readouterr().out)["ids"]
+
+
+def test_export_reopens_to_the_same_ids_and_a_bare_vocab_txt_says_what_it_assumes(tmp_path, capsys):
+    """Lower-cased, accents kept: the export reads back (ours and BertTokenizer's keys) to the same ids;
+    without its tokenizer_config.json, vocab.txt is read as BERT reads it (accents stripped), said in a note."""
+    corpus = tmp_path / "c.txt"
+    corpus.write_text(sample_text() + ACCENTED, encoding="utf-8")
+    model = tmp_path / "m.wordpiece"
+    args = ["train", str(corpus), "--algorithm", "wordpiece", "--vocab-size", "500", "--lowercase", "-o", str(model)]
+    assert main(args) == 0
+    vocab = tmp_path / "exp" / "vocab.txt"
+    vocab.parent.mkdir()
+    assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(vocab)]) == 0
+    capsys.readouterr()
+    text = "café naïve résumé " + sample_text()[:3000]
+    ours = _ids(capsys, f"wordpiece:{model}", text)
+    assert _ids(capsys, str(vocab), text) == ours
+    pieces = vocab.read_text(encoding="utf-8").splitlines()
+    first = "".join(pieces[i] for i in ours[:12])
+    assert "é" in first and "ï" in first  # accents kept, as trained
+    # a BertTokenizer-style reader: the normalizer's options from tokenizer_config.json
+    cfg = json.loads((vocab.parent / "tokenizer_config.json").read_text(encoding="utf-8"))
+    assert (cfg["tokenizer_class"], cfg["do_lower_case"], cfg["strip_accents"]) == ("BertTokenizer", True, False)
+    hf = Tokenizer(models.WordPiece.from_file(str(vocab), unk_token=cfg["unk_token"]))
+    hf.normalizer = normalizers.BertNormalizer(lowercase=cfg["do_lower_case"], strip_accents=cfg["strip_accents"])
+    hf.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    assert hf.encode(text, add_special_tokens=False).ids == ours
+    # vocab.txt alone: BERT's uncased default strips accents, and the note says it assumed so
+    (vocab.parent / "tokenizer_config.json").unlink()
+    assert main(["encode", "--tokenizer", str(vocab), "--no-add-special-tokens", "--json", "--text", text]) == 0
+    captured = capsys.readouterr()
+    bare = json.loads(captured.out)["ids"]
+    assert "lowercased, accents stripped: assumed, no upper-case token in the vocabulary" in captured.err
+    hf.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=None)
+    assert bare == hf.encode(text, add_special_tokens=False).ids != ours

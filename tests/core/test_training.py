@@ -50,10 +50,14 @@ def test_wordpiece_outcome_carries_the_model_and_says_which_special_tokens():
     assert wp is not None and outcome.bpe is None and wp.lowercase and wp.pattern == "bert"
     assert wp.vocab[:5] == ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"]
     assert outcome.tokenizer.family == "wordpiece" and outcome.vocab_size == 22 == wp.vocab_size
-    assert outcome.notes == (
-        "learned 9 of 9 pieces; vocab 22",
-        "no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4",
+    assert outcome.notes == ("no special tokens given: BERT's [PAD] [UNK] [CLS] [SEP] [MASK] are ids 0-4",)
+    head, seconds = outcome.wordpiece_headline.rsplit("; ", 1)
+    assert head == (
+        "learned 9 of 9 WordPiece pieces (9 merges); vocab 22 = 5 special tokens + 8 alphabet pieces + 9 learned"
     )
+    assert seconds == f"{outcome.report.seconds:.1f} s"
+    assert outcome.summary == f"{outcome.wordpiece_headline}; {outcome.notes[0]}"
+    assert len(wp.merges) == 9 and wp.vocab_size - 5 - 9 == 8  # the headline's numbers are the model's
     assert outcome.tokenizer.encode("LOWEST") == wp.encode("lowest")
 
 

@@ -9,10 +9,12 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.output import note
+from tokexplorer.cli.output import ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError, SpecialTokenError
 
 if TYPE_CHECKING:  # the commands import the engine when they run, not at start-up
+    from pathlib import Path
+
     from tokexplorer.core.backends import Tokenizer
     from tokexplorer.core.io import CorpusFile
 
@@ -20,10 +22,66 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not at start-
 def checked_file(f: CorpusFile) -> CorpusFile:
     """Pass a file's notes on (a guessed encoding is one of them; see
     :mod:`tokexplorer.core.io.reading` for the one reading rule)."""
-    for n in f.notes:
-        # name the file unless the note does ("empty file" alone would not say which)
-        note(n if n.startswith((str(f.path), f.path.name)) else f"{f.path}: {n}")
+    checked_file_notes(f.path, f.notes)
     return f
+
+
+def checked_file_notes(path: Path, notes: Sequence[str]) -> None:
+    """Print the notes of the file at ``path``, each naming it by the path as given:
+    a note that starts with the bare file name gets its folder, one that names no
+    file (``"empty file"``) gets the path in front."""
+    for n in notes:
+        note(named(path, n))
+
+
+def streamed_files(
+    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool, verb: str
+) -> tuple[list[str], list[str]]:
+    """The files to count straight from disk and their codecs, read by the one reading rule
+    (:func:`tokexplorer.core.io.counting_files`, with progress): each file's notes, then
+    a note per file skipped (binary, damaged, unreadable); ``verb`` ("count", "train on")
+    ends the hint of a damaged file.
+
+    Raises:
+        CorpusError: no file is left (the first problem), or a path is missing.
+        InputError: ``encoding`` is not a known codec.
+    """
+    from tokexplorer.core.io import counting_files
+
+    hint = f"fix the file, choose its real --encoding, or pass --allow-damaged to {verb} it as it reads"
+    reading = counting_files(list(paths), encoding=encoding, allow_damaged=allow_damaged, damaged_hint=hint)
+    files, problems = drive(reading, printer)
+    for f in files:
+        checked_file_notes(f.path, f.notes)
+        if f.counted and f.lossy:
+            note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
+    usable = [f for f in files if f.counted]
+    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text")
+    return [str(f.path) for f in usable], [f.encoding for f in usable]
+
+
+def named(path: Path, message: str) -> str:
+    """``message`` about the file at ``path``, naming it by the path as given (the one
+    rule of every note and skipped file): ``"gbk.txt: …"`` becomes ``"odd/gbk.txt: …"``,
+    ``"empty file"`` becomes ``"odd/empty.txt: empty file"``."""
+    if message.startswith(f"{path}: "):
+        return message
+    if message.startswith(f"{path.name}: "):
+        return f"{path}{message[len(path.name):]}"
+    return f"{path}: {message}"
+
+
+def named_problems(problems: Sequence[str], paths: Sequence[Path]) -> list[str]:
+    """Problems of a corpus read (each starting with a file's bare name, in file order)
+    naming each file by its path as given (see :func:`named`)."""
+    out, left = [], list(paths)
+    for p in problems:
+        match = next((f for f in left if p.startswith((f"{f.name}: ", f"{f}: "))), None)
+        if match is not None:
+            left.remove(match)
+            p = named(match, p)
+        out.append(p)
+    return out
 
 
 def read_file_text(path: str, encoding: str | None) -> str:

@@ -229,9 +229,9 @@ def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
     _add_special_tokens(p, use="to cut out of the text")
-    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec (default UTF-8)")
+    p.add_argument("--encoding", metavar="ENC", help="decode every file with this codec (default: UTF-8, else guessed)")
     p.add_argument("--allow-damaged", action="store_true",
-                   help="count undecodable bytes as U+FFFD instead of refusing the file")  # fmt: skip
+                   help="count undecodable bytes as U+FFFD instead of skipping the file")  # fmt: skip
     p.add_argument("--dask", metavar="ADDRESS",
                    help="count on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
                    "cluster of this machine's cores; needs the dask extra")  # fmt: skip

@@ -59,7 +59,8 @@ class TrainingRequest:
         texts: the corpus as strings (ignored when ``files`` is given).
         files: paths to count straight from disk without reading them into
             memory (byte-level BPE only; large corpora).
-        encoding: codec of ``files``.
+        encoding: codec of ``files``, or one per file (as
+            :func:`~tokexplorer.core.io.counting_files` chose them).
         allow_damaged: decode ``files`` with U+FFFD for undecodable bytes
             instead of refusing them.
         pattern: split pattern name for ``"bpe"`` (``None``: :data:`DEFAULT_PATTERN`)
@@ -93,7 +94,7 @@ class TrainingRequest:
     vocab_size: int
     texts: Sequence[str] = ()
     files: Sequence[str] | None = None
-    encoding: str = "utf-8"
+    encoding: str | Sequence[str] = "utf-8"
     allow_damaged: bool = False
     pattern: str | None = None
     special_tokens: Sequence[str] = ()
@@ -187,17 +188,47 @@ class TrainingOutcome:
 
     @property
     def summary(self) -> str:
-        """One line for a status bar: the notes, else what was learned.
+        """One line for a status bar: the notes, else what was learned (a WordPiece's:
+        :attr:`wordpiece_headline`, then the notes).
 
         >>> train(TrainingRequest(algorithm="sp-bpe", vocab_size=24, texts=["low lower lowest", "new newer"])).summary
         'trained SentencePiece · bpe model · nmt_nfkc · 24 pieces'
         """
+        if self.wordpiece is not None:
+            return "; ".join((self.wordpiece_headline, *self.notes))
         if self.notes:
             return "; ".join(self.notes)
         if self.report is not None:
             r = self.report
             return f"learned {r.learned_merges} of {r.requested_merges} requested merges; vocab {r.vocab_size}"
         return f"trained {self.tokenizer.description}"
+
+
+    @property
+    def wordpiece_headline(self) -> str:
+        """What a WordPiece run learned, in one line (the window's and ``train``'s): the
+        pieces merges added of those asked for, the vocabulary split into special
+        tokens, alphabet (the corpus's first characters and ``##`` continuations: it
+        sets how many pieces are left to learn) and learned pieces, and the training
+        time in seconds. ``""`` for other algorithms.
+
+        >>> out = train(TrainingRequest(algorithm="wordpiece", vocab_size=22, texts=["low lower lowest"]))
+        >>> out.wordpiece_headline.split("; ")[:2]
+        ['learned 7 of 10 requested WordPiece pieces (7 merges, no pair of pieces is left to merge)', \
+'vocab 19 = 5 special tokens + 7 alphabet pieces + 7 learned']
+        """
+        wp, r = self.wordpiece, self.report
+        if wp is None or r is None:
+            return ""
+        asked = "" if r.learned_merges == r.requested_merges else " requested"
+        why = "" if not asked else ", no pair of pieces is left to merge"
+        n_special = len(wp.special_tokens)
+        return (
+            f"learned {r.learned_merges} of {r.requested_merges}{asked} WordPiece pieces ({len(wp.merges)} merges"
+            f"{why}); vocab {r.vocab_size} = {n_special} special tokens + "
+            f"{r.vocab_size - n_special - r.learned_merges} alphabet pieces + {r.learned_merges} learned; "
+            f"{r.seconds:.1f} s"
+        )
 
 
 def train_iter(
@@ -320,7 +351,7 @@ def _train_wordpiece(
         tokenizer=WordPieceTokenizer(wp),
         vocab_size=report.vocab_size,
         report=report,
-        notes=tuple(report.messages[:1] + notes + report.messages[1:]),
+        notes=tuple(notes + report.messages[1:]),  # the first message is in the summary's headline
         wordpiece=wp,
     )
 

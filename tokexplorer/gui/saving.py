@@ -217,11 +217,11 @@ class SaveGuard(QObject):
                 model.save(path)
                 written = [Path(path)]
             elif isinstance(model, WordPiece):
-                written = [Path(path)]
                 if fmt == "vocab.txt":
-                    write_vocab_txt(model, path)
+                    written = list(write_vocab_txt(model, path))
                 else:
                     save_wordpiece(model, path)
+                    written = [Path(path)]
             elif fmt == "bpe":
                 save_bpe(model, path)
                 written = [Path(path)]

@@ -86,7 +86,9 @@ def test_bert_vocab_txt_cased_inferred(files):
     ours = load_tokenizer(str(path))
     ref = BertWordPieceTokenizer(str(path), lowercase=False)
     assert ours.encode(TEXT) == ref.encode(TEXT).ids
-    assert ours.build_notes[0].startswith("cased: the vocabulary has ")
+    assert ours.build_notes[0].startswith("cased, accents kept: ")
+    assert ours.build_notes[0].endswith(" tokens with upper-case letters in the vocabulary and no "
+                                        "tokenizer_config.json with do_lower_case beside it")  # fmt: skip
     assert [t.piece for t in ours.tokenize(TEXT).tokens][:2] == ["[CLS]", "The"]
 
 
@@ -98,7 +100,17 @@ def test_bert_vocab_txt_lowercase_from_config(files, tmp_path):
     ref = BertWordPieceTokenizer(str(path), lowercase=True)
     cased = BertWordPieceTokenizer(str(path), lowercase=False)
     assert ours.encode(TEXT) == ref.encode(TEXT).ids != cased.encode(TEXT).ids
-    assert ours.build_notes == ("lowercased: do_lower_case of tokenizer_config.json",)
+    # no strip_accents in the config: BERT strips accents when lowercasing, and the note says so
+    assert ours.build_notes == (
+        "lowercased, accents stripped: do_lower_case of tokenizer_config.json; "
+        "without strip_accents, BERT strips accents when lowercasing",
+    )
+    (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": true, "strip_accents": false}')
+    kept = load_tokenizer(str(tmp_path))
+    ref = BertWordPieceTokenizer(str(path), lowercase=True, strip_accents=False)
+    accented = "Émile's café naïveté"
+    assert kept.encode(accented) == ref.encode(accented).ids != ours.encode(accented)
+    assert kept.build_notes == ("lowercased, accents kept: do_lower_case and strip_accents of tokenizer_config.json",)
 
 
 @pytest.mark.parametrize("name", ["vocab.json", "merges.txt", ""])

@@ -509,3 +509,17 @@ def test_training_in_a_child_process_is_cancelled(monkeypatch):
     assert polls["n"] == 1
     assert multiprocessing.active_children() == []  # the child was ended
     assert time.monotonic() - t0 < 30
+
+
+def test_long_text_note_says_what_its_numbers_count(sp_models):
+    """Past 2,000 characters the note gives counts: whitespace removed of how many, and the other
+    characters before and after (the normalized text is the one sentencepiece's normalizer gives)."""
+    sp = sp_models["SP120"]
+    text = "the  \ufb01ne  \ufb01sh\n" * 200  # NFKC: U+FB01 'ﬁ' → 'fi'
+    t = sp.tokenize(text)
+    assert t.normalized == " ".join(["the fine fish"] * 200)
+    # 5 whitespace characters a line, 2 kept (+ 199 line breaks as spaces); 9 other characters a line, 11 after
+    assert (
+        "normalized: 401 of 1,000 whitespace characters removed; non-whitespace characters rewritten by NFKC: "
+        "1,800 before, 2,200 after"
+    ) in t.notes

@@ -89,7 +89,8 @@ def _hf_tokenizer(vocab_path: Path, *, lowercase: bool, strip_accents: bool) -> 
 @pytest.mark.parametrize("lowercase,strip_accents", [(False, False), (True, True)])
 def test_vocab_txt_loads_in_tokenizers_to_the_same_ids(tmp_path, lowercase, strip_accents):
     wp, _ = train_wordpiece(REAL + [MIXED], vocab_size=600, lowercase=lowercase, strip_accents=strip_accents)
-    path = write_vocab_txt(wp, tmp_path / "vocab.txt")
+    path, config = write_vocab_txt(wp, tmp_path / "vocab.txt")
+    assert config == tmp_path / "tokenizer_config.json"
     hf = _hf_tokenizer(path, lowercase=lowercase, strip_accents=strip_accents)
     assert hf.get_vocab_size() == wp.vocab_size
     unseen = "Tokenizers split unseen words: antidisestablishmentarianism, Zürich, 東京, Ωmega!"

@@ -62,7 +62,7 @@ def test_window_and_command_line_learn_the_same_merges(qtbot, capsys, folder, tm
     out = tmp_path / "cli.bpe"
     assert cli_main(["train", str(folder), "--vocab-size", "400", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert f"tokexplorer: note: {GBK_NOTE}" in err.splitlines()
+    assert f"tokexplorer: note: {folder}/{GBK_NOTE}" in err.splitlines()  # named by its path as given
     cli = load_bpe(out)
     assert len(bpe.merges) == len(cli.merges) == 103  # the pairs run out before 400
     assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]

@@ -49,6 +49,11 @@ def test_train_in_corpus_tab_fills_table_and_column(qtbot, tmp_path):
     result = blocker.args[0]
     wp = state.wordpiece
     assert result.model is wp and wp.vocab_size == 45 and wp.lowercase
+    # the one summary of the training use case, the command line's line too (with the time taken)
+    n = len(wp.merges)
+    assert result.message.startswith(f"learned {n} of {n} WordPiece pieces ({n} merges); vocab 45 = 5 special tokens")
+    assert result.message.endswith(f"; {result.report.seconds:.1f} s")
+    assert corpus.form.train_message.text() == result.message
     assert [t.family for t in state.tokenizers] == ["wordpiece"]
     ref, _ = train_wordpiece([TEXT], vocab_size=45, lowercase=True)
     assert wp.vocab == ref.vocab

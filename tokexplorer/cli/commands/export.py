@@ -80,7 +80,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
 
 
 def _export_vocab_txt(spec: str, output: str) -> int:
-    """Write a WordPiece as BERT's vocab.txt, print the path, and name the normalizer it needs."""
+    """Write a WordPiece as BERT's vocab.txt + tokenizer_config.json, print both paths, and say why."""
     from tokexplorer.core.backends import WordPieceTokenizer, load_tokenizer
     from tokexplorer.core.io import write_vocab_txt
 
@@ -88,10 +88,12 @@ def _export_vocab_txt(spec: str, output: str) -> int:
     tok = load_tokenizer(spec)
     assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
     wp = tok.wordpiece
-    path = write_vocab_txt(wp, output)
+    path, config = write_vocab_txt(wp, output)
     note(
-        f"vocab.txt carries no normalizer: read it with lowercase={wp.lowercase}, "
-        f"strip_accents={wp.strip_accents} (tokenizers' BertNormalizer) and unk_token {wp.unk_token!r}"
+        f"vocab.txt carries no normalizer: {config.name} beside it holds do_lower_case={wp.lowercase}, "
+        f"strip_accents={wp.strip_accents} (BertTokenizer and tokexplorer read it); "
+        "a reader of vocab.txt alone must be given them (tokenizers' BertNormalizer)"
     )
     print(path)
+    print(config)
     return 0

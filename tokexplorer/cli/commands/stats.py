@@ -5,7 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokexplorer.cli.inputs import checked_file, load_all, set_add_special_tokens, skipped_or_fail, special_spellings
+from tokexplorer.cli.inputs import (
+    checked_file,
+    load_all,
+    named,
+    set_add_special_tokens,
+    skipped_or_fail,
+    special_spellings,
+)  # fmt: skip
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import CorpusError
 
@@ -21,7 +28,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
     if errors:
         raise CorpusError(errors[0])
-    files = []
+    files, named_texts = [], []
     problems: list[str] = []
     for path in paths:
         # a file that cannot be used is skipped with a note, as train does,
@@ -29,11 +36,12 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         try:
             f = checked_file(read_text_file(path, encoding=ns.encoding))
         except CorpusError as exc:
-            problems.append(str(exc))
+            problems.append(named(path, str(exc)))
             continue
         files.append((path.name, f.text))
+        named_texts.append((str(path), f.text))  # notes name a file by its path as given
     skipped_or_fail(problems, bool(files), "no files to compute statistics on")
-    special_spellings(tokenizers, files, ns.special)
+    special_spellings(tokenizers, named_texts, ns.special)
     st = compute_stats(tokenizers, files, special=ns.special)
     for t in st.tokenizers:
         if t.error:
@@ -47,7 +55,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         sys.stdout.write(st.to_csv())
         return 0
     keys = ["tokenizer", "group", "lines", "tokens", "chars_per_token", "bytes_per_token",
-            "tokens_per_word", "partial_pct", "unknown_pct", "roundtrip_failed_lines"]  # fmt: skip
+            "tokens_per_word", "partial_pct", "grapheme_part_pct", "unknown_pct", "roundtrip_failed_lines"]  # fmt: skip
     titles = {**COLUMN_TITLES, "roundtrip_failed_lines": "round-trip fails"}
     rows = [[titles[k] for k in keys]]
     for r in st.rows():

@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
-from tokexplorer.cli.inputs import check_output_path, checked_file, skipped_or_fail
+from tokexplorer.cli.inputs import check_output_path, checked_file, named_problems, skipped_or_fail, streamed_files
 from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError
 
@@ -76,9 +76,10 @@ def cmd_train(ns: argparse.Namespace) -> int:
 
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
-    big = _large_files(ns.files, ns.encoding) if ns.algorithm == "bpe" and ns.files else None
+    big = _large_files(ns.files) if ns.algorithm == "bpe" and ns.files else None
     if big:
-        request = replace(request, files=big)
+        paths, codecs = streamed_files(big, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="train on")
+        request = replace(request, files=paths, encoding=codecs)
     elif ns.files:  # else the word-count table is the corpus
         texts = _training_texts(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged)
         request = replace(request, texts=texts)
@@ -86,7 +87,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
     if ns.algorithm == "bpe":
         _save_bpe(outcome, ns.output, t0)
     elif ns.algorithm == "wordpiece":
-        _save_wordpiece(outcome, ns.output, t0)
+        _save_wordpiece(outcome, ns.output)
     else:
         coverage = request.sentencepiece.character_coverage
         _save_sentencepiece(outcome, ns.output, t0, coverage=(coverage, ns.character_coverage is not None))
@@ -170,21 +171,16 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
     )
 
 
-def _save_wordpiece(outcome: TrainingOutcome, output: str, t0: float) -> None:
+def _save_wordpiece(outcome: TrainingOutcome, output: str) -> None:
     """Save a WordPiece (our JSON file) and report: its notes, then one summary line."""
     from tokexplorer.core.io import save_wordpiece
 
-    wp, report = outcome.wordpiece, outcome.report
-    assert wp is not None and report is not None  # always set for algorithm "wordpiece"
+    wp = outcome.wordpiece
+    assert wp is not None  # always set for algorithm "wordpiece"
     save_wordpiece(wp, output)
-    seconds = _clock() - t0
     for m in outcome.notes:
-        if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
-            note(m)
-    print(
-        f"learned {report.learned_merges} of {report.requested_merges} WordPiece pieces "
-        f"({len(wp.merges)} merges); vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
-    )
+        note(m)
+    print(f"{outcome.wordpiece_headline}; saved to {output}")  # the window's line too
 
 
 def _save_sentencepiece(
@@ -229,7 +225,7 @@ def _training_texts(
         CorpusError: a file is missing or binary, a decode had to insert U+FFFD
             (without ``allow_damaged``), or there is no text.
     """
-    from tokexplorer.core.io import read_corpus, training_files
+    from tokexplorer.core.io import collect_files, read_corpus, training_files
 
     corpus = drive(read_corpus(list(paths), encoding=encoding), printer)
     # The one reading rule (core.io.reading), the window's too: a guessed encoding is
@@ -239,6 +235,7 @@ def _training_texts(
         checked_file(f)
     hint = "fix the file, choose its real --encoding, or pass --allow-damaged to train on it as it reads"
     files, problems = training_files(corpus, allow_damaged=allow_damaged, damaged_hint=hint)
+    problems = named_problems(problems, collect_files(list(paths))[0])
     for f in files:
         if f.lossy:
             note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
@@ -247,40 +244,22 @@ def _training_texts(
     return texts
 
 
-def utf8_head(head: bytes) -> bool:
-    """True when the first bytes of a file are UTF-8 (a character cut at their end is fine)."""
-    try:
-        head.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return exc.reason == "unexpected end of data" and exc.start >= len(head) - 3
-    return True
-
-
-def _large_files(paths: Sequence[str], encoding: str | None) -> list[str] | None:
+def _large_files(paths: Sequence[str]) -> list[str] | None:
     """The files to stream when the corpus is large, else None.
 
     Large corpora are not read into memory: worker processes read the files in
-    ranges (:func:`tokexplorer.core.bpe.counting.count_files`). Each file's first
-    64 KiB still get the binary-file check; decoding errors are reported with
-    the file name and byte offset. Without ``encoding``, a file whose first 64 KiB
-    are not UTF-8 sends the whole corpus through the in-memory reader instead, so
-    its encoding is guessed by the one reading rule (:mod:`tokexplorer.core.io.reading`).
+    ranges (:func:`tokexplorer.core.bpe.counting.count_files`), each file with the
+    codec the one reading rule chose for it (:func:`~tokexplorer.cli.inputs.streamed_files`:
+    the same notes and skipped files as the in-memory reader).
 
     Raises:
-        CorpusError: a path is missing, or a file looks binary.
+        CorpusError: a path is missing.
     """
-    from tokexplorer.core.io import check_binary, collect_files
+    from tokexplorer.core.io import collect_files
 
     files, errors = collect_files(list(paths))
     if errors:
         raise CorpusError(errors[0])
-    total = sum(f.stat().st_size for f in files)
-    if total < STREAM_BYTES:
+    if sum(f.stat().st_size for f in files) < STREAM_BYTES:
         return None
-    for f in files:
-        with open(f, "rb") as fh:
-            head = fh.read(1 << 16)
-        check_binary(f.name, head)
-        if encoding is None and not utf8_head(head):
-            return None
     return [str(f) for f in files]

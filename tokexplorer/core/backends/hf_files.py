@@ -7,8 +7,11 @@
   ``tokenizers``' ``BertWordPieceTokenizer`` builds it. Whether text is
   lowercased (and accents stripped) is not in ``vocab.txt``: it is read from
   ``do_lower_case`` (and ``strip_accents``) of a ``tokenizer_config.json``
-  beside it, else inferred (a vocabulary without upper-case tokens is an
-  uncased one), and a note says which.
+  beside it (our export writes one), else inferred (a vocabulary without
+  upper-case tokens is an uncased one); as in transformers' ``BertTokenizer``,
+  an unset ``strip_accents`` strips accents when lowercasing. A note says what
+  was decided and why. ``unk_token`` and ``additional_special_tokens`` of the
+  config are honoured too.
 * A GPT-2 ``vocab.json`` + ``merges.txt``: a byte-level ``BPE`` model with
   GPT-2's ``ByteLevel`` pre-tokenizer (no prefix space), decoder and
   post-processor, as GPT-2 runs it. Tokens of ``vocab.json`` that no merge
@@ -19,8 +22,8 @@
 >>> d = pathlib.Path(tempfile.mkdtemp())
 >>> _ = (d / "vocab.txt").write_text("[PAD]\\n[UNK]\\n[CLS]\\n[SEP]\\nhello\\n##s\\n")
 >>> tok = load_wordpiece_vocab(d / "vocab.txt")
->>> tok.encode("Hellos"), tok.build_notes
-([2, 4, 5, 3], ('lowercased: the vocabulary has no upper-case tokens (no tokenizer_config.json beside it)',))
+>>> tok.encode("Hellos"), tok.build_notes[0].split(":")[0]
+([2, 4, 5, 3], 'lowercased, accents stripped')
 """
 
 from __future__ import annotations
@@ -50,19 +53,25 @@ def _config_beside(path: Path) -> dict:
     return data if isinstance(data, dict) else {}
 
 
-def _lowercase(path: Path, tokens: list[str]) -> tuple[bool, bool | None, str]:
-    """``(lowercase, strip_accents, note)`` for a BERT vocabulary."""
-    cfg = _config_beside(path)
+def _normalizer_of(cfg: dict, tokens: list[str]) -> tuple[bool, bool, str]:
+    """``(lowercase, strip_accents, note)`` for a BERT vocabulary and its ``tokenizer_config.json``
+    (``cfg``, maybe ``{}``), decided as transformers' ``BertTokenizer`` does: an unset
+    ``strip_accents`` strips accents when lowercasing."""
     strip = cfg.get("strip_accents")
     strip = strip if isinstance(strip, bool) else None
     if isinstance(cfg.get("do_lower_case"), bool):
         lower = cfg["do_lower_case"]
-        return lower, strip, f"{'lowercased' if lower else 'cased'}: do_lower_case of tokenizer_config.json"
-    upper = sum(1 for t in tokens if not (t.startswith("[") and t.endswith("]")) and t != t.lower())
-    if upper:
-        return False, strip, f"cased: the vocabulary has {upper:,} tokens with upper-case letters " \
-            "(no tokenizer_config.json beside it)"  # fmt: skip
-    return True, strip, "lowercased: the vocabulary has no upper-case tokens (no tokenizer_config.json beside it)"
+        source = "do_lower_case" + (" and strip_accents" if strip is not None else "") + " of tokenizer_config.json"
+    else:
+        upper = sum(1 for t in tokens if not (t.startswith("[") and t.endswith("]")) and t != t.lower())
+        lower = not upper
+        source = f"{upper:,} tokens with upper-case letters" if upper else "assumed, no upper-case token"
+        source += " in the vocabulary and no tokenizer_config.json with do_lower_case beside it"
+    stripped = lower if strip is None else strip
+    what = ("lowercased" if lower else "cased") + (", accents stripped" if stripped else ", accents kept")
+    if strip is None and lower:
+        source += "; without strip_accents, BERT strips accents when lowercasing"
+    return lower, stripped, f"{what}: {source}"
 
 
 def load_wordpiece_vocab(path: str | os.PathLike[str]) -> HuggingFaceTokenizer:
@@ -92,9 +101,13 @@ def load_wordpiece_vocab(path: str | os.PathLike[str]) -> HuggingFaceTokenizer:
     missing = [s for s in ("[UNK]", "[CLS]", "[SEP]") if s not in vocab]
     if missing:
         raise ModelFormatError(f"{p.name} has no {', '.join(missing)}; a BERT vocab.txt needs [UNK], [CLS], [SEP]")
-    lower, strip, note = _lowercase(p, tokens)
-    lib = Tokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
-    lib.add_special_tokens([s for s in _BERT_SPECIALS if s in vocab])
+    cfg = _config_beside(p)
+    lower, strip, note = _normalizer_of(cfg, tokens)
+    unk = cfg.get("unk_token") if cfg.get("unk_token") in vocab else "[UNK]"
+    extra = cfg.get("additional_special_tokens")
+    extra = [t for t in extra if isinstance(t, str) and t in vocab] if isinstance(extra, list) else []
+    lib = Tokenizer(models.WordPiece(vocab, unk_token=unk))
+    lib.add_special_tokens([s for s in dict.fromkeys((unk, *_BERT_SPECIALS, *extra)) if s in vocab])
     lib.normalizer = normalizers.BertNormalizer(
         clean_text=True, handle_chinese_chars=True, strip_accents=strip, lowercase=lower
     )

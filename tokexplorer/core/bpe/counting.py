@@ -344,13 +344,14 @@ def file_jobs(
     *,
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
-    encoding: str = "utf-8",
+    encoding: str | Sequence[str] = "utf-8",
     errors: str = "strict",
 ) -> tuple[list[FileRange], list[int]]:
     """The counting jobs of files, ``(jobs, sizes)``: a :class:`FileRange` per range of
     about 1 MiB cut at safe points (:func:`plan_file_ranges`) and its size in bytes;
     whole files where no cut is safe (no pattern, a special token with a space or line
-    break, a codec not ASCII-compatible). CorpusError: bad codec, unreadable file.
+    break, a codec not ASCII-compatible). ``encoding``: one codec for every file, or
+    one per path. CorpusError: bad codec, unreadable file.
 
     >>> import pathlib, tempfile; p = pathlib.Path(tempfile.mkdtemp(), "a"); _ = p.write_text("word " * 600_000)
     >>> [(j.start, j.end) for j in file_jobs([p])[0]]
@@ -358,23 +359,25 @@ def file_jobs(
     """
     pat_str = pattern_string(pattern)
     specials = list(special_tokens)
-    try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise CorpusError(f"unknown encoding {encoding!r}") from None
-    codec = codecs.lookup(encoding).name.replace("-", "").replace("_", "")
-    no_cut = pat_str is None or any("\n" in s or " " in s for s in specials) or codec not in _BYTE_CUT_ENCODINGS
+    file_codecs = [encoding] * len(paths) if isinstance(encoding, str) else list(encoding)
+    if len(file_codecs) != len(paths):
+        raise CorpusError(f"{len(file_codecs)} encodings for {len(paths)} files")
+    no_cut = pat_str is None or any("\n" in s or " " in s for s in specials)
     jobs: list[FileRange] = []
     sizes: list[int] = []
-    for p in paths:
+    for p, enc in zip(paths, file_codecs):
         p = os.fspath(p)
         try:
+            codec = codecs.lookup(enc).name.replace("-", "").replace("_", "")
+        except LookupError:
+            raise CorpusError(f"unknown encoding {enc!r}") from None
+        try:
             size = os.path.getsize(p)
-            ranges = [(0, size)] if no_cut else plan_file_ranges(p)
+            ranges = [(0, size)] if no_cut or codec not in _BYTE_CUT_ENCODINGS else plan_file_ranges(p)
         except OSError as exc:
             raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
         for a, b in ranges:
-            jobs.append(FileRange(p, a, b, encoding=encoding, pat_str=pat_str, specials=specials, errors=errors))
+            jobs.append(FileRange(p, a, b, encoding=enc, pat_str=pat_str, specials=specials, errors=errors))
             sizes.append(b - a)
     return jobs, sizes
 
@@ -384,7 +387,7 @@ def count_files(
     *,
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
-    encoding: str = "utf-8",
+    encoding: str | Sequence[str] = "utf-8",
     cancel: Callable[[], bool] | None = None,
     workers: int | None = None,
     errors: str = "strict",
@@ -398,7 +401,7 @@ def count_files(
         paths: text files.
         pattern: pre-tokenizer name.
         special_tokens: special token texts, cut out before splitting.
-        encoding: the files' encoding (Python codec name).
+        encoding: the files' encoding (Python codec name), or one per path.
         cancel: returning True raises :class:`Cancelled`.
         workers: processes (default: all cores; 1 = this process).
         errors: decode error handler; ``"replace"`` trains on U+FFFD where

@@ -150,7 +150,7 @@ def count_files_dask(
     address: str,
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
-    encoding: str = "utf-8",
+    encoding: str | Sequence[str] = "utf-8",
     errors: str = "strict",
     cancel: Callable[[], bool] | None = None,
 ) -> Generator[Progress, None, tuple[Counter, int]]:

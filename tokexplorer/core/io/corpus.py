@@ -341,6 +341,11 @@ def _decode_as(p: Path, name: str, data: bytes, *, encoding: str, keep_bom: bool
     )
 
 
+def endings_note(lf: int, crlf: int, cr: int) -> str:
+    """The note of a file with mixed line endings (counts of LF, CRLF and CR line ends)."""
+    return f"mixed line endings: {lf} LF, {crlf} CRLF, {cr} CR (kept as they are)"
+
+
 def _file_record(
     p: Path,
     text: str,
@@ -361,10 +366,7 @@ def _file_record(
         notes = notes + (f"{p.name}: {ctrl}",)
     if ending == "mixed":
         crlf = text.count("\r\n")
-        notes = notes + (
-            f"mixed line endings: {text.count(chr(10)) - crlf} LF, {crlf} CRLF, "
-            f"{text.count(chr(13)) - crlf} CR (kept as they are)",
-        )
+        notes = notes + (endings_note(text.count("\n") - crlf, crlf, text.count("\r") - crlf),)
     return CorpusFile(
         p, text, size, encoding, guessed, bom, ending, len(text), count_lines(text),
         notes, lossy, utf8_error,

@@ -133,7 +133,7 @@ def read_corpus(
     files, errors = collect_files(paths, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0
-    yield Progress("reading", 0, total, f"{len(files)} files")
+    yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}")
     out: list[CorpusFile] = []
     for f in files:
         buf = bytearray()

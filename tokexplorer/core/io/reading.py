@@ -15,6 +15,12 @@ by :func:`training_files`:
 * an empty file is left out; unreadable and binary files never became corpus files
   (:attr:`Corpus.errors`).
 
+``count`` (which streams files, never holding one whole) keeps the same files with
+the same notes by :func:`counting_files`: a file that decodes strictly as UTF-8
+(or as ``--encoding``) is checked as it streams past; any other file is read
+whole and decoded by the same function as above, and counted with the codec it
+chose.
+
 Why the guess is used rather than refused: an exact decode loses nothing, the guess
 is always said in a note, and refusing it made the command line learn other merges
 than the window from the same folder while telling the user the same guess.
@@ -22,9 +28,18 @@ than the window from the same folder while telling the user the same guess.
 
 from __future__ import annotations
 
-from tokexplorer.core.io.corpus import Corpus, CorpusFile
+import codecs
+from collections.abc import Generator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
-__all__ = ["DAMAGED_HINT", "damaged_message", "training_files"]
+from tokexplorer.core.errors import CorpusError
+from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, decode_file_bytes, endings_note
+from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
+from tokexplorer.core.io.folders import CHUNK_BYTES, collect_files
+from tokexplorer.core.types import Progress
+
+__all__ = ["DAMAGED_HINT", "CountedFile", "counting_files", "damaged_message", "training_files"]
 
 
 #: How a user goes on with a damaged file, in the window's terms.
@@ -75,3 +90,145 @@ def training_files(
         elif f.n_chars:
             used.append(f)
     return used, problems
+
+
+@dataclass(frozen=True, slots=True)
+class CountedFile:
+    """A file ``count`` reads, and how.
+
+    Attributes:
+        path: the file.
+        encoding: the Python codec to decode all of it with (``"utf-8"``,
+            ``"utf-8-sig"``, a guessed ``"gb18030"``...).
+        notes: what reading it found (a guessed encoding, a BOM, control
+            characters...), each naming the file by its base name or not at all,
+            exactly as :class:`CorpusFile.notes`.
+        lossy: decoding replaces undecodable bytes with U+FFFD (only with ``allow_damaged``).
+        counted: False for a file left out: empty (its note says so) or damaged
+            (a line of the problems says so).
+    """
+
+    path: Path
+    encoding: str
+    notes: tuple[str, ...] = ()
+    lossy: bool = False
+    counted: bool = True
+
+
+def _streamed(path: Path, codec: str, *, bom: bool) -> Generator[int, None, tuple[str, ...] | None]:
+    """Decode ``path`` strictly with ``codec`` chunk by chunk, yielding bytes read; the
+    notes the in-memory reader would give, or None when a byte does not decode."""
+    decoder = codecs.getincrementaldecoder(codec)()
+    head, carry_cr = "", False
+    lf = crlf = cr = 0
+    with open(path, "rb") as fh:
+        while chunk := fh.read(CHUNK_BYTES):
+            try:
+                text = decoder.decode(chunk)
+            except UnicodeDecodeError:
+                return None
+            yield len(chunk)
+            if len(head) < BINARY_SNIFF_BYTES:
+                head += text[: BINARY_SNIFF_BYTES - len(head)]
+            if carry_cr and text.startswith("\n"):
+                crlf, cr, lf = crlf + 1, cr - 1, lf - 1
+            has_cr = "\r" in text  # most texts hold no CR: then one count only
+            n = text.count("\r\n") if has_cr else 0
+            crlf, lf = crlf + n, lf + text.count("\n") - n
+            cr += text.count("\r") - n if has_cr else 0
+            carry_cr = text.endswith("\r") if text else carry_cr
+    try:
+        decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
+    head = head.removeprefix("\ufeff") if bom else head
+    ctrl = control_note(head)
+    notes = [f"{path.name}: {ctrl}"] if ctrl else []
+    if sum(1 for k in (lf, crlf, cr) if k) > 1:
+        notes.append(endings_note(lf, crlf, cr))
+    return ("UTF-8 with BOM; BOM removed", *notes) if bom else tuple(notes)
+
+
+def _read_for_counting(path: Path, encoding: str | None) -> Generator[int, None, CorpusFile | CountedFile]:
+    """How ``count`` reads one file: a :class:`CountedFile` when it decodes strictly as it
+    streams, else the :class:`CorpusFile` of the in-memory reader. CorpusError: binary."""
+    with open(path, "rb") as fh:
+        head = fh.read(BINARY_SNIFF_BYTES)
+    found = detect_bom(head)
+    if not head or (encoding is None and found is not None and not found[0].startswith("UTF-8")):
+        return decode_file_bytes(path.read_bytes(), path=path, encoding=encoding)
+    if encoding is None:
+        check_binary(str(path), head)
+    codec = encoding if encoding is not None else "utf-8-sig" if found is not None else "utf-8"
+    bom = encoding is None and found is not None
+    notes = yield from _streamed(path, codec, bom=bom)
+    if notes is not None and (encoding is None or found is None):
+        return CountedFile(path, codecs.lookup(codec).name if encoding is not None else codec, notes)
+    # not strictly decodable (or a forced codec on a file with a BOM): the in-memory reader decides
+    return decode_file_bytes(path.read_bytes(), path=path, encoding=encoding)
+
+
+def counting_files(
+    paths: Sequence[PathLike],
+    *,
+    encoding: str | None = None,
+    allow_damaged: bool = False,
+    damaged_hint: str = DAMAGED_HINT,
+) -> Generator[Progress, None, tuple[list[CountedFile], list[str]]]:
+    """The files ``count`` reads and their codecs, by the rule of :func:`training_files`.
+
+    Args:
+        paths: files and folders (folders are walked as :func:`read_corpus` walks them).
+        encoding: a codec for every file (None: UTF-8, else guessed per file).
+        allow_damaged: also count files whose decode inserts U+FFFD.
+        damaged_hint: how to go on, ending the line of a damaged file (see :func:`damaged_message`).
+
+    Yields:
+        ``Progress("reading", bytes read, total bytes, file name)``.
+
+    Returns:
+        ``(files, problems)``: the files read, each with its codec and notes
+        (empty and damaged ones too, not :attr:`CountedFile.counted`); one line
+        per file left out (missing, unreadable, binary, damaged), naming it by its path.
+
+    Raises:
+        InputError: ``encoding`` is not a known codec.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "zh.txt").write_bytes("中文的文本，用来训练分词器。".encode("gbk"))
+    >>> _ = (d / "en.txt").write_text("plain text\\n", encoding="utf-8")
+    >>> from tokexplorer.core.types import run_to_end
+    >>> files, problems = run_to_end(counting_files([d]))
+    >>> [(f.path.name, f.encoding) for f in files], problems
+    ([('en.txt', 'utf-8'), ('zh.txt', 'gb18030')], [])
+    """
+    files, problems = collect_files(list(paths))
+    sizes = [f.stat().st_size for f in files]
+    total, before = sum(sizes), 0
+    out: list[CountedFile] = []
+    damaged: list[str] = []  # after the files that could not be read, as in training_files
+    for f, size in zip(files, sizes):
+        reading, done = _read_for_counting(f, encoding), before
+        before += size
+        try:
+            while True:
+                done += next(reading)
+                yield Progress("reading", done, total, f.name)
+        except StopIteration as stop:
+            got = stop.value
+            yield Progress("reading", before, total, f.name)
+        except CorpusError as exc:
+            problems.append(str(exc))
+            continue
+        except OSError as exc:
+            problems.append(f"{f}: cannot read ({exc.strerror or exc})")
+            continue
+        if isinstance(got, CountedFile):
+            out.append(got)
+        else:
+            left_out = got.lossy and not allow_damaged
+            if left_out:
+                damaged.append(damaged_message(got, hint=damaged_hint))
+            out.append(CountedFile(f, got.encoding, got.notes, got.lossy, counted=bool(got.text) and not left_out))
+    return out, problems + damaged

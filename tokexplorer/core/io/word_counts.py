@@ -270,7 +270,7 @@ def count_word_counts(
     *,
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
-    encoding: str = "utf-8",
+    encoding: str | Sequence[str] = "utf-8",
     errors: str = "strict",
     dask: str | None = None,
     workers: int | None = None,
@@ -282,7 +282,7 @@ def count_word_counts(
         paths: text files, read in byte ranges (never whole in memory).
         pattern: pre-tokenizer name.
         special_tokens: special token texts cut out before splitting.
-        encoding: the files' codec; errors: its error handler (``"replace"``
+        encoding: the files' codec, or one per path; errors: its error handler (``"replace"``
             counts U+FFFD where bytes are undecodable).
         dask: count on the Dask scheduler at this address (``"local"``: a local
             cluster; see :mod:`tokexplorer.core.bpe.dask_counting`); None: here,

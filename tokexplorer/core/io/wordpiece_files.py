@@ -11,7 +11,11 @@ BERT's ``vocab.txt`` is one piece per line, the line number (from 0) its id;
 it carries neither the normalizer nor the pre-tokenizer, so it holds a
 WordPiece trained with the ``bert`` pre-tokenizer only (its pieces never hold
 white space; a reader such as ``tokenizers``' ``BertWordPieceTokenizer`` splits
-text as BERT does).
+text as BERT does). The normalizer goes into a ``tokenizer_config.json`` written
+beside it (:func:`bert_config`): ``do_lower_case`` and ``strip_accents``, which
+transformers' ``BertTokenizer`` and our vocab.txt reader honour, so reading the
+export back gives the ids of the model (a reader without it would assume BERT's
+uncased default and also strip accents).
 
 >>> from tokexplorer.core.wordpiece import WordPiece
 >>> wp = loads_wordpiece(dumps_wordpiece(WordPiece(["[UNK]", "a", "##b"], lowercase=True)))
@@ -32,7 +36,7 @@ from tokexplorer.core.wordpiece import BERT_PATTERN, WordPiece, WordPieceMerge
 
 __all__ = [
     "WORDPIECE_MAGIC", "dumps_wordpiece", "load_wordpiece", "loads_wordpiece", "save_wordpiece",
-    "vocab_txt", "write_vocab_txt",
+    "bert_config", "vocab_txt", "write_vocab_txt",
 ]  # fmt: skip
 
 WORDPIECE_MAGIC = "tokexplorer-wordpiece"
@@ -148,12 +152,44 @@ def vocab_txt(wp: WordPiece) -> str:
     return "".join(p + "\n" for p in wp.vocab)
 
 
-def write_vocab_txt(wp: WordPiece, path: str | os.PathLike) -> Path:
-    """Write ``wp`` as BERT's ``vocab.txt`` at ``path`` (atomically); returns the path.
+def bert_config(wp: WordPiece) -> dict[str, object]:
+    """The ``tokenizer_config.json`` of ``wp`` exported as ``vocab.txt``: the keys
+    transformers' ``BertTokenizer`` takes (``do_lower_case``, ``strip_accents``,
+    ``tokenize_chinese_chars``, the special tokens), so a reader normalizes as ``wp`` does.
+
+    >>> from tokexplorer.core.wordpiece import WordPiece
+    >>> cfg = bert_config(WordPiece(["[UNK]", "[CLS]", "[SEP]", "a"], lowercase=True))
+    >>> cfg["do_lower_case"], cfg["strip_accents"], cfg["unk_token"]
+    (True, False, '[UNK]')
+    """
+    bert = {"cls_token": "[CLS]", "sep_token": "[SEP]", "pad_token": "[PAD]", "mask_token": "[MASK]"}
+    cfg: dict[str, object] = {
+        "tokenizer_class": "BertTokenizer",
+        "do_lower_case": wp.lowercase,
+        "strip_accents": wp.strip_accents,
+        "tokenize_chinese_chars": True,
+        "unk_token": wp.unk_token,
+    }
+    cfg.update({k: t for k, t in bert.items() if t in wp.vocab})
+    other = [t for t in wp.special_tokens if t != wp.unk_token and t not in bert.values()]
+    if other:
+        cfg["additional_special_tokens"] = other
+    return cfg
+
+
+def write_vocab_txt(wp: WordPiece, path: str | os.PathLike) -> tuple[Path, Path]:
+    """Write ``wp`` as BERT's ``vocab.txt`` at ``path`` and its :func:`bert_config`
+    as ``tokenizer_config.json`` in the same folder (both atomically).
+
+    Returns:
+        ``(vocab path, config path)``.
 
     Raises:
         InputError: see :func:`vocab_txt`.
         OSError: the folder is not writable.
     """
-    atomic_write_bytes(path, vocab_txt(wp).encode("utf-8"))
-    return Path(path)
+    text = vocab_txt(wp)
+    config = Path(path).with_name("tokenizer_config.json")
+    atomic_write_bytes(path, text.encode("utf-8"))
+    atomic_write_bytes(config, (json.dumps(bert_config(wp), ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+    return Path(path), config

@@ -32,12 +32,15 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     Whitespace removals and whitespace turned into spaces are counted; other
     rewrites are listed (up to three) and tagged NFKC when
     ``unicodedata2.normalize("NFKC", old) == new``. Texts longer than ``limit``
-    characters get counts only (the character diff is quadratic).
+    characters get counts only (the character diff is quadratic): how many of the
+    whitespace characters went, and how many other characters there were before and after.
 
     >>> describe_normalization("  lead and trail  ", "lead and trail")
     'normalized: 4 spaces removed'
     >>> describe_normalization("a\\ufe30b", "a..b")
     "normalized (NFKC): '︰' → '..'"
+    >>> describe_normalization("ﬁne  ﬁsh ", "fine fish", limit=4)
+    'normalized: 2 of 3 whitespace characters removed; non-whitespace characters rewritten by NFKC: 6 before, 8 after'
     >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")
     "normalized (NFKC): U+0001 removed; 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9)"
     """
@@ -49,10 +52,11 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
         other_n = [c for c in normalized if not c.isspace()]
         parts = []
         if ws_o != ws_n:
-            parts.append(f"{abs(ws_o - ws_n):,} whitespace characters {'removed' if ws_o > ws_n else 'added'}")
+            how = "removed" if ws_o > ws_n else "added"
+            parts.append(f"{abs(ws_o - ws_n):,} of {ws_o:,} whitespace characters {how}")
         if other_o != other_n:
-            tag = " (NFKC)" if unicodedata2.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
-            parts.append(f"other characters rewritten{tag} ({len(other_o):,} → {len(other_n):,})")
+            tag = " by NFKC" if unicodedata2.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
+            parts.append(f"non-whitespace characters rewritten{tag}: {len(other_o):,} before, {len(other_n):,} after")
         return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
     removed: dict[str, int] = {}
     to_space: dict[str, int] = {}
