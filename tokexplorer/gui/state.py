@@ -30,6 +30,9 @@ class AppState(QObject):
         tokenizers: the tokenizers shown as compare columns, in column order
             (list of :class:`Tokenizer`), no two named the same.
         sample_text: the text the compare pane tokenizes (str).
+        sample_source: where ``sample_text`` came from, e.g. ``"emoji.txt, 1 of 2 corpus
+            files"``; empty when it was typed or pasted (str).
+        sample_edited: True when ``sample_text`` was edited since it came from ``sample_source``.
         special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
 
     Signals:
@@ -38,6 +41,7 @@ class AppState(QObject):
         wordpiece_changed(object): a new WordPiece (``tokexplorer.core.wordpiece.model.WordPiece``) or None.
         tokenizers_changed(): the list of compare tokenizers changed.
         sample_text_changed(str): the compare sample text changed.
+        sample_source_changed(): ``sample_source`` or ``sample_edited`` changed.
         special_policy_changed(str): the special-token policy changed.
         inspect_requested(str, int, int): show this text in the byte inspector with
             the byte range [start, end) highlighted (end == start: nothing highlighted).
@@ -63,6 +67,7 @@ class AppState(QObject):
     wordpiece_changed = Signal(object)
     tokenizers_changed = Signal()
     sample_text_changed = Signal(str)
+    sample_source_changed = Signal()
     special_policy_changed = Signal(str)
     inspect_requested = Signal(str, int, int)
     raw_bytes_requested = Signal(str)
@@ -82,6 +87,8 @@ class AppState(QObject):
         self.wordpiece: WordPiece | None = None
         self.tokenizers: list[Tokenizer] = []
         self.sample_text: str = ""
+        self.sample_source: str = ""
+        self.sample_edited: bool = False
         self.special_policy: SpecialPolicy = "plain"
 
     def set_corpus(self, corpus: Corpus | None) -> None:
@@ -119,11 +126,31 @@ class AppState(QObject):
         name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
 
-    def set_sample_text(self, text: str) -> None:
-        """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed."""
+    def set_sample_text(self, text: str, *, source: str | None = None) -> None:
+        """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed.
+
+        ``source``: where the text comes from (see :attr:`sample_source`; ``""``: typed);
+        None: an edit of the current text, which keeps the source and marks it edited.
+        Emits :attr:`sample_source_changed` when the source or the edited mark changed.
+        """
+        before = (self.sample_source, self.sample_edited)
+        if source is not None:
+            self.sample_source, self.sample_edited = source, False
+        elif text != self.sample_text and self.sample_source:
+            self.sample_edited = True
         if text != self.sample_text:
             self.sample_text = text
             self.sample_text_changed.emit(text)
+        if (self.sample_source, self.sample_edited) != before:
+            self.sample_source_changed.emit()
+
+    def sample_label(self) -> str:
+        """What the compare text is, for labels and tooltips: ``"emoji.txt, 1 of 2 corpus
+        files"``, ``"text edited from emoji.txt, 1 of 2 corpus files"`` or ``"text typed or
+        pasted in Compare"``."""
+        if not self.sample_source:
+            return "text typed or pasted in Compare"
+        return f"text edited from {self.sample_source}" if self.sample_edited else self.sample_source
 
     def set_special_policy(self, policy: SpecialPolicy) -> None:
         """Set how special-token text is encoded; emits :attr:`special_policy_changed` when it changed."""

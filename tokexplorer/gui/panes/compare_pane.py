@@ -53,6 +53,7 @@ from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
+from tokexplorer.gui.widgets.compare_source import CompareSourceBar
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.token_column import TokenColumn
@@ -99,6 +100,7 @@ class ComparePane(QWidget):
         editor: the :class:`FaithfulTextEdit` holding the sample text byte for byte.
         line_endings: the :class:`LineEndingBar` (keep as is / normalize to LF,
             token counts of both), shown when the text has CRLF or CR.
+        source_bar: the :class:`CompareSourceBar`: which text this is; pick a corpus file.
         policy_combo: the special-token policy QComboBox.
         tiktoken_combo: the tiktoken encoding QComboBox (replaces the tiktoken column).
         add_button: QToolButton "Add column" with its menu, :attr:`add_menu`
@@ -153,6 +155,7 @@ class ComparePane(QWidget):
         self.editor.setPlaceholderText("Type or paste a sample text…")
         self.editor.set_text(self.state.sample_text)
         self.line_endings = LineEndingBar(self.state, self)
+        self.source_bar = CompareSourceBar(self.state, self)
         self.line_endings.text_replaced.connect(self.set_text)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -229,6 +232,7 @@ class ComparePane(QWidget):
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)
+        top_lay.addWidget(self.source_bar)
         top_lay.addWidget(self.editor)
         top_lay.addWidget(self.line_endings)
         top_lay.addLayout(controls)

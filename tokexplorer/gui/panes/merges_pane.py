@@ -38,7 +38,7 @@ from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
-from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
+from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
@@ -179,6 +179,7 @@ class MergesPane(QWidget):
         state = self.state
         state.bpe_changed.connect(self.set_bpe)
         state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
+        state.sample_source_changed.connect(self._name_fires_text)
         state.merge_requested.connect(self.jump_to_rank)
         state.training_merges.connect(self._on_training_merges)
         state.token_tree_requested.connect(self.show_tree_of_bytes)
@@ -328,6 +329,7 @@ class MergesPane(QWidget):
         self.jump_spin.blockSignals(False)
         self._update_count()
         self._update_plot()
+        self.view.fit_columns()
 
     def _corpus_bytes(self) -> int | None:
         corpus = self.state.corpus
@@ -368,21 +370,28 @@ class MergesPane(QWidget):
         bpe = self._bpe
         if bpe is None or not self.model.merges:
             return
-        text = self.state.sample_text
+        text, source = self.state.sample_text, self.state.sample_label()
         merges, vocab = self.model.merges, self.model.vocab
         index = self._index
 
-        def work(cancel: CancelFlag) -> tuple[str, MergeIndex, FireIndex]:
+        def work(cancel: CancelFlag) -> tuple[str, MergeIndex, FireIndex, str]:
             idx = index if index is not None else MergeIndex(merges, vocab)
-            return text, idx, fire_index(bpe, text, index=idx, cancel=cancel)
+            return text, idx, fire_index(bpe, text, index=idx, cancel=cancel), source
 
         self.fire_job.start(work, on_result=self._on_fires, on_error=self._on_worker_error)
 
-    def _on_fires(self, result: tuple[str, MergeIndex, FireIndex]) -> None:
-        self._fires_text, self._index, self._fires = result
+    def _on_fires(self, result: tuple[str, MergeIndex, FireIndex, str]) -> None:
+        self._fires_text, self._index, self._fires, source = result
         self.model.set_fire_counts(self._fires.counts)
+        self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=source))
+        self.view.fit_columns()
         if self._selected_rank is not None:
             self._show_fires(self._selected_rank)
+
+    def _name_fires_text(self) -> None:
+        """The Compare text was named anew (same text): the Fires header's tooltip says so."""
+        if self._fires is not None and self._fires_text == self.state.sample_text:
+            self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self.state.sample_label()))
 
     def _on_worker_error(self, exc: BaseException) -> None:
         self.state.status.emit(f"merge table: {user_message(exc)}")
