@@ -20,6 +20,7 @@ to count firings) runs in workers; the table stays responsive.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer
@@ -41,7 +42,7 @@ from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
+from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, MergeFilterControls, other_mode_hint
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
@@ -75,7 +76,9 @@ class MergesPane(QWidget):
         whole_check: show only the tokens no merge builds (shown when the model has some).
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
-        count_label: QLabel reading ``"N merges (M shown)"``.
+        count_label: QLabel reading ``"N merges (M shown)"`` (with a link to the other
+            filter mode when a search finds nothing).
+        filter_controls: the :class:`MergeFilterControls` holding the widgets above.
         tree_panel: the :class:`MergeTreePanel` ("Merge tree" tab); tree and
             tree_label are its :class:`MergeTreeWidget` and caption.
         fire_sites: the :class:`FireSitesView` ("Where it fires" tab); fires_text,
@@ -110,6 +113,7 @@ class MergesPane(QWidget):
         self.filter_edit, self.regex_check, self.hex_check = c.filter_edit, c.regex_check, c.hex_check
         self.script_combo, self.partial_combo, self.whole_check = c.script_combo, c.partial_combo, c.whole_check
         self.count_label, self.display_combo, self.jump_spin = c.count_label, c.display_combo, c.jump_spin
+        self.filter_controls = c
         self.view = MergeTableView(self.model)
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
@@ -166,6 +170,7 @@ class MergesPane(QWidget):
         self.script_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.partial_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.whole_check.toggled.connect(lambda _on: self.apply_filter())
+        self.count_label.linkActivated.connect(lambda link: self.filter_controls.set_mode(link.lstrip("#")))
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
         # Enter on the number already shown jumps too (valueChanged stays silent then)
@@ -225,6 +230,7 @@ class MergesPane(QWidget):
         self._filter_timer.stop()
         text = self.filter_edit.text()
         mode = "hex" if self.hex_check.isChecked() else "regex" if self.regex_check.isChecked() else "text"
+        self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
         needle = text if text.strip() else ""
         if mode == "hex":
             needle = needle.strip()
@@ -238,11 +244,13 @@ class MergesPane(QWidget):
             )
         except ValueError as exc:
             self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
-            msg = "not hex: use pairs like e4 bd" if mode == "hex" else str(exc).splitlines()[0]
-            self.count_label.setText(msg)
+            msg = "not hex: use pairs like e4 bd" if mode == "hex" else html.escape(str(exc).splitlines()[0])
+            self.count_label.setText(msg + other_mode_hint(needle, mode))
             return
         self.filter_edit.setStyleSheet("")
         self._update_count()
+        if needle and not self.model.rowCount():
+            self.count_label.setText(self.model.count_text() + other_mode_hint(needle, mode))
         self._reselect()
 
     def shown_count(self) -> int:

@@ -53,6 +53,7 @@ class CompareSourceBar(QWidget):
         super().__init__(parent)
         self.state = state
         self.label = QLabel(self)
+        self.label.setWordWrap(True)  # never cut: a long name takes a second line
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.file_combo = QComboBox(self)
         self.file_combo.setToolTip("Show another corpus file in Compare (its first 2,000,000 characters)")
