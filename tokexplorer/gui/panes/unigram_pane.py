@@ -37,6 +37,7 @@ class UnigramPane(QWidget):
     Attributes:
         model_combo: the Unigram models of the window.
         vocab_model, vocab_table: the pieces and their log probabilities.
+        splitter: the QSplitter of the piece table (widened to hold its columns) and the word panel.
         word: the :class:`UnigramWord` (lattice, n-best, samples).
         summary: the line above.
     """
@@ -58,7 +59,7 @@ class UnigramPane(QWidget):
         top.addWidget(QLabel("Unigram model:"))
         top.addWidget(self.model_combo)
         top.addWidget(self.summary, 1)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.vocab_table)
         split.addWidget(self.word)
         split.setStretchFactor(1, 3)
@@ -108,8 +109,19 @@ class UnigramPane(QWidget):
         else:
             self.vocab_model.set_scores(piece_scores(tok))
             self.vocab_table.resizeColumnsToContents()
+            self._show_all_columns()
             self.summary.setText(f"{tok.description}: each piece's log probability (sort by a column header)")
         self.word.set_tokenizer(tok)
+
+    def _show_all_columns(self) -> None:
+        """Widen the piece table to hold all its columns (at most half the pane)."""
+        table = self.vocab_table
+        need = table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if need > sizes[0]:
+            first = min(need, total // 2)
+            self.splitter.setSizes([first, total - first])
 
     def add_sampled_column(self, alpha: float) -> None:
         """Add a Compare column that encodes with segmentations of the current model sampled at ``alpha``."""
