@@ -51,11 +51,11 @@ def test_note_badge_folds_to_one_line_and_unfolds_on_click(qtbot):
     badge.show()
     note = "⚠ normalized: 28 spaces, 6 line breaks removed; 38 line breaks turned into spaces; 4 tabs"
     badge.set_note(note, tip="normalized: 28 spaces, 6 line breaks removed")
-    assert badge.is_cut() and badge.text().endswith("…") and badge.text() != note
+    assert badge.is_cut() and badge.text().endswith("…  ▸ more") and badge.text() != note
     assert badge.fontMetrics().horizontalAdvance(badge.text()) <= 300
     assert badge.toolTip() == f"normalized: 28 spaces, 6 line breaks removed\n{CLICK_HINT}"
     qtbot.mouseClick(badge, Qt.MouseButton.LeftButton)
-    assert badge.expanded and badge.text() == note and badge.wordWrap()
+    assert badge.expanded and badge.text() == note + "  ◂ less" and badge.full_text() == note and badge.wordWrap()
     assert badge.heightForWidth(300) >= 2 * badge.fontMetrics().height()  # wrapped over lines
     qtbot.mouseClick(badge, Qt.MouseButton.LeftButton)
     assert not badge.expanded and badge.is_cut()

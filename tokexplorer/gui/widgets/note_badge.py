@@ -1,4 +1,4 @@
-"""A note that fits its room: one line cut with "…" until clicked, then all of it.
+"""A note that fits its room: one line cut with "… ▸ more" until clicked, then all of it.
 
 :class:`NoteBadge` is the warning badge of a Compare column (normalizer changes,
 special-token text encoded as plain text...): it never makes the column wider, its
@@ -16,6 +16,8 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 CLICK_HINT = "(click the note to show all of it)"
 #: Said after the whole note in the tooltip of an unfolded badge.
 FOLD_HINT = "(click the note to fold it to one line)"
+#: Said at the end of a folded note that is cut, and of an unfolded one.
+MORE, LESS = "  ▸ more", "  ◂ less"
 #: Pixels of the label's width its style sheet's padding takes.
 PADDING = 10
 
@@ -50,7 +52,7 @@ class NoteBadge(QLabel):
 
     def is_cut(self) -> bool:
         """True when the note is folded and does not fit on one line (shown with "…")."""
-        return self.text() != self._full
+        return not self.expanded and self.text() != self._full
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
         if event.button() == Qt.MouseButton.LeftButton and (self.expanded or self.is_cut()):
@@ -67,11 +69,15 @@ class NoteBadge(QLabel):
 
     def _refresh(self) -> None:
         self.setWordWrap(self.expanded)
+        fm = self.fontMetrics()
+        room = max(60, self.contentsRect().width() - PADDING)
         if self.expanded:
+            self.setText(self._full + LESS)
+        elif fm.horizontalAdvance(self._full) <= room:
             self.setText(self._full)
         else:
-            room = max(60, self.contentsRect().width() - PADDING)
-            self.setText(self.fontMetrics().elidedText(self._full, Qt.TextElideMode.ElideRight, room))
+            room = max(30, room - fm.horizontalAdvance(MORE))
+            self.setText(fm.elidedText(self._full, Qt.TextElideMode.ElideRight, room) + MORE)
         if self.expanded or self.is_cut():
             self.setCursor(Qt.CursorShape.PointingHandCursor)
             self.setToolTip(f"{self._tip}\n{FOLD_HINT if self.expanded else CLICK_HINT}")
