@@ -1,4 +1,4 @@
-"""Nothing cut off: merge-table columns fit their header and largest number, the
+"""Nothing cut off: merge-table and code-point columns fit their header and widest value, the
 Compare notes badge unfolds to its whole text, the merge filter offers the other
 mode when a search finds nothing."""
 
@@ -6,11 +6,13 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from tokexplorer.core.text import utf8
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui.models.merge_filter import reads_as_hex
 from tokexplorer.gui.models.merge_model import COL_BYTES, COL_COUNT, COL_FIRES, COL_RANK, MergeTableModel
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.code_point_table import HEADERS, CodePointTable
 from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, other_mode_hint
 from tokexplorer.gui.widgets.merge_table_view import CELL_PADDING, MergeTableView, widest_numbers
 from tokexplorer.gui.widgets.note_badge import CLICK_HINT, NoteBadge
@@ -99,3 +101,18 @@ def test_merge_filter_offers_hex_when_text_finds_nothing(qtbot, cat_hat_bpe):
     pane.count_label.linkActivated.emit("#text")
     assert not pane.hex_check.isChecked() and pane.filter_edit.placeholderText() == PLACEHOLDERS["text"]
     assert pane.shown_count() > 0 and pane.count_label.text() == f"{n} merges ({pane.shown_count()} shown)"
+
+
+def test_code_point_columns_hold_their_widest_cell_in_any_row(qtbot):
+    table = CodePointTable()
+    qtbot.addWidget(table)
+    table.resize(900, 300)
+    table.show()
+    # the long name and the five-digit code point come last, far below the rows on screen
+    table.show_analysis(utf8.analyze("a" * 3000 + "\U0001f1fa"))
+    assert table.cell(3000, 3) == "REGIONAL INDICATOR SYMBOL LETTER U" and table.cell(3000, 1) == "U+1F1FA"
+    fm = table.fontMetrics()
+    for c in range(len(HEADERS) - 1):
+        widest = max(fm.horizontalAdvance(table.cell(r, c)) for r in range(table.rowCount()))
+        assert table.columnWidth(c) >= widest
+        assert table.columnWidth(c) >= table.horizontalHeader().sectionSizeHint(c)
