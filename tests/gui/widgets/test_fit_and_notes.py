@@ -5,6 +5,8 @@ mode when a search finds nothing."""
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import QTableView
 
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import MergeRecord
@@ -16,6 +18,8 @@ from tokexplorer.gui.widgets.code_point_table import HEADERS, CodePointTable
 from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, other_mode_hint
 from tokexplorer.gui.widgets.merge_table_view import CELL_PADDING, MergeTableView, widest_numbers
 from tokexplorer.gui.widgets.note_badge import CLICK_HINT, NoteBadge
+from tokexplorer.gui.widgets.table_fit import CELL_PADDING as TABLE_PADDING
+from tokexplorer.gui.widgets.table_fit import fit_columns, sample_rows
 
 
 def _model(n: int, first_count: int) -> MergeTableModel:
@@ -116,3 +120,23 @@ def test_code_point_columns_hold_their_widest_cell_in_any_row(qtbot):
         widest = max(fm.horizontalAdvance(table.cell(r, c)) for r in range(table.rowCount()))
         assert table.columnWidth(c) >= widest
         assert table.columnWidth(c) >= table.horizontalHeader().sectionSizeHint(c)
+
+
+def test_fit_columns_measures_rows_far_from_the_screen(qtbot):
+    model = QStandardItemModel(10_000, 2)
+    model.setHorizontalHeaderLabels(["Piece", "Count"])
+    for r in range(10_000):
+        model.setItem(r, 0, QStandardItem("ab"))
+        model.setItem(r, 1, QStandardItem(f"{r:,}"))
+    model.setItem(9_000, 0, QStandardItem("▁internationalization"))  # far below the screen
+    view = QTableView()
+    view.setModel(model)
+    qtbot.addWidget(view)
+    view.resize(400, 300)
+    view.show()
+    assert 9_000 in sample_rows(10_000)
+    fit_columns(view)
+    fm = view.fontMetrics()
+    assert view.columnWidth(0) >= fm.horizontalAdvance("▁internationalization") + TABLE_PADDING
+    assert view.columnWidth(1) >= fm.horizontalAdvance("9,999") + TABLE_PADDING
+    assert view.columnWidth(1) >= view.horizontalHeader().sectionSizeHint(1)

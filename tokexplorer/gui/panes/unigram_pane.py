@@ -18,6 +18,7 @@ from tokexplorer.core.analysis import piece_scores
 from tokexplorer.core.backends import SampledSentencePieceTokenizer, SentencePieceTokenizer
 from tokexplorer.gui.models.unigram_model import UnigramVocabModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.table_fit import fit_columns
 from tokexplorer.gui.widgets.unigram_word import UnigramWord
 
 _NONE_TEXT = (
@@ -108,7 +109,7 @@ class UnigramPane(QWidget):
             self.summary.setText(_NONE_TEXT)
         else:
             self.vocab_model.set_scores(piece_scores(tok))
-            self.vocab_table.resizeColumnsToContents()
+            fit_columns(self.vocab_table)  # every row, not only those on screen
             self._show_all_columns()
             self.summary.setText(f"{tok.description}: each piece's log probability (sort by a column header)")
         self.word.set_tokenizer(tok)
