@@ -106,7 +106,7 @@ def test_merge_model_cells(model):
     assert model.data(model.index(0, COL_FIRES), RawRole) == -1
     assert (
         model.data(model.index(4, COL_MERGED), Qt.ItemDataRole.ToolTipRole)
-        == "token id 260 · 3 bytes: E4 BD A0"
+        == "你\ntoken id 260 · 3 bytes: E4 BD A0"
     )
     assert model.data(QModelIndex()) is None
 

@@ -385,10 +385,12 @@ class MergeTableModel(TitledTableModel):
             return -1 if m.count is None else m.count
         return -1 if self._fires is None else self._fires[rec]
 
-    @staticmethod
-    def _token_tip(token_id: int, raw: bytes) -> str:
+    def _token_tip(self, token_id: int, raw: bytes) -> str:
+        """The whole token as shown (text mode: spaces as ␣; a narrow cell cuts it), then its id and bytes."""
+        shown = self.token_text(token_id)
+        shown = shown.replace(" ", "␣") if self._mode == "text" else shown
         hex_bytes = raw.hex(" ").upper() if raw else "(none)"
-        return f"token id {token_id} · {len(raw)} bytes: {hex_bytes}"
+        return f"{shown}\ntoken id {token_id} · {len(raw)} bytes: {hex_bytes}"
 
     # -- sorting -----------------------------------------------------------------
 
