@@ -43,15 +43,13 @@ from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.compare_source import COMPARE_MAX_CHARS, file_sample, file_source
 from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus
     from tokexplorer.gui.dialogs.pattern import PatternDialog
-
-#: Opening files shows at most this many characters of the first one in the compare pane.
-COMPARE_MAX_CHARS = 2_000_000
 
 TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
 TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
@@ -265,21 +263,26 @@ class MainWindow(QMainWindow):
 
     def _show_corpus_in_compare(self, corpus: Corpus | None) -> None:
         """Opening files shows the largest one in the compare pane and the byte
-        inspector (at most :data:`COMPARE_MAX_CHARS` characters of it); a streamed
-        corpus shows its sample, and both panes say so."""
+        inspector (at most :data:`COMPARE_MAX_CHARS` characters of it); the Compare
+        tab says which file it is and offers the others. A streamed corpus shows its
+        sample, and both panes say so."""
         if corpus is not None and corpus.streamed:
-            self.state.set_sample_text(corpus.sample)
+            self.state.set_sample_text(corpus.sample, source="the streamed corpus's sample")
             self.state.set_sample_note(corpus.sample_note)
             self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
             return
         files = [f for f in corpus.files if f.text] if corpus is not None else []
-        if not files or files[0].name == BUILTIN_SAMPLE_NAME:
+        if corpus is None or not files:
+            return
+        if files[0].name == BUILTIN_SAMPLE_NAME:
+            if self.state.sample_text == files[0].text:  # said, not replaced
+                self.state.set_sample_text(files[0].text, source=file_source(corpus, 0))
             return
         # the largest file that decoded cleanly: the most representative text
         clean = [f for f in files if not f.lossy] or files
         first = max(clean, key=lambda f: f.n_chars)
-        text = first.text[:COMPARE_MAX_CHARS]
-        self.state.set_sample_text(text)
+        text, source = file_sample(corpus, corpus.files.index(first))
+        self.state.set_sample_text(text, source=source)
         more = (
             f" (its first {COMPARE_MAX_CHARS:,} of {len(first.text):,} characters)"
             if len(first.text) > COMPARE_MAX_CHARS

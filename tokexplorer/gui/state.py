@@ -32,6 +32,9 @@ class AppState(QObject):
         sample_text: the text the compare pane tokenizes (str).
         sample_note: what that text is when it is part of a streamed corpus (its
             sample, :attr:`Corpus.sample_note`), else ``""``; cleared when it changes.
+        sample_source: where ``sample_text`` came from, e.g. ``"emoji.txt, 1 of 2 corpus
+            files"``; empty when it was typed or pasted (str).
+        sample_edited: True when ``sample_text`` was edited since it came from ``sample_source``.
         special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
 
     Signals:
@@ -43,6 +46,7 @@ class AppState(QObject):
             a text signal of type ``str`` would be copied through a QString for every
             receiver, 0.2 s for 3,400,000 characters, and lose lone surrogates).
         sample_note_changed(str): :attr:`sample_note` changed.
+        sample_source_changed(): ``sample_source`` or ``sample_edited`` changed.
         special_policy_changed(str): the special-token policy changed.
         inspect_requested(object, int, int): show this text (a ``str``, passed as
             it is, as for ``sample_text_changed``) in the byte inspector with
@@ -70,6 +74,7 @@ class AppState(QObject):
     tokenizers_changed = Signal()
     sample_text_changed = Signal(object)
     sample_note_changed = Signal(str)
+    sample_source_changed = Signal()
     special_policy_changed = Signal(str)
     inspect_requested = Signal(object, int, int)
     raw_bytes_requested = Signal(str)
@@ -90,6 +95,8 @@ class AppState(QObject):
         self.tokenizers: list[Tokenizer] = []
         self.sample_text: str = ""
         self.sample_note: str = ""
+        self.sample_source: str = ""
+        self.sample_edited: bool = False
         self.special_policy: SpecialPolicy = "plain"
 
     def set_corpus(self, corpus: Corpus | None) -> None:
@@ -127,12 +134,32 @@ class AppState(QObject):
         name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
 
-    def set_sample_text(self, text: str) -> None:
-        """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed."""
+    def set_sample_text(self, text: str, *, source: str | None = None) -> None:
+        """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed.
+
+        ``source``: where the text comes from (see :attr:`sample_source`; ``""``: typed);
+        None: an edit of the current text, which keeps the source and marks it edited.
+        Emits :attr:`sample_source_changed` when the source or the edited mark changed.
+        """
+        before = (self.sample_source, self.sample_edited)
+        if source is not None:
+            self.sample_source, self.sample_edited = source, False
+        elif text != self.sample_text and self.sample_source:
+            self.sample_edited = True
         if text != self.sample_text:
             self.sample_text = text
             self.set_sample_note("")
             self.sample_text_changed.emit(text)
+        if (self.sample_source, self.sample_edited) != before:
+            self.sample_source_changed.emit()
+
+    def sample_label(self) -> str:
+        """What the compare text is, for labels and tooltips: ``"emoji.txt, 1 of 2 corpus
+        files"``, ``"text edited from emoji.txt, 1 of 2 corpus files"`` or ``"text typed or
+        pasted in Compare"``."""
+        if not self.sample_source:
+            return "text typed or pasted in Compare"
+        return f"text edited from {self.sample_source}" if self.sample_edited else self.sample_source
 
     def set_sample_note(self, note: str) -> None:
         """Say what the compare text is (``"sample: first 200,000 characters of 1.0 GiB,

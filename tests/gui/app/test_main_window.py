@@ -90,7 +90,7 @@ def test_merge_table_filter_counts(qtbot, started):
     assert pane.shown_count() == sum(1 for m in bpe.merges if b"e" in m.merged)
     pane.filter_edit.setText("6")
     pane.apply_filter()
-    assert pane.count_label.text() == "not hex: use pairs like e4 bd"
+    assert pane.count_label.text() == "not hex: use pairs like e4 bd · <a href='#text'>search “6” as token text</a>"
     pane.filter_edit.clear()
     pane.apply_filter()
     assert pane.shown_count() == len(bpe.merges)

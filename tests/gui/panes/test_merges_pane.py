@@ -106,7 +106,7 @@ def test_merge_model_cells(model):
     assert model.data(model.index(0, COL_FIRES), RawRole) == -1
     assert (
         model.data(model.index(4, COL_MERGED), Qt.ItemDataRole.ToolTipRole)
-        == "token id 260 · 3 bytes: E4 BD A0"
+        == "你\ntoken id 260 · 3 bytes: E4 BD A0"
     )
     assert model.data(QModelIndex()) is None
 
@@ -315,7 +315,9 @@ def test_pane_jump_filters_and_plot_click(pane, qtbot):
     assert messages[-1] == "merge #99 does not exist"
     pane.hex_check.setChecked(True)  # unchecks regex
     assert not pane.regex_check.isChecked()
-    assert pane.count_label.text() == "not hex: use pairs like e4 bd"
+    assert pane.count_label.text() == (
+        "not hex: use pairs like e4 bd · <a href='#text'>search “\\p{Han}” as token text</a>"
+    )
     pane.filter_edit.setText("(")
     pane.hex_check.setChecked(False)
     pane.regex_check.setChecked(True)

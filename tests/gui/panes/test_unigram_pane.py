@@ -64,3 +64,18 @@ def test_sampled_column_goes_to_compare(qtbot, unigram):
     sampled = state.tokenizers[1]
     assert isinstance(sampled, SampledSentencePieceTokenizer) and sampled.alpha == 0.25
     assert pane.model_combo.count() == 1  # the sampled column is not offered as a model
+
+
+def test_piece_table_is_widened_to_hold_its_columns(qtbot, unigram):
+    state = AppState()
+    pane = UnigramPane(state)
+    qtbot.addWidget(pane)
+    pane.resize(1600, 900)
+    pane.show()
+    qtbot.waitExposed(pane)
+    table = pane.vocab_table
+    pane.splitter.setSizes([380, 1200])  # the pane's start: narrower than the four columns (387 px here)
+    state.set_tokenizers([unigram])
+    header = table.horizontalHeader()
+    assert pane.splitter.sizes()[0] >= header.length() + table.verticalScrollBar().sizeHint().width()
+    assert pane.splitter.sizes()[0] <= sum(pane.splitter.sizes()) // 2

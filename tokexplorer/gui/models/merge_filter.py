@@ -80,6 +80,19 @@ def parse_hex(text: str) -> bytes:
         raise ValueError(f"not hex: {text.strip()!r}") from None
 
 
+def reads_as_hex(text: str) -> bool:
+    """True when ``text`` is a hex filter :func:`parse_hex` accepts (at least one byte):
+    what the merge table suggests searching as hex when a text search finds nothing.
+
+    >>> reads_as_hex("e4 bd"), reads_as_hex("the"), reads_as_hex("abc")
+    (True, False, False)
+    """
+    try:
+        return bool(parse_hex(text))
+    except ValueError:
+        return False
+
+
 @dataclass(frozen=True, slots=True)
 class SearchIndex:
     """Per-record search columns: the merges in rank order, then the tokens no merge builds.

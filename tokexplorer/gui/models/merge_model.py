@@ -71,6 +71,13 @@ MERGE_COLUMNS: tuple[str, ...] = (
 )
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
 
+#: The Fires header's tooltip; ``text`` names the Compare text (``AppState.sample_label``).
+FIRES_TIP = (
+    "How often the merge fires when the Compare text is encoded; counted in: {text} "
+    "(0: not in that text, even if the merge is frequent in the corpus; pick another "
+    "corpus file above the Compare editor)"
+)
+
 #: Display modes of the token columns.
 DISPLAY_MODES: tuple[str, ...] = ("text", "hex", "gpt2")
 
@@ -82,8 +89,7 @@ _HEADER_TIPS = (
     "Length of the merged token in bytes",
     "How often the pair occurred in the pre-tokenized corpus when it was merged "
     "(empty: unknown, e.g. merges recovered from tiktoken ranks)",
-    "How often the merge fires when the sample text of the Compare tab is encoded "
-    "(0: not in that text, even if the merge is frequent in the corpus)",
+    FIRES_TIP.format(text="the text of the Compare tab"),
 )
 _WHOLE_TIP = (
     "token {id} · {n} bytes: {hex} · no merge builds it: rank-order merging of its bytes ends "
@@ -379,10 +385,12 @@ class MergeTableModel(TitledTableModel):
             return -1 if m.count is None else m.count
         return -1 if self._fires is None else self._fires[rec]
 
-    @staticmethod
-    def _token_tip(token_id: int, raw: bytes) -> str:
+    def _token_tip(self, token_id: int, raw: bytes) -> str:
+        """The whole token as shown (text mode: spaces as ␣; a narrow cell cuts it), then its id and bytes."""
+        shown = self.token_text(token_id)
+        shown = shown.replace(" ", "␣") if self._mode == "text" else shown
         hex_bytes = raw.hex(" ").upper() if raw else "(none)"
-        return f"token id {token_id} · {len(raw)} bytes: {hex_bytes}"
+        return f"{shown}\ntoken id {token_id} · {len(raw)} bytes: {hex_bytes}"
 
     # -- sorting -----------------------------------------------------------------
 

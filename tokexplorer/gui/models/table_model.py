@@ -90,6 +90,14 @@ class TitledTableModel(QAbstractTableModel):
             return self._title_tips[section]
         return None
 
+    def set_title_tip(self, section: int, tip: str) -> None:
+        """Make ``tip`` the header tooltip of column ``section`` (in range; the model was
+        given ``title_tips``) and tell the views."""
+        tips = list(self._title_tips)
+        tips[section] = tip
+        self._title_tips = tuple(tips)
+        self.headerDataChanged.emit(Qt.Orientation.Horizontal, section, section)
+
 
 class ValueRowsModel(TitledTableModel, Generic[T]):
     """Items shown one a row, a tuple of raw values each, sortable by any column.

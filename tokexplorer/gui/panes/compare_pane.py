@@ -9,12 +9,10 @@ badge, then the tokens. Columns are added with the "Add column" menu
 (:class:`~tokexplorer.gui.widgets.add_column_menu.AddColumnMenu`); the tiktoken
 combo replaces the first tiktoken column.
 
-The columns are tokenized one after the other by one
-:class:`~tokexplorer.gui.workers.Worker`, each result delivered as soon as it is
-ready; a newer request cancels the older one and stale results are dropped
-(:class:`~tokexplorer.gui.workers.LatestRequest`), so the latest text always wins
-and the window never waits for a tokenizer. Results are shown one column per
-event-loop turn.
+The columns are tokenized one after the other by one :class:`~tokexplorer.gui.workers.Worker`,
+each result delivered as soon as it is ready; a newer request cancels the older one and stale
+results are dropped (:class:`~tokexplorer.gui.workers.LatestRequest`), so the latest text always
+wins and the window never waits for a tokenizer. Results are shown one column per turn.
 
 Texts longer than :data:`~tokexplorer.core.analysis.compare.WINDOW_CHARS`
 characters are shown one *part* at a time (see
@@ -34,16 +32,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
-from PySide6.QtWidgets import (
-    QCheckBox,
-    QComboBox,
-    QHBoxLayout,
-    QLabel,
-    QPushButton,
-    QSplitter,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, tiktoken_names, tokenize_column
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
@@ -53,6 +42,7 @@ from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
 from tokexplorer.gui.widgets.compare_columns import CompareColumns
+from tokexplorer.gui.widgets.compare_source import CompareSourceBar
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.sample_note import SampleNote
@@ -100,6 +90,8 @@ class ComparePane(QWidget):
         editor: the :class:`FaithfulTextEdit` holding the sample text byte for byte.
         line_endings: the :class:`LineEndingBar` (keep as is / normalize to LF,
             token counts of both), shown when the text has CRLF or CR.
+        source_bar: the :class:`CompareSourceBar`: which text this is; pick a corpus file.
+        sample_note: the :class:`SampleNote` shown when the text is a streamed corpus's sample.
         policy_combo: the special-token policy QComboBox.
         tiktoken_combo: the tiktoken encoding QComboBox (replaces the tiktoken column).
         add_button: QToolButton "Add column" with its menu, :attr:`add_menu`
@@ -155,6 +147,7 @@ class ComparePane(QWidget):
         self.editor.set_text(self.state.sample_text)
         self.line_endings = LineEndingBar(self.state, self)
         self.sample_note = SampleNote(self.state, self)
+        self.source_bar = CompareSourceBar(self.state, self)
         self.line_endings.text_replaced.connect(self.set_text)
         self._debounce = QTimer(self)
         self._debounce.setSingleShot(True)
@@ -231,6 +224,7 @@ class ComparePane(QWidget):
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)
+        top_lay.addWidget(self.source_bar)
         top_lay.addWidget(self.sample_note)
         top_lay.addWidget(self.editor)
         top_lay.addWidget(self.line_endings)

@@ -20,6 +20,7 @@ to count firings) runs in workers; the table stays responsive.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer
@@ -38,10 +39,10 @@ from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
-from tokexplorer.gui.models.merge_model import COL_RANK, MergeTableModel
+from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
+from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, MergeFilterControls, other_mode_hint
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
@@ -75,7 +76,9 @@ class MergesPane(QWidget):
         whole_check: show only the tokens no merge builds (shown when the model has some).
         display_combo: Text / Hex bytes / GPT-2 bytes.
         jump_spin: rank to jump to (Enter jumps).
-        count_label: QLabel reading ``"N merges (M shown)"``.
+        count_label: QLabel reading ``"N merges (M shown)"`` (with a link to the other
+            filter mode when a search finds nothing).
+        filter_controls: the :class:`MergeFilterControls` holding the widgets above.
         tree_panel: the :class:`MergeTreePanel` ("Merge tree" tab); tree and
             tree_label are its :class:`MergeTreeWidget` and caption.
         fire_sites: the :class:`FireSitesView` ("Where it fires" tab); fires_text,
@@ -110,6 +113,7 @@ class MergesPane(QWidget):
         self.filter_edit, self.regex_check, self.hex_check = c.filter_edit, c.regex_check, c.hex_check
         self.script_combo, self.partial_combo, self.whole_check = c.script_combo, c.partial_combo, c.whole_check
         self.count_label, self.display_combo, self.jump_spin = c.count_label, c.display_combo, c.jump_spin
+        self.filter_controls = c
         self.view = MergeTableView(self.model)
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
@@ -166,6 +170,7 @@ class MergesPane(QWidget):
         self.script_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.partial_combo.currentIndexChanged.connect(lambda _i: self.apply_filter())
         self.whole_check.toggled.connect(lambda _on: self.apply_filter())
+        self.count_label.linkActivated.connect(lambda link: self.filter_controls.set_mode(link.lstrip("#")))
         self.display_combo.currentIndexChanged.connect(self._on_display_mode)
         self.jump_spin.valueChanged.connect(lambda v: self.jump_to_rank(v))
         # Enter on the number already shown jumps too (valueChanged stays silent then)
@@ -179,6 +184,7 @@ class MergesPane(QWidget):
         state = self.state
         state.bpe_changed.connect(self.set_bpe)
         state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
+        state.sample_source_changed.connect(self._name_fires_text)
         state.merge_requested.connect(self.jump_to_rank)
         state.training_merges.connect(self._on_training_merges)
         state.token_tree_requested.connect(self.show_tree_of_bytes)
@@ -224,6 +230,7 @@ class MergesPane(QWidget):
         self._filter_timer.stop()
         text = self.filter_edit.text()
         mode = "hex" if self.hex_check.isChecked() else "regex" if self.regex_check.isChecked() else "text"
+        self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
         needle = text if text.strip() else ""
         if mode == "hex":
             needle = needle.strip()
@@ -237,11 +244,13 @@ class MergesPane(QWidget):
             )
         except ValueError as exc:
             self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
-            msg = "not hex: use pairs like e4 bd" if mode == "hex" else str(exc).splitlines()[0]
-            self.count_label.setText(msg)
+            msg = "not hex: use pairs like e4 bd" if mode == "hex" else html.escape(str(exc).splitlines()[0])
+            self.count_label.setText(msg + other_mode_hint(needle, mode))
             return
         self.filter_edit.setStyleSheet("")
         self._update_count()
+        if needle and not self.model.rowCount():
+            self.count_label.setText(self.model.count_text() + other_mode_hint(needle, mode))
         self._reselect()
 
     def shown_count(self) -> int:
@@ -328,6 +337,7 @@ class MergesPane(QWidget):
         self.jump_spin.blockSignals(False)
         self._update_count()
         self._update_plot()
+        self.view.fit_columns()
 
     def _corpus_bytes(self) -> int | None:
         corpus = self.state.corpus
@@ -368,21 +378,28 @@ class MergesPane(QWidget):
         bpe = self._bpe
         if bpe is None or not self.model.merges:
             return
-        text = self.state.sample_text
+        text, source = self.state.sample_text, self.state.sample_label()
         merges, vocab = self.model.merges, self.model.vocab
         index = self._index
 
-        def work(cancel: CancelFlag) -> tuple[str, MergeIndex, FireIndex]:
+        def work(cancel: CancelFlag) -> tuple[str, MergeIndex, FireIndex, str]:
             idx = index if index is not None else MergeIndex(merges, vocab)
-            return text, idx, fire_index(bpe, text, index=idx, cancel=cancel)
+            return text, idx, fire_index(bpe, text, index=idx, cancel=cancel), source
 
         self.fire_job.start(work, on_result=self._on_fires, on_error=self._on_worker_error)
 
-    def _on_fires(self, result: tuple[str, MergeIndex, FireIndex]) -> None:
-        self._fires_text, self._index, self._fires = result
+    def _on_fires(self, result: tuple[str, MergeIndex, FireIndex, str]) -> None:
+        self._fires_text, self._index, self._fires, source = result
         self.model.set_fire_counts(self._fires.counts)
+        self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=source))
+        self.view.fit_columns()
         if self._selected_rank is not None:
             self._show_fires(self._selected_rank)
+
+    def _name_fires_text(self) -> None:
+        """The Compare text was named anew (same text): the Fires header's tooltip says so."""
+        if self._fires is not None and self._fires_text == self.state.sample_text:
+            self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self.state.sample_label()))
 
     def _on_worker_error(self, exc: BaseException) -> None:
         self.state.status.emit(f"merge table: {user_message(exc)}")

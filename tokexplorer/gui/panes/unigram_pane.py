@@ -18,6 +18,7 @@ from tokexplorer.core.analysis import piece_scores
 from tokexplorer.core.backends import SampledSentencePieceTokenizer, SentencePieceTokenizer
 from tokexplorer.gui.models.unigram_model import UnigramVocabModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.table_fit import fit_columns
 from tokexplorer.gui.widgets.unigram_word import UnigramWord
 
 _NONE_TEXT = (
@@ -37,6 +38,7 @@ class UnigramPane(QWidget):
     Attributes:
         model_combo: the Unigram models of the window.
         vocab_model, vocab_table: the pieces and their log probabilities.
+        splitter: the QSplitter of the piece table (widened to hold its columns) and the word panel.
         word: the :class:`UnigramWord` (lattice, n-best, samples).
         summary: the line above.
     """
@@ -58,7 +60,7 @@ class UnigramPane(QWidget):
         top.addWidget(QLabel("Unigram model:"))
         top.addWidget(self.model_combo)
         top.addWidget(self.summary, 1)
-        split = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter = split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(self.vocab_table)
         split.addWidget(self.word)
         split.setStretchFactor(1, 3)
@@ -107,9 +109,20 @@ class UnigramPane(QWidget):
             self.summary.setText(_NONE_TEXT)
         else:
             self.vocab_model.set_scores(piece_scores(tok))
-            self.vocab_table.resizeColumnsToContents()
+            fit_columns(self.vocab_table)  # every row, not only those on screen
+            self._show_all_columns()
             self.summary.setText(f"{tok.description}: each piece's log probability (sort by a column header)")
         self.word.set_tokenizer(tok)
+
+    def _show_all_columns(self) -> None:
+        """Widen the piece table to hold all its columns (at most half the pane)."""
+        table = self.vocab_table
+        need = table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        sizes = self.splitter.sizes()
+        total = sum(sizes)
+        if need > sizes[0]:
+            first = min(need, total // 2)
+            self.splitter.setSizes([first, total - first])
 
     def add_sampled_column(self, alpha: float) -> None:
         """Add a Compare column that encodes with segmentations of the current model sampled at ``alpha``."""

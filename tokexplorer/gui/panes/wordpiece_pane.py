@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWid
 from tokexplorer.core.wordpiece import WordPiece
 from tokexplorer.gui.models.wordpiece_model import WordPieceMergeModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.table_fit import fit_columns
 
 _NONE_TEXT = "No WordPiece yet: train one in the Corpus tab (algorithm \u201cWordPiece (ours)\u201d)."
 
@@ -65,4 +66,4 @@ class WordPiecePane(QWidget):
             f"highest score count / (left count × right count); at {differ:,} of {len(merges):,} steps plain "
             "BPE (the most frequent pair) would have merged another pair (bold)."
         )
-        self.table.resizeColumnsToContents()
+        fit_columns(self.table)  # every row, not only those on screen

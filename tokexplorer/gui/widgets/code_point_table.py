@@ -17,6 +17,9 @@ from tokexplorer.gui.widgets.glyphs import visible_char
 MAX_TABLE_ROWS = 5_000
 """At most this many code points are listed in the table."""
 
+#: Room around a cell's text, in pixels (the style's margins and a little air).
+CELL_PADDING = 12
+
 CodePointRow = tuple[str, str, str, str, int]
 
 HEADERS = ("#", "code point", "char", "name", "UTF-8 bytes", "grapheme")
@@ -105,9 +108,9 @@ class CodePointTable(QTableView):
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().hide()
         header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setResizeContentsPrecision(100)  # column widths from the rows on screen, not all of them
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
+        self.fit_columns()
 
     @property
     def rows(self) -> list[CodePointRow]:
@@ -129,4 +132,15 @@ class CodePointTable(QTableView):
         """List the code points of ``analysis`` (the first :data:`MAX_TABLE_ROWS`), scrolled to the top."""
         cps = analysis.code_points[:MAX_TABLE_ROWS]
         self._model.reset(cps, [code_point_row(cp, analysis.data) for cp in cps])
+        self.fit_columns()
         self.scrollToTop()
+
+    def fit_columns(self) -> None:
+        """Make every column but the last (which stretches) as wide as its header and
+        its widest cell in any row, not only the rows on screen (at most
+        :data:`MAX_TABLE_ROWS` rows: a few milliseconds)."""
+        fm, header, n = self.fontMetrics(), self.horizontalHeader(), self._model.rowCount()
+        for c in range(len(HEADERS) - 1):
+            texts = {self._model.cell(r, c) for r in range(n)}
+            widest = max((fm.horizontalAdvance(t) for t in texts), default=0)
+            self.setColumnWidth(c, max(header.sectionSizeHint(c), widest + CELL_PADDING))

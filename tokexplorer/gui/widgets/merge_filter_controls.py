@@ -5,11 +5,37 @@
 
 from __future__ import annotations
 
+import html
+
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox
 
 from tokexplorer.core.analysis import SCRIPTS
+from tokexplorer.gui.models.merge_filter import reads_as_hex
 from tokexplorer.gui.widgets.merge_table_view import partial_level_combo
+
+#: The filter box's placeholder in each filter mode (``"text"``, ``"regex"``, ``"hex"``).
+PLACEHOLDERS = {
+    "text": "Filter: token text (the, ␣the, 你); tick regex for a pattern, hex for bytes",
+    "regex": "Regex on the merged token's text: ^\\s, \\p{Han}{2}, ing$",
+    "hex": "Hex bytes inside the merged token: e4 bd, 0xF0 0x9F",
+}
+
+
+def other_mode_hint(needle: str, mode: str) -> str:
+    """The count label's offer of the other filter mode when ``needle`` (searched in
+    filter ``mode``) finds nothing or is refused: rich text with a ``#hex`` or
+    ``#text`` link, or ``""`` when no other mode fits.
+
+    Text or regex that reads as hex bytes is offered as hex; hex is offered as text.
+    """
+    shown = html.escape(needle.strip())
+    if mode != "hex" and reads_as_hex(needle):
+        return f" · “{shown}” reads as hex bytes: <a href='#hex'>search them as hex</a>"
+    if mode == "hex":
+        return f" · <a href='#text'>search “{shown}” as token text</a>"
+    return ""
+
 
 #: The display modes of the token columns: (label, mode of ``MergeTableModel.set_display_mode``).
 DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
@@ -23,10 +49,18 @@ class MergeFilterControls:
         script_combo: "any script" or one of ``core.analysis.SCRIPTS``.
         partial_combo: any token, partial UTF-8 only, or part of a grapheme only.
         whole_check: only the tokens no merge builds (shown when the model has some).
-        count_label: ``"N merges (M shown)"``, or the filter's error.
+        count_label: ``"N merges (M shown)"``, or the filter's error (rich text: a
+            search that finds nothing offers the other mode as a link, ``#hex`` or ``#text``).
         display_combo: Text / Hex bytes / GPT-2 bytes; jump_spin: the rank to jump to.
         filter_row, display_row: the two QHBoxLayouts holding them.
     """
+
+    def set_mode(self, mode: str) -> None:
+        """Tick the box of filter ``mode`` (``"text"``: neither) and make the placeholder say
+        what the box takes in it."""
+        self.hex_check.setChecked(mode == "hex")
+        self.regex_check.setChecked(mode == "regex")
+        self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
 
     def __init__(self) -> None:
         self.filter_row = self._filter_row()
@@ -34,7 +68,7 @@ class MergeFilterControls:
 
     def _filter_row(self) -> QHBoxLayout:
         self.filter_edit = QLineEdit()
-        self.filter_edit.setPlaceholderText("Filter: token text (the, ␣the, 你), a regex, or hex bytes (e4 bd)")
+        self.filter_edit.setPlaceholderText(PLACEHOLDERS["text"])
         self.filter_edit.setClearButtonEnabled(True)
         self.regex_check = QCheckBox("regex")
         self.regex_check.setToolTip(
@@ -51,6 +85,7 @@ class MergeFilterControls:
         self.whole_check = QCheckBox("whole-chunk only")
         self.whole_check.setToolTip("Keep the tokens no merge builds: emitted only when a whole chunk is the token")
         self.count_label = QLabel()
+        self.count_label.setTextFormat(Qt.TextFormat.RichText)
         self.count_label.setMinimumWidth(170)
         self.count_label.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         row = QHBoxLayout()

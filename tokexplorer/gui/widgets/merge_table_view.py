@@ -1,7 +1,7 @@
 """The merge table's view: a QTableView set up for :class:`MergeTableModel`.
 
-Rows of fixed height (200,000 rows scroll without measuring each), columns of
-fixed widths with the merged token taking what is left, single-row selection,
+Rows of fixed height (200,000 rows scroll without measuring each), columns as
+wide as their header and largest number with the merged token taking what is left, single-row selection,
 sorting by the header, and token columns drawn with spaces as ``␣``; and
 :func:`model_title`, the line above the table.
 """
@@ -52,16 +52,26 @@ def model_title(bpe: BPE) -> str:
 #: Shown in place of a space in the token columns (text mode).
 VISIBLE_SPACE = "␣"
 
-#: Width in pixels of each column at start (the merged token then stretches).
-COLUMN_WIDTHS = (
-    (COL_RANK, 64),
-    (COL_LEFT, 110),
-    (COL_RIGHT, 110),
-    (COL_MERGED, 150),
-    (COL_BYTES, 48),
-    (COL_COUNT, 72),
-    (COL_FIRES, 56),
-)
+#: Width in pixels of the token columns at start (at least their header's; the merged token then stretches).
+TOKEN_COLUMN_WIDTHS = ((COL_LEFT, 110), (COL_RIGHT, 110), (COL_MERGED, 150))
+
+#: Room around a cell's text, in pixels (the style's margins and a little air).
+CELL_PADDING = 14
+
+
+def widest_numbers(model: MergeTableModel) -> dict[int, str]:
+    """The display text of the largest value of each number column (Rank, Bytes,
+    Count, Fires) of ``model``'s rows, ``""`` for a column with no value."""
+    merges = model.merges
+    tokens = [m.merged for m in merges] + [model.vocab[i] for i in model.unbuilt]
+    counts = [m.count for m in merges if m.count is not None]
+    fires = model.fire_counts or []
+    return {
+        COL_RANK: str(max((m.rank for m in merges), default="")),
+        COL_BYTES: str(max((len(t) for t in tokens), default="")),
+        COL_COUNT: f"{max(counts):,}" if counts else "",
+        COL_FIRES: f"{max(fires):,}" if fires else "",
+    }
 
 
 class VisibleSpaceDelegate(QStyledItemDelegate):
@@ -102,6 +112,7 @@ class MergeTableView(QTableView):
     def __init__(self, model: MergeTableModel, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setModel(model)
+        self._merge_model = model
         self.setSortingEnabled(True)
         self.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -118,10 +129,21 @@ class MergeTableView(QTableView):
         hh = self.horizontalHeader()
         hh.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         hh.setStretchLastSection(False)
-        for col, width in COLUMN_WIDTHS:
-            self.setColumnWidth(col, width)
+        self.fit_columns()
         # the merged token takes the width left over (no blank band after Fires)
         hh.setSectionResizeMode(COL_MERGED, QHeaderView.ResizeMode.Stretch)
+
+    def fit_columns(self) -> None:
+        """Size every column to hold its header (sort arrow included) and, for the
+        number columns, their largest value (:func:`widest_numbers`); call it when
+        the merges or the fire counts change."""
+        hh = self.horizontalHeader()
+        model = self._merge_model
+        fm = self.fontMetrics()
+        for col, width in TOKEN_COLUMN_WIDTHS:
+            self.setColumnWidth(col, max(width, hh.sectionSizeHint(col)))
+        for col, text in widest_numbers(model).items():
+            self.setColumnWidth(col, max(hh.sectionSizeHint(col), fm.horizontalAdvance(text) + CELL_PADDING))
 
     def select_row(self, row: int, *, notify: bool = True) -> QModelIndex:
         """Make ``row`` the current, only selected row; returns its Rank cell.

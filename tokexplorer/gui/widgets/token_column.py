@@ -5,7 +5,7 @@ columns: file or encoding and family; pre-tokenizer or normalizer; vocabulary
 size) beside a remove button; below it come the token
 count and characters per token of the whole text, the part of a long text shown,
 the notes as a warning badge (special token text encoded as plain text,
-surrogates replaced, text changed by a normalizer), a one-line error in place of
+surrogates replaced, text changed by a normalizer; one line until clicked), a one-line error in place of
 the tokens, and the :class:`~tokexplorer.gui.widgets.token_view.TokenView`. A
 Hugging Face tokenizer's column also holds its
 :class:`~tokexplorer.gui.widgets.hf_stages.HFColumnPanel` (see :meth:`TokenColumn.set_panel`).
@@ -14,14 +14,15 @@ Hugging Face tokenizer's column also holds its
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetrics, QResizeEvent
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, column_notes, count_text, part_label
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
+from tokexplorer.gui.widgets.note_badge import NoteBadge
 from tokexplorer.gui.widgets.token_view import TokenView
 
 
@@ -41,7 +42,8 @@ class TokenColumn(QWidget):
         total_tokens: exact count of the whole text, or None.
         error: the last one-line error, or None.
         part_start: character offset of the shown part in the sample text.
-        header, count_label, notes_label, error_label, part_label: QLabels.
+        header, count_label, error_label, part_label: QLabels.
+        notes_label: the notes' :class:`NoteBadge` (one line; a click shows them all).
         remove_button: QToolButton ✕.
         view: the :class:`TokenView`.
         panel: the family's extra controls under the header (an
@@ -55,7 +57,6 @@ class TokenColumn(QWidget):
         self.tokenizer = tokenizer
         self.name = tokenizer.name if tokenizer is not None else ""
         self.part_start = 0
-        self._notes_text = ""
         self.tokenization: Tokenization | None = None
         self.total_tokens: int | None = None
         self.error: str | None = None
@@ -70,13 +71,11 @@ class TokenColumn(QWidget):
         self.part_label = QLabel("")
         self.part_label.setStyleSheet("QLabel { color: palette(placeholder-text); }")
         self.part_label.hide()
-        self.notes_label = QLabel("")
+        self.notes_label = NoteBadge(self)
         self.notes_label.setStyleSheet(
             f"QLabel {{ background: {theme.WARNING_BG.name()}; color: {theme.WARNING_TEXT.name()};"
             " border-radius: 3px; padding: 1px 4px; }"
         )
-        # the badge takes the column's width, never sets it (its text is elided to fit)
-        self.notes_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.notes_label.hide()
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
@@ -121,16 +120,6 @@ class TokenColumn(QWidget):
         if self.tokenization is not None:
             panel.set_text(self.tokenization.text)
 
-    def _elide_notes(self) -> None:
-        fm = self.notes_label.fontMetrics()
-        width = max(60, self.width() - 20)
-        self.notes_label.setText(fm.elidedText(self._notes_text, Qt.TextElideMode.ElideRight, width))
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        if self._notes_text:
-            self._elide_notes()
-
     def show_result(self, result: Tokenization | str | ColumnResult) -> None:
         """Show a result, a tokenization, or a one-line error in place of the tokens."""
         part = result if isinstance(result, ColumnResult) else ColumnResult.whole(result)
@@ -151,10 +140,8 @@ class TokenColumn(QWidget):
             self.part_label.hide()
         notes = column_notes(tz)
         if notes:
-            # one line, elided: the badge never takes the tokens' room; all notes in the tooltip
-            self._notes_text = "⚠ " + "; ".join(notes)
-            self._elide_notes()
-            self.notes_label.setToolTip("\n".join(notes))
+            # one line, elided, until clicked: the badge never takes the tokens' room unasked
+            self.notes_label.set_note("⚠ " + "; ".join(notes), tip="\n".join(notes))
             self.notes_label.show()
         else:
             self.notes_label.hide()

@@ -1,0 +1,81 @@
+"""Compare says which text it shows (a corpus file, which of how many, edited or not),
+offers the other corpus files, and the merge table's Fires column names that text."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from tokexplorer.gui.main_window import MainWindow
+from tokexplorer.gui.models.merge_model import COL_FIRES, FIRES_TIP
+from tokexplorer.gui.panes.merges_pane import MergesPane
+from tokexplorer.gui.state import AppState
+
+WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
+
+
+@pytest.fixture
+def window(qtbot):
+    w = MainWindow()
+    w.show_error_dialogs = False
+    qtbot.addWidget(w)
+    return w
+
+
+def test_compare_names_its_corpus_file_and_shows_another(qtbot, window, tmp_path):
+    zh, emoji = tmp_path / "zh.txt", tmp_path / "emoji.txt"
+    zh.write_text("汉字汉字\n", encoding="utf-8")
+    emoji.write_text("🙂 smile 🙂 smile 🙂\n", encoding="utf-8")
+    with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=WAIT):
+        window.open_paths([str(zh), str(emoji)])
+    state, bar = window.state, window.compare_pane.source_bar
+    names = [f.name for f in state.corpus.files]
+    i_emoji = names.index("emoji.txt")
+    # the file with most characters, and which of the corpus files it is
+    assert state.sample_text == "🙂 smile 🙂 smile 🙂\n"
+    assert bar.label.text() == f"Compare text: emoji.txt, {i_emoji + 1} of 2 corpus files"
+    combo = bar.file_combo
+    assert not combo.isHidden()
+    assert [combo.itemText(r) for r in range(combo.count())] == [
+        {"zh.txt": "zh.txt (5 characters)", "emoji.txt": "emoji.txt (18 characters)"}[n] for n in names
+    ]
+    assert combo.currentData() == i_emoji
+    i_zh = names.index("zh.txt")
+    combo.activated.emit(combo.findData(i_zh))  # the user picks zh.txt
+    assert state.sample_text == "汉字汉字\n"
+    assert window.compare_pane.editor.real_text() == "汉字汉字\n"
+    assert bar.label.text() == f"Compare text: zh.txt, {i_zh + 1} of 2 corpus files"
+    assert combo.currentData() == i_zh
+    window.compare_pane.set_text("汉字汉字 edited\n")
+    assert bar.label.text() == f"Compare text: text edited from zh.txt, {i_zh + 1} of 2 corpus files"
+
+
+def test_one_file_corpus_hides_the_choice(qtbot, window, tmp_path):
+    doc = tmp_path / "doc.txt"
+    doc.write_text("abc\n", encoding="utf-8")
+    with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=WAIT):
+        window.open_paths([str(doc)])
+    bar = window.compare_pane.source_bar
+    assert bar.label.text() == "Compare text: doc.txt, the corpus file"
+    assert bar.file_combo.isHidden()
+    window.state.set_sample_text("typed", source="")
+    assert bar.label.text() == "Compare text: text typed or pasted in Compare"
+
+
+def test_fires_header_tip_names_the_text_counted_in(qtbot, cat_hat_bpe):
+    state = AppState()
+    state.set_sample_text("the cat in the hat", source="cats.txt, 2 of 3 corpus files")
+    pane = MergesPane(state)
+    qtbot.addWidget(pane)
+    tip = Qt.ItemDataRole.ToolTipRole
+    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
+        state.set_bpe(cat_hat_bpe)
+    qtbot.waitUntil(lambda: pane.model.fire_counts is not None, timeout=10_000)
+    head = pane.model.headerData(COL_FIRES, Qt.Orientation.Horizontal, tip)
+    assert head == FIRES_TIP.format(text="cats.txt, 2 of 3 corpus files")
+    assert "counted in: cats.txt, 2 of 3 corpus files (0: not in that text" in head
+    with qtbot.waitSignal(pane.model.dataChanged, timeout=10_000):
+        state.set_sample_text("the hat")  # an edit: counted again, in the edited text
+    qtbot.waitUntil(lambda: pane.fire_sites_text() == "the hat", timeout=10_000)
+    head = pane.model.headerData(COL_FIRES, Qt.Orientation.Horizontal, tip)
+    assert head == FIRES_TIP.format(text="text edited from cats.txt, 2 of 3 corpus files")
