@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
 from tokexplorer.core.backends.huggingface.spans import (
+    added_notes,
     char_to_byte_offsets,
     first_line,
     guarded,
@@ -275,6 +276,35 @@ class HuggingFaceTokenizer(Tokenizer):
         notes.extend(self.build_notes)
         exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize` from the library's ids and sequence ids, without
+        spans: the post-processor's tokens are those of no sequence; only a text with the
+        unknown id needs the spans (the text each unknown token swallowed), and gets
+        :meth:`_tokenize`'s notes.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            TokexplorerError: the library failed.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(self._policy_notes(t, special))
+        enc = self.encoding(t, special=special)
+        if self.config.unk_id is not None and self.config.unk_id in enc.ids:
+            return self._run(cleaned, special, self.add_special_tokens).notes
+        normalized = self.normalize(t)
+        if normalized != t:
+            from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+            notes.append(describe_normalization(t, normalized))
+        adds = self.post_processor_adds()
+        added: list[str] = []
+        if adds and self.add_special_tokens:
+            added = [p for p, seq in zip(enc.tokens, enc.sequence_ids) if seq is None]
+        notes.extend(added_notes(added, adds and not self.add_special_tokens))
+        notes.extend(self.build_notes)
+        return tuple(notes)
 
     def post_processor_adds(self) -> bool:
         """True when the post-processor adds tokens to a single text (``[CLS]``, a BOS)."""

@@ -264,21 +264,27 @@ class SentencePieceTokenizer(Tokenizer):
         raw = self.processor.encode(clean_text(text).text, out_type="serialized_proto")
         return [(p.piece, p.id, p.begin, p.end) for p in parse_pieces(raw)]
 
+    def _raw_normalized(self, text: str) -> str | None:
+        """The normalizer's own output (``▁`` kept), or None without ``SentencePieceNormalizer``."""
+        if self._normalizer is None:
+            return None
+        try:
+            out = self._normalizer.Normalize(text)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001
+            return None
+        return out if isinstance(out, str) else None
+
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
         dummy prefix dropped (``"  lead and trail  "`` → ``"lead and trail"`` under
         ``nmt_nfkc``)."""
-        if self._normalizer is not None:
-            try:
-                out = self._normalizer.Normalize(text)
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException:  # noqa: BLE001
-                out = None
-            if isinstance(out, str):
-                if self.info.add_dummy_prefix and out.startswith(WS):
-                    out = out[1:]
-                return out.replace(WS, " ")
+        out = self._raw_normalized(text)
+        if out is not None:
+            if self.info.add_dummy_prefix and out.startswith(WS):
+                out = out[1:]
+            return out.replace(WS, " ")
         # fallback: rebuild from the pieces, keeping unknown text as it was
         pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
@@ -319,6 +325,47 @@ class SentencePieceTokenizer(Tokenizer):
         notes.extend(_unknown_notes(unknown_surfaces))
         exact = normalized is None and _tiles(spans, len(src))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
+        notes, the normalizer's (SentencePiece's own normalizer) and, only when the
+        text may hold unknown pieces (:meth:`_may_be_unknown`), the unknown-piece
+        notes, which need the pieces' spans (then :meth:`_tokenize` gives them all).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
+        notes.extend(self._special_notes(t, special))
+        if self._may_be_unknown(t):
+            return self._tokenize(cleaned, special=special, cancel=None).notes
+        normalized_text = self.normalize(t)
+        if normalized_text != t:
+            notes.append(describe_normalization(t, normalized_text))
+        return tuple(notes)
+
+    def _may_be_unknown(self, text: str) -> bool:
+        """False when no piece of ``text`` can be the unknown piece. A BPE, Unigram or
+        character model gives the unknown piece only to a character that is not one
+        of its pieces (or, Unigram, an unused one): when every character of the
+        normalized text is a used piece, there is none. Otherwise (or a word model)
+        the ids say whether there is one."""
+        sp = self.processor
+        raw = self._raw_normalized(text)
+        if raw is not None and self.info.model_type in ("bpe", "unigram", "char"):
+            covered = True
+            for ch in set(raw):
+                tid = sp.piece_to_id(ch)
+                if self._is_unknown[tid] or self._is_control[tid] or sp.is_unused(tid):
+                    covered = False
+                    break
+            if covered:
+                return False
+        unknown = [i for i in range(self._n) if self._is_unknown[i]]
+        return bool(unknown) and unknown[0] in sp.encode(text, out_type=int)
 
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""

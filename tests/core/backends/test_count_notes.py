@@ -1,0 +1,76 @@
+"""Counting paths print notes without building tokens (issue 14): ``Tokenizer.notes``
+of SentencePiece and Hugging Face tokenizers comes from ids, sequence ids and the
+normalizer, and must be exactly the notes of ``tokenize`` (which builds spans), on
+multilingual text with unknown pieces, special-token spellings, normalization and
+the post-processor on and off."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import hf
+from fixtures.multilingual import multilingual_text
+from tokexplorer.core.backends import HuggingFaceTokenizer
+
+TEXTS = [
+    multilingual_text(400, seed=3),
+    "The cat sat on the mat.\ncafé naïve\n",
+    "hello <s> world </s> <|endoftext|> [CLS] ok\n",
+    "plain ascii words only\n",
+    "",
+    "  lead and trail  \n\n",
+    "a\ufe30b \u00a0 x\x00y",
+]
+
+
+def _policies():
+    return ("plain", "special")
+
+
+@pytest.mark.parametrize("name", ["SP120", "SPID", "SPBF"])
+def test_sentencepiece_notes_are_those_of_tokenize(sp_models, name):
+    tok = sp_models[name]
+    for text in TEXTS:
+        for special in _policies():
+            assert tok.notes(text, special=special) == tok.tokenize(text, special=special).notes, (text, special)
+
+
+def test_sentencepiece_notes_without_unknown_pieces_skip_the_spans(sp_models, monkeypatch):
+    """A text whose characters are all pieces gets its notes without ``_tokenize``; one
+    holding a character that is no piece still says which unknown pieces it got."""
+    tok = sp_models["SP120"]
+    text = "the cat sat on the mat\n"
+    want = tok.tokenize(text).notes
+    unknown_text = "the cat \u4e2d\u6587 \U0001f30a\n"
+    want_unknown = tok.tokenize(unknown_text).notes
+    assert any("unknown piece" in n for n in want_unknown)
+
+    def refuse(*_a, **_k):
+        raise AssertionError("spans built for a text without unknown pieces")
+
+    monkeypatch.setattr(type(tok), "_tokenize", refuse)
+    assert tok.notes(text) == want
+    monkeypatch.undo()
+    assert tok.notes(unknown_text) == want_unknown
+
+
+@pytest.mark.parametrize("build", [hf.byte_level_bpe, hf.wordpiece, hf.unigram])
+@pytest.mark.parametrize("add", [True, False])
+def test_huggingface_notes_are_those_of_tokenize(build, add):
+    tok = HuggingFaceTokenizer(build())
+    tok.add_special_tokens = add
+    for text in TEXTS:
+        for special in _policies():
+            assert tok.notes(text, special=special) == tok.tokenize(text, special=special).notes, (text, special)
+
+
+def test_notes_under_raise_refuse_as_tokenize_does(sp_models):
+    from tokexplorer.core.errors import SpecialTokenError
+
+    for tok in (sp_models["SP120"], HuggingFaceTokenizer(hf.byte_level_bpe())):
+        text = "a <s> b <|endoftext|>"
+        with pytest.raises(SpecialTokenError) as want:
+            tok.tokenize(text, special="raise")
+        with pytest.raises(SpecialTokenError) as got:
+            tok.notes(text, special="raise")
+        assert str(got.value) == str(want.value)
