@@ -205,7 +205,7 @@ def test_each_tokenizer_row_shows_when_it_is_done(qtbot, toks):
             for key in TABLE_COLUMNS:
                 assert pane.cell_text(r, key) == format_cell(row[key])
         assert pane.chart.series and [n for n, _v in pane.chart.series] == [toks[0].name]
-        qtbot.waitUntil(lambda: f"now {gated.name} (1 done)" in pane.message.text(), timeout=WAIT)
+        qtbot.waitUntil(lambda: pane.message.text().endswith(f"now {gated.name}; 1 of 2 done"), timeout=WAIT)
         assert pane.progress.format() == "%p%"
         with qtbot.waitSignal(pane.computed, timeout=WAIT) as blocker:
             gate.set()

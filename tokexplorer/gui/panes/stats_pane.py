@@ -90,7 +90,8 @@ class StatsPane(QWidget):
         self.stats: CorpusStats | None = None
         self._shown: CorpusStats | None = None  # in the table: the stats, or the rows done so far
         self._computing = ""  # the message while computing
-        self._done = 0  # tokenizers done in the running computation
+        self._counting: list[str] = []  # names of the running computation's tokenizers
+        self._done = 0  # how many of them are done
         self._job = LatestRequest(self)
         pause_while_hidden(self, [self._job])  # statistics of a large corpus wait while another tab is shown
 
@@ -208,8 +209,8 @@ class StatsPane(QWidget):
             f"computing over {n:,} file{'s' if n != 1 else ''} with {len(toks)} tokenizers "
             f"(special tokens: {policy})…"
         )
-        self._done = 0
-        self.message.setText(self._computing)
+        self._counting, self._done = [t.name for t in toks], 0
+        self._say_counting()
         return worker
 
     def cancel(self) -> None:
@@ -245,12 +246,18 @@ class StatsPane(QWidget):
         self.progress.setRange(0, 1000)
         self.progress.setValue(int(1000 * p.done / p.total))
         self.progress.setFormat("%p%")  # the tokenizer's name goes in the message beside it: never cut
-        self.message.setText(f"{self._computing} now {p.message} ({self._done} done)")
+
+    def _say_counting(self) -> None:
+        """The message while computing: which tokenizer is counted, how many are done."""
+        n, done = len(self._counting), self._done
+        now = f" now {self._counting[done]};" if done < n else ""
+        self.message.setText(f"{self._computing}{now} {done} of {n} done")
 
     def _on_partial(self, partial: CorpusStats) -> None:
         """Show the rows of the tokenizers done so far (the statistics are not final yet)."""
         self._done = len(partial.tokenizers)
         self._fill(partial)
+        self._say_counting()
 
     def _on_error(self, exc: BaseException) -> None:
         message = user_message(exc)
