@@ -74,3 +74,28 @@ def test_notes_under_raise_refuse_as_tokenize_does(sp_models):
         with pytest.raises(SpecialTokenError) as got:
             tok.notes(text, special="raise")
         assert str(got.value) == str(want.value)
+
+
+def _lines():
+    return [line.rstrip("\r\n") for line in multilingual_text(600, seed=11).splitlines(True)] + ["", "a\ud800b"]
+
+
+@pytest.mark.parametrize("name", ["SP120", "SPID", "SPBF"])
+def test_sentencepiece_round_trips_in_one_call_are_those_of_each_line(sp_models, name):
+    tok = sp_models[name]
+    lines = _lines()
+    want = [tok.decode(tok.encode(t)) == t for t in lines]
+    assert True in want and False in want
+    assert tok.round_trips(lines) == want
+    assert tok.round_trips(lines, special="special") == want
+    assert tok.round_trips([]) == []
+
+
+@pytest.mark.parametrize("build", [hf.byte_level_bpe, hf.wordpiece, hf.unigram])
+def test_huggingface_round_trips_in_one_batch_are_those_of_each_line(build):
+    tok = HuggingFaceTokenizer(build())
+    lines = _lines() + ["x <|endoftext|> y"]
+    for special in ("plain", "special"):
+        want = [tok.round_trip(t, special=special) == t for t in lines]
+        assert tok.round_trips(lines, special=special) == want
+    assert False in want

@@ -34,7 +34,7 @@ from operator import ne, sub
 
 import regex
 
-from tokexplorer.core.backends import HuggingFaceTokenizer, Tokenizer
+from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer
 from tokexplorer.core.text import SPACE_DELIMITED, classify_line, grapheme_part_tokens
 from tokexplorer.core.types import SpecialPolicy
 
@@ -413,13 +413,10 @@ def span_block(
             g.unknown += 1
         if ti in grapheme_parts:
             g.grapheme_part += 1
-    if isinstance(tokenizer, HuggingFaceTokenizer):
-        for text, g in zip(texts, per_line):
-            if text and tokenizer.round_trip(text, special=special) != text:
-                g.roundtrip_failed = 1
-    elif tokenizer.family == "sentencepiece":
-        for text, g in zip(texts, per_line):
-            if text and tokenizer.decode(tokenizer.encode(text, special=special)) != text:
+    if isinstance(tokenizer, (HuggingFaceTokenizer, SentencePieceTokenizer)):  # each line on its own, in one call
+        kept = tokenizer.round_trips(texts, special=special)
+        for text, g, ok in zip(texts, per_line, kept):
+            if text and not ok:
                 g.roundtrip_failed = 1
     elif tokenizer.decode_bytes(tz.ids) != bl.block.encode("utf-8"):
         for g in per_line:

@@ -389,6 +389,33 @@ class HuggingFaceTokenizer(Tokenizer):
             self._policy_notes(cleaned.text, special)
         return self.library_decode(self.encoding(cleaned.text, special=special, add_special_tokens=False).ids)
 
+    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
+        """Per text, whether :meth:`round_trip` gives it back, from one batch call
+        into the library each way (``encode_batch`` without the post-processor's
+        tokens, ``decode_batch``).
+
+        >>> from tokenizers import Tokenizer, models, pre_tokenizers, decoders
+        >>> lib = Tokenizer(models.WordLevel({"hi": 0, "[UNK]": 1}, unk_token="[UNK]"))
+        >>> lib.pre_tokenizer, lib.decoder = pre_tokenizers.Whitespace(), decoders.WordPiece()
+        >>> HuggingFaceTokenizer(lib).round_trips(["hi hi", "hi yo"])
+        [True, False]
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`round_trip`.
+        """
+        check_special_policy(special)
+        cleaned = [clean_text(t).text for t in texts]
+        if special == "raise":
+            for t in cleaned:
+                self._policy_notes(t, special)
+        if not cleaned:
+            return []
+        lib = self.library_for(special)
+        encs = guarded("encoding the text", lambda: lib.encode_batch(cleaned, add_special_tokens=False))
+        ids = [e.ids for e in encs]
+        back = guarded("decoding", lambda: self.tokenizer.decode_batch(ids, skip_special_tokens=False))
+        return [b == t for b, t in zip(back, texts)]
+
     def piece(self, token_id: int) -> str:
         """The library's own string for an id (``"Ġhi"``, ``"##ing"``, ``"[CLS]"``);
         ``""`` for an id not in the vocabulary."""

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 from tokexplorer.core.backends.sentencepiece.proto import (
@@ -365,7 +365,12 @@ class SentencePieceTokenizer(Tokenizer):
             if covered:
                 return False
         unknown = [i for i in range(self._n) if self._is_unknown[i]]
-        return bool(unknown) and unknown[0] in sp.encode(text, out_type=int)
+        return bool(unknown) and unknown[0] in self._ids(text)
+
+    def _ids(self, text: str | list[str]) -> Any:
+        """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
+        a subclass may sample)."""
+        return self.processor.encode(text, out_type=int)
 
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
@@ -468,6 +473,21 @@ class SentencePieceTokenizer(Tokenizer):
         if special == "raise":
             return self._tokenize(cleaned, special=special, cancel=cancel).ids
         return list(self.processor.encode(cleaned.text, out_type=int))
+
+    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
+        """Per text, whether ``decode(encode(text)) == text``, the ids of all texts
+        from one call into SentencePiece (``encode`` of the list, ``out_type=int``).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
+        """
+        check_special_policy(special)
+        cleaned = [clean_text(t).text for t in texts]
+        if special == "raise":
+            ids = [self.encode(t, special=special) for t in texts]
+        else:
+            ids = self._ids(cleaned) if cleaned else []
+        return [self.decode(i) == t for i, t in zip(ids, texts)]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
