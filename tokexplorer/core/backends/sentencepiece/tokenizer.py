@@ -18,8 +18,11 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+import regex
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
@@ -39,9 +42,19 @@ from tokexplorer.core.errors import (
     ModelFormatError,
     SpecialTokenError,
 )
-from tokexplorer.core.text import CleanText, clean_text
+from tokexplorer.core.text import LINE_START_CUT, CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
+
+#: Probe texts for :attr:`SentencePieceTokenizer.line_cuts_exact`: each is cut after its line break.
+_LINE_PROBES: tuple[str, ...] = (
+    "ab.\nCd 12", "x\n\u4f60\u597d", "end!\nThe 9", "q\nQ", "1\n2", "\u00e9t\u00e9\nZ", "a)\nb", "\u4f60\n\u597d"
+)  # fmt: skip
+
+#: Characters per part when the unknown pieces of a long text are looked for part by part.
+NOTE_PART_CHARS = 65_536
+
+_LINE_START = regex.compile(LINE_START_CUT)
 
 # --------------------------------------------------------------------------
 # the tokenizer
@@ -340,32 +353,65 @@ class SentencePieceTokenizer(Tokenizer):
         notes = list(cleaned.notes)
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
         notes.extend(self._special_notes(t, special))
-        if self._may_be_unknown(t):
-            return self._tokenize(cleaned, special=special, cancel=None).notes
+        surfaces: list[str] = []
+        if not self._all_pieces(t):  # it may hold unknown pieces
+            if self.line_cuts_exact:
+                surfaces = self._unknown_surfaces(t)
+            elif any(self._is_unknown[i] for i in set(self._ids(t))):
+                return self._tokenize(cleaned, special=special, cancel=None).notes
         normalized_text = self.normalize(t)
         if normalized_text != t:
             notes.append(describe_normalization(t, normalized_text))
+        notes.extend(_unknown_notes(surfaces))
         return tuple(notes)
 
-    def _may_be_unknown(self, text: str) -> bool:
-        """False when no piece of ``text`` can be the unknown piece. A BPE, Unigram or
+    @cached_property
+    def line_cuts_exact(self) -> bool:
+        """True when cutting a text after a line break that follows a non-space and
+        precedes a letter or digit (:data:`~tokexplorer.core.text.LINE_START_CUT`)
+        never changes its ids: the ids of probes cut there are those of the two
+        sides. Not for a model whose normalizer keeps the line break (Mistral's
+        ``<0x0A>``): the text after a cut would get a ``▁`` of its own."""
+        for probe in _LINE_PROBES:
+            cut = probe.index("\n") + 1
+            if self._ids(probe) != self._ids(probe[:cut]) + self._ids(probe[cut:]):
+                return False
+        return True
+
+    def _unknown_surfaces(self, text: str) -> list[str]:
+        """The original text of each unknown piece of ``text``, in order, from the
+        pieces with spans of only the parts that hold one (parts of about
+        :data:`NOTE_PART_CHARS` characters cut at line starts; needs :attr:`line_cuts_exact`)."""
+        cuts = [0]
+        for m in _LINE_START.finditer(text):
+            if m.start() - cuts[-1] >= NOTE_PART_CHARS:
+                cuts.append(m.start())
+        cuts.append(len(text))
+        parts = [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
+        unknown = {i for i in range(self._n) if self._is_unknown[i]}
+        surfaces: list[str] = []
+        for part, ids in zip(parts, self._ids(parts)):
+            if not unknown.isdisjoint(ids):
+                pieces = parse_pieces(self._encode_proto(part))
+                src = part.encode("utf-8")
+                spans, _inside = self._piece_spans(pieces, part, src)
+                surfaces += [src[b:e].decode("utf-8", "replace") for p, (b, e) in zip(pieces, spans) if p.id in unknown]
+        return surfaces
+
+    def _all_pieces(self, text: str) -> bool:
+        """True when no piece of ``text`` can be the unknown piece: a BPE, Unigram or
         character model gives the unknown piece only to a character that is not one
-        of its pieces (or, Unigram, an unused one): when every character of the
-        normalized text is a used piece, there is none. Otherwise (or a word model)
-        the ids say whether there is one."""
+        of its pieces (or, Unigram, an unused one), and every character of the
+        normalized text is a used piece. False otherwise (a word model: always)."""
         sp = self.processor
         raw = self._raw_normalized(text)
-        if raw is not None and self.info.model_type in ("bpe", "unigram", "char"):
-            covered = True
-            for ch in set(raw):
-                tid = sp.piece_to_id(ch)
-                if self._is_unknown[tid] or self._is_control[tid] or sp.is_unused(tid):
-                    covered = False
-                    break
-            if covered:
+        if raw is None or self.info.model_type not in ("bpe", "unigram", "char"):
+            return False
+        for ch in set(raw):
+            tid = sp.piece_to_id(ch)
+            if self._is_unknown[tid] or self._is_control[tid] or sp.is_unused(tid):
                 return False
-        unknown = [i for i in range(self._n) if self._is_unknown[i]]
-        return bool(unknown) and unknown[0] in self._ids(text)
+        return True
 
     def _ids(self, text: str | list[str]) -> Any:
         """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
