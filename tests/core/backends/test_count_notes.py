@@ -114,3 +114,20 @@ def test_unknown_pieces_are_found_part_by_part(sp_models, monkeypatch, name):
     assert tok.notes(text) == want
     if name == "SP120":
         assert tok.line_cuts_exact and any("unknown piece" in n for n in want)
+
+
+def test_long_normalization_counts_are_those_of_each_character():
+    """The counts-only note of a long text: white space and other characters counted
+    as ``str.isspace`` tells them, character by character."""
+    import unicodedata2
+
+    from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+    text = multilingual_text(3000, seed=5) + "\u2028\x1c\x85"
+    normalized = unicodedata2.normalize("NFKC", " ".join(text.split()))
+    ws = sum(c.isspace() for c in text) - sum(c.isspace() for c in normalized)
+    other = [len([c for c in t if not c.isspace()]) for t in (text, normalized)]
+    assert describe_normalization(text, normalized) == (
+        f"normalized: {ws:,} whitespace characters removed; "
+        f"other characters rewritten (NFKC) ({other[0]:,} → {other[1]:,})"
+    )

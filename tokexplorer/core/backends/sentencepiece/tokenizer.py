@@ -52,7 +52,7 @@ _LINE_PROBES: tuple[str, ...] = (
 )  # fmt: skip
 
 #: Characters per part when the unknown pieces of a long text are looked for part by part.
-NOTE_PART_CHARS = 65_536
+NOTE_PART_CHARS = 2_048
 
 _LINE_START = regex.compile(LINE_START_CUT)
 
