@@ -105,12 +105,12 @@ def test_huggingface_round_trips_in_one_batch_are_those_of_each_line(build):
 def test_unknown_pieces_are_found_part_by_part(sp_models, monkeypatch, name):
     """A model whose ids do not change at line starts looks for unknown pieces only in
     the parts that hold one (cut at line starts); the notes are those of the whole text."""
-    from tokexplorer.core.backends.sentencepiece import tokenizer as sp_tokenizer
+    from tokexplorer.core.backends.sentencepiece import notes as sp_notes
 
     tok = sp_models[name]
     text = "\n".join(f"Line {i} the cat {multilingual_text(12, seed=i)}" for i in range(60))
     want = tok.tokenize(text).notes
-    monkeypatch.setattr(sp_tokenizer, "NOTE_PART_CHARS", 200)
+    monkeypatch.setattr(sp_notes, "NOTE_PART_CHARS", 200)
     assert tok.notes(text) == want
     if name == "SP120":
         assert tok.line_cuts_exact and any("unknown piece" in n for n in want)

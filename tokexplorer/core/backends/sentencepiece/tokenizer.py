@@ -22,11 +22,16 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import regex
-
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+from tokexplorer.core.backends.sentencepiece.notes import (
+    all_pieces,
+    line_cuts_exact,
+    special_notes,
+    unknown_notes,
+    unknown_surfaces,
+)
 from tokexplorer.core.backends.sentencepiece.proto import (
     BYTE_PIECE,
     WS,
@@ -36,25 +41,14 @@ from tokexplorer.core.backends.sentencepiece.proto import (
     parse_pieces,
     user_defined_ids,
 )
-from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans
+from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans, spans_tile
 from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
-    SpecialTokenError,
 )
-from tokexplorer.core.text import LINE_START_CUT, CleanText, clean_text
+from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
-
-#: Probe texts for :attr:`SentencePieceTokenizer.line_cuts_exact`: each is cut after its line break.
-_LINE_PROBES: tuple[str, ...] = (
-    "ab.\nCd 12", "x\n\u4f60\u597d", "end!\nThe 9", "q\nQ", "1\n2", "\u00e9t\u00e9\nZ", "a)\nb", "\u4f60\n\u597d"
-)  # fmt: skip
-
-#: Characters per part when the unknown pieces of a long text are looked for part by part.
-NOTE_PART_CHARS = 2_048
-
-_LINE_START = regex.compile(LINE_START_CUT)
 
 # --------------------------------------------------------------------------
 # the tokenizer
@@ -325,7 +319,7 @@ class SentencePieceTokenizer(Tokenizer):
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(self._special_notes(t, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
         src = t.encode("utf-8")
         pieces = parse_pieces(self._encode_proto(t))
         spans, inside = self._piece_spans(pieces, t, src)
@@ -335,8 +329,8 @@ class SentencePieceTokenizer(Tokenizer):
         if normalized_text != t:
             normalized = normalized_text
             notes.append(describe_normalization(t, normalized_text))
-        notes.extend(_unknown_notes(unknown_surfaces))
-        exact = normalized is None and _tiles(spans, len(src))
+        notes.extend(unknown_notes(unknown_surfaces))
+        exact = normalized is None and spans_tile(spans, len(src))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
@@ -352,66 +346,36 @@ class SentencePieceTokenizer(Tokenizer):
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(self._special_notes(t, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
         surfaces: list[str] = []
-        if not self._all_pieces(t):  # it may hold unknown pieces
-            if self.line_cuts_exact:
-                surfaces = self._unknown_surfaces(t)
+        if not all_pieces(self._raw_normalized(t), self.info.model_type, self._is_used_piece):
+            if self.line_cuts_exact:  # the unknown pieces of the parts that hold one
+                unknown = [i for i in range(self._n) if self._is_unknown[i]]
+                surfaces = unknown_surfaces(t, unknown, self._ids, self._spans)
             elif any(self._is_unknown[i] for i in set(self._ids(t))):
                 return self._tokenize(cleaned, special=special, cancel=None).notes
         normalized_text = self.normalize(t)
         if normalized_text != t:
             notes.append(describe_normalization(t, normalized_text))
-        notes.extend(_unknown_notes(surfaces))
+        notes.extend(unknown_notes(surfaces))
         return tuple(notes)
 
     @cached_property
     def line_cuts_exact(self) -> bool:
-        """True when cutting a text after a line break that follows a non-space and
-        precedes a letter or digit (:data:`~tokexplorer.core.text.LINE_START_CUT`)
-        never changes its ids: the ids of probes cut there are those of the two
-        sides. Not for a model whose normalizer keeps the line break (Mistral's
-        ``<0x0A>``): the text after a cut would get a ``▁`` of its own."""
-        for probe in _LINE_PROBES:
-            cut = probe.index("\n") + 1
-            if self._ids(probe) != self._ids(probe[:cut]) + self._ids(probe[cut:]):
-                return False
-        return True
+        """True when a cut at a line start (:data:`~tokexplorer.core.text.LINE_START_CUT`) never
+        changes the ids (:func:`~tokexplorer.core.backends.sentencepiece.notes.line_cuts_exact`)."""
+        return line_cuts_exact(self._ids)
 
-    def _unknown_surfaces(self, text: str) -> list[str]:
-        """The original text of each unknown piece of ``text``, in order, from the
-        pieces with spans of only the parts that hold one (parts of about
-        :data:`NOTE_PART_CHARS` characters cut at line starts; needs :attr:`line_cuts_exact`)."""
-        cuts = [0]
-        for m in _LINE_START.finditer(text):
-            if m.start() - cuts[-1] >= NOTE_PART_CHARS:
-                cuts.append(m.start())
-        cuts.append(len(text))
-        parts = [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
-        unknown = {i for i in range(self._n) if self._is_unknown[i]}
-        surfaces: list[str] = []
-        for part, ids in zip(parts, self._ids(parts)):
-            if not unknown.isdisjoint(ids):
-                pieces = parse_pieces(self._encode_proto(part))
-                src = part.encode("utf-8")
-                spans, _inside = self._piece_spans(pieces, part, src)
-                surfaces += [src[b:e].decode("utf-8", "replace") for p, (b, e) in zip(pieces, spans) if p.id in unknown]
-        return surfaces
+    def _is_used_piece(self, piece: str) -> bool:
+        """True when ``piece`` is a piece of the model, neither unknown, control nor unused."""
+        tid = self.processor.piece_to_id(piece)
+        return not (self._is_unknown[tid] or self._is_control[tid] or self.processor.is_unused(tid))
 
-    def _all_pieces(self, text: str) -> bool:
-        """True when no piece of ``text`` can be the unknown piece: a BPE, Unigram or
-        character model gives the unknown piece only to a character that is not one
-        of its pieces (or, Unigram, an unused one), and every character of the
-        normalized text is a used piece. False otherwise (a word model: always)."""
-        sp = self.processor
-        raw = self._raw_normalized(text)
-        if raw is None or self.info.model_type not in ("bpe", "unigram", "char"):
-            return False
-        for ch in set(raw):
-            tid = sp.piece_to_id(ch)
-            if self._is_unknown[tid] or self._is_control[tid] or sp.is_unused(tid):
-                return False
-        return True
+    def _spans(self, text: str) -> list[tuple[int, int, int]]:
+        """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
+        pieces = parse_pieces(self._encode_proto(text))
+        spans, _inside = self._piece_spans(pieces, text, text.encode("utf-8"))
+        return [(p.id, b, e) for p, (b, e) in zip(pieces, spans)]
 
     def _ids(self, text: str | list[str]) -> Any:
         """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
@@ -421,31 +385,6 @@ class SentencePieceTokenizer(Tokenizer):
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
-
-    def _special_notes(self, text: str, special: SpecialPolicy) -> list[str]:
-        """Notes on control pieces and user-defined symbols spelled in ``text``.
-
-        Raises:
-            SpecialTokenError: ``special="raise"`` and ``text`` spells one.
-        """
-        user = self.user_defined_symbols
-        found = [s for s in self.special_tokens if s and s in text]
-        if found and special == "raise":
-            what = "user-defined symbol" if found[0] in user else "control piece"
-            raise SpecialTokenError(
-                f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
-                "as its special id or 'plain' to encode it as ordinary text"
-            )
-        notes: list[str] = []
-        for s in found:
-            if s not in user:
-                notes.append(f"{s!r} encoded as plain text")
-            elif special == "plain":
-                notes.append(
-                    f"{s!r} is a user-defined symbol of this model: SentencePiece always "
-                    f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
-                )
-        return notes
 
     def _piece_spans(
         self, pieces: Sequence[Piece], text: str, src: bytes
@@ -558,38 +497,3 @@ class SentencePieceTokenizer(Tokenizer):
         if self.info.add_dummy_prefix and out.startswith(b" "):
             out = out[1:]
         return out
-
-
-#: The way out named by the unknown-piece note: the training options that keep every character.
-UNKNOWN_HINT = (
-    "to keep such characters, train with byte fallback (--byte-fallback), "
-    "or on a corpus that holds them with character coverage 1.0"
-)
-
-
-def _unknown_notes(unknown_surfaces: Sequence[str]) -> list[str]:
-    """The notes about unknown pieces: how many, the first five texts they swallowed,
-    how many characters are lost, and how to keep them."""
-    if not unknown_surfaces:
-        return []
-    shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
-    more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
-    n = len(unknown_surfaces)
-    lost = sum(len(s) for s in unknown_surfaces)
-    notes = [
-        f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}; "
-        f"{lost} character{'s' if lost != 1 else ''} lost; {UNKNOWN_HINT}"
-    ]
-    if any("\x00" in s for s in unknown_surfaces):
-        notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
-    return notes
-
-
-def _tiles(spans: Sequence[tuple[int, int]], n_bytes: int) -> bool:
-    """True when ``spans`` are contiguous from byte 0 to ``n_bytes``."""
-    pos = 0
-    for b, e in spans:
-        if b != pos:
-            return False
-        pos = e
-    return pos == n_bytes
