@@ -405,3 +405,19 @@ def test_switch_interval_short_while_ids_are_prefetched_then_restored():
     assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
     ids.close()
     assert sys.getswitchinterval() == before
+
+
+def test_each_tokenizer_result_is_yielded_when_done(toks):
+    """Issue 14: after each tokenizer, the statistics of those done so far (the window
+    shows their rows at once); closing the generator midway ends it cleanly."""
+    from tokexplorer.core.analysis.stats import CorpusStats
+
+    whole = compute_stats(toks, FILES)
+    gen = corpus_stats_iter(toks, FILES)
+    partials = [p for p in gen if isinstance(p, CorpusStats)]
+    assert [[t.name for t in p.tokenizers] for p in partials] == [[t.name for t in toks[:k]] for k in (1, 2, 3)]
+    assert [p.rows() for p in partials] == [CorpusStats(whole.special, whole.files, whole.tokenizers[:k]).rows()
+                                            for k in (1, 2, 3)]  # fmt: skip
+    gen = corpus_stats_iter(toks, FILES)
+    next(gen)
+    gen.close()  # GeneratorExit is not one tokenizer's failure

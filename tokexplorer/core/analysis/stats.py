@@ -337,8 +337,9 @@ def corpus_stats_iter(
     special: SpecialPolicy = "plain",
     cancel: CancelCheck | None = None,
     block_chars: int = BLOCK_CHARS,
-) -> Generator[Progress, None, CorpusStats]:
-    """Compute :class:`CorpusStats`, yielding progress (for a GUI worker).
+) -> Generator[Progress | CorpusStats, None, CorpusStats]:
+    """Compute :class:`CorpusStats`, yielding progress and each tokenizer's result as
+    soon as it is done (for a GUI worker).
 
     Args:
         tokenizers: the tokenizers, in column order.
@@ -350,7 +351,8 @@ def corpus_stats_iter(
 
     Yields:
         :class:`Progress` ``("statistics", done, total)`` in bytes, summed over
-        tokenizers, with the tokenizer's name as message.
+        tokenizers, with the tokenizer's name as message; after each tokenizer, the
+        :class:`CorpusStats` of the tokenizers done so far (a new object each time).
 
     Returns:
         the :class:`CorpusStats`. A tokenizer that fails (``SpecialTokenError``
@@ -418,7 +420,7 @@ def corpus_stats_iter(
             raise
         except TokexplorerError as exc:
             ts = TokenizerStats(tok.name, tok.description, tok.family, error=str(exc))
-        except (KeyboardInterrupt, SystemExit):
+        except (KeyboardInterrupt, SystemExit, GeneratorExit):  # GeneratorExit: the caller closed us
             raise
         except BaseException as exc:  # noqa: BLE001 - one tokenizer's failure is one row
             first = (str(exc).strip().splitlines() or [""])[0]
@@ -427,6 +429,7 @@ def corpus_stats_iter(
             ts.by_script = {s: by_script[s] for s in SCRIPTS if s in by_script}
         ts.counted_with, ts.notes = tok.counting_engine, tok.counting_notes
         results.append(ts)
+        yield CorpusStats(special, tuple(names), list(results))
     return CorpusStats(special, tuple(names), results)
 
 

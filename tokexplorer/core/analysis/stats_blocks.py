@@ -239,15 +239,15 @@ def span_block(
             g.unknown += 1
         if ti in grapheme_parts:
             g.grapheme_part += 1
-    from tokexplorer.core.backends import HuggingFaceTokenizer  # (loaded where one is counted)
+    adapters: tuple[type, ...] = ()
+    if tokenizer.family in ("huggingface", "sentencepiece"):  # (their adapters loaded where one is counted)
+        from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
 
-    if isinstance(tokenizer, HuggingFaceTokenizer):
-        for text, g in zip(texts, per_line):
-            if text and tokenizer.round_trip(text, special=special) != text:
-                g.roundtrip_failed = 1
-    elif tokenizer.family == "sentencepiece":
-        for text, g in zip(texts, per_line):
-            if text and tokenizer.decode(tokenizer.encode(text, special=special)) != text:
+        adapters = (HuggingFaceTokenizer, SentencePieceTokenizer)
+    if isinstance(tokenizer, adapters):  # each line on its own, in one call
+        kept = tokenizer.round_trips(texts, special=special)
+        for text, g, ok in zip(texts, per_line, kept):
+            if text and not ok:
                 g.roundtrip_failed = 1
     elif tokenizer.decode_bytes(tz.ids) != bl.block.encode("utf-8"):
         for g in per_line:

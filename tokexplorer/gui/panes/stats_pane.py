@@ -89,6 +89,10 @@ class StatsPane(QWidget):
         super().__init__(parent)
         self.state = state
         self.stats: CorpusStats | None = None
+        self._shown: CorpusStats | None = None  # in the table: the stats, or the rows done so far
+        self._computing = ""  # the message while computing
+        self._counting: list[str] = []  # names of the running computation's tokenizers
+        self._done = 0  # how many of them are done
         self._job = LatestRequest(self)
         pause_while_hidden(self, [self._job])  # statistics of a large corpus wait while another tab is shown
 
@@ -198,6 +202,7 @@ class StatsPane(QWidget):
             else streamed_stats_iter(toks, streamed, special=policy, cancel=cancel),
             on_result=self._on_done,
             on_progress=self._on_progress,
+            on_yielded=self._on_partial,
             on_error=self._on_error,
             on_cancelled=self._on_cancelled,
         )
@@ -206,10 +211,12 @@ class StatsPane(QWidget):
         self.progress.setRange(0, 0)
         self.progress.show()
         n = len(files)
-        self.message.setText(
+        self._computing = (
             f"computing over {n:,} file{'s' if n != 1 else ''} with {len(toks)} tokenizers "
             f"(special tokens: {policy})…"
         )
+        self._counting, self._done = [t.name for t in toks], 0
+        self._say_counting()
         return worker
 
     def cancel(self) -> None:
@@ -244,7 +251,19 @@ class StatsPane(QWidget):
             return
         self.progress.setRange(0, 1000)
         self.progress.setValue(int(1000 * p.done / p.total))
-        self.progress.setFormat(f"{p.message}: %p%")
+        self.progress.setFormat("%p%")  # the tokenizer's name goes in the message beside it: never cut
+
+    def _say_counting(self) -> None:
+        """The message while computing: which tokenizer is counted, how many are done."""
+        n, done = len(self._counting), self._done
+        now = f" now {self._counting[done]};" if done < n else ""
+        self.message.setText(f"{self._computing}{now} {done} of {n} done")
+
+    def _on_partial(self, partial: CorpusStats) -> None:
+        """Show the rows of the tokenizers done so far (the statistics are not final yet)."""
+        self._done = len(partial.tokenizers)
+        self._fill(partial)
+        self._say_counting()
 
     def _on_error(self, exc: BaseException) -> None:
         message = user_message(exc)
@@ -254,6 +273,8 @@ class StatsPane(QWidget):
 
     def _on_cancelled(self) -> None:
         self._idle()
+        if self.stats is not None:  # the table shows the stats it had, not part of the cancelled ones
+            self._fill(self.stats)
         self.message.setText("statistics cancelled")
 
     def _on_done(self, stats: CorpusStats) -> None:
@@ -265,6 +286,27 @@ class StatsPane(QWidget):
     def show_stats(self, stats: CorpusStats) -> None:
         """Show ``stats`` in the table and the chart."""
         self.stats = stats
+        self._fill(stats)
+        errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
+        corpus = self.state.corpus
+        streamed = corpus is not None and corpus.streamed
+        n_chars = corpus.n_chars if streamed else sum(len(t) for _n, t in self.corpus_files())
+        msg = (
+            f"{len(stats.files):,} file{'s' if len(stats.files) != 1 else ''}, {n_chars:,} characters; "
+            f"special tokens: {stats.special}"
+        )
+        if streamed:
+            msg += " · the files were read from disk in pieces (the corpus is streamed)"
+        if errors:
+            msg += " · ⚠ " + "; ".join(errors)
+        self.message.setText(msg)
+        for b in (self.export_csv_button, self.export_json_button):
+            b.setEnabled(True)
+        self.computed.emit(stats)
+
+    def _fill(self, stats: CorpusStats) -> None:
+        """The table and the chart of ``stats``."""
+        self._shown = stats
         rows = stats.rows()
         self.table.setRowCount(len(rows))
         for r, row in enumerate(rows):
@@ -286,23 +328,7 @@ class StatsPane(QWidget):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, c, item)
-        errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
-        corpus = self.state.corpus
-        streamed = corpus is not None and corpus.streamed
-        n_chars = corpus.n_chars if streamed else sum(len(t) for _n, t in self.corpus_files())
-        msg = (
-            f"{len(stats.files):,} file{'s' if len(stats.files) != 1 else ''}, {n_chars:,} characters; "
-            f"special tokens: {stats.special}"
-        )
-        if streamed:
-            msg += " · the files were read from disk in pieces (the corpus is streamed)"
-        if errors:
-            msg += " · ⚠ " + "; ".join(errors)
-        self.message.setText(msg)
-        for b in (self.export_csv_button, self.export_json_button):
-            b.setEnabled(True)
         self._update_chart()
-        self.computed.emit(stats)
 
     def cell_text(self, row: int, key: str) -> str:
         """The table text of row ``row`` (index in :meth:`CorpusStats.rows`), column ``key``."""
@@ -310,11 +336,12 @@ class StatsPane(QWidget):
         return item.text().strip() if item is not None else ""
 
     def _update_chart(self, *args: Any) -> None:
-        if self.stats is None:
+        shown = self._shown
+        if shown is None:
             return
         key = self.measure_combo.currentData()
         by = self.by_combo.currentData()
-        rows = self.stats.rows()
+        rows = shown.rows()
         cats: list[str] = []
         for r in rows:
             if (
@@ -324,7 +351,7 @@ class StatsPane(QWidget):
             ):
                 cats.append(r["group"])
         series = []
-        for t in self.stats.tokenizers:
+        for t in shown.tokenizers:
             if t.error:
                 continue
             vals = {

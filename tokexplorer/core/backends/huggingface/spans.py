@@ -93,16 +93,22 @@ def tiles(tokens: Sequence[Token], src: bytes) -> bool:
     return pos == len(src)
 
 
+def added_notes(added: Sequence[str], held_back: bool) -> list[str]:
+    """The note on the post-processor's tokens (``added``: their pieces), or, none
+    added and ``held_back``, on those it would have added."""
+    if added:
+        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
+        return [f"the post-processor added {shown} (add special tokens: on)"]
+    if held_back:
+        return ["add special tokens: off (the post-processor's tokens are left out)"]
+    return []
+
+
 def token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
     """Notes on what the post-processor added (or, ``held_back``, would have added)
     and on unknown tokens."""
-    notes: list[str] = []
     added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
-    if added:
-        shown = ", ".join(repr(p) for p in added[:4]) + (f" and {len(added) - 4} more" if len(added) > 4 else "")
-        notes.append(f"the post-processor added {shown} (add special tokens: on)")
-    elif held_back:
-        notes.append("add special tokens: off (the post-processor's tokens are left out)")
+    notes = added_notes(added, held_back)
     unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
     if unknown:
         shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")

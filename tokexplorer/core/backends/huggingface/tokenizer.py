@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
 from tokexplorer.core.backends.huggingface.spans import (
+    added_notes,
     char_to_byte_offsets,
     first_line,
     guarded,
@@ -276,6 +277,35 @@ class HuggingFaceTokenizer(Tokenizer):
         exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
 
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize` from the library's ids and sequence ids, without
+        spans: the post-processor's tokens are those of no sequence; only a text with the
+        unknown id needs the spans (the text each unknown token swallowed), and gets
+        :meth:`_tokenize`'s notes.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            TokexplorerError: the library failed.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(self._policy_notes(t, special))
+        enc = self.encoding(t, special=special)
+        if self.config.unk_id is not None and self.config.unk_id in enc.ids:
+            return self._run(cleaned, special, self.add_special_tokens).notes
+        normalized = self.normalize(t)
+        if normalized != t:
+            from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+            notes.append(describe_normalization(t, normalized))
+        adds = self.post_processor_adds()
+        added: list[str] = []
+        if adds and self.add_special_tokens:
+            added = [p for p, seq in zip(enc.tokens, enc.sequence_ids) if seq is None]
+        notes.extend(added_notes(added, adds and not self.add_special_tokens))
+        notes.extend(self.build_notes)
+        return tuple(notes)
+
     def post_processor_adds(self) -> bool:
         """True when the post-processor adds tokens to a single text (``[CLS]``, a BOS)."""
         lib = self.tokenizer
@@ -358,6 +388,33 @@ class HuggingFaceTokenizer(Tokenizer):
         if special == "raise":
             self._policy_notes(cleaned.text, special)
         return self.library_decode(self.encoding(cleaned.text, special=special, add_special_tokens=False).ids)
+
+    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
+        """Per text, whether :meth:`round_trip` gives it back, from one batch call
+        into the library each way (``encode_batch`` without the post-processor's
+        tokens, ``decode_batch``).
+
+        >>> from tokenizers import Tokenizer, models, pre_tokenizers, decoders
+        >>> lib = Tokenizer(models.WordLevel({"hi": 0, "[UNK]": 1}, unk_token="[UNK]"))
+        >>> lib.pre_tokenizer, lib.decoder = pre_tokenizers.Whitespace(), decoders.WordPiece()
+        >>> HuggingFaceTokenizer(lib).round_trips(["hi hi", "hi yo"])
+        [True, False]
+
+        Raises:
+            InputError, SpecialTokenError, TokexplorerError: as :meth:`round_trip`.
+        """
+        check_special_policy(special)
+        cleaned = [clean_text(t).text for t in texts]
+        if special == "raise":
+            for t in cleaned:
+                self._policy_notes(t, special)
+        if not cleaned:
+            return []
+        lib = self.library_for(special)
+        encs = guarded("encoding the text", lambda: lib.encode_batch(cleaned, add_special_tokens=False))
+        ids = [e.ids for e in encs]
+        back = guarded("decoding", lambda: self.tokenizer.decode_batch(ids, skip_special_tokens=False))
+        return [b == t for b, t in zip(back, texts)]
 
     def piece(self, token_id: int) -> str:
         """The library's own string for an id (``"Ġhi"``, ``"##ing"``, ``"[CLS]"``);

@@ -26,6 +26,11 @@ def _rewrite(old: str, new: str) -> str:
     return f"{old!r} → {new!r}"
 
 
+def _without_space(text: str) -> str:
+    """``text`` without its white space (``str.isspace``), each distinct character tested once."""
+    return text.translate(dict.fromkeys(ord(c) for c in set(text) if c.isspace()))
+
+
 def describe_normalization(original: str, normalized: str, *, limit: int = 2_000) -> str:
     """One line saying how a normalizer turned ``original`` into ``normalized``.
 
@@ -46,16 +51,14 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     """
     if len(original) > limit or len(normalized) > limit:
         # difflib is quadratic: long texts get counts instead of a diff
-        ws_o = sum(c.isspace() for c in original)
-        ws_n = sum(c.isspace() for c in normalized)
-        other_o = [c for c in original if not c.isspace()]
-        other_n = [c for c in normalized if not c.isspace()]
+        other_o, other_n = _without_space(original), _without_space(normalized)
+        ws_o, ws_n = len(original) - len(other_o), len(normalized) - len(other_n)
         parts = []
         if ws_o != ws_n:
             how = "removed" if ws_o > ws_n else "added"
             parts.append(f"{abs(ws_o - ws_n):,} of {ws_o:,} whitespace characters {how}")
         if other_o != other_n:
-            tag = " by NFKC" if unicodedata2.normalize("NFKC", "".join(other_o)) == "".join(other_n) else ""
+            tag = " by NFKC" if unicodedata2.normalize("NFKC", other_o) == other_n else ""
             parts.append(f"non-whitespace characters rewritten{tag}: {len(other_o):,} before, {len(other_n):,} after")
         return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
     removed: dict[str, int] = {}

@@ -19,6 +19,7 @@ the point); sentencepiece 0.2 cannot repeat a draw (its
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from tokexplorer.core.backends.base import CancelCheck
 from tokexplorer.core.backends.sentencepiece.tokenizer import SentencePieceTokenizer
@@ -54,6 +55,9 @@ class SampledSentencePieceTokenizer(SentencePieceTokenizer):
         return self.processor.encode(
             text, out_type="serialized_proto", enable_sampling=True, alpha=self.alpha, nbest_size=-1
         )
+
+    def _ids(self, text: str | list[str]) -> Any:
+        return self.processor.encode(text, out_type=int, enable_sampling=True, alpha=self.alpha, nbest_size=-1)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         return self._tokenize(cleaned, special=special, cancel=cancel).ids

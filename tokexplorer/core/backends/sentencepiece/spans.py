@@ -127,3 +127,17 @@ def char_byte_offsets(text: str) -> list[int]:
 
 
 __all__: Sequence[str] = ("PieceSpan", "piece_char_spans", "char_byte_offsets")
+
+
+def spans_tile(spans: Sequence[tuple[int, int]], n_bytes: int) -> bool:
+    """True when ``spans`` are contiguous from byte 0 to ``n_bytes``.
+
+    >>> spans_tile([(0, 2), (2, 3)], 3), spans_tile([(0, 1), (2, 3)], 3)
+    (True, False)
+    """
+    pos = 0
+    for b, e in spans:
+        if b != pos:
+            return False
+        pos = e
+    return pos == n_bytes

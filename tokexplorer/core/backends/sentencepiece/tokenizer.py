@@ -18,12 +18,20 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+from tokexplorer.core.backends.sentencepiece.notes import (
+    all_pieces,
+    line_cuts_exact,
+    special_notes,
+    unknown_notes,
+    unknown_surfaces,
+)
 from tokexplorer.core.backends.sentencepiece.proto import (
     BYTE_PIECE,
     WS,
@@ -33,11 +41,10 @@ from tokexplorer.core.backends.sentencepiece.proto import (
     parse_pieces,
     user_defined_ids,
 )
-from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans
+from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans, spans_tile
 from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
-    SpecialTokenError,
 )
 from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.tokens import OffsetMap
@@ -264,21 +271,27 @@ class SentencePieceTokenizer(Tokenizer):
         raw = self.processor.encode(clean_text(text).text, out_type="serialized_proto")
         return [(p.piece, p.id, p.begin, p.end) for p in parse_pieces(raw)]
 
+    def _raw_normalized(self, text: str) -> str | None:
+        """The normalizer's own output (``▁`` kept), or None without ``SentencePieceNormalizer``."""
+        if self._normalizer is None:
+            return None
+        try:
+            out = self._normalizer.Normalize(text)
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException:  # noqa: BLE001
+            return None
+        return out if isinstance(out, str) else None
+
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
         dummy prefix dropped (``"  lead and trail  "`` → ``"lead and trail"`` under
         ``nmt_nfkc``)."""
-        if self._normalizer is not None:
-            try:
-                out = self._normalizer.Normalize(text)
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException:  # noqa: BLE001
-                out = None
-            if isinstance(out, str):
-                if self.info.add_dummy_prefix and out.startswith(WS):
-                    out = out[1:]
-                return out.replace(WS, " ")
+        out = self._raw_normalized(text)
+        if out is not None:
+            if self.info.add_dummy_prefix and out.startswith(WS):
+                out = out[1:]
+            return out.replace(WS, " ")
         # fallback: rebuild from the pieces, keeping unknown text as it was
         pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
@@ -306,7 +319,7 @@ class SentencePieceTokenizer(Tokenizer):
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(self._special_notes(t, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
         src = t.encode("utf-8")
         pieces = parse_pieces(self._encode_proto(t))
         spans, inside = self._piece_spans(pieces, t, src)
@@ -316,38 +329,62 @@ class SentencePieceTokenizer(Tokenizer):
         if normalized_text != t:
             normalized = normalized_text
             notes.append(describe_normalization(t, normalized_text))
-        notes.extend(_unknown_notes(unknown_surfaces))
-        exact = normalized is None and _tiles(spans, len(src))
+        notes.extend(unknown_notes(unknown_surfaces))
+        exact = normalized is None and spans_tile(spans, len(src))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+
+    def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
+        """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
+        notes, the normalizer's (SentencePiece's own normalizer) and, only when the
+        text may hold unknown pieces (:meth:`_may_be_unknown`), the unknown-piece
+        notes, which need the pieces' spans (then :meth:`_tokenize` gives them all).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
+        surfaces: list[str] = []
+        if not all_pieces(self._raw_normalized(t), self.info.model_type, self._is_used_piece):
+            if self.line_cuts_exact:  # the unknown pieces of the parts that hold one
+                unknown = [i for i in range(self._n) if self._is_unknown[i]]
+                surfaces = unknown_surfaces(t, unknown, self._ids, self._spans)
+            elif any(self._is_unknown[i] for i in set(self._ids(t))):
+                return self._tokenize(cleaned, special=special, cancel=None).notes
+        normalized_text = self.normalize(t)
+        if normalized_text != t:
+            notes.append(describe_normalization(t, normalized_text))
+        notes.extend(unknown_notes(surfaces))
+        return tuple(notes)
+
+    @cached_property
+    def line_cuts_exact(self) -> bool:
+        """True when a cut at a line start (:data:`~tokexplorer.core.text.LINE_START_CUT`) never
+        changes the ids (:func:`~tokexplorer.core.backends.sentencepiece.notes.line_cuts_exact`)."""
+        return line_cuts_exact(self._ids)
+
+    def _is_used_piece(self, piece: str) -> bool:
+        """True when ``piece`` is a piece of the model, neither unknown, control nor unused."""
+        tid = self.processor.piece_to_id(piece)
+        return not (self._is_unknown[tid] or self._is_control[tid] or self.processor.is_unused(tid))
+
+    def _spans(self, text: str) -> list[tuple[int, int, int]]:
+        """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
+        pieces = parse_pieces(self._encode_proto(text))
+        spans, _inside = self._piece_spans(pieces, text, text.encode("utf-8"))
+        return [(p.id, b, e) for p, (b, e) in zip(pieces, spans)]
+
+    def _ids(self, text: str | list[str]) -> Any:
+        """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
+        a subclass may sample)."""
+        return self.processor.encode(text, out_type=int)
 
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
-
-    def _special_notes(self, text: str, special: SpecialPolicy) -> list[str]:
-        """Notes on control pieces and user-defined symbols spelled in ``text``.
-
-        Raises:
-            SpecialTokenError: ``special="raise"`` and ``text`` spells one.
-        """
-        user = self.user_defined_symbols
-        found = [s for s in self.special_tokens if s and s in text]
-        if found and special == "raise":
-            what = "user-defined symbol" if found[0] in user else "control piece"
-            raise SpecialTokenError(
-                f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
-                "as its special id or 'plain' to encode it as ordinary text"
-            )
-        notes: list[str] = []
-        for s in found:
-            if s not in user:
-                notes.append(f"{s!r} encoded as plain text")
-            elif special == "plain":
-                notes.append(
-                    f"{s!r} is a user-defined symbol of this model: SentencePiece always "
-                    f"encodes it as one piece (id {user[s]}), it cannot be plain text here"
-                )
-        return notes
 
     def _piece_spans(
         self, pieces: Sequence[Piece], text: str, src: bytes
@@ -422,6 +459,21 @@ class SentencePieceTokenizer(Tokenizer):
             return self._tokenize(cleaned, special=special, cancel=cancel).ids
         return list(self.processor.encode(cleaned.text, out_type=int))
 
+    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
+        """Per text, whether ``decode(encode(text)) == text``, the ids of all texts
+        from one call into SentencePiece (``encode`` of the list, ``out_type=int``).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
+        """
+        check_special_policy(special)
+        cleaned = [clean_text(t).text for t in texts]
+        if special == "raise":
+            ids = [self.encode(t, special=special) for t in texts]
+        else:
+            ids = self._ids(cleaned) if cleaned else []
+        return [self.decode(i) == t for i, t in zip(ids, texts)]
+
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
         """Bytes of one piece: ``▁`` → space, ``<0xNN>`` → that byte, ``<unk>`` →
@@ -445,38 +497,3 @@ class SentencePieceTokenizer(Tokenizer):
         if self.info.add_dummy_prefix and out.startswith(b" "):
             out = out[1:]
         return out
-
-
-#: The way out named by the unknown-piece note: the training options that keep every character.
-UNKNOWN_HINT = (
-    "to keep such characters, train with byte fallback (--byte-fallback), "
-    "or on a corpus that holds them with character coverage 1.0"
-)
-
-
-def _unknown_notes(unknown_surfaces: Sequence[str]) -> list[str]:
-    """The notes about unknown pieces: how many, the first five texts they swallowed,
-    how many characters are lost, and how to keep them."""
-    if not unknown_surfaces:
-        return []
-    shown = ", ".join(repr(s) for s in unknown_surfaces[:5])
-    more = f" and {len(unknown_surfaces) - 5} more" if len(unknown_surfaces) > 5 else ""
-    n = len(unknown_surfaces)
-    lost = sum(len(s) for s in unknown_surfaces)
-    notes = [
-        f"{n} unknown piece{'s' if n != 1 else ''} (decoded as ' \u2047 '): {shown}{more}; "
-        f"{lost} character{'s' if lost != 1 else ''} lost; {UNKNOWN_HINT}"
-    ]
-    if any("\x00" in s for s in unknown_surfaces):
-        notes.append("SentencePiece treats NUL (U+0000) as an unknown piece")
-    return notes
-
-
-def _tiles(spans: Sequence[tuple[int, int]], n_bytes: int) -> bool:
-    """True when ``spans`` are contiguous from byte 0 to ``n_bytes``."""
-    pos = 0
-    for b, e in spans:
-        if b != pos:
-            return False
-        pos = e
-    return pos == n_bytes
