@@ -125,9 +125,10 @@ def test_long_normalization_counts_are_those_of_each_character():
 
     text = multilingual_text(3000, seed=5) + "\u2028\x1c\x85"
     normalized = unicodedata2.normalize("NFKC", " ".join(text.split()))
-    ws = sum(c.isspace() for c in text) - sum(c.isspace() for c in normalized)
+    ws_before = sum(c.isspace() for c in text)
+    ws = ws_before - sum(c.isspace() for c in normalized)
     other = [len([c for c in t if not c.isspace()]) for t in (text, normalized)]
     assert describe_normalization(text, normalized) == (
-        f"normalized: {ws:,} whitespace characters removed; "
-        f"other characters rewritten (NFKC) ({other[0]:,} → {other[1]:,})"
+        f"normalized: {ws:,} of {ws_before:,} whitespace characters removed; "
+        f"non-whitespace characters rewritten by NFKC: {other[0]:,} before, {other[1]:,} after"
     )

@@ -133,7 +133,8 @@ def streamed_stats_iter(
             try:
                 while True:
                     p = next(steps)
-                    yield Progress("statistics", min(grand, base + p.done), grand, p.message)
+                    if isinstance(p, Progress):  # (a piece's tokenizers done so far: not the corpus's)
+                        yield Progress("statistics", min(grand, base + p.done), grand, p.message)
             except StopIteration as stop:
                 got: CorpusStats = stop.value
             finally:
