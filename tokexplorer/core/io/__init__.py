@@ -55,7 +55,6 @@ _EXPORTS: dict[str, str] = {
     "SAMPLE_CHARS": "streaming",
     "STREAM_BYTES": "streaming",
     "file_text_pieces": "streaming",
-    "human_bytes": "streaming",
     "stream_corpus": "streaming",
     "Sniffed": "sniff",
     "sniff_bytes": "sniff",

@@ -454,11 +454,11 @@ class Corpus:
         200,000 characters of 1.0 GiB, 12 files"``; ``""`` when not streamed."""
         if not self.streamed:
             return ""
-        from tokexplorer.core.io.streaming import human_bytes
+        from tokexplorer.core.io.sizes import format_size
 
         n = len(self.files)
         return (
-            f"sample: first {len(self.sample):,} characters of {human_bytes(self.n_bytes)}, "
+            f"sample: first {len(self.sample):,} characters of {format_size(self.n_bytes)}, "
             f"{n:,} file{'s' if n != 1 else ''}"
         )
 

@@ -49,9 +49,10 @@ from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
 from tokexplorer.core.io.folders import _size_or_zero, collect_files, read_corpus
+from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.types import Progress
 
-__all__ = ["PIECE_BYTES", "SAMPLE_CHARS", "STREAM_BYTES", "file_text_pieces", "human_bytes", "stream_corpus"]
+__all__ = ["PIECE_BYTES", "SAMPLE_CHARS", "STREAM_BYTES", "file_text_pieces", "stream_corpus"]
 
 #: Corpora at least this large (bytes on disk) are streamed, not held in memory.
 STREAM_BYTES = 64 << 20
@@ -61,22 +62,6 @@ PIECE_BYTES = 1 << 20
 SAMPLE_CHARS = 200_000
 
 _UTF8_BOM = b"\xef\xbb\xbf"
-
-
-def human_bytes(n: int) -> str:
-    """A byte count for people: ``"512 B"``, ``"3.2 MiB"``, ``"1.0 GiB"``.
-
-    >>> human_bytes(512), human_bytes(3_400_000), human_bytes(1 << 30)
-    ('512 B', '3.2 MiB', '1.0 GiB')
-    """
-    if n < 1024:
-        return f"{n} B"
-    value = float(n)
-    for unit in ("KiB", "MiB", "GiB"):
-        value /= 1024.0
-        if round(value, 1) < 1024:
-            return f"{value:.1f} {unit}"
-    return f"{value / 1024.0:.1f} TiB"
 
 
 class _Tally:
@@ -195,7 +180,7 @@ def _scan_file(
             if size > whole_limit:
                 why = f"given as {encoding}" if encoding is not None else "not UTF-8"
                 raise CorpusError(
-                    f"{p.name}: {why} and too large ({human_bytes(size)}) to read whole in a streamed corpus; "
+                    f"{p.name}: {why} and too large ({format_size(size)}) to read whole in a streamed corpus; "
                     "convert it to UTF-8 to use it"
                 )
             fh.seek(0)

@@ -35,7 +35,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.io.streaming import STREAM_BYTES, human_bytes
+from tokexplorer.core.io.sizes import format_size
+from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.merge_model import RawRole
@@ -346,7 +347,7 @@ class CorpusFileList(QWidget):
             self.load_progress.setValue(int(1000 * p.done / p.total))
         if p.total and p.total >= self.stream_bytes:
             self.load_status.setText(
-                f"streaming {p.message}: {human_bytes(p.done)} of {human_bytes(p.total)} "
+                f"streaming {p.message}: {format_size(p.done)} of {format_size(p.total)} "
                 f"({100 * p.done // p.total}%)"
             )
         elif p.total:
