@@ -170,6 +170,7 @@ class CorpusPane(QWidget):
         confirm: bool = True,
         allow_damaged: bool = False,
         fit_lines: bool = False,
+        defaults: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -186,6 +187,8 @@ class CorpusPane(QWidget):
             fit_lines: for SentencePiece, raise ``max_sentence_length`` to the
                 longest line (or skip the longest lines) and say so, instead of
                 refusing long lines (``TrainingRequest.fit_lines``).
+            defaults: train with ``algorithm``'s own defaults, not the form's settings
+                (``TrainingForm.request``; the startup models).
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -207,6 +210,7 @@ class CorpusPane(QWidget):
             algorithm=algorithm or self.form.algorithm(),
             vocab_size=int(vocab_size if vocab_size is not None else self.form.vocab_spin.value()),
             fit_vocab=auto_fit,
+            defaults=defaults,
         )
         if fit_lines and request.algorithm != "bpe":
             request = replace(request, fit_lines=True)
