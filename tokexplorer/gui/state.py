@@ -127,7 +127,9 @@ class AppState(QObject):
         (``"gui.bpe (BPE)"`` for a model opened from a file), else its own ``name``
         (``"custom BPE"``)."""
         for t in self.tokenizers:
-            if isinstance(t, BPETokenizer) and t.bpe is model or isinstance(t, WordPieceTokenizer) and t.wordpiece is model:
+            if isinstance(t, BPETokenizer) and t.bpe is model:
+                return t.name
+            if isinstance(t, WordPieceTokenizer) and t.wordpiece is model:
                 return t.name
         return model.name
 

@@ -297,7 +297,8 @@ class MergesPane(QWidget):
         tid = self._bpe.mergeable_ranks.get(bytes(data))
         self.details.setCurrentIndex(0)
         if tid is None:
-            self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {self.state.name_of(self._bpe)}")
+            name = self.state.name_of(self._bpe)
+            self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {name}")
             return False
         # the table selects the merge that builds the token (none for a single byte)
         rank = next((m.rank for m in self.model.merges if m.new_id == tid), None)

@@ -114,7 +114,8 @@ class AddColumnMenu(QMenu):
         from tokexplorer.core.backends import load_tokenizer
 
         retry = partial(self.add_spec, spec)
-        return self._load_column(lambda: load_tokenizer(spec, pattern=pattern), spec, retry, path=spec.partition(":")[2])
+        load = partial(load_tokenizer, spec, pattern=pattern)
+        return self._load_column(load, spec, retry, path=spec.partition(":")[2])
 
     def _load_column(
         self,
