@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -405,6 +406,16 @@ class MainWindow(QMainWindow):
             return False
         self.saving.mark_saved(self.state.bpe, [path])  # File ▸ Open recent lists it (WindowMemory)
         return True
+
+    def event(self, event: QEvent) -> bool:
+        """A modal dialog that closed (a file dialog, a question) hands the keyboard back to
+        the window, as a window manager would; without one (Xvfb, kiosks) no window had it
+        and the shortcuts (Ctrl+Q, Ctrl+M...) did nothing until a click."""
+        if event.type() == QEvent.Type.WindowUnblocked and self.isVisible():
+            active = QApplication.activeWindow()
+            if active is None or not active.isVisible():
+                self.activateWindow()
+        return super().event(event)
 
     # ================================================================= messages
     def _show_status(self, message: str) -> None:

@@ -24,7 +24,8 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QRect, QSettings
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QSplitter, QTabWidget
 
 from tokexplorer.gui.panes.corpus_pane.training_form import SETTINGS_KINDS, pattern_names
@@ -39,6 +40,7 @@ ORGANIZATION = "tokexplorer"
 APPLICATION = "tokexplorer"
 
 _GEOMETRY = "window/geometry"
+_RECT = "window/rect"
 _WINDOW_STATE = "window/state"
 _TAB = "window/tab"
 _SPLITTERS = "splitters"
@@ -106,6 +108,10 @@ def save_layout(window: QMainWindow, tabs: QTabWidget) -> None:
     ``tabs`` and the current tab."""
     s = settings()
     s.setValue(_GEOMETRY, window.saveGeometry())
+    if window.isMaximized() or window.isFullScreen():
+        s.remove(_RECT)  # saveGeometry() keeps the state and the normal geometry
+    else:
+        s.setValue(_RECT, window.geometry())
     s.setValue(_WINDOW_STATE, window.saveState())
     s.setValue(_TAB, tabs.currentIndex())
     for key, split in _splitters(tabs):
@@ -119,6 +125,7 @@ def restore_layout(window: QMainWindow, tabs: QTabWidget) -> bool:
     geometry = _bytes(s.value(_GEOMETRY))
     if geometry is not None:
         window.restoreGeometry(geometry)
+        _put_back(window, s.value(_RECT))
     state = _bytes(s.value(_WINDOW_STATE))
     if state is not None:
         window.restoreState(state)
@@ -130,6 +137,20 @@ def restore_layout(window: QMainWindow, tabs: QTabWidget) -> bool:
     if tab is not None and 0 <= tab < tabs.count():
         tabs.setCurrentIndex(tab)
     return geometry is not None
+
+
+def _put_back(window: QMainWindow, rect: object) -> None:
+    """Give a normal (not maximized or full-screen) ``window`` exactly its saved geometry
+    ``rect`` (the window without its frame, in pixels) when that lies on a screen.
+
+    ``restoreGeometry`` moves a window whose top is less than a title bar's height
+    below the screen's top down to that height, as if a window manager's frame were
+    there; without one (Xvfb, some kiosks) every start would put the window lower.
+    """
+    if not isinstance(rect, QRect) or rect.isEmpty() or window.isMaximized() or window.isFullScreen():
+        return
+    if any(screen.availableGeometry().contains(rect) for screen in QGuiApplication.screens()):
+        window.setGeometry(rect)
 
 
 def remembered_tab() -> int | None:

@@ -8,7 +8,8 @@ Each test has its own settings folder (tests/gui/conftest.py), never the user's.
 from __future__ import annotations
 
 import pytest
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QApplication, QDialog, QFileDialog, QMainWindow, QMessageBox, QTabWidget
 
 from tokexplorer.core.backends import BPETokenizer, load_tokenizer
 from tokexplorer.core.bpe import train_bpe
@@ -164,7 +165,11 @@ def test_models_saved_at_quit_are_recent_models(qtbot, monkeypatch, tmp_path):
 
 @pytest.mark.parametrize(
     ("fmt", "name", "family"),
-    [("tiktoken", "e.tiktoken", "tiktoken"), ("tokenizer.json", "tokenizer.json", "huggingface"), ("gpt2", "vocab.json", "huggingface")],
+    [
+        ("tiktoken", "e.tiktoken", "tiktoken"),
+        ("tokenizer.json", "tokenizer.json", "huggingface"),
+        ("gpt2", "vocab.json", "huggingface"),
+    ],
 )
 def test_an_exported_model_is_a_recent_model_that_opens(qtbot, tmp_path, fmt, name, family):
     w = _window(qtbot)
@@ -266,3 +271,51 @@ def test_the_merge_table_title_names_an_opened_file(qtbot, given_bpe):
     _opened(qtbot, w, path)
     assert w.merges_pane.title_label.text().startswith("gui.bpe (BPE) · ")
     assert w.state.name_of(w.state.bpe) == "gui.bpe (BPE)" and w.state.bpe.name == "custom BPE"
+
+
+# ----------------------------------------------------------------------------- point 4: Ctrl+Q after a dialog
+
+
+def test_the_window_takes_the_keyboard_back_when_a_modal_dialog_closes(qtbot):
+    """Without a window manager (Xvfb; the offscreen platform too) nothing handed the focus
+    back after File ▸ Open tokenizer…'s dialog closed, and the shortcuts (Ctrl+Q under X11)
+    did nothing until a click. Here View ▸ Merge table's Ctrl+2 (the offscreen platform
+    has no standard Quit key)."""
+    w = _window(qtbot)
+    w.show()
+    w.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=WAIT)
+    dialog = QDialog(w)
+    dialog.setModal(True)
+    dialog.show()
+    dialog.activateWindow()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog, timeout=WAIT)
+    dialog.hide()
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is w, timeout=WAIT)
+    assert w.tabs.currentIndex() == 0
+    qtbot.keyClick(w.focusWidget() or w, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    assert w.tabs.currentWidget() is w.merges_pane
+
+
+# ----------------------------------------------------------------------------- point 5: no drift
+
+
+def test_the_window_reopens_where_it_was(qtbot):
+    """restoreGeometry moves a window whose top is above a title bar's height down to it (for a
+    frame that is not there without a window manager): the saved geometry is put back exactly.
+    A plain main window, small enough for the offscreen screen (800 x 600)."""
+    placed = None
+    for _ in range(3):
+        w = QMainWindow()
+        qtbot.addWidget(w)
+        tabs = QTabWidget()
+        w.setCentralWidget(tabs)
+        if not settings.restore_layout(w, tabs):
+            w.setGeometry(QRect(2, 2, 500, 300))  # the offscreen screen's frame margins are 2 px
+        w.show()
+        qtbot.waitExposed(w)
+        assert placed is None or w.geometry() == placed
+        placed = w.geometry()
+        settings.save_layout(w, tabs)
+        w.close()
+    assert placed == QRect(2, 2, 500, 300)
