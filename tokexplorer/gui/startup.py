@@ -13,6 +13,12 @@ is done they are repeated together as a note under the Corpus tab's training
 controls. The SentencePiece model adapts to the corpus (a vocabulary size that
 fits, ``max_sentence_length`` raised to the longest line or the longest lines
 skipped: ``TrainingRequest.fit_lines``) and the note says what it changed.
+
+The default models use their own settings (``defaults=True``: vocab sizes below,
+``gpt2``, no special tokens, SentencePiece's default options), never the training
+form's restored ones. A model of a family the startup trains (BPE, SentencePiece)
+that the user opens (the command line, File ▸ Open tokenizer…) is never trained
+over: :meth:`Startup.user_model_opened`.
 """
 
 from __future__ import annotations
