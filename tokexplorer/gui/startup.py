@@ -182,8 +182,18 @@ class Startup(QObject):
         from tokexplorer.core.backends import TiktokenTokenizer
 
         name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
-        worker = Worker(lambda cancel: TiktokenTokenizer(name))
-        worker.signals.returned.connect(self._add_tokenizer_in_order)
+
+        def load(cancel: Callable[[], bool]) -> tuple[Tokenizer, str]:
+            try:
+                return TiktokenTokenizer(name), ""
+            except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
+                if name == DEFAULT_TIKTOKEN:
+                    raise
+                note = f"tiktoken {name} not loaded: {user_message(exc)}; Compare shows {DEFAULT_TIKTOKEN} instead"
+                return TiktokenTokenizer(DEFAULT_TIKTOKEN), note
+
+        worker = Worker(load)
+        worker.signals.returned.connect(guarded(self, self._on_default_tiktoken))
         worker.signals.errored.connect(
             guarded(
                 self,
@@ -193,6 +203,12 @@ class Startup(QObject):
         worker.signals.finished.connect(guarded(self, lambda: self._step_done("tiktoken")))
         self.tiktoken_worker = worker
         worker.start()
+
+    def _on_default_tiktoken(self, loaded: tuple[Tokenizer, str]) -> None:
+        tok, note = loaded
+        if note:
+            self.state.status.emit(note)
+        self._add_tokenizer_in_order(tok)
 
     def _add_tokenizer_in_order(self, tok: Tokenizer) -> None:
         # replaces the default of an earlier run only, never a column the user opened
