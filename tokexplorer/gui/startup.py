@@ -306,7 +306,8 @@ class Startup(QObject):
             made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
         if (sp := self._made.get("sp")) is not None:
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
-        kept = [_FAMILY_WORDS[f] for f in STEP_FAMILY.values() if f in self._user_families]
+        given = self._user_families
+        kept = [_FAMILY_WORDS[f] for step, f in STEP_FAMILY.items() if f in given and step not in self._made]
         text = ""
         if made:
             text = (
