@@ -18,19 +18,10 @@ from tokexplorer.gui import recent, settings
 from tokexplorer.gui.main_window import MainWindow
 from tokexplorer.gui.panes.corpus_pane.training_form import WORDPIECE_SPECIAL_TOKENS
 from tokexplorer.gui.startup import builtin_sample_corpus
-from tokexplorer.gui.workers import cancel_all_and_wait
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 B = QMessageBox.StandardButton
 TEXT = "the lower newest widest cat sat on the mat; 12 low lows lowest newer\n" * 40
-
-
-@pytest.fixture(autouse=True)
-def no_leftover_workers():
-    """A closed window's hidden panes keep their paused work: stop it, so that later tests
-    (timed ones among them) get the worker pool to themselves."""
-    yield
-    cancel_all_and_wait()
 
 
 def _window(qtbot) -> MainWindow:
