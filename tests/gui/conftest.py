@@ -14,3 +14,13 @@ def settings_dir(tmp_path):
     folder.mkdir()
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     return folder
+
+
+@pytest.fixture(autouse=True)
+def no_leftover_workers():
+    """After each test, stop the work it left (a closed window's hidden panes hold paused
+    jobs, each asleep in a pool thread): the next tests get the worker pool to themselves."""
+    yield
+    from tokexplorer.gui.workers import cancel_all_and_wait
+
+    cancel_all_and_wait()

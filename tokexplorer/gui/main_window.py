@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import (
     QAction,
     QCloseEvent,
@@ -21,6 +21,7 @@ from PySide6.QtGui import (
     QKeySequence,
 )
 from PySide6.QtWidgets import (
+    QApplication,
     QFileDialog,
     QMainWindow,
     QMessageBox,
@@ -371,13 +372,17 @@ class MainWindow(QMainWindow):
         if isinstance(tok, BPETokenizer) and not self.saving.confirm_replace("bpe", by=os.path.basename(path)):
             self.state.status.emit(f"{os.path.basename(path)} not opened: the BPE it would replace is kept")
             return
-        self.memory.remember_model(path)
+        self.state.model_file_opened.emit(path)
+        # no default model is trained over it (the startup's of that family stops first)
+        self.startup.user_model_opened(tok.family, lambda: self._show_model(path, tok))
+
+    def _show_model(self, path: str, tok: Tokenizer) -> None:
         if isinstance(tok, BPETokenizer):
+            self.state.replace_tokenizer("bpe", tok)  # first: the merge table's title names its column
             self.state.set_bpe(tok.bpe)
-            self.state.replace_tokenizer("bpe", tok)
         elif isinstance(tok, WordPieceTokenizer):
-            self.state.set_wordpiece(tok.wordpiece)
             self.state.replace_tokenizer("wordpiece", tok)
+            self.state.set_wordpiece(tok.wordpiece)
         else:
             self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
         notes = "".join(f" · {n}" for n in tok.load_notes)
@@ -409,9 +414,18 @@ class MainWindow(QMainWindow):
         except (TokexplorerError, OSError) as exc:
             self.state.error.emit(f"could not save {os.path.basename(path)}: {exc}")
             return False
-        self.saving.mark_saved(self.state.bpe, [path])
-        self.memory.remember_model(path)
+        self.saving.mark_saved(self.state.bpe, [path])  # File ▸ Open recent lists it (WindowMemory)
         return True
+
+    def event(self, event: QEvent) -> bool:
+        """A modal dialog that closed (a file dialog, a question) hands the keyboard back to
+        the window, as a window manager would; without one (Xvfb, kiosks) no window had it
+        and the shortcuts (Ctrl+Q, Ctrl+M...) did nothing until a click."""
+        if event.type() == QEvent.Type.WindowUnblocked and self.isVisible():
+            active = QApplication.activeWindow()
+            if active is None or not active.isVisible():
+                self.activateWindow()
+        return super().event(event)
 
     # ================================================================= messages
     def _show_status(self, message: str) -> None:

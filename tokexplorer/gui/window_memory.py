@@ -1,7 +1,8 @@
 """The main window's memory: what it restores when it opens and saves when it closes.
 
 :class:`WindowMemory` adds File ▸ Open recent and File ▸ Reopen last corpus at start
-to the window's menu, records corpora and models as they are opened, restores the
+to the window's menu, records corpora and models as they are opened, and models as
+they are saved or exported, restores the
 layout, the training settings and the compare choices when the window is built,
 and saves them when it closes (see :mod:`tokexplorer.gui.settings` for where).
 """
@@ -50,6 +51,10 @@ class WindowMemory(QObject):
         window.file_menu.insertMenu(window.open_raw_action, self.recent_menu)
         window.file_menu.insertAction(window.open_raw_action, self.reopen_action)
         window.corpus_pane.corpus_loaded.connect(self._on_corpus_loaded)
+        # every model opened (File ▸ Open tokenizer…, the command line, a compare column)
+        # and every model saved or exported (File menu, the question on quit) is a recent model
+        window.state.model_file_opened.connect(recent.add_model)
+        window.saving.saved.connect(self._on_model_saved)
         window.corpus_pane.training_started.connect(lambda _alg: settings.save_training_form(window.corpus_pane.form))
 
         self.layout_restored = settings.restore_layout(window, window.tabs)
@@ -64,16 +69,18 @@ class WindowMemory(QObject):
             return list(paths)
         return settings.last_corpus()
 
-    def remember_model(self, path: str) -> None:
-        """Put a model file opened or saved at the top of the recent models."""
-        recent.add_model(path)
-
     def save(self) -> None:
         """Save the layout, the training settings and the compare choices."""
         w = self._window
         settings.save_layout(w, w.tabs)
         settings.save_training_form(w.corpus_pane.form)
         settings.save_compare_choices(w.compare_pane)
+
+    def _on_model_saved(self, _model: object, paths: list[str]) -> None:
+        # the first file written is the one that opens the model again (a .tiktoken
+        # beside its sidecar, the vocab.json of a vocab.json + merges.txt pair)
+        if paths:
+            recent.add_model(paths[0])
 
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
         paths = self._window.corpus_pane.file_list.requested_paths

@@ -292,7 +292,8 @@ class MergeDiffPane(QWidget):
         sides set, the diff is computed in a worker; :attr:`diff_ready` follows."""
         self.models[side] = bpe
         n = len(bpe.merges)
-        self.labels[side].setText(f"{bpe.name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
+        name = self.state.name_of(bpe)
+        self.labels[side].setText(f"{name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
         spin = self.vocab_spins[side]
         spin.setValue(max(spin.minimum(), min(bpe.vocab_size, spin.maximum())))
         self._update()

@@ -97,6 +97,7 @@ class MergesPane(QWidget):
         self.model = MergeTableModel(self)
         self.proxy = self.model
         self._bpe: BPE | None = None
+        self._titled: BPE | None = None  # the model whose merges and title are shown
         self._index: MergeIndex | None = None
         self._fires: FireIndex | None = None
         self._fires_text = ""
@@ -183,6 +184,7 @@ class MergesPane(QWidget):
     def _connect_state(self) -> None:
         state = self.state
         state.bpe_changed.connect(self.set_bpe)
+        state.tokenizers_changed.connect(self._rename)  # the title names the model as its column does
         state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
         state.sample_source_changed.connect(self._name_fires_text)
         state.merge_requested.connect(self.jump_to_rank)
@@ -204,6 +206,7 @@ class MergesPane(QWidget):
         first (about half a second for cl100k); the table shows them when ready.
         """
         self._bpe = bpe
+        self._titled = None
         self._index = None
         self._fires = None
         self._selected_rank = None
@@ -218,7 +221,7 @@ class MergesPane(QWidget):
             return
         if bpe.known_merges is None:  # tiktoken ranks: recover the merges off-thread
             self.model.clear()
-            self.title_label.setText(f"{bpe.name}: recovering the merges from the ranks…")
+            self.title_label.setText(f"{self.state.name_of(bpe)}: recovering the merges from the ranks…")
             self.merges_job.start(
                 lambda cancel, b=bpe: (b.merges, b)[1], on_result=self._show_merges, on_error=self._on_worker_error
             )
@@ -303,7 +306,8 @@ class MergesPane(QWidget):
         tid = self._bpe.mergeable_ranks.get(bytes(data))
         self.details.setCurrentIndex(0)
         if tid is None:
-            self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {self._bpe.name}")
+            name = self.state.name_of(self._bpe)
+            self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {name}")
             return False
         # the table selects the merge that builds the token (none for a single byte)
         rank = next((m.rank for m in self.model.merges if m.new_id == tid), None)
@@ -322,10 +326,16 @@ class MergesPane(QWidget):
 
     def _show_merges(self, bpe: BPE) -> None:
         self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens)
-        self.title_label.setText(model_title(bpe))
+        self.title_label.setText(model_title(bpe, name=self.state.name_of(bpe)))
+        self._titled = bpe
         self._after_model()
         self._start_index_worker()
         self._fire_timer.start()
+
+    def _rename(self) -> None:
+        bpe = self._titled
+        if bpe is not None:  # shown (not while merges are recovered from ranks)
+            self.title_label.setText(model_title(bpe, name=self.state.name_of(bpe)))
 
     def _after_model(self) -> None:
         self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on

@@ -62,7 +62,8 @@ class WordPiecePane(QWidget):
             return
         differ = sum(1 for m in merges if not m.same_as_bpe)
         self.summary.setText(
-            f"{wp.name}: {wp.vocab_size:,} pieces, {len(merges):,} merges. Each step merges the pair with the "
+            f"{self.state.name_of(wp)}: {wp.vocab_size:,} pieces, {len(merges):,} merges. "
+            "Each step merges the pair with the "
             f"highest score count / (left count × right count); at {differ:,} of {len(merges):,} steps plain "
             "BPE (the most frequent pair) would have merged another pair (bold)."
         )

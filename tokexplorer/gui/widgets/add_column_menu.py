@@ -114,13 +114,23 @@ class AddColumnMenu(QMenu):
         from tokexplorer.core.backends import load_tokenizer
 
         retry = partial(self.add_spec, spec)
-        return self._load_column(lambda: load_tokenizer(spec, pattern=pattern), spec, retry)
+        load = partial(load_tokenizer, spec, pattern=pattern)
+        return self._load_column(load, spec, retry, path=spec.partition(":")[2])
 
     def _load_column(
-        self, load: Callable[[], Tokenizer], what: str, retry: Callable[[str], object] | None = None
+        self,
+        load: Callable[[], Tokenizer],
+        what: str,
+        retry: Callable[[str], object] | None = None,
+        *,
+        path: str = "",
     ) -> Worker:
+        """Load a column's tokenizer in a worker; ``path``: the file it is read from
+        (announced on ``state.model_file_opened`` once it loaded), "" for none."""
         worker = Worker(lambda cancel: load())
         worker.signals.returned.connect(self.tokenizer_ready)
+        if path:
+            worker.signals.returned.connect(guarded(self, lambda _tok: self.state.model_file_opened.emit(path)))
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_failed(what, exc, retry)))
         self.state.status.emit(f"loading {what}…")
         worker.start()

@@ -174,6 +174,7 @@ class CorpusPane(QWidget):
         allow_damaged: bool = False,
         fit_lines: bool = False,
         on_sample: bool = False,
+        defaults: bool = False,
     ) -> Worker | None:
         """Validate the settings and train on the corpus in a worker.
 
@@ -192,6 +193,8 @@ class CorpusPane(QWidget):
                 refusing long lines (``TrainingRequest.fit_lines``).
             on_sample: on a streamed corpus, train on its sample whatever the
                 algorithm (quick: the startup's default models), said in the result.
+            defaults: train with ``algorithm``'s own defaults, not the form's settings
+                (``TrainingForm.request``; the startup models).
 
         Returns:
             The training :class:`Worker` (also :attr:`last_worker`), or None when
@@ -209,7 +212,9 @@ class CorpusPane(QWidget):
         algorithm = algorithm or self.form.algorithm()
         size = int(vocab_size if vocab_size is not None else self.form.vocab_spin.value())
         try:
-            request = self._corpus_request(corpus, algorithm, size, fit_vocab=auto_fit, on_sample=on_sample)
+            request = self._corpus_request(
+                corpus, algorithm, size, fit_vocab=auto_fit, on_sample=on_sample, defaults=defaults
+            )
             if fit_lines and request.algorithm != "bpe":
                 request = replace(request, fit_lines=True)
             request.validate()
@@ -222,34 +227,26 @@ class CorpusPane(QWidget):
         return self._run(request)
 
     def _corpus_request(
-        self, corpus: Corpus, algorithm: str, vocab_size: int, *, fit_vocab: bool, on_sample: bool = False
+        self, corpus: Corpus, algorithm: str, vocab_size: int, *, fit_vocab: bool, on_sample: bool, defaults: bool
     ) -> TrainingRequest:
         """The request to train on ``corpus`` by the one reading rule (the command
         line's too; damaged files were accepted before). A streamed corpus gives
         byte-level BPE its files, counted from disk as the command line does, and
         the other algorithms (which train in memory) its sample, said in the result
-        (:attr:`sample_note`).
-
-        Raises:
-            InputError: a streamed corpus whose files are in several encodings.
+        (:attr:`sample_note`); each file is decoded with the codec it was read with.
+        ``defaults``: the algorithm's own settings, not the form's (the startup models).
         """
         files = training_files(corpus, allow_damaged=True)[0]
         self.sample_note = ""
+        opts = {"algorithm": algorithm, "vocab_size": vocab_size, "fit_vocab": fit_vocab, "defaults": defaults}
         if not corpus.streamed:
-            return self.form.request([f.text for f in files], algorithm=algorithm, vocab_size=vocab_size,
-                                     fit_vocab=fit_vocab)  # fmt: skip
+            return self.form.request([f.text for f in files], **opts)
         if algorithm != "bpe" or on_sample:
             self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
-            return self.form.request([corpus.sample], algorithm=algorithm, vocab_size=vocab_size, fit_vocab=fit_vocab)
-        codecs = sorted({"utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files})
-        if len(codecs) > 1:
-            raise InputError(
-                f"the streamed corpus is in {len(codecs)} encodings ({', '.join(codecs)}) and is trained on as one: "
-                "re-read its files as one encoding or convert them"
-            )
-        request = self.form.request([], algorithm=algorithm, vocab_size=vocab_size, fit_vocab=fit_vocab)
+            return self.form.request([corpus.sample], **opts)
         return replace(
-            request, files=[str(f.path) for f in files], encoding=codecs[0] if codecs else "utf-8",
+            self.form.request([], **opts), files=[str(f.path) for f in files],
+            encoding=["utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files],
             allow_damaged=any(f.lossy for f in files),
         )  # fmt: skip
 

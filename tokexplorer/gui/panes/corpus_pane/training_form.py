@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokexplorer.core.backends import SentencePieceOptions
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.training import TrainingRequest
 from tokexplorer.core.types import DEFAULT_PATTERN, Progress
@@ -53,6 +54,30 @@ DEFAULT_SPECIAL_TOKENS = ""
 #: The special tokens field's text for WordPiece (BERT's).
 WORDPIECE_SPECIAL_TOKENS = " ".join(BERT_SPECIAL_TOKENS)
 
+#: The kinds of pre-tokenizer and special-token settings: ``"wordpiece"`` for WordPiece,
+#: ``"bpe"`` for byte-level BPE (the SentencePiece algorithms use neither and show BPE's, disabled).
+SETTINGS_KINDS: tuple[str, ...] = ("bpe", "wordpiece")
+
+
+def settings_kind(algorithm: str) -> str:
+    """Whose pre-tokenizer and special tokens the form shows for ``algorithm``: ``"wordpiece"``
+    for ``"wordpiece"``, else ``"bpe"`` (see :data:`SETTINGS_KINDS`)."""
+    return "wordpiece" if algorithm == "wordpiece" else "bpe"
+
+
+def default_settings(kind: str) -> tuple[str, str]:
+    """``(pre-tokenizer, special tokens field text)`` of ``kind`` (see :data:`SETTINGS_KINDS`)
+    before the user changes them: ``("gpt2", "")`` for ``"bpe"``, ``("bert", BERT's five)``
+    for ``"wordpiece"``."""
+    if kind == "wordpiece":
+        return BERT_PATTERN, WORDPIECE_SPECIAL_TOKENS
+    return DEFAULT_PATTERN, DEFAULT_SPECIAL_TOKENS
+
+
+def pattern_names(kind: str) -> tuple[str, ...]:
+    """The pre-tokenizers offered for ``kind`` (see :data:`SETTINGS_KINDS`)."""
+    return tuple(WORDPIECE_PATTERNS) if kind == "wordpiece" else tuple(PATTERN_NAMES)
+
 
 def parse_special_tokens(text: str) -> list[str]:
     """Split the special-tokens field on commas and whitespace, keeping order, no duplicates.
@@ -77,7 +102,10 @@ class TrainingForm(QGroupBox):
     Attributes:
         algorithm_combo, vocab_spin, pattern_combo, specials_edit: the settings
             (the pre-tokenizer and special tokens apply to byte-level BPE and
-            WordPiece; WordPiece's pre-tokenizers add ``bert``, its default).
+            WordPiece; WordPiece's pre-tokenizers add ``bert``, its default). Each
+            kind (:data:`SETTINGS_KINDS`) keeps its own pre-tokenizer and special
+            tokens: switching the algorithm shows those of the new kind, as last
+            set for it (its defaults at first), so no value of one leaks into the other.
         lowercase_check, accents_check: WordPiece's normalizer options.
         sp_form: the :class:`SentencePieceOptionsForm`; ``sp_box`` holds it.
         train_button, cancel_button, progress, train_message: the run.
@@ -89,13 +117,17 @@ class TrainingForm(QGroupBox):
         for label, key in ALGORITHMS:
             self.algorithm_combo.addItem(label, key)
         self.algorithm_combo.currentIndexChanged.connect(self._update_controls)
+        self._kind = "bpe"  # whose pre-tokenizer and special tokens are shown
+        self._kept = {kind: default_settings(kind) for kind in SETTINGS_KINDS}  # the other kind's
         self.vocab_spin = QSpinBox()
         self.vocab_spin.setRange(256, 1_000_000)
         self.vocab_spin.setValue(DEFAULT_VOCAB_SIZE)
         self.vocab_spin.setGroupSeparatorShown(True)
         self.vocab_spin.setToolTip("Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)")
         self.pattern_combo = QComboBox()
-        self._fill_patterns(PATTERN_NAMES, DEFAULT_PATTERN)
+        for name in pattern_names("bpe"):
+            self.pattern_combo.addItem(name, name)
+        self.pattern_combo.setCurrentIndex(self.pattern_combo.findData(DEFAULT_PATTERN))
         self.pattern_combo.setToolTip(
             "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
         )
@@ -165,14 +197,45 @@ class TrainingForm(QGroupBox):
             raise ValueError(f"unknown algorithm {key!r}")
         self.algorithm_combo.setCurrentIndex(i)
 
-    def _fill_patterns(self, names: Sequence[str], default: str) -> None:
-        """Offer these pre-tokenizers with ``default`` chosen (unchanged when they are offered already)."""
-        if [self.pattern_combo.itemData(i) for i in range(self.pattern_combo.count())] == list(names):
+    def kind_settings(self, kind: str) -> tuple[str, str]:
+        """``(pre-tokenizer, special tokens field text)`` of ``kind`` (see :data:`SETTINGS_KINDS`):
+        what the form shows when it is the current kind, else what it keeps for it."""
+        if kind == self._kind:
+            return self.pattern_combo.currentData(), self.specials_edit.text()
+        return self._kept[kind]
+
+    def set_kind_settings(self, kind: str, *, pattern: str | None = None, specials: str | None = None) -> None:
+        """Set ``kind``'s pre-tokenizer and/or special tokens field text (shown now when
+        ``kind`` is the current one, else when its algorithm is chosen).
+
+        Raises:
+            ValueError: ``kind`` is not one of :data:`SETTINGS_KINDS`, or ``pattern`` is
+                not one of :func:`pattern_names` of it.
+        """
+        if kind not in SETTINGS_KINDS:
+            raise ValueError(f"unknown settings kind {kind!r}")
+        if pattern is not None and pattern not in pattern_names(kind):
+            raise ValueError(f"{pattern!r} is not a pre-tokenizer of {kind}")
+        old_pattern, old_specials = self.kind_settings(kind)
+        new = (old_pattern if pattern is None else pattern, old_specials if specials is None else specials)
+        if kind == self._kind:
+            self.pattern_combo.setCurrentIndex(self.pattern_combo.findData(new[0]))
+            self.specials_edit.setText(new[1])
+        else:
+            self._kept[kind] = new
+
+    def _show_kind(self, kind: str) -> None:
+        """Keep the shown kind's settings and show ``kind``'s (its pre-tokenizers offered)."""
+        if kind == self._kind:
             return
+        self._kept[self._kind] = self.kind_settings(self._kind)
+        pattern, specials = self._kept[kind]
+        self._kind = kind
         self.pattern_combo.clear()
-        for name in names:
+        for name in pattern_names(kind):
             self.pattern_combo.addItem(name, name)
-        self.pattern_combo.setCurrentIndex(list(names).index(default))
+        self.pattern_combo.setCurrentIndex(self.pattern_combo.findData(pattern))
+        self.specials_edit.setText(specials)
 
     def _update_controls(self, *args: Any) -> None:
         algorithm = self.algorithm()
@@ -182,15 +245,7 @@ class TrainingForm(QGroupBox):
         self.specials_edit.setEnabled(not sp)
         self.lowercase_check.setEnabled(wordpiece)
         self.accents_check.setEnabled(wordpiece)
-        if wordpiece:
-            self._fill_patterns(WORDPIECE_PATTERNS, BERT_PATTERN)
-        else:
-            self._fill_patterns(PATTERN_NAMES, DEFAULT_PATTERN)
-        # the default special tokens follow the algorithm (the user's own stay)
-        swap = {DEFAULT_SPECIAL_TOKENS: WORDPIECE_SPECIAL_TOKENS, WORDPIECE_SPECIAL_TOKENS: DEFAULT_SPECIAL_TOKENS}
-        shown = self.specials_edit.text()
-        if shown in swap and (shown == WORDPIECE_SPECIAL_TOKENS) != wordpiece:
-            self.specials_edit.setText(swap[shown])
+        self._show_kind(settings_kind(algorithm))
         self.vocab_spin.setMinimum(256 if algorithm == "bpe" else 8)
 
     def request(
@@ -200,36 +255,47 @@ class TrainingForm(QGroupBox):
         algorithm: str,
         vocab_size: int,
         fit_vocab: bool = False,
+        defaults: bool = False,
     ) -> TrainingRequest:
         """The request to train ``algorithm`` with ``vocab_size`` on ``texts``: the
-        pre-tokenizer and special tokens for byte-level BPE and WordPiece (with
+        pre-tokenizer and special tokens of ``algorithm``'s kind (:func:`settings_kind`,
+        whichever algorithm is shown) for byte-level BPE and WordPiece (with
         its lowercasing and accent stripping), the SentencePiece options for the
-        others (not validated here)."""
+        others (not validated here).
+
+        ``defaults``: use ``algorithm``'s own defaults instead of the form's settings
+        (the startup models): pre-tokenizer and special tokens of :func:`default_settings`,
+        no lowercasing or accent stripping, SentencePiece's default trainer options."""
+        kind = settings_kind(algorithm)
+        pattern, specials = default_settings(kind) if defaults else self.kind_settings(kind)
         if algorithm == "wordpiece":
             return TrainingRequest(
                 algorithm="wordpiece",
                 vocab_size=vocab_size,
                 texts=texts,
-                pattern=self.pattern_combo.currentData(),
-                special_tokens=parse_special_tokens(self.specials_edit.text()),
-                lowercase=self.lowercase_check.isChecked(),
-                strip_accents=self.accents_check.isChecked(),
+                pattern=pattern,
+                special_tokens=parse_special_tokens(specials),
+                lowercase=not defaults and self.lowercase_check.isChecked(),
+                strip_accents=not defaults and self.accents_check.isChecked(),
             )
         if algorithm == "bpe":
             return TrainingRequest(
                 algorithm="bpe",
                 vocab_size=vocab_size,
                 texts=texts,
-                pattern=self.pattern_combo.currentData(),
-                special_tokens=parse_special_tokens(self.specials_edit.text()),
+                pattern=pattern,
+                special_tokens=parse_special_tokens(specials),
             )
+        model_type = algorithm.split("-", 1)[1]
         return TrainingRequest(
             algorithm=algorithm,
             vocab_size=vocab_size,
             texts=texts,
-            sentencepiece=self.sp_form.options(model_type=algorithm.split("-", 1)[1]),
+            sentencepiece=(
+                SentencePieceOptions(model_type=model_type) if defaults else self.sp_form.options(model_type=model_type)
+            ),
             fit_vocab=fit_vocab,
-            skip_long_lines=self.sp_form.skip_long_lines,
+            skip_long_lines=not defaults and self.sp_form.skip_long_lines,
         )
 
     # ================================================================= the run
