@@ -201,19 +201,21 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
     )
 
 
-def test_a_streamed_corpus_in_two_encodings_is_refused_for_bpe_in_one_line(qtbot, tmp_path):
+def test_a_streamed_corpus_in_two_encodings_trains_each_file_with_its_codec(qtbot, tmp_path):
     (tmp_path / "en.txt").write_text(EN * 10, encoding="utf-8")
     (tmp_path / "zh.txt").write_bytes((ZH * 20).encode("gbk"))
     pane = streaming_pane(qtbot)
     corpus, _ = open_streamed(qtbot, pane, tmp_path)
     assert [f.encoding for f in corpus.files] == ["utf-8", "gb18030"]
-    errors: list[str] = []
-    pane.state.error.connect(errors.append)
-    assert pane.start_training(algorithm="bpe") is None
-    assert errors == [
-        "the streamed corpus is in 2 encodings (gb18030, utf-8) and is trained on as one: "
-        "re-read its files as one encoding or convert them"
-    ]
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:
+        assert pane.start_training(algorithm="bpe", vocab_size=300) is not None
+    bpe = done.args[0].model
+    out = tmp_path / "cli.bpe"
+    assert cli_main(["train", str(tmp_path / "en.txt"), str(tmp_path / "zh.txt"), "--vocab-size", "300",
+                     "-o", str(out)]) == 0  # fmt: skip
+    cli = load_bpe(out)
+    assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]
+    assert any("分词".encode() in b for b in bpe.vocab.values())  # the GBK file's text, learned as UTF-8
     with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:  # SentencePiece takes the sample
         assert pane.start_training(algorithm="sp-bpe", auto_fit=True) is not None
     assert done.args[0].message.endswith(f"; trained on the corpus {corpus.sample_note} (the corpus is streamed)")
