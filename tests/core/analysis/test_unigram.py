@@ -55,7 +55,8 @@ def test_nbest_is_sentencepieces(real_unigram):
         assert [list(s.ids) for s in best] == sp.nbest_encode_as_ids(word, 5)
         for s in best:  # the score SentencePiece reports is the sum of its pieces' log probabilities
             assert s.score == pytest.approx(sum(sp.get_score(i) for i in s.ids), abs=1e-3)
-        assert [s.score for s in best] == sorted((s.score for s in best), reverse=True)
+        scores = [s.score for s in best]  # best first: sentencepiece sums its float scores in its own
+        assert all(a >= b - 1e-4 for a, b in zip(scores, scores[1:]))  # order, so near-ties may swap by 1e-6
 
 
 @pytest.mark.parametrize("which", ["fixture_unigram", "real_unigram"])
