@@ -120,6 +120,7 @@ class Startup(QObject):
         self._user_families: set[str] = set()  # families of the models the user opened
         self._deferred: list[Callable[[], None]] = []  # user models shown once a default stops
         self._made: dict[str, Tokenizer] = {}  # the default models trained, by step
+        self._made_text = ""  # the message saying so, while it is shown
         self._default_tiktoken: Tokenizer | None = None
         self._dialogs_were_on = window.show_error_dialogs
         self.state.error.connect(self._on_error)
@@ -237,6 +238,7 @@ class Startup(QObject):
 
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
         if "corpus" not in self._pending:
+            self._retell_made()
             return
         if corpus is None or corpus.is_empty:
             self.state.status.emit("nothing to train on: no default BPE or SentencePiece model")
@@ -322,7 +324,18 @@ class Startup(QObject):
         if kept:
             text += (" " if text else "") + f"No default {' or '.join(kept)} was trained: yours is shown."
         if text:
-            self._window.corpus_pane.show_message(text + (f"\n{sp_notes}." if sp_notes else ""))
+            self._made_text = text + (f"\n{sp_notes}." if sp_notes else "")
+            self._window.corpus_pane.show_message(self._made_text)
+
+    def _retell_made(self) -> None:
+        """Another corpus was opened after the startup: its message no longer says "this corpus"."""
+        pane = self._window.corpus_pane
+        if self._made_text and pane.form.train_message.text() == self._made_text:
+            pane.show_message(
+                "The default models shown were trained at startup on the corpus opened then, "
+                "not on this one: choose your settings above and press Train."
+            )
+        self._made_text = ""
 
     # ================================================================= the end
     def _on_error(self, message: str) -> None:

@@ -199,6 +199,14 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
         "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
         f"on the corpus {note} (streamed), so every tab has something to show."
     )
+    other = folder.parent / "other.txt"  # another corpus: the message no longer says it was trained on this
+    other.write_text(EN * 3, encoding="utf-8")
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=60_000):
+        window.open_paths([str(other)])
+    assert pane.form.train_message.text() == (
+        "The default models shown were trained at startup on the corpus opened then, "
+        "not on this one: choose your settings above and press Train."
+    )
 
 
 def test_a_streamed_corpus_in_two_encodings_trains_each_file_with_its_codec(qtbot, tmp_path):
