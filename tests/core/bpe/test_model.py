@@ -172,6 +172,8 @@ def test_special_tokens_cut_out_of_training_text():
     bpe, rep = train_bpe("ab<|endoftext|>ab<|endoftext|>", vocab_size=300, special_tokens=["<|endoftext|>"])
     assert all(b"<|" not in m.merged and b"|>" not in m.merged for m in bpe.merges)
     assert "2 special-token spellings were cut out" in " ".join(rep.messages)
+    _, rep = train_bpe("ab<|endoftext|>ab", vocab_size=300, special_tokens=["<|endoftext|>"])
+    assert "1 special-token spelling was cut out of the training text" in rep.messages
 
 
 def test_word_counts_input():

@@ -19,7 +19,7 @@ from tokexplorer.gui.models.corpus_model import (
     COL_SIZE,
     CorpusTableModel,
 )
-from tokexplorer.gui.models.merge_model import RawRole
+from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.panes.corpus_pane import (
     CorpusPane,
     TrainingResult,

@@ -237,7 +237,8 @@ def train_bpe_iter(
     if word_counts is None:
         if n_special_seen:
             job.messages.append(
-                f"{n_special_seen} special-token spellings were cut out of the training text"
+                f"{n_special_seen} special-token spelling{'s were' if n_special_seen != 1 else ' was'} "
+                "cut out of the training text"
             )
     else:
         counts = dict(word_counts)

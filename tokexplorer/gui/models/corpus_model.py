@@ -16,8 +16,7 @@ from PySide6.QtGui import QBrush
 
 from tokexplorer.core.io import format_size
 from tokexplorer.gui import theme
-from tokexplorer.gui.models.merge_model import RawRole
-from tokexplorer.gui.models.table_model import TitledTableModel
+from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile

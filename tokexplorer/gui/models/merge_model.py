@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontDatabase
@@ -48,16 +48,12 @@ from tokexplorer.gui.models.merge_filter import (
     filter_mask,
     plain_text,
 )
-from tokexplorer.gui.models.table_model import TitledTableModel
+from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 
-if TYPE_CHECKING:
-    pass
-
-#: Item data role returning the raw value of a cell: ``int`` for Rank, Bytes,
-#: Count and Fires (``-1`` when unknown or, for Rank, for a token no merge
-#: builds), the token id (``int``, ``-1`` for no part) for Left and Right, and
-#: the merged token's ``bytes`` for Merged token.
-RawRole = int(Qt.ItemDataRole.UserRole) + 1
+# RawRole (the one of table_model) gives here: ``int`` for Rank, Bytes, Count and
+# Fires (``-1`` when unknown or, for Rank, for a token no merge builds), the token
+# id (``int``, ``-1`` for no part) for Left and Right, and the merged token's
+# ``bytes`` for Merged token.
 
 #: Column titles, in order.
 MERGE_COLUMNS: tuple[str, ...] = (

@@ -39,7 +39,7 @@ from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
-from tokexplorer.gui.models.merge_model import RawRole
+from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
