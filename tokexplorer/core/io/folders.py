@@ -29,6 +29,22 @@ __all__ = ["CHUNK_BYTES", "collect_files", "load_corpus", "read_corpus"]
 CHUNK_BYTES = 1 << 20
 
 
+def check_encoding(encoding: str | None) -> None:
+    """Refuse an ``encoding`` that is not a known codec (None: detect per file; :data:`RAW` is known).
+
+    Raises:
+        InputError: ``"unknown encoding 'x'"``.
+
+    >>> check_encoding("gbk"), check_encoding(None)
+    (None, None)
+    """
+    if encoding is not None and encoding != RAW:
+        try:
+            codecs.lookup(encoding)
+        except LookupError:
+            raise InputError(f"unknown encoding {encoding!r}") from None
+
+
 def _size_or_zero(p: Path) -> int:
     """Size of a file in bytes; 0 when it cannot be read (the error comes when it is opened)."""
     try:
@@ -125,11 +141,7 @@ def read_corpus(
     """
     if chunk_bytes < 1:
         raise InputError(f"chunk_bytes must be at least 1, not {chunk_bytes}")
-    if encoding is not None and encoding != RAW:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise InputError(f"unknown encoding {encoding!r}") from None
+    check_encoding(encoding)
     files, errors = collect_files(paths, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0

@@ -46,9 +46,9 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
-from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
+from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
-from tokexplorer.core.io.folders import _size_or_zero, collect_files, read_corpus
+from tokexplorer.core.io.folders import _size_or_zero, check_encoding, collect_files, read_corpus
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.types import Progress
 
@@ -237,11 +237,7 @@ def stream_corpus(
     """
     if piece_bytes < 1:
         raise InputError(f"piece_bytes must be at least 1, not {piece_bytes}")
-    if encoding is not None and encoding != RAW:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise InputError(f"unknown encoding {encoding!r}") from None
+    check_encoding(encoding)
     files, errors = collect_files(paths, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     if total < stream_bytes:
