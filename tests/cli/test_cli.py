@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.cli import run
 from tokexplorer.cli import main
 from tokexplorer.cli.commands import encode as encode_command
 from tokexplorer.cli.commands import train as train_command
@@ -36,13 +37,6 @@ TRAIN_TEXT = (
     "the lower tokens merge into the lowest tokens\n" * 20
     + "\u4f60\u597d \u4e16\u754c \U0001f642 hello world\n" * 10
 )
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    """Run ``main(args)``; return (exit code, stdout, stderr)."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def assert_one_line_error(err: str, *parts: str) -> None:

