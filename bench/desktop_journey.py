@@ -37,10 +37,13 @@ by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it wri
 repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
 Usage: ``python bench/desktop_journey.py [CORPUS] [--folder FOLDER] [--binary FILE] [--vocab-size N]
-[--profile OUT.prof] [--stall-dump FILE [--stall-ms MS]] [--screenshot PNG]`` (``--stall-dump`` writes
-every thread's stack, under the name of its step, whenever the loop stalls ``--stall-ms``, default
-100 ms; faulthandler reads the frames of running threads, which can crash the journey now and then:
-a diagnostic, not a measurement).
+[--profile OUT.prof] [--stall-dump FILE [--stall-ms MS]] [--gil-watch FILE [--gil-ms MS]] [--screenshot PNG]``
+(``--stall-dump`` writes every thread's stack, under the name of its step, whenever the loop stalls
+``--stall-ms``, default 100 ms; faulthandler reads the frames of running threads, which can crash the
+journey now and then: a diagnostic, not a measurement). ``--gil-watch`` finds who keeps the
+interpreter lock: a thread that sleeps 1 ms in a loop needs the lock to wake, so when it wakes
+``--gil-ms`` (default 25) late, the other threads' frames are written (the one that held the lock
+is still at the line of its long call); it competes for the lock too, so also a diagnostic.
 """
 
 from __future__ import annotations
@@ -169,6 +172,33 @@ class StallProbe:
             faulthandler.dump_traceback_later(self._stall_ms / 1000, file=self._dump)
 
 
+def watch_gil(path: str, late_ms: int, step: dict[str, str]) -> None:
+    """Start the ``--gil-watch`` thread (see the module docstring), writing to ``path``."""
+    import threading
+    import traceback
+
+    out = open(path, "w")  # noqa: SIM115 - open for the journey
+
+    def where(frame) -> str:
+        calls = reversed(traceback.extract_stack(frame)[-4:])
+        return " <- ".join(f"{f.name}@{Path(f.filename).name}:{f.lineno}" for f in calls)
+
+    def watch() -> None:
+        me = threading.get_ident()
+        while True:
+            t0 = time.perf_counter()
+            time.sleep(0.001)
+            late = time.perf_counter() - t0
+            if late * 1000 < late_ms:
+                continue
+            names = {t.ident: t.name for t in threading.enumerate()}
+            frames = [f"  [{names.get(i, i)}] {where(f)}" for i, f in sys._current_frames().items() if i != me]
+            out.write(f"== {late * 1000:.0f} ms late, step {step['name']}\n" + "\n".join(frames) + "\n")
+            out.flush()
+
+    threading.Thread(target=watch, daemon=True, name="gil-watch").start()
+
+
 def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by step
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
     sys.path.insert(0, str(ROOT))
@@ -213,6 +243,8 @@ def child(ns: argparse.Namespace) -> int:  # noqa: C901 - one journey, step by s
     def out(**kv: object) -> None:
         print(json.dumps(kv), flush=True)
 
+    if ns.gil_watch:
+        watch_gil(ns.gil_watch, ns.gil_ms, probe.step)
     window = MainWindow()
     window.show_error_dialogs = False
     window.resize(1280, 800)
@@ -315,6 +347,8 @@ def parent(ns: argparse.Namespace) -> int:
             cmd += ["--profile", ns.profile]
         if ns.stall_dump:
             cmd += ["--stall-dump", ns.stall_dump, "--stall-ms", str(ns.stall_ms)]
+        if ns.gil_watch:
+            cmd += ["--gil-watch", ns.gil_watch, "--gil-ms", str(ns.gil_ms)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, cwd=ROOT)
         journey: dict[str, object] = {}
         quit_at = 0.0
@@ -363,6 +397,9 @@ def main() -> int:
     ap.add_argument("--stall-dump", metavar="FILE",
                     help="write every thread's stack to FILE whenever the event loop stalls over --stall-ms")
     ap.add_argument("--stall-ms", type=int, default=100, help="the stall that --stall-dump reports (ms, default 100)")
+    ap.add_argument("--gil-watch", metavar="FILE",
+                    help="write who held the interpreter lock whenever a 1 ms sleeper woke --gil-ms late")
+    ap.add_argument("--gil-ms", type=int, default=25, help="how late --gil-watch's sleeper must wake (ms, default 25)")
     ap.add_argument("--folder", help="open this folder as the corpus after a start on the sample, and train on it")
     ap.add_argument("--screenshot", metavar="PNG", help="with --folder: the window once the folder is open")
     ap.add_argument("--child", action="store_true", help=argparse.SUPPRESS)

@@ -30,6 +30,7 @@ from tokexplorer.core.backends import (
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.io.line_ends import lf_lines
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import (
     ALGORITHMS,
@@ -428,7 +429,7 @@ def fit_line_length(
     >>> fit_line_length(["ab"], max_sentence_length=4)
     (4, False, None)
     """
-    lengths = [len(line.encode("utf-8", "surrogatepass")) for t in texts for line in t.split("\n")]
+    lengths = [len(line.encode("utf-8", "surrogatepass")) for t in texts for line in lf_lines(t)]
     longest = max(lengths, default=0)
     if longest <= max_sentence_length:
         return max_sentence_length, False, None

@@ -171,17 +171,23 @@ class Startup(QObject):
         self._final_note = ""  # said last, once every startup step is done
         self._made = {}
         self._pending = {"corpus", "tiktoken"}
-        self._load_default_tiktoken()
         keep_tab = self._window.memory.tab_restored  # the tab the user left open last time
         if paths:
-            self._window.open_paths(list(paths), show=not keep_tab)
+            # one after the other: each holds Python's interpreter lock in calls of tens of
+            # milliseconds (building tiktoken's ranks, decoding the files), and side by side
+            # they left the window's event loop waiting for it for 0.1-0.3 s at a time
+            paths = list(paths)
+            self._load_default_tiktoken(then=lambda: self._window.open_paths(paths, show=not keep_tab))
         else:
+            self._load_default_tiktoken()
             self._window.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
             if not keep_tab:
                 self._window.tabs.setCurrentWidget(self._window.compare_pane)
 
     # ================================================================= tiktoken
-    def _load_default_tiktoken(self) -> None:
+    def _load_default_tiktoken(self, *, then: Callable[[], None] | None = None) -> None:
+        """Load the default tiktoken encoding in a worker; ``then()`` runs once it
+        finished, loaded or not."""
         from tokexplorer.core.backends import TiktokenTokenizer
 
         name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
@@ -204,6 +210,8 @@ class Startup(QObject):
             )
         )
         worker.signals.finished.connect(guarded(self, lambda: self._step_done("tiktoken")))
+        if then is not None:
+            worker.signals.finished.connect(guarded(self, then))
         self.tiktoken_worker = worker
         worker.start()
 

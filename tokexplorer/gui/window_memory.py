@@ -55,7 +55,7 @@ class WindowMemory(QObject):
         # and every model saved or exported (File menu, the question on quit) is a recent model
         window.state.model_file_opened.connect(recent.add_model)
         window.saving.saved.connect(self._on_model_saved)
-        window.corpus_pane.training_started.connect(lambda _alg: settings.save_training_form(window.corpus_pane.form))
+        window.corpus_pane.training_started.connect(self._on_training_started)
 
         self.layout_restored = settings.restore_layout(window, window.tabs)
         self.tab_restored = settings.remembered_tab() is not None
@@ -81,6 +81,11 @@ class WindowMemory(QObject):
         # beside its sidecar, the vocab.json of a vocab.json + merges.txt pair)
         if paths:
             recent.add_model(paths[0])
+
+    def _on_training_started(self, _algorithm: str) -> None:
+        # the startup's default models are trained with their own settings, not the form's
+        if not self._window.startup.training_defaults:
+            settings.save_training_form(self._window.corpus_pane.form)
 
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
         paths = self._window.corpus_pane.file_list.requested_paths

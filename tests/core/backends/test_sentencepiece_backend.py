@@ -472,6 +472,7 @@ def test_training_in_a_child_process_matches_training_here(monkeypatch):
     text = _corpus_lines(400)
     here = spb.train_sentencepiece([text], vocab_size=300)
     monkeypatch.setattr(spb, "CHILD_TRAIN_CHARS", 1)  # force the child process
+    monkeypatch.setattr(spb, "CHILD_BATCH_LINES", 7)  # the 400 lines go in 58 messages
     child = spb.train_sentencepiece([text], vocab_size=300, cancel=lambda: False)
     assert child.model_proto == here.model_proto
     with pytest.raises(VocabTooLargeError) as info:  # refusals come back translated

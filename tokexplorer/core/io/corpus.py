@@ -49,11 +49,13 @@ from tokexplorer.core.io.encodings import (
     check_binary,
     control_note,
     decode_or_replace,
+    decode_utf8,
     detect_bom,
     guess_encoding,
     mostly_utf8,
     utf8_error,
 )
+from tokexplorer.core.io.line_ends import ending_kind, line_breaks, line_count
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -128,37 +130,6 @@ class CorpusFile:
         return f"{self.encoding} (guessed)" if self.encoding_guessed else self.encoding
 
 
-def line_ending_of(text: str) -> str:
-    """Classify the line endings of ``text``.
-
-    Returns:
-        ``"LF"``, ``"CRLF"`` or ``"CR"`` when only that kind occurs, ``"mixed"``
-        when several do, ``"none"`` when the text has no line break.
-
-    >>> line_ending_of("a\\r\\nb\\r\\n"), line_ending_of("a\\nb\\r\\n"), line_ending_of("ab")
-    ('CRLF', 'mixed', 'none')
-    """
-    crlf = text.count("\r\n")
-    lf = text.count("\n") - crlf
-    cr = text.count("\r") - crlf
-    kinds = [k for k, n in (("LF", lf), ("CRLF", crlf), ("CR", cr)) if n]
-    if not kinds:
-        return "none"
-    return kinds[0] if len(kinds) == 1 else "mixed"
-
-
-def count_lines(text: str) -> int:
-    """Number of lines in ``text``: LF, CRLF and CR each end one line.
-
-    >>> count_lines(""), count_lines("a"), count_lines("a\\n"), count_lines("a\\r\\nb")
-    (0, 1, 1, 2)
-    """
-    if not text:
-        return 0
-    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-    return breaks + (0 if text[-1] in "\r\n" else 1)
-
-
 def to_raw_bytes(text: str) -> bytes:
     """The exact bytes behind text read with ``encoding=RAW`` (or any
     ``surrogateescape`` decode): ``text.encode("utf-8", "surrogateescape")``.
@@ -228,9 +199,9 @@ def decode_file_bytes(
         return _decode_utf16_or_32(p, name, data, found, keep_bom=keep_bom)
     check_binary(name, data)
     body = data[3:] if found is not None else data
-    err = utf8_error(body, skip=3 if found is not None else 0)
-    if not err:
-        return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom)
+    text, err = decode_utf8(body, skip=3 if found is not None else 0)
+    if text is not None:
+        return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, text=text)
     n_bad, cut = mostly_utf8(body)
     if n_bad:
         return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, broken=(name, err, n_bad, cut))
@@ -272,18 +243,16 @@ def _decode_utf8(
     bom: bool,
     keep_bom: bool,
     broken: tuple[str, str, int, bool] | None = None,
+    text: str = "",
 ) -> CorpusFile:
-    """A UTF-8 file (with or without a BOM); ``broken`` is ``(name, error,
-    undecodable bytes, cut at the end)`` when it holds a few bad bytes, which
-    become U+FFFD."""
-    body = data[3:] if bom else data
+    """A UTF-8 file (with or without a BOM): ``text`` its decoded body (after
+    the BOM); ``broken`` is ``(name, error, undecodable bytes, cut at the end)``
+    instead when it holds a few bad bytes, which become U+FFFD."""
     notes: list[str] = []
     err = ""
-    if broken is None:
-        text = body.decode("utf-8")
-    else:
+    if broken is not None:
         name, err, n_bad, cut = broken
-        text = body.decode("utf-8", "replace")
+        text = (data[3:] if bom else data).decode("utf-8", "replace")
         what = (
             "the file ends in the middle of a character"
             if cut
@@ -360,15 +329,15 @@ def _file_record(
 ) -> CorpusFile:
     """The :class:`CorpusFile` of a decoded text: line endings and counts
     computed, a note added for mixed line endings and for control characters."""
-    ending = line_ending_of(text)
+    breaks = line_breaks(text)
+    ending = ending_kind(*breaks)
     ctrl = control_note(text[:BINARY_SNIFF_BYTES])
     if ctrl:
         notes = notes + (f"{p.name}: {ctrl}",)
     if ending == "mixed":
-        crlf = text.count("\r\n")
-        notes = notes + (endings_note(text.count("\n") - crlf, crlf, text.count("\r") - crlf),)
+        notes = notes + (endings_note(*breaks),)
     return CorpusFile(
-        p, text, size, encoding, guessed, bom, ending, len(text), count_lines(text),
+        p, text, size, encoding, guessed, bom, ending, len(text), line_count(text, breaks),
         notes, lossy, utf8_error,
     )  # fmt: skip
 

@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 from tokexplorer.core.errors import CorpusError
 
 __all__ = [
-    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding", "mostly_utf8", "utf8_error",
+    "PIECE", "check_binary", "control_note", "decode_or_replace", "decode_utf8", "detect_bom", "guess_encoding",
+    "mostly_utf8", "utf8_error",
 ]
 
 #: Number of leading bytes inspected by the control-byte rule for binary files.
@@ -38,6 +39,10 @@ READ_ANYWAY = "to read it anyway, give its encoding (--encoding latin-1) or open
 
 
 _TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
+# the other C0 control characters, which control_note names
+_CONTROL_CHARS = regex.compile(
+    "[" + "".join(regex.escape(chr(c)) for c in range(0x20) if c not in _TEXT_CONTROLS) + "]"
+)
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     # (BOM bytes, label, codec that also strips it) — UTF-32 first: its LE BOM
@@ -68,8 +73,44 @@ def detect_bom(data: bytes) -> tuple[str, str, int] | None:
     return None
 
 
+#: Bytes (or characters) that one whole-file operation of the reading handles per
+#: call (decoding, counting line breaks): each call holds Python's interpreter
+#: lock, and a window whose worker thread reads a file waits for that lock between
+#: its events; 1 MiB takes a few milliseconds.
+PIECE = 1 << 20
+
+
+def decode_utf8(data: bytes, *, skip: int = 0) -> tuple[str | None, str]:
+    """Strict UTF-8 decoding of ``data``, :data:`PIECE` bytes per call.
+
+    Args:
+        data: the bytes.
+        skip: bytes before ``data`` in the file (a BOM), added to the offset in the message.
+
+    Returns:
+        ``(text, "")``, or ``(None, why)`` when ``data`` is not valid UTF-8
+        (``why`` as :func:`utf8_error` says it, naming the first bad byte).
+
+    >>> decode_utf8("né".encode()), decode_utf8(b"ok\\xff", skip=3)
+    (('né', ''), (None, 'not valid UTF-8 at byte 5 (invalid start byte)'))
+    """
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    parts: list[str] = []
+    n = len(data)
+    try:
+        for start in range(0, n, PIECE):
+            parts.append(decoder.decode(data[start : start + PIECE], final=start + PIECE >= n))
+    except UnicodeDecodeError:
+        try:  # the whole text's first error, with its offset in the file (a rare path)
+            data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            return None, f"not valid UTF-8 at byte {exc.start + skip} ({exc.reason})"
+    return "".join(parts), ""
+
+
 def utf8_error(data: bytes, *, skip: int = 0) -> str:
-    """Why strict UTF-8 decoding of ``data`` fails, or ``""`` when it does not.
+    """Why strict UTF-8 decoding of ``data`` fails, or ``""`` when it does not
+    (:func:`decode_utf8`'s message).
 
     Args:
         data: the bytes.
@@ -78,11 +119,7 @@ def utf8_error(data: bytes, *, skip: int = 0) -> str:
     >>> utf8_error(b"ok\\xff")
     'not valid UTF-8 at byte 2 (invalid start byte)'
     """
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        return f"not valid UTF-8 at byte {exc.start + skip} ({exc.reason})"
-    return ""
+    return decode_utf8(data, skip=skip)[1]
 
 
 def mostly_utf8(data: bytes) -> tuple[int, bool]:
@@ -412,7 +449,7 @@ def control_note(text: str) -> str:
     >>> control_note("ab\\x00cd\\x01")
     'holds 2 control characters (U+0000 at character 2, U+0001 at character 5); kept as they are'
     """
-    found = [(i, c) for i, c in enumerate(text) if ord(c) < 0x20 and ord(c) not in _TEXT_CONTROLS]
+    found = [(m.start(), m.group()) for m in _CONTROL_CHARS.finditer(text)]
     if not found:
         return ""
     shown = ", ".join(f"U+{ord(c):04X} at character {i}" for i, c in found[:3])

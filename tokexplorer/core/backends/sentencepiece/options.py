@@ -9,6 +9,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.io.line_ends import lf_lines
 from tokexplorer.core.text import clean_text
 
 
@@ -132,7 +133,7 @@ def _corpus_lines(texts: Iterable[str]) -> tuple[list[str], int]:
         cleaned = clean_text(text)
         if cleaned.changed:
             n_surrogate += 1
-        lines.extend(line for line in cleaned.text.split("\n") if line)
+        lines.extend(line for line in lf_lines(cleaned.text) if line)
     if not any(line.strip() for line in lines):
         return [], n_surrogate
     return lines, n_surrogate

@@ -295,8 +295,18 @@ def _train_here(spm: Any, lines: list[str], options: dict[str, Any]) -> tuple[by
     return buf.getvalue(), log_text
 
 
-def _child_train(conn: Any, lines: list[str], options: dict[str, Any]) -> None:
-    """Child process side of :func:`_train_in_child`: train, send the outcome."""
+#: Lines sent to the training child per message: each message is pickled in one
+#: short call, which a window's event loop does not notice (the whole corpus as
+#: one argument took 30-80 ms with the interpreter lock held).
+CHILD_BATCH_LINES = 20_000
+
+
+def _child_train(conn: Any, options: dict[str, Any]) -> None:
+    """Child process side of :func:`_train_in_child`: receive the lines (batches
+    of :data:`CHILD_BATCH_LINES`, then None), train, send the outcome."""
+    lines: list[str] = []
+    while (batch := conn.recv()) is not None:
+        lines.extend(batch)
     try:
         result: tuple[str, Any] = ("ok", _train_here(_import_spm(), lines, options))
     except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
@@ -320,11 +330,21 @@ def _train_in_child(
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn")
-    parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_train, args=(child, lines, options), daemon=True)
+    parent, child = ctx.Pipe(duplex=True)
+    proc = ctx.Process(target=_child_train, args=(child, options), daemon=True)
     proc.start()
     child.close()
     try:
+        try:
+            for start in range(0, len(lines), CHILD_BATCH_LINES):
+                if cancel():
+                    raise Cancelled("SentencePiece training cancelled")
+                parent.send(lines[start : start + CHILD_BATCH_LINES])
+            parent.send(None)
+        except (BrokenPipeError, EOFError):
+            raise TrainingError(
+                f"SentencePiece training stopped before it had the corpus (exit code {proc.exitcode})"
+            ) from None
         while not parent.poll(0.1):
             if cancel():
                 raise Cancelled("SentencePiece training cancelled")
