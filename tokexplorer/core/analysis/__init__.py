@@ -52,6 +52,7 @@ _EXPORTS: dict[str, str] = {
     "MergeNode": "merges",
     "bpe_of_tokenizer": "merges",
     "load_bpe_spec": "merges",
+    "load_bpe_noted": "merges",
     "merge_diff": "merges",
     "merges_json": "merges",
     "token_merge_ranks": "merges",
