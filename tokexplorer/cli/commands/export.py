@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from tokexplorer.cli.inputs import check_output_path
+from tokexplorer.cli.inputs import check_output_path, load
 from tokexplorer.cli.output import note
 from tokexplorer.core.errors import InputError
 
@@ -53,7 +53,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
         raise InputError("--format vocab.txt exports a WordPiece (wordpiece:PATH), and a WordPiece exports "
                          "as vocab.txt only")  # fmt: skip
     if kind == "wordpiece":
-        return _export_vocab_txt(ns.spec, ns.output)
+        return _export_vocab_txt(ns.spec, ns.output, ns.pattern)
     if ns.format == "gpt2":
         if not os.path.isdir(ns.output):
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
@@ -85,13 +85,13 @@ def cmd_export(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _export_vocab_txt(spec: str, output: str) -> int:
+def _export_vocab_txt(spec: str, output: str, pattern: str | None) -> int:
     """Write a WordPiece as BERT's vocab.txt + tokenizer_config.json, print both paths, and say why."""
-    from tokexplorer.core.backends import WordPieceTokenizer, load_tokenizer
+    from tokexplorer.core.backends import WordPieceTokenizer
     from tokexplorer.core.io import write_vocab_txt
 
     check_output_path(output)
-    tok = load_tokenizer(spec)
+    tok = load(spec, pattern)  # what loading chose is noted, as encode notes it
     assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
     wp = tok.wordpiece
     path, config = write_vocab_txt(wp, output)
