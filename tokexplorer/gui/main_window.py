@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.io import file_label
 from tokexplorer.core.text import line_ending_summary
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
@@ -292,7 +293,7 @@ class MainWindow(QMainWindow):
         prev = self.statusBar().currentMessage()
         crs = line_ending_summary(text)
         eol = f" ({crs} line endings, kept as they are)" if crs else ""
-        msg = f"Compare shows {first.name}{more}{eol}"
+        msg = f"Compare shows {file_label(first.path, corpus.roots)}{more}{eol}"
         self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
 
     # ================================================================= raw bytes

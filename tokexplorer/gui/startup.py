@@ -31,7 +31,7 @@ from PySide6.QtCore import QObject, Signal
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.io import Corpus, CorpusFile, count_lines, line_ending_of
+from tokexplorer.core.io import Corpus, CorpusFile, count_lines, file_label, line_ending_of
 from tokexplorer.gui.panes.corpus_pane import TrainingResult
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
@@ -249,7 +249,7 @@ class Startup(QObject):
             )
         else:
             if corpus.lossy_files:
-                names = ", ".join(f.name for f in corpus.lossy_files[:3])
+                names = ", ".join(file_label(f.path, corpus.roots) for f in corpus.lossy_files[:3])
                 self._final_note = (
                     f"{names}: a few bytes could not be decoded and read as U+FFFD (see the "
                     "file's notes); the default models were trained on the text as it reads"

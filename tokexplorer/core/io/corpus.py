@@ -404,15 +404,18 @@ class Corpus:
 
     Attributes:
         files: the files that were read, in reading order.
-        errors: one line per file that was skipped (unreadable, binary).
+        errors: one line per file that was skipped (unreadable, binary), naming it by its path as given.
         sample: a streamed corpus's first characters, in file order (files read
             lossily left out; see :func:`~tokexplorer.core.io.streaming.stream_corpus`);
             ``""`` for a corpus held in memory.
+        roots: the files and folders it was opened from, as given (the window names its
+            files below them: :func:`~tokexplorer.core.io.labels.file_label`).
     """
 
     files: tuple[CorpusFile, ...] = ()
     errors: tuple[str, ...] = ()
     sample: str = ""
+    roots: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Corpus({len(self.files)} files, {self.n_bytes} bytes, {len(self.errors)} errors)"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from tokexplorer.core.io import Corpus
+from tokexplorer.core.io import Corpus, file_label
 from tokexplorer.gui.state import AppState
 
 COMPARE_MAX_CHARS = 2_000_000
@@ -74,7 +74,7 @@ class CompareSourceBar(QWidget):
         files = corpus.files if corpus is not None else []
         for i, f in enumerate(files):
             if f.text:
-                self.file_combo.addItem(f"{f.name} ({f.n_chars:,} characters)", i)
+                self.file_combo.addItem(f"{file_label(f.path, corpus.roots)} ({f.n_chars:,} characters)", i)
         many = self.file_combo.count() > 1
         self.file_combo.setVisible(many)
         self._choose.setVisible(many)
