@@ -444,11 +444,24 @@ def test_legacy_single_byte_text_is_still_guessed(tmp_path):
 
 
 def test_mostly_broken_utf8_is_guessed(tmp_path):
-    # ten bad bytes against twenty well-formed characters: not "a few" bad bytes
+    # ten bad bytes against five well-formed characters: not "a few" bad bytes, nor a UTF-8 start
+    p = tmp_path / "m.txt"
+    p.write_bytes(("é" * 5).encode("utf-8") + b"\xe9 " * 10)
+    f = read_text_file(p)
+    assert f.encoding_guessed
+
+
+def test_utf8_then_latin1_is_utf8_with_the_rest_flagged(tmp_path):
+    # ten bad bytes after twenty well-formed characters: a UTF-8 start, then another encoding;
+    # a guess (cp1252) would turn the UTF-8 start into "Ã©" without a trace
     p = tmp_path / "m.txt"
     p.write_bytes(("é" * 20).encode("utf-8") + b"\xe9 " * 10)
     f = read_text_file(p)
-    assert f.encoding_guessed
+    assert (f.text, f.encoding, f.encoding_guessed, f.lossy) == ("é" * 20 + "\ufffd " * 10, "utf-8", False, True)
+    assert f.notes == (
+        "m.txt: not valid UTF-8 at byte 40 (invalid continuation byte), though UTF-8 before it: the file mixes "
+        "encodings; read as UTF-8 anyway (10 undecodable bytes; shown as U+FFFD). Convert the rest to UTF-8",
+    )
 
 
 # ------------------------------------------------------------ legacy code pages

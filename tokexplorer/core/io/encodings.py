@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 from tokexplorer.core.errors import CorpusError
 
 __all__ = [
-    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding", "mostly_utf8", "utf8_error",
+    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding", "mixed_utf8", "mostly_utf8",
+    "utf8_error",
 ]
 
 #: Number of leading bytes inspected by the control-byte rule for binary files.
@@ -120,6 +121,34 @@ def mostly_utf8(data: bytes) -> tuple[int, bool]:
     if n_good >= 10 * n_bad or (cut and n_good >= 1):
         return n_bad, cut
     return 0, False
+
+
+#: Fewest well-formed non-ASCII UTF-8 characters before a file's first undecodable byte for
+#: the file to count as UTF-8 that turns into another encoding (:func:`mixed_utf8`); a legacy
+#: file spells a run this long in UTF-8 by chance only in its first characters, if ever.
+MIXED_MIN_CHARS = 16
+
+
+def mixed_utf8(data: bytes) -> int:
+    """The undecodable bytes of ``data`` when it is UTF-8 up to its first undecodable byte,
+    at least :data:`MIXED_MIN_CHARS` non-ASCII characters of it (a file that mixes
+    encodings: UTF-8, then GBK or Latin-1 after 1 MB); 0 otherwise (UTF-8, or no such run).
+
+    >>> mixed_utf8("naïve café ".encode() * 8 + "café".encode("latin-1") * 10)
+    10
+    >>> mixed_utf8("café ".encode() + "café".encode("latin-1") * 10)
+    0
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        head = data[: exc.start].decode("utf-8")
+    else:
+        return 0
+    if len(head) - len(head.encode("ascii", "ignore")) < MIXED_MIN_CHARS:
+        return 0
+    text = data.decode("utf-8", "surrogateescape")
+    return len(text) - len(text.encode("utf-8", "ignore").decode("utf-8"))
 
 
 def decode_or_replace(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
@@ -253,12 +282,12 @@ def guess_encoding(data: bytes) -> str:
     the other Latin code pages. UTF-16/32 and EBCDIC readings are never guessed.
 
     Args:
-        data: the file's bytes (the first 256 KiB are enough).
+        data: the file's bytes (256 KiB of them are read, from the first non-ASCII byte's line).
 
     Returns:
         a Python codec name; ``"latin-1"`` when nothing better is found.
     """
-    sample = data[: 1 << 18]
+    sample = _guess_sample(data)
     try:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
@@ -275,7 +304,28 @@ def guess_encoding(data: bytes) -> str:
         guess = _latin_tie_break(guess, results, sample)
     if not any(b >= 0x80 for b in sample):
         return guess
-    return _east_asian_override(guess, sample, sample_is_cut=len(sample) < len(data))
+    return _east_asian_override(guess, sample, sample_is_cut=not data.endswith(sample))
+
+
+def _guess_sample(data: bytes) -> bytes:
+    """The 256 KiB a guess is made on: from the line where the first non-ASCII byte is
+    (ASCII before it reads alike in every candidate, so a long English start would
+    leave nothing to tell GBK from Latin-1), ended at a line break where one is near
+    (a character cut by the end misleads charset-normalizer).
+
+    >>> _guess_sample(b"ab\\ncd\\n" * 100_000 + b"x\\xe9\\n")
+    b'x\\xe9\\n'
+    """
+    try:
+        data.decode("ascii")
+        start = 0
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+    sample = data[start : start + (1 << 18)]
+    if start + len(sample) < len(data):
+        end = sample.rfind(b"\n")
+        sample = sample[: end + 1] if end >= len(sample) // 2 else sample
+    return sample
 
 
 def _latin_tie_break(guess: str, results: list[CharsetMatch], sample: bytes) -> str:
