@@ -11,6 +11,7 @@ from tokexplorer._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "BLOCK_CHARS": "blocks",
     "count_tokens": "blocks",
+    "count_tokens_noted": "blocks",
     "text_blocks": "blocks",
     "ColumnResult": "compare",
     "LineEndingCount": "compare",
