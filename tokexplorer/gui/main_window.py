@@ -76,6 +76,24 @@ def split_tokenizer_paths(paths: list[str]) -> tuple[list[str], list[str]]:
     return models, [p for p in paths if p not in models]
 
 
+#: The keys of the standard shortcuts the menus use, for a platform that has none for one
+#: (Windows and the offscreen platform have no standard Quit key).
+STANDARD_FALLBACKS: dict[QKeySequence.StandardKey, str] = {
+    QKeySequence.StandardKey.Open: "Ctrl+O",
+    QKeySequence.StandardKey.Save: "Ctrl+S",
+    QKeySequence.StandardKey.Quit: "Ctrl+Q",
+}
+
+
+def shortcut_sequence(shortcut: QKeySequence.StandardKey | str) -> QKeySequence:
+    """The key sequence of a menu shortcut: a platform's standard key, or where the
+    platform has none (Quit on Windows) the key of :data:`STANDARD_FALLBACKS`."""
+    seq = QKeySequence(shortcut)
+    if seq.isEmpty() and isinstance(shortcut, QKeySequence.StandardKey):
+        return QKeySequence(STANDARD_FALLBACKS[shortcut])
+    return seq
+
+
 class MainWindow(QMainWindow):
     """tokexplorer's main window.
 
@@ -234,7 +252,7 @@ class MainWindow(QMainWindow):
     ) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
+            act.setShortcut(shortcut_sequence(shortcut))
         act.triggered.connect(lambda _checked=False: slot())
         return act
 
