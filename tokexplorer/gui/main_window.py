@@ -45,7 +45,7 @@ from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.compare_source import COMPARE_MAX_CHARS, file_sample, file_source
+from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
 from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
 
@@ -287,7 +287,7 @@ class MainWindow(QMainWindow):
         tab says which file it is and offers the others. A streamed corpus shows its
         sample, and both panes say so."""
         if corpus is not None and corpus.streamed:
-            self.state.set_sample_text(corpus.sample, source="the streamed corpus's sample")
+            self.state.set_sample_text(corpus.sample, source=STREAMED_SOURCE)
             self.state.set_sample_note(corpus.sample_note)
             self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
             return
@@ -296,7 +296,7 @@ class MainWindow(QMainWindow):
             return
         if files[0].name == BUILTIN_SAMPLE_NAME:
             if self.state.sample_text == files[0].text:  # said, not replaced
-                self.state.set_sample_text(files[0].text, source=file_source(corpus, 0))
+                self.state.set_sample_text(files[0].text, source=BUILTIN_SOURCE)
             return
         # the largest file that decoded cleanly: the most representative text
         clean = [f for f in files if not f.lossy] or files
