@@ -118,7 +118,7 @@ def _check_model(model: dict[str, Any]) -> None:
             raise InputError(f"its BPE marks pieces with {key} {model[key]!r}; ranks have no such marks")
 
 
-def _specials(data: dict[str, Any], vocab: dict[str, int]) -> dict[str, int]:
+def _specials(data: dict[str, Any]) -> dict[str, int]:
     """The added tokens as special tokens.
 
     Raises:
@@ -200,7 +200,8 @@ def _same_merges(bpe: BPE, model: dict[str, Any], ignore_merges: bool) -> None:
                              "do, so ids would differ")  # fmt: skip
     unbuilt = [i for i in bpe.unbuilt_tokens if i in stored]
     if unbuilt:
-        raise InputError(f"rank-order merging never builds its token {unbuilt[0]}, which its merges build")
+        raise InputError(f"rank-order merging never builds its token {unbuilt[0]}, which its merges build, "
+                         "so ids would differ")  # fmt: skip
     if not ignore_merges and bpe.unbuilt_tokens:
         first = bpe.unbuilt_tokens[0]
         raise InputError(f"its token {first} ({bpe.vocab[first]!r}) is built by no merge: ranks emit it for a "
@@ -214,9 +215,9 @@ def byte_level_ranks(tok: HuggingFaceTokenizer) -> HFRanks:
     for 50,000 tokens).
 
     Raises:
-        InputError: ``"NAME cannot be written as ranks: WHY"``: a model that is not a
-            byte-level BPE, or a pipeline or setting the ranks cannot carry (what to do follows
-            where there is something to do).
+        InputError: ``"NAME cannot be written as ranks: WHY; use the file itself with the
+            tokenizers library"``: a model that is not a byte-level BPE, or a pipeline or
+            setting the ranks cannot carry.
     """
     data = json.loads(tok.tokenizer.to_str())
     model = data["model"]
@@ -229,7 +230,7 @@ def byte_level_ranks(tok: HuggingFaceTokenizer) -> HFRanks:
                              f"normalizer, so ids would differ wherever {shown} changes the text")  # fmt: skip
         pat_str = _pattern(data.get("pre_tokenizer"))
         _check_model(model)
-        specials = _specials(data, model["vocab"])
+        specials = _specials(data)
         bpe = BPE.from_mergeable_ranks(_ranks(model, specials), pat_str=pat_str, special_tokens=specials)
         _same_merges(bpe, model, bool(model.get("ignore_merges")))
     except InputError as exc:
