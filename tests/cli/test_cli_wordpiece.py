@@ -122,3 +122,20 @@ def test_export_reopens_to_the_same_ids_and_a_bare_vocab_txt_says_what_it_assume
     assert "lowercased, accents stripped: assumed, no upper-case token in the vocabulary" in captured.err
     hf.normalizer = normalizers.BertNormalizer(lowercase=True, strip_accents=None)
     assert bare == hf.encode(text, add_special_tokens=False).ids != ours
+
+
+def test_export_vocab_txt_says_what_loading_noted(tmp_path, capsys):
+    """The load notes encode prints: the file of a folder used, a --pattern not used."""
+    _, model, _ = _train(tmp_path, capsys, "--lowercase")
+    folder = tmp_path / "wp"
+    folder.mkdir()
+    (folder / "m.wordpiece").write_bytes(model.read_bytes())
+    vocab = tmp_path / "vocab.txt"
+    assert main(["encode", "--tokenizer", str(folder), "--pattern", "gpt2", "--text", "hi", "--count"]) == 0
+    loaded = capsys.readouterr().err.splitlines()
+    assert loaded == [
+        "tokexplorer: note: folder wp: using m.wordpiece",
+        "tokexplorer: note: pattern 'gpt2' not used: m.wordpiece (WordPiece) carries its own split pattern",
+    ]
+    assert main(["export", str(folder), "--pattern", "gpt2", "--format", "vocab.txt", "-o", str(vocab)]) == 0
+    assert capsys.readouterr().err.splitlines()[:2] == loaded

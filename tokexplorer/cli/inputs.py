@@ -63,12 +63,11 @@ def streamed_files(
 def named(path: Path, message: str) -> str:
     """``message`` about the file at ``path``, naming it by the path as given (the one
     rule of every note and skipped file): ``"gbk.txt: …"`` becomes ``"odd/gbk.txt: …"``,
-    ``"empty file"`` becomes ``"odd/empty.txt: empty file"``."""
-    if message.startswith(f"{path}: "):
-        return message
-    if message.startswith(f"{path.name}: "):
-        return f"{path}{message[len(path.name):]}"
-    return f"{path}: {message}"
+    ``"empty file"`` becomes ``"odd/empty.txt: empty file"``
+    (:func:`~tokexplorer.core.io.labels.name_as_given`)."""
+    from tokexplorer.core.io.labels import name_as_given
+
+    return name_as_given(path, message)
 
 
 def named_problems(problems: Sequence[str], paths: Sequence[Path]) -> list[str]:

@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.io import file_label
 from tokexplorer.core.text import line_ending_summary
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
@@ -44,7 +45,7 @@ from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.compare_source import COMPARE_MAX_CHARS, file_sample, file_source
+from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
 from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
 
@@ -73,6 +74,24 @@ def split_tokenizer_paths(paths: list[str]) -> tuple[list[str], list[str]]:
     opened as tokenizers), and the others (read as the corpus), each in the given order."""
     models = [p for p in paths if is_tokenizer_path(p)]
     return models, [p for p in paths if p not in models]
+
+
+#: The keys of the standard shortcuts the menus use, for a platform that has none for one
+#: (Windows and the offscreen platform have no standard Quit key).
+STANDARD_FALLBACKS: dict[QKeySequence.StandardKey, str] = {
+    QKeySequence.StandardKey.Open: "Ctrl+O",
+    QKeySequence.StandardKey.Save: "Ctrl+S",
+    QKeySequence.StandardKey.Quit: "Ctrl+Q",
+}
+
+
+def shortcut_sequence(shortcut: QKeySequence.StandardKey | str) -> QKeySequence:
+    """The key sequence of a menu shortcut: a platform's standard key, or where the
+    platform has none (Quit on Windows) the key of :data:`STANDARD_FALLBACKS`."""
+    seq = QKeySequence(shortcut)
+    if seq.isEmpty() and isinstance(shortcut, QKeySequence.StandardKey):
+        return QKeySequence(STANDARD_FALLBACKS[shortcut])
+    return seq
 
 
 class MainWindow(QMainWindow):
@@ -233,7 +252,7 @@ class MainWindow(QMainWindow):
     ) -> QAction:
         act = QAction(text, self)
         if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
+            act.setShortcut(shortcut_sequence(shortcut))
         act.triggered.connect(lambda _checked=False: slot())
         return act
 
@@ -268,7 +287,7 @@ class MainWindow(QMainWindow):
         tab says which file it is and offers the others. A streamed corpus shows its
         sample, and both panes say so."""
         if corpus is not None and corpus.streamed:
-            self.state.set_sample_text(corpus.sample, source="the streamed corpus's sample")
+            self.state.set_sample_text(corpus.sample, source=STREAMED_SOURCE)
             self.state.set_sample_note(corpus.sample_note)
             self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
             return
@@ -277,7 +296,7 @@ class MainWindow(QMainWindow):
             return
         if files[0].name == BUILTIN_SAMPLE_NAME:
             if self.state.sample_text == files[0].text:  # said, not replaced
-                self.state.set_sample_text(files[0].text, source=file_source(corpus, 0))
+                self.state.set_sample_text(files[0].text, source=BUILTIN_SOURCE)
             return
         # the largest file that decoded cleanly: the most representative text
         clean = [f for f in files if not f.lossy] or files
@@ -292,7 +311,7 @@ class MainWindow(QMainWindow):
         prev = self.statusBar().currentMessage()
         crs = line_ending_summary(text)
         eol = f" ({crs} line endings, kept as they are)" if crs else ""
-        msg = f"Compare shows {first.name}{more}{eol}"
+        msg = f"Compare shows {file_label(first.path, corpus.roots)}{more}{eol}"
         self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
 
     # ================================================================= raw bytes

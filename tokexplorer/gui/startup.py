@@ -31,8 +31,9 @@ from PySide6.QtCore import QObject, Signal
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.io import Corpus, CorpusFile, count_lines, line_ending_of
+from tokexplorer.core.io import Corpus, CorpusFile, count_lines, file_label, line_ending_of
 from tokexplorer.gui.panes.corpus_pane import TrainingResult
+from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -158,15 +159,16 @@ class Startup(QObject):
             self._dialogs_were_on = self._window.show_error_dialogs
         self._problems = []
         self._window.show_error_dialogs = False  # startup problems are notes, never a modal box
+        source = ""  # a text given by the caller is shown as typed
         if sample_text is None:
             try:
                 from tokexplorer.core.io import sample_text as builtin_sample
 
-                sample_text = builtin_sample()
+                sample_text, source = builtin_sample(), BUILTIN_SOURCE
             except (TokexplorerError, OSError) as exc:
                 self.state.error.emit(f"built-in sample text missing: {exc}")
                 sample_text = ""
-        self.state.set_sample_text(sample_text)
+        self.state.set_sample_text(sample_text, source=source)
         self._finished = False
         self._final_note = ""  # said last, once every startup step is done
         self._made = {}
@@ -257,7 +259,7 @@ class Startup(QObject):
             )
         else:
             if corpus.lossy_files:
-                names = ", ".join(f.name for f in corpus.lossy_files[:3])
+                names = ", ".join(file_label(f.path, corpus.roots) for f in corpus.lossy_files[:3])
                 self._final_note = (
                     f"{names}: a few bytes could not be decoded and read as U+FFFD (see the "
                     "file's notes); the default models were trained on the text as it reads"

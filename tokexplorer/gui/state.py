@@ -32,8 +32,8 @@ class AppState(QObject):
         sample_text: the text the compare pane tokenizes (str).
         sample_note: what that text is when it is part of a streamed corpus (its
             sample, :attr:`Corpus.sample_note`), else ``""``; cleared when it changes.
-        sample_source: where ``sample_text`` came from, e.g. ``"emoji.txt, 1 of 2 corpus
-            files"``; empty when it was typed or pasted (str).
+        sample_source: where ``sample_text`` came from, e.g. ``"emoji.txt (corpus file 1 of
+            2)"``; empty when it was typed or pasted (str).
         sample_edited: True when ``sample_text`` was edited since it came from ``sample_source``.
         special_policy: ``"raise"``, ``"special"`` or ``"plain"`` (see SpecialPolicy).
 
@@ -168,12 +168,13 @@ class AppState(QObject):
             self.sample_source_changed.emit()
 
     def sample_label(self) -> str:
-        """What the compare text is, for labels and tooltips: ``"emoji.txt, 1 of 2 corpus
-        files"``, ``"text edited from emoji.txt, 1 of 2 corpus files"`` or ``"text typed or
-        pasted in Compare"``."""
+        """What the compare text is, for labels and tooltips (``"Compare text: …"``, ``"counted
+        in: …"``): its source (``"emoji.txt (corpus file 1 of 2)"``, ``"the built-in sample
+        text"``), ``", edited"`` after it when it was edited since, or ``"what you typed or
+        pasted"``."""
         if not self.sample_source:
-            return "text typed or pasted in Compare"
-        return f"text edited from {self.sample_source}" if self.sample_edited else self.sample_source
+            return "what you typed or pasted"
+        return f"{self.sample_source}, edited" if self.sample_edited else self.sample_source
 
     def set_sample_note(self, note: str) -> None:
         """Say what the compare text is (``"sample: first 200,000 characters of 1.0 GiB,

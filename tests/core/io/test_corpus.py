@@ -283,10 +283,11 @@ def test_folder_walking(folder):
     assert [f.path.relative_to(folder).as_posix() for f in c.files] == [
         "a.txt", "b.txt", "empty.txt", "sub/c.txt", "sub/deeper/d.txt",
     ]  # fmt: skip
-    assert c.errors == (
-        "blob.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to read it anyway, "
-        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)",
+    assert c.errors == (  # a refused file is named by its path as given
+        f"{folder / 'blob.bin'}: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to read it "
+        "anyway, give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)",
     )
+    assert c.roots == (str(folder),)
     assert list(c.texts()) == ["ay\r\nay\r\n", "bee\n", "", "\u4f60\n", "dee"]
     assert (c.n_bytes, c.n_chars, c.n_lines) == (8 + 4 + 0 + 4 + 3, 8 + 4 + 0 + 2 + 3, 2 + 1 + 0 + 1 + 1)
     assert len(c) == 5
@@ -299,7 +300,7 @@ def test_folder_not_recursive_and_explicit_files(folder, tmp_path):
     assert [f.name for f in c] == ["a.txt", "b.txt", "empty.txt"]
     d = load_corpus([folder / "b.txt", folder / ".hidden.txt", tmp_path / "missing.txt"])
     assert [f.name for f in d] == ["b.txt", ".hidden.txt"]
-    assert d.errors == ("missing.txt: no such file or folder",)
+    assert d.errors == (f"{tmp_path / 'missing.txt'}: no such file or folder",)
 
 
 def test_read_corpus_progress(folder):
@@ -317,7 +318,7 @@ def test_read_corpus_progress(folder):
     dones = [r.done for r in reports]
     assert dones == sorted(dones)
     assert dones[-1] == total
-    assert [r.message for r in reports[1:5]] == ["a.txt"] * 4
+    assert [r.message for r in reports[1:5]] == [str(folder / "a.txt")] * 4  # the path as given
     assert isinstance(corpus, Corpus) and len(corpus) == 5
 
 
@@ -443,11 +444,24 @@ def test_legacy_single_byte_text_is_still_guessed(tmp_path):
 
 
 def test_mostly_broken_utf8_is_guessed(tmp_path):
-    # ten bad bytes against twenty well-formed characters: not "a few" bad bytes
+    # ten bad bytes against five well-formed characters: not "a few" bad bytes, nor a UTF-8 start
+    p = tmp_path / "m.txt"
+    p.write_bytes(("é" * 5).encode("utf-8") + b"\xe9 " * 10)
+    f = read_text_file(p)
+    assert f.encoding_guessed
+
+
+def test_utf8_then_latin1_is_utf8_with_the_rest_flagged(tmp_path):
+    # ten bad bytes after twenty well-formed characters: a UTF-8 start, then another encoding;
+    # a guess (cp1252) would turn the UTF-8 start into "Ã©" without a trace
     p = tmp_path / "m.txt"
     p.write_bytes(("é" * 20).encode("utf-8") + b"\xe9 " * 10)
     f = read_text_file(p)
-    assert f.encoding_guessed
+    assert (f.text, f.encoding, f.encoding_guessed, f.lossy) == ("é" * 20 + "\ufffd " * 10, "utf-8", False, True)
+    assert f.notes == (
+        "m.txt: not valid UTF-8 at byte 40 (invalid continuation byte), though UTF-8 before it: the file mixes "
+        "encodings; read as UTF-8 anyway (10 undecodable bytes; shown as U+FFFD). Convert the rest to UTF-8",
+    )
 
 
 # ------------------------------------------------------------ legacy code pages

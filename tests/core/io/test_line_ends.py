@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tokexplorer.core.io import encodings, line_ends
+from tokexplorer.core.io import line_ends, utf8_checks
 from tokexplorer.core.io.corpus import decode_file_bytes
-from tokexplorer.core.io.encodings import decode_utf8, utf8_error
 from tokexplorer.core.io.line_ends import count_lines, lf_lines, line_breaks, line_ending_of
+from tokexplorer.core.io.utf8_checks import decode_utf8, utf8_error
 
 TEXTS = [
     "",
@@ -41,14 +41,14 @@ def test_line_ends_values():
 
 @pytest.mark.parametrize("piece", [1, 2, 3, 4, 5])
 def test_piecewise_utf8_decoding_cuts_characters_safely(monkeypatch, piece):
-    monkeypatch.setattr(encodings, "PIECE", piece)
+    monkeypatch.setattr(utf8_checks, "PIECE", piece)
     text = "é你🙂a\n" * 3
     assert decode_utf8(text.encode("utf-8")) == (text, "")
 
 
 @pytest.mark.parametrize("piece", [1, 3, 1 << 20])
 def test_piecewise_utf8_error_names_the_first_bad_byte_of_the_file(monkeypatch, piece):
-    monkeypatch.setattr(encodings, "PIECE", piece)
+    monkeypatch.setattr(utf8_checks, "PIECE", piece)
     data = "ok 你好 ".encode() + b"\xff tail \xc3"
     assert decode_utf8(data) == (None, "not valid UTF-8 at byte 10 (invalid start byte)")
     assert utf8_error(data, skip=3) == "not valid UTF-8 at byte 13 (invalid start byte)"
@@ -58,7 +58,7 @@ def test_piecewise_utf8_error_names_the_first_bad_byte_of_the_file(monkeypatch, 
 def test_a_file_read_by_pieces_equals_the_whole_read(monkeypatch):
     data = ("line one\r\nzweite Zeile\n第三行\r" * 50).encode("utf-8")
     whole = decode_file_bytes(data, path="a.txt")
-    monkeypatch.setattr(encodings, "PIECE", 7)
+    monkeypatch.setattr(utf8_checks, "PIECE", 7)
     monkeypatch.setattr(line_ends, "PIECE", 5)
     pieces = decode_file_bytes(data, path="a.txt")
     assert (pieces.text, pieces.n_lines, pieces.line_ending, pieces.notes) == (

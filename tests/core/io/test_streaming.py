@@ -95,10 +95,12 @@ def test_binary_and_large_non_utf8_files_are_refused(tmp_path: Path) -> None:
     steps = stream_corpus(tmp_path, stream_bytes=1, piece_bytes=8, whole_bytes=150)
     corpus = run_to_end(steps)
     assert [f.name for f in corpus.files] == ["ok.txt"]
-    assert corpus.errors == (
-        "big.txt: not UTF-8 and too large (200 B) to read whole in a streamed corpus; convert it to UTF-8 to use it",
-        read_error(tmp_path / "x.bin"),
+    assert corpus.errors == (  # named by the path as given, as a file read in memory is
+        f"{tmp_path / 'big.txt'}: not UTF-8 and too large (200 B) to read whole in a streamed corpus; "
+        "convert it to UTF-8 to use it",
+        f"{tmp_path}/{read_error(tmp_path / 'x.bin')}",
     )
+    assert corpus.roots == (str(tmp_path),)
 
 
 def read_error(p: Path) -> str:

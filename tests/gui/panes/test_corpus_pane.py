@@ -432,3 +432,44 @@ def test_long_lines_message_names_the_controls_of_this_tab(qtbot, pane, state, t
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training()
     assert "1 line longer than 100 bytes skipped by SentencePiece" in blocker.args[0].notes
+
+
+@pytest.mark.parametrize("streamed", [False, True])
+def test_files_of_one_name_in_two_folders_are_named_below_the_folder(qtbot, pane, state, tmp_path, streamed):
+    """x/a.txt and y/a.txt of one folder: the table, the notes, the problems and the
+    re-read message name each by its path below the folder opened, never a bare a.txt."""
+    from tokexplorer.gui.widgets.compare_source import CompareSourceBar
+
+    root = tmp_path / "corpus"
+    (root / "x").mkdir(parents=True)
+    (root / "y").mkdir()
+    (root / "x" / "a.txt").write_bytes(("汉字 and 中文 is here.\n" * 20).encode("gbk"))
+    (root / "y" / "a.txt").write_text("plain text\n", encoding="utf-8")
+    (root / "y" / "b.bin").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    if streamed:
+        pane.file_list.stream_bytes = 1
+    load(qtbot, pane, [root])
+    x, y = (str(root.joinpath(*p).relative_to(root)) for p in (("x", "a.txt"), ("y", "a.txt")))
+    assert [cells(pane, r)[COL_FILE] for r in range(2)] == [x, y]
+    assert cells(pane, 0)[COL_NOTES].startswith(f"{x}: not valid UTF-8 at byte 0 (invalid start byte); read as ")
+    tip = pane.file_list.model.data(pane.file_list.model.index(0, COL_NOTES), Qt.ItemDataRole.ToolTipRole)
+    assert tip.startswith(f"{x}: not valid UTF-8 at byte 0")
+    assert pane.file_list.problem_messages() == [
+        f"{root.joinpath('y', 'b.bin').relative_to(root)}: looks like a binary file (not UTF-8, NUL byte at "
+        "offset 8); not loaded; to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes "
+        "(File ▸ Open raw bytes…)"
+    ]
+    if not streamed:  # a streamed corpus holds no text: Compare shows its sample, there is no file to choose
+        bar = CompareSourceBar(state)
+        qtbot.addWidget(bar)
+        assert [bar.file_combo.itemText(i) for i in range(bar.file_combo.count())] == [
+            f"{x} (380 characters)", f"{y} (11 characters)"
+        ]
+    from tokexplorer.gui.panes.stats_pane import StatsPane
+
+    stats = StatsPane(state)
+    qtbot.addWidget(stats)
+    assert [name for name, _ in stats.corpus_files()] == [x, y]  # the rows of the statistics per file
+    with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
+        pane.file_list.reread_file(0, "gbk")
+    assert pane.file_list.load_status.text() == f"{x} re-read as gbk"

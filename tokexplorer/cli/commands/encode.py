@@ -74,14 +74,16 @@ def cmd_encode(ns: argparse.Namespace) -> int:
         print_notes(result)
         print_json(tokenization_json(result) | _unigram_json(tokenizer, text, ns))
         return 0
-    if ns.count:
-        from tokexplorer.core.analysis import count_tokens
+    if ns.count:  # the count and its notes from one run where the notes need the library's output
+        from tokexplorer.core.analysis import count_tokens_noted
 
-        out = str(count_tokens(tokenizer, text, special=ns.special))
+        n, notes = count_tokens_noted(tokenizer, text, special=ns.special)
+        out = str(n)
     else:
-        out = " ".join(map(str, tokenizer.encode(text, special=ns.special)))
-    for n in tokenizer.notes(text, special=ns.special) + tokenizer.counting_notes:
-        note(n)
+        ids, notes = tokenizer.encode_with_notes(text, special=ns.special)
+        out = " ".join(map(str, ids))
+    for line in notes + tokenizer.counting_notes:
+        note(line)
     print(out)
     return 0
 
@@ -124,14 +126,14 @@ def cmd_compare(ns: argparse.Namespace) -> int:
             print_notes(r)
         print_json([tokenization_json(r) for r in results])
         return 0
-    from tokexplorer.core.analysis import count_tokens
+    from tokexplorer.core.analysis import count_tokens_noted
     from tokexplorer.core.text import clean_text
 
     n_chars = len(clean_text(text).text)
     rows = [["tokenizer", "tokens", "chars/token", "name"]]
     for spec, tok in tokenizers:
-        n = count_tokens(tok, text, special=ns.special)
-        for line in tok.notes(text, special=ns.special) + tok.counting_notes:
+        n, notes = count_tokens_noted(tok, text, special=ns.special)
+        for line in notes + tok.counting_notes:
             note(line)
         cpt = f"{n_chars / n:.2f}" if n else "—"  # as stats shows a missing value
         rows.append([spec, str(n), cpt, tok.name])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 
-from tokexplorer.cli.inputs import check_output_path
+from tokexplorer.cli.inputs import check_output_path, load
 from tokexplorer.cli.output import note
 from tokexplorer.core.errors import InputError
 
@@ -15,7 +15,7 @@ EXPORT_FORMATS: tuple[str, ...] = ("tiktoken", "gpt2", "tokenizer.json", "vocab.
 
 
 def cmd_export(ns: argparse.Namespace) -> int:
-    """``tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json -o PATH``: write, print the paths.
+    """``tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json|vocab.txt -o PATH``: write, print the paths.
 
     ``tiktoken``: ``PATH`` is the ``.tiktoken`` rank file, ``PATH.json`` its
     sidecar. ``gpt2``: ``PATH`` is an existing folder that gets ``vocab.json``
@@ -23,6 +23,10 @@ def cmd_export(ns: argparse.Namespace) -> int:
     GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
     ``PATH`` is the file. ``vocab.txt``: a WordPiece (``wordpiece:PATH``) as
     BERT's vocabulary file ``PATH``; a note names the normalizer to pair it with.
+    A byte-level BPE of the tokenizers library (``tokenizer.json``, GPT-2's
+    ``vocab.json`` + ``merges.txt``) is written when its ranks give its ids exactly,
+    else refused saying why (its normalizer, a prefix space...). What loading noted
+    is said on stderr first, as ``encode`` says it.
 
     Raises:
         InputError: a SentencePiece or malformed SPEC, a missing output folder,
@@ -30,7 +34,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
             the format cannot hold (:func:`~tokexplorer.core.io.export_check.check_export`:
             tokens no merge builds for ``gpt2``, a special token spelled like a token...).
     """
-    from tokexplorer.core.analysis import load_bpe_spec
+    from tokexplorer.core.analysis import load_bpe_noted
     from tokexplorer.core.backends import parse_spec
     from tokexplorer.core.io import (
         check_export,
@@ -49,13 +53,15 @@ def cmd_export(ns: argparse.Namespace) -> int:
         raise InputError("--format vocab.txt exports a WordPiece (wordpiece:PATH), and a WordPiece exports "
                          "as vocab.txt only")  # fmt: skip
     if kind == "wordpiece":
-        return _export_vocab_txt(ns.spec, ns.output)
+        return _export_vocab_txt(ns.spec, ns.output, ns.pattern)
     if ns.format == "gpt2":
         if not os.path.isdir(ns.output):
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
     else:
         check_output_path(ns.output)
-    bpe = load_bpe_spec(ns.spec, pattern=ns.pattern)
+    bpe, loaded = load_bpe_noted(ns.spec, pattern=ns.pattern)
+    for line in loaded:
+        note(line)
     blocked = check_export(bpe).blocked.get(ns.format)
     if blocked is not None:
         raise InputError(f"cannot export as {ns.format}: {blocked}")
@@ -79,13 +85,13 @@ def cmd_export(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _export_vocab_txt(spec: str, output: str) -> int:
+def _export_vocab_txt(spec: str, output: str, pattern: str | None) -> int:
     """Write a WordPiece as BERT's vocab.txt + tokenizer_config.json, print both paths, and say why."""
-    from tokexplorer.core.backends import WordPieceTokenizer, load_tokenizer
+    from tokexplorer.core.backends import WordPieceTokenizer
     from tokexplorer.core.io import write_vocab_txt
 
     check_output_path(output)
-    tok = load_tokenizer(spec)
+    tok = load(spec, pattern)  # what loading chose is noted, as encode notes it
     assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
     wp = tok.wordpiece
     path, config = write_vocab_txt(wp, output)

@@ -25,9 +25,6 @@ if TYPE_CHECKING:  # the engine is imported when the command runs
     from tokexplorer.core.backends import SentencePieceOptions
     from tokexplorer.core.training import TrainingOutcome, TrainingRequest
 
-#: Corpora at least this large (bytes) are counted straight from the files.
-STREAM_BYTES = 64 << 20
-
 #: The SentencePiece options of ``train``, named as in the training dialog:
 #: argparse destination -> flag. Every field of
 #: :class:`~tokexplorer.core.backends.SentencePieceOptions` but ``model_type``
@@ -245,7 +242,8 @@ def _training_texts(
 
 
 def _large_files(paths: Sequence[str]) -> list[str] | None:
-    """The files to stream when the corpus is large, else None.
+    """The files to stream when the corpus is large (at least
+    :data:`~tokexplorer.core.io.streaming.STREAM_BYTES`, as in the window), else None.
 
     Large corpora are not read into memory: worker processes read the files in
     ranges (:func:`tokexplorer.core.bpe.counting.count_files`), each file with the
@@ -255,11 +253,11 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
     Raises:
         CorpusError: a path is missing.
     """
-    from tokexplorer.core.io import collect_files
+    from tokexplorer.core.io import collect_files, streaming
 
     files, errors = collect_files(list(paths))
     if errors:
         raise CorpusError(errors[0])
-    if sum(f.stat().st_size for f in files) < STREAM_BYTES:
+    if sum(f.stat().st_size for f in files) < streaming.STREAM_BYTES:  # the window's threshold too
         return None
     return [str(f) for f in files]

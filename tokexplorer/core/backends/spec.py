@@ -39,7 +39,7 @@ from tokexplorer.core.backends.base import Tokenizer
 from tokexplorer.core.backends.tiktoken_backend import bpe_from_tiktoken
 from tokexplorer.core.errors import InputError
 
-__all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer", "load_tokenizers"]
+__all__ = ["SPEC_FORMS", "SPEC_KINDS", "parse_spec", "load_tokenizer", "load_tokenizers", "unused_pattern_note"]
 
 #: The accepted forms, for messages and help texts.
 SPEC_FORMS: tuple[str, ...] = (
@@ -164,9 +164,18 @@ def load_tokenizer(spec: str, *, pattern: str | None = None) -> Tokenizer:
         target = model_path(arg)
     tok = _load_kind(kind, target, merges, pattern)
     if pattern is not None and kind != "tiktoken-file":
-        notes.append(f"pattern {pattern!r} not used: {tok.name} carries its own split pattern")
+        notes.append(unused_pattern_note(pattern, tok.name))
     tok.load_notes = tuple(notes) + tok.load_notes  # (a rank file's own: a given pattern over a published one's)
     return tok
+
+
+def unused_pattern_note(pattern: str, name: str) -> str:
+    """The load note of a ``--pattern`` given for a tokenizer that carries its own split pattern.
+
+    >>> unused_pattern_note("gpt2", "a.bpe (BPE)")
+    "pattern 'gpt2' not used: a.bpe (BPE) carries its own split pattern"
+    """
+    return f"pattern {pattern!r} not used: {name} carries its own split pattern"
 
 
 #: Format of :func:`~tokexplorer.core.io.sniff.sniff_path` -> the loader kind.

@@ -12,10 +12,12 @@ Rules (each one visible to the user through :class:`CorpusFile` fields):
   that is UTF-8 apart from a few bad bytes (its well-formed non-ASCII
   characters outnumber the bad bytes ten to one, or its only fault is a
   character cut off at the end) stays UTF-8: the bad bytes become U+FFFD and
-  a note says how many and where the first is. Any other file is decoded
-  with an encoding guessed by :mod:`charset_normalizer`
-  (``encoding_guessed=True``); the caller can re-read with ``encoding=``. A
-  decode that had to insert U+FFFD sets :attr:`CorpusFile.lossy`.
+  a note says how many and where the first is. So does a file that is UTF-8 (16
+  non-ASCII characters or more) up to its first bad byte and then another encoding
+  (GBK after 1 MB): no one codec reads it all, the note says it mixes encodings. Any
+  other file is decoded with an encoding guessed by :mod:`charset_normalizer` from its
+  non-ASCII part (``encoding_guessed=True``); the caller can re-read with ``encoding=``.
+  A decode that had to insert U+FFFD sets :attr:`CorpusFile.lossy`.
 * A binary file is refused with :class:`~tokexplorer.core.errors.CorpusError`,
   decided first by what decodes: bytes that are not UTF-8 and hold a NUL (no
   8-bit text encoding has NUL in text; UTF-16/32 need their BOM here), or more
@@ -49,13 +51,11 @@ from tokexplorer.core.io.encodings import (
     check_binary,
     control_note,
     decode_or_replace,
-    decode_utf8,
     detect_bom,
     guess_encoding,
-    mostly_utf8,
-    utf8_error,
 )
 from tokexplorer.core.io.line_ends import ending_kind, line_breaks, line_count
+from tokexplorer.core.io.utf8_checks import decode_utf8, mixed_utf8, mostly_utf8, utf8_error
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -203,8 +203,10 @@ def decode_file_bytes(
     if text is not None:
         return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, text=text)
     n_bad, cut = mostly_utf8(body)
-    if n_bad:
-        return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, broken=(name, err, n_bad, cut))
+    mixed = 0 if n_bad else mixed_utf8(body)  # UTF-8, then another encoding: no codec reads it all
+    if n_bad or mixed:
+        broken = (name, err, n_bad or mixed, cut, bool(mixed))
+        return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, broken=broken)
     codec = guess_encoding(data)
     text, lossy, note = decode_or_replace(data, codec, name)
     notes = [f"{name}: {err}; read as {codec} (guessed; choose another encoding if wrong)"]
@@ -242,26 +244,24 @@ def _decode_utf8(
     *,
     bom: bool,
     keep_bom: bool,
-    broken: tuple[str, str, int, bool] | None = None,
+    broken: tuple[str, str, int, bool, bool] | None = None,
     text: str = "",
 ) -> CorpusFile:
     """A UTF-8 file (with or without a BOM): ``text`` its decoded body (after
-    the BOM); ``broken`` is ``(name, error, undecodable bytes, cut at the end)``
-    instead when it holds a few bad bytes, which become U+FFFD."""
+    the BOM); ``broken`` is ``(name, error, undecodable bytes, cut at the end,
+    mixed)`` instead when it holds bad bytes, which become U+FFFD: a few, or the
+    part after its UTF-8 start (mixed)."""
     notes: list[str] = []
     err = ""
     if broken is not None:
-        name, err, n_bad, cut = broken
+        name, err, n_bad, cut, mixed = broken
         text = (data[3:] if bom else data).decode("utf-8", "replace")
-        what = (
-            "the file ends in the middle of a character"
-            if cut
-            else f"{n_bad:,} undecodable byte{'s' if n_bad != 1 else ''}"
-        )
-        notes.append(
-            f"{name}: {err}; read as UTF-8 anyway ({what}; shown as U+FFFD). "
-            "If that is wrong, read it with its real encoding"
-        )
+        what = f"{n_bad:,} undecodable byte{'s' * (n_bad != 1)}"
+        what = "the file ends in the middle of a character" if cut else what
+        fix = "If that is wrong, read it with its real encoding"
+        if mixed:
+            err, fix = f"{err}, though UTF-8 before it: the file mixes encodings", "Convert the rest to UTF-8"
+        notes.append(f"{name}: {err}; read as UTF-8 anyway ({what}; shown as U+FFFD). {fix}")
     if bom:
         notes.append(_bom_note("UTF-8", keep_bom=keep_bom))
         if keep_bom:
@@ -373,15 +373,18 @@ class Corpus:
 
     Attributes:
         files: the files that were read, in reading order.
-        errors: one line per file that was skipped (unreadable, binary).
+        errors: one line per file that was skipped (unreadable, binary), naming it by its path as given.
         sample: a streamed corpus's first characters, in file order (files read
             lossily left out; see :func:`~tokexplorer.core.io.streaming.stream_corpus`);
             ``""`` for a corpus held in memory.
+        roots: the files and folders it was opened from, as given (the window names its
+            files below them: :func:`~tokexplorer.core.io.labels.file_label`).
     """
 
     files: tuple[CorpusFile, ...] = ()
     errors: tuple[str, ...] = ()
     sample: str = ""
+    roots: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Corpus({len(self.files)} files, {self.n_bytes} bytes, {len(self.errors)} errors)"

@@ -24,8 +24,7 @@ if TYPE_CHECKING:
 from tokexplorer.core.errors import CorpusError
 
 __all__ = [
-    "PIECE", "check_binary", "control_note", "decode_or_replace", "decode_utf8", "detect_bom", "guess_encoding",
-    "mostly_utf8", "utf8_error",
+    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding",
 ]
 
 #: Number of leading bytes inspected by the control-byte rule for binary files.
@@ -71,92 +70,6 @@ def detect_bom(data: bytes) -> tuple[str, str, int] | None:
                 continue  # FF FE 00 00 in an odd-sized file: UTF-16 BOM + NUL
             return label, codec, len(bom)
     return None
-
-
-#: Bytes (or characters) that one whole-file operation of the reading handles per
-#: call (decoding, counting line breaks): each call holds Python's interpreter
-#: lock, and a window whose worker thread reads a file waits for that lock between
-#: its events; 1 MiB takes a few milliseconds.
-PIECE = 1 << 20
-
-
-def decode_utf8(data: bytes, *, skip: int = 0) -> tuple[str | None, str]:
-    """Strict UTF-8 decoding of ``data``, :data:`PIECE` bytes per call.
-
-    Args:
-        data: the bytes.
-        skip: bytes before ``data`` in the file (a BOM), added to the offset in the message.
-
-    Returns:
-        ``(text, "")``, or ``(None, why)`` when ``data`` is not valid UTF-8
-        (``why`` as :func:`utf8_error` says it, naming the first bad byte).
-
-    >>> decode_utf8("né".encode()), decode_utf8(b"ok\\xff", skip=3)
-    (('né', ''), (None, 'not valid UTF-8 at byte 5 (invalid start byte)'))
-    """
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    parts: list[str] = []
-    n = len(data)
-    try:
-        for start in range(0, n, PIECE):
-            parts.append(decoder.decode(data[start : start + PIECE], final=start + PIECE >= n))
-    except UnicodeDecodeError:
-        try:  # the whole text's first error, with its offset in the file (a rare path)
-            data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            return None, f"not valid UTF-8 at byte {exc.start + skip} ({exc.reason})"
-    return "".join(parts), ""
-
-
-def utf8_error(data: bytes, *, skip: int = 0) -> str:
-    """Why strict UTF-8 decoding of ``data`` fails, or ``""`` when it does not
-    (:func:`decode_utf8`'s message).
-
-    Args:
-        data: the bytes.
-        skip: bytes before ``data`` in the file (a BOM), added to the offset.
-
-    >>> utf8_error(b"ok\\xff")
-    'not valid UTF-8 at byte 2 (invalid start byte)'
-    """
-    return decode_utf8(data, skip=skip)[1]
-
-
-def mostly_utf8(data: bytes) -> tuple[int, bool]:
-    """Whether ``data`` should still be read as UTF-8 despite undecodable bytes.
-
-    UTF-8 it is when its well-formed non-ASCII characters outnumber the
-    undecodable bytes ten to one, or when its only fault is a character cut off
-    at the end and it holds at least one well-formed non-ASCII character. A
-    legacy single-byte text (Latin-1, cp1252) has no well-formed multi-byte
-    sequences, and a multi-byte legacy one (GBK, Shift-JIS) is mostly
-    undecodable as UTF-8, so neither passes.
-
-    Returns:
-        ``(undecodable bytes, cut at the end)``; ``(0, False)`` when the data
-        should not be read as UTF-8.
-
-    >>> mostly_utf8("caf\u00e9 na\u00efve ".encode() * 5 + b"\\xff"), mostly_utf8(b"caf\\xe9")
-    ((1, False), (0, False))
-    """
-    text = data.decode("utf-8", "surrogateescape")
-    # every undecodable byte became one lone surrogate, which "ignore" drops
-    # (counted in C: a list of them could be as large as the file)
-    n_bad = len(text) - len(text.encode("utf-8", "ignore").decode("utf-8"))
-    if not n_bad:
-        return 0, False
-    n_good = len(text) - len(text.encode("ascii", "ignore")) - n_bad
-    # cut at the end: all the bad bytes are the last ones and start a character
-    # that the data ends before completing
-    cut = False
-    if n_bad <= 3 and all("\udc80" <= c <= "\udcff" for c in text[-n_bad:]):
-        try:
-            data[-n_bad:].decode("utf-8")
-        except UnicodeDecodeError as exc:
-            cut = exc.reason == "unexpected end of data"
-    if n_good >= 10 * n_bad or (cut and n_good >= 1):
-        return n_bad, cut
-    return 0, False
 
 
 def decode_or_replace(data: bytes, codec: str, name: str) -> tuple[str, bool, str]:
@@ -290,12 +203,12 @@ def guess_encoding(data: bytes) -> str:
     the other Latin code pages. UTF-16/32 and EBCDIC readings are never guessed.
 
     Args:
-        data: the file's bytes (the first 256 KiB are enough).
+        data: the file's bytes (256 KiB of them are read, from the first non-ASCII byte's line).
 
     Returns:
         a Python codec name; ``"latin-1"`` when nothing better is found.
     """
-    sample = data[: 1 << 18]
+    sample = _guess_sample(data)
     try:
         from charset_normalizer import from_bytes
     except ImportError:  # pragma: no cover - a declared dependency
@@ -312,7 +225,28 @@ def guess_encoding(data: bytes) -> str:
         guess = _latin_tie_break(guess, results, sample)
     if not any(b >= 0x80 for b in sample):
         return guess
-    return _east_asian_override(guess, sample, sample_is_cut=len(sample) < len(data))
+    return _east_asian_override(guess, sample, sample_is_cut=not data.endswith(sample))
+
+
+def _guess_sample(data: bytes) -> bytes:
+    """The 256 KiB a guess is made on: from the line where the first non-ASCII byte is
+    (ASCII before it reads alike in every candidate, so a long English start would
+    leave nothing to tell GBK from Latin-1), ended at a line break where one is near
+    (a character cut by the end misleads charset-normalizer).
+
+    >>> _guess_sample(b"ab\\ncd\\n" * 100_000 + b"x\\xe9\\n")
+    b'x\\xe9\\n'
+    """
+    try:
+        data.decode("ascii")
+        start = 0
+    except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
+    sample = data[start : start + (1 << 18)]
+    if start + len(sample) < len(data):
+        end = sample.rfind(b"\n")
+        sample = sample[: end + 1] if end >= len(sample) // 2 else sample
+    return sample
 
 
 def _latin_tie_break(guess: str, results: list[CharsetMatch], sample: bytes) -> str:

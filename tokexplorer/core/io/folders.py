@@ -21,6 +21,7 @@ from pathlib import Path
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, decode_file_bytes
+from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.types import Progress, run_to_end
 
 __all__ = ["CHUNK_BYTES", "collect_files", "load_corpus", "read_corpus"]
@@ -71,7 +72,7 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
 
     Returns:
         (files, errors): the files in order, and one line per path that does not
-        exist or cannot be listed.
+        exist or cannot be listed (naming it by its path as given).
     """
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
@@ -82,7 +83,7 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
         try:
             entries = sorted(folder.iterdir(), key=lambda e: e.name)
         except OSError as exc:
-            errors.append(f"{folder.name or folder}: cannot list folder ({exc.strerror or exc})")
+            errors.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
             return
         for e in entries:
             if _is_hidden(e):
@@ -100,7 +101,7 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
         elif p.is_file():
             files.append(p)
         else:
-            errors.append(f"{p.name or p}: no such file or folder")
+            errors.append(f"{p}: no such file or folder")
     return files, errors
 
 
@@ -116,7 +117,7 @@ def read_corpus(
     """Read files and folders, yielding progress; the generator returns the :class:`Corpus`.
 
     Each file is read in chunks of ``chunk_bytes`` bytes, with a
-    ``Progress("reading", done_bytes, total_bytes, message=<file name>)`` after
+    ``Progress("reading", done_bytes, total_bytes, message=<the file's path as given>)`` after
     each chunk (totals are the files' sizes when listed). Files that cannot be
     read or look binary go to :attr:`Corpus.errors`; they do not stop the run.
 
@@ -142,7 +143,8 @@ def read_corpus(
     if chunk_bytes < 1:
         raise InputError(f"chunk_bytes must be at least 1, not {chunk_bytes}")
     check_encoding(encoding)
-    files, errors = collect_files(paths, recursive=recursive)
+    roots = (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
+    files, errors = collect_files(roots, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0
     yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}")
@@ -159,15 +161,15 @@ def read_corpus(
                         break
                     buf += chunk
                     done += len(chunk)
-                    yield Progress("reading", done, max(total, done), f.name)
+                    yield Progress("reading", done, max(total, done), str(f))
         except OSError as exc:
-            errors.append(f"{f.name}: cannot read ({exc.strerror or exc})")
+            errors.append(f"{f}: cannot read ({exc.strerror or exc})")
             continue
         try:
             out.append(decode_file_bytes(bytes(buf), path=f, encoding=encoding, keep_bom=keep_bom))
         except CorpusError as exc:
-            errors.append(str(exc))
-    return Corpus(tuple(out), tuple(errors))
+            errors.append(name_as_given(f, str(exc)))
+    return Corpus(tuple(out), tuple(errors), roots=roots)
 
 
 def load_corpus(

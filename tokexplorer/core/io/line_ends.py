@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from tokexplorer.core.io.encodings import PIECE
+from tokexplorer.core.io.utf8_checks import PIECE
 
 __all__ = ["count_lines", "ending_kind", "line_breaks", "line_count", "line_ending_of", "lf_lines"]
 
@@ -42,7 +42,7 @@ def ending_kind(lf: int, crlf: int, cr: int) -> str:
 
 def line_breaks(text: str) -> tuple[int, int, int]:
     """The line ends of ``text``: ``(LF alone, CRLF, CR alone)`` counts, counted
-    :data:`~tokexplorer.core.io.encodings.PIECE` characters per call (a window
+    :data:`~tokexplorer.core.io.utf8_checks.PIECE` characters per call (a window
     reading a large file waits less for the interpreter lock).
 
     >>> line_breaks("a\\nb\\r\\nc\\rd\\r"), line_breaks("x\\r" + "\\n" * 3)
@@ -82,7 +82,7 @@ def line_count(text: str, breaks: tuple[int, int, int]) -> int:
 def lf_lines(text: str) -> Iterator[str]:
     """The pieces of ``text`` between ``"\\n"`` characters, exactly as
     ``text.split("\\n")`` gives them (SentencePiece's lines), split about
-    :data:`~tokexplorer.core.io.encodings.PIECE` characters per call: a worker
+    :data:`~tokexplorer.core.io.utf8_checks.PIECE` characters per call: a worker
     thread of the window holds the interpreter lock for one short call at a time.
 
     >>> list(lf_lines("a\\n\\nb\\r\\n")), list(lf_lines(""))

@@ -40,6 +40,7 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import multiprocessing
+import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -49,6 +50,7 @@ from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
 from tokexplorer.core.io.folders import _size_or_zero, check_encoding, collect_files, read_corpus
+from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.types import Progress
 
@@ -223,7 +225,7 @@ def stream_corpus(
             lock its event loop needs); cancelling ends that process.
 
     Yields:
-        ``Progress("reading", done bytes, total bytes, file name)`` after each
+        ``Progress("reading", done bytes, total bytes, the file's path as given)`` after each
         piece, and when streaming, each file's :class:`CorpusFile` once it is read.
 
     Returns:
@@ -238,10 +240,12 @@ def stream_corpus(
     if piece_bytes < 1:
         raise InputError(f"piece_bytes must be at least 1, not {piece_bytes}")
     check_encoding(encoding)
-    files, errors = collect_files(paths, recursive=recursive)
+    roots = (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
+    files, errors = collect_files(roots, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     if total < stream_bytes:
-        return (yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel))
+        read = yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel)
+        return dataclasses.replace(read, errors=tuple(errors) + read.errors, roots=roots)
     yield Progress("reading", 0, total, f"{len(files)} files")
     opts = _ScanOptions(encoding, keep_bom, piece_bytes, whole_bytes, sample_chars)
     events = _scan_in_child(files, opts, cancel) if in_child else _scan_all(files, opts, cancel)
@@ -260,7 +264,7 @@ def stream_corpus(
             out.append(f)
             sample.append(head)
             yield f
-    return Corpus(tuple(out), tuple(errors), sample="".join(sample))
+    return Corpus(tuple(out), tuple(errors), sample="".join(sample), roots=roots)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -275,7 +279,7 @@ class _ScanOptions:
 def _scan_all(
     files: list[Path], opts: _ScanOptions, cancel: Callable[[], bool] | None
 ) -> Iterator[tuple[str, object]]:
-    """Scan ``files`` in order: ``("bytes", (n, file name))`` after each piece, then per file
+    """Scan ``files`` in order: ``("bytes", (n, the file's path as given))`` after each piece, then per file
     ``("file", (record, sample part))`` or ``("error", one line)``."""
     n_sample = 0
     for p in files:
@@ -285,11 +289,11 @@ def _scan_all(
         )  # fmt: skip
         try:
             while True:
-                yield "bytes", (next(steps), p.name)
+                yield "bytes", (next(steps), str(p))
         except StopIteration as stop:
             f, head = stop.value
         except CorpusError as exc:
-            yield "error", str(exc)
+            yield "error", name_as_given(p, str(exc))
             continue
         head = "" if f.lossy else head
         n_sample += len(head)

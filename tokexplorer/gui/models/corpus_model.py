@@ -8,13 +8,12 @@ count in the tooltip and in ``RawRole``.
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush
 
-from tokexplorer.core.io import format_size
+from tokexplorer.core.io import file_label, format_size, label_message
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 
@@ -49,6 +48,10 @@ class CorpusTableModel(TitledTableModel):
     Args:
         parent: Qt parent object.
 
+    A file is named by its path below the folder it was opened from (``x/a.txt``:
+    :func:`~tokexplorer.core.io.labels.file_label`), in the File column and in its notes;
+    the File tooltip gives the whole path.
+
     ``RawRole`` gives raw values for sorting (ints for sizes and counts).
     Rows whose encoding was guessed, is not UTF-8, or whose text was decoded
     lossily (U+FFFD) are tinted so the user notices them.
@@ -57,6 +60,7 @@ class CorpusTableModel(TitledTableModel):
     def __init__(self, parent: QObject | None = None) -> None:
         super().__init__(CORPUS_COLUMNS, parent=parent)
         self._files: list[CorpusFile] = []
+        self.roots: tuple[str, ...] = ()  # what the files were opened from (names them)
         self._warn = QBrush(theme.UNSURE_ENCODING_BG)
         self._bad = QBrush(theme.LOSSY_FILE_BG)
 
@@ -67,8 +71,17 @@ class CorpusTableModel(TitledTableModel):
         self.endResetModel()
 
     def set_corpus(self, corpus: Corpus | None) -> None:
-        """Show the files of ``corpus`` (a ``Corpus``) or nothing (None)."""
+        """Show the files of ``corpus`` (a ``Corpus``) or nothing (None), named below its roots."""
+        self.roots = corpus.roots if corpus is not None else ()
         self.set_files(list(corpus.files) if corpus is not None else [])
+
+    def label(self, file: CorpusFile) -> str:
+        """How the table names ``file``: its path below the folder it was opened from."""
+        return file_label(file.path, self.roots)
+
+    def notes_of(self, file: CorpusFile) -> list[str]:
+        """``file``'s notes, naming it by :meth:`label`."""
+        return [label_message(n, file.path, self.roots) for n in file.notes]
 
     def append_file(self, file: CorpusFile) -> None:
         """Add ``file`` as the last row (a streamed read shows each file once it is read)."""
@@ -100,7 +113,7 @@ class CorpusTableModel(TitledTableModel):
         f = self._files[row]
         if role == Qt.ItemDataRole.DisplayRole:
             if col == COL_FILE:
-                return os.path.basename(str(f.path)) or str(f.path)
+                return self.label(f)
             if col == COL_SIZE:
                 return format_size(f.size_bytes)
             if col == COL_ENCODING:
@@ -111,7 +124,7 @@ class CorpusTableModel(TitledTableModel):
                 return f"{f.n_chars:,}"
             if col == COL_LINES:
                 return f"{f.n_lines:,}"
-            return "; ".join(f.notes)
+            return "; ".join(self.notes_of(f))
         if role == RawRole:
             return self._raw(f, col)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -124,7 +137,7 @@ class CorpusTableModel(TitledTableModel):
                     return "Not UTF-8 or guessed: right-click to re-read the file with another encoding"
                 return None
             if col == COL_NOTES:
-                return "\n".join(f.notes) if f.notes else None
+                return "\n".join(self.notes_of(f)) if f.notes else None
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (
             COL_SIZE,
@@ -152,4 +165,4 @@ class CorpusTableModel(TitledTableModel):
             return int(f.n_chars)
         if col == COL_LINES:
             return int(f.n_lines)
-        return "; ".join(f.notes)
+        return "; ".join(self.notes_of(f))

@@ -41,6 +41,7 @@ from tokexplorer.core.analysis import (
     streamed_stats_iter,
 )
 from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.io import file_label
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
@@ -172,7 +173,7 @@ class StatsPane(QWidget):
         """``(name, text)`` of the corpus files, or the sample text when there is no corpus
         (a streamed corpus: ``(name, "")``, its texts are read in pieces when computing)."""
         corpus = self.state.corpus
-        files = [(f.name, f.text) for f in corpus.files] if corpus is not None else []
+        files = [(file_label(f.path, corpus.roots), f.text) for f in corpus.files] if corpus is not None else []
         if not files:
             files = [("sample text", self.state.sample_text)]
         return files

@@ -10,22 +10,30 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
-from tokexplorer.core.io import Corpus
+from tokexplorer.core.io import Corpus, file_label
 from tokexplorer.gui.state import AppState
 
 COMPARE_MAX_CHARS = 2_000_000
 """The most characters of a corpus file shown in Compare (a longer file: its first ones)."""
 
+#: What the Compare text is when it is the built-in sample (the corpus at startup).
+BUILTIN_SOURCE = "the built-in sample text"
+#: What the Compare text is when the corpus is streamed (its first characters, said in a note).
+STREAMED_SOURCE = "a sample of the streamed corpus"
+
 
 def file_source(corpus: Corpus, index: int) -> str:
-    """Where the Compare text of ``corpus.files[index]`` comes from, e.g. ``"emoji.txt, 1 of
-    2 corpus files"`` (with ``", its first 2,000,000 of N characters"`` when the file is
-    longer than :data:`COMPARE_MAX_CHARS`). Raises IndexError for an index out of range."""
+    """Where the Compare text of ``corpus.files[index]`` comes from, as the Compare tab says
+    it (``"Compare text: …"``): ``"doc.txt (the corpus file)"``, ``"emoji.txt (corpus file 1
+    of 2)"``, or ``"the first 2,000,000 of N characters of big.txt (corpus file 1 of 2)"`` for a
+    file longer than :data:`COMPARE_MAX_CHARS`; the file named below the folder opened
+    (:func:`~tokexplorer.core.io.labels.file_label`). Raises IndexError for an index out of range."""
     f = corpus.files[index]
     n = len(corpus.files)
-    where = f"{f.name}, the corpus file" if n == 1 else f"{f.name}, {index + 1} of {n} corpus files"
+    label = file_label(f.path, corpus.roots)
+    where = f"{label} (the corpus file)" if n == 1 else f"{label} (corpus file {index + 1} of {n})"
     if len(f.text) > COMPARE_MAX_CHARS:
-        where += f", its first {COMPARE_MAX_CHARS:,} of {len(f.text):,} characters"
+        where = f"the first {COMPARE_MAX_CHARS:,} of {len(f.text):,} characters of {where}"
     return where
 
 
@@ -44,7 +52,7 @@ class CompareSourceBar(QWidget):
         parent: optional parent widget.
 
     Attributes:
-        label: QLabel ``"Compare text: emoji.txt, 1 of 2 corpus files"``.
+        label: QLabel ``"Compare text: emoji.txt (corpus file 1 of 2)"``.
         file_combo: QComboBox of the corpus files that have text (item data: the
             file's index in ``corpus.files``); hidden when the corpus has fewer than two.
     """
@@ -74,7 +82,7 @@ class CompareSourceBar(QWidget):
         files = corpus.files if corpus is not None else []
         for i, f in enumerate(files):
             if f.text:
-                self.file_combo.addItem(f"{f.name} ({f.n_chars:,} characters)", i)
+                self.file_combo.addItem(f"{file_label(f.path, corpus.roots)} ({f.n_chars:,} characters)", i)
         many = self.file_combo.count() > 1
         self.file_combo.setVisible(many)
         self._choose.setVisible(many)

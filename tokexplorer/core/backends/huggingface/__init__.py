@@ -1,7 +1,8 @@
 """The Hugging Face family: any ``tokenizer.json`` run by the ``tokenizers``
 library (:mod:`.tokenizer`), how its token strings spell bytes (:mod:`.config`),
-byte spans from the library's offsets (:mod:`.spans`) and its pipeline stages
-for display (:mod:`.stages`).
+byte spans from the library's offsets (:mod:`.spans`), its pipeline stages
+for display (:mod:`.stages`), and a byte-level BPE as tiktoken-style ranks when they
+give the library's ids exactly (:mod:`.ranks`).
 """
 
 from __future__ import annotations
@@ -18,6 +19,8 @@ _EXPORTS: dict[str, str] = {
     "pipeline_stages": "stages",
     "char_to_byte_offsets": "spans",
     "HuggingFaceTokenizer": "tokenizer",
+    "HFRanks": "ranks",
+    "byte_level_ranks": "ranks",
 }
 
 __all__ = sorted(_EXPORTS)

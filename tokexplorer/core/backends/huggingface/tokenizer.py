@@ -257,12 +257,16 @@ class HuggingFaceTokenizer(Tokenizer):
         """
         return self._run(cleaned, special, self.add_special_tokens)
 
-    def _run(self, cleaned: CleanText, special: SpecialPolicy, add_special_tokens: bool) -> Tokenization:
-        """:meth:`_tokenize` with the post-processor switch given."""
+    def _run(
+        self, cleaned: CleanText, special: SpecialPolicy, add_special_tokens: bool, enc: Any = None
+    ) -> Tokenization:
+        """:meth:`_tokenize` with the post-processor switch given (and the library's
+        ``Encoding`` of the text under it, when it was made already)."""
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(self._policy_notes(t, special))
-        enc = self.encoding(t, special=special, add_special_tokens=add_special_tokens)
+        if enc is None:
+            enc = self.encoding(t, special=special, add_special_tokens=add_special_tokens)
         tokens = self._tokens(t, enc)
         normalized = self.normalize(t)
         if normalized == t:
@@ -287,12 +291,22 @@ class HuggingFaceTokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
             TokexplorerError: the library failed.
         """
+        return self._encode_noted(cleaned, special=special)[1]
+
+    def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
+        """The ids of :meth:`_encode` and the notes of :meth:`_notes` from one run of the library.
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a special token.
+            TokexplorerError: the library failed.
+        """
         t = cleaned.text
         notes = list(cleaned.notes)
         notes.extend(self._policy_notes(t, special))
         enc = self.encoding(t, special=special)
+        ids = list(enc.ids)
         if self.config.unk_id is not None and self.config.unk_id in enc.ids:
-            return self._run(cleaned, special, self.add_special_tokens).notes
+            return ids, self._run(cleaned, special, self.add_special_tokens, enc).notes
         normalized = self.normalize(t)
         if normalized != t:
             from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
@@ -304,7 +318,7 @@ class HuggingFaceTokenizer(Tokenizer):
             added = [p for p, seq in zip(enc.tokens, enc.sequence_ids) if seq is None]
         notes.extend(added_notes(added, adds and not self.add_special_tokens))
         notes.extend(self.build_notes)
-        return tuple(notes)
+        return ids, tuple(notes)
 
     def post_processor_adds(self) -> bool:
         """True when the post-processor adds tokens to a single text (``[CLS]``, a BOS)."""

@@ -35,6 +35,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from tokexplorer.core.io.labels import file_label, label_message, label_problem
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
@@ -138,6 +139,7 @@ class CorpusFileList(QWidget):
         self._streamed_rows: list[CorpusFile] = []  # rows shown while a streamed read runs
         self._shown_progress = 0.0  # time.monotonic() of the last progress shown
         self._load_errors: list[str] = []
+        self._reading_roots: tuple[str, ...] = ()  # the paths of the read under way (name its files)
         self._build_ui()
         self._update_totals()
 
@@ -255,6 +257,7 @@ class CorpusFileList(QWidget):
         self.load_status.setText(f"reading {shown}{more}…")
         self.state.status.emit(f"reading {shown}{more}…")
         self._streamed_rows = []
+        self._reading_roots = tuple(paths)
         self.load_progress.setValue(0)
         self.load_progress.setVisible(True)
         self.cancel_load_button.setVisible(True)
@@ -291,6 +294,7 @@ class CorpusFileList(QWidget):
     def _on_file_streamed(self, f: CorpusFile) -> None:
         """A file of a streamed read is done: its row shows now (the table holds only this read's files)."""
         if not self._streamed_rows:
+            self.model.roots = self._reading_roots
             self.model.set_files([])
         self._streamed_rows.append(f)
         self.model.append_file(f)
@@ -330,7 +334,7 @@ class CorpusFileList(QWidget):
             why = f"no readable text file ({n_refused:,} refused, see Problems)"
         else:
             why = "no files in it"
-        self._load_errors.extend(corpus.errors)
+        self._load_errors.extend(label_problem(e, corpus.roots) for e in corpus.errors)
         if self._streamed_rows:  # the rows of the streamed read go; the corpus kept shows again
             self._streamed_rows = []
             self.model.set_corpus(current)
@@ -345,15 +349,15 @@ class CorpusFileList(QWidget):
         self._shown_progress = now
         if p.total:
             self.load_progress.setValue(int(1000 * p.done / p.total))
+        what = file_label(p.message, self._reading_roots)  # the file being read, below the folder opened
         if p.total and p.total >= self.stream_bytes:
             self.load_status.setText(
-                f"streaming {p.message}: {format_size(p.done)} of {format_size(p.total)} "
-                f"({100 * p.done // p.total}%)"
+                f"streaming {what}: {format_size(p.done)} of {format_size(p.total)} ({100 * p.done // p.total}%)"
             )
         elif p.total:
-            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip())
+            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {what}".rstrip())
         else:
-            self.load_status.setText(f"{p.phase}… {p.message}".rstrip())
+            self.load_status.setText(f"{p.phase}… {what}".rstrip())
 
     def _on_load_error(self, message: str) -> None:
         self._loading_ended()
@@ -374,8 +378,9 @@ class CorpusFileList(QWidget):
         if self.corpus is None or not (0 <= row < self.model.rowCount()):
             return None
         path = str(self.model.file_at(row).path)
+        label = self.model.label(self.model.file_at(row))
         if not os.path.isfile(path):
-            self._report_error(f"{os.path.basename(path)} is not a file on disk; it cannot be re-read")
+            self._report_error(f"{label} is not a file on disk; it cannot be re-read")
             return None
         from tokexplorer.core.io import read_text_file
 
@@ -388,7 +393,7 @@ class CorpusFileList(QWidget):
             guarded(
                 self,
                 lambda exc, p=path, e=encoding: self._report_error(
-                    f"{os.path.basename(p)} as {e}: {user_message(exc)}", problem=True
+                    f"{label} as {e}: {label_message(user_message(exc), p, self.model.roots)}", problem=True
                 ),
             )
         )
@@ -403,7 +408,7 @@ class CorpusFileList(QWidget):
         self.corpus = dataclasses.replace(self.corpus, files=tuple(self.model.files))
         self._update_totals()
         self._refresh_problems()
-        msg = f"{os.path.basename(str(new_file.path))} re-read as {new_file.encoding_label}"
+        msg = f"{self.model.label(new_file)} re-read as {new_file.encoding_label}"
         self.load_status.setText(msg)
         self.state.status.emit(msg)
         self.state.set_corpus(self.corpus)
@@ -459,7 +464,7 @@ class CorpusFileList(QWidget):
         self.error_reported.emit(message)
 
     def _refresh_problems(self) -> None:
-        errors = list(self.corpus.errors) if self.corpus is not None else []
+        errors = [label_problem(e, self.corpus.roots) for e in self.corpus.errors] if self.corpus is not None else []
         errors += self._load_errors
         self.problems.clear()
         self.problems.addItems(errors)
