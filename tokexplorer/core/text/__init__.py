@@ -28,6 +28,8 @@ _EXPORTS: dict[str, str] = {
     "is_invisible": "display",
     "is_mark": "display",
     "label_glyph": "display",
+    "piece_display": "display",
+    "SPACE_MARKER": "display",
     "to_gpt2_visible": "display",
     "token_display": "display",
     "token_parts": "display",

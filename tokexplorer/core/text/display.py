@@ -251,6 +251,45 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     return "".join(p.text for p in parts)
 
 
+#: SentencePiece's space marker (U+2581 LOWER ONE EIGHTH BLOCK) in its pieces.
+SPACE_MARKER = "\u2581"
+
+
+def piece_display(
+    piece: str, *, prefix: str = "", visible_spaces: bool = False, control_pictures: bool = True
+) -> str:
+    """How a vocabulary piece is shown (a SentencePiece or Unigram piece, a
+    WordPiece piece): the escape rule of :func:`token_display` applied to its
+    text, with its markers kept as themselves and apart from it: a leading
+    ``prefix`` (WordPiece's continuing-subword prefix ``"##"``) and every
+    :data:`SPACE_MARKER` ``▁``. A variation selector, joiner or combining mark
+    right after a marker has no base there, so it is escaped instead of being
+    drawn on the marker (``##`` + U+FE0F would draw an emoji-style ``#``,
+    ``##`` + U+20E3 a keycap).
+
+    Args:
+        piece: the piece as the vocabulary spells it (any code points, lone
+            surrogates included).
+        prefix: the marker that opens a piece continuing a word (``""``: none).
+        visible_spaces: show U+0020 as ``␣``.
+        control_pictures: see :func:`token_display`.
+
+    Returns:
+        str for display only.
+
+    >>> piece_display("##\ufe0f", prefix="##"), piece_display("##\u20e3", prefix="##")
+    ('##<U+FE0F>', '##◌⃣')
+    >>> piece_display("\u200d"), piece_display("\u2581\u0301"), piece_display("##")
+    ('<U+200D>', '▁◌́', '##')
+    """
+    head = prefix if prefix and len(piece) > len(prefix) and piece.startswith(prefix) else ""
+    runs = piece[len(head) :].split(SPACE_MARKER)
+    return head + SPACE_MARKER.join(
+        token_display(r.encode("utf-8", "surrogatepass"), visible_spaces=visible_spaces, control_pictures=control_pictures)
+        for r in runs
+    )
+
+
 # ---------------------------------------------------------------------------
 # GPT-2 visible bytes
 # ---------------------------------------------------------------------------
