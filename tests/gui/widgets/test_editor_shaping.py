@@ -61,7 +61,8 @@ def test_both_editors_tint_the_whole_sequence(qtbot):
         qtbot.addWidget(pane)
         edit = pane.findChild(FaithfulTextEdit)
         edit.set_text(f"hi {family} and a\u200db")
-        layout = edit.document().firstBlock().layout()
-        qtbot.waitUntil(lambda: len(layout.formats()) > 0)
+        block = edit.document().firstBlock()
+        qtbot.waitUntil(lambda b=block: len(b.layout().formats()) > 0)
+        layout = block.layout()
         # "hi " is 3 units, the family 8; 'a'+ZWJ (the ZWJ joins the cluster of 'a') at 16..18
         assert [(r.start, r.length) for r in layout.formats()] == [(3, 8), (16, 2)]

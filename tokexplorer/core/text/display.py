@@ -255,9 +255,7 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
 SPACE_MARKER = "\u2581"
 
 
-def piece_display(
-    piece: str, *, prefix: str = "", visible_spaces: bool = False, control_pictures: bool = True
-) -> str:
+def piece_display(piece: str, *, prefix: str = "", visible_spaces: bool = False, control_pictures: bool = True) -> str:
     """How a vocabulary piece is shown (a SentencePiece or Unigram piece, a
     WordPiece piece): the escape rule of :func:`token_display` applied to its
     text, with its markers kept as themselves and apart from it: a leading
@@ -283,11 +281,9 @@ def piece_display(
     ('<U+200D>', '▁◌́', '##')
     """
     head = prefix if prefix and len(piece) > len(prefix) and piece.startswith(prefix) else ""
-    runs = piece[len(head) :].split(SPACE_MARKER)
-    return head + SPACE_MARKER.join(
-        token_display(r.encode("utf-8", "surrogatepass"), visible_spaces=visible_spaces, control_pictures=control_pictures)
-        for r in runs
-    )
+    runs = [r.encode("utf-8", "surrogatepass") for r in piece[len(head) :].split(SPACE_MARKER)]
+    shown = (token_display(r, visible_spaces=visible_spaces, control_pictures=control_pictures) for r in runs)
+    return head + SPACE_MARKER.join(shown)
 
 
 # ---------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from tokexplorer.core.analysis import PieceScore
+from tokexplorer.core.text import piece_display
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
 
@@ -51,4 +53,6 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
             return f"{value:.4f}"
         if col == COL_P:
             return "" if value < 0 else f"{value:.3g}"
+        if col == COL_PIECE:
+            return piece_display(value, control_pictures=theme.control_pictures())  # the one escape rule
         return str(value)

@@ -15,7 +15,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
-from tokexplorer.core.wordpiece import WordPieceMerge
+from tokexplorer.core.text import piece_display
+from tokexplorer.core.wordpiece import CONTINUATION, WordPieceMerge
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
 
@@ -40,6 +42,12 @@ _TIPS = (
     "The most frequent pair at this step: what plain BPE would have merged (bold: a different pair)",
     "That pair's count",
 )
+
+
+def shown_piece(piece: str) -> str:
+    """A WordPiece piece by the one escape rule: its ``##`` as it is, the rest
+    through ``core.text.token_display`` (``##`` + U+FE0F → ``##<U+FE0F>``)."""
+    return piece_display(piece, prefix=CONTINUATION, control_pictures=theme.control_pictures())
 
 
 class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
@@ -74,8 +82,12 @@ class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
     def display(self, row: int, col: int, value: Any) -> str:
         if col == COL_SCORE:
             return f"{value:.4g}"
-        if col == COL_MERGED and not self.item_at(row).added:
-            return f"{value} (kept)"
+        if col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+            shown = shown_piece(value)
+            return shown if col != COL_MERGED or self.item_at(row).added else f"{shown} (kept)"
+        if col == COL_BPE:
+            m = self.item_at(row)
+            return f"{shown_piece(m.bpe_left)} + {shown_piece(m.bpe_right)}"
         return f"{value:,}" if isinstance(value, int) else value
 
     def more_data(self, row: int, col: int, role: int) -> Any:

@@ -14,11 +14,18 @@ from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.analysis import Lattice, LatticeNode
+from tokexplorer.core.text import piece_display
 from tokexplorer.gui import theme
 
 CELL = 30  # px per character
 ROW = 38  # px per row of boxes
 HEADER = 26  # px for the characters on top
+
+
+def shown_piece(piece: str) -> str:
+    """A SentencePiece piece by the one escape rule (``core.text.piece_display``:
+    ``▁`` as it is, U+200D alone as ``<U+200D>``)."""
+    return piece_display(piece, control_pictures=theme.control_pictures())
 
 
 def lattice_rows(lattice: Lattice) -> list[list[LatticeNode]]:
@@ -104,7 +111,7 @@ class LatticeView(QWidget):
         p.setPen(theme.BOX_TEXT)
         top = QRect(rect.x(), rect.y(), rect.width(), rect.height() // 2 + 2)
         bottom = QRect(rect.x(), rect.y() + rect.height() // 2, rect.width(), rect.height() // 2)
-        shown = metrics.elidedText(n.piece, Qt.TextElideMode.ElideRight, rect.width())
+        shown = metrics.elidedText(shown_piece(n.piece), Qt.TextElideMode.ElideRight, rect.width())
         p.drawText(top, Qt.AlignmentFlag.AlignCenter, shown)
         p.setPen(theme.BOX_CAPTION)
         p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, f"{n.score:.1f}")
@@ -116,7 +123,10 @@ class LatticeView(QWidget):
                 QToolTip.hideText()
             else:
                 where = "on the best path" if n.best else "not on the best path"
-                tip = f"{n.piece!r} (id {n.id}), characters {n.start}–{n.end}: log p = {n.score:.4f}, {where}"
+                tip = (
+                    f"«{shown_piece(n.piece)}» (id {n.id}), characters {n.start}–{n.end}: "
+                    f"log p = {n.score:.4f}, {where}"
+                )
                 QToolTip.showText(e.globalPos(), tip)
             return True
         return super().event(e)

@@ -217,7 +217,8 @@ def _byte_labels(t: Token, metrics: TokenMetrics, opts: LayoutOptions) -> list[t
     for p in token_parts(t.bytes, control_pictures=theme.control_pictures()):
         text = p.data.decode("utf-8", "surrogateescape")
         if p.kind == "text" or text in ("\n", "\t", "\r"):
-            out.extend((s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(text))
+            shown = ((s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(text))
+            out.extend(shown)
         else:
             out.append((text, p.text))
     return out
