@@ -22,6 +22,7 @@ _EXPORTS: dict[str, str] = {
     "PLAIN_CONTROL_GLYPHS": "display",
     "VISIBLE_SPACE": "display",
     "DOTTED_CIRCLE": "display",
+    "bytes_spelling": "display",
     "char_notation": "display",
     "control_glyph": "display",
     "from_gpt2_visible": "display",

@@ -251,6 +251,18 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     return "".join(p.text for p in parts)
 
 
+def bytes_spelling(data: bytes) -> str:
+    """The spelling of a token of a family whose vocabulary is bytes (tiktoken,
+    the byte-level BPE trained here): the bytes as a Python bytes literal, as
+    tiktoken's ``decode_single_token_bytes`` gives them (printable ASCII as
+    itself, every other byte as ``\\xNN``).
+
+    >>> print(bytes_spelling(" \\u4f60".encode()), bytes_spelling(b"ok"))
+    b' \\xe4\\xbd\\xa0' b'ok'
+    """
+    return repr(bytes(data))
+
+
 #: SentencePiece's space marker (U+2581 LOWER ONE EIGHTH BLOCK) in its pieces.
 SPACE_MARKER = "\u2581"
 
