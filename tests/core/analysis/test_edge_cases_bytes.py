@@ -9,9 +9,10 @@ import pytest
 
 from fixtures.hf import byte_level_bpe, save
 from tokexplorer.core.analysis import decode_ids, describe_tokens, inspect_bytes, inspect_text, normalization_diff
-from tokexplorer.core.backends import HuggingFaceTokenizer
+from tokexplorer.core.backends import HuggingFaceTokenizer, WordPieceTokenizer
 from tokexplorer.core.io import read_text_file
 from tokexplorer.core.text import from_gpt2_visible, to_gpt2_visible, token_display, utf8
+from tokexplorer.core.wordpiece import WordPiece
 
 
 @pytest.fixture(scope="module")
@@ -431,6 +432,10 @@ def test_each_family_spells_its_tokens_its_own_way(cl100k, tmp_path):
     assert [from_gpt2_visible(t.spelling) for t in tr.tokens if not t.token.special] == [
         t.token.bytes for t in tr.tokens if not t.token.special
     ]
+    # a WordPiece is spelled by its pieces, in the inspector and the decode box alike
+    wp = WordPieceTokenizer(WordPiece(["[UNK]", "play", "##ing"]))
+    assert [t.spelling for t in inspect_text("playing", [wp]).tracks[0].tokens] == ["play", "##ing"]
+    assert [t.spelling for t in decode_ids(wp, [1, 2]).tokens] == ["play", "##ing"]
     assert [t.reading for t in r.tracks[0].tokens] == ["正", "你"]
     assert to_gpt2_visible(b" \n\xad") == "ĠĊŃ"
 

@@ -28,7 +28,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer
+from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
 from tokexplorer.core.text import Utf8Issue, bytes_spelling, find_utf8_issues, token_display
 from tokexplorer.core.types import SpecialPolicy
@@ -137,8 +137,8 @@ class DecodeReport:
 
 
 def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
-    """The Hugging Face token string, the SentencePiece piece, or the bytes of ``token_id``
-    (the spelling rule of ``inspector.spelling_of``)."""
+    """The Hugging Face token string, the SentencePiece or WordPiece piece, or the
+    bytes of ``token_id`` (the spelling rule of ``inspector.spelling_of``)."""
     if isinstance(tokenizer, HuggingFaceTokenizer):
         return tokenizer.piece(token_id)
     if isinstance(tokenizer, SentencePieceTokenizer):
@@ -146,6 +146,8 @@ def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
             return tokenizer.piece(token_id)
         except TokexplorerError:
             return ""
+    if isinstance(tokenizer, WordPieceTokenizer) and 0 <= token_id < len(tokenizer.wordpiece.vocab):
+        return tokenizer.wordpiece.vocab[token_id]
     return bytes_spelling(data)
 
 
