@@ -19,6 +19,7 @@ from tokexplorer.gui.panes.replay_pane import ReplayPane
 from tokexplorer.gui.panes.unigram_pane import UnigramPane
 from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.token_view import TokenView
 
 WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
 FAMILY = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
@@ -93,3 +94,16 @@ def test_wordpiece_score_table_escapes_every_piece(qtbot):
     item = m.merge_at(0)
     bpe = m.data(m.index(0, COL_BPE), Qt.ItemDataRole.DisplayRole)
     assert bpe == f"{piece_display(item.bpe_left, prefix='##')} + {piece_display(item.bpe_right, prefix='##')}"
+
+
+def test_token_tooltips_write_the_piece_by_the_rule(qtbot, zwj_unigram):
+    tz = zwj_unigram.tokenize(FAMILY)
+    zwj = [i for i, t in enumerate(tz.tokens) if t.piece == "\u200d"]
+    assert zwj and all(tz.tokens[i].bytes == "\u200d".encode() for i in zwj)
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(400, 200)
+    view.show()
+    view.set_tokenization(tz)
+    tip = view.tooltip_text(zwj[0]).splitlines()
+    assert "text <U+200D>" in tip and "piece <U+200D>" in tip

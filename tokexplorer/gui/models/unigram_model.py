@@ -13,10 +13,9 @@ from typing import Any
 from PySide6.QtCore import QObject
 
 from tokexplorer.core.analysis import PieceScore
-from tokexplorer.core.text import piece_display
-from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 UNIGRAM_COLUMNS: tuple[str, ...] = ("Id", "Piece", "Log probability", "Probability", "Kind")
 COL_ID, COL_PIECE, COL_LOGP, COL_P, COL_KIND = range(5)
@@ -54,5 +53,5 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
         if col == COL_P:
             return "" if value < 0 else f"{value:.3g}"
         if col == COL_PIECE:
-            return piece_display(value, control_pictures=theme.control_pictures())  # the one escape rule
+            return shown_piece(value)  # the one escape rule
         return str(value)

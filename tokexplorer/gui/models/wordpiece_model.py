@@ -15,11 +15,10 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
-from tokexplorer.core.text import piece_display
-from tokexplorer.core.wordpiece import CONTINUATION, WordPieceMerge
-from tokexplorer.gui import theme
+from tokexplorer.core.wordpiece import WordPieceMerge
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 #: Column titles, in order.
 WORDPIECE_COLUMNS: tuple[str, ...] = (
@@ -42,12 +41,6 @@ _TIPS = (
     "The most frequent pair at this step: what plain BPE would have merged (bold: a different pair)",
     "That pair's count",
 )
-
-
-def shown_piece(piece: str) -> str:
-    """A WordPiece piece by the one escape rule: its ``##`` as it is, the rest
-    through ``core.text.token_display`` (``##`` + U+FE0F → ``##<U+FE0F>``)."""
-    return piece_display(piece, prefix=CONTINUATION, control_pictures=theme.control_pictures())
 
 
 class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):

@@ -18,9 +18,10 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QTextBrowser, QVBoxLayout,
 
 from tokexplorer.core.analysis import InspectReport
 from tokexplorer.core.backends import HuggingFaceTokenizer, PipelineStages, pipeline_stages
-from tokexplorer.core.text import piece_display, token_display
+from tokexplorer.core.text import token_display
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 NO_HF_HTML = (
@@ -39,8 +40,8 @@ def _vis(s: str) -> str:
 
 
 def _piece(s: str) -> str:
-    """A vocabulary piece by the one escape rule (its ``▁`` kept apart), HTML-escaped."""
-    return html.escape(piece_display(s, visible_spaces=True, control_pictures=theme.control_pictures()))
+    """A vocabulary piece by the one escape rule (``glyphs.shown_piece``), HTML-escaped."""
+    return html.escape(shown_piece(s))
 
 
 def _chips(texts: list[str], background: str) -> str:

@@ -14,18 +14,12 @@ from PySide6.QtGui import QFontMetrics, QHelpEvent, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.analysis import Lattice, LatticeNode
-from tokexplorer.core.text import piece_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 CELL = 30  # px per character
 ROW = 38  # px per row of boxes
 HEADER = 26  # px for the characters on top
-
-
-def shown_piece(piece: str) -> str:
-    """A SentencePiece piece by the one escape rule (``core.text.piece_display``:
-    ``▁`` as it is, U+200D alone as ``<U+200D>``)."""
-    return piece_display(piece, control_pictures=theme.control_pictures())
 
 
 def lattice_rows(lattice: Lattice) -> list[list[LatticeNode]]:

@@ -13,8 +13,9 @@ import html
 from PySide6.QtWidgets import QTextBrowser
 
 from tokexplorer.core.analysis import InspectReport, TrackReport
-from tokexplorer.core.text import piece_display, token_display
+from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 NO_SENTENCEPIECE_HTML = (
     "<p>No SentencePiece tokenizer is loaded. Byte-level BPE and tiktoken do not "
@@ -87,8 +88,7 @@ def normalization_html(track: TrackReport) -> str:
     nt = track.normalized_tokens
     if nt is not None:
         piece_bg = theme.NORMALIZER_PIECE_BG.name()
-        glyphs = theme.control_pictures()
-        shown = (esc(piece_display(t.piece or "", control_pictures=glyphs)) for t in nt.tokens[:400])
+        shown = (esc(shown_piece(t.piece or "")) for t in nt.tokens[:400])
         pieces = " ".join(_span(piece_bg, s) for s in shown)
         parts.append(f"<p><b>pieces on the normalized text</b> ({len(nt.tokens)}): {pieces}</p>")
     if track.unknown:

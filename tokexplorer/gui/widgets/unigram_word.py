@@ -32,7 +32,8 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
-from tokexplorer.gui.widgets.lattice_view import LatticeView, shown_piece
+from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.lattice_view import LatticeView
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEFAULT_WORD = "tokenization"

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.wordpiece import MatchStep, WordPiece
 from tokexplorer.gui import theme
-from tokexplorer.gui.models.wordpiece_model import shown_piece
+from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.widgets.step_controls import StepControls
 
 #: The text the replay starts with.
