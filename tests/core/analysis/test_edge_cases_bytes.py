@@ -7,9 +7,12 @@ from __future__ import annotations
 
 import pytest
 
+from fixtures.hf import byte_level_bpe, save
 from tokexplorer.core.analysis import decode_ids, describe_tokens, inspect_bytes, inspect_text, normalization_diff
+from tokexplorer.core.backends import HuggingFaceTokenizer, WordPieceTokenizer
 from tokexplorer.core.io import read_text_file
 from tokexplorer.core.text import from_gpt2_visible, to_gpt2_visible, token_display, utf8
+from tokexplorer.core.wordpiece import WordPiece
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +82,7 @@ def test_json_per_byte_and_per_token(cl100k):
     assert tok["partial"] is True
     assert tok["holds"] == [{"code_point": 0, "char": "U+1D538", "first_byte": 1, "last_byte": 2, "of": 4}]
     assert tok["bytes"] == "F0 9D"
-    assert tok["spelling"] == "ðĿ"
+    assert tok["spelling"] == "b'\\xf0\\x9d'"  # tiktoken's own spelling: the bytes
 
 
 # --- the zero-width joiner survives normalization ---
@@ -412,12 +415,27 @@ def test_cl100k_does_not_normalize(cl100k):
 # --- the GPT-2 visible-byte table, different encodings give different counts ---
 
 
-def test_gpt2_spelling_next_to_bytes(cl100k):
+def test_each_family_spells_its_tokens_its_own_way(cl100k, tmp_path):
     r = inspect_text("\u6b63\u4f60", [cl100k])
     assert r.analysis.data.hex(" ").upper() == "E6 AD A3 E4 BD A0"
     assert [t.token.id for t in r.tracks[0].tokens] == [37656, 57668]
-    assert [t.spelling for t in r.tracks[0].tokens] == ["æŃ£", "ä½ł"]
-    assert [from_gpt2_visible(t.spelling) for t in r.tracks[0].tokens] == [b"\xe6\xad\xa3", b"\xe4\xbd\xa0"]
+    # tiktoken's vocabulary is bytes: its spelling is the bytes, as tiktoken gives them
+    enc = cl100k.encoding
+    assert [t.spelling for t in r.tracks[0].tokens] == [repr(enc.decode_single_token_bytes(i)) for i in (37656, 57668)]
+    assert [t.spelling for t in r.tracks[0].tokens] == ["b'\\xe6\\xad\\xa3'", "b'\\xe4\\xbd\\xa0'"]
+    # a byte-level Hugging Face BPE spells the same bytes in GPT-2's visible-byte alphabet
+    lib = byte_level_bpe()
+    hf = HuggingFaceTokenizer.from_file(save(lib, tmp_path))
+    tr = inspect_text("\u4f60 cat", [hf]).tracks[0]
+    enc_hf = lib.encode("\u4f60 cat", add_special_tokens=False)
+    assert [t.spelling for t in tr.tokens if not t.token.special] == enc_hf.tokens
+    assert [from_gpt2_visible(t.spelling) for t in tr.tokens if not t.token.special] == [
+        t.token.bytes for t in tr.tokens if not t.token.special
+    ]
+    # a WordPiece is spelled by its pieces, in the inspector and the decode box alike
+    wp = WordPieceTokenizer(WordPiece(["[UNK]", "play", "##ing"]))
+    assert [t.spelling for t in inspect_text("playing", [wp]).tracks[0].tokens] == ["play", "##ing"]
+    assert [t.spelling for t in decode_ids(wp, [1, 2]).tokens] == ["play", "##ing"]
     assert [t.reading for t in r.tracks[0].tokens] == ["正", "你"]
     assert to_gpt2_visible(b" \n\xad") == "ĠĊŃ"
 

@@ -7,7 +7,14 @@ import unicodedata
 
 import pytest
 
-from tokexplorer.core.text import char_notation, describe_partial_token, label_glyph, token_display, token_parts
+from tokexplorer.core.text import (
+    char_notation,
+    describe_partial_token,
+    label_glyph,
+    piece_display,
+    token_display,
+    token_parts,
+)
 from tokexplorer.core.text.utf8 import analyze
 
 # (category, code point, how it is written alone)
@@ -52,6 +59,14 @@ def test_each_category_alone(what, ch, shown):
     assert char_notation(ch) == shown
     parts = token_parts(data)
     assert [(p.kind, p.data) for p in parts] == [("control", data)]
+
+
+@pytest.mark.parametrize(("what", "ch", "shown"), ALONE, ids=[a[0] for a in ALONE])
+def test_each_category_after_a_piece_marker(what, ch, shown):
+    # a WordPiece "##" or a SentencePiece "▁" is no base: what follows it is written alone
+    assert piece_display("##" + ch, prefix="##") == "##" + shown
+    assert piece_display("\u2581" + ch) == "\u2581" + shown
+    assert piece_display(ch) == shown
 
 
 def test_the_categories_are_what_the_names_say():

@@ -30,13 +30,16 @@ def test_e04_rows_and_incremental_decode(qtbot, cl100k):
     box = make_box(qtbot, [cl100k])
     decode(qtbot, box, "1169, 17839, 243, 38394, 220, 16")
     assert box.rows() == [
-        ("0", "1169", "6C 65 74", "let", "let", ""),
-        ("1", "17839", "20 CF", "ĠÏ", " ", "1"),
-        ("2", "243", "95", "ķ", "ϕ", ""),
-        ("3", "38394", "20 E2 89 A4", "Ġâī¤", " ≤", ""),
-        ("4", "220", "20", "Ġ", " ", ""),
-        ("5", "16", "31", "1", "1", ""),
+        ("0", "1169", "6C 65 74", "b'let'", "let", ""),
+        ("1", "17839", "20 CF", "b' \\xcf'", " ", "1"),
+        ("2", "243", "95", "b'\\x95'", "ϕ", ""),
+        ("3", "38394", "20 E2 89 A4", "b' \\xe2\\x89\\xa4'", " ≤", ""),
+        ("4", "220", "20", "b' '", " ", ""),
+        ("5", "16", "31", "b'1'", "1", ""),
     ]
+    # the spelling column holds tiktoken's own spelling: the token's bytes
+    enc = cl100k.encoding
+    assert [r[3] for r in box.rows()] == [repr(enc.decode_single_token_bytes(int(r[1]))) for r in box.rows()]
     assert box.text_label.text() == "text (12 bytes, 9 code points): “let ϕ ≤ 1”"
     assert box.verdict_label.text() == "canonical: encoding the text gives exactly these ids"
     assert box.issues_label.text() == ""
@@ -45,7 +48,7 @@ def test_e04_rows_and_incremental_decode(qtbot, cl100k):
 def test_e05_partial_byte_token_flagged(qtbot, cl100k):
     box = make_box(qtbot, [cl100k])
     decode(qtbot, box, "[8687]")
-    assert box.rows() == [("0", "8687", "E4 BD", "ä½", "∅ (waiting for more bytes)", "2")]
+    assert box.rows() == [("0", "8687", "E4 BD", "b'\\xe4\\xbd'", "∅ (waiting for more bytes)", "2")]
     assert box.issues_label.text() == (
         "⚠ byte 0: truncated sequence: lead byte E4 starts a 3-byte character but the data ends after 2 bytes"
     )

@@ -18,6 +18,7 @@ _EXPORTS: dict[str, str] = {
     "line_ending_counts": "compare",
     "WINDOW_CHARS": "compare",
     "column_notes": "compare",
+    "APPROXIMATE_NOTE": "compare",
     "count_text": "compare",
     "diff_marks": "compare",
     "error_line": "compare",

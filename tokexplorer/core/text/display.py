@@ -251,6 +251,53 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     return "".join(p.text for p in parts)
 
 
+def bytes_spelling(data: bytes) -> str:
+    """The spelling of a token of a family whose vocabulary is bytes (tiktoken,
+    the byte-level BPE trained here): the bytes as a Python bytes literal, as
+    tiktoken's ``decode_single_token_bytes`` gives them (printable ASCII as
+    itself, every other byte as ``\\xNN``).
+
+    >>> print(bytes_spelling(" \\u4f60".encode()), bytes_spelling(b"ok"))
+    b' \\xe4\\xbd\\xa0' b'ok'
+    """
+    return repr(bytes(data))
+
+
+#: SentencePiece's space marker (U+2581 LOWER ONE EIGHTH BLOCK) in its pieces.
+SPACE_MARKER = "\u2581"
+
+
+def piece_display(piece: str, *, prefix: str = "", visible_spaces: bool = False, control_pictures: bool = True) -> str:
+    """How a vocabulary piece is shown (a SentencePiece or Unigram piece, a
+    WordPiece piece): the escape rule of :func:`token_display` applied to its
+    text, with its markers kept as themselves and apart from it: a leading
+    ``prefix`` (WordPiece's continuing-subword prefix ``"##"``) and every
+    :data:`SPACE_MARKER` ``▁``. A variation selector, joiner or combining mark
+    right after a marker has no base there, so it is escaped instead of being
+    drawn on the marker (``##`` + U+FE0F would draw an emoji-style ``#``,
+    ``##`` + U+20E3 a keycap).
+
+    Args:
+        piece: the piece as the vocabulary spells it (any code points, lone
+            surrogates included).
+        prefix: the marker that opens a piece continuing a word (``""``: none).
+        visible_spaces: show U+0020 as ``␣``.
+        control_pictures: see :func:`token_display`.
+
+    Returns:
+        str for display only.
+
+    >>> piece_display("##\ufe0f", prefix="##"), piece_display("##\u20e3", prefix="##")
+    ('##<U+FE0F>', '##◌⃣')
+    >>> piece_display("\u200d"), piece_display("\u2581\u0301"), piece_display("##")
+    ('<U+200D>', '▁◌́', '##')
+    """
+    head = prefix if prefix and len(piece) > len(prefix) and piece.startswith(prefix) else ""
+    runs = [r.encode("utf-8", "surrogatepass") for r in piece[len(head) :].split(SPACE_MARKER)]
+    shown = (token_display(r, visible_spaces=visible_spaces, control_pictures=control_pictures) for r in runs)
+    return head + SPACE_MARKER.join(shown)
+
+
 # ---------------------------------------------------------------------------
 # GPT-2 visible bytes
 # ---------------------------------------------------------------------------

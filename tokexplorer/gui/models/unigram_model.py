@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject
 from tokexplorer.core.analysis import PieceScore
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 UNIGRAM_COLUMNS: tuple[str, ...] = ("Id", "Piece", "Log probability", "Probability", "Kind")
 COL_ID, COL_PIECE, COL_LOGP, COL_P, COL_KIND = range(5)
@@ -51,4 +52,6 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
             return f"{value:.4f}"
         if col == COL_P:
             return "" if value < 0 else f"{value:.3g}"
+        if col == COL_PIECE:
+            return shown_piece(value)  # the one escape rule
         return str(value)

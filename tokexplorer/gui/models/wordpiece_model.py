@@ -18,6 +18,7 @@ from PySide6.QtGui import QFont
 from tokexplorer.core.wordpiece import WordPieceMerge
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 #: Column titles, in order.
 WORDPIECE_COLUMNS: tuple[str, ...] = (
@@ -74,8 +75,12 @@ class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
     def display(self, row: int, col: int, value: Any) -> str:
         if col == COL_SCORE:
             return f"{value:.4g}"
-        if col == COL_MERGED and not self.item_at(row).added:
-            return f"{value} (kept)"
+        if col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+            shown = shown_piece(value)
+            return shown if col != COL_MERGED or self.item_at(row).added else f"{shown} (kept)"
+        if col == COL_BPE:
+            m = self.item_at(row)
+            return f"{shown_piece(m.bpe_left)} + {shown_piece(m.bpe_right)}"
         return f"{value:,}" if isinstance(value, int) else value
 
     def more_data(self, row: int, col: int, role: int) -> Any:

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import visible_char
+from tokexplorer.gui.widgets.glyphs import shown_piece, visible_char
 from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
@@ -237,7 +237,7 @@ class ByteView(QWidget):
             if t.byte_start <= off < t.byte_end:
                 text = f"{tr.name} token {i}: id {t.id}\nbytes {t.bytes.hex(' ').upper()}"
                 if i < len(tr.spellings) and tr.spellings[i]:
-                    text += f"  ·  spelled {tr.spellings[i]}"
+                    text += f"  ·  spelled {shown_piece(tr.spellings[i])}"
                 text += shared_line(tr.tokenization.tokens, i, off)
                 if i < len(tr.descriptions):
                     if t.partial or t.unknown or not tr.exact or i in tr.grapheme_parts:

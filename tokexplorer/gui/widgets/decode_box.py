@@ -1,7 +1,8 @@
 """The decode box: type or paste token ids, see every id's bytes and the text.
 
 For the chosen tokenizer the box shows, per id, its bytes in hex, the family's
-spelling (GPT-2 visible bytes or the SentencePiece piece), what an incremental
+spelling (the Hugging Face token string, the SentencePiece piece, or tiktoken's
+bytes as a Python bytes literal), what an incremental
 UTF-8 decoder emits after it and how many bytes it still holds back; below, the
 joined text, the ill-formed stretches with their offsets, and whether the ids
 are the canonical encoding of that text (see :mod:`tokexplorer.core.analysis.decoding`).

@@ -10,7 +10,9 @@ document cannot hold or would show as a plain line break, one glyph
 typed text. Every edit is mapped back onto the real text by position
 (``core.text.apply_edit``), so a CRLF stays a CRLF and an NBSP stays an NBSP
 through any edit; NBSP, other spaces and format characters the document holds are
-tinted (:data:`~tokexplorer.gui.theme.EDITOR_ODD_BG`), in texts of up to
+tinted (:data:`~tokexplorer.gui.theme.EDITOR_ODD_BG`) with the whole grapheme
+cluster they are in, so that an emoji ZWJ sequence still renders as one emoji
+(:func:`odd_clusters`), in texts of up to
 :data:`HIGHLIGHT_MAX_CHARS` code points. Copying copies the real text, pasting
 inserts the clipboard's text as it is (its CRLF included). A long text goes into
 the document in pieces of :data:`FILL_CHARS` code points, one per turn of the
@@ -34,6 +36,30 @@ from tokexplorer.gui import theme
 #: U+0020 and tab (NBSP, em space...), format characters (ZWJ, bidi controls,
 #: U+FEFF), C0/C1 controls other than tab and LF.
 _ODD = regex.compile(r"[\p{Zs}\p{Cf}\p{Cc}--[ \t\n]]+", regex.V1)
+
+
+_GRAPHEME = regex.compile(r"\X", regex.DOTALL)
+
+
+def odd_clusters(text: str) -> list[tuple[int, int]]:
+    """Code point ranges ``[a, b)`` of ``text`` to tint: every grapheme cluster
+    holding an odd character (see ``_ODD``), whole, neighbouring ones joined.
+
+    A whole cluster gets one format because Qt shapes each run of one format on
+    its own: a ZWJ of 👨‍👩‍👧 or 🏳️‍🌈 in a format of its own would split the
+    sequence into separate emoji.
+    """
+    if _ODD.search(text) is None:
+        return []
+    out: list[tuple[int, int]] = []
+    for m in _GRAPHEME.finditer(text):
+        if _ODD.search(m.group()) is None:
+            continue
+        if out and out[-1][1] == m.start():
+            out[-1] = (out[-1][0], m.end())
+        else:
+            out.append((m.start(), m.end()))
+    return out
 
 
 _HELD_BUT_GLYPHED = regex.compile("\u2028")
@@ -83,9 +109,8 @@ class _GlyphHighlighter(QSyntaxHighlighter):
         self._odd.setBackground(theme.EDITOR_ODD_BG)
 
     def highlightBlock(self, text: str) -> None:
-        for m in _ODD.finditer(text):
-            start = _utf16_len(text[: m.start()])
-            self.setFormat(start, _utf16_len(m.group()), self._odd)
+        for a, b in odd_clusters(text):
+            self.setFormat(_utf16_len(text[:a]), _utf16_len(text[a:b]), self._odd)
         if not self.positions:
             return
         block = self.currentBlock()

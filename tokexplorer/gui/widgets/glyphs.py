@@ -1,7 +1,8 @@
 """Glyphs that make invisible code points visible (controls, joiners, spaces, raw bytes).
 
 Used wherever a single code point is drawn on its own: the byte inspector's
-code point and grapheme tracks and its code point table.
+code point and grapheme tracks and its code point table; :func:`shown_piece`
+wherever a vocabulary piece or a token's spelling is shown.
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from __future__ import annotations
 import unicodedata2
 from PySide6.QtGui import QFont, QFontMetrics
 
-from tokexplorer.core.text import char_notation
+from tokexplorer.core.text import char_notation, piece_display
+from tokexplorer.gui import theme
 
 #: Short names for invisible code points, used when the font has no Control
 #: Pictures glyph (DejaVu and Noto have none for U+2400–U+2421).
@@ -25,6 +27,15 @@ _ABBREV: dict[int, str] = {
 
 #: Preferred one-character glyphs (checked against the font before use).
 _PREFERRED: dict[int, str] = {0x0A: "\u21b5", 0x09: "\u2192", 0x20: "\u2423"}
+
+
+def shown_piece(piece: str) -> str:
+    """A vocabulary piece or a token's spelling by the one escape rule
+    (``core.text.piece_display``): SentencePiece's ``▁`` and a leading WordPiece
+    ``##`` kept as they are and apart from what follows, so U+200D alone is
+    ``<U+200D>`` and ``##`` + U+FE0F is ``##<U+FE0F>`` (a ``##`` of another
+    family's piece is treated the same: a mark never sits on it)."""
+    return piece_display(piece, prefix="##", control_pictures=theme.control_pictures())
 
 
 def visible_char(ch: str, font: QFont | None = None) -> str:

@@ -18,8 +18,10 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QTextBrowser, QVBoxLayout,
 
 from tokexplorer.core.analysis import InspectReport
 from tokexplorer.core.backends import HuggingFaceTokenizer, PipelineStages, pipeline_stages
+from tokexplorer.core.text import token_display
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 NO_HF_HTML = (
@@ -32,11 +34,18 @@ SHOWN = 400
 
 
 def _vis(s: str) -> str:
-    return html.escape(s.replace(" ", "\u2423").replace("\n", "\u21b5").replace("\t", "\u2192"))
+    """Text by the one escape rule (spaces as ␣), HTML-escaped."""
+    glyphs = theme.control_pictures()
+    return html.escape(token_display(s.encode("utf-8", "surrogatepass"), visible_spaces=True, control_pictures=glyphs))
+
+
+def _piece(s: str) -> str:
+    """A vocabulary piece by the one escape rule (``glyphs.shown_piece``), HTML-escaped."""
+    return html.escape(shown_piece(s))
 
 
 def _chips(texts: list[str], background: str) -> str:
-    shown = " ".join(f'<span style="background:{background}">{_vis(t)}</span>' for t in texts[:SHOWN])
+    shown = " ".join(f'<span style="background:{background}">{_piece(t)}</span>' for t in texts[:SHOWN])
     return shown + (f" \u2026 and {len(texts) - SHOWN:,} more" if len(texts) > SHOWN else "")
 
 
@@ -59,7 +68,7 @@ def stages_html(st: PipelineStages) -> str:
         chip or f'<span style="background:{piece_bg}" title="chars {a}\u2013{b}">{_vis(text)}</span>'
         for chip, text, a, b in pre[:SHOWN]
     ) + (f" \u2026 and {len(pre) - SHOWN:,} more" if len(pre) > SHOWN else "")
-    added = ", ".join(f"<b>{html.escape(t.piece or '')}</b> at position {i}" for i, t in st.post_processor_tokens)
+    added = ", ".join(f"<b>{_piece(t.piece or '')}</b> at position {i}" for i, t in st.post_processor_tokens)
     switch = "on" if st.add_special_tokens else "off: left out of the tokens"
     return (
         f"<p><b>1. normalizer</b> ({_names(st.normalizer)}) {verdict}:<br>"

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.analysis import Lattice, LatticeNode
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 CELL = 30  # px per character
 ROW = 38  # px per row of boxes
@@ -104,7 +105,7 @@ class LatticeView(QWidget):
         p.setPen(theme.BOX_TEXT)
         top = QRect(rect.x(), rect.y(), rect.width(), rect.height() // 2 + 2)
         bottom = QRect(rect.x(), rect.y() + rect.height() // 2, rect.width(), rect.height() // 2)
-        shown = metrics.elidedText(n.piece, Qt.TextElideMode.ElideRight, rect.width())
+        shown = metrics.elidedText(shown_piece(n.piece), Qt.TextElideMode.ElideRight, rect.width())
         p.drawText(top, Qt.AlignmentFlag.AlignCenter, shown)
         p.setPen(theme.BOX_CAPTION)
         p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, f"{n.score:.1f}")
@@ -116,7 +117,10 @@ class LatticeView(QWidget):
                 QToolTip.hideText()
             else:
                 where = "on the best path" if n.best else "not on the best path"
-                tip = f"{n.piece!r} (id {n.id}), characters {n.start}–{n.end}: log p = {n.score:.4f}, {where}"
+                tip = (
+                    f"«{shown_piece(n.piece)}» (id {n.id}), characters {n.start}–{n.end}: "
+                    f"log p = {n.score:.4f}, {where}"
+                )
                 QToolTip.showText(e.globalPos(), tip)
             return True
         return super().event(e)

@@ -13,7 +13,9 @@ import html
 from PySide6.QtWidgets import QTextBrowser
 
 from tokexplorer.core.analysis import InspectReport, TrackReport
+from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 NO_SENTENCEPIECE_HTML = (
     "<p>No SentencePiece tokenizer is loaded. Byte-level BPE and tiktoken do not "
@@ -22,20 +24,9 @@ NO_SENTENCEPIECE_HTML = (
 
 
 def _vis(s: str) -> str:
-    """Whitespace and controls made visible inside a highlighted change."""
-    out = []
-    for ch in s:
-        if ch == " ":
-            out.append("\u2423")
-        elif ch == "\n":
-            out.append("\u21b5")
-        elif ch == "\t":
-            out.append("\u2192")
-        elif ord(ch) < 0x20 or ord(ch) == 0x7F:
-            out.append(f"<U+{ord(ch):04X}>")
-        else:
-            out.append(ch)
-    return "".join(out)
+    """A highlighted change by the one escape rule (``core.text.token_display``, spaces as ␣)."""
+    glyphs = theme.control_pictures()
+    return token_display(s.encode("utf-8", "surrogatepass"), visible_spaces=True, control_pictures=glyphs)
 
 
 def _span(background: str, text: str) -> str:
@@ -97,7 +88,8 @@ def normalization_html(track: TrackReport) -> str:
     nt = track.normalized_tokens
     if nt is not None:
         piece_bg = theme.NORMALIZER_PIECE_BG.name()
-        pieces = " ".join(_span(piece_bg, esc(t.piece or "")) for t in nt.tokens[:400])
+        shown = (esc(shown_piece(t.piece or "")) for t in nt.tokens[:400])
+        pieces = " ".join(_span(piece_bg, s) for s in shown)
         parts.append(f"<p><b>pieces on the normalized text</b> ({len(nt.tokens)}): {pieces}</p>")
     if track.unknown:
         unk = ", ".join(f"token {i}: \u201c{esc(_vis(s))}\u201d" for i, s in track.unknown[:50])

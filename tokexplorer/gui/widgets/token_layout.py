@@ -6,8 +6,9 @@ units* (a float: a token holding part of a cluster covers a share of it
 proportional to its bytes). Lines wrap at token boundaries, preferably between
 words (:func:`inside_word`): a token boundary inside a word only when the word
 does not fit on a line, inside a token only when the token is wider than the
-view. When offsets are approximate or ids are shown, each
-token is drawn as its own piece text instead, one item per cluster of that text.
+view. When offsets are approximate or ids are shown, each token is drawn by
+itself instead, token after token: its id, or its bytes decoded by the core's
+escape rule (never a vocabulary spelling such as GPT-2's ``Ġ``).
 
 :func:`lay_out` returns a :class:`TokenLayout`: the items with their positions,
 the items of every line, and the boxes (line, x0, x1) of every token. Widths
@@ -23,7 +24,7 @@ import regex
 import unicodedata2
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from tokexplorer.core.text import control_glyph, is_mark, token_display
+from tokexplorer.core.text import control_glyph, is_mark, token_display, token_parts
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
 
@@ -202,8 +203,29 @@ def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) ->
     return items, ranges, breaks, n_shown
 
 
+def _byte_labels(t: Token, metrics: TokenMetrics, opts: LayoutOptions) -> list[tuple[str, str]]:
+    """``(text, shown)`` of the items of one token drawn by itself: its id, or its
+    bytes decoded by the core's one escape rule (``token_parts``: partial UTF-8 as
+    ``\\xNN``, invisible code points as ``<U+XXXX>``), whitespace as in the text;
+    a token with no bytes (one a post-processor added) by its piece."""
+    if opts.show_ids:
+        return [(str(t.id), str(t.id))]
+    if not t.bytes:
+        label = t.piece or "∅"
+        return [(s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(label)]
+    out: list[tuple[str, str]] = []
+    for p in token_parts(t.bytes, control_pictures=theme.control_pictures()):
+        text = p.data.decode("utf-8", "surrogateescape")
+        if p.kind == "text" or text in ("\n", "\t", "\r"):
+            shown = ((s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(text))
+            out.extend(shown)
+        else:
+            out.append((text, p.text))
+    return out
+
+
 def _piece_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -> _Built:
-    """Items of each token's own label (its piece, its bytes, or its id), token after token."""
+    """Items of each token drawn by itself (its bytes decoded, or its id), token after token."""
     items: list[Item] = []
     ranges: list[tuple[float, float]] = []
     n_shown = 0
@@ -211,16 +233,9 @@ def _piece_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -
     for t in tz.tokens:
         if len(items) >= opts.max_chars:
             break
-        label = t.piece if t.piece is not None else t.bytes.decode("utf-8", "replace")
-        if opts.show_ids:
-            label = str(t.id)
-        elif t.partial and t.piece is None:
-            label = token_display(t.bytes, control_pictures=theme.control_pictures())
         u0 = len(items)
-        for m in _GRAPHEME.finditer(label or "∅"):
-            s = m.group()
-            shown = shown_text(s, metrics, show_whitespace=opts.show_whitespace)
-            items.append(Item(s, shown, t.byte_start, t.byte_end, newline=False, owner=n_shown))
+        for text, shown in _byte_labels(t, metrics, opts):
+            items.append(Item(text, shown, t.byte_start, t.byte_end, newline=False, owner=n_shown))
         ranges.append((float(u0), float(len(items))))
         breaks.extend([False] * (len(items) - u0 - 1) + [True])
         n_shown += 1

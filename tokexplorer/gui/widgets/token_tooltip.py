@@ -8,6 +8,7 @@ from tokexplorer.core.text import describe_partial_token, token_display, utf8
 from tokexplorer.core.text import grapheme_parts as core_grapheme_parts
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 
 def hex_bytes(data: bytes, *, limit: int = 48) -> str:
@@ -64,7 +65,7 @@ def token_tooltip(
     glyphs = theme.control_pictures()
     lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
     if tok.piece is not None:
-        lines.append(f"piece {tok.piece}")
+        lines.append(f"piece {shown_piece(tok.piece)}")
     if tok.inside_normalized:
         whole = tz.text[tok.char_start : tok.char_end]
         points = " ".join(f"U+{ord(c):04X}" for c in whole)

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
+from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -68,7 +69,8 @@ def analyse_word(tok: SentencePieceTokenizer, text: str, *, n: int, alpha: float
 def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> None:
     table.setRowCount(len(segs))
     for r, (s, prob) in enumerate(zip(segs, probs)):
-        for c, text in enumerate((str(r + 1), PIECE_SEPARATOR.join(s.pieces), f"{s.score:.3f}", prob)):
+        pieces = PIECE_SEPARATOR.join(shown_piece(p) for p in s.pieces)
+        for c, text in enumerate((str(r + 1), pieces, f"{s.score:.3f}", prob)):
             table.setItem(r, c, QTableWidgetItem(text))
     table.resizeColumnsToContents()
 
@@ -202,7 +204,7 @@ class UnigramWord(QWidget):
             drawn = [f"{lat.probability(s.score, a.alpha):.3g}" for s in a.samples]
             self.info.setText(
                 f"{len(lat.nodes)} nodes over {len(lat.normalized)} characters; best path "
-                f"{' '.join(n.piece for n in lat.best)} (score {lat.best_score:.3f})"
+                f"{' '.join(shown_piece(n.piece) for n in lat.best)} (score {lat.best_score:.3f})"
             )
         _fill(self.nbest_table, a.nbest, post)
         _fill(self.samples_table, a.samples, drawn)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.wordpiece import MatchStep, WordPiece
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.widgets.step_controls import StepControls
 
 #: The text the replay starts with.
@@ -41,13 +42,13 @@ def describe(wp: WordPiece, word: str, steps: list[MatchStep], upto: int) -> str
     >>> describe(wp, word, wp.match_steps(word), 3)
     'pieces so far: play ##ing · done: play ##ing'
     """
-    taken = [s.candidate for s in steps[: upto + 1] if s.found]
+    taken = [shown_piece(s.candidate) for s in steps[: upto + 1] if s.found]
     text = "pieces so far: " + (" ".join(taken) if taken else "none")
     if upto < len(steps) - 1:
         return text
     if steps and not steps[-1].found:
-        return f"{text} · no piece for {steps[-1].candidate!r}: the word becomes {wp.unk_token}"
-    return text + " · done: " + " ".join(wp.vocab[i] for i in wp.encode_word(word))
+        return f"{text} · no piece for '{shown_piece(steps[-1].candidate)}': the word becomes {wp.unk_token}"
+    return text + " · done: " + " ".join(shown_piece(wp.vocab[i]) for i in wp.encode_word(word))
 
 
 class WordPieceReplay(QWidget):
@@ -120,7 +121,8 @@ class WordPieceReplay(QWidget):
                 then = "take it: the word is covered"
             if not s.found and s.end == s.start + 1:
                 then = f"nothing left to try: {wp.unk_token}" if wp is not None else ""
-            for c, text in enumerate((s.candidate, f"{s.start}–{s.end}", "yes" if s.found else "no", then)):
+            cells = (shown_piece(s.candidate), f"{s.start}–{s.end}", "yes" if s.found else "no", then)
+            for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         self.table.resizeColumnsToContents()
         self.controls.set_count(len(self.steps))
