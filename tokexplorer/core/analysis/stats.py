@@ -287,8 +287,9 @@ def _file_counts(
 ) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
     file's last block. Byte-level tokenizers count from ids (computed for the
-    blocks ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
-    lines of block ``k`` (counting all files' blocks in order). A tokenizer whose
+    blocks ahead on other threads, :func:`prefetched_ids`), the others from
+    spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
+    blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
 
