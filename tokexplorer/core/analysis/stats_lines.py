@@ -47,7 +47,15 @@ from tokexplorer.core.text.scripts import (
     _SYMBOL_BYTES,
 )
 
-__all__ = ["CLUSTER_JOINERS", "BlockLines", "GroupStats", "LineCache", "block_lines", "has_long_clusters"]
+__all__ = [
+    "CLUSTER_JOINERS",
+    "BlockLines",
+    "GroupStats",
+    "LineCache",
+    "block_lines",
+    "cluster_insides",
+    "has_long_clusters",
+]
 
 
 @dataclass(slots=True)
@@ -107,6 +115,8 @@ class BlockLines:
             in the next block, which counts it as a line).
         by_label: label -> GroupStats with its lines, chars, bytes, words.
         long_clusters: see :func:`has_long_clusters`.
+        joiner_lines: the lines holding one of :data:`CLUSTER_JOINERS`'
+            characters (int64 indices; CRLF aside).
     """
 
     block: str
@@ -117,6 +127,7 @@ class BlockLines:
     last_ends: bool = True
     by_label: dict[str, GroupStats] = field(default_factory=dict)
     long_clusters: bool = False
+    joiner_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def n_bytes(self) -> int:
@@ -160,6 +171,32 @@ def has_long_clusters(bl: BlockLines) -> bool:
     (False, True)
     """
     return bl.long_clusters
+
+
+_CLUSTER = regex.compile(r"\X", regex.DOTALL)
+
+
+def cluster_insides(bl: BlockLines) -> np.ndarray:
+    """Byte offsets in the block strictly inside a grapheme cluster of several
+    code points (``regex`` ``\\X``), unsorted, maybe repeated (int64): the LF of
+    each CRLF, and inside the clusters of the lines holding a joiner. No cluster
+    runs over a line end (Unicode breaks after LF and CR, and before them but
+    within CRLF), so the lines are read on their own.
+
+    >>> cluster_insides(block_lines("ok\r\ne\u0301 x\n")).tolist()
+    [3, 5]
+    """
+    data = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    parts = [np.flatnonzero((data[1:] == 0x0A) & (data[:-1] == 0x0D)) + 1]
+    for i in bl.joiner_lines.tolist():
+        line = bl.lines[i]
+        inner = [k for m in _CLUSTER.finditer(line) for k in range(m.start() + 1, m.end())]
+        if inner:  # code point offsets -> byte offsets from the code points' UTF-8 lengths
+            cps = np.frombuffer(line.encode("utf-32-le"), dtype=np.uint32)
+            at = np.zeros(len(cps) + 1, dtype=np.int64)
+            np.cumsum(1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000), out=at[1:])
+            parts.append(int(bl.starts[i]) + at[inner])
+    return np.concatenate(parts)
 
 
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
@@ -383,6 +420,8 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
         words[hand] = hand_words
         joins = any(hand_joins)
     result = BlockLines(block, lines, codes, starts, words)
+    if joins:
+        result.joiner_lines = hand[np.array(hand_joins, dtype=bool)]
     result.last_ends = last_block or block[-1] in "\r\n"
     # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
     result.long_clusters = b"\r\n" in raw or joins
