@@ -165,7 +165,8 @@ _JOINERS = _Joiners()
 def has_long_clusters(bl: BlockLines) -> bool:
     """True when the block may hold a grapheme cluster of several code points
     (it has CRLF or one of :data:`CLUSTER_JOINERS`), where tokens can hold part
-    of a grapheme: such a block is counted from spans (:func:`span_block`).
+    of a grapheme (found from :func:`cluster_insides`, or from spans under the
+    ``"special"`` policy).
 
     >>> has_long_clusters(block_lines("ok 你好 한국어\\n")), has_long_clusters(block_lines("e\\u0301\\n"))
     (False, True)
