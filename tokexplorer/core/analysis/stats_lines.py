@@ -184,7 +184,7 @@ def cluster_insides(bl: BlockLines) -> np.ndarray:
     runs over a line end (Unicode breaks after LF and CR, and before them but
     within CRLF), so the lines are read on their own.
 
-    >>> cluster_insides(block_lines("ok\r\ne\u0301 x\n")).tolist()
+    >>> cluster_insides(block_lines("ok\\r\\ne\\u0301 x\\n")).tolist()
     [3, 5]
     """
     data = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
