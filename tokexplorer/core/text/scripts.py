@@ -84,7 +84,8 @@ _CODE_ASSIGN = regex.compile(
 )
 # The three signals read from the line's start, as one pattern (one match per line).
 _CODE_START = regex.compile("|".join(f"(?:{p.pattern})" for p in (_CODE_KEYWORD, _CODE_BLOCK, _CODE_ASSIGN)))
-_CODE_OPERATOR = regex.compile(r"==|!=|<=|>=|=>|->|::|&&|\|\||\+=|-=|\(\)|//|/\*|\*/")
+_OPERATORS = ("==", "!=", "<=", ">=", "=>", "->", "::", "&&", "||", "+=", "-=", "()", "//", "/*", "*/")
+_CODE_OPERATOR = regex.compile("|".join(map(regex.escape, _OPERATORS)))
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
 
 
