@@ -93,6 +93,8 @@ class MainWindow(QMainWindow):
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         saving: the :class:`~tokexplorer.gui.saving.SaveGuard`: trained models not
             saved yet, saving and exporting them, the question before losing them.
+        view_menu, tab_actions: the View menu and its one action per tab, in tab order
+            (Ctrl+1 … Ctrl+9, Ctrl+0).
         last_error: the last error shown to the user ("" when none).
         pattern_dialog: the open :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`, or None.
         show_error_dialogs: show ``state.error`` messages in a dialog too (tests
@@ -142,6 +144,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.unigram_pane, "Unigram")
         self.granularity_pane = GranularityPane(self.state)
         self.tabs.addTab(self.granularity_pane, "Granularity")
+        self._add_tab_actions()
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
@@ -192,24 +195,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
-        view_menu = self.menuBar().addMenu("&View")
-        for i, name in enumerate(
-            (
-                "Corpus",
-                "Merge table",
-                "Compare",
-                "Byte inspector",
-                "Replay",
-                "Merge diff",
-            )
-        ):
-            act = self._action(
-                name,
-                lambda _checked=False, i=i: self.tabs.setCurrentIndex(i),
-                f"Ctrl+{i + 1}",
-            )
-            view_menu.addAction(act)
-        view_menu.addSeparator()
+        view_menu = self.view_menu = self.menuBar().addMenu("&View")
+        self._view_separator = view_menu.addSeparator()  # the tabs go above it (_add_tab_actions)
         self.statusbar_action = QAction("Status bar", self)
         self.statusbar_action.setCheckable(True)
         self.statusbar_action.setChecked(True)
@@ -224,6 +211,15 @@ class MainWindow(QMainWindow):
         train_menu.addAction(
             self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
         )
+
+    def _add_tab_actions(self) -> None:
+        """View ▸ one entry per tab, in tab order: Ctrl+1 … Ctrl+9, then Ctrl+0 for the tenth."""
+        self.tab_actions: list[QAction] = []
+        for i in range(self.tabs.count()):
+            key = f"Ctrl+{(i + 1) % 10}" if i < 10 else None
+            act = self._action(self.tabs.tabText(i), lambda i=i: self.tabs.setCurrentIndex(i), key)
+            self.view_menu.insertAction(self._view_separator, act)
+            self.tab_actions.append(act)
 
     def _action(
         self,
