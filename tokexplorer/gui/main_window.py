@@ -145,6 +145,7 @@ class MainWindow(QMainWindow):
         self.granularity_pane = GranularityPane(self.state)
         self.tabs.addTab(self.granularity_pane, "Granularity")
         self._add_tab_actions()
+        self._hold_minimum_size()
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
@@ -220,6 +221,13 @@ class MainWindow(QMainWindow):
             act = self._action(self.tabs.tabText(i), lambda i=i: self.tabs.setCurrentIndex(i), key)
             self.view_menu.insertAction(self._view_separator, act)
             self.tab_actions.append(act)
+
+    def _hold_minimum_size(self) -> None:
+        """Fix the panes' minimum size once, as built (at most 90% of the screen): nothing a
+        pane shows later (a long name, more columns) can make the window resize itself; the
+        panes elide such text and scroll their columns instead."""
+        hint, room = self.tabs.minimumSizeHint(), self.screen().availableGeometry().size() * 0.9
+        self.tabs.setMinimumSize(min(hint.width(), room.width()), min(hint.height(), room.height()))
 
     def _action(
         self,

@@ -41,6 +41,7 @@ from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -153,7 +154,9 @@ class CorpusFileList(QWidget):
         self.reread_button = QPushButton("Re-read as")
         self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
         self.reread_button.clicked.connect(self._reread_selected)
-        self.load_status = QLabel("Drop text files or folders here, or open them.")
+        # a long name read or message is cut with "…" (all of it in the tooltip): the row never widens
+        self.load_status = ElidedLabel("Drop text files or folders here, or open them.")
+        self.load_status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.load_progress = QProgressBar()
         self.load_progress.setRange(0, 1000)
         self.load_progress.setFixedWidth(160)  # a size that never changes: no new layout per update
@@ -169,8 +172,7 @@ class CorpusFileList(QWidget):
         top.addSpacing(16)
         top.addWidget(self.reread_button)
         top.addWidget(self.encoding_combo)
-        top.addStretch(1)
-        top.addWidget(self.load_status)
+        top.addWidget(self.load_status, 1)
         top.addWidget(self.load_progress)
         top.addWidget(self.cancel_load_button)
 
