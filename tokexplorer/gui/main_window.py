@@ -22,7 +22,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QTabWidget,
@@ -31,6 +30,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.text import line_ending_summary
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
@@ -258,9 +258,7 @@ class MainWindow(QMainWindow):
     def train_from_counts_dialog(self) -> Worker | None:
         """Ask for a word-count table (``tokexplorer count``) and train a byte-level
         BPE from it with the corpus pane's vocab size (see :meth:`CorpusPane.train_from_counts`)."""
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Train from a word-count table", "", "Word counts (*.counts);;All files (*)"
-        )
+        path = file_dialogs.open_file(self, "Train from a word-count table", "Word counts (*.counts);;All files (*)")
         if not path:
             return None
         self.tabs.setCurrentWidget(self.corpus_pane)
@@ -302,7 +300,7 @@ class MainWindow(QMainWindow):
     # ================================================================= raw bytes
     def open_raw_bytes_dialog(self) -> None:
         """Ask for any file and show its bytes exactly as stored in the byte inspector."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open a file as raw bytes")
+        path = file_dialogs.open_file(self, "Open a file as raw bytes")
         if path:
             self.open_raw_bytes(path)
 
@@ -314,10 +312,9 @@ class MainWindow(QMainWindow):
     # ================================================================= models
     def open_model_dialog(self) -> None:
         """Ask for a tokenizer file and open it (see :meth:`open_model`)."""
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file(
             self,
             "Open a tokenizer (any format: told by its content)",
-            "",
             "All files (*);;JSON (tokenizer.json, tekken.json, vocab.json, .wordpiece) (*.json *.wordpiece);;"
             "Model and rank files (*.model *.model.* *.tiktoken *.bpe);;Text (vocab.txt, merges.txt) (*.txt)",
         )
@@ -326,7 +323,7 @@ class MainWindow(QMainWindow):
 
     def open_model_folder_dialog(self) -> None:
         """Ask for a model folder (as downloaded) and open its tokenizer (see :meth:`open_model`)."""
-        path = QFileDialog.getExistingDirectory(self, "Open the tokenizer of a model folder")
+        path = file_dialogs.open_folder(self, "Open the tokenizer of a model folder")
         if path:
             self.open_model(path)
 
@@ -397,12 +394,8 @@ class MainWindow(QMainWindow):
         if self.state.bpe is None:
             self.state.error.emit("no BPE model to save: train one first (Corpus tab)")
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Save BPE model",
-            "model.bpe",
-            "tokexplorer BPE (*.bpe);;All files (*)",
-        )
+        name = self.saving.file_name(self.state.bpe, ".bpe")
+        path, _ = file_dialogs.save_file(self, "Save BPE model", name, "tokexplorer BPE (*.bpe);;All files (*)")
         if path:
             self.save_bpe(path)
 

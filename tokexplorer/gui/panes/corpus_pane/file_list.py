@@ -22,7 +22,6 @@ from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -38,6 +37,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.state import AppState
@@ -216,10 +216,9 @@ class CorpusFileList(QWidget):
     # ================================================================= opening
     def open_files_dialog(self) -> None:
         """Ask for text files and load them as the corpus."""
-        paths, _ = QFileDialog.getOpenFileNames(
+        paths = file_dialogs.open_files(
             self,
             "Open training text files",
-            "",
             "Text files (*.txt *.md *.csv *.json *.jsonl *.py *.html);;All files (*)",
         )
         if paths:
@@ -227,7 +226,7 @@ class CorpusFileList(QWidget):
 
     def open_folder_dialog(self) -> None:
         """Ask for a folder and load its text files as the corpus."""
-        path = QFileDialog.getExistingDirectory(self, "Open a folder of text files")
+        path = file_dialogs.open_folder(self, "Open a folder of text files")
         if path:
             self.load_paths([path])
 
