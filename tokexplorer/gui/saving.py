@@ -237,6 +237,8 @@ class SaveGuard(QObject):
         """``model`` was written to ``paths``: it no longer counts as unsaved, it is named by
         its file (:meth:`name_by_file`); says where."""
         self.forget(model)
+        if paths:
+            file_dialogs.remember_folder(paths[0])  # however it was saved, the next dialog starts there
         self.name_by_file(model, paths)
         self.state.status.emit(f"saved {self.state.name_of(model)} to {', '.join(paths)}")
         self.saved.emit(model, paths)
