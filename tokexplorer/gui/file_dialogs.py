@@ -10,16 +10,21 @@ from __future__ import annotations
 
 import os
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 _KEY = "files/last_folder"
 
 
+def _settings() -> QSettings:
+    """The application's ini file, the one :func:`tokexplorer.gui.settings.settings` opens
+    (not imported from there: that module reads the panes' forms, and panes use this one)."""
+    return QSettings(QSettings.Format.IniFormat, QSettings.Scope.UserScope, "tokexplorer", "tokexplorer")
+
+
 def last_folder() -> str:
     """The folder the dialogs start in: the last one used, else the home folder."""
-    from tokexplorer.gui.settings import settings
-
-    folder = settings().value(_KEY)
+    folder = _settings().value(_KEY)
     if isinstance(folder, str) and folder and os.path.isdir(folder):
         return folder
     return os.path.expanduser("~")
@@ -27,11 +32,9 @@ def last_folder() -> str:
 
 def remember_folder(path: str) -> None:
     """Remember the folder of ``path`` (a file, or a folder itself) as the last one used."""
-    from tokexplorer.gui.settings import settings
-
     if path:
         p = os.path.abspath(path)
-        settings().setValue(_KEY, p if os.path.isdir(p) else os.path.dirname(p))
+        _settings().setValue(_KEY, p if os.path.isdir(p) else os.path.dirname(p))
 
 
 def start_path(name: str = "") -> str:

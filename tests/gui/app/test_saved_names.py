@@ -121,3 +121,11 @@ def test_open_dialogs_start_in_the_last_folder_used(qtbot, corpus, monkeypatch):
     w.open_model_dialog()
     w.open_raw_bytes_dialog()
     assert starts == [os.path.expanduser("~"), str(corpus.parent), str(corpus.parent)]
+
+
+def test_the_last_folder_lives_in_the_settings_file(qtbot, tmp_path):
+    from tokexplorer.gui import settings
+
+    file_dialogs.remember_folder(str(tmp_path / "a.bpe"))
+    assert settings.settings().value("files/last_folder") == str(tmp_path)
+    assert file_dialogs.start_path("b.bpe") == str(tmp_path / "b.bpe")
