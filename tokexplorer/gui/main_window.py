@@ -22,7 +22,6 @@ from PySide6.QtGui import (
 )
 from PySide6.QtWidgets import (
     QApplication,
-    QFileDialog,
     QMainWindow,
     QMessageBox,
     QTabWidget,
@@ -32,6 +31,7 @@ from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenize
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.text import line_ending_summary
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
@@ -112,6 +112,8 @@ class MainWindow(QMainWindow):
             (``window.startup.run(paths)``; ``window.startup.done`` when finished).
         saving: the :class:`~tokexplorer.gui.saving.SaveGuard`: trained models not
             saved yet, saving and exporting them, the question before losing them.
+        view_menu, tab_actions: the View menu and its one action per tab, in tab order
+            (Ctrl+1 … Ctrl+9, Ctrl+0).
         last_error: the last error shown to the user ("" when none).
         pattern_dialog: the open :class:`~tokexplorer.gui.dialogs.pattern.PatternDialog`, or None.
         show_error_dialogs: show ``state.error`` messages in a dialog too (tests
@@ -161,6 +163,8 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.unigram_pane, "Unigram")
         self.granularity_pane = GranularityPane(self.state)
         self.tabs.addTab(self.granularity_pane, "Granularity")
+        self._add_tab_actions()
+        self._hold_minimum_size()
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
@@ -211,24 +215,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         file_menu.addAction(self.quit_action)
 
-        view_menu = self.menuBar().addMenu("&View")
-        for i, name in enumerate(
-            (
-                "Corpus",
-                "Merge table",
-                "Compare",
-                "Byte inspector",
-                "Replay",
-                "Merge diff",
-            )
-        ):
-            act = self._action(
-                name,
-                lambda _checked=False, i=i: self.tabs.setCurrentIndex(i),
-                f"Ctrl+{i + 1}",
-            )
-            view_menu.addAction(act)
-        view_menu.addSeparator()
+        view_menu = self.view_menu = self.menuBar().addMenu("&View")
+        self._view_separator = view_menu.addSeparator()  # the tabs go above it (_add_tab_actions)
         self.statusbar_action = QAction("Status bar", self)
         self.statusbar_action.setCheckable(True)
         self.statusbar_action.setChecked(True)
@@ -243,6 +231,22 @@ class MainWindow(QMainWindow):
         train_menu.addAction(
             self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
         )
+
+    def _add_tab_actions(self) -> None:
+        """View ▸ one entry per tab, in tab order: Ctrl+1 … Ctrl+9, then Ctrl+0 for the tenth."""
+        self.tab_actions: list[QAction] = []
+        for i in range(self.tabs.count()):
+            key = f"Ctrl+{(i + 1) % 10}" if i < 10 else None
+            act = self._action(self.tabs.tabText(i), lambda i=i: self.tabs.setCurrentIndex(i), key)
+            self.view_menu.insertAction(self._view_separator, act)
+            self.tab_actions.append(act)
+
+    def _hold_minimum_size(self) -> None:
+        """Fix the panes' minimum size once, as built (at most 90% of the screen): nothing a
+        pane shows later (a long name, more columns) can make the window resize itself; the
+        panes elide such text and scroll their columns instead."""
+        hint, room = self.tabs.minimumSizeHint(), self.screen().availableGeometry().size() * 0.9
+        self.tabs.setMinimumSize(min(hint.width(), room.width()), min(hint.height(), room.height()))
 
     def _action(
         self,
@@ -273,9 +277,7 @@ class MainWindow(QMainWindow):
     def train_from_counts_dialog(self) -> Worker | None:
         """Ask for a word-count table (``tokexplorer count``) and train a byte-level
         BPE from it with the corpus pane's vocab size (see :meth:`CorpusPane.train_from_counts`)."""
-        path, _ = QFileDialog.getOpenFileName(
-            self, "Train from a word-count table", "", "Word counts (*.counts);;All files (*)"
-        )
+        path = file_dialogs.open_file(self, "Train from a word-count table", "Word counts (*.counts);;All files (*)")
         if not path:
             return None
         self.tabs.setCurrentWidget(self.corpus_pane)
@@ -317,7 +319,7 @@ class MainWindow(QMainWindow):
     # ================================================================= raw bytes
     def open_raw_bytes_dialog(self) -> None:
         """Ask for any file and show its bytes exactly as stored in the byte inspector."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open a file as raw bytes")
+        path = file_dialogs.open_file(self, "Open a file as raw bytes")
         if path:
             self.open_raw_bytes(path)
 
@@ -329,10 +331,9 @@ class MainWindow(QMainWindow):
     # ================================================================= models
     def open_model_dialog(self) -> None:
         """Ask for a tokenizer file and open it (see :meth:`open_model`)."""
-        path, _ = QFileDialog.getOpenFileName(
+        path = file_dialogs.open_file(
             self,
             "Open a tokenizer (any format: told by its content)",
-            "",
             "All files (*);;JSON (tokenizer.json, tekken.json, vocab.json, .wordpiece) (*.json *.wordpiece);;"
             "Model and rank files (*.model *.model.* *.tiktoken *.bpe);;Text (vocab.txt, merges.txt) (*.txt)",
         )
@@ -341,7 +342,7 @@ class MainWindow(QMainWindow):
 
     def open_model_folder_dialog(self) -> None:
         """Ask for a model folder (as downloaded) and open its tokenizer (see :meth:`open_model`)."""
-        path = QFileDialog.getExistingDirectory(self, "Open the tokenizer of a model folder")
+        path = file_dialogs.open_folder(self, "Open the tokenizer of a model folder")
         if path:
             self.open_model(path)
 
@@ -412,12 +413,8 @@ class MainWindow(QMainWindow):
         if self.state.bpe is None:
             self.state.error.emit("no BPE model to save: train one first (Corpus tab)")
             return
-        path, _ = QFileDialog.getSaveFileName(
-            self,
-            "Save BPE model",
-            "model.bpe",
-            "tokexplorer BPE (*.bpe);;All files (*)",
-        )
+        name = self.saving.file_name(self.state.bpe, ".bpe")
+        path, _ = file_dialogs.save_file(self, "Save BPE model", name, "tokexplorer BPE (*.bpe);;All files (*)")
         if path:
             self.save_bpe(path)
 

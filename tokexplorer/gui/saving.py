@@ -16,7 +16,7 @@ removed).
 Before such a model would be lost — quitting (Ctrl+Q, File ▸ Quit, closing the
 window), training a new model of its kind, opening a BPE model in its place —
 the guard asks **Save / Discard / Cancel** with ``QMessageBox.question``; Save
-asks where with ``QFileDialog.getSaveFileName`` and writes the file at once
+asks where with ``QFileDialog.getSaveFileName`` (in the last folder used) and writes the file at once
 (a trained vocabulary is written in well under a second).
 """
 
@@ -27,12 +27,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox
+from PySide6.QtWidgets import QMessageBox
 
-from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, WordPieceTokenizer
+from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.wordpiece import WordPiece
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.dialogs.export import ExportDialog, run_export
 from tokexplorer.gui.workers import user_message
 
@@ -188,20 +189,19 @@ class SaveGuard(QObject):
         ``.tiktoken`` rank file + sidecar or as ``tokenizer.json`` (chosen by the
         dialog's file type); a SentencePiece model as its ``.model`` bytes.
         False when the user cancelled or writing failed (the reason is on ``state.error``)."""
+        title = f"Save {self.state.name_of(model) if isinstance(model, BPE | WordPiece) else model.name}"
         if isinstance(model, BPE):
-            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in model.name) or "model"
-            path, chosen = QFileDialog.getSaveFileName(
-                self._window, f"Save {model.name}", f"{stem}.bpe", ";;".join(BPE_SAVE_FILTERS)
+            path, chosen = file_dialogs.save_file(
+                self._window, title, self.file_name(model, ".bpe"), ";;".join(BPE_SAVE_FILTERS)
             )
             fmt = BPE_SAVE_FILTERS.get(chosen, "bpe")
         elif isinstance(model, WordPiece):
-            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in model.name) or "model"
-            path, chosen = QFileDialog.getSaveFileName(
-                self._window, f"Save {model.name}", f"{stem}.wordpiece", ";;".join(WORDPIECE_SAVE_FILTERS)
+            path, chosen = file_dialogs.save_file(
+                self._window, title, self.file_name(model, ".wordpiece"), ";;".join(WORDPIECE_SAVE_FILTERS)
             )
             fmt = WORDPIECE_SAVE_FILTERS.get(chosen, "wordpiece")
         else:
-            path, _ = QFileDialog.getSaveFileName(self._window, f"Save {model.name}", "model.model", SP_SAVE_FILTER)
+            path, _ = file_dialogs.save_file(self._window, title, self.file_name(model, ".model"), SP_SAVE_FILTER)
             fmt = "sp"
         return bool(path) and self.write(model, fmt, path)
 
@@ -234,10 +234,43 @@ class SaveGuard(QObject):
         return True
 
     def mark_saved(self, model: object, paths: list[str]) -> None:
-        """``model`` was written to ``paths``: it no longer counts as unsaved; says where."""
+        """``model`` was written to ``paths``: it no longer counts as unsaved, it is named by
+        its file (:meth:`name_by_file`); says where."""
         self.forget(model)
-        self.state.status.emit(f"saved {model.name} to {', '.join(paths)}")
+        if paths:
+            file_dialogs.remember_folder(paths[0])  # however it was saved, the next dialog starts there
+        self.name_by_file(model, paths)
+        self.state.status.emit(f"saved {self.state.name_of(model)} to {', '.join(paths)}")
         self.saved.emit(model, paths)
+
+    def holder(self, model: object) -> Tokenizer | None:
+        """The compare column showing ``model`` (a BPE, a WordPiece or a tokenizer), or None."""
+        for t in self.state.tokenizers:
+            if t is model or isinstance(t, BPETokenizer) and t.bpe is model:
+                return t
+            if isinstance(t, WordPieceTokenizer) and t.wordpiece is model:
+                return t
+        return None
+
+    def name_by_file(self, model: object, paths: list[str]) -> None:
+        """Name ``model`` by the first file of ``paths`` (the one that opens it again:
+        ``"gui.bpe (BPE)"``) everywhere at once: its column takes the file as its source,
+        and every pane follows ``tokenizers_changed``."""
+        tok = self.holder(model)
+        if tok is not None and paths:
+            tok.source_file = Path(paths[0]).absolute()
+            self.state.set_tokenizers(list(self.state.tokenizers))
+
+    def file_name(self, model: object, suffix: str) -> str:
+        """The file name a save dialog proposes for ``model``: the name of the file it was
+        saved to or opened from (its stem, then ``suffix``), else its own name's."""
+        tok = self.holder(model)
+        if tok is not None and tok.source_file is not None:
+            stem = tok.source_file.name.split(".")[0]
+        else:
+            name = model.name if isinstance(model, BPE | WordPiece | Tokenizer) else "model"
+            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
+        return f"{stem or 'model'}{suffix}"
 
     def save_sentencepiece_dialog(self) -> bool:
         """File ▸ Save SentencePiece model…: the unsaved trained one, else the first column's."""
@@ -268,7 +301,10 @@ class SaveGuard(QObject):
                 "SentencePiece models are saved with File ▸ Save SentencePiece model"
             )
             return None
-        dlg = ExportDialog(bpe, self._window)
+        dlg = ExportDialog(
+            bpe, self._window, folder=file_dialogs.last_folder(), name=self.state.name_of(bpe),
+            stem=self.file_name(bpe, ""),
+        )  # fmt: skip
         dlg.exported.connect(lambda fmt, paths, b=bpe: self._on_exported(b, fmt, paths))
         self.export_dialog = dlg
         dlg.open()
@@ -276,5 +312,8 @@ class SaveGuard(QObject):
 
     def _on_exported(self, bpe: BPE, fmt: str, paths: list[str]) -> None:
         self.forget(bpe)
-        self.state.status.emit(f"exported {bpe.name} as {fmt}: {', '.join(paths)}")
+        if paths:
+            file_dialogs.remember_folder(paths[0])
+        self.name_by_file(bpe, paths)
+        self.state.status.emit(f"exported {self.state.name_of(bpe)} as {fmt}: {', '.join(paths)}")
         self.saved.emit(bpe, paths)

@@ -190,13 +190,16 @@ class Startup(QObject):
     def _load_default_tiktoken(self, *, then: Callable[[], None] | None = None) -> None:
         """Load the default tiktoken encoding in a worker; ``then()`` runs once it
         finished, loaded or not."""
+        from tokexplorer.core.analysis import load_tiktoken
         from tokexplorer.core.backends import TiktokenTokenizer
 
         name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
 
         def load(cancel: Callable[[], bool]) -> tuple[Tokenizer, str]:
             try:
-                return TiktokenTokenizer(name), ""
+                # a name with a bundled twin (cl100k_base) that needs a download gets the twin
+                # quietly: the same ranks, so nothing the user sees changes
+                return load_tiktoken(name), ""
             except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
                 if name == DEFAULT_TIKTOKEN:
                     raise

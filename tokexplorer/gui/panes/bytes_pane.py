@@ -29,7 +29,6 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QCheckBox,
-    QFileDialog,
     QHBoxLayout,
     QLabel,
     QPushButton,
@@ -44,7 +43,7 @@ from tokexplorer.core.analysis import PART_CHARS, InspectReport, PartReport, ins
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.text import utf8
 from tokexplorer.core.types import SpecialPolicy, Tokenization
-from tokexplorer.gui import theme
+from tokexplorer.gui import file_dialogs, theme
 from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.byte_view import ByteView
@@ -313,7 +312,7 @@ class BytesPane(QWidget):
 
     def open_raw_dialog(self) -> None:
         """Ask for a file and inspect its raw bytes."""
-        path, _ = QFileDialog.getOpenFileName(self, "Open a file as raw bytes")
+        path = file_dialogs.open_file(self, "Open a file as raw bytes")
         if path:
             self.open_raw_file(path)
 

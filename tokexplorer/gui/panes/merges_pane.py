@@ -41,6 +41,7 @@ from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, MergeTableModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, MergeFilterControls, other_mode_hint
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
@@ -109,7 +110,7 @@ class MergesPane(QWidget):
         self.index_worker: Worker | None = None
 
         self.title_label = QLabel(_NO_MODEL)
-        self.title_label.setWordWrap(True)
+        never_widens(self.title_label)  # a long model name wraps; it never widens the window
         c = MergeFilterControls()
         self.filter_edit, self.regex_check, self.hex_check = c.filter_edit, c.regex_check, c.hex_check
         self.script_combo, self.partial_combo, self.whole_check = c.script_combo, c.partial_combo, c.whole_check

@@ -60,5 +60,11 @@ class ReplayPane(QWidget):
         self.training.status.connect(state.status)
         state.bpe_changed.connect(self.encode.set_current_bpe)
         self.encode.set_current_bpe(state.bpe)
-        state.wordpiece_changed.connect(self.wordpiece.set_wordpiece)
-        self.wordpiece.set_wordpiece(state.wordpiece)
+        # named as its column is ("cli.wordpiece (WordPiece)"), and anew when that changes (saved)
+        state.wordpiece_changed.connect(lambda wp: self.wordpiece.set_wordpiece(wp, name=self._wordpiece_name()))
+        state.tokenizers_changed.connect(lambda: self.wordpiece.set_name(self._wordpiece_name()))
+        self.wordpiece.set_wordpiece(state.wordpiece, name=self._wordpiece_name())
+
+    def _wordpiece_name(self) -> str:
+        wp = self.state.wordpiece
+        return self.state.name_of(wp) if wp is not None else ""

@@ -19,7 +19,6 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -43,6 +42,7 @@ from tokexplorer.core.analysis import (
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.types import Progress
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.charts import GroupedBarChart
 from tokexplorer.gui.workers import LatestRequest, Worker, pause_while_hidden, user_message
@@ -373,9 +373,7 @@ class StatsPane(QWidget):
 
     def _ask_export(self, kind: str) -> None:
         filt = "CSV (*.csv)" if kind == "csv" else "JSON (*.json)"
-        path, _ = QFileDialog.getSaveFileName(
-            self, "Export statistics", f"statistics.{kind}", filt
-        )
+        path, _ = file_dialogs.save_file(self, "Export statistics", f"statistics.{kind}", filt)
         if path:
             self.export(path, kind)
 

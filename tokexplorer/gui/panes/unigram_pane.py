@@ -18,6 +18,7 @@ from tokexplorer.core.analysis import piece_scores
 from tokexplorer.core.backends import SampledSentencePieceTokenizer, SentencePieceTokenizer
 from tokexplorer.gui.models.unigram_model import UnigramVocabModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.table_fit import fit_columns
 from tokexplorer.gui.widgets.unigram_word import UnigramWord
 
@@ -49,7 +50,7 @@ class UnigramPane(QWidget):
         self.model_combo = QComboBox()
         self.model_combo.setMinimumWidth(300)
         self.summary = QLabel(_NONE_TEXT)
-        self.summary.setWordWrap(True)
+        never_widens(self.summary)  # a long model name wraps; it never widens the window
         self.vocab_model = UnigramVocabModel(parent=self)
         self.vocab_table = QTableView()
         self.vocab_table.setModel(self.vocab_model)

@@ -19,6 +19,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QMenu, QToolButton, QWidget
 
 from tokexplorer.core.backends import Tokenizer
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
@@ -150,8 +151,8 @@ class AddColumnMenu(QMenu):
         dialog.open()
 
     def _ask_tiktoken_file(self) -> None:
-        path, _ = QFileDialog.getOpenFileName(
-            self.parentWidget(), "Open a .tiktoken ranks file", "", "tiktoken ranks (*.tiktoken);;All files (*)"
+        path = file_dialogs.open_file(
+            self.parentWidget(), "Open a .tiktoken ranks file", "tiktoken ranks (*.tiktoken);;All files (*)"
         )
         if path:
             self.add_spec(f"tiktoken-file:{path}")
@@ -171,7 +172,7 @@ class AddColumnMenu(QMenu):
             filt = "Hugging Face tokenizers (*.json);;All files (*)"
         else:
             filt = "tokexplorer BPE (*.bpe *.txt);;All files (*)"
-        path, _ = QFileDialog.getOpenFileName(self.parentWidget(), "Open a tokenizer model", "", filt)
+        path = file_dialogs.open_file(self.parentWidget(), "Open a tokenizer model", filt)
         if path:
             self.add_spec(f"{kind}:{path}")
 

@@ -15,13 +15,26 @@ from collections.abc import Sequence
 from functools import partial
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QSplitter, QWidget
+from PySide6.QtGui import QResizeEvent
+from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
 from tokexplorer.core.analysis import diff_marks, part_spans
 from tokexplorer.core.backends import BPETokenizer, HuggingFaceTokenizer, Tokenizer
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_column import TokenColumn
+
+
+def sideways_scroll(columns: QWidget, parent: QWidget | None = None) -> QScrollArea:
+    """A frameless QScrollArea holding ``columns``: as wide as it is given, scrolled sideways
+    when the columns' minimum widths add up to more (so they never widen the window);
+    never scrolled up and down (each column scrolls its own tokens)."""
+    area = QScrollArea(parent)
+    area.setWidgetResizable(True)
+    area.setFrameShape(QFrame.Shape.NoFrame)
+    area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    area.setWidget(columns)
+    return area
 
 
 class CompareColumns(QSplitter):
@@ -127,6 +140,10 @@ class CompareColumns(QSplitter):
         if n:
             w = max(n, self.width())
             self.setSizes([w // n] * n)
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self.equalize()
 
     def _on_handle_moved(self, _pos: int, _index: int) -> None:
         self._user_sized = True

@@ -8,6 +8,7 @@ Compare editor: what the text is, and a combo of the corpus files to show instea
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from tokexplorer.core.io import Corpus, file_label
@@ -65,7 +66,9 @@ class CompareSourceBar(QWidget):
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.file_combo = QComboBox(self)
         self.file_combo.setToolTip("Show another corpus file in Compare (its first 2,000,000 characters)")
-        self.file_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # as wide as about 30 characters whatever the names: a long one is cut (whole in its tooltip)
+        self.file_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.file_combo.setMinimumContentsLength(30)
         self.file_combo.activated.connect(self._on_chosen)
         self._choose = QLabel("Show corpus file:", self)
         lay = QHBoxLayout(self)
@@ -83,6 +86,7 @@ class CompareSourceBar(QWidget):
         for i, f in enumerate(files):
             if f.text:
                 self.file_combo.addItem(f"{file_label(f.path, corpus.roots)} ({f.n_chars:,} characters)", i)
+                self.file_combo.setItemData(self.file_combo.count() - 1, str(f.path), Qt.ItemDataRole.ToolTipRole)
         many = self.file_combo.count() > 1
         self.file_combo.setVisible(many)
         self._choose.setVisible(many)

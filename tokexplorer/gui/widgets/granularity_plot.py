@@ -6,6 +6,9 @@ and byte levels and every subword tokenizer of a
 :class:`~tokexplorer.core.analysis.granularity.GranularityReport` are points
 on it, labelled: word level top left of the trade-off (a huge vocabulary, few
 tokens), bytes bottom right (256 ids, the longest sequences).
+
+Both axes are :class:`LogAxis`: a grid line at every 1-9 of each decade, but labels
+only where they fit (the decades; 2 and 5 too, or every digit, when the axis has room).
 """
 
 from __future__ import annotations
@@ -14,12 +17,72 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import GranularityReport
 from tokexplorer.gui import theme
 
 _TEXT = theme.PLOT_TEXT.name()
+
+#: Which digits of a decade are labelled, from the fewest labels to the most.
+MANTISSA_SETS: tuple[tuple[int, ...], ...] = ((1,), (1, 2, 5), tuple(range(1, 10)))
+_GAP_PX = 10  # free pixels between two labels
+
+
+def tick_label(value: float) -> str:
+    """The label of a log-axis tick at ``log10(v) == value``: ``"500"``, ``"2k"``, ``"100k"``, ``"1M"``."""
+    v = round(10**value, 6)
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if v >= size:
+            return f"{v / size:g}{suffix}"
+    return f"{v:g}"
+
+
+class LogAxis(pg.AxisItem):
+    """A pyqtgraph axis for log mode whose labels never overlap.
+
+    Every digit 1-9 of each decade gets a grid line and a tick (the second level,
+    no text); labelled (the first level) are the richest of :data:`MANTISSA_SETS`
+    whose closest two labels are still a label apart on screen (widths measured
+    with the axis font; heights on a vertical axis).
+    """
+
+    def __init__(self, orientation: str) -> None:
+        super().__init__(orientation)
+        self.setStyle(maxTextLevel=0)
+
+    def _room_needed(self, lo: float, hi: float) -> float:
+        """Pixels two neighbouring labels need between their centres."""
+        metrics = QFontMetrics(self.style["tickFont"] or self.font())
+        if self.orientation in ("left", "right"):
+            return metrics.height() + _GAP_PX
+        widest = max(metrics.horizontalAdvance(tick_label(float(d))) for d in range(math.floor(lo), math.ceil(hi) + 1))
+        return widest + _GAP_PX
+
+    def logTickValues(self, lo, hi, size, _std_ticks):  # noqa: N802 - pyqtgraph override
+        """Labelled ticks (spacing 1) and the other digits of each decade (spacing None), as log10 values."""
+        if hi <= lo or size <= 0:
+            return [(1.0, []), (None, [])]
+        per_decade = size / (hi - lo)
+        need = self._room_needed(lo, hi)
+        chosen = MANTISSA_SETS[0]
+        for digits in MANTISSA_SETS[1:]:
+            steps = [*digits, 10]
+            closest = min(math.log10(b / a) for a, b in zip(steps, steps[1:]))
+            if closest * per_decade >= need:
+                chosen = digits
+        labelled, minor = [], []
+        for decade in range(math.floor(lo), math.ceil(hi) + 1):
+            for d in range(1, 10):
+                v = decade + math.log10(d)
+                if lo <= v <= hi:
+                    (labelled if d in chosen else minor).append(v)
+        return [(1.0, labelled), (None, minor)]
+
+    def logTickStrings(self, values, scale, _spacing):  # noqa: N802 - pyqtgraph override
+        """``"2k"`` style labels (see :func:`tick_label`)."""
+        return [tick_label(v + math.log10(scale)) for v in values]
 
 
 class GranularityPlot(QWidget):
@@ -32,7 +95,7 @@ class GranularityPlot(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.widget = pg.PlotWidget()
+        self.widget = pg.PlotWidget(axisItems={"bottom": LogAxis("bottom"), "left": LogAxis("left")})
         self.widget.setBackground(theme.PLOT_BACKGROUND)
         self.plot = self.widget.getPlotItem()
         self.plot.setLogMode(x=True, y=True)

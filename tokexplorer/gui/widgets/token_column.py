@@ -14,13 +14,13 @@ Hugging Face tokenizer's column also holds its
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QToolButton, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, column_notes, count_text, part_label
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.note_badge import NoteBadge
 from tokexplorer.gui.widgets.token_view import TokenView
@@ -42,7 +42,9 @@ class TokenColumn(QWidget):
         total_tokens: exact count of the whole text, or None.
         error: the last one-line error, or None.
         part_start: character offset of the shown part in the sample text.
-        header, count_label, error_label, part_label: QLabels.
+        header: the description, an :class:`ElidedLabel` of two lines (cut with "…",
+            all of it in the tooltip); it never widens the column.
+        count_label, error_label, part_label: QLabels.
         notes_label: the notes' :class:`NoteBadge` (one line; a click shows them all).
         remove_button: QToolButton ✕.
         view: the :class:`TokenView`.
@@ -79,6 +81,8 @@ class TokenColumn(QWidget):
         self.notes_label.hide()
         self.error_label = QLabel("")
         self.error_label.setWordWrap(True)
+        # a long path in a message wraps where it must; it never widens the column
+        self.error_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.error_label.setStyleSheet(f"QLabel {{ color: {theme.ERROR_TEXT.name()}; }}")
         self.error_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.error_label.hide()
@@ -86,16 +90,13 @@ class TokenColumn(QWidget):
         self.panel: HFColumnPanel | None = None
         self._lay_out()
 
-    def _make_header(self, text: str) -> QLabel:
-        header = QLabel(text)
-        header.setWordWrap(True)
-        header.setToolTip(header.text())
+    def _make_header(self, text: str) -> ElidedLabel:
+        # two lines in every column, so the token areas line up; the whole description in the tooltip
+        header = ElidedLabel(text, self, lines=2)
+        header.set_tip(text)
         font = header.font()
         font.setBold(True)
         header.setFont(font)
-        # two lines reserved in every column, so the token areas line up
-        header.setMinimumHeight(2 * QFontMetrics(font).lineSpacing())
-        header.setAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignTop)
         return header
 
     def _lay_out(self) -> None:

@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
+    QHeaderView,
     QLabel,
     QPlainTextEdit,
     QPushButton,
@@ -40,6 +41,9 @@ from tokexplorer.gui.workers import LatestRequest, Worker, user_message
 DEFAULT_TRAIN_TEXT = "the cat in the hat"
 #: Rows shown in the pair-count table.
 MAX_PAIR_ROWS = 500
+#: Widest a piece column of the pair-count table gets, in pixels (a longer piece is cut
+#: with "…", whole in its tooltip), so the Count column is always in view.
+PIECE_COLUMN_MAX = 200
 
 
 class TrainReplay(QWidget):
@@ -56,7 +60,9 @@ class TrainReplay(QWidget):
         text_edit, pattern_combo, merges_spin, button: the inputs and "Replay training".
         controls: the :class:`StepControls`.
         label: what happens at the step shown.
-        table: the pair counts before the step's merge.
+        table: the pair counts before the step's merge (every column in view: the
+            splitter gives it the width its columns need, up to half).
+        split: the QSplitter of the pair counts and the pieces.
         pieces: the :class:`PiecesView` of the text re-segmented after it.
         steps: the current replay (list of :class:`TrainStep`).
         job: the replay's worker job (latest request wins).
@@ -103,13 +109,34 @@ class TrainReplay(QWidget):
     def _build_split(self) -> QSplitter:
         self.pieces = PiecesView()
         self.table = pieces_table(["Left", "Right", "Count"])
+        header = self.table.horizontalHeader()
+        header.setStretchLastSection(False)
+        for col in (0, 1):
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         counts = titled("Pair counts before this merge:", self.table)
         segmented = titled("The text re-segmented after this merge (new token in green):", scrolled(self.pieces))
-        split = QSplitter(Qt.Orientation.Horizontal)
+        split = self.split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(counts)
         split.addWidget(segmented)
         split.setStretchFactor(1, 2)
         return split
+
+    def _fit_counts(self) -> None:
+        """Columns as wide as their cells (a piece column at most :data:`PIECE_COLUMN_MAX`),
+        and the splitter widened to show all of them, the count included (at most half)."""
+        t = self.table
+        t.resizeColumnsToContents()
+        for col in (0, 1):
+            t.setColumnWidth(col, min(t.columnWidth(col), PIECE_COLUMN_MAX))
+        bar = t.verticalScrollBar().sizeHint().width()
+        need = sum(t.columnWidth(c) for c in range(t.columnCount())) + bar + 2 * t.frameWidth() + 4
+        need += t.parentWidget().width() - t.width() if t.parentWidget() is not None else 0
+        sizes = self.split.sizes()
+        total = sum(sizes)
+        want = min(need, total // 2)
+        if total and sizes[0] < want:
+            self.split.setSizes([want, total - want])
 
     def replay(self) -> Worker:
         """Replay training on the typed text in a worker; shows step 1 when done.
@@ -159,9 +186,12 @@ class TrainReplay(QWidget):
         for r, (left, right, count) in enumerate(rows):
             chosen = (left, right) == (a, b)
             fill = theme.REPLAY_CHOSEN_FILL if chosen else None
-            self.table.setItem(r, 0, piece_cell(show(left), bold=chosen, fill=fill))
-            self.table.setItem(r, 1, piece_cell(show(right), bold=chosen, fill=fill))
-            self.table.setItem(r, 2, piece_cell(str(count), right=True, bold=chosen, fill=fill))
+            for col, piece in ((0, left), (1, right)):
+                cell = piece_cell(show(piece), bold=chosen, fill=fill)
+                cell.setToolTip(show(piece))
+                self.table.setItem(r, col, cell)
+            self.table.setItem(r, 2, piece_cell(f"{count:,}", right=True, bold=chosen, fill=fill))
+        self._fit_counts()
         merged = a + b
         marks = {(gi, pi): "new" for gi, w in enumerate(st.after) for pi, p in enumerate(w) if p == merged}
         self.pieces.set_pieces([list(w) for w in st.after], marks)

@@ -58,11 +58,13 @@ class WordPieceReplay(QWidget):
         text_edit: the text; word_combo: its pre-tokenized words.
         table: one row per look-up (piece tried, characters, found?).
         controls: the :class:`StepControls`; result: the pieces so far.
+        name: how the model is named (its column's name: ``"cli.wordpiece (WordPiece)"``).
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.wordpiece: WordPiece | None = None
+        self.name = ""
         self.steps: list[MatchStep] = []
         self.text_edit = QLineEdit(DEFAULT_WORDPIECE_TEXT)
         self.word_combo = QComboBox()
@@ -91,10 +93,17 @@ class WordPieceReplay(QWidget):
         self.word_combo.currentIndexChanged.connect(self._replay_word)
         self.controls.step_changed.connect(self._show_step)
 
-    def set_wordpiece(self, wp: WordPiece | None) -> None:
-        """Replay this model (None: say how to get one)."""
+    def set_wordpiece(self, wp: WordPiece | None, *, name: str | None = None) -> None:
+        """Replay this model (None: say how to get one), named ``name`` (default: its own name)."""
         self.wordpiece = wp
+        self.name = name or (wp.name if wp is not None else "")
         self._fill_words()
+
+    def set_name(self, name: str) -> None:
+        """Name the model anew (it was saved or its column renamed); the replay stays as it is."""
+        if name != self.name:
+            self.name = name
+            self._say_what()
 
     def _fill_words(self, *_args: object) -> None:
         self.word_combo.blockSignals(True)
@@ -128,6 +137,10 @@ class WordPieceReplay(QWidget):
         self.controls.set_count(len(self.steps))
         self.controls.set_step(len(self.steps) - 1)
         self._show_step(self.controls.step)
+        self._say_what()
+
+    def _say_what(self) -> None:
+        wp, word = self.wordpiece, self.word_combo.currentText()
         if wp is None:
             self.info.setText(_NONE_TEXT)
         elif word and not self.steps:
@@ -137,7 +150,7 @@ class WordPieceReplay(QWidget):
         else:
             chars = "character" if len(word) == 1 else "characters"
             looks = "look-up" if len(self.steps) == 1 else "look-ups"
-            self.info.setText(f"{wp.name}: longest match first over {len(word)} {chars}, {len(self.steps)} {looks}")
+            self.info.setText(f"{self.name}: longest match first over {len(word)} {chars}, {len(self.steps)} {looks}")
 
     def _show_step(self, i: int) -> None:
         wp = self.wordpiece

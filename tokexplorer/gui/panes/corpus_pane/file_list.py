@@ -22,7 +22,6 @@ from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
-    QFileDialog,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -39,9 +38,11 @@ from tokexplorer.core.io.labels import file_label, label_message, label_problem
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
+from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -155,7 +156,9 @@ class CorpusFileList(QWidget):
         self.reread_button = QPushButton("Re-read as")
         self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
         self.reread_button.clicked.connect(self._reread_selected)
-        self.load_status = QLabel("Drop text files or folders here, or open them.")
+        # a long name read or message is cut with "…" (all of it in the tooltip): the row never widens
+        self.load_status = ElidedLabel("Drop text files or folders here, or open them.")
+        self.load_status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.load_progress = QProgressBar()
         self.load_progress.setRange(0, 1000)
         self.load_progress.setFixedWidth(160)  # a size that never changes: no new layout per update
@@ -171,8 +174,7 @@ class CorpusFileList(QWidget):
         top.addSpacing(16)
         top.addWidget(self.reread_button)
         top.addWidget(self.encoding_combo)
-        top.addStretch(1)
-        top.addWidget(self.load_status)
+        top.addWidget(self.load_status, 1)
         top.addWidget(self.load_progress)
         top.addWidget(self.cancel_load_button)
 
@@ -216,10 +218,9 @@ class CorpusFileList(QWidget):
     # ================================================================= opening
     def open_files_dialog(self) -> None:
         """Ask for text files and load them as the corpus."""
-        paths, _ = QFileDialog.getOpenFileNames(
+        paths = file_dialogs.open_files(
             self,
             "Open training text files",
-            "",
             "Text files (*.txt *.md *.csv *.json *.jsonl *.py *.html);;All files (*)",
         )
         if paths:
@@ -227,7 +228,7 @@ class CorpusFileList(QWidget):
 
     def open_folder_dialog(self) -> None:
         """Ask for a folder and load its text files as the corpus."""
-        path = QFileDialog.getExistingDirectory(self, "Open a folder of text files")
+        path = file_dialogs.open_folder(self, "Open a folder of text files")
         if path:
             self.load_paths([path])
 
