@@ -268,7 +268,7 @@ class MainWindow(QMainWindow):
         tab says which file it is and offers the others. A streamed corpus shows its
         sample, and both panes say so."""
         if corpus is not None and corpus.streamed:
-            self.state.set_sample_text(corpus.sample, source="the streamed corpus's sample")
+            self.state.set_sample_text("".join(corpus.sample), source="the streamed corpus's sample")
             self.state.set_sample_note(corpus.sample_note)
             self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
             return

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tokexplorer.cli import main as cli_main
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import load_bpe, load_corpus
 from tokexplorer.gui.models.corpus_model import COL_LINES
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
@@ -59,7 +60,7 @@ def test_a_streamed_folder_fills_the_list_without_holding_text(qtbot, folder):
     )
     assert pane.file_list.load_status.text() == "3 files loaded"
     assert pane.file_list.cancel_load_button.isHidden() and pane.file_list.load_progress.isHidden()
-    assert corpus.sample == whole.files[0].text + whole.files[1].text + whole.files[2].text
+    assert corpus.sample == (whole.files[0].text, whole.files[1].text, whole.files[2].text)
 
 
 def test_cancel_keeps_the_corpus_shown(qtbot, folder, tmp_path):
@@ -142,7 +143,7 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
     assert corpus.n_bytes == 6163
     note = "sample: first 4,660 characters of 6.0 KiB, 3 files"
     assert corpus.sample_note == note
-    assert window.state.sample_text == corpus.sample
+    assert window.state.sample_text == "".join(corpus.sample)
     said = f"ⓘ this text is a {note} (the corpus is streamed)"
     assert window.compare_pane.sample_note.text() == said and not window.compare_pane.sample_note.isHidden()
     inspector_notes = [w.text() for w in window.bytes_pane.findChildren(type(window.compare_pane.sample_note))]
@@ -153,21 +154,20 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
 
 def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
     from tokexplorer.core.backends import BPETokenizer
-    from tokexplorer.core.bpe import train_bpe
     from tokexplorer.gui.panes.granularity_pane import GranularityPane
     from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 
     state = AppState()
     pane = streaming_pane(qtbot, state)
     corpus, _ = open_streamed(qtbot, pane, folder)
-    bpe, _ = train_bpe([corpus.sample], vocab_size=300, pattern="gpt2")
+    bpe, _ = train_bpe(list(corpus.sample), vocab_size=300, pattern="gpt2")
     state.set_bpe(bpe)
     state.set_tokenizers([BPETokenizer(bpe)])
     granularity = GranularityPane(state)
     qtbot.addWidget(granularity)
     granularity.show()
     qtbot.waitUntil(lambda: granularity.report is not None, timeout=60_000)
-    assert granularity.report.chars == len(corpus.sample) == corpus.n_chars  # the sample is all of this one
+    assert granularity.report.chars == sum(map(len, corpus.sample)) == corpus.n_chars  # the sample is all of this one
     assert granularity.info.text().endswith(f"Measured on the corpus {corpus.sample_note} (the corpus is streamed).")
     diff = MergeDiffPane(state)
     qtbot.addWidget(diff)
@@ -195,8 +195,11 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
     assert pane.corpus.streamed and window.state.bpe is not None
     note = pane.corpus.sample_note
     assert pane.sample_note == f"trained on the corpus {note} (the corpus is streamed)"
-    assert pane.form.train_message.text().startswith(  # the pairs of the small sample run out before 512
-        "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
+    # the pairs of the small sample run out before 512; each file its own text (joined: 373, the
+    # "\r\n" ending en.txt would meet zh.txt's first character)
+    assert train_bpe(list(pane.corpus.sample), vocab_size=512, pattern="gpt2")[0].vocab_size == 374
+    assert pane.form.train_message.text().startswith(
+        "At startup tokexplorer trained a byte-level BPE (vocab 374) and a SentencePiece BPE (215 pieces) "
         f"on the corpus {note} (streamed), so every tab has something to show."
     )
     other = folder.parent / "other.txt"  # another corpus: the message no longer says it was trained on this

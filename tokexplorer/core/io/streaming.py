@@ -9,7 +9,7 @@ held, as always. At or above it no text is held: each file is read in pieces of
 character and line counts and notes are the ones :func:`read_text_file` would
 give (the one reading rule of :mod:`tokexplorer.core.io.corpus`). The
 :class:`Corpus` keeps a sample: its first ``sample_chars`` characters
-(:data:`SAMPLE_CHARS`), in file order, for the views that show text.
+(:data:`SAMPLE_CHARS`), in file order and one text per file, for the views that show text.
 
 How a streamed file is read:
 
@@ -32,7 +32,7 @@ statistics, training on other encodings).
 >>> [(f.name, f.text, f.n_lines, f.line_ending, f.streamed) for f in corpus.files]
 [('a.txt', '', 2, 'CRLF', True), ('b.txt', '', 1, 'LF', True)]
 >>> corpus.sample, corpus.sample_note
-('one\\r\\ntw', 'sample: first 7 characters of 16 B, 2 files')
+(('one\\r\\ntw',), 'sample: first 7 characters of 16 B, 2 files')
 """
 
 from __future__ import annotations
@@ -260,7 +260,7 @@ def stream_corpus(
             out.append(f)
             sample.append(head)
             yield f
-    return Corpus(tuple(out), tuple(errors), sample="".join(sample))
+    return Corpus(tuple(out), tuple(errors), sample=tuple(part for part in sample if part))
 
 
 @dataclasses.dataclass(frozen=True)

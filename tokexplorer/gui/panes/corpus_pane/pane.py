@@ -243,7 +243,7 @@ class CorpusPane(QWidget):
             return self.form.request([f.text for f in files], **opts)
         if algorithm != "bpe" or on_sample:
             self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
-            return self.form.request([corpus.sample], **opts)
+            return self.form.request(corpus.texts_in_memory(), **opts)
         return replace(
             self.form.request([], **opts), files=[str(f.path) for f in files],
             encoding=["utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files],
