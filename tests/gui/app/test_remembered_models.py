@@ -225,7 +225,7 @@ def test_a_bpe_given_with_the_corpus_is_the_merge_tables_model(qtbot, corpus, gi
     assert w.state.bpe.merges == bpe.merges and w.state.bpe.pattern_name == "cl100k"
     cols = [t for t in w.state.tokenizers if isinstance(t, BPETokenizer)]
     assert [t.name for t in cols] == ["gui.bpe (BPE)"] and cols[0].bpe is w.state.bpe
-    title = f"gui.bpe (BPE) · cl100k pre-tokenizer · vocab {bpe.vocab_size} (0 special tokens) · "
+    title = f"gui.bpe (BPE) · cl100k pattern · vocab {bpe.vocab_size} (0 special tokens) · "
     assert w.merges_pane.title_label.text().startswith(title)
     message = w.corpus_pane.form.train_message.text()
     assert message.startswith("At startup tokexplorer trained a SentencePiece BPE (")
