@@ -145,7 +145,7 @@ class MainWindow(QMainWindow):
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
-            lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
+            lambda _b, _name: self.tabs.setCurrentWidget(self.merges_pane)
         )
 
     # ================================================================= menus
