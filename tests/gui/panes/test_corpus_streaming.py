@@ -230,3 +230,35 @@ def test_a_streamed_corpus_in_two_encodings_trains_each_file_with_its_codec(qtbo
     with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:  # SentencePiece takes the sample
         assert pane.start_training(algorithm="sp-bpe", auto_fit=True) is not None
     assert done.args[0].message.endswith(f"; trained on the corpus {corpus.sample_note} (the corpus is streamed)")
+
+
+def test_sentencepiece_too_large_names_the_sample_it_trained_on(qtbot, folder, monkeypatch):
+    """SentencePiece trains on a streamed corpus's sample: its "at most N pieces" is the sample's, and says so
+    (in the Corpus tab's offer and in the Compare tab's training dialog)."""
+    from tokexplorer.core.backends import VocabTooLargeError
+    from tokexplorer.core.training import TrainingRequest, train_iter
+    from tokexplorer.core.types import run_to_end
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    pane = streaming_pane(qtbot)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    with pytest.raises(VocabTooLargeError) as refused:  # the library's limit on the sample's texts
+        run_to_end(train_iter(TrainingRequest(algorithm="sp-bpe", vocab_size=5000, texts=list(corpus.sample))))
+    limit = refused.value.max_vocab_size
+    questions: list[str] = []
+    monkeypatch.setattr(pane, "_confirm", lambda title, text: questions.append(text) or False)
+    with qtbot.waitSignal(pane.training_failed, timeout=60_000) as failed:
+        pane.start_training(algorithm="sp-bpe", vocab_size=5000)
+    said = (
+        "vocab 5,000 is too large for what SentencePiece trained on, the corpus sample: first 4,660 characters "
+        f"of 6.0 KiB, 3 files (the corpus is streamed): it can make at most {limit:,} pieces from it"
+    )
+    assert questions == [f"{said}. Train with {limit:,}?"] and failed.args[0] == said
+    dialog = SPTrainDialog(list(corpus.sample), sample_note=corpus.sample_note)
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == f"Train SentencePiece on the corpus {corpus.sample_note} (the corpus is streamed)"
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("bpe"))
+    dialog.vocab_spin.setValue(5000)
+    assert dialog.start_training().wait(60)
+    qtbot.waitUntil(lambda: dialog.fix_button.isVisibleTo(dialog), timeout=10_000)
+    assert dialog.problems_label.text() == f"⚠ {said}"

@@ -31,7 +31,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.backends.sentencepiece import SPTrainingCheck, VocabTooLargeError, check_sentencepiece_training
+from tokexplorer.core.backends.sentencepiece import (
+    SPTrainingCheck,
+    VocabTooLargeError,
+    check_sentencepiece_training,
+    too_large_note,
+)
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.sp_options import ALL_NORMALIZATION_RULES, SentencePieceOptionsForm
@@ -58,6 +63,8 @@ class SPTrainDialog(QDialog):
     Args:
         texts: the corpus (one str per file).
         parent: optional parent widget.
+        sample_note: the streamed corpus's ``Corpus.sample_note`` when ``texts`` is its
+            sample, else ``""``: the title and a refused vocab size say so.
 
     Signals:
         trained(object): the new :class:`SentencePieceTokenizer`.
@@ -77,10 +84,15 @@ class SPTrainDialog(QDialog):
     trained = Signal(object)
     checked = Signal(object)
 
-    def __init__(self, texts: Sequence[str], parent: QWidget | None = None) -> None:
+    def __init__(self, texts: Sequence[str], parent: QWidget | None = None, *, sample_note: str = "") -> None:
         super().__init__(parent)
-        self.setWindowTitle("Train SentencePiece on the corpus")
+        self.setWindowTitle(
+            f"Train SentencePiece on the corpus {sample_note} (the corpus is streamed)"
+            if sample_note
+            else "Train SentencePiece on the corpus"
+        )
         self.texts = list(texts)
+        self.sample_note = sample_note
         self.last_check: SPTrainingCheck | str | None = None
         self._check_job = LatestRequest(self)
         self._train_worker: Worker | None = None
@@ -225,7 +237,10 @@ class SPTrainDialog(QDialog):
         super().reject()
 
     def _on_train_error(self, exc: BaseException) -> None:
-        self._say([user_message(exc)], bad=True)
+        if isinstance(exc, VocabTooLargeError):
+            self._say([too_large_note(exc.requested, exc.max_vocab_size, sample=self.sample_note)], bad=True)
+        else:
+            self._say([user_message(exc)], bad=True)
         if isinstance(exc, VocabTooLargeError):
             self._limit = exc.max_vocab_size
             if self._limit:

@@ -22,6 +22,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
+from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
@@ -106,6 +107,7 @@ class CorpusPane(QWidget):
         self._running = ""  # algorithm of the training under way; "" when idle
         self._started = 0.0  # perf_counter() when the training under way started
         self.sample_note = ""  # what the training under way trains on when not the whole corpus
+        self._sample = ""  # then the corpus's sample_note
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
@@ -237,12 +239,13 @@ class CorpusPane(QWidget):
         ``defaults``: the algorithm's own settings, not the form's (the startup models).
         """
         files = training_files(corpus, allow_damaged=True)[0]
-        self.sample_note = ""
+        self.sample_note = self._sample = ""
         opts = {"algorithm": algorithm, "vocab_size": vocab_size, "fit_vocab": fit_vocab, "defaults": defaults}
         if not corpus.streamed:
             return self.form.request([f.text for f in files], **opts)
         if algorithm != "bpe" or on_sample:
             self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
+            self._sample = corpus.sample_note
             return self.form.request(corpus.texts_in_memory(), **opts)
         return replace(
             self.form.request([], **opts), files=[str(f.path) for f in files],
@@ -377,11 +380,9 @@ class CorpusPane(QWidget):
         self.training_failed.emit(message)
 
     def _offer_sp_limit(self, request: TrainingRequest, limit: int) -> None:
-        """SentencePiece found too few pieces (vocabulary too large for the corpus): offer to train with its maximum."""
-        note = (
-            f"vocab {request.vocab_size:,} is too large for this corpus; "
-            f"SentencePiece can make at most {limit:,} pieces"
-        )
+        """SentencePiece found too few pieces (vocabulary too large for the corpus, or
+        for the sample of a streamed one it trained on): offer to train with its maximum."""
+        note = too_large_note(request.vocab_size, limit, sample=self._sample)
         if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
             self.state.status.emit(f"{note}: training with {limit:,}")
             if self.start_training(vocab_size=limit, algorithm=request.algorithm) is not None:
