@@ -432,3 +432,28 @@ def test_long_lines_message_names_the_controls_of_this_tab(qtbot, pane, state, t
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training()
     assert "1 line longer than 100 bytes skipped by SentencePiece" in blocker.args[0].notes
+
+
+def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, state, tmp_path):
+    """After another corpus is opened, the last training's message says it came from the previous one."""
+    from tokexplorer.core.bpe import train_bpe
+
+    big = tmp_path / "big30.txt"
+    big.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    other, more = tmp_path / "other.txt", tmp_path / "more.txt"
+    other.write_text("something else\n", encoding="utf-8")
+    more.write_text("and more\n", encoding="utf-8")
+    load(qtbot, pane, [big])
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as done:
+        pane.start_training(algorithm="bpe", vocab_size=4096)
+    message = done.args[0].message
+    expected, _ = train_bpe([big.read_text(encoding="utf-8")], vocab_size=4096, pattern="gpt2")
+    n = len(expected.merges)
+    assert message.startswith(f"learned {n} of 3840 requested merges; vocab {n + 256}: no pair of tokens is left")
+    assert pane.form.train_message.text() == message
+    load(qtbot, pane, [other, more])
+    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    load(qtbot, pane, [other])  # still not the one trained on: said once, not twice
+    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    load(qtbot, pane, [big])  # the same file again: the message as it was
+    assert pane.form.train_message.text() == message

@@ -108,10 +108,12 @@ class CorpusPane(QWidget):
         self._started = 0.0  # perf_counter() when the training under way started
         self.sample_note = ""  # what the training under way trains on when not the whole corpus
         self._sample = ""  # then the corpus's sample_note
+        self._result = ("", (), "")  # the last training's message, and the files and name of its corpus
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
         self.file_list.corpus_loaded.connect(self.corpus_loaded)
+        self.file_list.corpus_loaded.connect(self._retell_result)
         self.file_list.load_failed.connect(self.load_failed)
         self.file_list.file_reread.connect(self.file_reread)
         self.file_list.error_reported.connect(self._report_error)
@@ -366,8 +368,20 @@ class CorpusPane(QWidget):
             result.notes += [self.sample_note] * bool(result.notes)
         self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
+        corpus = self.corpus
+        if corpus is not None and request.word_counts is None:
+            self._result = (result.message, _files_of(corpus), corpus_name(corpus))
         self.state.status.emit(result.message)
         self.training_finished.emit(result)
+
+    def _retell_result(self, corpus: Corpus) -> None:
+        """Another corpus was opened: the last training's message, still shown, names
+        the corpus it was trained on (the same files again: the message as it was)."""
+        message, files, name = self._result
+        shown = self.form.train_message.text()
+        if not message or shown not in (message, _stale(name, message)):
+            return
+        self.form.train_message.setText(message if _files_of(corpus) == files else _stale(name, message))
 
     def _on_train_error(self, request: TrainingRequest, exc: BaseException) -> None:
         self._set_idle()
@@ -413,3 +427,20 @@ class CorpusPane(QWidget):
     def _report_error(self, message: str) -> None:
         self.form.train_message.setText(message)
         self.state.error.emit(message)
+
+
+def corpus_name(corpus: Corpus) -> str:
+    """A corpus named for a message: ``"big30.txt"``, ``"english.txt and 7 more files"``."""
+    if not corpus.files:
+        return "no files"
+    more = len(corpus.files) - 1
+    return corpus.files[0].name + (f" and {more} more file{'s' * (more != 1)}" if more else "")
+
+
+def _files_of(corpus: Corpus) -> tuple[str, ...]:
+    return tuple(str(f.path) for f in corpus.files)
+
+
+def _stale(name: str, message: str) -> str:
+    """The message of a training on an earlier corpus, once another is shown."""
+    return f"Trained on the previous corpus ({name}), not on this one: {message}"
