@@ -131,8 +131,8 @@ def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
     corpus = load(qtbot, pane, [good, binary])
     assert [f.name for f in corpus.files] == ["a.txt"]
     assert pane.file_list.problem_messages() == [
-        "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 8); not loaded; to read it anyway, "
-        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+        "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 8); not loaded; to see it anyway, "
+        "open its raw bytes (File ▸ Open raw bytes…)"  # the window's control, not --encoding
     ]
     assert pane.file_list.problems_label.text() == "Problems: 1"
     assert pane.file_list.load_status.text() == "1 file loaded, 1 refused (see Problems)"

@@ -28,6 +28,7 @@ from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
+from tokexplorer.gui.panes.corpus_pane.problems import corpus_name
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
@@ -427,14 +428,6 @@ class CorpusPane(QWidget):
     def _report_error(self, message: str) -> None:
         self.form.train_message.setText(message)
         self.state.error.emit(message)
-
-
-def corpus_name(corpus: Corpus) -> str:
-    """A corpus named for a message: ``"big30.txt"``, ``"english.txt and 7 more files"``."""
-    if not corpus.files:
-        return "no files"
-    more = len(corpus.files) - 1
-    return corpus.files[0].name + (f" and {more} more file{'s' * (more != 1)}" if more else "")
 
 
 def _files_of(corpus: Corpus) -> tuple[str, ...]:
