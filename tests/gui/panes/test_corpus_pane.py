@@ -204,11 +204,13 @@ def test_progress_text_fits_its_bar(pane):
     """The bar is made wide enough for its longest text (issue 16: the text was cut)."""
     bar = pane.form.progress
     bar.setRange(0, 1_000_000)
-    pane.form.show_progress(Progress("counting", 1_000_000, 1_000_000))
+    pane.form.show_progress(Progress("pre-tokenizing", 1_000_000, 1_000_000, unit="characters"))
     assert bar.format() == PROGRESS_WIDEST
     assert bar.minimumWidth() > bar.fontMetrics().horizontalAdvance(bar.format()) + 20
-    pane.form.show_progress(Progress("merging", 12_345, 31_743))
-    assert bar.format() == "merging 12,345 / 31,743"
+    pane.form.show_progress(Progress("merging", 12_345, 31_743, unit="merges"))
+    assert bar.format() == "merging 12,345 / 31,743 merges"  # each report's own unit
+    pane.form.show_progress(Progress("pre-tokenizing", 287, 1_563, unit="bytes"))
+    assert bar.format() == "pre-tokenizing 287 / 1,563 bytes"
 
 
 def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):

@@ -216,13 +216,13 @@ def granularity_iter(
         raise InputError("nothing to measure: the corpus is empty")
     train, rest = split_heldout(texts, train_fraction)
     total = 3 + len(tokenizers)
-    yield Progress("granularity", 0, total, "word, character and byte levels")
+    yield Progress("granularity", 0, total, "word, character and byte levels", unit="levels")
     levels = _base_levels(_count(train, cancel), _count(rest, cancel), n_chars)
     errors: list[tuple[str, str]] = []
     for k, tok in enumerate(tokenizers):
         if cancel is not None and cancel():
             raise Cancelled("granularity cancelled")
-        yield Progress("granularity", 3 + k, total, tok.name)
+        yield Progress("granularity", 3 + k, total, tok.name, unit="levels")
         try:
             n = sum(count_tokens(tok, t, special=special, cancel=cancel) for t in texts if t)
             unknown = _unknown_rate(tok, rest, special)
@@ -232,7 +232,7 @@ def granularity_iter(
             errors.append((tok.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
             continue
         levels.append(Level("subword", tok.name, tok.vocab_size, n, n_chars / n if n else None, unknown))
-    yield Progress("granularity", total, total)
+    yield Progress("granularity", total, total, unit="levels")
     n_bytes = sum(len(t.encode("utf-8")) for t in texts)
     return GranularityReport(n_chars, n_bytes, sum(map(len, train)), sum(map(len, rest)), levels, errors)
 

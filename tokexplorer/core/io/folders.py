@@ -145,7 +145,7 @@ def read_corpus(
     files, errors = collect_files(paths, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0
-    yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}")
+    yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}", unit="bytes")
     out: list[CorpusFile] = []
     for f in files:
         buf = bytearray()
@@ -159,7 +159,7 @@ def read_corpus(
                         break
                     buf += chunk
                     done += len(chunk)
-                    yield Progress("reading", done, max(total, done), f.name)
+                    yield Progress("reading", done, max(total, done), f.name, unit="bytes")
         except OSError as exc:
             errors.append(f"{f.name}: cannot read ({exc.strerror or exc})")
             continue

@@ -242,7 +242,7 @@ def stream_corpus(
     total = sum(_size_or_zero(f) for f in files)
     if total < stream_bytes:
         return (yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel))
-    yield Progress("reading", 0, total, f"{len(files)} files")
+    yield Progress("reading", 0, total, f"{len(files)} files", unit="bytes")
     opts = _ScanOptions(encoding, keep_bom, piece_bytes, whole_bytes, sample_chars)
     events = _scan_in_child(files, opts, cancel) if in_child else _scan_all(files, opts, cancel)
     out: list[CorpusFile] = []
@@ -252,7 +252,7 @@ def stream_corpus(
         if kind == "bytes":
             n, name = value
             done += n
-            yield Progress("reading", min(done, total), total, name)
+            yield Progress("reading", min(done, total), total, name, unit="bytes")
         elif kind == "error":
             errors.append(value)
         else:

@@ -350,7 +350,10 @@ class CorpusFileList(QWidget):
                 f"({100 * p.done // p.total}%)"
             )
         elif p.total:
-            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {p.message}".rstrip())
+            amount = f"{p.done:,} of {p.total:,} {p.unit}".rstrip()
+            if p.unit == "bytes":
+                amount = f"{format_size(p.done)} of {format_size(p.total)}"
+            self.load_status.setText(f"{p.phase}: {amount} {p.message}".rstrip())
         else:
             self.load_status.setText(f"{p.phase}… {p.message}".rstrip())
 

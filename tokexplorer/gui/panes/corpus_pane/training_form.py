@@ -47,7 +47,7 @@ ALGORITHMS: tuple[tuple[str, str], ...] = (
 DEFAULT_VOCAB_SIZE = 4096
 
 #: The widest text the progress bar shows (it is made wide enough for it).
-PROGRESS_WIDEST = "counting 1,000,000 / 1,000,000"
+PROGRESS_WIDEST = "pre-tokenizing 1,000,000 / 1,000,000 characters"
 #: No special tokens unless asked for, as on the command line (``train`` without
 #: ``--special``): a token nobody asked for changes the ids and the number of merges.
 DEFAULT_SPECIAL_TOKENS = ""
@@ -171,7 +171,7 @@ class TrainingForm(QGroupBox):
         self.cancel_button = QPushButton("Cancel")
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
-        # wide enough for its longest text ("counting 1,000,000 / 1,000,000"), so none is cut
+        # wide enough for its longest text (PROGRESS_WIDEST), so none is cut
         longest = self.progress.fontMetrics().horizontalAdvance(PROGRESS_WIDEST)
         self.progress.setMinimumWidth(longest + 48)
         self.train_message = QLabel()
@@ -332,7 +332,7 @@ class TrainingForm(QGroupBox):
             if self.progress.maximum() != total:
                 self.progress.setRange(0, total)
             self.progress.setValue(min(int(p.done), total))
-            self.progress.setFormat(f"{p.phase} {p.done:,} / {p.total:,}")
+            self.progress.setFormat(f"{p.phase} {p.done:,} / {p.total:,}" + (f" {p.unit}" if p.unit else ""))
         else:
             self.progress.setRange(0, 0)
             self.progress.setFormat(f"{p.phase}…")
