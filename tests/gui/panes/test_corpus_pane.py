@@ -459,3 +459,40 @@ def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, st
     assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
     load(qtbot, pane, [big])  # the same file again: the message as it was
     assert pane.form.train_message.text() == message
+
+
+def test_sentencepiece_user_defined_symbols_as_on_the_command_line(qtbot, pane, state, tmp_path):
+    """The Corpus tab offers SentencePiece's user-defined symbols (named as in its dialog); the model
+    is the one ``train --algorithm sp-bpe --special <sep>`` trains: the same pieces, <sep> whole."""
+    import sentencepiece as spm
+
+    from tokexplorer.cli import main
+    from tokexplorer.core.backends import SentencePieceTokenizer
+
+    path = tmp_path / "sep.txt"
+    path.write_text("the cat sat<sep>on the mat\nthe dog<sep>ate the log\n" * 10, encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.form.set_algorithm("sp-bpe")
+    assert pane.form.specials_edit.isEnabled() and pane.form.specials_label.text() == "User-defined symbols:"
+    pane.form.specials_edit.setText("<sep>")
+    from PySide6.QtWidgets import QLabel as Label
+
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    dialog = SPTrainDialog(["x"])  # the Compare tab's dialog: the same name and meaning
+    qtbot.addWidget(dialog)
+    assert "User-defined symbols:" in [w.text() for w in dialog.findChildren(Label)]
+    assert dialog.symbols_edit.toolTip() == pane.form.specials_edit.toolTip()
+    assert pane.form.specials_edit.toolTip().startswith("SentencePiece's user_defined_symbols: pieces always kept")
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training(vocab_size=40)
+    tok = blocker.args[0].tokenizer
+    model = tmp_path / "cli.model"
+    args = ["train", str(path), "--algorithm", "sp-bpe", "--vocab-size", "40", "--special", "<sep>", "-o", str(model)]
+    assert main(args) == 0
+    ref = spm.SentencePieceProcessor(model_file=str(model))
+    assert [tok.piece(i) for i in range(tok.vocab_size)] == [ref.id_to_piece(i) for i in range(ref.get_piece_size())]
+    sep = ref.piece_to_id("<sep>")
+    assert ref.is_unknown(sep) is False and tok.user_defined_symbols == {"<sep>": sep} == {"<sep>": 3}
+    assert b"<sep>" in [bytes(t.bytes) for t in tok.tokenize("cat<sep>dog").tokens]  # kept whole
+    assert SentencePieceTokenizer.from_file(model).user_defined_symbols == {"<sep>": 3}

@@ -39,22 +39,20 @@ from tokexplorer.core.backends.sentencepiece import (
 )
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.sp_options import ALL_NORMALIZATION_RULES, SentencePieceOptionsForm
+from tokexplorer.gui.panes.corpus_pane.training_form import parse_special_tokens
+from tokexplorer.gui.widgets.sp_options import (
+    ALL_NORMALIZATION_RULES,
+    USER_SYMBOLS_LABEL,
+    USER_SYMBOLS_PLACEHOLDER,
+    USER_SYMBOLS_TIP,
+    SentencePieceOptionsForm,
+)
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 #: SentencePiece model types offered, in order.
 MODEL_TYPES: tuple[str, ...] = ("bpe", "unigram", "char", "word")
 #: Milliseconds of quiet after an edit before the options are checked again.
 CHECK_DELAY_MS = 300
-
-
-def parse_symbols(text: str) -> list[str]:
-    """User-defined symbols from a comma-separated field (blanks dropped, order kept).
-
-    >>> parse_symbols("<sep>, <cls> ,,x")
-    ['<sep>', '<cls>', 'x']
-    """
-    return list(dict.fromkeys(s.strip() for s in text.split(",") if s.strip()))
 
 
 class SPTrainDialog(QDialog):
@@ -145,13 +143,14 @@ class SPTrainDialog(QDialog):
         self.vocab_spin.setGroupSeparatorShown(True)
         self.sp_form = SentencePieceOptionsForm(rules=ALL_NORMALIZATION_RULES, line_options=True, parent=self)
         self.symbols_edit = QLineEdit()
-        self.symbols_edit.setPlaceholderText("e.g. <sep>, <cls> (always kept whole)")
+        self.symbols_edit.setPlaceholderText(USER_SYMBOLS_PLACEHOLDER)
+        self.symbols_edit.setToolTip(USER_SYMBOLS_TIP)
 
         form = QFormLayout()
         form.addRow("Model type:", self.model_combo)
         form.addRow("Vocab size:", self.vocab_spin)
         self.sp_form.add_rows(form)
-        form.addRow("User-defined symbols:", self.symbols_edit)
+        form.addRow(USER_SYMBOLS_LABEL, self.symbols_edit)
         self.sp_form.add_line_rows(form)
         return form
 
@@ -162,7 +161,7 @@ class SPTrainDialog(QDialog):
             algorithm=f"sp-{model_type}",
             vocab_size=int(self.vocab_spin.value()),
             texts=self.texts,
-            special_tokens=parse_symbols(self.symbols_edit.text()),
+            special_tokens=parse_special_tokens(self.symbols_edit.text()),
             sentencepiece=self.sp_form.options(model_type=model_type),
             skip_long_lines=self.sp_form.skip_long_lines,
         )

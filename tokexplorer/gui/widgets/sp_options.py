@@ -34,6 +34,15 @@ def _coverage_spin() -> QDoubleSpinBox:
     return spin
 
 
+#: SentencePiece's ``user_defined_symbols``, named and explained the same way in the Corpus
+#: tab and the training dialog (the command line's ``train --special`` gives them for ``sp-*``).
+USER_SYMBOLS_LABEL = "User-defined symbols:"
+USER_SYMBOLS_TIP = (
+    "SentencePiece's user_defined_symbols: pieces always kept whole, wherever they occur (never split, "
+    "never part of a longer piece); separated by commas or spaces. On the command line: --special"
+)
+USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>: always kept whole)"
+
 #: What SentencePiece's ``split_digits`` does, checked with sentencepiece 0.2.3: it splits
 #: ASCII and full-width digits only; Arabic-Indic, Devanagari, Thai... digits stay merged.
 SPLIT_DIGITS_TEXT = "split digits: each ASCII 0–9 or full-width ０–９ digit its own piece (no other digits)"
@@ -134,5 +143,8 @@ class SentencePieceOptionsForm(QObject):
 __all__ = [
     "ALL_NORMALIZATION_RULES",
     "BASIC_NORMALIZATION_RULES",
+    "USER_SYMBOLS_LABEL",
+    "USER_SYMBOLS_PLACEHOLDER",
+    "USER_SYMBOLS_TIP",
     "SentencePieceOptionsForm",
 ]
