@@ -39,13 +39,13 @@ from tokexplorer.core.backends.sentencepiece import (
 )
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.gui import theme
-from tokexplorer.gui.panes.corpus_pane.training_form import parse_special_tokens
 from tokexplorer.gui.widgets.sp_options import (
     ALL_NORMALIZATION_RULES,
     USER_SYMBOLS_LABEL,
     USER_SYMBOLS_PLACEHOLDER,
     USER_SYMBOLS_TIP,
     SentencePieceOptionsForm,
+    parse_special_tokens,
 )
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 

@@ -5,6 +5,7 @@ lines may be skipped, which the trainer takes beside its options)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
@@ -42,6 +43,16 @@ USER_SYMBOLS_TIP = (
     "never part of a longer piece); separated by commas or spaces. On the command line: --special"
 )
 USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>: always kept whole)"
+
+def parse_special_tokens(text: str) -> list[str]:
+    """Split a special-tokens or user-defined-symbols field on commas and whitespace, keeping
+    order, no duplicates (the Corpus tab and the SentencePiece dialog read their fields alike).
+
+    >>> parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>")
+    ['<|endoftext|>', '<|pad|>']
+    """
+    return list(dict.fromkeys(t for t in re.split(r"[,\s]+", text) if t))
+
 
 #: What SentencePiece's ``split_digits`` does, checked with sentencepiece 0.2.3: it splits
 #: ASCII and full-width digits only; Arabic-Indic, Devanagari, Thai... digits stay merged.
@@ -147,4 +158,5 @@ __all__ = [
     "USER_SYMBOLS_PLACEHOLDER",
     "USER_SYMBOLS_TIP",
     "SentencePieceOptionsForm",
+    "parse_special_tokens",
 ]

@@ -8,7 +8,6 @@ The form only shows things and describes the request; the pane runs it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,6 +37,7 @@ from tokexplorer.gui.widgets.sp_options import (
     USER_SYMBOLS_PLACEHOLDER,
     USER_SYMBOLS_TIP,
     SentencePieceOptionsForm,
+    parse_special_tokens,
 )
 
 #: Training algorithms: (label, key). Keys: ``"bpe"`` (ours), ``"sp-bpe"``, ``"sp-unigram"``,
@@ -93,15 +93,6 @@ def pattern_names(kind: str) -> tuple[str, ...]:
     if kind == "sentencepiece":
         return ("none",)
     return tuple(WORDPIECE_PATTERNS) if kind == "wordpiece" else tuple(PATTERN_NAMES)
-
-
-def parse_special_tokens(text: str) -> list[str]:
-    """Split the special-tokens field on commas and whitespace, keeping order, no duplicates.
-
-    >>> parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>")
-    ['<|endoftext|>', '<|pad|>']
-    """
-    return list(dict.fromkeys(t for t in re.split(r"[,\s]+", text) if t))
 
 
 def algorithm_label(key: str) -> str:
