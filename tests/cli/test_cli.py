@@ -631,7 +631,7 @@ def test_progress_printer_tty_rewrites_one_line():
     buf = io.StringIO()
     pp = ProgressPrinter(buf, tty=True)
     for done in (0, 0, 5, 10):
-        pp.update(Progress("merging", done, 10))
+        pp.update(Progress("merging", done, 10, unit="merges"))
     pp.close()
     assert buf.getvalue() == (
         "\rmerging: 0/10 merges (0%)\rmerging: 5/10 merges (50%)\rmerging: 10/10 merges (100%)\n"
@@ -642,7 +642,7 @@ def test_progress_printer_lines_at_quarters():
     buf = io.StringIO()
     pp = ProgressPrinter(buf, tty=False)
     for done in range(101):
-        pp.update(Progress("merging", done, 100))
+        pp.update(Progress("merging", done, 100, unit="merges"))
     pp.close()
     assert buf.getvalue().splitlines() == [
         "merging: 0/100 merges (0%)",

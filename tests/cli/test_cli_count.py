@@ -152,3 +152,41 @@ def test_compare_counts_without_spans(capsys):
     _, count, _ = run(capsys, "encode", "--tokenizer", CL100K, "--text", text, "--count")
     rows = out.splitlines()[1:]
     assert [r.split()[1] for r in rows] == [count.strip()] * 2
+
+
+def test_progress_lines_name_their_own_unit(capsys, tmp_path):
+    """``count`` reads files (bytes); ``train`` on texts counts characters; ``merging``: merges.
+    The text has Chinese, so its bytes and characters differ."""
+    text = "中文的文本，用来训练分词器。\nthe cat sat on the mat\n" * 5
+    path = tmp_path / "zh.txt"
+    path.write_text(text, encoding="utf-8")
+    n_bytes, n_chars = len(text.encode("utf-8")), len(text)
+    assert (n_bytes, n_chars) == (330, 190)
+    code, _, err = run(capsys, "count", str(path), "-o", str(tmp_path / "c.counts"))
+    assert code == 0
+    assert "pre-tokenizing: 330/330 bytes (100%)" in err.splitlines()
+    assert not any("characters" in line for line in err.splitlines() if line.startswith("pre-tokenizing"))
+
+
+def test_every_progress_report_says_its_unit(tmp_path):
+    from tokexplorer.core.bpe import count_files, train_bpe_iter
+
+    text = "中文的文本，用来训练分词器。\nthe cat sat on the mat\n" * 5
+    steps = list(_reports(train_bpe_iter([text], vocab_size=300, pattern="gpt2")))
+    assert {(p.phase, p.unit) for p in steps} == {
+        ("pre-tokenizing", "characters"), ("counting", "chunks"), ("merging", "merges"),
+    }  # fmt: skip
+    assert [p.total for p in steps if p.phase == "pre-tokenizing"][-1] == len(text) == 190
+    path = tmp_path / "zh.txt"
+    path.write_text(text, encoding="utf-8")
+    steps = list(_reports(count_files([path], workers=1)))
+    assert {(p.phase, p.unit) for p in steps} == {("pre-tokenizing", "bytes")}
+    assert steps[-1].total == path.stat().st_size == 330
+
+
+def _reports(gen):
+    try:
+        while True:
+            yield next(gen)
+    except StopIteration:
+        return

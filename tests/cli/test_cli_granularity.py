@@ -34,3 +34,28 @@ def test_table_and_bad_fraction(tmp_path, capsys):
     assert lines[1].split()[:3] == ["word", "5", "5"]
     assert main(["granularity", str(a), "--train-fraction", "1.5"]) == 2
     assert "must be above 0 and at most 1, not 1.5" in capsys.readouterr().err
+
+
+def test_a_files_last_line_end_stays_its_own(tmp_path, capsys):
+    """crlf.txt ending in "\\r\\n" and english.txt: the BPE row is the sum of ``encode --count`` per file."""
+    import tiktoken
+
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.core.io import save_bpe
+
+    crlf, english = tmp_path / "crlf.txt", tmp_path / "english.txt"
+    crlf.write_bytes(b"line one\r\nline two\r\nline three\r\n")
+    english.write_text("English text follows.\n", encoding="utf-8")
+    texts = ["line one\r\nline two\r\nline three\r\n", "English text follows.\n"]
+    bpe, _ = train_bpe(texts * 2, vocab_size=290, pattern="gpt2")
+    save_bpe(bpe, tmp_path / "m.bpe")
+    ref = tiktoken.Encoding("m", pat_str=bpe.pat_str, mergeable_ranks=bpe.mergeable_ranks, special_tokens={})
+    counts = []
+    for f in (crlf, english):
+        assert main(["encode", "--count", "--tokenizer", f"bpe:{tmp_path / 'm.bpe'}", "--file", str(f)]) == 0
+        counts.append(int(capsys.readouterr().out))
+    assert counts == [len(ref.encode_ordinary(t)) for t in texts]
+    assert len(ref.encode_ordinary("".join(texts))) == sum(counts) + 1  # what joining the files would give
+    assert main(["granularity", str(crlf), str(english), "--tokenizer", f"bpe:{tmp_path / 'm.bpe'}", "--json"]) == 0
+    levels = json.loads(capsys.readouterr().out)["levels"]
+    assert levels[3]["tokens"] == sum(counts)

@@ -109,10 +109,8 @@ class ProgressPrinter:
 
     @staticmethod
     def format(p: Progress) -> str:
-        """One line for a progress report, e.g. ``"merging: 120/3,840 merges (3%)"``."""
-        unit = {"merging": " merges", "reading": " bytes", "pre-tokenizing": " characters"}.get(
-            p.phase, ""
-        )
+        """One line for a progress report, e.g. ``"merging: 120/3,840 merges (3%)"`` (the unit is the report's own)."""
+        unit = f" {p.unit}" if p.unit else ""
         if p.total is not None:
             pct = int(100 * p.fraction) if p.fraction is not None else 100
             line = f"{p.phase}: {p.done:,}/{p.total:,}{unit} ({pct}%)"

@@ -207,7 +207,7 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--pattern", choices=WORDPIECE_PATTERNS, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN}; bert, BERT's white space "
                    "and punctuation split, for --algorithm wordpiece only, and its default)")  # fmt: skip
-    _add_special_tokens(p, use="to register")
+    _add_special_tokens(p, use="to register (SentencePiece, sp-*: its user-defined symbols, always kept whole)")
     p.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
                    help="byte-level BPE (default), a SentencePiece bpe/unigram model, or our WordPiece "
                    "(score freq(a,b)/(freq(a)*freq(b)); saved as JSON, export it as vocab.txt)")  # fmt: skip

@@ -207,6 +207,10 @@ class Progress:
         detail: optional live data for a view of the work in progress; for
             training's ``"merging"`` phase, the list of :class:`MergeRecord` learned
             so far (the same list object, growing; read it, never change it).
+        unit: what ``done`` and ``total`` count, for the views that show them
+            (``"bytes"``, ``"characters"``, ``"merges"``, ``"chunks"``...; each report
+            says its own: one phase counts bytes of files but characters of texts);
+            ``""`` for steps.
     """
 
     phase: str
@@ -214,6 +218,7 @@ class Progress:
     total: int | None = None
     message: str = ""
     detail: list[MergeRecord] | None = None
+    unit: str = ""
 
     @property
     def fraction(self) -> float | None:

@@ -168,7 +168,7 @@ class MainWindow(QMainWindow):
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
         self.state.token_tree_requested.connect(
-            lambda _b: self.tabs.setCurrentWidget(self.merges_pane)
+            lambda _b, _name: self.tabs.setCurrentWidget(self.merges_pane)
         )
 
     # ================================================================= menus
@@ -289,7 +289,7 @@ class MainWindow(QMainWindow):
         tab says which file it is and offers the others. A streamed corpus shows its
         sample, and both panes say so."""
         if corpus is not None and corpus.streamed:
-            self.state.set_sample_text(corpus.sample, source=STREAMED_SOURCE)
+            self.state.set_sample_text("".join(corpus.sample), source=STREAMED_SOURCE)
             self.state.set_sample_note(corpus.sample_note)
             self.state.status.emit(f"Compare shows the corpus {corpus.sample_note}")
             return

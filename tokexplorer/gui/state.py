@@ -56,8 +56,9 @@ class AppState(QObject):
         token_hovered(str, int, int): a token of the named tokenizer column with
             byte span [start, end) of the sample text is hovered (start = -1: none).
         merge_requested(int): show the merge of this rank in the merge table.
-        token_tree_requested(bytes): show the merge tree of the token with these
-            bytes in the current BPE (any pane may ask: ids differ between tokenizers).
+        token_tree_requested(bytes, str): show the merge tree of the token with these
+            bytes in the model of the tokenizer of that name (a name in :attr:`tokenizers`;
+            ``""``: the merge table's model); ids differ between tokenizers, so bytes are sent.
         merge_fires(object): the merge selected in the merge table fires at these
             half-open byte spans of ``sample_text`` (list of ``(start, end)``; empty: none).
         training_merges(object): while a BPE trains, the merges learned so far
@@ -82,7 +83,7 @@ class AppState(QObject):
     raw_bytes_requested = Signal(str)
     token_hovered = Signal(str, int, int)
     merge_requested = Signal(int)
-    token_tree_requested = Signal(bytes)
+    token_tree_requested = Signal(bytes, str)
     merge_fires = Signal(object)
     training_merges = Signal(object)
     model_trained = Signal(object)

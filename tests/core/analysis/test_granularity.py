@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import tiktoken
 
 from tokexplorer.core.analysis import bpe_curve, granularity_iter, split_heldout
-from tokexplorer.core.backends import TiktokenTokenizer, WordPieceTokenizer
+from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer, WordPieceTokenizer
 from tokexplorer.core.bpe import BPE, train_bpe
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.types import run_to_end
@@ -29,9 +30,9 @@ def test_known_answers_on_a_small_corpus():
     assert (char.vocab_size, char.tokens, char.chars_per_token) == (len(set(text)), len(text), 1.0)
     assert (byte.tokens, byte.chars_per_token) == (len(text.encode("utf-8")), len(text) / len(text.encode("utf-8")))
     # held-out characters unseen in the first halves: d o g r n ! 犬 走 っ
-    rest = split_heldout(texts, 0.5)[1]
-    assert rest == "the dog ran!\n犬が走った。\n"
-    assert char.heldout_rate == pytest.approx(9 / len(rest))
+    rests = split_heldout(texts, 0.5)[1]
+    assert rests == ["the dog ran!\n", "犬が走った。\n"]
+    assert char.heldout_rate == pytest.approx(9 / len("".join(rests)))
     assert (report.chars, report.train_chars + report.heldout_chars) == (len(text), len(text))
 
 
@@ -42,12 +43,36 @@ def test_subword_rows_count_as_the_tokenizers_do():
     cl100k, wordpiece = report.levels[3:]
     assert cl100k.tokens == len(enc.encoding.encode_ordinary(SAMPLE))
     assert cl100k.vocab_size == enc.encoding.n_vocab and cl100k.heldout_rate == 0.0
-    rest = split_heldout([SAMPLE], 0.8)[1]
+    (rest,) = split_heldout([SAMPLE], 0.8)[1]
     held = wp.encode(rest)
     assert wordpiece.tokens == len(wp.encode(SAMPLE))
     assert wordpiece.heldout_rate == pytest.approx(held.count(wp.unk_id) / len(held))
     assert wordpiece.heldout_rate > 0  # the Chinese and emoji of the sample's end were never seen
     assert report.to_json()["levels"][3]["name"] == "tiktoken cl100k_base"
+
+
+# A file ending in "\r\n" and one starting with a letter: the gpt2 pattern makes "\r\n" one
+# chunk at the end of a text, but "\r" and "\n" two before a letter (\s+(?!\S) backs off).
+CRLF_FILES = ["line one\r\nline two\r\nline three\r\n", "English text,\ntwo files\n"]
+
+
+def test_each_file_is_its_own_text():
+    bpe, _ = train_bpe(CRLF_FILES * 3, vocab_size=300, pattern="gpt2")
+    assert bpe.encode("\r\n") == [bpe.encode("\r\n")[0]]  # "\r\n" is one token of this model
+    reference = tiktoken.Encoding("t", pat_str=bpe.pat_str, mergeable_ranks=bpe.mergeable_ranks, special_tokens={})
+    per_file = [len(reference.encode_ordinary(t)) for t in CRLF_FILES]
+    joined = len(reference.encode_ordinary("".join(CRLF_FILES)))
+    assert joined == sum(per_file) + 1  # the join splits the first file's final "\r\n"
+    report = run_to_end(granularity_iter(CRLF_FILES, [BPETokenizer(bpe)]))
+    assert report.levels[3].tokens == sum(per_file)
+    # words: "three" and "English" stay two words, "ab" + "cd" too
+    words = run_to_end(granularity_iter(["one ab", "cd two\n"])).levels[0]
+    assert (words.tokens, words.vocab_size) == (4, 4)
+    # the held-out parts too: each file's rest is tokenized on its own
+    rests = split_heldout(CRLF_FILES, 0.5)[1]
+    assert rests == ["line three\r\n", "two files\n"]
+    held = run_to_end(granularity_iter(CRLF_FILES, [BPETokenizer(bpe)], train_fraction=0.5))
+    assert (held.train_chars, held.heldout_chars, held.chars) == (20 + 14, 12 + 10, 56)
 
 
 @pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "none"])

@@ -313,7 +313,7 @@ def test_read_corpus_progress(folder):
             corpus = stop.value
             break
     total = 8 + 4 + 4 + 3 + 4  # blob.bin is read too before being refused
-    assert reports[0] == Progress("reading", 0, total, "6 files")
+    assert reports[0] == Progress("reading", 0, total, "6 files", unit="bytes")
     assert all(r.phase == "reading" and r.total == total for r in reports)
     dones = [r.done for r in reports]
     assert dones == sorted(dones)

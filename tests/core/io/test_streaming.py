@@ -75,7 +75,7 @@ def test_sample_is_the_first_characters_in_file_order(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("first file\n", encoding="utf-8")
     (tmp_path / "b.txt").write_text("second file\n", encoding="utf-8")
     corpus, _ = _streamed(tmp_path, sample_chars=15)
-    assert corpus.sample == "first file\nseco"
+    assert corpus.sample == ("first file\n", "seco")  # each file its own text
     assert corpus.sample_note == "sample: first 15 characters of 23 B, 2 files"
     with pytest.raises(CorpusError, match="a.txt: streamed"):
         list(corpus.texts())
@@ -84,7 +84,7 @@ def test_sample_is_the_first_characters_in_file_order(tmp_path: Path) -> None:
 def test_below_the_threshold_the_corpus_is_held(tmp_path: Path) -> None:
     folder = _folder(tmp_path)
     corpus = run_to_end(stream_corpus(folder))
-    assert not corpus.streamed and corpus.sample == "" and corpus.sample_note == ""
+    assert not corpus.streamed and corpus.sample == () and corpus.sample_note == ""
     assert corpus == load_corpus(folder)
 
 
@@ -129,7 +129,7 @@ def test_real_corpora_stream_as_they_read(tmp_path: Path) -> None:
     for f in corpus.files:
         w = read_text_file(f.path)
         assert f == dataclasses.replace(w, text="", streamed=True)
-    assert corpus.sample == read_text_file(CORPORA / "zh_1mb.txt").text[:200_000]
+    assert corpus.sample == (read_text_file(CORPORA / "zh_1mb.txt").text[:200_000],)
 
 
 def test_a_spawned_process_reads_the_same_and_stops_on_cancel(tmp_path: Path) -> None:

@@ -188,8 +188,8 @@ def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
         window.startup.run([str(path)])
     assert window.state.bpe is None
     assert window.corpus_pane.file_list.problem_messages() == [
-        "x.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to read it anyway, "
-        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+        "x.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to see it anyway, "
+        "open its raw bytes (File ▸ Open raw bytes…)"  # the window's control, not --encoding
     ]
 
 

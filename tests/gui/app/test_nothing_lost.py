@@ -234,8 +234,12 @@ def test_a_sentencepiece_model_from_the_training_dialog_counts_until_its_column_
     ("files", "why"),
     [
         ({}, "no files in it"),
-        ({"a.bin": b"\x00\xff\x01\x02"}, "no readable text file (1 refused, see Problems)"),
-        ({"empty.txt": b""}, "1 file read, holding no text"),
+        ({"a.bin": b"\x00\xff\x01\x02"}, "1 file is refused (see Problems)"),
+        ({"empty.txt": b""}, "1 file holds no text"),
+        (  # every file counted, the refused and the empty one
+            {"binary.bin": b"\x00\xff\x01\x02", "empty.txt": b""},
+            "of its 2 files, 1 file is refused (see Problems) and 1 file holds no text",
+        ),
     ],
 )
 def test_a_folder_with_nothing_readable_keeps_the_corpus(qtbot, window, tmp_path, files, why):
@@ -244,17 +248,24 @@ def test_a_folder_with_nothing_readable_keeps_the_corpus(qtbot, window, tmp_path
     for name, data in files.items():
         (folder / name).write_bytes(data)
     corpus, text = window.state.corpus, window.state.sample_text
+    kept = corpus.files[0].name
     with qtbot.waitSignal(window.corpus_pane.load_failed, timeout=WAIT) as blocker:
         window.open_paths([str(folder)])
-    message = f"nothing loaded from data: {why}; the corpus (1 file) is kept"
+    message = f"nothing loaded from data: {why}; the corpus shown ({kept}) is kept"
     assert blocker.args[0] == message
     assert window.state.corpus is corpus and window.corpus_pane.corpus is corpus
     assert window.state.sample_text == text  # Compare keeps the text of the corpus it shows
-    assert window.last_error == message
+    # said in the status bar and under Problems, not in a dialog over them; the label names the corpus kept
+    assert window.last_error == "" and window.statusBar().currentMessage() == f"⚠ {message}"
+    assert window.corpus_pane.file_list.load_status.text() == f"{kept} kept"
     problems = window.corpus_pane.file_list.problem_messages()
     assert problems[-1] == message
-    if "a.bin" in files:
-        assert problems[0].startswith("a.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); ")
+    if len(files) == 1 and "a.bin" in files or "binary.bin" in files:
+        name = "a.bin" if "a.bin" in files else "binary.bin"
+        assert problems[0] == (  # the window names its own control, not a command-line flag
+            f"{name}: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; "
+            "to see it anyway, open its raw bytes (File ▸ Open raw bytes…)"
+        )
 
 
 def test_exporting_the_trained_bpe_counts_as_saved(qtbot, window, tmp_path, unanswered_questions):

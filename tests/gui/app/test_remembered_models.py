@@ -90,15 +90,18 @@ def test_each_kind_keeps_its_own_pretokenizer_and_special_tokens(qtbot):
     form.pattern_combo.setCurrentIndex(form.pattern_combo.findData("o200k"))
     form.specials_edit.setText("[UNK] [SEP]")
     form.vocab_spin.setValue(100)
-    form.set_algorithm("sp-unigram")  # uses neither; shows BPE's, disabled
-    assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("cl100k", "<|endoftext|>")
-    assert not form.pattern_combo.isEnabled()
+    form.set_algorithm("sp-unigram")  # no pre-tokenizer; its own user-defined symbols
+    assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("none", "")
+    assert not form.pattern_combo.isEnabled() and form.specials_edit.isEnabled()
+    assert form.specials_label.text() == "User-defined symbols:"
+    form.specials_edit.setText("<sep>")
     form.set_algorithm("wordpiece")
     assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("o200k", "[UNK] [SEP]")
     w.close()
 
     s = settings.settings()
     assert s.value("training/bpe/pattern") == "cl100k" and s.value("training/wordpiece/pattern") == "o200k"
+    assert s.value("training/sentencepiece/special_tokens") == "<sep>"
     assert s.value("training/pattern") is None  # the older single field is gone
     w2 = _window(qtbot)
     form = w2.corpus_pane.form
@@ -225,7 +228,7 @@ def test_a_bpe_given_with_the_corpus_is_the_merge_tables_model(qtbot, corpus, gi
     assert w.state.bpe.merges == bpe.merges and w.state.bpe.pattern_name == "cl100k"
     cols = [t for t in w.state.tokenizers if isinstance(t, BPETokenizer)]
     assert [t.name for t in cols] == ["gui.bpe (BPE)"] and cols[0].bpe is w.state.bpe
-    title = f"gui.bpe (BPE) · cl100k pre-tokenizer · vocab {bpe.vocab_size} (0 special tokens) · "
+    title = f"gui.bpe (BPE) · cl100k pattern · vocab {bpe.vocab_size} (0 special tokens) · "
     assert w.merges_pane.title_label.text().startswith(title)
     message = w.corpus_pane.form.train_message.text()
     assert message.startswith("At startup tokexplorer trained a SentencePiece BPE (")

@@ -34,10 +34,11 @@ def test_layout_training_and_compare_choices_are_restored(qtbot):
     w.tabs.setCurrentIndex(TAB_BYTES)
     w.bytes_pane.splitter.setSizes([123, 400])
     form = w.corpus_pane.form
+    form.pattern_combo.setCurrentIndex(form.pattern_combo.findData("cl100k"))  # byte-level BPE's
+    form.specials_edit.setText("<|endoftext|>, <|pad|>")
     form.set_algorithm("sp-unigram")
     form.vocab_spin.setValue(12345)
-    form.pattern_combo.setCurrentIndex(form.pattern_combo.findData("cl100k"))
-    form.specials_edit.setText("<|endoftext|>, <|pad|>")
+    form.specials_edit.setText("<sep>, <cls>")  # SentencePiece's user-defined symbols
     w.compare_pane.ids_box.setChecked(True)
     w.compare_pane.sync_box.setChecked(False)
     split = w.bytes_pane.splitter.sizes()
@@ -51,6 +52,8 @@ def test_layout_training_and_compare_choices_are_restored(qtbot):
     assert w2.bytes_pane.splitter.sizes() == split
     form = w2.corpus_pane.form
     assert (form.algorithm(), form.vocab_spin.value()) == ("sp-unigram", 12345)
+    assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("none", "<sep>, <cls>")
+    form.set_algorithm("bpe")
     assert form.pattern_combo.currentData() == "cl100k"
     assert form.specials_edit.text() == "<|endoftext|>, <|pad|>"
     assert w2.compare_pane.ids_box.isChecked() and not w2.compare_pane.sync_box.isChecked()

@@ -131,8 +131,8 @@ def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
     corpus = load(qtbot, pane, [good, binary])
     assert [f.name for f in corpus.files] == ["a.txt"]
     assert pane.file_list.problem_messages() == [
-        "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 8); not loaded; to read it anyway, "
-        "give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+        "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 8); not loaded; to see it anyway, "
+        "open its raw bytes (File ▸ Open raw bytes…)"  # the window's control, not --encoding
     ]
     assert pane.file_list.problems_label.text() == "Problems: 1"
     assert pane.file_list.load_status.text() == "1 file loaded, 1 refused (see Problems)"
@@ -204,11 +204,13 @@ def test_progress_text_fits_its_bar(pane):
     """The bar is made wide enough for its longest text (issue 16: the text was cut)."""
     bar = pane.form.progress
     bar.setRange(0, 1_000_000)
-    pane.form.show_progress(Progress("counting", 1_000_000, 1_000_000))
+    pane.form.show_progress(Progress("pre-tokenizing", 1_000_000, 1_000_000, unit="characters"))
     assert bar.format() == PROGRESS_WIDEST
     assert bar.minimumWidth() > bar.fontMetrics().horizontalAdvance(bar.format()) + 20
-    pane.form.show_progress(Progress("merging", 12_345, 31_743))
-    assert bar.format() == "merging 12,345 / 31,743"
+    pane.form.show_progress(Progress("merging", 12_345, 31_743, unit="merges"))
+    assert bar.format() == "merging 12,345 / 31,743 merges"  # each report's own unit
+    pane.form.show_progress(Progress("pre-tokenizing", 287, 1_563, unit="bytes"))
+    assert bar.format() == "pre-tokenizing 287 / 1,563 bytes"
 
 
 def test_tiny_corpus_reports_merges_learned(qtbot, pane, state, tmp_path):
@@ -456,8 +458,7 @@ def test_files_of_one_name_in_two_folders_are_named_below_the_folder(qtbot, pane
     assert tip.startswith(f"{x}: not valid UTF-8 at byte 0")
     assert pane.file_list.problem_messages() == [
         f"{root.joinpath('y', 'b.bin').relative_to(root)}: looks like a binary file (not UTF-8, NUL byte at "
-        "offset 8); not loaded; to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes "
-        "(File ▸ Open raw bytes…)"
+        "offset 8); not loaded; to see it anyway, open its raw bytes (File ▸ Open raw bytes…)"
     ]
     if not streamed:  # a streamed corpus holds no text: Compare shows its sample, there is no file to choose
         bar = CompareSourceBar(state)
@@ -473,3 +474,63 @@ def test_files_of_one_name_in_two_folders_are_named_below_the_folder(qtbot, pane
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
         pane.file_list.reread_file(0, "gbk")
     assert pane.file_list.load_status.text() == f"{x} re-read as gbk"
+def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, state, tmp_path):
+    """After another corpus is opened, the last training's message says it came from the previous one."""
+    from tokexplorer.core.bpe import train_bpe
+
+    big = tmp_path / "big30.txt"
+    big.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    other, more = tmp_path / "other.txt", tmp_path / "more.txt"
+    other.write_text("something else\n", encoding="utf-8")
+    more.write_text("and more\n", encoding="utf-8")
+    load(qtbot, pane, [big])
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as done:
+        pane.start_training(algorithm="bpe", vocab_size=4096)
+    message = done.args[0].message
+    expected, _ = train_bpe([big.read_text(encoding="utf-8")], vocab_size=4096, pattern="gpt2")
+    n = len(expected.merges)
+    assert message.startswith(f"learned {n} of 3840 requested merges; vocab {n + 256}: no pair of tokens is left")
+    assert pane.form.train_message.text() == message
+    load(qtbot, pane, [other, more])
+    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    load(qtbot, pane, [other])  # still not the one trained on: said once, not twice
+    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    load(qtbot, pane, [big])  # the same file again: the message as it was
+    assert pane.form.train_message.text() == message
+
+
+def test_sentencepiece_user_defined_symbols_as_on_the_command_line(qtbot, pane, state, tmp_path):
+    """The Corpus tab offers SentencePiece's user-defined symbols (named as in its dialog); the model
+    is the one ``train --algorithm sp-bpe --special <sep>`` trains: the same pieces, <sep> whole."""
+    import sentencepiece as spm
+
+    from tokexplorer.cli import main
+    from tokexplorer.core.backends import SentencePieceTokenizer
+
+    path = tmp_path / "sep.txt"
+    path.write_text("the cat sat<sep>on the mat\nthe dog<sep>ate the log\n" * 10, encoding="utf-8")
+    load(qtbot, pane, [path])
+    pane.form.set_algorithm("sp-bpe")
+    assert pane.form.specials_edit.isEnabled() and pane.form.specials_label.text() == "User-defined symbols:"
+    pane.form.specials_edit.setText("<sep>")
+    from PySide6.QtWidgets import QLabel as Label
+
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    dialog = SPTrainDialog(["x"])  # the Compare tab's dialog: the same name and meaning
+    qtbot.addWidget(dialog)
+    assert "User-defined symbols:" in [w.text() for w in dialog.findChildren(Label)]
+    assert dialog.symbols_edit.toolTip() == pane.form.specials_edit.toolTip()
+    assert pane.form.specials_edit.toolTip().startswith("SentencePiece's user_defined_symbols: pieces always kept")
+    with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
+        pane.start_training(vocab_size=40)
+    tok = blocker.args[0].tokenizer
+    model = tmp_path / "cli.model"
+    args = ["train", str(path), "--algorithm", "sp-bpe", "--vocab-size", "40", "--special", "<sep>", "-o", str(model)]
+    assert main(args) == 0
+    ref = spm.SentencePieceProcessor(model_file=str(model))
+    assert [tok.piece(i) for i in range(tok.vocab_size)] == [ref.id_to_piece(i) for i in range(ref.get_piece_size())]
+    sep = ref.piece_to_id("<sep>")
+    assert ref.is_unknown(sep) is False and tok.user_defined_symbols == {"<sep>": sep} == {"<sep>": 3}
+    assert b"<sep>" in [bytes(t.bytes) for t in tok.tokenize("cat<sep>dog").tokens]  # kept whole
+    assert SentencePieceTokenizer.from_file(model).user_defined_symbols == {"<sep>": 3}

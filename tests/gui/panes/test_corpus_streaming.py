@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tokexplorer.cli import main as cli_main
+from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import load_bpe, load_corpus
 from tokexplorer.gui.models.corpus_model import COL_LINES
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
@@ -59,7 +60,7 @@ def test_a_streamed_folder_fills_the_list_without_holding_text(qtbot, folder):
     )
     assert pane.file_list.load_status.text() == "3 files loaded"
     assert pane.file_list.cancel_load_button.isHidden() and pane.file_list.load_progress.isHidden()
-    assert corpus.sample == whole.files[0].text + whole.files[1].text + whole.files[2].text
+    assert corpus.sample == (whole.files[0].text, whole.files[1].text, whole.files[2].text)
 
 
 def test_cancel_keeps_the_corpus_shown(qtbot, folder, tmp_path):
@@ -142,7 +143,7 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
     assert corpus.n_bytes == 6163
     note = "sample: first 4,660 characters of 6.0 KiB, 3 files"
     assert corpus.sample_note == note
-    assert window.state.sample_text == corpus.sample
+    assert window.state.sample_text == "".join(corpus.sample)
     said = f"ⓘ this text is a {note} (the corpus is streamed)"
     assert window.compare_pane.sample_note.text() == said and not window.compare_pane.sample_note.isHidden()
     inspector_notes = [w.text() for w in window.bytes_pane.findChildren(type(window.compare_pane.sample_note))]
@@ -153,27 +154,26 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
 
 def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
     from tokexplorer.core.backends import BPETokenizer
-    from tokexplorer.core.bpe import train_bpe
     from tokexplorer.gui.panes.granularity_pane import GranularityPane
     from tokexplorer.gui.panes.merge_diff_pane import MergeDiffPane
 
     state = AppState()
     pane = streaming_pane(qtbot, state)
     corpus, _ = open_streamed(qtbot, pane, folder)
-    bpe, _ = train_bpe([corpus.sample], vocab_size=300, pattern="gpt2")
+    bpe, _ = train_bpe(list(corpus.sample), vocab_size=300, pattern="gpt2")
     state.set_bpe(bpe)
     state.set_tokenizers([BPETokenizer(bpe)])
     granularity = GranularityPane(state)
     qtbot.addWidget(granularity)
     granularity.show()
     qtbot.waitUntil(lambda: granularity.report is not None, timeout=60_000)
-    assert granularity.report.chars == len(corpus.sample) == corpus.n_chars  # the sample is all of this one
+    assert granularity.report.chars == sum(map(len, corpus.sample)) == corpus.n_chars  # the sample is all of this one
     assert granularity.info.text().endswith(f"Measured on the corpus {corpus.sample_note} (the corpus is streamed).")
     diff = MergeDiffPane(state)
     qtbot.addWidget(diff)
     worker = diff.train_side("b")
     assert diff.labels["b"].text() == (
-        f"training vocab {diff.vocab_spins['b'].value()}, {diff.pattern_combos['b'].currentData()} pre-tokenizer "
+        f"training vocab {diff.vocab_spins['b'].value()}, {diff.pattern_combos['b'].currentData()} pattern "
         f"on the corpus {corpus.sample_note} (the corpus is streamed)…"
     )
     assert worker.wait(60)
@@ -195,8 +195,11 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
     assert pane.corpus.streamed and window.state.bpe is not None
     note = pane.corpus.sample_note
     assert pane.sample_note == f"trained on the corpus {note} (the corpus is streamed)"
-    assert pane.form.train_message.text().startswith(  # the pairs of the small sample run out before 512
-        "At startup tokexplorer trained a byte-level BPE (vocab 373) and a SentencePiece BPE (215 pieces) "
+    # the pairs of the small sample run out before 512; each file its own text (joined: 373, the
+    # "\r\n" ending en.txt would meet zh.txt's first character)
+    assert train_bpe(list(pane.corpus.sample), vocab_size=512, pattern="gpt2")[0].vocab_size == 374
+    assert pane.form.train_message.text().startswith(
+        "At startup tokexplorer trained a byte-level BPE (vocab 374) and a SentencePiece BPE (215 pieces) "
         f"on the corpus {note} (streamed), so every tab has something to show."
     )
     other = folder.parent / "other.txt"  # another corpus: the message no longer says it was trained on this
@@ -227,3 +230,35 @@ def test_a_streamed_corpus_in_two_encodings_trains_each_file_with_its_codec(qtbo
     with qtbot.waitSignal(pane.training_finished, timeout=60_000) as done:  # SentencePiece takes the sample
         assert pane.start_training(algorithm="sp-bpe", auto_fit=True) is not None
     assert done.args[0].message.endswith(f"; trained on the corpus {corpus.sample_note} (the corpus is streamed)")
+
+
+def test_sentencepiece_too_large_names_the_sample_it_trained_on(qtbot, folder, monkeypatch):
+    """SentencePiece trains on a streamed corpus's sample: its "at most N pieces" is the sample's, and says so
+    (in the Corpus tab's offer and in the Compare tab's training dialog)."""
+    from tokexplorer.core.backends import VocabTooLargeError
+    from tokexplorer.core.training import TrainingRequest, train_iter
+    from tokexplorer.core.types import run_to_end
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    pane = streaming_pane(qtbot)
+    corpus, _ = open_streamed(qtbot, pane, folder)
+    with pytest.raises(VocabTooLargeError) as refused:  # the library's limit on the sample's texts
+        run_to_end(train_iter(TrainingRequest(algorithm="sp-bpe", vocab_size=5000, texts=list(corpus.sample))))
+    limit = refused.value.max_vocab_size
+    questions: list[str] = []
+    monkeypatch.setattr(pane, "_confirm", lambda title, text: questions.append(text) or False)
+    with qtbot.waitSignal(pane.training_failed, timeout=60_000) as failed:
+        pane.start_training(algorithm="sp-bpe", vocab_size=5000)
+    said = (
+        "vocab 5,000 is too large for what SentencePiece trained on, the corpus sample: first 4,660 characters "
+        f"of 6.0 KiB, 3 files (the corpus is streamed): it can make at most {limit:,} pieces from it"
+    )
+    assert questions == [f"{said}. Train with {limit:,}?"] and failed.args[0] == said
+    dialog = SPTrainDialog(list(corpus.sample), sample_note=corpus.sample_note)
+    qtbot.addWidget(dialog)
+    assert dialog.windowTitle() == f"Train SentencePiece on the corpus {corpus.sample_note} (the corpus is streamed)"
+    dialog.model_combo.setCurrentIndex(dialog.model_combo.findData("bpe"))
+    dialog.vocab_spin.setValue(5000)
+    assert dialog.start_training().wait(60)
+    qtbot.waitUntil(lambda: dialog.fix_button.isVisibleTo(dialog), timeout=10_000)
+    assert dialog.problems_label.text() == f"⚠ {said}"

@@ -84,10 +84,65 @@ def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
         pane.show()
     assert pane.models["a"] is a
     b = pane.models["b"]
-    assert b.pattern_name == "cl100k" and b.name == f"trained here: vocab {a.vocab_size}, cl100k"
+    assert b.pattern_name == "cl100k" and b.name == "trained here on the corpus"
     assert pane.vocab_spins["b"].value() == b.vocab_size  # the size it reached on this small corpus
+    # the label gives the size reached (the spin box's), and why it is not the one asked for
+    assert (a.vocab_size, b.vocab_size) == (293, 291)
+    assert pane.labels["b"].text() == (
+        "trained here on the corpus · cl100k pattern · vocab 291 · 35 merges · asked for vocab 293: "
+        "learned 35 of 37 requested merges; vocab 291: no pair of tokens is left to merge"
+    )
+    assert pane.labels["a"].text() == "custom BPE · gpt2 pattern · vocab 293 · 37 merges"
     assert pane.summary.text().startswith("They first diverge at rank")
     # once a side is set, showing the pane again changes nothing
     pane.hide()
     pane.show()
     assert pane.models["b"] is b
+
+
+def test_a_side_trained_here_says_the_size_it_reached(qtbot):
+    """Asked for more than the corpus has pairs for: the label, the spin box and the note agree."""
+    from pathlib import Path
+
+    from tokexplorer.core.io import Corpus, decode_file_bytes
+
+    text = "abab cdcd\n"
+    state = AppState()
+    state.set_corpus(Corpus((decode_file_bytes(text.encode(), path=Path("t.txt")),), ()))
+    pane = MergeDiffPane(state)
+    qtbot.addWidget(pane)
+    pane.vocab_spins["b"].setValue(899)
+    pane.pattern_combos["b"].setCurrentIndex(pane.pattern_combos["b"].findData("cl100k"))
+    assert pane.train_side("b").wait(30)
+    qtbot.waitUntil(lambda: pane.models["b"] is not None, timeout=10_000)
+    b = pane.models["b"]
+    assert [m.merged for m in b.merges] == [b"ab", b"cd", b" cd", b" cdcd", b"abab"]  # then no pair is left
+    assert pane.vocab_spins["b"].value() == b.vocab_size == 261
+    assert pane.labels["b"].text() == (
+        "trained here on the corpus · cl100k pattern · vocab 261 · 5 merges · asked for vocab 899: "
+        "learned 5 of 643 requested merges; vocab 261: no pair of tokens is left to merge"
+    )
+
+
+def test_a_rank_file_is_named_by_its_pattern(qtbot, tmp_path):
+    """A rank file whose sidecar gives Llama 3's split pattern: "llama3 pattern", as its column says."""
+    import base64
+    import json
+
+    from tokexplorer.core.analysis import bpe_of_tokenizer
+    from tokexplorer.core.backends import load_tokenizer
+    from tokexplorer.core.text import PUBLISHED_PATTERNS
+    from tokexplorer.gui.widgets.merge_table_view import model_title
+
+    ranks = [bytes([i]) for i in range(256)] + [b"ab", b"abab"]
+    path = tmp_path / "tokenizer.model"
+    path.write_text("".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(ranks)))
+    (tmp_path / "tokenizer.model.json").write_text(json.dumps({"pat_str": PUBLISHED_PATTERNS["llama3"]}))
+    tok = load_tokenizer(str(path))
+    assert " · llama3 pattern · 258 tokens" in tok.description
+    assert model_title(bpe_of_tokenizer(tok)).startswith("tokenizer.model (tiktoken) · llama3 pattern · vocab 258 ")
+    pane = MergeDiffPane(AppState())
+    qtbot.addWidget(pane)
+    assert pane.load_spec("b", str(path)).wait(30)
+    qtbot.waitUntil(lambda: pane.models["b"] is not None, timeout=10_000)
+    assert pane.labels["b"].text() == "tokenizer.model (tiktoken) · llama3 pattern · vocab 258 · 2 merges"

@@ -295,9 +295,9 @@ def test_pane_merge_tree_of_selected_merge(pane):
     assert pane.tree_label.text().startswith("token 259 «␣the» (4 bytes) is built by 3 merges, 3 levels deep")
     assert pane.tree.box_texts()[0] == ("␣the", "#3")
     # from another pane, by bytes
-    pane.state.token_tree_requested.emit(" 你们好".encode())
+    pane.state.token_tree_requested.emit(" 你们好".encode(), "")
     assert pane.tree.tree.rank == 22 and pane.details.currentIndex() == 0
-    pane.state.token_tree_requested.emit(b"zz")
+    pane.state.token_tree_requested.emit(b"zz", "")
     assert pane.tree_label.text() == "7A 7A is not a token of custom BPE"
 
 
@@ -386,10 +386,10 @@ def test_token_tree_from_another_pane_selects_its_merge(pane):
     """A token double-clicked in the compare pane: the table selects the merge that
     builds it (not the merge selected before); a single byte clears the selection."""
     assert pane.jump_to_rank(3)
-    pane.state.token_tree_requested.emit(" 你们好".encode())
+    pane.state.token_tree_requested.emit(" 你们好".encode(), "")
     assert pane.selected_rank() == 22
     assert pane.view.selectionModel().selectedRows()[0].row() == pane.model.row_of_rank(22)
-    pane.state.token_tree_requested.emit(b"t")
+    pane.state.token_tree_requested.emit(b"t", "")
     assert pane.selected_rank() is None and not pane.view.selectionModel().selectedRows()
     assert pane.tree.tree is not None  # the tree of the byte token is still drawn
 

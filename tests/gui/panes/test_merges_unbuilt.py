@@ -143,7 +143,7 @@ def test_pane_shows_the_row_its_filter_and_a_tree_that_says_whole_chunk_only(qtb
     assert messages[-1] == "token 258 (61 62 61 62): no merge builds it; emitted only whole"
     assert pane.selected_rank() is None
     # a token asked for from another pane (double-click in Compare) says the same
-    state.token_tree_requested.emit(b"abab")
+    state.token_tree_requested.emit(b"abab", "")
     assert pane.tree_label.text().startswith("token 258 «abab» (4 bytes) is built by no merge")
 
 

@@ -43,6 +43,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
         write_tiktoken_export,
         write_tokenizer_json,
     )
+    from tokexplorer.core.text import pattern_name_of
 
     kind, arg = parse_spec(ns.spec)
     if kind == "path" and sniff_path(arg).format == "wordpiece":
@@ -72,7 +73,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
     else:
         written = write_gpt2_export(bpe, ns.output)
         if bpe.pattern_name != "gpt2":
-            shown = bpe.pattern_name or "a custom one"
+            shown = pattern_name_of(bpe.pat_str) or "a custom one"
             note(
                 f"the model's split pattern is {shown}, but vocab.json + merges.txt carry no pattern: "
                 "readers split text as GPT-2 does (tokenizers' ByteLevel), so ids can differ "

@@ -104,17 +104,18 @@ class GranularityReport:
         }  # fmt: skip
 
 
-def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[str, str]:
+def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[list[str], list[str]]:
     """Each text cut at the first line end after ``train_fraction`` of its characters.
 
     Returns:
-        ``(first parts joined, rests joined)``.
+        ``(first parts, rests)``: one of each per text, in order (never joined:
+        each file stays its own text, so nothing is counted across a file's end).
 
     Raises:
         InputError: ``train_fraction`` not in (0, 1].
 
     >>> split_heldout(["a\\nb\\n", "c\\nd\\ne\\nf\\n"], 0.5)
-    ('a\\nc\\nd\\n', 'b\\ne\\nf\\n')
+    (['a\\n', 'c\\nd\\n'], ['b\\n', 'e\\nf\\n'])
     """
     if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
         raise InputError(f"--train-fraction must be above 0 and at most 1, not {train_fraction!r}")
@@ -126,7 +127,7 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[str, str
         end = len(text) if end < 0 else end + 1
         firsts.append(text[:end])
         rests.append(text[end:])
-    return "".join(firsts), "".join(rests)
+    return firsts, rests
 
 
 #: Texts are measured in blocks of about this many characters, cut at line ends, so
@@ -154,14 +155,16 @@ class _Counts:
     bytes: Counter[int]
 
 
-def _count(text: str, cancel: Callable[[], bool] | None) -> _Counts:
+def _count(texts: Sequence[str], cancel: Callable[[], bool] | None) -> _Counts:
+    """The words, characters and bytes of ``texts``, each text on its own (a word never runs across two)."""
     counts = _Counts(Counter(), Counter(), Counter())
-    for block in _blocks(text):
-        counts.words.update(_WORDS.findall(block))
-        counts.chars.update(block)
-        counts.bytes.update(block.encode("utf-8"))
-        if cancel is not None and cancel():
-            raise Cancelled("granularity cancelled")
+    for text in texts:
+        for block in _blocks(text):
+            counts.words.update(_WORDS.findall(block))
+            counts.chars.update(block)
+            counts.bytes.update(block.encode("utf-8"))
+            if cancel is not None and cancel():
+                raise Cancelled("granularity cancelled")
     return counts
 
 
@@ -195,7 +198,9 @@ def granularity_iter(
     report per level done; returns the :class:`GranularityReport`).
 
     Args:
-        texts: the corpus (the files' texts, in order).
+        texts: the corpus (the files' texts, in order); each text is measured
+            on its own, so the counts are the sums of the files' counts (nothing is
+            counted across the end of one file and the start of the next).
         tokenizers: the subword levels, one row each.
         train_fraction: the share of the corpus (characters, cut at a line
             end) the held-out rates build their vocabularies on.
@@ -206,32 +211,41 @@ def granularity_iter(
         InputError: a bad ``train_fraction``, or the corpus is empty.
         Cancelled: ``cancel()`` returned True.
     """
-    text = "".join(texts)
-    if not text:
+    n_chars = sum(len(t) for t in texts)
+    if not n_chars:
         raise InputError("nothing to measure: the corpus is empty")
     train, rest = split_heldout(texts, train_fraction)
     total = 3 + len(tokenizers)
-    yield Progress("granularity", 0, total, "word, character and byte levels")
-    levels = _base_levels(_count(train, cancel), _count(rest, cancel), len(text))
+    yield Progress("granularity", 0, total, "word, character and byte levels", unit="levels")
+    levels = _base_levels(_count(train, cancel), _count(rest, cancel), n_chars)
     errors: list[tuple[str, str]] = []
     for k, tok in enumerate(tokenizers):
         if cancel is not None and cancel():
             raise Cancelled("granularity cancelled")
-        yield Progress("granularity", 3 + k, total, tok.name)
+        yield Progress("granularity", 3 + k, total, tok.name, unit="levels")
         try:
-            n = count_tokens(tok, text, special=special, cancel=cancel)
-            unknown = None
-            if rest:
-                held = tok.tokenize(rest, special=special).tokens
-                unknown = sum(1 for t in held if t.unknown) / len(held) if held else None
+            n = sum(count_tokens(tok, t, special=special, cancel=cancel) for t in texts if t)
+            unknown = _unknown_rate(tok, rest, special)
         except Cancelled:
             raise
         except Exception as exc:  # noqa: BLE001 - one tokenizer's failure is a row's error, not the report's
             errors.append((tok.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
             continue
-        levels.append(Level("subword", tok.name, tok.vocab_size, n, len(text) / n if n else None, unknown))
-    yield Progress("granularity", total, total)
-    return GranularityReport(len(text), len(text.encode("utf-8")), len(train), len(rest), levels, errors)
+        levels.append(Level("subword", tok.name, tok.vocab_size, n, n_chars / n if n else None, unknown))
+    yield Progress("granularity", total, total, unit="levels")
+    n_bytes = sum(len(t.encode("utf-8")) for t in texts)
+    return GranularityReport(n_chars, n_bytes, sum(map(len, train)), sum(map(len, rest)), levels, errors)
+
+
+def _unknown_rate(tok: Tokenizer, rests: Sequence[str], special: SpecialPolicy) -> float | None:
+    """The share of the held-out parts' tokens (each part tokenized on its own) that are unknown."""
+    held = unknown = 0
+    for part in rests:
+        if part:
+            tokens = tok.tokenize(part, special=special).tokens
+            held += len(tokens)
+            unknown += sum(1 for t in tokens if t.unknown)
+    return unknown / held if held else None
 
 
 def _applied_ranks(chunk: bytes, ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:

@@ -418,7 +418,7 @@ def corpus_stats_iter(
                 for label, g in bscripts.items():
                     by_script.setdefault(label, GroupStats()).add(g)
                 done += btotal.bytes
-                yield Progress("statistics", done, grand, tok.name)
+                yield Progress("statistics", done, grand, tok.name, unit="bytes")
         except Cancelled:
             raise
         except TokexplorerError as exc:

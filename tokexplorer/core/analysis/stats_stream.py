@@ -134,7 +134,7 @@ def streamed_stats_iter(
                 while True:
                     p = next(steps)
                     if isinstance(p, Progress):  # (a piece's tokenizers done so far: not the corpus's)
-                        yield Progress("statistics", min(grand, base + p.done), grand, p.message)
+                        yield Progress("statistics", min(grand, base + p.done), grand, p.message, unit="bytes")
             except StopIteration as stop:
                 got: CorpusStats = stop.value
             finally:

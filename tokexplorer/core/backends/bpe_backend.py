@@ -21,7 +21,7 @@ from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_speci
 from tokexplorer.core.backends.compiled import CompiledCore, compile_ranks
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.text import CleanText
+from tokexplorer.core.text import CleanText, pattern_label
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -120,14 +120,7 @@ class BPETokenizer(Tokenizer):
     @property
     def description(self) -> str:
         """``"custom BPE · gpt2 pattern · 4,096 tokens"`` (the name first)."""
-        pat = self.bpe.pattern_name
-        if pat == "none":
-            pat_text = "no pre-tokenizer"
-        elif pat:
-            pat_text = f"{pat} pattern"
-        else:
-            pat_text = "custom pattern"
-        return f"{self.name} · {pat_text} · {self.vocab_size:,} tokens"
+        return f"{self.name} · {pattern_label(self.bpe.pat_str)} · {self.vocab_size:,} tokens"
 
     @property
     def vocab_size(self) -> int:

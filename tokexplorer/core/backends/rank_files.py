@@ -32,7 +32,7 @@ from pathlib import Path
 import regex
 
 from tokexplorer.core.errors import InputError, ModelFormatError
-from tokexplorer.core.text import PATTERNS
+from tokexplorer.core.text import PUBLISHED_PATTERNS
 
 __all__ = [
     "KNOWN_RANK_FILES",
@@ -50,19 +50,9 @@ class PatternNeededError(InputError):
     """A rank file that is not a published one was loaded without a split pattern."""
 
 
-#: Split patterns of published rank files, by the name ``--pattern`` takes.
-#: ``llama3``: ``Tokenizer.pat_str`` of llama-models 0.3 ``llama3/tokenizer.py``;
-#: ``qwen``: ``PAT_STR`` of dashscope 2.0 ``tokenizers/qwen_tokenizer.py`` (Qwen's
-#: own tokenization code: one digit per chunk); ``whisper``: the ``pat_str`` of
-#: ``get_encoding`` in openai-whisper 20250625 ``whisper/tokenizer.py`` (GPT-2's
-#: original pattern). Llama 4's ``O200K_PATTERN`` is o200k's, character for character.
-RANK_PATTERNS: dict[str, str] = {name: pat for name, pat in PATTERNS.items() if pat is not None} | {
-    "llama3": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
-    r"|\s*[\r\n]+|\s+(?!\S)|\s+",
-    "qwen": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
-    r"|\s*[\r\n]+|\s+(?!\S)|\s+",
-    "whisper": r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
-}
+#: Split patterns of published rank files, by the name ``--pattern`` takes (the
+#: published patterns of :data:`~tokexplorer.core.text.pretokenize.PUBLISHED_PATTERNS`).
+RANK_PATTERNS: dict[str, str] = PUBLISHED_PATTERNS
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -228,8 +218,7 @@ class RankSetup:
     """How a rank file is to be read, and why.
 
     Attributes:
-        pattern_name: ``"llama3"``, ``"cl100k"``..., or ``"custom"``.
-        pat_str: the split pattern.
+        pat_str: the split pattern (named by :func:`~tokexplorer.core.text.pretokenize.pattern_label`).
         special_tokens: special token text -> id.
         label: what the file is (``"Llama 3"``, ``"sidecar m.tiktoken.json"``) or None.
         notes: one line each, for the description.
@@ -237,7 +226,6 @@ class RankSetup:
             pattern over a published file's), to be said when it loads.
     """
 
-    pattern_name: str
     pat_str: str
     special_tokens: dict[str, int]
     label: str | None
@@ -318,11 +306,10 @@ def rank_file_setup(
         specials = known.specials(n_ranks) if known is not None else side[1] if side is not None else {}
     elif side is not None:
         pat_str, specials = side
-        name = next((n for n, p in RANK_PATTERNS.items() if p == pat_str), "custom")
         label = label or f"sidecar {path.name}.json"
         notes.append(f"pattern and special tokens from {path.name}.json")
     elif known is not None:
-        name, pat_str, specials = known.pattern, RANK_PATTERNS[known.pattern], known.specials(n_ranks)
+        pat_str, specials = RANK_PATTERNS[known.pattern], known.specials(n_ranks)
     else:
         raise PatternNeededError(
             f"{path.name} is a rank file that is not a published one, and rank files carry no split "
@@ -332,4 +319,4 @@ def rank_file_setup(
         specials = dict(special_tokens)
     elif known is None and side is None:
         notes.append("no special tokens (a rank file does not list them)")
-    return RankSetup(name, pat_str, specials, label, tuple(notes), tuple(overrides))
+    return RankSetup(pat_str, specials, label, tuple(notes), tuple(overrides))

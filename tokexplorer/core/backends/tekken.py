@@ -28,7 +28,6 @@ import os
 from pathlib import Path
 
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.backends.rank_files import RANK_PATTERNS
 from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 from tokexplorer.core.backends.tiktoken_registry import first_line, import_tiktoken
 from tokexplorer.core.errors import ModelFormatError
@@ -148,5 +147,4 @@ def load_tekken(path: str | os.PathLike[str]) -> TekkenTokenizer:
         raise ModelFormatError(f"{p.name}: tiktoken rejected the tekken vocabulary: {first_line(exc)}") from None
     cut = f" · vocab cut to {inner:,} of {len(vocab):,}" if inner < len(vocab) else ""
     notes = f"tekken {version} · special ids 0-{n_special - 1} ({special_source}){cut}"
-    label = next((n for n, pat in RANK_PATTERNS.items() if pat == pattern), "tekken")
-    return TekkenTokenizer(enc, source=notes, source_file=p.absolute(), pattern_label=label)
+    return TekkenTokenizer(enc, source=notes, source_file=p.absolute())

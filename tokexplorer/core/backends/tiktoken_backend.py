@@ -39,7 +39,7 @@ from tokexplorer.core.errors import (
     ModelFormatError,
     SpecialTokenError,
 )
-from tokexplorer.core.text import CleanText, name_of_pattern
+from tokexplorer.core.text import CleanText, pattern_label, pattern_name_of
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -136,8 +136,6 @@ class TiktokenTokenizer(Tokenizer):
             "tiktoken" then name the tokenizer (``"o200k_base.tiktoken (tiktoken)"``).
         name: display name instead of those (``"tiktoken cl100k_base"`` for an
             encoding by name).
-        pattern_label: the split pattern's name for :attr:`pattern_name` when it
-            is not one of :data:`tokexplorer.core.text.PATTERNS` (``"llama3"``).
 
     Raises:
         InputError, BackendUnavailableError: as :func:`load_tiktoken_encoding`.
@@ -155,7 +153,6 @@ class TiktokenTokenizer(Tokenizer):
         source: str | None = None,
         source_file: PurePath | None = None,
         name: str | None = None,
-        pattern_label: str | None = None,
     ) -> None:
         if isinstance(encoding, str):
             encoding = load_tiktoken_encoding(encoding)
@@ -164,7 +161,6 @@ class TiktokenTokenizer(Tokenizer):
         self._source = source
         self.source_file = source_file
         self._own_name = name
-        self._pattern_label = pattern_label
         self._special_re: regex.Pattern[str] | None = None
         self._special_ids: frozenset[int] = frozenset(self._parts.special_tokens.values())
 
@@ -227,7 +223,6 @@ class TiktokenTokenizer(Tokenizer):
             source=" · ".join(setup.notes) or None,
             source_file=p.absolute(),
             name=name,
-            pattern_label=setup.pattern_name,
         )
         tok.load_notes = setup.overrides
         return tok
@@ -250,11 +245,9 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def pattern_name(self) -> str | None:
-        """Name of the split pattern (``"cl100k"``, ``"gpt2"``, ``"llama3"``...), None if it has none."""
-        own = name_of_pattern(self._parts.pat_str)
-        if own is None and self._pattern_label != "custom":
-            return self._pattern_label
-        return own
+        """Name of the split pattern (``"cl100k"``, ``"gpt2"``, ``"llama3"``...: :func:`pattern_name_of`),
+        None for a pattern of no published tokenizer."""
+        return pattern_name_of(self._parts.pat_str)
 
     @property
     def split_unicode(self) -> str:
@@ -269,8 +262,7 @@ class TiktokenTokenizer(Tokenizer):
         """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
         first; a ranks file's ends with where its pattern came from, e.g.
         ``" · Llama 3 ranks (recognised by SHA-256)"``)."""
-        pat = self.pattern_name
-        pat_text = f"{pat} pattern" if pat else "custom pattern"
+        pat_text = pattern_label(self._parts.pat_str)
         src = f" · {self._source}" if self._source else ""
         return f"{self.name} · {pat_text} · {self.vocab_size:,} tokens{src}"
 

@@ -98,6 +98,8 @@ def pool_map(
     sizes: list[int],
     phase_total: int,
     cancel: Callable[[], bool] | None,
+    *,
+    unit: str,
 ) -> Generator[Progress, None, tuple[Counter, int]]:
     """Run ``fn(*job)`` for every job in ``workers`` processes, two tasks per
     worker in flight, and sum the ``(Counter, n_special)`` they return.
@@ -109,9 +111,10 @@ def pool_map(
         sizes: each job's size in the unit of the progress (bytes or characters).
         phase_total: the sum of ``sizes``.
         cancel: polled every 0.1 s; True stops the pool and raises :class:`Cancelled`.
+        unit: what ``sizes`` count (``"bytes"`` or ``"characters"``), for the progress.
 
     Yields:
-        Progress("pre-tokenizing", size done, ``phase_total``) as jobs finish.
+        Progress("pre-tokenizing", size done, ``phase_total``, ``unit``) as jobs finish.
 
     Returns:
         ``(Counter chunk -> count, special token spellings cut out)``.
@@ -145,7 +148,7 @@ def pool_map(
                     nxt = next(it, None)
                     if nxt is not None:
                         pending[pool.submit(fn, *jobs[nxt])] = nxt
-                yield Progress("pre-tokenizing", done, phase_total)
+                yield Progress("pre-tokenizing", done, phase_total, unit=unit)
         except BaseException:
             for fut in pending:
                 fut.cancel()

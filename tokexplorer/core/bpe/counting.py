@@ -305,7 +305,8 @@ def count_texts(
         flush()
         try:
             return (yield from pool_map(
-                [(j[0], pat_str, specials) for j in jobs], _count_batch, workers, sizes, total, cancel
+                [(j[0], pat_str, specials) for j in jobs], _count_batch, workers, sizes, total, cancel,
+                unit="characters",
             ))
         except BrokenProcessPool:
             pass  # e.g. a main script without the __main__ guard: count here instead
@@ -322,7 +323,7 @@ def count_texts(
             done += len(piece)
             if cancel is not None and cancel():
                 raise Cancelled("training cancelled")
-            yield Progress("pre-tokenizing", done, total)
+            yield Progress("pre-tokenizing", done, total, unit="characters")
     return counts, n_special
 
 
@@ -425,7 +426,7 @@ def count_files(
         tasks = [([jobs[i] for i in b],) for b in batches]
         task_sizes = [sum(sizes[i] for i in b) for b in batches]
         try:
-            return (yield from pool_map(tasks, count_file_ranges, workers, task_sizes, total, cancel))
+            return (yield from pool_map(tasks, count_file_ranges, workers, task_sizes, total, cancel, unit="bytes"))
         except BrokenProcessPool:
             pass  # e.g. a main script without the __main__ guard: count here instead
     counts: Counter = Counter()
@@ -438,5 +439,5 @@ def count_files(
         done += size
         if cancel is not None and cancel():
             raise Cancelled("training cancelled")
-        yield Progress("pre-tokenizing", done, total)
+        yield Progress("pre-tokenizing", done, total, unit="bytes")
     return counts, n_special

@@ -201,7 +201,7 @@ def _run_tasks(
     import distributed
 
     total = sum(sizes)
-    yield Progress("pre-tokenizing", 0, total)
+    yield Progress("pre-tokenizing", 0, total, unit="bytes")
     tasks = plan_tasks(sizes, sum(client.nthreads().values()))
     futures = client.map(_count_ranges, [jobs[t.start : t.stop] for t in tasks], pure=False)
     size_of = {f.key: sum(sizes[t.start : t.stop]) for f, t in zip(futures, tasks)}
@@ -216,7 +216,7 @@ def _run_tasks(
             fut.release()
             if cancel is not None and cancel():
                 raise Cancelled("counting cancelled")
-            yield Progress("pre-tokenizing", done, total)
+            yield Progress("pre-tokenizing", done, total, unit="bytes")
     except BaseException:
         client.cancel(futures)
         raise

@@ -110,14 +110,14 @@ def _merge_phase(box: list[dict], job: _Run) -> Generator[Progress, None, tuple[
     state.add_words(box.pop(), job.cancel)
     if not n_chunks:
         raise TrainingError("nothing to train on: the text is empty")
-    yield Progress("counting", n_chunks, n_chunks)
+    yield Progress("counting", n_chunks, n_chunks, unit="chunks")
 
     state.rebuild_heap()
     merges: list[MergeRecord] = []
     n_new_tokens = 0
     n_requested, cancel = job.n_requested, job.cancel
     last_yield = time.perf_counter()
-    yield Progress("merging", 0, n_requested, detail=merges)
+    yield Progress("merging", 0, n_requested, detail=merges, unit="merges")
     while n_new_tokens < n_requested:
         best = state.pop_best()
         if best is None:
@@ -130,10 +130,10 @@ def _merge_phase(box: list[dict], job: _Run) -> Generator[Progress, None, tuple[
         now = time.perf_counter()
         if now - last_yield > _YIELD_SECONDS:
             last_yield = now
-            yield Progress("merging", n_new_tokens, n_requested, detail=merges)
-    yield Progress("merging", n_new_tokens, n_requested, detail=merges)
+            yield Progress("merging", n_new_tokens, n_requested, detail=merges, unit="merges")
+    yield Progress("merging", n_new_tokens, n_requested, detail=merges, unit="merges")
     state.free()
-    yield Progress("merging", n_new_tokens, n_requested, detail=merges)
+    yield Progress("merging", n_new_tokens, n_requested, detail=merges, unit="merges")
     return _finish(merges, n_new_tokens, len(state.vocab), job)
 
 
@@ -242,7 +242,7 @@ def train_bpe_iter(
             )
     else:
         counts = dict(word_counts)
-    yield Progress("counting", 0, len(counts))
+    yield Progress("counting", 0, len(counts), unit="chunks")
 
     box = [counts]  # handed over, so the chunk table is freed once the words are built
     del counts

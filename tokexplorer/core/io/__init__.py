@@ -21,6 +21,8 @@ _EXPORTS: dict[str, str] = {
     "CorpusFile": "corpus",
     "RAW": "corpus",
     "check_binary": "encodings",
+    "encoding_hint": "encodings",
+    "READ_ANYWAY": "encodings",
     "count_lines": "line_ends",
     "decode_file_bytes": "corpus",
     "line_ending_of": "line_ends",

@@ -374,16 +374,18 @@ class Corpus:
     Attributes:
         files: the files that were read, in reading order.
         errors: one line per file that was skipped (unreadable, binary), naming it by its path as given.
-        sample: a streamed corpus's first characters, in file order (files read
-            lossily left out; see :func:`~tokexplorer.core.io.streaming.stream_corpus`);
-            ``""`` for a corpus held in memory.
+        sample: a streamed corpus's first characters, one text per file in file
+            order (each file stays its own text; files read lossily and files
+            past the sample's end left out; see
+            :func:`~tokexplorer.core.io.streaming.stream_corpus`); ``()`` for a
+            corpus held in memory.
         roots: the files and folders it was opened from, as given (the window names its
             files below them: :func:`~tokexplorer.core.io.labels.file_label`).
     """
 
     files: tuple[CorpusFile, ...] = ()
     errors: tuple[str, ...] = ()
-    sample: str = ""
+    sample: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
@@ -430,7 +432,7 @@ class Corpus:
 
         n = len(self.files)
         return (
-            f"sample: first {len(self.sample):,} characters of {format_size(self.n_bytes)}, "
+            f"sample: first {sum(map(len, self.sample)):,} characters of {format_size(self.n_bytes)}, "
             f"{n:,} file{'s' if n != 1 else ''}"
         )
 
@@ -444,7 +446,7 @@ class Corpus:
         left out), or for a streamed corpus its :attr:`sample` (say so with
         :attr:`sample_note`); ``[]`` when there is none."""
         if self.streamed:
-            return [self.sample] if self.sample else []
+            return list(self.sample)
         return [f.text for f in self.files if f.text]
 
     def texts(self) -> Iterator[str]:

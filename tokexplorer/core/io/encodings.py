@@ -37,6 +37,16 @@ BINARY_MIN_BYTES = 256
 READ_ANYWAY = "to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
 
 
+def encoding_hint(codec: str) -> str:
+    """The end of the message of a file that reads only with ``codec`` given.
+
+    >>> encoding_hint("utf-16-le")
+    'to read it, give its encoding (--encoding utf-16-le)'
+    """
+    return f"to read it, give its encoding (--encoding {codec})"
+
+
+
 _TEXT_CONTROLS = frozenset(b"\t\n\x0b\x0c\r\x1b")
 # the other C0 control characters, which control_note names
 _CONTROL_CHARS = regex.compile(
@@ -360,7 +370,7 @@ def check_binary(name: str, data: bytes) -> None:
         if len(head) >= 4 and len(head) % 2 == 0 and head[parity::2].count(0) == len(head) // 2:
             raise CorpusError(
                 f"{name}: looks like {codec.upper()} text without a byte order mark (NUL at every other "
-                f"byte); not loaded; to read it, give its encoding (--encoding {codec})"
+                f"byte); not loaded; {encoding_hint(codec)}"
             )
     if nul >= 0 and not utf8:
         raise CorpusError(

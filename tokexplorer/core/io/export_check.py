@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
-from tokexplorer.core.text import to_gpt2_visible
+from tokexplorer.core.text import pattern_name_of, to_gpt2_visible
 
 __all__ = ["CHECKED_FORMATS", "ExportCheck", "check_export"]
 
@@ -80,7 +80,7 @@ def check_export(bpe: BPE) -> ExportCheck:
 
 def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
     n_special = len(bpe.special_tokens)
-    pattern = bpe.pattern_name or "a custom one"
+    pattern = pattern_name_of(bpe.pat_str) or "a custom one"
     notes = {
         "tiktoken": [f"the sidecar PATH.json holds the split pattern ({pattern}) and {n_special} special token(s)"],
         "tokenizer.json": [f"the split pattern ({pattern}) and {n_special} special token(s) are in the file"],

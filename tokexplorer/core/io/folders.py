@@ -147,7 +147,7 @@ def read_corpus(
     files, errors = collect_files(roots, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0
-    yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}")
+    yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}", unit="bytes")
     out: list[CorpusFile] = []
     for f in files:
         buf = bytearray()
@@ -161,7 +161,7 @@ def read_corpus(
                         break
                     buf += chunk
                     done += len(chunk)
-                    yield Progress("reading", done, max(total, done), str(f))
+                    yield Progress("reading", done, max(total, done), str(f), unit="bytes")
         except OSError as exc:
             errors.append(f"{f}: cannot read ({exc.strerror or exc})")
             continue

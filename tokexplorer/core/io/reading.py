@@ -214,10 +214,10 @@ def counting_files(
         try:
             while True:
                 done += next(reading)
-                yield Progress("reading", done, total, f.name)
+                yield Progress("reading", done, total, f.name, unit="bytes")
         except StopIteration as stop:
             got = stop.value
-            yield Progress("reading", before, total, f.name)
+            yield Progress("reading", before, total, f.name, unit="bytes")
         except CorpusError as exc:
             problems.append(str(exc))
             continue

@@ -9,7 +9,7 @@ held, as always. At or above it no text is held: each file is read in pieces of
 character and line counts and notes are the ones :func:`read_text_file` would
 give (the one reading rule of :mod:`tokexplorer.core.io.corpus`). The
 :class:`Corpus` keeps a sample: its first ``sample_chars`` characters
-(:data:`SAMPLE_CHARS`), in file order, for the views that show text.
+(:data:`SAMPLE_CHARS`), in file order and one text per file, for the views that show text.
 
 How a streamed file is read:
 
@@ -32,7 +32,7 @@ statistics, training on other encodings).
 >>> [(f.name, f.text, f.n_lines, f.line_ending, f.streamed) for f in corpus.files]
 [('a.txt', '', 2, 'CRLF', True), ('b.txt', '', 1, 'LF', True)]
 >>> corpus.sample, corpus.sample_note
-('one\\r\\ntw', 'sample: first 7 characters of 16 B, 2 files')
+(('one\\r\\ntw',), 'sample: first 7 characters of 16 B, 2 files')
 """
 
 from __future__ import annotations
@@ -246,7 +246,7 @@ def stream_corpus(
     if total < stream_bytes:
         read = yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel)
         return dataclasses.replace(read, errors=tuple(errors) + read.errors, roots=roots)
-    yield Progress("reading", 0, total, f"{len(files)} files")
+    yield Progress("reading", 0, total, f"{len(files)} files", unit="bytes")
     opts = _ScanOptions(encoding, keep_bom, piece_bytes, whole_bytes, sample_chars)
     events = _scan_in_child(files, opts, cancel) if in_child else _scan_all(files, opts, cancel)
     out: list[CorpusFile] = []
@@ -256,7 +256,7 @@ def stream_corpus(
         if kind == "bytes":
             n, name = value
             done += n
-            yield Progress("reading", min(done, total), total, name)
+            yield Progress("reading", min(done, total), total, name, unit="bytes")
         elif kind == "error":
             errors.append(value)
         else:
@@ -264,7 +264,7 @@ def stream_corpus(
             out.append(f)
             sample.append(head)
             yield f
-    return Corpus(tuple(out), tuple(errors), sample="".join(sample), roots=roots)
+    return Corpus(tuple(out), tuple(errors), sample=tuple(part for part in sample if part), roots=roots)
 
 
 @dataclasses.dataclass(frozen=True)

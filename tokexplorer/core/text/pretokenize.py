@@ -76,6 +76,21 @@ PATTERNS: dict[str, str | None] = {
 
 PATTERN_NAMES: tuple[str, ...] = tuple(PATTERNS)
 
+#: Split patterns of published tokenizers, by name: the three above and those of
+#: published rank files. ``llama3``: ``Tokenizer.pat_str`` of llama-models 0.3
+#: ``llama3/tokenizer.py``; ``qwen``: ``PAT_STR`` of dashscope 2.0
+#: ``tokenizers/qwen_tokenizer.py`` (Qwen's own tokenization code: one digit per
+#: chunk); ``whisper``: the ``pat_str`` of ``get_encoding`` in openai-whisper
+#: 20250625 ``whisper/tokenizer.py`` (GPT-2's original pattern). Llama 4's
+#: ``O200K_PATTERN`` is o200k's, character for character.
+PUBLISHED_PATTERNS: dict[str, str] = {name: pat for name, pat in PATTERNS.items() if pat is not None} | {
+    "llama3": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+",
+    "qwen": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"
+    r"|\s*[\r\n]+|\s+(?!\S)|\s+",
+    "whisper": r"'s|'t|'re|'ve|'m|'ll|'d| ?\p{L}+| ?\p{N}+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+",
+}
+
 
 def pattern_string(name: str) -> str | None:
     """Return the regex source of a named pattern (None for ``"none"``).
@@ -108,6 +123,34 @@ def name_of_pattern(pat_str: str | None) -> str | None:
         if pat == pat_str:
             return name
     return None
+
+
+def pattern_name_of(pat_str: str | None) -> str | None:
+    """The name of a split pattern string: one of :data:`PUBLISHED_PATTERNS`
+    (``"gpt2"``, ``"cl100k"``, ``"o200k"``, ``"llama3"``, ``"qwen"``, ``"whisper"``),
+    ``"none"`` for no pattern (None: the whole text is one chunk), or None for
+    any other regular expression.
+
+    >>> pattern_name_of(PUBLISHED_PATTERNS["llama3"]), pattern_name_of(None), pattern_name_of(r"\\w+")
+    ('llama3', 'none', None)
+    """
+    if pat_str is None:
+        return "none"
+    return next((name for name, pat in PUBLISHED_PATTERNS.items() if pat == pat_str), None)
+
+
+def pattern_label(pat_str: str | None) -> str:
+    """How every view names a split pattern (the one rule of the window and the
+    command line): ``"llama3 pattern"``, ``"cl100k pattern"``, ``"no pre-tokenizer"``
+    (None), ``"custom pattern"`` (a regular expression of no published tokenizer).
+
+    >>> pattern_label(CL100K_PATTERN), pattern_label(None), pattern_label(r"\\w+|\\s+")
+    ('cl100k pattern', 'no pre-tokenizer', 'custom pattern')
+    """
+    name = pattern_name_of(pat_str)
+    if name == "none":
+        return "no pre-tokenizer"
+    return f"{name or 'custom'} pattern"
 
 
 @lru_cache(maxsize=32)

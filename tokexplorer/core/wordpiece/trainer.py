@@ -97,7 +97,7 @@ def count_words(
             if cancel is not None and cancel():
                 raise Cancelled("training cancelled")
             done += len(block)
-            yield Progress("pre-tokenizing", done, total)
+            yield Progress("pre-tokenizing", done, total, unit="characters")
     return counts
 
 
@@ -294,7 +294,7 @@ def train_wordpiece_iter(
         counts.pop(s, None)
     if not counts:
         raise TrainingError("nothing to train on: the text has no words")
-    yield Progress("counting", len(counts), len(counts))
+    yield Progress("counting", len(counts), len(counts), unit="words")
     alphabet = [p for p in initial_alphabet(counts) if p not in specials]
     base = len(specials) + len(alphabet)
     if vocab_size < base:
@@ -332,7 +332,7 @@ def _merge_loop(
     merges: list[WordPieceMerge] = []
     added_total = 0
     last_yield = time.perf_counter()
-    yield Progress("merging", 0, n_requested)
+    yield Progress("merging", 0, n_requested, unit="pieces")
     while added_total < n_requested:
         found = state.best()
         if found is None:
@@ -359,8 +359,8 @@ def _merge_loop(
         now = time.perf_counter()
         if now - last_yield > _YIELD_SECONDS:
             last_yield = now
-            yield Progress("merging", added_total, n_requested)
-    yield Progress("merging", added_total, n_requested)
+            yield Progress("merging", added_total, n_requested, unit="pieces")
+    yield Progress("merging", added_total, n_requested, unit="pieces")
     return merges
 
 

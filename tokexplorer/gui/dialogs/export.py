@@ -38,6 +38,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import ExportCheck, check_export
+from tokexplorer.core.text import pattern_label
 from tokexplorer.gui import file_dialogs, theme
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
@@ -138,9 +139,8 @@ class ExportDialog(QDialog):
         self._folder = folder or os.path.expanduser("~")
         self._job = LatestRequest(self)
         self.write_worker: Worker | None = None
-        pattern = bpe.pattern_name or "custom"
         title = QLabel(
-            f"Export {self.name}: vocab {bpe.vocab_size:,}, {pattern} split pattern, "
+            f"Export {self.name}: vocab {bpe.vocab_size:,}, {pattern_label(bpe.pat_str)}, "
             f"{len(bpe.special_tokens)} special token(s). Another library loading the files gives our ids."
         )
         title.setWordWrap(True)

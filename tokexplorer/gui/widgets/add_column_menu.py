@@ -183,9 +183,7 @@ class AddColumnMenu(QMenu):
         texts = corpus.texts_in_memory() if corpus is not None else []  # a streamed corpus: its sample
         if not texts:
             texts = [self.state.sample_text]
-        dlg = SPTrainDialog(texts, self.parentWidget())
-        if corpus is not None and corpus.streamed:
-            dlg.setWindowTitle(f"Train SentencePiece on the corpus {corpus.sample_note} (the corpus is streamed)")
+        dlg = SPTrainDialog(texts, self.parentWidget(), sample_note=corpus.sample_note if corpus is not None else "")
         dlg.trained.connect(self.tokenizer_ready)
         dlg.trained.connect(self.state.model_trained)  # after its column is added: not saved yet
         dlg.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)

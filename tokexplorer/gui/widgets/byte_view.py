@@ -66,8 +66,8 @@ class ByteView(QWidget):
 
     max_bytes = 16_384
 
-    #: bytes of a token double-clicked in a tokenizer row (ask for its merge tree)
-    token_double_clicked = Signal(bytes)
+    #: bytes of a token double-clicked in a tokenizer row and that row's tokenizer name (ask for its merge tree)
+    token_double_clicked = Signal(bytes, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -250,8 +250,8 @@ class ByteView(QWidget):
                 return text
         return ""
 
-    def token_at(self, x: float, y: float) -> bytes | None:
-        """Bytes of the token under a point in a tokenizer row, or None."""
+    def token_at(self, x: float, y: float) -> tuple[bytes, str] | None:
+        """Bytes of the token under a point in a tokenizer row and the row's tokenizer name, or None."""
         hit = self._hit(x, y)
         if hit is None or hit[0] < 3:
             return None
@@ -261,7 +261,7 @@ class ByteView(QWidget):
             return None
         for t in tr.tokenization.tokens:
             if t.byte_start <= off < t.byte_end:
-                return bytes(t.bytes)
+                return bytes(t.bytes), tr.name
         return None
 
     def mouseDoubleClickEvent(self, event: QMouseEvent) -> None:  # noqa: N802 - Qt override
@@ -269,7 +269,7 @@ class ByteView(QWidget):
         pos = event.position()
         tok = self.token_at(pos.x(), pos.y())
         if tok is not None:
-            self.token_double_clicked.emit(tok)
+            self.token_double_clicked.emit(*tok)
         super().mouseDoubleClickEvent(event)
 
     def event(self, event: QEvent) -> bool:  # noqa: D401 - Qt override

@@ -218,11 +218,11 @@ class CompareColumns(QSplitter):
         self.state.inspect_requested.emit(tz.text, tok.byte_start, tok.byte_end)
 
     def _on_token_double_clicked(self, src: TokenColumn, index: int) -> None:
-        """Ask for the merge tree of a token (shown by the merge table pane)."""
+        """Ask for the merge tree of a token in its own model (shown by the merge table pane)."""
         tz = src.tokenization
         if tz is None or not 0 <= index < len(tz.tokens):
             return
-        self.state.token_tree_requested.emit(bytes(tz.tokens[index].bytes))
+        self.state.token_tree_requested.emit(bytes(tz.tokens[index].bytes), src.name)
 
     def select_token(self, src: TokenColumn, index: int) -> None:
         """Select token ``index`` of column ``src``: its byte range stays outlined in

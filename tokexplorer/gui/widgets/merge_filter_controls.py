@@ -11,7 +11,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox
 
 from tokexplorer.core.analysis import SCRIPTS
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import reads_as_hex
+from tokexplorer.gui.models.merge_model import MergeTableModel
 from tokexplorer.gui.widgets.merge_table_view import partial_level_combo
 
 #: The filter box's placeholder in each filter mode (``"text"``, ``"regex"``, ``"hex"``).
@@ -41,6 +43,9 @@ def other_mode_hint(needle: str, mode: str) -> str:
 DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
 
 
+_FILTER_ERROR_STYLE = f"QLineEdit {{ background: {theme.FILTER_ERROR_BG.name()}; }}"
+
+
 class MergeFilterControls:
     """The widgets of the filter row and the display row, laid out.
 
@@ -65,6 +70,34 @@ class MergeFilterControls:
     def __init__(self) -> None:
         self.filter_row = self._filter_row()
         self.display_row = self._display_row()
+
+    def apply_to(self, model: MergeTableModel) -> bool:
+        """Filter ``model`` as the controls say and show the count; False (the box
+        tinted, the reason in :attr:`count_label`) when the filter is not valid."""
+        text = self.filter_edit.text()
+        mode = "hex" if self.hex_check.isChecked() else "regex" if self.regex_check.isChecked() else "text"
+        self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
+        needle = text if text.strip() else ""
+        if mode == "hex":
+            needle = needle.strip()
+        try:
+            model.set_filter(
+                needle,
+                mode=mode,
+                script=self.script_combo.currentData(),
+                partial=self.partial_combo.currentData(),
+                whole_chunk_only=self.whole_check.isChecked(),
+            )
+        except ValueError as exc:
+            self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
+            msg = "not hex: use pairs like e4 bd" if mode == "hex" else html.escape(str(exc).splitlines()[0])
+            self.count_label.setText(msg + other_mode_hint(needle, mode))
+            return False
+        self.filter_edit.setStyleSheet("")
+        self.count_label.setText(model.count_text())
+        if needle and not model.rowCount():
+            self.count_label.setText(model.count_text() + other_mode_hint(needle, mode))
+        return True
 
     def _filter_row(self) -> QHBoxLayout:
         self.filter_edit = QLineEdit()

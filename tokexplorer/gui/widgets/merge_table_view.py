@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.bpe import BPE
+from tokexplorer.core.text import pattern_label
 from tokexplorer.gui.models.merge_filter import PARTIAL_LEVELS
 from tokexplorer.gui.models.merge_model import (
     COL_BYTES,
@@ -38,12 +39,11 @@ from tokexplorer.gui.models.merge_model import (
 def model_title(bpe: BPE, *, name: str | None = None) -> str:
     """The line above the table: the model's name (``name``, else ``bpe.name``), pre-tokenizer,
     vocabulary and specials."""
-    pattern = bpe.pattern_name or "custom"
     n_special = len(bpe.special_tokens)
     unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
     n_unbuilt = len(bpe.unbuilt_tokens)
     return (
-        f"{name or bpe.name} · {pattern} pre-tokenizer · vocab {bpe.vocab_size:,}"
+        f"{name or bpe.name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_size:,}"
         f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
         + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
         + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")

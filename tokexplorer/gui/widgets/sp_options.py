@@ -5,6 +5,7 @@ lines may be skipped, which the trainer takes beside its options)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
@@ -32,6 +33,25 @@ def _coverage_spin() -> QDoubleSpinBox:
     spin.setValue(1.0)
     spin.setToolTip("character_coverage: share of characters the model must cover (0.98–1.0)")
     return spin
+
+
+#: SentencePiece's ``user_defined_symbols``, named and explained the same way in the Corpus
+#: tab and the training dialog (the command line's ``train --special`` gives them for ``sp-*``).
+USER_SYMBOLS_LABEL = "User-defined symbols:"
+USER_SYMBOLS_TIP = (
+    "SentencePiece's user_defined_symbols: pieces always kept whole, wherever they occur (never split, "
+    "never part of a longer piece); separated by commas or spaces. On the command line: --special"
+)
+USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>: always kept whole)"
+
+def parse_special_tokens(text: str) -> list[str]:
+    """Split a special-tokens or user-defined-symbols field on commas and whitespace, keeping
+    order, no duplicates (the Corpus tab and the SentencePiece dialog read their fields alike).
+
+    >>> parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>")
+    ['<|endoftext|>', '<|pad|>']
+    """
+    return list(dict.fromkeys(t for t in re.split(r"[,\s]+", text) if t))
 
 
 #: What SentencePiece's ``split_digits`` does, checked with sentencepiece 0.2.3: it splits
@@ -134,5 +154,9 @@ class SentencePieceOptionsForm(QObject):
 __all__ = [
     "ALL_NORMALIZATION_RULES",
     "BASIC_NORMALIZATION_RULES",
+    "USER_SYMBOLS_LABEL",
+    "USER_SYMBOLS_PLACEHOLDER",
+    "USER_SYMBOLS_TIP",
     "SentencePieceOptionsForm",
+    "parse_special_tokens",
 ]

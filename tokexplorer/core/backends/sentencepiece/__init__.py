@@ -16,6 +16,7 @@ _EXPORTS: dict[str, str] = {
     "check_sentencepiece_training": "check",
     "LinesTooLongError": "errors",
     "VocabTooLargeError": "errors",
+    "too_large_note": "errors",
     "VocabTooSmallError": "errors",
     "describe_normalization": "normalization",
     "NORMALIZATION_RULES": "options",

@@ -24,6 +24,25 @@ class VocabTooLargeError(TrainingError):
         self.max_vocab_size = max_vocab_size
 
 
+def too_large_note(requested: int, limit: int, *, sample: str = "") -> str:
+    """What to tell a user whose ``requested`` vocab SentencePiece refused, ``limit``
+    being the most it can make; ``sample``: the streamed corpus's
+    :attr:`~tokexplorer.core.io.corpus.Corpus.sample_note` when it trained on that
+    sample only (the limit is the sample's, not the whole corpus's).
+
+    >>> too_large_note(8000, 214)
+    'vocab 8,000 is too large for this corpus; SentencePiece can make at most 214 pieces'
+    >>> too_large_note(8000, 214, sample="sample: first 200,000 characters of 30.0 MiB, 1 file")[-70:]
+    ' file (the corpus is streamed): it can make at most 214 pieces from it'
+    """
+    if not sample:
+        return f"vocab {requested:,} is too large for this corpus; SentencePiece can make at most {limit:,} pieces"
+    return (
+        f"vocab {requested:,} is too large for what SentencePiece trained on, the corpus {sample} "
+        f"(the corpus is streamed): it can make at most {limit:,} pieces from it"
+    )
+
+
 class VocabTooSmallError(TrainingError):
     """The vocabulary cannot even hold every required character plus the meta pieces.
 

@@ -41,6 +41,7 @@ from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
+from tokexplorer.gui.panes.corpus_pane.problems import corpus_name, in_window_terms, nothing_loaded
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
@@ -328,20 +329,18 @@ class CorpusFileList(QWidget):
         if not corpus.is_empty or current is None or current.is_empty:
             self.set_corpus(corpus)
             return
-        n_files, n_refused = len(corpus.files), len(corpus.errors)
-        if n_files:
-            why = f"{_plural(n_files, 'file')} read, holding no text"
-        elif n_refused:
-            why = f"no readable text file ({n_refused:,} refused, see Problems)"
-        else:
-            why = "no files in it"
         self._load_errors.extend(label_problem(e, corpus.roots) for e in corpus.errors)
         if self._streamed_rows:  # the rows of the streamed read go; the corpus kept shows again
             self._streamed_rows = []
             self.model.set_corpus(current)
             self._update_totals()
-        kept = _plural(len(current.files), "file")
-        self._on_load_error(f"nothing loaded from {what}: {why}; the corpus ({kept}) is kept")
+        kept = corpus_name(current)
+        message = nothing_loaded(what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept)
+        self._load_errors.append(message)
+        self._refresh_problems()  # listed there, said in the status bar: no dialog over the list
+        self.load_status.setText(f"{kept} kept")
+        self.state.status.emit(f"⚠ {message}")
+        self.load_failed.emit(message)
 
     def _on_load_progress(self, p: Progress) -> None:
         now = time.monotonic()
@@ -356,7 +355,10 @@ class CorpusFileList(QWidget):
                 f"streaming {what}: {format_size(p.done)} of {format_size(p.total)} ({100 * p.done // p.total}%)"
             )
         elif p.total:
-            self.load_status.setText(f"{p.phase}: {p.done:,} of {p.total:,} {what}".rstrip())
+            amount = f"{p.done:,} of {p.total:,} {p.unit}".rstrip()
+            if p.unit == "bytes":
+                amount = f"{format_size(p.done)} of {format_size(p.total)}"
+            self.load_status.setText(f"{p.phase}: {amount} {what}".rstrip())
         else:
             self.load_status.setText(f"{p.phase}… {what}".rstrip())
 
@@ -364,8 +366,8 @@ class CorpusFileList(QWidget):
         self._loading_ended()
         self._load_errors.append(message)
         self._refresh_problems()
-        self.load_status.setText("nothing loaded")
-        self.state.error.emit(message)
+        self.load_status.setText("nothing loaded" if self.corpus is None else f"{corpus_name(self.corpus)} kept")
+        self.state.error.emit(in_window_terms(message))
         self.load_failed.emit(message)
 
     # ================================================================= re-reading
@@ -468,7 +470,7 @@ class CorpusFileList(QWidget):
         errors = [label_problem(e, self.corpus.roots) for e in self.corpus.errors] if self.corpus is not None else []
         errors += self._load_errors
         self.problems.clear()
-        self.problems.addItems(errors)
+        self.problems.addItems([in_window_terms(e) for e in errors])
         text = f"Problems: {len(errors)}" if errors else "Problems: none"
         lossy = self.corpus.lossy_files if self.corpus is not None else ()
         if lossy:

@@ -22,11 +22,13 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
+from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
+from tokexplorer.gui.panes.corpus_pane.problems import corpus_name
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.workers import Worker, guarded, user_message
@@ -106,10 +108,13 @@ class CorpusPane(QWidget):
         self._running = ""  # algorithm of the training under way; "" when idle
         self._started = 0.0  # perf_counter() when the training under way started
         self.sample_note = ""  # what the training under way trains on when not the whole corpus
+        self._sample = ""  # then the corpus's sample_note
+        self._result = ("", (), "")  # the last training's message, and the files and name of its corpus
         self.setAcceptDrops(True)
 
         self.file_list = CorpusFileList(state)
         self.file_list.corpus_loaded.connect(self.corpus_loaded)
+        self.file_list.corpus_loaded.connect(self._retell_result)
         self.file_list.load_failed.connect(self.load_failed)
         self.file_list.file_reread.connect(self.file_reread)
         self.file_list.error_reported.connect(self._report_error)
@@ -237,13 +242,14 @@ class CorpusPane(QWidget):
         ``defaults``: the algorithm's own settings, not the form's (the startup models).
         """
         files = training_files(corpus, allow_damaged=True)[0]
-        self.sample_note = ""
+        self.sample_note = self._sample = ""
         opts = {"algorithm": algorithm, "vocab_size": vocab_size, "fit_vocab": fit_vocab, "defaults": defaults}
         if not corpus.streamed:
             return self.form.request([f.text for f in files], **opts)
         if algorithm != "bpe" or on_sample:
             self.sample_note = f"trained on the corpus {corpus.sample_note} (the corpus is streamed)"
-            return self.form.request([corpus.sample], **opts)
+            self._sample = corpus.sample_note
+            return self.form.request(corpus.texts_in_memory(), **opts)
         return replace(
             self.form.request([], **opts), files=[str(f.path) for f in files],
             encoding=["utf-8" if f.encoding == "utf-8-sig" else f.encoding for f in files],
@@ -363,8 +369,20 @@ class CorpusPane(QWidget):
             result.notes += [self.sample_note] * bool(result.notes)
         self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
+        corpus = self.corpus
+        if corpus is not None and request.word_counts is None:
+            self._result = (result.message, _files_of(corpus), corpus_name(corpus))
         self.state.status.emit(result.message)
         self.training_finished.emit(result)
+
+    def _retell_result(self, corpus: Corpus) -> None:
+        """Another corpus was opened: the last training's message, still shown, names
+        the corpus it was trained on (the same files again: the message as it was)."""
+        message, files, name = self._result
+        shown = self.form.train_message.text()
+        if not message or shown not in (message, _stale(name, message)):
+            return
+        self.form.train_message.setText(message if _files_of(corpus) == files else _stale(name, message))
 
     def _on_train_error(self, request: TrainingRequest, exc: BaseException) -> None:
         self._set_idle()
@@ -377,11 +395,9 @@ class CorpusPane(QWidget):
         self.training_failed.emit(message)
 
     def _offer_sp_limit(self, request: TrainingRequest, limit: int) -> None:
-        """SentencePiece found too few pieces (vocabulary too large for the corpus): offer to train with its maximum."""
-        note = (
-            f"vocab {request.vocab_size:,} is too large for this corpus; "
-            f"SentencePiece can make at most {limit:,} pieces"
-        )
+        """SentencePiece found too few pieces (vocabulary too large for the corpus, or
+        for the sample of a streamed one it trained on): offer to train with its maximum."""
+        note = too_large_note(request.vocab_size, limit, sample=self._sample)
         if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
             self.state.status.emit(f"{note}: training with {limit:,}")
             if self.start_training(vocab_size=limit, algorithm=request.algorithm) is not None:
@@ -412,3 +428,12 @@ class CorpusPane(QWidget):
     def _report_error(self, message: str) -> None:
         self.form.train_message.setText(message)
         self.state.error.emit(message)
+
+
+def _files_of(corpus: Corpus) -> tuple[str, ...]:
+    return tuple(str(f.path) for f in corpus.files)
+
+
+def _stale(name: str, message: str) -> str:
+    """The message of a training on an earlier corpus, once another is shown."""
+    return f"Trained on the previous corpus ({name}), not on this one: {message}"

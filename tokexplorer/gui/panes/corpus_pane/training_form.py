@@ -8,7 +8,6 @@ The form only shows things and describes the request; the pane runs it.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -33,7 +32,13 @@ from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.training import TrainingRequest
 from tokexplorer.core.types import DEFAULT_PATTERN, Progress
 from tokexplorer.core.wordpiece import BERT_PATTERN, BERT_SPECIAL_TOKENS, WORDPIECE_PATTERNS
-from tokexplorer.gui.widgets.sp_options import SentencePieceOptionsForm
+from tokexplorer.gui.widgets.sp_options import (
+    USER_SYMBOLS_LABEL,
+    USER_SYMBOLS_PLACEHOLDER,
+    USER_SYMBOLS_TIP,
+    SentencePieceOptionsForm,
+    parse_special_tokens,
+)
 
 #: Training algorithms: (label, key). Keys: ``"bpe"`` (ours), ``"sp-bpe"``, ``"sp-unigram"``,
 #: ``"wordpiece"`` (ours).
@@ -47,21 +52,28 @@ ALGORITHMS: tuple[tuple[str, str], ...] = (
 DEFAULT_VOCAB_SIZE = 4096
 
 #: The widest text the progress bar shows (it is made wide enough for it).
-PROGRESS_WIDEST = "counting 1,000,000 / 1,000,000"
+PROGRESS_WIDEST = "pre-tokenizing 1,000,000 / 1,000,000 characters"
 #: No special tokens unless asked for, as on the command line (``train`` without
 #: ``--special``): a token nobody asked for changes the ids and the number of merges.
 DEFAULT_SPECIAL_TOKENS = ""
 #: The special tokens field's text for WordPiece (BERT's).
 WORDPIECE_SPECIAL_TOKENS = " ".join(BERT_SPECIAL_TOKENS)
 
-#: The kinds of pre-tokenizer and special-token settings: ``"wordpiece"`` for WordPiece,
-#: ``"bpe"`` for byte-level BPE (the SentencePiece algorithms use neither and show BPE's, disabled).
-SETTINGS_KINDS: tuple[str, ...] = ("bpe", "wordpiece")
+SPECIALS_LABEL = "Special tokens:"
+SPECIALS_TIP = "Special tokens, separated by commas or spaces; they get the ids after the merges"
+SPECIALS_PLACEHOLDER = "none (e.g. <|endoftext|>)"
+
+#: The kinds of pre-tokenizer and special-token settings: ``"bpe"`` for byte-level BPE,
+#: ``"wordpiece"`` for WordPiece, ``"sentencepiece"`` for the SentencePiece algorithms (no
+#: pre-tokenizer; its special tokens are SentencePiece's user-defined symbols, as ``--special``).
+SETTINGS_KINDS: tuple[str, ...] = ("bpe", "wordpiece", "sentencepiece")
 
 
 def settings_kind(algorithm: str) -> str:
-    """Whose pre-tokenizer and special tokens the form shows for ``algorithm``: ``"wordpiece"``
-    for ``"wordpiece"``, else ``"bpe"`` (see :data:`SETTINGS_KINDS`)."""
+    """Whose pre-tokenizer and special tokens the form shows for ``algorithm``: ``"wordpiece"``,
+    ``"sentencepiece"`` for ``"sp-..."``, else ``"bpe"`` (see :data:`SETTINGS_KINDS`)."""
+    if algorithm.startswith("sp-"):
+        return "sentencepiece"
     return "wordpiece" if algorithm == "wordpiece" else "bpe"
 
 
@@ -71,21 +83,16 @@ def default_settings(kind: str) -> tuple[str, str]:
     for ``"wordpiece"``."""
     if kind == "wordpiece":
         return BERT_PATTERN, WORDPIECE_SPECIAL_TOKENS
+    if kind == "sentencepiece":
+        return "none", ""
     return DEFAULT_PATTERN, DEFAULT_SPECIAL_TOKENS
 
 
 def pattern_names(kind: str) -> tuple[str, ...]:
-    """The pre-tokenizers offered for ``kind`` (see :data:`SETTINGS_KINDS`)."""
+    """The pre-tokenizers offered for ``kind`` (see :data:`SETTINGS_KINDS`; SentencePiece: none)."""
+    if kind == "sentencepiece":
+        return ("none",)
     return tuple(WORDPIECE_PATTERNS) if kind == "wordpiece" else tuple(PATTERN_NAMES)
-
-
-def parse_special_tokens(text: str) -> list[str]:
-    """Split the special-tokens field on commas and whitespace, keeping order, no duplicates.
-
-    >>> parse_special_tokens("<|endoftext|>, <|pad|>  <|endoftext|>")
-    ['<|endoftext|>', '<|pad|>']
-    """
-    return list(dict.fromkeys(t for t in re.split(r"[,\s]+", text) if t))
 
 
 def algorithm_label(key: str) -> str:
@@ -132,10 +139,8 @@ class TrainingForm(QGroupBox):
             "Pre-tokenizer: the split pattern applied before merging (merges never cross a chunk)"
         )
         self.specials_edit = QLineEdit(DEFAULT_SPECIAL_TOKENS)
-        self.specials_edit.setPlaceholderText("none (e.g. <|endoftext|>)")
-        self.specials_edit.setToolTip(
-            "Special tokens, separated by commas or spaces; they get the ids after the merges"
-        )
+        self.specials_edit.setPlaceholderText(SPECIALS_PLACEHOLDER)
+        self.specials_edit.setToolTip(SPECIALS_TIP)
         self.lowercase_check = QCheckBox("lower-case")
         self.accents_check = QCheckBox("strip accents")
         self.lowercase_check.setToolTip("WordPiece: lower-case the text before pre-tokenizing (BERT uncased)")
@@ -151,7 +156,8 @@ class TrainingForm(QGroupBox):
         form.addRow("Algorithm:", self.algorithm_combo)
         form.addRow("Vocab size:", self.vocab_spin)
         form.addRow("Pre-tokenizer:", self.pattern_combo)
-        form.addRow("Special tokens:", self.specials_edit)
+        self.specials_label = QLabel(SPECIALS_LABEL)
+        form.addRow(self.specials_label, self.specials_edit)
         normalizer = QHBoxLayout()
         normalizer.addWidget(self.lowercase_check)
         normalizer.addWidget(self.accents_check)
@@ -171,7 +177,7 @@ class TrainingForm(QGroupBox):
         self.cancel_button = QPushButton("Cancel")
         self.progress = QProgressBar()
         self.progress.setTextVisible(True)
-        # wide enough for its longest text ("counting 1,000,000 / 1,000,000"), so none is cut
+        # wide enough for its longest text (PROGRESS_WIDEST), so none is cut
         longest = self.progress.fontMetrics().horizontalAdvance(PROGRESS_WIDEST)
         self.progress.setMinimumWidth(longest + 48)
         self.train_message = QLabel()
@@ -242,7 +248,10 @@ class TrainingForm(QGroupBox):
         sp, wordpiece = algorithm.startswith("sp-"), algorithm == "wordpiece"
         self.sp_box.setEnabled(sp)
         self.pattern_combo.setEnabled(not sp)
-        self.specials_edit.setEnabled(not sp)
+        # SentencePiece's special tokens are its user-defined symbols (named as in its dialog)
+        self.specials_label.setText(USER_SYMBOLS_LABEL if sp else SPECIALS_LABEL)
+        self.specials_edit.setToolTip(USER_SYMBOLS_TIP if sp else SPECIALS_TIP)
+        self.specials_edit.setPlaceholderText(USER_SYMBOLS_PLACEHOLDER if sp else SPECIALS_PLACEHOLDER)
         self.lowercase_check.setEnabled(wordpiece)
         self.accents_check.setEnabled(wordpiece)
         self._show_kind(settings_kind(algorithm))
@@ -291,6 +300,7 @@ class TrainingForm(QGroupBox):
             algorithm=algorithm,
             vocab_size=vocab_size,
             texts=texts,
+            special_tokens=parse_special_tokens(specials),  # user_defined_symbols, as train --special
             sentencepiece=(
                 SentencePieceOptions(model_type=model_type) if defaults else self.sp_form.options(model_type=model_type)
             ),
@@ -332,7 +342,7 @@ class TrainingForm(QGroupBox):
             if self.progress.maximum() != total:
                 self.progress.setRange(0, total)
             self.progress.setValue(min(int(p.done), total))
-            self.progress.setFormat(f"{p.phase} {p.done:,} / {p.total:,}")
+            self.progress.setFormat(f"{p.phase} {p.done:,} / {p.total:,}" + (f" {p.unit}" if p.unit else ""))
         else:
             self.progress.setRange(0, 0)
             self.progress.setFormat(f"{p.phase}…")
