@@ -6,7 +6,7 @@ process pool counts) while this process connects to the cluster (or starts a
 local one). Consecutive ranges are grouped into a few tasks per worker thread
 (:func:`plan_tasks`); each Dask worker reads its ranges from the files itself,
 decodes and counts them one after another
-(:func:`~tokexplorer.core.bpe.counting.count_file_range`) into one table, and
+(:func:`~tokexplorer.core.bpe.counting.count_file_ranges`) into one table, and
 this process adds the tables up as they come back. The counts are those of
 counting the files here, so merges trained from them are the same.
 
@@ -27,7 +27,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from typing import TYPE_CHECKING
 
-from tokexplorer.core.bpe.counting import FileRange, count_file_range, default_workers, file_jobs, merge_counts
+from tokexplorer.core.bpe.counting import FileRange, count_file_ranges, default_workers, file_jobs, merge_counts
 from tokexplorer.core.errors import BackendUnavailableError, Cancelled, InputError
 from tokexplorer.core.types import Progress
 
@@ -170,18 +170,6 @@ def plan_tasks(sizes: Sequence[int], threads: int) -> list[range]:
     return tasks
 
 
-def _count_ranges(jobs: list[FileRange]) -> tuple[Counter, int]:
-    """Count the ranges of one task (at least one) on a worker, into one table (as
-    :func:`~tokexplorer.core.bpe.counting.count_file_range`: ``(counts, special
-    token spellings cut out)``; CorpusError on bytes not valid in the encoding)."""
-    counts, n_special = count_file_range(jobs[0])
-    for job in jobs[1:]:
-        c, n = count_file_range(job)
-        merge_counts(counts, c)
-        n_special += n
-    return counts, n_special
-
-
 def count_files_dask(
     paths: Sequence[str | os.PathLike],
     *,
@@ -241,13 +229,14 @@ def _run_tasks(
     total = sum(sizes)
     yield Progress("pre-tokenizing", 0, total)
     tasks = plan_tasks(sizes, sum(client.nthreads().values()))
-    futures = client.map(_count_ranges, [jobs[t.start : t.stop] for t in tasks], pure=False)
+    futures = client.map(count_file_ranges, [jobs[t.start : t.stop] for t in tasks], pure=False)
     size_of = {f.key: sum(sizes[t.start : t.stop]) for f, t in zip(futures, tasks)}
     counts: Counter = Counter()
     n_special = done = 0
     try:
-        for fut in distributed.as_completed(futures):
-            c, n = fut.result()
+        # with_results: each table is fetched from its worker as soon as it is
+        # done, while this thread adds up the previous one (not one fetch after another)
+        for fut, (c, n) in distributed.as_completed(futures, with_results=True):
             merge_counts(counts, c)
             n_special += n
             done += size_of[fut.key]
