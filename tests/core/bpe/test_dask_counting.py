@@ -3,6 +3,9 @@ counting here, and merges trained from them are the merges trained from the file
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from fixtures.multilingual import multilingual_text
@@ -109,3 +112,28 @@ def test_a_bad_file_raises_on_the_worker_and_here(cluster, tmp_path):
 def test_no_scheduler_is_one_line(corpus):
     with pytest.raises(InputError, match="^no Dask scheduler at tcp://127.0.0.1:9"):
         run(count_files_dask(corpus, address="tcp://127.0.0.1:9"))
+
+
+_IMPORT = """
+import gc, sys
+{first}
+from tokexplorer.core.bpe.dask_counting import _distributed
+buffer = _distributed().protocol.utils.host_array(3)
+print("numpy" in sys.modules, type(buffer.obj).__name__, gc.get_freeze_count() > 10_000)
+import numpy
+print(numpy.zeros(2).tolist())
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "seen"),
+    [("", "False bytearray True"), ("import numpy", "True ndarray True")],
+)
+def test_the_client_imports_distributed_without_numpy_unless_numpy_is_there(first, seen):
+    # A fresh interpreter, as the command line starts: NumPy is hidden from the import
+    # (distributed allocates its receive buffers as bytearrays) and importable after
+    # it; a process that holds NumPy keeps it. The import's objects are frozen.
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT.format(first=first)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.splitlines() == [seen, "[0.0, 0.0]"]
