@@ -12,7 +12,7 @@ from fixtures.multilingual import multilingual_text
 from tokexplorer.core.bpe import count_files, dask_counting, run, train_bpe
 from tokexplorer.core.bpe.counting import file_jobs
 from tokexplorer.core.bpe.dask_counting import count_files_dask, plan_tasks
-from tokexplorer.core.errors import CorpusError, InputError
+from tokexplorer.core.errors import BackendUnavailableError, CorpusError, InputError
 from tokexplorer.core.io import count_word_counts, sample_text, save_word_counts
 from tokexplorer.core.training import TrainingRequest, train
 
@@ -137,3 +137,9 @@ def test_the_client_imports_distributed_without_numpy_unless_numpy_is_there(firs
         [sys.executable, "-c", _IMPORT.format(first=first)], capture_output=True, text=True, check=True
     )
     assert out.stdout.splitlines() == [seen, "[0.0, 0.0]"]
+
+
+def test_without_dask_the_message_names_the_extra(corpus, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # what an uninstalled package reads as
+    with pytest.raises(BackendUnavailableError, match=r"^counting on Dask needs the dask extra: pip install"):
+        run(count_files_dask(corpus, address="local"))

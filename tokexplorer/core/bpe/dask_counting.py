@@ -80,8 +80,9 @@ def _distributed():
     Raises:
         BackendUnavailableError: Dask is not installed.
     """
-    if "distributed" in sys.modules:
-        return sys.modules["distributed"]
+    imported = sys.modules.get("distributed")
+    if imported is not None:
+        return imported
     try:
         try:
             with _numpy_hidden("numpy" not in sys.modules):
