@@ -72,7 +72,7 @@ def _distributed():
     buffers of large messages without zeroing them, and falls back to a
     ``bytearray`` without it; a client receiving tables of chunk counts never needs
     it, and importing it is 0.1 s of the 0.35 s ``import distributed`` takes. The
-    objects of the import (about 50,000 containers, alive till the process ends)
+    objects of the import (about 55,000 containers, alive till the process ends)
     are then moved out of the garbage collector's view (``gc.freeze()``): every
     full collection while counting walked them, and the ones at interpreter exit
     took 0.05-0.1 s (measured here).
