@@ -82,6 +82,21 @@ def test_file_decode_error_names_offset(tmp_path):
     assert counts["汉字"] == 1
 
 
+@pytest.mark.parametrize(
+    ("encoding", "data", "chunk"),
+    [
+        ("utf-7", b"a +2AA- b", " \ufffd"),  # UTF-7 decodes +2AA- to a lone U+D800: cleaned
+        ("utf-8", "a \U0001f469 b".encode(), " \U0001f469"),  # never a surrogate: not looked for
+        ("utf-8", b"a \xed\xa0\x80 b", " \ufffd\ufffd\ufffd"),  # an encoded surrogate: 3 replacements
+    ],
+)
+def test_a_file_range_counts_no_surrogate(tmp_path, encoding, data, chunk):
+    p = tmp_path / "s.txt"
+    p.write_bytes(data)
+    counts, _ = run(count_files([p], encoding=encoding, errors="replace", workers=1))
+    assert counts == Counter({"a": 1, chunk: 1, " b": 1})
+
+
 def test_train_from_files_equals_train_from_text(tmp_path):
     text = "".join(LINES) * 50
     p = tmp_path / "c.txt"

@@ -3,13 +3,16 @@ counting here, and merges trained from them are the merges trained from the file
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pytest
 
 from fixtures.multilingual import multilingual_text
 from tokexplorer.core.bpe import count_files, dask_counting, run, train_bpe
 from tokexplorer.core.bpe.counting import file_jobs
 from tokexplorer.core.bpe.dask_counting import count_files_dask, plan_tasks
-from tokexplorer.core.errors import CorpusError, InputError
+from tokexplorer.core.errors import BackendUnavailableError, CorpusError, InputError
 from tokexplorer.core.io import count_word_counts, sample_text, save_word_counts
 from tokexplorer.core.training import TrainingRequest, train
 
@@ -109,3 +112,34 @@ def test_a_bad_file_raises_on_the_worker_and_here(cluster, tmp_path):
 def test_no_scheduler_is_one_line(corpus):
     with pytest.raises(InputError, match="^no Dask scheduler at tcp://127.0.0.1:9"):
         run(count_files_dask(corpus, address="tcp://127.0.0.1:9"))
+
+
+_IMPORT = """
+import gc, sys
+{first}
+from tokexplorer.core.bpe.dask_counting import _distributed
+buffer = _distributed().protocol.utils.host_array(3)
+print("numpy" in sys.modules, type(buffer.obj).__name__, gc.get_freeze_count() > 10_000)
+import numpy
+print(numpy.zeros(2).tolist())
+"""
+
+
+@pytest.mark.parametrize(
+    ("first", "seen"),
+    [("", "False bytearray True"), ("import numpy", "True ndarray True")],
+)
+def test_the_client_imports_distributed_without_numpy_unless_numpy_is_there(first, seen):
+    # A fresh interpreter, as the command line starts: NumPy is hidden from the import
+    # (distributed allocates its receive buffers as bytearrays) and importable after
+    # it; a process that holds NumPy keeps it. The import's objects are frozen.
+    out = subprocess.run(
+        [sys.executable, "-c", _IMPORT.format(first=first)], capture_output=True, text=True, check=True
+    )
+    assert out.stdout.splitlines() == [seen, "[0.0, 0.0]"]
+
+
+def test_without_dask_the_message_names_the_extra(corpus, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # what an uninstalled package reads as
+    with pytest.raises(BackendUnavailableError, match=r"^counting on Dask needs the dask extra: pip install"):
+        run(count_files_dask(corpus, address="local"))

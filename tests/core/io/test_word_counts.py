@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -44,6 +45,12 @@ def test_the_file_is_the_documented_text():
     ]
     # most frequent first, ties by bytes ("\n" < "分词" in UTF-8)
     assert lines[8:] == ["IHRoZQ==\t5", "Cg==\t3", "5YiG6K+N\t3", "8J+RqeKAjfCflKw=\t2", "CQ0=\t1", ""]
+
+
+def test_the_text_does_not_depend_on_the_order_the_table_was_filled_in():
+    backwards = replace(TABLE, counts=Counter(dict(reversed(TABLE.counts.items()))))
+    assert list(backwards.counts) != list(TABLE.counts)
+    assert dumps_word_counts(backwards) == dumps_word_counts(TABLE)
 
 
 def test_rows_read_at_once_are_the_rows_read_line_by_line():
