@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QEvent, Qt
@@ -31,7 +32,7 @@ from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenize
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.text import line_ending_summary
-from tokexplorer.gui import file_dialogs
+from tokexplorer.gui import file_dialogs, settings
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
@@ -43,7 +44,7 @@ from tokexplorer.gui.panes.stats_pane import StatsPane
 from tokexplorer.gui.panes.unigram_pane import UnigramPane
 from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
-from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, Startup
+from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, DEFAULT_TIKTOKEN, Startup, preload_tiktoken
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
 from tokexplorer.gui.window_memory import WindowMemory
@@ -123,6 +124,9 @@ class MainWindow(QMainWindow):
     def __init__(self, state: AppState | None = None) -> None:
         super().__init__()
         size_pool()  # the panes' held jobs each sleep in a pool thread: never let them fill it
+        # the default tiktoken encoding is built while the window is built, before it is shown
+        remembered = settings.remembered_tiktoken() or DEFAULT_TIKTOKEN
+        self.tiktoken_preload: tuple[str, Future] | None = (remembered, preload_tiktoken(remembered))
         self.state = state if state is not None else AppState(self)
         self.setWindowTitle("tokexplorer")
         self.setAcceptDrops(True)

@@ -233,6 +233,13 @@ def save_compare_choices(pane: ComparePane) -> None:
     s.setValue(f"{_COMPARE}/tiktoken", pane.tiktoken_combo.currentText())
 
 
+def remembered_tiktoken() -> str | None:
+    """The tiktoken encoding the Compare tab showed last time, as remembered (not checked
+    against the encodings offered: :func:`restore_compare_choices` does that)."""
+    name = settings().value(f"{_COMPARE}/tiktoken")
+    return name if isinstance(name, str) and name else None
+
+
 def restore_compare_choices(pane: ComparePane) -> str | None:
     """Set the compare pane's remembered check boxes; returns the remembered tiktoken
     encoding when it is one the pane offers (the caller loads it), else None."""

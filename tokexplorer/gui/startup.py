@@ -23,11 +23,13 @@ over: :meth:`Startup.user_model_opened`.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
@@ -85,6 +87,46 @@ def slightly_damaged(corpus: Corpus) -> bool:
         return False
     bad = sum(f.text.count("\ufffd") for f in corpus.lossy_files)
     return bad <= 3 or bad * 10_000 <= corpus.n_chars
+
+
+def load_default_tiktoken(name: str) -> tuple[Tokenizer, str]:
+    """The tiktoken encoding ``name`` and ``""``, or :data:`DEFAULT_TIKTOKEN` and a note
+    saying why when ``name`` cannot load here (it needs a download).
+
+    Raises:
+        TokexplorerError: :data:`DEFAULT_TIKTOKEN` itself cannot load.
+    """
+    from tokexplorer.core.analysis import load_tiktoken
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    try:
+        # a name with a bundled twin (cl100k_base) that needs a download gets the twin
+        # quietly: the same ranks, so nothing the user sees changes
+        return load_tiktoken(name), ""
+    except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
+        if name == DEFAULT_TIKTOKEN:
+            raise
+        note = f"tiktoken {name} not loaded: {user_message(exc)}; Compare shows {DEFAULT_TIKTOKEN} instead"
+        return TiktokenTokenizer(DEFAULT_TIKTOKEN), note
+
+
+def preload_tiktoken(name: str) -> Future[tuple[Tokenizer, str]]:
+    """Begin :func:`load_default_tiktoken` of ``name`` on a thread of its own, now.
+
+    The window starts it while it is being built, before it is shown: building the
+    encoding's ranks holds Python's interpreter lock in one call of about 50 ms
+    (tiktoken's ``CoreBPE``), which would stall a window already on screen.
+    """
+    future: Future[tuple[Tokenizer, str]] = Future()
+
+    def run() -> None:
+        try:
+            future.set_result(load_default_tiktoken(name))
+        except BaseException as exc:  # noqa: BLE001 - handed to whoever waits on the future
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="tiktoken preload", daemon=True).start()
+    return future
 
 
 def family_sorted(tokenizers: list[Tokenizer]) -> list[Tokenizer]:
@@ -179,7 +221,10 @@ class Startup(QObject):
             # milliseconds (building tiktoken's ranks, decoding the files), and side by side
             # they left the window's event loop waiting for it for 0.1-0.3 s at a time
             paths = list(paths)
-            self._load_default_tiktoken(then=lambda: self._window.open_paths(paths, show=not keep_tab))
+            then = lambda: self._window.open_paths(paths, show=not keep_tab)  # noqa: E731
+            # begun once the window has handled what run() set off (layouts of hundreds of
+            # widgets, each a call into Python that would wait for a worker thread)
+            QTimer.singleShot(0, self, lambda: self._load_default_tiktoken(then=then))
         else:
             self._load_default_tiktoken()
             self._window.corpus_pane.set_corpus(builtin_sample_corpus(sample_text))
@@ -190,21 +235,15 @@ class Startup(QObject):
     def _load_default_tiktoken(self, *, then: Callable[[], None] | None = None) -> None:
         """Load the default tiktoken encoding in a worker; ``then()`` runs once it
         finished, loaded or not."""
-        from tokexplorer.core.analysis import load_tiktoken
-        from tokexplorer.core.backends import TiktokenTokenizer
-
         name = self._window.memory.tiktoken or DEFAULT_TIKTOKEN  # the encoding chosen last time
+        preloaded = self._window.tiktoken_preload
+        if preloaded is None or preloaded[0] != name:
+            preloaded = (name, preload_tiktoken(name))
+        self._window.tiktoken_preload = None  # a later run loads afresh
+        future = preloaded[1]
 
         def load(cancel: Callable[[], bool]) -> tuple[Tokenizer, str]:
-            try:
-                # a name with a bundled twin (cl100k_base) that needs a download gets the twin
-                # quietly: the same ranks, so nothing the user sees changes
-                return load_tiktoken(name), ""
-            except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
-                if name == DEFAULT_TIKTOKEN:
-                    raise
-                note = f"tiktoken {name} not loaded: {user_message(exc)}; Compare shows {DEFAULT_TIKTOKEN} instead"
-                return TiktokenTokenizer(DEFAULT_TIKTOKEN), note
+            return future.result()
 
         worker = Worker(load)
         worker.signals.returned.connect(guarded(self, self._on_default_tiktoken))

