@@ -456,10 +456,9 @@ class BytesPane(QWidget):
         self.state.status.emit(f"byte inspector: {user_message(exc)}")
 
     def _on_result(self, result: tuple[PartReport, list[list[str]]]) -> None:
-        pr, lines = result
-        self._waiting = False
-        self.part_report, self.report = pr, pr.report
-        report = pr.report
+        (pr, lines), self._waiting = result, False
+        self.part_report = pr
+        self.report = report = pr.report
         self.analysis = analysis = report.analysis
         self._parts, self._part, self._pending_highlight = pr.parts, pr.part, pr.highlight
         tracks = zip(report.tracks, lines)
@@ -483,15 +482,17 @@ class BytesPane(QWidget):
         else:
             self.notes_label.hide()
         self._apply_highlight(*self._pending_highlight)
-        # the tables below the bytes in the next turn of the event loop: together with the
-        # bytes they kept the window busy for over 100 ms on a part of a large raw file
-        QTimer.singleShot(0, self, lambda: self._show_details(report, lines))
+        # the tables below the bytes in two later turns (1 ms timers; a zero one ran in this turn):
+        # with the bytes they kept the window busy 90-110 ms on a part of a large raw file
+        QTimer.singleShot(1, self, lambda: self._show_details(report, lines))
 
-    def _show_details(self, report: InspectReport, lines: list[list[str]]) -> None:
+    def _show_details(self, report: InspectReport, lines: list[list[str]], *, step: int = 0) -> None:
         if report is not self.report:  # a later result is shown already
             return
-        self.table.show_analysis(report.analysis)
-        self.cuts_tree.show_report(report, lines)
+        if step == 0:  # the code-point table and the cuts now, the normalizer views next
+            self.table.show_analysis(report.analysis)
+            self.cuts_tree.show_report(report, lines)
+            return QTimer.singleShot(1, self, lambda: self._show_details(report, lines, step=1))
         changed = self.normalizer_view.show_report(report)
         text = "SentencePiece normalizer" + (" \u26a0 text changed" if changed else "")
         self.tabs.setTabText(self.tabs.indexOf(self.normalizer_view), text)
