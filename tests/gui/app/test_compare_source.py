@@ -3,23 +3,13 @@ offers the other corpus files, and the merge table's Fires column names that tex
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 
-from tokexplorer.gui.main_window import MainWindow
 from tokexplorer.gui.models.merge_model import COL_FIRES, FIRES_TIP
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
 
 
 def test_compare_names_its_corpus_file_and_shows_another(qtbot, window, tmp_path):

@@ -16,18 +16,9 @@ from tokexplorer.core.bpe import BPE, train_bpe
 from tokexplorer.core.io import read_tiktoken_file, sample_text
 from tokexplorer.core.text import pattern_string
 from tokexplorer.gui.dialogs.export import ExportDialog, check_export, suggested_path
-from tokexplorer.gui.main_window import MainWindow
 
 WAIT = 60_000  # ms; ceiling for a worker, never asserted
 SPECIAL = "<|endoftext|>"
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
 
 
 def _trained(pattern: str, specials: tuple[str, ...] = ()) -> BPE:

@@ -14,19 +14,11 @@ from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
 from PySide6.QtGui import QDropEvent
 
 from tokexplorer.core.text import token_display
-from tokexplorer.gui.main_window import TAB_COMPARE, MainWindow
+from tokexplorer.gui.main_window import TAB_COMPARE
 from tokexplorer.gui.models.merge_model import COL_MERGED, COL_RANK
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, STARTUP_BPE_VOCAB
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
 
 
 @pytest.fixture

@@ -13,18 +13,9 @@ from tokexplorer.core.backends import RANK_PATTERNS
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import write_tiktoken_file
 from tokexplorer.gui.dialogs.pattern import CUSTOM
-from tokexplorer.gui.main_window import MainWindow
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 TEXT = "the cat sat 1234"
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
 
 
 @pytest.fixture

@@ -15,14 +15,6 @@ WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 
 
 @pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
-
-
-@pytest.fixture
 def corpus(tmp_path):
     path = tmp_path / "words.txt"
     path.write_text("low lower lowest newer newest wider widest\n" * 40, encoding="utf-8")

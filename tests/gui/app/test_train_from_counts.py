@@ -5,23 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
-import pytest
 from PySide6.QtWidgets import QFileDialog
 
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import WordCounts, save_word_counts
-from tokexplorer.gui.main_window import MainWindow
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 COUNTS = Counter({"low": 5, " lower": 2, " newest": 6, " widest": 3, "\n": 4, "你好": 2})
-
-
-@pytest.fixture
-def window(qtbot):
-    w = MainWindow()
-    w.show_error_dialogs = False
-    qtbot.addWidget(w)
-    return w
 
 
 def test_train_from_counts_menu_action(qtbot, window, tmp_path, monkeypatch):
