@@ -58,6 +58,15 @@ def _is_hidden(p: Path) -> bool:
     return p.name.startswith(".")
 
 
+def path_list(paths: PathLike | Iterable[PathLike]) -> tuple[str, ...]:
+    """``paths`` as given, one str each: one path (str or path-like) or an iterable of them.
+
+    >>> path_list("a.txt"), path_list([Path("x"), "y"])
+    (('a.txt',), ('x', 'y'))
+    """
+    return (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
+
+
 def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = True) -> tuple[list[Path], list[str]]:
     """Expand files and folders into a list of files.
 
@@ -74,8 +83,6 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
         (files, errors): the files in order, and one line per path that does not
         exist or cannot be listed (naming it by its path as given).
     """
-    if isinstance(paths, (str, os.PathLike)):
-        paths = [paths]
     files: list[Path] = []
     errors: list[str] = []
 
@@ -94,7 +101,7 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
             elif e.is_file():
                 files.append(e)
 
-    for raw in paths:
+    for raw in path_list(paths):
         p = Path(raw)
         if p.is_dir():
             walk(p)
@@ -143,7 +150,7 @@ def read_corpus(
     if chunk_bytes < 1:
         raise InputError(f"chunk_bytes must be at least 1, not {chunk_bytes}")
     check_encoding(encoding)
-    roots = (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
+    roots = path_list(paths)
     files, errors = collect_files(roots, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     done = 0

@@ -40,7 +40,6 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import multiprocessing
-import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -49,7 +48,7 @@ from typing import BinaryIO
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
-from tokexplorer.core.io.folders import _size_or_zero, check_encoding, collect_files, read_corpus
+from tokexplorer.core.io.folders import _size_or_zero, check_encoding, collect_files, path_list, read_corpus
 from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.types import Progress
@@ -240,7 +239,7 @@ def stream_corpus(
     if piece_bytes < 1:
         raise InputError(f"piece_bytes must be at least 1, not {piece_bytes}")
     check_encoding(encoding)
-    roots = (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
+    roots = path_list(paths)
     files, errors = collect_files(roots, recursive=recursive)
     total = sum(_size_or_zero(f) for f in files)
     if total < stream_bytes:
