@@ -4,27 +4,16 @@ command below) and one for starting the app, chosen by the first argument."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from typing import Any, NoReturn
 
 from tokexplorer import __version__
-from tokexplorer.cli.app import run_app
-from tokexplorer.cli.commands.count import cmd_count
-from tokexplorer.cli.commands.encode import cmd_compare, cmd_decode, cmd_encode
-from tokexplorer.cli.commands.export import EXPORT_FORMATS, cmd_export
-from tokexplorer.cli.commands.granularity import cmd_granularity
-from tokexplorer.cli.commands.inspect import cmd_inspect
-from tokexplorer.cli.commands.merges import cmd_merges
-from tokexplorer.cli.commands.stats import cmd_stats
-from tokexplorer.cli.commands.train import SP_FLAGS, SPM_DEFAULT_COVERAGE, cmd_train
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.output import PROG
-from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions, coverage_problem
-from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
-from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
 
 #: The split pattern names ``--pattern`` takes (tokexplorer.core.backends.rank_files.RANK_PATTERNS,
 #: named here so that building the parser does not import the backends).
@@ -34,6 +23,24 @@ RANK_PATTERN_NAMES: tuple[str, ...] = ("gpt2", "cl100k", "o200k", "llama3", "qwe
 SUBCOMMANDS: tuple[str, ...] = (
     "train", "count", "encode", "decode", "compare", "inspect", "stats", "merges", "export", "granularity",
 )  # fmt: skip
+
+class _Command:
+    """A command's function, imported when the command runs: building the parser
+    imports no command module (a command's start-up loads only what it uses)."""
+
+    def __init__(self, name: str, module: str | None = None) -> None:
+        self.function, self.module = f"cmd_{name}", f"tokexplorer.cli.commands.{module or name}"
+
+    def __call__(self, ns: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(self.module), self.function)(ns)
+
+
+def _app(ns: argparse.Namespace) -> int:
+    """Start the window (:func:`tokexplorer.cli.app.run_app`)."""
+    from tokexplorer.cli.app import run_app
+
+    return run_app(ns)
+
 
 class _Parser(argparse.ArgumentParser):
     """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
@@ -133,6 +140,8 @@ def _coverage(text: str) -> float:
         value = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    from tokexplorer.core.backends import coverage_problem
+
     problem = coverage_problem(value)
     if problem:
         raise argparse.ArgumentTypeError(problem)
@@ -150,45 +159,54 @@ def _positive_int(text: str) -> int:
     return value
 
 
-#: Help and argparse settings of the SentencePiece flags (:data:`SP_FLAGS`), by destination.
-_SP_ARGUMENTS: dict[str, dict[str, Any]] = {
-    "character_coverage": dict(
-        type=_coverage, metavar="X",
-        help="share of the corpus's characters the alphabet must cover (0.98-1.0); rarer ones become "
-        "<unk> (or bytes with --byte-fallback). Default {default}, every character, as in the window; "
-        f"spm_train's default is {SPM_DEFAULT_COVERAGE}: pass it for a plain spm_train's model. "
-        "The report line says which was used",
-    ),
-    "normalization_rule_name": dict(
-        choices=NORMALIZATION_RULES, help="SentencePiece's normalization rule (default {default})"
-    ),
-    "byte_fallback": dict(help="characters outside the vocabulary become <0xNN> byte pieces, not <unk> "
-                               "(default {onoff})"),  # fmt: skip
-    "remove_extra_whitespaces": dict(
-        help="collapse runs of spaces, strip those at line starts and ends (default {onoff})"
-    ),
-    "split_digits": dict(
-        help="split digits: each ASCII 0-9 or full-width digit its own piece; SentencePiece splits no "
-        "other digits (default {onoff})"
-    ),
-    "max_sentence_length": dict(
-        type=_positive_int, metavar="BYTES",
-        help="longest line used, in UTF-8 bytes (default {default}); longer lines are refused "
-        "unless --skip-long-lines",
-    ),
-    "skip_long_lines": dict(help="let SentencePiece skip lines over --max-sentence-length (noted)"),
-}
+def _sp_arguments() -> dict[str, dict[str, Any]]:
+    """Help and argparse settings of the SentencePiece flags (``SP_FLAGS`` of
+    :mod:`tokexplorer.cli.commands.train`), by destination."""
+    from tokexplorer.cli.commands.train import SPM_DEFAULT_COVERAGE
+    from tokexplorer.core.backends import NORMALIZATION_RULES
+
+    return {
+        "character_coverage": dict(
+            type=_coverage, metavar="X",
+            help="share of the corpus's characters the alphabet must cover (0.98-1.0); rarer ones become "
+            "<unk> (or bytes with --byte-fallback). Default {default}, every character, as in the window; "
+            f"spm_train's default is {SPM_DEFAULT_COVERAGE}: pass it for a plain spm_train's model. "
+            "The report line says which was used",
+        ),
+        "normalization_rule_name": dict(
+            choices=NORMALIZATION_RULES, help="SentencePiece's normalization rule (default {default})"
+        ),
+        "byte_fallback": dict(help="characters outside the vocabulary become <0xNN> byte pieces, not <unk> "
+                                   "(default {onoff})"),  # fmt: skip
+        "remove_extra_whitespaces": dict(
+            help="collapse runs of spaces, strip those at line starts and ends (default {onoff})"
+        ),
+        "split_digits": dict(
+            help="split digits: each ASCII 0-9 or full-width digit its own piece; SentencePiece splits no "
+            "other digits (default {onoff})"
+        ),
+        "max_sentence_length": dict(
+            type=_positive_int, metavar="BYTES",
+            help="longest line used, in UTF-8 bytes (default {default}); longer lines are refused "
+            "unless --skip-long-lines",
+        ),
+        "skip_long_lines": dict(help="let SentencePiece skip lines over --max-sentence-length (noted)"),
+    }
 
 
 def _add_sentencepiece(p: argparse.ArgumentParser) -> None:
     """The SentencePiece options of ``train``: one flag per field of
     :class:`SentencePieceOptions` (but ``model_type``, which ``--algorithm``
     chooses) and ``--skip-long-lines``, each defaulting to None (not given)."""
+    from tokexplorer.cli.commands.train import SP_FLAGS
+    from tokexplorer.core.backends import SentencePieceOptions
+
     group = p.add_argument_group("SentencePiece options (--algorithm sp-bpe or sp-unigram; as in the window)")
     defaults = {f.name: f.default for f in fields(SentencePieceOptions) if f.name != "model_type"}
     defaults["skip_long_lines"] = False
+    arguments = _sp_arguments()
     for dest, default in defaults.items():
-        settings = dict(_SP_ARGUMENTS[dest])
+        settings = dict(arguments[dest])
         onoff = "on" if default else "off"
         settings["help"] = settings["help"].format(default=default, onoff=onoff)
         if isinstance(default, bool):
@@ -197,6 +215,8 @@ def _add_sentencepiece(p: argparse.ArgumentParser) -> None:
 
 
 def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
+
     p = sub.add_parser("train", help="train a tokenizer on text files and save it")
     p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to train on")
     p.add_argument("--word-counts", metavar="COUNTS",
@@ -219,10 +239,12 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--allow-damaged", action="store_true",
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
     _add_sentencepiece(p)
-    p.set_defaults(func=cmd_train)
+    p.set_defaults(func=_Command("train"))
 
 
 def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tokexplorer.core.text import PATTERN_NAMES
+
     p = sub.add_parser("count", help="count the pre-tokenized chunks of text files into a word-count table")
     p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to count (at least one)")
     p.add_argument("-o", "--output", required=True, metavar="COUNTS", help="where to write the table")
@@ -235,7 +257,7 @@ def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--dask", metavar="ADDRESS",
                    help="count on the Dask scheduler at ADDRESS (tcp://host:8786), or 'local' for a "
                    "cluster of this machine's cores; needs the dask extra")  # fmt: skip
-    p.set_defaults(func=cmd_count)
+    p.set_defaults(func=_Command("count"))
 
 
 def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -255,7 +277,7 @@ def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     uni.add_argument("--alpha", type=float, default=None, metavar="A",
                      help="sampling parameter: P(path) ∝ exp(A × score) (default 0.1)")  # fmt: skip
     uni.add_argument("--samples", type=_positive_int, default=None, metavar="K", help="how many to draw (default 1)")
-    p.set_defaults(func=cmd_encode)
+    p.set_defaults(func=_Command("encode"))
 
 
 def _add_decode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -269,7 +291,7 @@ def _add_decode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     )
     p.add_argument("--bytes", action="store_true", help="print the bytes in hex instead of text")
     _add_pattern(p)
-    p.set_defaults(func=cmd_decode)
+    p.set_defaults(func=_Command("decode", "encode"))
 
 
 def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -280,7 +302,7 @@ def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--json", action="store_true", help="print a JSON list of encode objects")
     _add_special(p)
     _add_pattern(p)
-    p.set_defaults(func=cmd_compare)
+    p.set_defaults(func=_Command("compare", "encode"))
 
 
 def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -294,7 +316,7 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     _add_special(p)
     _add_pattern(p)
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=_Command("stats"))
 
 
 def _fraction(text: str) -> float:
@@ -318,7 +340,7 @@ def _add_granularity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--json", action="store_true", help="print the levels as JSON")
     p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
     _add_special(p)
-    p.set_defaults(func=cmd_granularity)
+    p.set_defaults(func=_Command("granularity"))
 
 
 def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -331,7 +353,7 @@ def _add_inspect(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
     p.add_argument("--json", action="store_true", help="print the analysis as JSON")
     _add_special(p)
     _add_pattern(p)
-    p.set_defaults(func=cmd_inspect)
+    p.set_defaults(func=_Command("inspect"))
 
 
 def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -343,10 +365,12 @@ def _add_merges(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("--json", action="store_true",
                    help="print a JSON list of {rank, left, right, merged (hex), count}")  # fmt: skip
     _add_pattern(p)
-    p.set_defaults(func=cmd_merges)
+    p.set_defaults(func=_Command("merges"))
 
 
 def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from tokexplorer.cli.commands.export import EXPORT_FORMATS
+
     p = sub.add_parser("export", help="write a byte-level BPE as tiktoken, GPT-2 or tokenizer.json files, "
                        "a WordPiece as BERT's vocab.txt")  # fmt: skip
     p.add_argument("spec", metavar="SPEC",
@@ -360,11 +384,21 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     p.add_argument("-o", "--output", required=True, metavar="PATH",
                    help="the .tiktoken, tokenizer.json or vocab.txt file, or an existing folder (gpt2)")  # fmt: skip
     _add_pattern(p)
-    p.set_defaults(func=cmd_export)
+    p.set_defaults(func=_Command("export"))
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The parser of the subcommands (``tokexplorer train|encode|decode|compare|inspect``)."""
+#: The function adding each subcommand's parser, by name.
+_ADDERS: dict[str, Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = {
+    "train": _add_train, "count": _add_count, "encode": _add_encode, "decode": _add_decode, "compare": _add_compare,
+    "stats": _add_stats, "inspect": _add_inspect, "merges": _add_merges, "export": _add_export,
+    "granularity": _add_granularity,
+}  # fmt: skip
+
+
+def build_parser(commands: Sequence[str] = SUBCOMMANDS) -> argparse.ArgumentParser:
+    """The parser of the subcommands (``tokexplorer train|encode|decode|compare|inspect...``):
+    of those in ``commands`` (names of :data:`SUBCOMMANDS`; default every one), so that
+    parsing one command's arguments loads only what that command's options need."""
     parser = _Parser(
         prog=PROG,
         description="Explore LLM tokenizers. Without a subcommand, "
@@ -375,9 +409,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    for add in (_add_train, _add_count, _add_encode, _add_decode, _add_compare, _add_stats, _add_inspect, _add_merges,
-                _add_export, _add_granularity):
-        add(sub)
+    for name in commands:
+        _ADDERS[name](sub)
     return parser
 
 
@@ -392,7 +425,7 @@ def build_app_parser() -> argparse.ArgumentParser:
     parser.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to open")
     parser.add_argument("--screenshot", metavar="PNG",
                         help="render the window once startup work is done, save it as PNG and exit")  # fmt: skip
-    parser.set_defaults(func=run_app)
+    parser.set_defaults(func=_app)
     return parser
 
 
@@ -412,7 +445,7 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
     if args and args[0] == "--":
         return build_app_parser().parse_args(args[1:])
     if args and (args[0] in SUBCOMMANDS or args[0] in ("-h", "--help", "--version")):
-        ns = build_parser().parse_args(args)
+        ns = build_parser([args[0]] if args[0] in SUBCOMMANDS else SUBCOMMANDS).parse_args(args)
         if ns.command in ("train", "count"):
             _settle_files(ns)
         return ns
