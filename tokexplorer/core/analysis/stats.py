@@ -45,26 +45,20 @@ import csv
 import io
 import json
 import os
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, cuts_are_exact, text_blocks
-from tokexplorer.core.analysis.stats_blocks import (
-    BlockLines,
-    GroupStats,
-    LineCache,
-    TokenTable,
-    block_lines,
-    byte_level_block,
-    has_long_clusters,
-    prefetched_ids,
-    span_block,
-)
+from tokexplorer.core.analysis.stats_groups import GroupStats
+from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
 from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import SCRIPTS
 from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
+
+if TYPE_CHECKING:  # (numpy's modules: imported once the first ids are being computed)
+    from tokexplorer.core.analysis.stats_blocks import BlockLines
 
 __all__ = [
     "COLUMNS",
@@ -276,6 +270,12 @@ def format_cell(value: Any) -> str:
     return str(value)
 
 
+def _by_ids(tok: Tokenizer) -> bool:
+    """Whether ``tok`` is counted from ids (:func:`_file_counts`): its cuts are exact
+    and its tokens can tile the text's bytes (a SentencePiece model's pieces do not)."""
+    return cuts_are_exact(tok) and tok.family != "sentencepiece"
+
+
 def _file_counts(
     tok: Tokenizer,
     blocks: list[list[str]],
@@ -284,11 +284,13 @@ def _file_counts(
     cancel: CancelCheck | None,
     *,
     whole_of: Callable[[int], BlockLines],
-) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
+    ids_of: PrefetchedIds | None = None,
+) -> Generator[tuple[GroupStats, dict[str, GroupStats]] | None, None, None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
-    file's last block. Byte-level tokenizers count from ids (computed for the
-    blocks ahead on other threads, :func:`prefetched_ids`), the others from
-    spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
+    file's last block. Byte-level tokenizers (:func:`_by_ids`) count from ids
+    (computed for the blocks ahead on other threads, :class:`PrefetchedIds`;
+    ``ids_of``, when given, is that of ``tok`` already started, closed here), the
+    others from spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
     blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
@@ -296,6 +298,8 @@ def _file_counts(
     Raises:
         Cancelled: ``cancel()`` turned True (checked between blocks).
     """
+    from tokexplorer.core.analysis.stats_blocks import TokenTable, byte_level_block, has_long_clusters, span_block
+
     if not cuts_are_exact(tok):
         for i in range(len(blocks)):
             if cancel is not None and cancel():
@@ -303,10 +307,9 @@ def _file_counts(
             yield span_block(tok, whole_of(i), special)
             yield None
         return
-    table = None
-    if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
-        table = TokenTable(tok)
-    ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if table is not None else None
+    table = TokenTable(tok) if _by_ids(tok) else None
+    if table is not None and ids_of is None:
+        ids_of = PrefetchedIds(tok, [b for fb in blocks for b in fb], special)
     k = 0
     try:
         for fblocks in blocks:
@@ -315,15 +318,15 @@ def _file_counts(
                     raise Cancelled("cancelled")
                 bl = lines_of(k)
                 k += 1
-                ids = next(ids_of) if ids_of is not None else None
+                ids = next(ids_of) if table is not None and ids_of is not None else None
                 got = None
                 # (special tokens cutting a cluster of several code points are not
                 # parts of graphemes: the spans tell them apart)
                 if ids is not None and not (special == "special" and has_long_clusters(bl)):
                     got = byte_level_block(table, bl, *ids)
                     if got is None:  # not byte-level: tokens with spans from here on
+                        table = None
                         ids_of.close()
-                        ids_of = None
                 if got is None:
                     got = span_block(tok, bl, special)
                 yield got
@@ -381,6 +384,15 @@ def corpus_stats_iter(
         blocks.append([text[a:b] for a, b in cuts])
         last += [b == len(text) for _a, b in cuts]
     flat = [b for fb in blocks for b in fb]
+    # the first tokenizer's ids are started before numpy and the line tables are
+    # imported (stats_blocks), so that the import runs while they are computed
+    first_ids = PrefetchedIds(tokenizers[0], flat, special) if tokenizers and _by_ids(tokenizers[0]) else None
+    try:
+        from tokexplorer.core.analysis.stats_blocks import LineCache, block_lines
+    except BaseException:
+        if first_ids is not None:
+            first_ids.close()
+        raise
     lines: list[BlockLines | None] = [None] * len(flat)
     seen = LineCache()
 
@@ -401,39 +413,66 @@ def corpus_stats_iter(
     grand = max(1, sum(len(text.encode("utf-8")) for _n, text in files) * len(tokenizers))
     done = 0
     results: list[TokenizerStats] = []
-    for tok in tokenizers:
-        ts = TokenizerStats(tok.name, tok.description, tok.family)
-        by_script: dict[str, GroupStats] = {}
-        try:
-            file_names = iter(names)
-            fstats = GroupStats()
-            for got in _file_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of):
-                if got is None:
-                    ts.by_file[next(file_names)] = fstats
-                    ts.total.add(fstats)
-                    fstats = GroupStats()
-                    continue
-                btotal, bscripts = got
-                fstats.add(btotal)
-                for label, g in bscripts.items():
-                    by_script.setdefault(label, GroupStats()).add(g)
-                done += btotal.bytes
-                yield Progress("statistics", done, grand, tok.name, unit="bytes")
-        except Cancelled:
-            raise
-        except TokexplorerError as exc:
-            ts = TokenizerStats(tok.name, tok.description, tok.family, error=str(exc))
-        except (KeyboardInterrupt, SystemExit, GeneratorExit):  # GeneratorExit: the caller closed us
-            raise
-        except BaseException as exc:  # noqa: BLE001 - one tokenizer's failure is one row
-            first = (str(exc).strip().splitlines() or [""])[0]
-            ts = TokenizerStats(tok.name, tok.description, tok.family, error=f"{type(exc).__name__}: {first}")
-        if ts.error is None:
-            ts.by_script = {s: by_script[s] for s in SCRIPTS if s in by_script}
-        ts.counted_with, ts.notes = tok.counting_engine, tok.counting_notes
-        results.append(ts)
-        yield CorpusStats(special, tuple(names), list(results))
+    try:
+        for i, tok in enumerate(tokenizers):
+            counts = _file_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of,
+                                  ids_of=first_ids if i == 0 else None)  # fmt: skip
+            ts, done = yield from _tokenizer_stats(tok, names, counts, done, grand)
+            results.append(ts)
+            yield CorpusStats(special, tuple(names), list(results))
+    finally:
+        if first_ids is not None:
+            first_ids.close()
     return CorpusStats(special, tuple(names), results)
+
+
+def _tokenizer_stats(
+    tok: Tokenizer,
+    names: Sequence[str],
+    counts: Generator[tuple[GroupStats, dict[str, GroupStats]] | None, None, None],
+    done: int,
+    grand: int,
+) -> Generator[Progress, None, tuple[TokenizerStats, int]]:
+    """One tokenizer's :class:`TokenizerStats` from its block ``counts``
+    (:func:`_file_counts`), yielding :class:`Progress` after each block; returns
+    it with ``done``, the bytes counted so far over all tokenizers (of ``grand``).
+
+    Raises:
+        Cancelled, KeyboardInterrupt, SystemExit, GeneratorExit: passed on; any
+        other failure is the tokenizer's ``error``.
+    """
+    ts = TokenizerStats(tok.name, tok.description, tok.family)
+    by_script: dict[str, GroupStats] = {}
+    try:
+        file_names = iter(names)
+        fstats = GroupStats()
+        for got in counts:
+            if got is None:
+                ts.by_file[next(file_names)] = fstats
+                ts.total.add(fstats)
+                fstats = GroupStats()
+                continue
+            btotal, bscripts = got
+            fstats.add(btotal)
+            for label, g in bscripts.items():
+                by_script.setdefault(label, GroupStats()).add(g)
+            done += btotal.bytes
+            yield Progress("statistics", done, grand, tok.name, unit="bytes")
+    except Cancelled:
+        raise
+    except TokexplorerError as exc:
+        ts = TokenizerStats(tok.name, tok.description, tok.family, error=str(exc))
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):  # GeneratorExit: the caller closed us
+        raise
+    except BaseException as exc:  # noqa: BLE001 - one tokenizer's failure is one row
+        first = (str(exc).strip().splitlines() or [""])[0]
+        ts = TokenizerStats(tok.name, tok.description, tok.family, error=f"{type(exc).__name__}: {first}")
+    finally:
+        counts.close()  # (its threads stop now, not when it is collected)
+    if ts.error is None:
+        ts.by_script = {s: by_script[s] for s in SCRIPTS if s in by_script}
+    ts.counted_with, ts.notes = tok.counting_engine, tok.counting_notes
+    return ts, done
 
 
 def compute_stats(

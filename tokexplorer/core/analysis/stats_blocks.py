@@ -12,9 +12,8 @@ its tokens to the lines their first byte lies in:
   starts at the running sum of the lengths before it, belongs to the line
   whose byte range holds that start, and holds part of a character when it or
   the next token starts with a continuation byte. The ids of the blocks ahead,
-  and whether they decode to their blocks' bytes, are computed on
-  :data:`PREFETCH_THREADS` other threads meanwhile (:func:`prefetched_ids`;
-  tiktoken's compiled core and its decoding release the GIL). In a block holding
+  and whether they decode to their blocks' bytes, are computed on other threads
+  meanwhile (:class:`~tokexplorer.core.analysis.stats_prefetch.PrefetchedIds`). In a block holding
   a code point that can join a grapheme cluster with its neighbour
   (:data:`CLUSTER_JOINERS`: combining marks, ZWJ, variation selectors,
   skin-tone modifiers, regional indicators, Hangul jamo, CRLF), a token holds
@@ -28,12 +27,7 @@ its tokens to the lines their first byte lies in:
 
 from __future__ import annotations
 
-import os
-import sys
 from bisect import bisect_right
-from collections import deque
-from collections.abc import Iterator, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 
@@ -56,7 +50,6 @@ __all__ = [
     "BlockLines",
     "GroupStats",
     "LineCache",
-    "SWITCH_INTERVAL",
     "TokenTable",
     "block_lines",
     "byte_level_block",
@@ -105,53 +98,6 @@ class TokenTable:
                 self._leads[token_id] = bool(b) and 0x80 <= b[0] < 0xC0
             lengths = self._lengths[ids]
         return lengths, self._leads[ids]
-
-
-#: Seconds between GIL hand-overs while ids are computed on other threads.
-#: Those threads need the GIL a few times per block (to build the id list)
-#: between long stretches in tiktoken's compiled core without it; at Python's
-#: default 5 ms each waits most of a time slice of the counting thread each time
-#: (about 0.3 s of 1.7 s on 10 MiB of English).
-SWITCH_INTERVAL = 0.0002
-
-#: Threads computing the ids of the blocks ahead (tiktoken's compiled core and
-#: its decoding release the GIL): two where the machine has two cores or more,
-#: so that encoding, the longest part, runs on both while this thread counts.
-#: On 2 cores, compute_stats of 10 MiB English took 1.24 s with two against
-#: 1.77 s with one (8 MiB Chinese 0.90 s against 1.14 s; medians of 9,
-#: alternating, load average 3.5); three were no faster than two.
-PREFETCH_THREADS = min(2, os.cpu_count() or 1)
-
-
-def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy) -> tuple[list[int], bool]:
-    ids = tokenizer.encode(block, special=special)
-    return ids, tokenizer.decode_bytes(ids) == block.encode("utf-8")
-
-
-def prefetched_ids(
-    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy
-) -> Iterator[tuple[list[int], bool]]:
-    """Per block, its ids (``tokenizer.encode``) and whether they decode to its
-    bytes; the blocks ahead are computed on :data:`PREFETCH_THREADS` threads
-    while the caller counts the current one. Meanwhile the interpreter's switch
-    interval is at most :data:`SWITCH_INTERVAL` (restored when the generator
-    ends or is closed; it changes only how soon threads take turns, never a result)."""
-    interval = sys.getswitchinterval()
-    sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
-    try:
-        with ThreadPoolExecutor(max_workers=PREFETCH_THREADS) as pool:
-            ahead: deque[Future] = deque()
-            for i in range(len(blocks)):
-                for j in range(i + len(ahead), min(i + PREFETCH_THREADS + 1, len(blocks))):
-                    ahead.append(pool.submit(_ids_and_roundtrip, tokenizer, blocks[j], special))
-                try:
-                    yield ahead.popleft().result()
-                except BaseException:
-                    for fut in ahead:
-                        fut.cancel()
-                    raise
-    finally:
-        sys.setswitchinterval(interval)
 
 
 def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:

@@ -39,7 +39,7 @@ import regex
 
 from tokexplorer.core.analysis.blocks import cuts_are_exact
 from tokexplorer.core.analysis.stats import CorpusStats, TokenizerStats, corpus_stats_iter
-from tokexplorer.core.analysis.stats_blocks import GroupStats
+from tokexplorer.core.analysis.stats_groups import GroupStats
 from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.io.corpus import CorpusFile

@@ -1,0 +1,54 @@
+"""The counts of one group of the corpus statistics (:mod:`tokexplorer.core.analysis.stats`):
+the corpus, a file or a script label. This module imports no numpy.
+
+>>> g = GroupStats(lines=1, tokens=3)
+>>> g.add(GroupStats(lines=2, tokens=4))
+>>> g.lines, g.tokens
+(3, 7)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GroupStats"]
+
+
+@dataclass(slots=True)
+class GroupStats:
+    """Raw counts of one group (the corpus, a file, or a script label).
+
+    Attributes:
+        lines, chars, bytes: size of the group's lines (characters are code points).
+        words: whitespace-separated words in lines of space-delimited scripts.
+        tokens: tokens whose first byte lies in the group's lines.
+        word_tokens: those tokens that lie in lines of space-delimited scripts.
+        partial: tokens holding part of a UTF-8 character.
+        unknown: unknown pieces.
+        grapheme_part: tokens holding whole code points but part of a grapheme cluster.
+        roundtrip_failed: lines where decode(encode(line)) != line.
+    """
+
+    lines: int = 0
+    chars: int = 0
+    bytes: int = 0
+    words: int = 0
+    tokens: int = 0
+    word_tokens: int = 0
+    partial: int = 0
+    unknown: int = 0
+    roundtrip_failed: int = 0
+    grapheme_part: int = 0
+
+    def add(self, other: GroupStats) -> None:
+        """Add ``other``'s counts to these."""
+        self.lines += other.lines
+        self.chars += other.chars
+        self.bytes += other.bytes
+        self.words += other.words
+        self.tokens += other.tokens
+        self.word_tokens += other.word_tokens
+        self.partial += other.partial
+        self.unknown += other.unknown
+        self.roundtrip_failed += other.roundtrip_failed
+        self.grapheme_part += other.grapheme_part
