@@ -65,8 +65,7 @@ class BlockLines:
     per attribute (index ``i`` is line ``i``).
 
     Attributes:
-        block: the block's text.
-        lines: its lines, line endings included.
+        block: the block's text (its lines: :attr:`lines`).
         codes: each line's script label, as its index in :data:`SCRIPTS` (int64, shape ``(n,)``).
         starts: the byte offset in the block where each line starts, then the
             block's size in UTF-8 bytes (int64, shape ``(n + 1,)``).
@@ -81,7 +80,6 @@ class BlockLines:
     """
 
     block: str
-    lines: list[str]
     codes: np.ndarray
     starts: np.ndarray
     words: np.ndarray
@@ -89,6 +87,15 @@ class BlockLines:
     by_label: dict[str, GroupStats] = field(default_factory=dict)
     long_clusters: bool = False
     joiner_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    _lines: list[str] | None = None
+
+    @property
+    def lines(self) -> list[str]:
+        """The block's lines, line endings included (cut on first use: counting from
+        ids needs only the lines read one by one)."""
+        if self._lines is None:
+            self._lines = _split_lines(self.block)
+        return self._lines
 
     @property
     def n_bytes(self) -> int:
@@ -213,15 +220,6 @@ _OPENING = _table("".join(_FIRST_CHARS))
 _CLOSING = _table("{};")  # the endings _CODE_END takes after any line
 
 
-def _operator_pairs() -> np.ndarray:
-    """Per two bytes (first * 256 + second): whether they are one of _CODE_OPERATOR's
-    operators (each two ASCII characters, neither a line break)."""
-    table = np.zeros(1 << 16, dtype=bool)
-    for op in _OPERATORS:
-        b = op.encode("ascii")
-        table[b[0] << 8 | b[1]] = True
-    return table
-
 def _prefixes() -> np.ndarray:
     """Per first two bytes of a stripped line (first * 256 + second): whether a
     leading keyword of looks_like_code can start so (``@`` needs one byte)."""
@@ -236,7 +234,6 @@ def _prefixes() -> np.ndarray:
 
 
 _KEYWORD_PREFIX = _prefixes()
-_OPERATOR_PAIRS = _operator_pairs()
 
 
 def _line_ends(data: np.ndarray) -> np.ndarray:
@@ -249,6 +246,24 @@ def _line_ends(data: np.ndarray) -> np.ndarray:
     if not len(ends) or ends[-1] != len(data):
         ends = np.append(ends, len(data))
     return ends
+
+
+#: The white space of ``str.strip`` in ASCII text (and of ``str.split``).
+_ASCII_SPACES = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
+_START_BYTES = tuple(word.encode("ascii") for word in _START_WORDS)
+
+
+def _operator_pairs() -> np.ndarray:
+    """Per two bytes (first * 256 + second): whether they are one of _CODE_OPERATOR's
+    operators (each two ASCII characters, neither a line break)."""
+    table = np.zeros(1 << 16, dtype=bool)
+    for op in _OPERATORS:
+        b = op.encode("ascii")
+        table[b[0] << 8 | b[1]] = True
+    return table
+
+
+_OPERATOR_PAIRS = _operator_pairs()
 
 
 def _before_last(data: np.ndarray, solid_at: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
@@ -266,9 +281,10 @@ def _has_operator(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.add.reduceat(at, starts) > 0
 
 
-def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.ndarray, lines: list[str]):
-    """Per line: label code and words where the byte sums decide them (see the
-    module docstring), and which lines are to be read one by one (bool)."""
+def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.ndarray):
+    """Per line (``starts``, ``ends``: its byte range in ``raw``): label code and
+    words where the byte sums decide them (see the module docstring), and which
+    lines are to be read one by one (bool)."""
     cls = np.frombuffer(raw.translate(_CLASSES), dtype=np.uint8)
 
     def per_line(flags: np.ndarray) -> np.ndarray:
@@ -297,7 +313,8 @@ def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.nda
     maybe_keyword = np.flatnonzero(by_hand & _KEYWORD_PREFIX[first.astype(np.int64) << 8 | second])
     keyword = np.zeros(len(starts), dtype=bool)
     if len(maybe_keyword):
-        found = [lines[i].lstrip().startswith(_START_WORDS) for i in maybe_keyword.tolist()]
+        found = [raw[s:e].lstrip(_ASCII_SPACES).startswith(_START_BYTES)
+                 for s, e in zip(starts[maybe_keyword].tolist(), ends[maybe_keyword].tolist())]  # fmt: skip
         keyword[maybe_keyword[np.array(found, dtype=bool)]] = True
     by_hand &= signals | keyword
     # lines whose start can signal code (keyword, name before "="), that open with a
@@ -317,18 +334,19 @@ def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.nda
     return codes, words, by_hand
 
 
-def _ascii_line_labels(lines: list[str], ascii_lines: np.ndarray):
+def _ascii_line_labels(raw: bytes, starts: np.ndarray, ends: np.ndarray, ascii_lines: np.ndarray):
     """:func:`_ascii_labels` of the ASCII lines only (``ascii_lines``: bool per
-    line), read as one block of their own; the others are marked to be read one by one."""
-    n = len(lines)
+    line; ``starts``, ``ends``: each line's byte range in ``raw``), read as one
+    block of their own; the others are marked to be read one by one."""
+    n = len(starts)
     codes, words, by_hand = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
     at = np.flatnonzero(ascii_lines)
     if len(at):
-        some = [lines[i] for i in at.tolist()]
-        raw = "".join(some).encode("ascii")
-        ends = np.cumsum([len(line) for line in some])
-        starts = np.concatenate(([0], ends[:-1]))
-        codes[at], words[at], by_hand[at] = _ascii_labels(raw, np.frombuffer(raw, dtype=np.uint8), starts, ends, some)
+        some = b"".join([raw[s:e] for s, e in zip(starts[at].tolist(), ends[at].tolist())])
+        some_ends = np.cumsum(ends[at] - starts[at])
+        some_starts = np.concatenate(([0], some_ends[:-1]))
+        data = np.frombuffer(some, dtype=np.uint8)
+        codes[at], words[at], by_hand[at] = _ascii_labels(some, data, some_starts, some_ends)
     return codes, words, by_hand
 
 
@@ -353,35 +371,35 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
     (['Latin', 'Han'], [0, 12, 19], [2, 0], 19)
     """
     seen = LineCache() if seen is None else seen
-    lines = _split_lines(block)
-    n = len(lines)
-    if not n:
+    if not block:
         none = np.zeros(0, dtype=np.int64)
-        return BlockLines(block, [], none, np.zeros(1, dtype=np.int64), none)
+        return BlockLines(block, none, np.zeros(1, dtype=np.int64), none, _lines=[])
     raw = block.encode("utf-8")
     data = np.frombuffer(raw, dtype=np.uint8)
     ends = _line_ends(data)
     starts = np.concatenate(([0], ends))
     line_starts = starts[:-1]
     sizes = ends - line_starts
-    chars = sizes
+    chars, char_starts = sizes, starts
     if len(raw) != len(block):  # code points: the bytes that are not continuation bytes
         chars = np.add.reduceat((data & 0xC0) != 0x80, line_starts, dtype=np.int64)
+        char_starts = np.concatenate(([0], np.cumsum(chars)))
     ascii_lines = sizes == chars
     if 2 * int(sizes[ascii_lines].sum()) < len(raw):  # mostly other lines: the ASCII ones on their own
-        codes, words, by_hand = _ascii_line_labels(lines, ascii_lines)
+        codes, words, by_hand = _ascii_line_labels(raw, line_starts, ends, ascii_lines)
     else:
-        codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends, lines)
+        codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends)
     by_hand |= ~ascii_lines  # every non-ASCII line is read one by one
     hand = np.flatnonzero(by_hand)
     joins = False
     if len(hand):
-        read = list(map(seen.__getitem__, [lines[i] for i in hand.tolist()]))
+        cuts = zip(char_starts[hand].tolist(), char_starts[hand + 1].tolist())
+        read = list(map(seen.__getitem__, [block[a:b] for a, b in cuts]))
         hand_codes, hand_words, hand_joins = zip(*read)
         codes[hand] = hand_codes
         words[hand] = hand_words
         joins = any(hand_joins)
-    result = BlockLines(block, lines, codes, starts, words)
+    result = BlockLines(block, codes, starts, words)
     if joins:
         result.joiner_lines = hand[np.array(hand_joins, dtype=bool)]
     result.last_ends = last_block or block[-1] in "\r\n"

@@ -49,13 +49,16 @@ def line_breaks(text: str) -> tuple[int, int, int]:
     ((1, 1, 2), (2, 1, 0))
     """
     lf = cr = crlf = 0
-    cr_before = False  # the previous piece ended with CR
-    for start in range(0, len(text), PIECE):
-        piece = text[start : start + PIECE]
-        lf += piece.count("\n")
-        cr += piece.count("\r")
-        crlf += piece.count("\r\n") + (cr_before and piece[0] == "\n")
-        cr_before = piece[-1] == "\r"
+    n = len(text)
+    for start in range(0, n, PIECE):
+        end = min(start + PIECE, n)
+        lf += text.count("\n", start, end)
+        here = text.count("\r", start, end)
+        if here:  # (most texts have no CR: one count per piece)
+            cr += here
+            crlf += text.count("\r\n", start, end)
+        if start and text[start] == "\n" and text[start - 1] == "\r":  # a CRLF across two pieces
+            crlf += 1
     return lf - crlf, crlf, cr - crlf
 
 
