@@ -107,6 +107,8 @@ def input_text(ns: argparse.Namespace) -> str:
 
 def set_add_special_tokens(tokenizers: Sequence[Tokenizer], on: bool) -> None:
     """Apply ``--[no-]add-special-tokens`` to the Hugging Face tokenizers among ``tokenizers``."""
+    if all(tok.family != "huggingface" for tok in tokenizers):
+        return  # (the adapter's module is loaded only where one is used)
     from tokexplorer.core.backends import HuggingFaceTokenizer
 
     for tok in tokenizers:

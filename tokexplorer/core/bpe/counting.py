@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import regex
 
 from tokexplorer.core.bpe.count_pool import default_workers, merge_counts, pool_map, task_batches
+from tokexplorer.core.bpe.specials import special_regex
 from tokexplorer.core.errors import Cancelled, CorpusError
 from tokexplorer.core.text import (
     LETTER_SPACE_CUT,
@@ -69,18 +70,6 @@ _BYTE_CUT_ENCODINGS = {"utf8", "utf8sig", "ascii", "latin1", "iso88591", "cp1252
 def _codec_key(encoding: str) -> str:
     """The codec's canonical name without dashes and underscores (``"utf8"``); LookupError if unknown."""
     return codecs.lookup(encoding).name.replace("-", "").replace("_", "")
-
-
-def special_regex(specials: Iterable[str]) -> regex.Pattern[str] | None:
-    """One regex matching any of the special token texts (longest first), or None.
-
-    >>> special_regex(["<a>", "<ab>"]).pattern, special_regex([])
-    ('<ab>|<a>', None)
-    """
-    toks = sorted(set(specials), key=lambda s: (-len(s), s))
-    if not toks:
-        return None
-    return regex.compile("|".join(regex.escape(t) for t in toks))
 
 
 def safe_pieces(text: str, size: int = PIECE_CHARS) -> Iterator[str]:

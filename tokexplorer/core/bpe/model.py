@@ -27,10 +27,10 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Literal
 
-from tokexplorer.core.bpe.counting import special_regex
 from tokexplorer.core.bpe.encoder import N_BYTES, RankEncoder
 from tokexplorer.core.bpe.gc_pause import gc_paused
 from tokexplorer.core.bpe.recovery import recover_merges
+from tokexplorer.core.bpe.specials import special_regex
 from tokexplorer.core.errors import InputError, SpecialTokenError
 from tokexplorer.core.text import Splitter, clean_text, compile_splitter, name_of_pattern, pattern_string
 from tokexplorer.core.types import MergeRecord, SpecialPolicy
