@@ -296,15 +296,22 @@ def _file_counts(
     Raises:
         Cancelled: ``cancel()`` turned True (checked between blocks).
     """
+    count_block = span_block
+    if tok.family == "sentencepiece":  # its pieces do not tile the text's bytes: counted from their spans
+        from tokexplorer.core.analysis.stats_pieces import piece_block  # (loaded where one is counted)
+        from tokexplorer.core.backends import SentencePieceTokenizer
+
+        if isinstance(tok, SentencePieceTokenizer):
+            count_block = piece_block
     if not cuts_are_exact(tok):
         for i in range(len(blocks)):
             if cancel is not None and cancel():
                 raise Cancelled("cancelled")
-            yield span_block(tok, whole_of(i), special)
+            yield count_block(tok, whole_of(i), special)
             yield None
         return
     table = None
-    if tok.family != "sentencepiece":  # its pieces do not tile the text's bytes
+    if tok.family != "sentencepiece":
         table = TokenTable(tok)
     ids_of = prefetched_ids(tok, [b for fb in blocks for b in fb], special) if table is not None else None
     k = 0
@@ -325,7 +332,7 @@ def _file_counts(
                         ids_of.close()
                         ids_of = None
                 if got is None:
-                    got = span_block(tok, bl, special)
+                    got = count_block(tok, bl, special)
                 yield got
             yield None
     finally:

@@ -22,8 +22,17 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
+from tokexplorer.core.backends.sentencepiece.columns import (
+    PieceColumns,
+    char_byte_columns,
+    char_span_columns,
+    partial_flags,
+    split_byte_runs,
+)
 from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 from tokexplorer.core.backends.sentencepiece.notes import (
     all_pieces,
@@ -33,7 +42,6 @@ from tokexplorer.core.backends.sentencepiece.notes import (
     unknown_surfaces,
 )
 from tokexplorer.core.backends.sentencepiece.proto import (
-    BYTE_PIECE,
     WS,
     Piece,
     _import_spm,
@@ -41,7 +49,7 @@ from tokexplorer.core.backends.sentencepiece.proto import (
     parse_pieces,
     user_defined_ids,
 )
-from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans, spans_tile
+from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
@@ -105,14 +113,8 @@ class SentencePieceTokenizer(Tokenizer):
         self.processor = sp
         self._name = name
         self.train_notes = tuple(train_notes)
-        n = sp.get_piece_size()
-        self._n = n
-        self._pieces = [sp.id_to_piece(i) for i in range(n)]
-        self._is_byte = [bool(sp.is_byte(i)) for i in range(n)]
-        self._is_unknown = [bool(sp.is_unknown(i)) for i in range(n)]
-        self._is_control = [bool(sp.is_control(i)) for i in range(n)]
-        user = user_defined_ids(self.model_proto)
-        self._is_user = [i in user for i in range(n)]
+        self.table = PieceTable.from_processor(sp, user_defined_ids(self.model_proto))
+        self._n = len(self.table.pieces)
         self._normalizer: Any = None
         try:
             self._normalizer = spm.SentencePieceNormalizer(model_proto=self.model_proto)
@@ -178,7 +180,7 @@ class SentencePieceTokenizer(Tokenizer):
     def description(self) -> str:
         """``"sp120.model (SentencePiece) · bpe model · nmt_nfkc · 120 pieces"``
         (the name first; ``"SentencePiece · unigram model · ..."`` for one trained here)."""
-        bf = " · byte fallback" if self.info.byte_fallback or any(self._is_byte) else ""
+        bf = " · byte fallback" if self.info.byte_fallback or any(self.table.is_byte) else ""
         return f"{self.name} · {self.info.model_type} model · {self.info.normalizer} · {self._n:,} pieces{bf}"
 
     @property
@@ -191,13 +193,13 @@ class SentencePieceTokenizer(Tokenizer):
         """Control pieces (``<s>``, ``</s>``...) and user-defined symbols
         (``<|endoftext|>`` given to training) -> id."""
         return {
-            self._pieces[i]: i for i in range(self._n) if self._is_control[i] or self._is_user[i]
+            self.table.pieces[i]: i for i in range(self._n) if self.table.is_control[i] or self.table.is_user[i]
         }
 
     @property
     def user_defined_symbols(self) -> dict[str, int]:
         """User-defined symbols -> id: SentencePiece always encodes them as one piece."""
-        return {self._pieces[i]: i for i in range(self._n) if self._is_user[i]}
+        return {self.table.pieces[i]: i for i in range(self._n) if self.table.is_user[i]}
 
     def piece(self, token_id: int) -> str:
         """The piece of an id (``"▁good"``, ``"<0xE9>"``).
@@ -206,28 +208,16 @@ class SentencePieceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         self._check_id(token_id)
-        return self._pieces[token_id]
+        return self.table.pieces[token_id]
 
     def is_byte(self, token_id: int) -> bool:
         """True when the id is a byte-fallback piece ``<0xNN>``."""
-        return 0 <= token_id < self._n and self._is_byte[token_id]
+        return 0 <= token_id < self._n and self.table.is_byte[token_id]
 
     # ---------------------------------------------------------------- helpers
     def _check_id(self, token_id: int) -> None:
         if not isinstance(token_id, int) or not 0 <= token_id < self._n:
             raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
-
-    def _piece_bytes(self, token_id: int) -> bytes:
-        """Bytes of a piece outside any text (unknown → SentencePiece's `` ⁇ ``)."""
-        if self._is_byte[token_id]:
-            m = BYTE_PIECE.fullmatch(self._pieces[token_id])
-            if m:
-                return bytes([int(m.group(1), 16)])
-        if self._is_control[token_id]:
-            return b""
-        if self._is_unknown[token_id]:
-            return " \u2047 ".encode("utf-8")
-        return self._pieces[token_id].replace(WS, " ").encode("utf-8")
 
     def normalize_with_offsets(self, text: str) -> tuple[str, list[int]] | None:
         """The normalizer's own output and where each of its characters came from.
@@ -295,13 +285,28 @@ class SentencePieceTokenizer(Tokenizer):
         # fallback: rebuild from the pieces, keeping unknown text as it was
         pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
-        parts = [src[p.begin : p.end] if self._is_unknown[p.id] else self._piece_bytes(p.id) for p in pieces]
+        parts = [src[p.begin : p.end] if self.table.is_unknown[p.id] else self.table.piece_bytes[p.id] for p in pieces]
         out_b = b"".join(parts)
         if self.info.add_dummy_prefix and out_b.startswith(b" "):
             out_b = out_b[1:]
         return out_b.decode("utf-8", "replace")
 
     # ---------------------------------------------------------------- encoding
+    def _policy_notes(self, cleaned: CleanText, special: SpecialPolicy) -> list[str]:
+        """The notes every result of ``cleaned`` opens with: the cleaning's, then the
+        special-token policy's (``<|...|>`` spellings, control pieces and user-defined
+        symbols spelled in the text).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
+        return notes
+
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
         """Pieces with spans into the original text.
 
@@ -316,22 +321,86 @@ class SentencePieceTokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a control piece
                 or a user-defined symbol.
         """
+        notes = self._policy_notes(cleaned, special)
         t = cleaned.text
-        notes = list(cleaned.notes)
-        notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
-        src = t.encode("utf-8")
         pieces = parse_pieces(self._encode_proto(t))
-        spans, inside = self._piece_spans(pieces, t, src)
-        tokens, unknown_surfaces = self._tokens(pieces, spans, inside, src, OffsetMap(t))
-        normalized_text = self.normalize(t)
-        normalized: str | None = None
-        if normalized_text != t:
-            normalized = normalized_text
-            notes.append(describe_normalization(t, normalized_text))
-        notes.extend(unknown_notes(unknown_surfaces))
-        exact = normalized is None and spans_tile(spans, len(src))
-        return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+        cols = self._columns(t, pieces)
+        tokens, surfaces = self._tokens(pieces, cols, t.encode("utf-8"), OffsetMap(t))
+        if cols.normalized is not None:
+            notes.append(describe_normalization(t, cols.normalized))
+        notes.extend(unknown_notes(surfaces))
+        return Tokenization(self.name, t, tokens, cols.exact_offsets, tuple(notes), cols.normalized)
+
+    def piece_columns(self, text: str, *, special: SpecialPolicy = "plain") -> PieceColumns:
+        """The pieces of ``text`` as numpy columns (ids, byte spans, partial flags),
+        the values :meth:`tokenize` gives its tokens, without a token object per piece.
+
+        SentencePiece gives the ids (``encode(..., out_type=int)``); each piece's length
+        in the normalized text comes from its id, so the spans need no per-piece
+        result, except in a text holding an unknown piece (its length is that of the
+        text it swallowed): that text is encoded again with its pieces.
+
+        Args:
+            text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
+            special: the special-token policy (see :meth:`tokenize`).
+
+        Raises:
+            InputError: unknown policy.
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+
+        >>> from tokexplorer.core.backends.sentencepiece.training import train_sentencepiece
+        >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
+        >>> cols = tok.piece_columns("lowest new")
+        >>> cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist(), cols.exact_offsets
+        ([7, 14, 9, 11, 3], [0, 3, 6, 7, 8], [3, 6, 7, 8, 10], True)
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        self._policy_notes(cleaned, special)
+        t = cleaned.text
+        ids = np.array(self._ids(t), dtype=np.int64)
+        if self.table.unknown[ids].any():
+            return self._columns(t, parse_pieces(self._encode_proto(t)))
+        return self._columns(t, None, ids)
+
+    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
+        """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result),
+        or from its ``ids`` alone when no piece is unknown. The spans map the pieces
+        over the original characters they came from (:func:`.columns.char_span_columns`;
+        SentencePiece's own spans when the normalizer gives no offsets), and a run of
+        byte pieces whose bytes match the text gets one byte each (SentencePiece gives
+        the whole run's span to each)."""
+        src = text.encode("utf-8")
+        table = self.table
+        if pieces is not None:
+            ids = np.array([p.id for p in pieces], dtype=np.int64)
+            lengths = np.array([len(p.piece.encode("utf-8")) for p in pieces], dtype=np.int64)
+            lengths[table.byte_values[ids] >= 0] = 1
+        else:
+            lengths = table.normalized_lengths[ids]
+        mapped = None
+        raw = self.normalize_with_offsets(text)
+        if raw is not None:
+            mapped = char_span_columns(lengths, raw[0], raw[1], dummy_prefix=self.info.add_dummy_prefix)
+        if mapped is not None:
+            to_byte = char_byte_columns(text)
+            starts, ends, inside = to_byte[mapped[0]], to_byte[mapped[1]], mapped[2]
+        else:
+            if pieces is None:
+                pieces = parse_pieces(self._encode_proto(text))
+            starts = np.array([p.begin for p in pieces], dtype=np.int64)
+            ends = np.array([p.end for p in pieces], dtype=np.int64)
+            inside = np.zeros(len(pieces), dtype=bool)
+        values = table.byte_values[ids]
+        split_byte_runs(starts, ends, values, src)
+        normalized_text = self.normalize(text)
+        normalized = normalized_text if normalized_text != text else None
+        tile = bool(len(ids) == 0 and not src) or (
+            len(ids) > 0 and starts[0] == 0 and ends[-1] == len(src) and bool((starts[1:] == ends[:-1]).all())
+        )
+        partial = partial_flags(starts, ends, values, src)
+        return PieceColumns(ids, starts, ends, inside, partial, normalized, normalized is None and tile)
 
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
         """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
@@ -344,15 +413,13 @@ class SentencePieceTokenizer(Tokenizer):
                 or a user-defined symbol.
         """
         t = cleaned.text
-        notes = list(cleaned.notes)
-        notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
+        notes = self._policy_notes(cleaned, special)
         surfaces: list[str] = []
         if not all_pieces(self._raw_normalized(t), self.info.model_type, self._is_used_piece):
             if self.line_cuts_exact:  # the unknown pieces of the parts that hold one
-                unknown = [i for i in range(self._n) if self._is_unknown[i]]
+                unknown = [i for i in range(self._n) if self.table.is_unknown[i]]
                 surfaces = unknown_surfaces(t, unknown, self._ids, self._spans)
-            elif any(self._is_unknown[i] for i in set(self._ids(t))):
+            elif any(self.table.is_unknown[i] for i in set(self._ids(t))):
                 return self._tokenize(cleaned, special=special, cancel=None).notes
         normalized_text = self.normalize(t)
         if normalized_text != t:
@@ -369,13 +436,12 @@ class SentencePieceTokenizer(Tokenizer):
     def _is_used_piece(self, piece: str) -> bool:
         """True when ``piece`` is a piece of the model, neither unknown, control nor unused."""
         tid = self.processor.piece_to_id(piece)
-        return not (self._is_unknown[tid] or self._is_control[tid] or self.processor.is_unused(tid))
+        return not (self.table.is_unknown[tid] or self.table.is_control[tid] or self.processor.is_unused(tid))
 
     def _spans(self, text: str) -> list[tuple[int, int, int]]:
         """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
-        pieces = parse_pieces(self._encode_proto(text))
-        spans, _inside = self._piece_spans(pieces, text, text.encode("utf-8"))
-        return [(p.id, b, e) for p, (b, e) in zip(pieces, spans)]
+        cols = self._columns(text, parse_pieces(self._encode_proto(text)))
+        return list(zip(cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist()))
 
     def _ids(self, text: str | list[str]) -> Any:
         """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
@@ -386,67 +452,28 @@ class SentencePieceTokenizer(Tokenizer):
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
 
-    def _piece_spans(
-        self, pieces: Sequence[Piece], text: str, src: bytes
-    ) -> tuple[list[tuple[int, int]], list[bool]]:
-        """Byte spans of the pieces over the original characters they came from
-        (:func:`.spans.piece_char_spans`; SentencePiece's own spans when the
-        normalizer gives no offsets), and which pieces are inside a normalized
-        character. A run of byte pieces whose bytes match the text gets one byte
-        each (SentencePiece gives the whole run's span to each)."""
-        spans = [(p.begin, p.end) for p in pieces]
-        inside = [False] * len(pieces)
-        raw = self.normalize_with_offsets(text)
-        mapped = None
-        if raw is not None:
-            mapped = piece_char_spans(
-                [p.piece for p in pieces], [self._is_byte[p.id] for p in pieces], raw[0], raw[1],
-                dummy_prefix=self.info.add_dummy_prefix,
-            )  # fmt: skip
-        if mapped is not None:
-            to_byte = char_byte_offsets(text)
-            spans = [(to_byte[m.start], to_byte[m.end]) for m in mapped]
-            inside = [m.inside_normalized for m in mapped]
-        i = 0
-        while i < len(pieces):
-            if not self._is_byte[pieces[i].id]:
-                i += 1
-                continue
-            j = i
-            while j < len(pieces) and self._is_byte[pieces[j].id]:
-                j += 1
-            b0, b1 = spans[i][0], spans[j - 1][1]
-            run = b"".join(self._piece_bytes(p.id) for p in pieces[i:j])
-            if src[b0:b1] == run:
-                for k in range(i, j):
-                    spans[k] = (b0 + k - i, b0 + k - i + 1)
-            i = j
-        return spans, inside
-
     def _tokens(
-        self, pieces: Sequence[Piece], spans: Sequence[tuple[int, int]], inside: Sequence[bool],
-        src: bytes, om: OffsetMap,
+        self, pieces: Sequence[Piece], cols: PieceColumns, src: bytes, om: OffsetMap
     ) -> tuple[tuple[Token, ...], list[str]]:
         """The :class:`Token` of each piece, and the original text every unknown piece swallowed."""
         tokens: list[Token] = []
         unknown_surfaces: list[str] = []
-        for p, (b, e), inside_normalized in zip(pieces, spans, inside):
+        table = self.table
+        columns = zip(pieces, cols.starts.tolist(), cols.ends.tolist(), cols.inside.tolist(), cols.partial.tolist())
+        for p, b, e, inside_normalized, partial in columns:
             tid = p.id
-            unknown = self._is_unknown[tid]
+            unknown = table.is_unknown[tid]
             if unknown:
                 tb = src[b:e]
                 unknown_surfaces.append(tb.decode("utf-8", "replace"))
             else:
-                tb = self._piece_bytes(tid)
-            partial = not (om.is_boundary(b) and om.is_boundary(e))
-            if self._is_byte[tid] and tb and tb[0] >= 0x80:
-                partial = True
+                tb = table.piece_bytes[tid]
             tokens.append(
                 Token(
                     tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
-                    special=self._is_control[tid] or self._is_user[tid],
+                    special=table.is_control[tid] or table.is_user[tid],
                     unknown=unknown,
-                    piece=self._pieces[tid] if unknown else p.piece,
+                    piece=table.pieces[tid] if unknown else p.piece,
                     inside_normalized=inside_normalized,
                 )
             )  # fmt: skip
@@ -483,7 +510,7 @@ class SentencePieceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         self._check_id(token_id)
-        return self._piece_bytes(token_id)
+        return self.table.piece_bytes[token_id]
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """The pieces' bytes joined, minus the dummy-prefix space at the start

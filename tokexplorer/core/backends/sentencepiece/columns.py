@@ -1,0 +1,156 @@
+"""A SentencePiece result as numpy columns: per piece its id, its byte span in the
+original text and whether it holds part of a UTF-8 character, without an object
+per piece (what the counting paths need: the corpus statistics count tokens per
+line from these columns).
+
+The spans are those of :meth:`SentencePieceTokenizer.tokenize
+<tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.tokenize>`,
+which builds its tokens from the same columns: each piece spans the whole original
+characters its normalized characters came from (:func:`char_span_columns`, the
+array form of :func:`.spans.piece_char_spans`), and a run of byte pieces whose
+bytes match the text gets one byte each (:func:`split_byte_runs`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from tokexplorer.core.backends.sentencepiece.proto import WS
+
+__all__ = ["PieceColumns", "char_byte_columns", "char_span_columns", "partial_flags", "split_byte_runs"]
+
+
+@dataclass(frozen=True, slots=True)
+class PieceColumns:
+    """The pieces of one text, one numpy column per attribute (index ``i`` is piece ``i``).
+
+    Attributes:
+        ids: int64 ``(n,)``, the piece ids.
+        starts, ends: int64 ``(n,)``, byte spans in the original UTF-8 text (half-open).
+        inside: bool ``(n,)``, the piece holds only part of what the normalizer made
+            of one original character.
+        partial: bool ``(n,)``, the piece holds part of a UTF-8 character (a span
+            end inside one, or a byte piece of a lead or continuation byte).
+        normalized: what the normalizer made of the text when it changed it, else None.
+        exact_offsets: the spans tile the text's bytes and the normalizer changed nothing.
+    """
+
+    ids: Any
+    starts: Any
+    ends: Any
+    inside: Any
+    partial: Any
+    normalized: str | None
+    exact_offsets: bool
+
+
+def char_byte_columns(text: str) -> np.ndarray:
+    """UTF-8 byte offset of every code point of ``text``, then its byte length
+    (int64, ``len(text) + 1`` entries; a lone surrogate counts 3 bytes).
+
+    >>> char_byte_columns("a…b").tolist()
+    [0, 1, 4, 5]
+    """
+    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    out = np.zeros(len(cps) + 1, dtype=np.int64)
+    np.cumsum(1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000), out=out[1:])
+    return out
+
+
+def char_span_columns(
+    lengths: np.ndarray, normalized: str, offsets: Any, *, dummy_prefix: bool
+) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    """Map every piece to the original characters it came from, as arrays.
+
+    Args:
+        lengths: each piece's UTF-8 length in the normalized text (int64 ``(n,)``;
+            a byte piece is one byte), in order.
+        normalized: the normalizer's output (``▁`` for whitespace, the dummy prefix kept).
+        offsets: ``len(normalized) + 1`` code point offsets into the original text
+            (SentencePiece's ``Normalize(text, with_offsets=True)``).
+        dummy_prefix: the model adds a dummy-prefix ``▁`` at the start.
+
+    Returns:
+        ``(starts, ends, inside)`` in code points (int64, int64, bool, each ``(n,)``):
+        a piece spans the whole original characters its normalized characters came
+        from; ``inside`` when it holds only part of what the normalizer made of one
+        character; the dummy-prefix ``▁`` standing alone spans nothing. None when
+        the pieces do not spell ``normalized``.
+
+    >>> s, e, inside = char_span_columns(np.array([4, 1, 1, 1, 1]), "\\u2581a...b",
+    ...                                  [0, 0, 1, 1, 1, 2, 3], dummy_prefix=True)
+    >>> s.tolist(), e.tolist(), inside.tolist()
+    ([0, 1, 1, 1, 2], [1, 2, 2, 2, 3], [False, True, True, True, False])
+    """
+    nb = np.frombuffer(normalized.encode("utf-8"), dtype=np.uint8)
+    n = len(normalized)
+    off = np.asarray(offsets, dtype=np.int64)
+    if int(lengths.sum()) != len(nb) or len(off) != n + 1 or (len(lengths) and int(lengths.min()) < 1):
+        return None
+    if not len(lengths):
+        none = np.zeros(0, dtype=np.int64)
+        return none, none, np.zeros(0, dtype=bool)
+    char_at = np.cumsum((nb & 0xC0) != 0x80) - 1  # normalized byte -> normalized character
+    skip = 1 if dummy_prefix and normalized.startswith(WS) else 0
+    j = np.arange(n)
+    # a group: the normalized characters made from one original character
+    same = np.zeros(n, dtype=bool)
+    same[1:] = off[1:n] == off[: n - 1]
+    first_of = np.maximum.accumulate(np.where(~same | (j <= skip), j, 0))
+    same_next = np.zeros(n, dtype=bool)
+    same_next[: n - 1] = same[1:]
+    last_of = np.minimum.accumulate(np.where(~same_next | (j < skip), j, n)[::-1])[::-1]
+    # the original end of the character(s) normalized character j came from: the
+    # offset of the next normalized character whose offset rose, else the end read
+    rose = np.full(n + 1, n, dtype=np.int64)
+    rose[1:n] = np.where(off[: n - 1] < off[1:n], j[1:], n)
+    following = np.minimum.accumulate(rose[::-1])[::-1][1:]
+    nxt = off[following]
+    src_end = np.where(nxt > off[:n], nxt, off[:n] + 1)
+    stops = np.cumsum(lengths)
+    first = char_at[stops - lengths]
+    last = char_at[stops - 1]
+    alone = (first == last) & (last < skip)  # the dummy-prefix ▁ alone: inserted, from no character
+    first = np.maximum(first, skip)
+    inside = ((first_of[first] != first) | (last_of[last] != last)) & ~alone
+    starts = np.where(alone, off[0], off[first])
+    ends = np.where(alone, off[0], src_end[last])
+    return starts, ends, inside
+
+
+def split_byte_runs(starts: np.ndarray, ends: np.ndarray, byte_values: np.ndarray, src: bytes) -> None:
+    """Give each byte piece of a run one byte (in place): a run of byte pieces
+    (``byte_values`` >= 0, -1 for the other pieces) whose bytes are those of the
+    text where the run spans gets the bytes one by one (SentencePiece spans the
+    whole run for each).
+
+    >>> s, e = np.array([0, 1, 1, 1]), np.array([1, 4, 4, 4])
+    >>> split_byte_runs(s, e, np.array([-1, 0xE2, 0x80, 0xA6]), "a\\u2026".encode())
+    >>> s.tolist(), e.tolist()
+    ([0, 1, 2, 3], [1, 2, 3, 4])
+    """
+    is_byte = byte_values >= 0
+    if not is_byte.any():
+        return
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], is_byte.astype(np.int8), [0]))))
+    for i, j in zip(edges[::2].tolist(), edges[1::2].tolist()):
+        b0, b1 = int(starts[i]), int(ends[j - 1])
+        if src[b0:b1] == bytes(byte_values[i:j].tolist()):
+            starts[i:j] = np.arange(b0, b0 + j - i)
+            ends[i:j] = starts[i:j] + 1
+
+
+def partial_flags(starts: np.ndarray, ends: np.ndarray, byte_values: np.ndarray, src: bytes) -> np.ndarray:
+    """Per piece: True when a span end falls inside a UTF-8 character of ``src``, or
+    the piece is a byte piece of a byte >= 0x80 (``byte_values``: -1 for the others).
+
+    >>> partial_flags(np.array([0, 1, 2]), np.array([1, 2, 4]), np.array([-1, 0xE4, -1]), "a\\u00e9\\u00e9".encode())
+    array([False,  True,  True])
+    """
+    data = np.frombuffer(src, dtype=np.uint8)
+    boundary = np.ones(len(data) + 1, dtype=bool)
+    boundary[: len(data)] = (data & 0xC0) != 0x80
+    return ~(boundary[starts] & boundary[ends]) | (byte_values >= 0x80)
