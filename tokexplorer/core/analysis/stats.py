@@ -298,7 +298,7 @@ def _file_counts(
     """
     count_block = span_block
     if tok.family == "sentencepiece":  # its pieces do not tile the text's bytes: counted from their spans
-        from tokexplorer.core.analysis.stats_pieces import piece_block  # (loaded where one is counted)
+        from tokexplorer.core.analysis.stats_sentencepiece import piece_block  # (loaded where one is counted)
         from tokexplorer.core.backends import SentencePieceTokenizer
 
         if isinstance(tok, SentencePieceTokenizer):

@@ -1,26 +1,36 @@
 """A SentencePiece result as numpy columns: per piece its id, its byte span in the
 original text and whether it holds part of a UTF-8 character, without an object
 per piece (what the counting paths need: the corpus statistics count tokens per
-line from these columns).
+line from these columns), and the tokens built from them.
 
-The spans are those of :meth:`SentencePieceTokenizer.tokenize
-<tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.tokenize>`,
-which builds its tokens from the same columns: each piece spans the whole original
-characters its normalized characters came from (:func:`char_span_columns`, the
-array form of :func:`.spans.piece_char_spans`), and a run of byte pieces whose
-bytes match the text gets one byte each (:func:`split_byte_runs`).
+:meth:`SentencePieceTokenizer.tokenize
+<tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.tokenize>`
+builds its tokens from the same columns (:func:`piece_tokens`): each piece spans the
+whole original characters its normalized characters came from
+(:func:`.spans.char_span_columns`), and a run of byte pieces whose bytes match the
+text gets one byte each (:func:`.spans.split_byte_runs`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from tokexplorer.core.backends.sentencepiece.proto import WS
+from tokexplorer.core.backends.sentencepiece.proto import Piece
+from tokexplorer.core.backends.sentencepiece.spans import (
+    char_byte_columns,
+    char_span_columns,
+    partial_flags,
+    split_byte_runs,
+)
+from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
+from tokexplorer.core.tokens import OffsetMap
+from tokexplorer.core.types import Token
 
-__all__ = ["PieceColumns", "char_byte_columns", "char_span_columns", "partial_flags", "split_byte_runs"]
+__all__ = ["PieceColumns", "columns_of", "piece_lengths", "piece_tokens"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,110 +57,80 @@ class PieceColumns:
     exact_offsets: bool
 
 
-def char_byte_columns(text: str) -> np.ndarray:
-    """UTF-8 byte offset of every code point of ``text``, then its byte length
-    (int64, ``len(text) + 1`` entries; a lone surrogate counts 3 bytes).
-
-    >>> char_byte_columns("a…b").tolist()
-    [0, 1, 4, 5]
-    """
-    cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-    out = np.zeros(len(cps) + 1, dtype=np.int64)
-    np.cumsum(1 + (cps >= 0x80) + (cps >= 0x800) + (cps >= 0x10000), out=out[1:])
-    return out
+def piece_lengths(pieces: Sequence[Piece], table: PieceTable) -> tuple[np.ndarray, np.ndarray]:
+    """The ids of ``pieces`` and their UTF-8 lengths in the normalized text (a byte
+    piece one byte; an unknown piece the normalized text it swallowed), int64 ``(n,)`` each."""
+    ids = np.array([p.id for p in pieces], dtype=np.int64)
+    lengths = np.array([len(p.piece.encode("utf-8")) for p in pieces], dtype=np.int64)
+    lengths[table.byte_values[ids] >= 0] = 1
+    return ids, lengths
 
 
-def char_span_columns(
-    lengths: np.ndarray, normalized: str, offsets: Any, *, dummy_prefix: bool
-) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Map every piece to the original characters it came from, as arrays.
+def columns_of(
+    text: str,
+    ids: np.ndarray,
+    lengths: np.ndarray,
+    table: PieceTable,
+    *,
+    offsets: tuple[str, list[int]] | None,
+    normalized: str,
+    dummy_prefix: bool,
+    own_spans: Callable[[], tuple[np.ndarray, np.ndarray]],
+) -> PieceColumns:
+    """The :class:`PieceColumns` of ``text`` from its piece ``ids`` and their ``lengths``
+    in the normalized text (``table``: the model's vocabulary).
 
     Args:
-        lengths: each piece's UTF-8 length in the normalized text (int64 ``(n,)``;
-            a byte piece is one byte), in order.
-        normalized: the normalizer's output (``▁`` for whitespace, the dummy prefix kept).
-        offsets: ``len(normalized) + 1`` code point offsets into the original text
-            (SentencePiece's ``Normalize(text, with_offsets=True)``).
-        dummy_prefix: the model adds a dummy-prefix ``▁`` at the start.
-
-    Returns:
-        ``(starts, ends, inside)`` in code points (int64, int64, bool, each ``(n,)``):
-        a piece spans the whole original characters its normalized characters came
-        from; ``inside`` when it holds only part of what the normalizer made of one
-        character; the dummy-prefix ``▁`` standing alone spans nothing. None when
-        the pieces do not spell ``normalized``.
-
-    >>> s, e, inside = char_span_columns(np.array([4, 1, 1, 1, 1]), "\\u2581a...b",
-    ...                                  [0, 0, 1, 1, 1, 2, 3], dummy_prefix=True)
-    >>> s.tolist(), e.tolist(), inside.tolist()
-    ([0, 1, 1, 1, 2], [1, 2, 2, 2, 3], [False, True, True, True, False])
+        offsets: the normalizer's output and offsets (``normalize_with_offsets``), or None.
+        normalized: what the tokenizer's ``normalize`` makes of ``text``.
+        dummy_prefix: the model adds a dummy-prefix ``▁``.
+        own_spans: SentencePiece's own byte spans of the pieces, asked for only when
+            the normalizer gives no offsets or the pieces do not spell its output.
     """
-    nb = np.frombuffer(normalized.encode("utf-8"), dtype=np.uint8)
-    n = len(normalized)
-    off = np.asarray(offsets, dtype=np.int64)
-    if int(lengths.sum()) != len(nb) or len(off) != n + 1 or (len(lengths) and int(lengths.min()) < 1):
-        return None
-    if not len(lengths):
-        none = np.zeros(0, dtype=np.int64)
-        return none, none, np.zeros(0, dtype=bool)
-    char_at = np.cumsum((nb & 0xC0) != 0x80) - 1  # normalized byte -> normalized character
-    skip = 1 if dummy_prefix and normalized.startswith(WS) else 0
-    j = np.arange(n)
-    # a group: the normalized characters made from one original character
-    same = np.zeros(n, dtype=bool)
-    same[1:] = off[1:n] == off[: n - 1]
-    first_of = np.maximum.accumulate(np.where(~same | (j <= skip), j, 0))
-    same_next = np.zeros(n, dtype=bool)
-    same_next[: n - 1] = same[1:]
-    last_of = np.minimum.accumulate(np.where(~same_next | (j < skip), j, n)[::-1])[::-1]
-    # the original end of the character(s) normalized character j came from: the
-    # offset of the next normalized character whose offset rose, else the end read
-    rose = np.full(n + 1, n, dtype=np.int64)
-    rose[1:n] = np.where(off[: n - 1] < off[1:n], j[1:], n)
-    following = np.minimum.accumulate(rose[::-1])[::-1][1:]
-    nxt = off[following]
-    src_end = np.where(nxt > off[:n], nxt, off[:n] + 1)
-    stops = np.cumsum(lengths)
-    first = char_at[stops - lengths]
-    last = char_at[stops - 1]
-    alone = (first == last) & (last < skip)  # the dummy-prefix ▁ alone: inserted, from no character
-    first = np.maximum(first, skip)
-    inside = ((first_of[first] != first) | (last_of[last] != last)) & ~alone
-    starts = np.where(alone, off[0], off[first])
-    ends = np.where(alone, off[0], src_end[last])
-    return starts, ends, inside
+    src = text.encode("utf-8")
+    mapped = None if offsets is None else char_span_columns(lengths, *offsets, dummy_prefix=dummy_prefix)
+    if mapped is not None:
+        to_byte = char_byte_columns(text)
+        starts, ends, inside = to_byte[mapped[0]], to_byte[mapped[1]], mapped[2]
+    else:
+        starts, ends = own_spans()
+        inside = np.zeros(len(ids), dtype=bool)
+    values = table.byte_values[ids]
+    split_byte_runs(starts, ends, values, src)
+    changed = normalized if normalized != text else None
+    if len(ids):
+        tile = starts[0] == 0 and ends[-1] == len(src) and bool((starts[1:] == ends[:-1]).all())
+    else:
+        tile = not src
+    partial = partial_flags(starts, ends, values, src)
+    return PieceColumns(ids, starts, ends, inside, partial, changed, changed is None and bool(tile))
 
 
-def split_byte_runs(starts: np.ndarray, ends: np.ndarray, byte_values: np.ndarray, src: bytes) -> None:
-    """Give each byte piece of a run one byte (in place): a run of byte pieces
-    (``byte_values`` >= 0, -1 for the other pieces) whose bytes are those of the
-    text where the run spans gets the bytes one by one (SentencePiece spans the
-    whole run for each).
-
-    >>> s, e = np.array([0, 1, 1, 1]), np.array([1, 4, 4, 4])
-    >>> split_byte_runs(s, e, np.array([-1, 0xE2, 0x80, 0xA6]), "a\\u2026".encode())
-    >>> s.tolist(), e.tolist()
-    ([0, 1, 2, 3], [1, 2, 3, 4])
-    """
-    is_byte = byte_values >= 0
-    if not is_byte.any():
-        return
-    edges = np.flatnonzero(np.diff(np.concatenate(([0], is_byte.astype(np.int8), [0]))))
-    for i, j in zip(edges[::2].tolist(), edges[1::2].tolist()):
-        b0, b1 = int(starts[i]), int(ends[j - 1])
-        if src[b0:b1] == bytes(byte_values[i:j].tolist()):
-            starts[i:j] = np.arange(b0, b0 + j - i)
-            ends[i:j] = starts[i:j] + 1
-
-
-def partial_flags(starts: np.ndarray, ends: np.ndarray, byte_values: np.ndarray, src: bytes) -> np.ndarray:
-    """Per piece: True when a span end falls inside a UTF-8 character of ``src``, or
-    the piece is a byte piece of a byte >= 0x80 (``byte_values``: -1 for the others).
-
-    >>> partial_flags(np.array([0, 1, 2]), np.array([1, 2, 4]), np.array([-1, 0xE4, -1]), "a\\u00e9\\u00e9".encode())
-    array([False,  True,  True])
-    """
-    data = np.frombuffer(src, dtype=np.uint8)
-    boundary = np.ones(len(data) + 1, dtype=bool)
-    boundary[: len(data)] = (data & 0xC0) != 0x80
-    return ~(boundary[starts] & boundary[ends]) | (byte_values >= 0x80)
+def piece_tokens(
+    pieces: Sequence[Piece], cols: PieceColumns, text: str, table: PieceTable
+) -> tuple[tuple[Token, ...], list[str]]:
+    """The :class:`~tokexplorer.core.types.Token` of each piece of ``text`` (its columns
+    ``cols``), and the original text every unknown piece swallowed, in order."""
+    src = text.encode("utf-8")
+    om = OffsetMap(text)
+    tokens: list[Token] = []
+    surfaces: list[str] = []
+    columns = zip(pieces, cols.starts.tolist(), cols.ends.tolist(), cols.inside.tolist(), cols.partial.tolist())
+    for p, b, e, inside_normalized, partial in columns:
+        tid = p.id
+        unknown = table.is_unknown[tid]
+        if unknown:
+            tb = src[b:e]
+            surfaces.append(tb.decode("utf-8", "replace"))
+        else:
+            tb = table.piece_bytes[tid]
+        tokens.append(
+            Token(
+                tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
+                special=table.is_control[tid] or table.is_user[tid],
+                unknown=unknown,
+                piece=table.pieces[tid] if unknown else p.piece,
+                inside_normalized=inside_normalized,
+            )
+        )  # fmt: skip
+    return tuple(tokens), surfaces

@@ -26,20 +26,18 @@ import numpy as np
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.backends.sentencepiece.columns import (
-    PieceColumns,
-    char_byte_columns,
-    char_span_columns,
-    partial_flags,
-    split_byte_runs,
+from tokexplorer.core.backends.sentencepiece.columns import PieceColumns, columns_of, piece_lengths, piece_tokens
+from tokexplorer.core.backends.sentencepiece.normalization import (
+    describe_normalization,
+    load_normalizer,
+    run_normalizer,
 )
-from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
 from tokexplorer.core.backends.sentencepiece.notes import (
     all_pieces,
+    counted_unknowns,
     line_cuts_exact,
     special_notes,
     unknown_notes,
-    unknown_surfaces,
 )
 from tokexplorer.core.backends.sentencepiece.proto import (
     WS,
@@ -50,13 +48,9 @@ from tokexplorer.core.backends.sentencepiece.proto import (
     user_defined_ids,
 )
 from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
-from tokexplorer.core.errors import (
-    InputError,
-    ModelFormatError,
-)
-from tokexplorer.core.text import CleanText, clean_text
-from tokexplorer.core.tokens import OffsetMap
-from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
+from tokexplorer.core.errors import InputError, ModelFormatError
+from tokexplorer.core.text import CleanText, clean_text, has_surrogates
+from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 # --------------------------------------------------------------------------
 # the tokenizer
@@ -94,6 +88,7 @@ class SentencePieceTokenizer(Tokenizer):
     """
 
     family = "sentencepiece"
+    notes_need_encoding = True  # its unknown pieces
 
     def __init__(
         self, model_proto: bytes, *, name: str | None = None, train_notes: Sequence[str] = ()
@@ -115,13 +110,7 @@ class SentencePieceTokenizer(Tokenizer):
         self.train_notes = tuple(train_notes)
         self.table = PieceTable.from_processor(sp, user_defined_ids(self.model_proto))
         self._n = len(self.table.pieces)
-        self._normalizer: Any = None
-        try:
-            self._normalizer = spm.SentencePieceNormalizer(model_proto=self.model_proto)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001 - older sentencepiece: fall back to decode
-            self._normalizer = None
+        self._normalizer = load_normalizer(spm, self.model_proto)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], *, name: str | None = None) -> SentencePieceTokenizer:
@@ -192,14 +181,17 @@ class SentencePieceTokenizer(Tokenizer):
     def special_tokens(self) -> dict[str, int]:
         """Control pieces (``<s>``, ``</s>``...) and user-defined symbols
         (``<|endoftext|>`` given to training) -> id."""
-        return {
-            self.table.pieces[i]: i for i in range(self._n) if self.table.is_control[i] or self.table.is_user[i]
-        }
+        return dict(self._specials)
 
     @property
     def user_defined_symbols(self) -> dict[str, int]:
         """User-defined symbols -> id: SentencePiece always encodes them as one piece."""
-        return {self.table.pieces[i]: i for i in range(self._n) if self.table.is_user[i]}
+        return {s: i for s, i in self._specials.items() if self.table.is_user[i]}
+
+    @cached_property
+    def _specials(self) -> dict[str, int]:
+        """Control pieces and user-defined symbols -> id, read once."""
+        return {self.table.pieces[i]: i for i in np.flatnonzero(self.table.special).tolist()}
 
     def piece(self, token_id: int) -> str:
         """The piece of an id (``"▁good"``, ``"<0xE9>"``).
@@ -234,17 +226,8 @@ class SentencePieceTokenizer(Tokenizer):
             installed sentencepiece has no ``SentencePieceNormalizer``. For
             example ``"a︰b"`` under ``nmt_nfkc`` gives ``("▁a..b", [0, 0, 1, 1, 2, 3])``.
         """
-        if self._normalizer is None:
-            return None
-        try:
-            out = self._normalizer.Normalize(clean_text(text).text, with_offsets=True)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001 - older bindings without offsets
-            return None
-        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
-            return None
-        return out[0], [int(o) for o in out[1]]
+        out = run_normalizer(self._normalizer, clean_text(text).text, with_offsets=True)
+        return None if out is None else (out[0], list(out[1]))
 
     def pieces(self, text: str) -> list[tuple[str, int, int, int]]:
         """SentencePiece's own per-piece result for ``text``.
@@ -263,15 +246,7 @@ class SentencePieceTokenizer(Tokenizer):
 
     def _raw_normalized(self, text: str) -> str | None:
         """The normalizer's own output (``▁`` kept), or None without ``SentencePieceNormalizer``."""
-        if self._normalizer is None:
-            return None
-        try:
-            out = self._normalizer.Normalize(text)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001
-            return None
-        return out if isinstance(out, str) else None
+        return run_normalizer(self._normalizer, text, with_offsets=False)
 
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
@@ -293,9 +268,8 @@ class SentencePieceTokenizer(Tokenizer):
 
     # ---------------------------------------------------------------- encoding
     def _policy_notes(self, cleaned: CleanText, special: SpecialPolicy) -> list[str]:
-        """The notes every result of ``cleaned`` opens with: the cleaning's, then the
-        special-token policy's (``<|...|>`` spellings, control pieces and user-defined
-        symbols spelled in the text).
+        """The notes every result of ``cleaned`` opens with: the cleaning's, then the policy's
+        (``<|...|>`` spellings, control pieces and user-defined symbols in the text).
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a control piece
@@ -325,11 +299,8 @@ class SentencePieceTokenizer(Tokenizer):
         t = cleaned.text
         pieces = parse_pieces(self._encode_proto(t))
         cols = self._columns(t, pieces)
-        tokens, surfaces = self._tokens(pieces, cols, t.encode("utf-8"), OffsetMap(t))
-        if cols.normalized is not None:
-            notes.append(describe_normalization(t, cols.normalized))
-        notes.extend(unknown_notes(surfaces))
-        return Tokenization(self.name, t, tokens, cols.exact_offsets, tuple(notes), cols.normalized)
+        tokens, surfaces = piece_tokens(pieces, cols, t, self.table)
+        return Tokenization(self.name, t, tokens, cols.exact_offsets, self._noted(t, notes, surfaces), cols.normalized)
 
     def piece_columns(self, text: str, *, special: SpecialPolicy = "plain") -> PieceColumns:
         """The pieces of ``text`` as numpy columns (ids, byte spans, partial flags),
@@ -353,7 +324,7 @@ class SentencePieceTokenizer(Tokenizer):
         >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
         >>> cols = tok.piece_columns("lowest new")
         >>> cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist(), cols.exact_offsets
-        ([7, 14, 9, 11, 3], [0, 3, 6, 7, 8], [3, 6, 7, 8, 10], True)
+        ([3, 4, 7, 8, 6, 17], [0, 3, 6, 7, 8, 9], [3, 6, 7, 8, 9, 10], True)
         """
         check_special_policy(special)
         cleaned = clean_text(text)
@@ -365,67 +336,85 @@ class SentencePieceTokenizer(Tokenizer):
         return self._columns(t, None, ids)
 
     def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
-        """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result),
-        or from its ``ids`` alone when no piece is unknown. The spans map the pieces
-        over the original characters they came from (:func:`.columns.char_span_columns`;
-        SentencePiece's own spans when the normalizer gives no offsets), and a run of
-        byte pieces whose bytes match the text gets one byte each (SentencePiece gives
-        the whole run's span to each)."""
-        src = text.encode("utf-8")
-        table = self.table
+        """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
+        its ``ids`` alone when none is unknown (:func:`.columns.columns_of`)."""
         if pieces is not None:
-            ids = np.array([p.id for p in pieces], dtype=np.int64)
-            lengths = np.array([len(p.piece.encode("utf-8")) for p in pieces], dtype=np.int64)
-            lengths[table.byte_values[ids] >= 0] = 1
+            ids, lengths = piece_lengths(pieces, self.table)
         else:
-            lengths = table.normalized_lengths[ids]
-        mapped = None
-        raw = self.normalize_with_offsets(text)
-        if raw is not None:
-            mapped = char_span_columns(lengths, raw[0], raw[1], dummy_prefix=self.info.add_dummy_prefix)
-        if mapped is not None:
-            to_byte = char_byte_columns(text)
-            starts, ends, inside = to_byte[mapped[0]], to_byte[mapped[1]], mapped[2]
-        else:
-            if pieces is None:
-                pieces = parse_pieces(self._encode_proto(text))
-            starts = np.array([p.begin for p in pieces], dtype=np.int64)
-            ends = np.array([p.end for p in pieces], dtype=np.int64)
-            inside = np.zeros(len(pieces), dtype=bool)
-        values = table.byte_values[ids]
-        split_byte_runs(starts, ends, values, src)
-        normalized_text = self.normalize(text)
-        normalized = normalized_text if normalized_text != text else None
-        tile = bool(len(ids) == 0 and not src) or (
-            len(ids) > 0 and starts[0] == 0 and ends[-1] == len(src) and bool((starts[1:] == ends[:-1]).all())
-        )
-        partial = partial_flags(starts, ends, values, src)
-        return PieceColumns(ids, starts, ends, inside, partial, normalized, normalized is None and tile)
+            lengths = self.table.normalized_lengths[ids]
+
+        def own_spans() -> tuple[Any, Any]:  # SentencePiece's own spans, where the normalizer gives no offsets
+            got = pieces if pieces is not None else parse_pieces(self._encode_proto(text))
+            return np.array([p.begin for p in got], dtype=np.int64), np.array([p.end for p in got], dtype=np.int64)
+
+        return columns_of(
+            text, ids, lengths, self.table, offsets=self.normalize_with_offsets(text),
+            normalized=self.normalize(text), dummy_prefix=self.info.add_dummy_prefix, own_spans=own_spans,
+        )  # fmt: skip
 
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
         """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
         notes, the normalizer's (SentencePiece's own normalizer) and, only when the
-        text may hold unknown pieces (:meth:`_may_be_unknown`), the unknown-piece
-        notes, which need the pieces' spans (then :meth:`_tokenize` gives them all).
+        text may hold unknown pieces (:func:`.notes.all_pieces`), the unknown-piece
+        notes, which need the ids and the pieces' spans (:meth:`_count_noted`).
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a control piece
                 or a user-defined symbol.
         """
         t = cleaned.text
-        notes = self._policy_notes(cleaned, special)
-        surfaces: list[str] = []
         if not all_pieces(self._raw_normalized(t), self.info.model_type, self._is_used_piece):
-            if self.line_cuts_exact:  # the unknown pieces of the parts that hold one
-                unknown = [i for i in range(self._n) if self.table.is_unknown[i]]
-                surfaces = unknown_surfaces(t, unknown, self._ids, self._spans)
-            elif any(self.table.is_unknown[i] for i in set(self._ids(t))):
-                return self._tokenize(cleaned, special=special, cancel=None).notes
-        normalized_text = self.normalize(t)
-        if normalized_text != t:
-            notes.append(describe_normalization(t, normalized_text))
+            return self._count_noted(cleaned, special=special)[1]
+        return self._noted(t, self._policy_notes(cleaned, special), [])
+
+    def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
+        """The ids and the notes of :meth:`_tokenize` from one run of the model; only
+        when an id is the unknown piece, the pieces with spans are asked for (of the
+        parts holding one where :attr:`line_cuts_exact`, else of the whole text).
+
+        Raises:
+            SpecialTokenError: as :meth:`_tokenize`.
+        """
+        notes = self._policy_notes(cleaned, special)
+        t = cleaned.text
+        ids = list(self._ids(t))
+        surfaces: list[str] = []
+        if self.table.unknown[ids].any():
+            if self.line_cuts_exact:
+                surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
+            else:
+                src = t.encode("utf-8")
+                surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
+        return ids, self._noted(t, notes, surfaces)
+
+    def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
+        """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,
+        the text's parts cut at line starts are encoded a batch at a time (the ids of
+        a long text are never all held) and only the parts holding an unknown piece are
+        asked for their spans; otherwise as :meth:`_encode_noted`.
+
+        Raises:
+            SpecialTokenError: as :meth:`_tokenize`.
+        """
+        if not self.line_cuts_exact:
+            ids, notes = self._encode_noted(cleaned, special=special)
+            return len(ids), notes
+        notes = self._policy_notes(cleaned, special)
+        count, surfaces = counted_unknowns(cleaned.text, self._unknown_ids, self._ids, self._spans)
+        return count, self._noted(cleaned.text, notes, surfaces)
+
+    def _noted(self, text: str, notes: list[str], surfaces: list[str]) -> tuple[str, ...]:
+        """``notes``, the normalizer's note on ``text``, the notes on the unknown pieces' ``surfaces``."""
+        normalized_text = self.normalize(text)
+        if normalized_text != text:
+            notes.append(describe_normalization(text, normalized_text))
         notes.extend(unknown_notes(surfaces))
         return tuple(notes)
+
+    @cached_property
+    def _unknown_ids(self) -> frozenset[int]:
+        """The ids of the unknown piece(s)."""
+        return frozenset(i for i, unknown in enumerate(self.table.is_unknown) if unknown)
 
     @cached_property
     def line_cuts_exact(self) -> bool:
@@ -452,33 +441,6 @@ class SentencePieceTokenizer(Tokenizer):
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
 
-    def _tokens(
-        self, pieces: Sequence[Piece], cols: PieceColumns, src: bytes, om: OffsetMap
-    ) -> tuple[tuple[Token, ...], list[str]]:
-        """The :class:`Token` of each piece, and the original text every unknown piece swallowed."""
-        tokens: list[Token] = []
-        unknown_surfaces: list[str] = []
-        table = self.table
-        columns = zip(pieces, cols.starts.tolist(), cols.ends.tolist(), cols.inside.tolist(), cols.partial.tolist())
-        for p, b, e, inside_normalized, partial in columns:
-            tid = p.id
-            unknown = table.is_unknown[tid]
-            if unknown:
-                tb = src[b:e]
-                unknown_surfaces.append(tb.decode("utf-8", "replace"))
-            else:
-                tb = table.piece_bytes[tid]
-            tokens.append(
-                Token(
-                    tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
-                    special=table.is_control[tid] or table.is_user[tid],
-                    unknown=unknown,
-                    piece=table.pieces[tid] if unknown else p.piece,
-                    inside_normalized=inside_normalized,
-                )
-            )  # fmt: skip
-        return tuple(tokens), unknown_surfaces
-
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Piece ids (SentencePiece ``encode``); ``"raise"`` goes through
         :meth:`_tokenize`, which refuses a control piece's spelling."""
@@ -494,12 +456,12 @@ class SentencePieceTokenizer(Tokenizer):
             InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
         """
         check_special_policy(special)
-        cleaned = [clean_text(t).text for t in texts]
+        cleaned = [clean_text(t).text for t in texts] if any(map(has_surrogates, texts)) else list(texts)
         if special == "raise":
             ids = [self.encode(t, special=special) for t in texts]
         else:
             ids = self._ids(cleaned) if cleaned else []
-        return [self.decode(i) == t for i, t in zip(ids, texts)]
+        return [self._joined(i).decode("utf-8", "replace") == t for i, t in zip(ids, texts)]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
@@ -520,7 +482,14 @@ class SentencePieceTokenizer(Tokenizer):
         Raises:
             InputError: an id is not in the vocabulary.
         """
-        out = b"".join(self.token_bytes(int(i)) for i in ids)
+        ids = [int(i) for i in ids]
+        for i in ids:
+            self._check_id(i)
+        return self._joined(ids)
+
+    def _joined(self, ids: Sequence[int]) -> bytes:
+        """:meth:`decode_bytes` of ids known to be in the vocabulary."""
+        out = b"".join(map(self.table.piece_bytes.__getitem__, ids))
         if self.info.add_dummy_prefix and out.startswith(b" "):
             out = out[1:]
         return out

@@ -44,7 +44,7 @@ def piece_block(
     >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
     >>> total, scripts = piece_block(tok, block_lines("lowest\\nnew\\n"), "plain")
     >>> total.tokens, total.unknown, {k: g.tokens for k, g in scripts.items()}
-    (5, 0, {'Latin': 5})
+    (6, 0, {'Latin': 6})
     """
     cols = tokenizer.piece_columns(bl.block, special=special)
     n_lines = len(bl.lines)
