@@ -30,7 +30,7 @@ from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.tokens import OffsetMap
 from tokexplorer.core.types import Token
 
-__all__ = ["PieceColumns", "columns_of", "piece_lengths", "piece_tokens"]
+__all__ = ["PieceColumns", "columns_of", "piece_lengths", "piece_tokens", "round_trip_flags"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,3 +134,39 @@ def piece_tokens(
             )
         )  # fmt: skip
     return tuple(tokens), surfaces
+
+
+def round_trip_flags(
+    ids: Sequence[Sequence[int]], texts: Sequence[str], table: PieceTable, *, dummy_prefix: bool
+) -> list[bool]:
+    """Per text, whether the bytes of its ``ids`` (``table.piece_bytes`` joined, minus the
+    dummy-prefix space at the start) are those of the text, compared as arrays. The
+    texts hold no lone surrogate; the pieces' bytes are whole UTF-8 characters, so
+    equal bytes are what ``decode(ids) == text`` tests.
+
+    >>> t = PieceTable.build(["<unk>", "\u2581a", "b"], unknown={0}, control=set(), user=set(), byte=set())
+    >>> round_trip_flags([[1, 2], [1], [0], []], ["ab", "b", "x", ""], t, dummy_prefix=True)
+    [True, False, False, True]
+    """
+    counts = np.fromiter(map(len, ids), dtype=np.int64, count=len(ids))
+    flat = [i for one in ids for i in one]
+    decoded = np.frombuffer(b"".join(map(table.piece_bytes.__getitem__, flat)), dtype=np.uint8)
+    ends = np.zeros(len(flat) + 1, dtype=np.int64)
+    np.cumsum(table.byte_lengths[np.array(flat, dtype=np.int64)], out=ends[1:])
+    bounds = ends[np.concatenate(([0], np.cumsum(counts)))]
+    start, end = bounds[:-1].copy(), bounds[1:]
+    if dummy_prefix and len(decoded):
+        start += (end > start) & (decoded[np.minimum(start, len(decoded) - 1)] == 0x20)
+    joined = "".join(texts)
+    data = np.frombuffer(joined.encode("utf-8"), dtype=np.uint8)
+    chars = np.concatenate(([0], np.cumsum(np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)))))
+    tbounds = char_byte_columns(joined)[chars]
+    size = end - start
+    ok = size == np.diff(tbounds)
+    some = np.flatnonzero(ok & (size > 0))
+    if len(some):
+        lengths = size[some]
+        at = np.arange(int(lengths.sum())) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        differ = decoded[np.repeat(start[some], lengths) + at] != data[np.repeat(tbounds[:-1][some], lengths) + at]
+        ok[some[np.bincount(np.repeat(np.arange(len(some)), lengths), weights=differ, minlength=len(some)) > 0]] = False
+    return ok.tolist()

@@ -76,30 +76,40 @@ def char_span_columns(
         return none, none, np.zeros(0, dtype=bool)
     char_at = np.cumsum((nb & 0xC0) != 0x80) - 1  # normalized byte -> normalized character
     skip = 1 if dummy_prefix and normalized.startswith(WS) else 0
+    stops = np.cumsum(lengths)
+    first = char_at[stops - lengths]
+    last = char_at[stops - 1]
+    del char_at
+    alone = (first == last) & (last < skip)  # the dummy-prefix ▁ alone: inserted, from no character
+    first = np.maximum(first, skip)
+    if bool((off[skip + 1 : n] > off[skip : n - 1]).all()):  # each normalized character from one of its own
+        src_end = np.where(off[1:] > off[:n], off[1:], off[:n] + 1)
+        inside = np.zeros(len(lengths), dtype=bool)
+    else:
+        src_end, first_of, last_of = _groups(off, n, skip)
+        inside = ((first_of[first] != first) | (last_of[last] != last)) & ~alone
+    starts = np.where(alone, off[0], off[first])
+    ends = np.where(alone, off[0], src_end[last])
+    return starts, ends, inside
+
+
+def _groups(off: np.ndarray, n: int, skip: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each of the ``n`` normalized characters (``off``: their offsets, then the end
+    read): the original end of the character(s) it came from, and the first and last
+    normalized character of its group (those made from one original character; the
+    dummy prefix, the first ``skip`` characters, stands alone)."""
     j = np.arange(n)
-    # a group: the normalized characters made from one original character
     same = np.zeros(n, dtype=bool)
     same[1:] = off[1:n] == off[: n - 1]
     first_of = np.maximum.accumulate(np.where(~same | (j <= skip), j, 0))
     same_next = np.zeros(n, dtype=bool)
     same_next[: n - 1] = same[1:]
     last_of = np.minimum.accumulate(np.where(~same_next | (j < skip), j, n)[::-1])[::-1]
-    # the original end of the character(s) normalized character j came from: the
-    # offset of the next normalized character whose offset rose, else the end read
+    # the original end: the offset of the next normalized character whose offset rose, else the end read
     rose = np.full(n + 1, n, dtype=np.int64)
     rose[1:n] = np.where(off[: n - 1] < off[1:n], j[1:], n)
-    following = np.minimum.accumulate(rose[::-1])[::-1][1:]
-    nxt = off[following]
-    src_end = np.where(nxt > off[:n], nxt, off[:n] + 1)
-    stops = np.cumsum(lengths)
-    first = char_at[stops - lengths]
-    last = char_at[stops - 1]
-    alone = (first == last) & (last < skip)  # the dummy-prefix ▁ alone: inserted, from no character
-    first = np.maximum(first, skip)
-    inside = ((first_of[first] != first) | (last_of[last] != last)) & ~alone
-    starts = np.where(alone, off[0], off[first])
-    ends = np.where(alone, off[0], src_end[last])
-    return starts, ends, inside
+    nxt = off[np.minimum.accumulate(rose[::-1])[::-1][1:]]
+    return np.where(nxt > off[:n], nxt, off[:n] + 1), first_of, last_of
 
 
 def split_byte_runs(starts: np.ndarray, ends: np.ndarray, byte_values: np.ndarray, src: bytes) -> None:

@@ -24,9 +24,12 @@ from typing import Any
 
 import numpy as np
 
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.backends.sentencepiece.columns import PieceColumns, columns_of, piece_lengths, piece_tokens
+from tokexplorer.core.backends.sentencepiece.columns import (
+    piece_tokens,
+)
+from tokexplorer.core.backends.sentencepiece.counting import SentencePieceCounting
 from tokexplorer.core.backends.sentencepiece.normalization import (
     describe_normalization,
     load_normalizer,
@@ -34,14 +37,12 @@ from tokexplorer.core.backends.sentencepiece.normalization import (
 )
 from tokexplorer.core.backends.sentencepiece.notes import (
     all_pieces,
-    counted_unknowns,
     line_cuts_exact,
     special_notes,
     unknown_notes,
 )
 from tokexplorer.core.backends.sentencepiece.proto import (
     WS,
-    Piece,
     _import_spm,
     parse_model_info,
     parse_pieces,
@@ -49,7 +50,7 @@ from tokexplorer.core.backends.sentencepiece.proto import (
 )
 from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.errors import InputError, ModelFormatError
-from tokexplorer.core.text import CleanText, clean_text, has_surrogates
+from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 # --------------------------------------------------------------------------
@@ -57,7 +58,7 @@ from tokexplorer.core.types import SpecialPolicy, Tokenization
 # --------------------------------------------------------------------------
 
 
-class SentencePieceTokenizer(Tokenizer):
+class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
     """A SentencePiece model behind the :class:`Tokenizer` interface.
 
     Token bytes are rebuilt from the piece (``▁`` → space, ``<0xNN>`` → that one
@@ -227,7 +228,7 @@ class SentencePieceTokenizer(Tokenizer):
             example ``"a︰b"`` under ``nmt_nfkc`` gives ``("▁a..b", [0, 0, 1, 1, 2, 3])``.
         """
         out = run_normalizer(self._normalizer, clean_text(text).text, with_offsets=True)
-        return None if out is None else (out[0], list(out[1]))
+        return None if out is None else (out[0], out[1])
 
     def pieces(self, text: str) -> list[tuple[str, int, int, int]]:
         """SentencePiece's own per-piece result for ``text``.
@@ -254,9 +255,7 @@ class SentencePieceTokenizer(Tokenizer):
         ``nmt_nfkc``)."""
         out = self._raw_normalized(text)
         if out is not None:
-            if self.info.add_dummy_prefix and out.startswith(WS):
-                out = out[1:]
-            return out.replace(WS, " ")
+            return self._shown(out)
         # fallback: rebuild from the pieces, keeping unknown text as it was
         pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
@@ -265,6 +264,10 @@ class SentencePieceTokenizer(Tokenizer):
         if self.info.add_dummy_prefix and out_b.startswith(b" "):
             out_b = out_b[1:]
         return out_b.decode("utf-8", "replace")
+
+    def _shown(self, raw: str) -> str:
+        """The normalizer's own output as :meth:`normalize` shows it."""
+        return (raw[1:] if self.info.add_dummy_prefix and raw.startswith(WS) else raw).replace(WS, " ")
 
     # ---------------------------------------------------------------- encoding
     def _policy_notes(self, cleaned: CleanText, special: SpecialPolicy) -> list[str]:
@@ -302,56 +305,6 @@ class SentencePieceTokenizer(Tokenizer):
         tokens, surfaces = piece_tokens(pieces, cols, t, self.table)
         return Tokenization(self.name, t, tokens, cols.exact_offsets, self._noted(t, notes, surfaces), cols.normalized)
 
-    def piece_columns(self, text: str, *, special: SpecialPolicy = "plain") -> PieceColumns:
-        """The pieces of ``text`` as numpy columns (ids, byte spans, partial flags),
-        the values :meth:`tokenize` gives its tokens, without a token object per piece.
-
-        SentencePiece gives the ids (``encode(..., out_type=int)``); each piece's length
-        in the normalized text comes from its id, so the spans need no per-piece
-        result, except in a text holding an unknown piece (its length is that of the
-        text it swallowed): that text is encoded again with its pieces.
-
-        Args:
-            text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
-            special: the special-token policy (see :meth:`tokenize`).
-
-        Raises:
-            InputError: unknown policy.
-            SpecialTokenError: ``special="raise"`` and the text spells a control piece
-                or a user-defined symbol.
-
-        >>> from tokexplorer.core.backends.sentencepiece.training import train_sentencepiece
-        >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
-        >>> cols = tok.piece_columns("lowest new")
-        >>> cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist(), cols.exact_offsets
-        ([3, 4, 7, 8, 6, 17], [0, 3, 6, 7, 8, 9], [3, 6, 7, 8, 9, 10], True)
-        """
-        check_special_policy(special)
-        cleaned = clean_text(text)
-        self._policy_notes(cleaned, special)
-        t = cleaned.text
-        ids = np.array(self._ids(t), dtype=np.int64)
-        if self.table.unknown[ids].any():
-            return self._columns(t, parse_pieces(self._encode_proto(t)))
-        return self._columns(t, None, ids)
-
-    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
-        """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
-        its ``ids`` alone when none is unknown (:func:`.columns.columns_of`)."""
-        if pieces is not None:
-            ids, lengths = piece_lengths(pieces, self.table)
-        else:
-            lengths = self.table.normalized_lengths[ids]
-
-        def own_spans() -> tuple[Any, Any]:  # SentencePiece's own spans, where the normalizer gives no offsets
-            got = pieces if pieces is not None else parse_pieces(self._encode_proto(text))
-            return np.array([p.begin for p in got], dtype=np.int64), np.array([p.end for p in got], dtype=np.int64)
-
-        return columns_of(
-            text, ids, lengths, self.table, offsets=self.normalize_with_offsets(text),
-            normalized=self.normalize(text), dummy_prefix=self.info.add_dummy_prefix, own_spans=own_spans,
-        )  # fmt: skip
-
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
         """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
         notes, the normalizer's (SentencePiece's own normalizer) and, only when the
@@ -367,42 +320,6 @@ class SentencePieceTokenizer(Tokenizer):
             return self._count_noted(cleaned, special=special)[1]
         return self._noted(t, self._policy_notes(cleaned, special), [])
 
-    def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
-        """The ids and the notes of :meth:`_tokenize` from one run of the model; only
-        when an id is the unknown piece, the pieces with spans are asked for (of the
-        parts holding one where :attr:`line_cuts_exact`, else of the whole text).
-
-        Raises:
-            SpecialTokenError: as :meth:`_tokenize`.
-        """
-        notes = self._policy_notes(cleaned, special)
-        t = cleaned.text
-        ids = list(self._ids(t))
-        surfaces: list[str] = []
-        if self.table.unknown[ids].any():
-            if self.line_cuts_exact:
-                surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
-            else:
-                src = t.encode("utf-8")
-                surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
-        return ids, self._noted(t, notes, surfaces)
-
-    def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
-        """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,
-        the text's parts cut at line starts are encoded a batch at a time (the ids of
-        a long text are never all held) and only the parts holding an unknown piece are
-        asked for their spans; otherwise as :meth:`_encode_noted`.
-
-        Raises:
-            SpecialTokenError: as :meth:`_tokenize`.
-        """
-        if not self.line_cuts_exact:
-            ids, notes = self._encode_noted(cleaned, special=special)
-            return len(ids), notes
-        notes = self._policy_notes(cleaned, special)
-        count, surfaces = counted_unknowns(cleaned.text, self._unknown_ids, self._ids, self._spans)
-        return count, self._noted(cleaned.text, notes, surfaces)
-
     def _noted(self, text: str, notes: list[str], surfaces: list[str]) -> tuple[str, ...]:
         """``notes``, the normalizer's note on ``text``, the notes on the unknown pieces' ``surfaces``."""
         normalized_text = self.normalize(text)
@@ -410,11 +327,6 @@ class SentencePieceTokenizer(Tokenizer):
             notes.append(describe_normalization(text, normalized_text))
         notes.extend(unknown_notes(surfaces))
         return tuple(notes)
-
-    @cached_property
-    def _unknown_ids(self) -> frozenset[int]:
-        """The ids of the unknown piece(s)."""
-        return frozenset(i for i, unknown in enumerate(self.table.is_unknown) if unknown)
 
     @cached_property
     def line_cuts_exact(self) -> bool:
@@ -447,21 +359,6 @@ class SentencePieceTokenizer(Tokenizer):
         if special == "raise":
             return self._tokenize(cleaned, special=special, cancel=cancel).ids
         return list(self.processor.encode(cleaned.text, out_type=int))
-
-    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
-        """Per text, whether ``decode(encode(text)) == text``, the ids of all texts
-        from one call into SentencePiece (``encode`` of the list, ``out_type=int``).
-
-        Raises:
-            InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
-        """
-        check_special_policy(special)
-        cleaned = [clean_text(t).text for t in texts] if any(map(has_surrogates, texts)) else list(texts)
-        if special == "raise":
-            ids = [self.encode(t, special=special) for t in texts]
-        else:
-            ids = self._ids(cleaned) if cleaned else []
-        return [self._joined(i).decode("utf-8", "replace") == t for i, t in zip(ids, texts)]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:

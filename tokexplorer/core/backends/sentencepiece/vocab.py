@@ -26,6 +26,7 @@ class PieceTable:
         is_byte, is_unknown, is_control, is_user: its kind (lists of bool).
         piece_bytes: the bytes of each piece outside any text (``▁`` → space,
             ``<0xNN>`` → that byte, unknown → SentencePiece's `` ⁇ ``, control → ``b""``).
+        byte_lengths: numpy int64 ``(n,)``: the length of each of ``piece_bytes``.
         byte_values: numpy int64 ``(n,)``: the byte of a byte piece, -1 for the others.
         normalized_lengths: numpy int64 ``(n,)``: UTF-8 bytes a piece takes in the
             normalized text (a byte piece one; an unknown piece's depends on the text: 0 here).
@@ -43,6 +44,7 @@ class PieceTable:
     is_control: list[bool]
     is_user: list[bool]
     piece_bytes: list[bytes]
+    byte_lengths: Any
     byte_values: Any
     normalized_lengths: Any
     special: Any
@@ -72,7 +74,8 @@ class PieceTable:
         lengths = [1 if i in byte else 0 if i in unknown else len(p.encode("utf-8")) for i, p in enumerate(pieces)]
         flags = [[i in kind for i in range(n)] for kind in (byte, unknown, control, user)]
         return cls(
-            pieces, *flags, out, np.array(values, dtype=np.int64), np.array(lengths, dtype=np.int64),
+            pieces, *flags, out, np.array([len(b) for b in out], dtype=np.int64), np.array(values, dtype=np.int64),
+            np.array(lengths, dtype=np.int64),
             np.array(flags[2], dtype=bool) | np.array(flags[3], dtype=bool), np.array(flags[1], dtype=bool),
         )  # fmt: skip
 
