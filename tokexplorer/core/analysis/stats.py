@@ -300,11 +300,18 @@ def _file_counts(
     """
     from tokexplorer.core.analysis.stats_blocks import TokenTable, byte_level_block, has_long_clusters, span_block
 
+    count_block = span_block
+    if tok.family == "sentencepiece":  # its pieces do not tile the text's bytes: counted from their spans
+        from tokexplorer.core.analysis.stats_sentencepiece import piece_block  # (loaded where one is counted)
+        from tokexplorer.core.backends import SentencePieceTokenizer
+
+        if isinstance(tok, SentencePieceTokenizer):
+            count_block = piece_block
     if not cuts_are_exact(tok):
         for i in range(len(blocks)):
             if cancel is not None and cancel():
                 raise Cancelled("cancelled")
-            yield span_block(tok, whole_of(i), special)
+            yield count_block(tok, whole_of(i), special)
             yield None
         return
     table = TokenTable(tok) if _by_ids(tok) else None
@@ -329,7 +336,7 @@ def _file_counts(
                         table = None
                         ids_of.close()
                 if got is None:
-                    got = span_block(tok, bl, special)
+                    got = count_block(tok, bl, special)
                 yield got
             yield None
     finally:

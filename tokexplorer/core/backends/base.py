@@ -86,6 +86,9 @@ class Tokenizer(ABC):
     source_file: PurePath | None = None
     #: What loading it from a SPEC chose or left out (set by ``load_tokenizer``), one line each.
     load_notes: tuple[str, ...] = ()
+    #: True when the notes of a text may need the library to encode it (SentencePiece's
+    #: unknown pieces): a count with notes then comes from one run (:meth:`count_with_notes`).
+    notes_need_encoding: bool = False
     _given_name: str | None = None
 
     @property
@@ -228,6 +231,17 @@ class Tokenizer(ABC):
         check_special_policy(special)
         return self._encode_noted(clean_text(text), special=special)
 
+    def count_with_notes(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[int, tuple[str, ...]]:
+        """:meth:`count` and :meth:`notes` of ``text`` together: ``(count, notes)``, from one
+        run of the library where the notes need its output (SentencePiece's unknown pieces,
+        a Hugging Face tokenizer; see :attr:`notes_need_encoding`).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        return self._count_noted(clean_text(text), special=special)
+
     # ------------------------------------------------------ the adapter's hooks
     @abstractmethod
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
@@ -251,6 +265,12 @@ class Tokenizer(ABC):
     def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
         """:meth:`_encode` and :meth:`_notes`; override where one run gives both."""
         return self._encode(cleaned, special=special, cancel=None), self._notes(cleaned, special=special)
+
+    def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
+        """The number of ids of :meth:`_encode_noted` and its notes; override where the
+        count needs no ids held."""
+        ids, notes = self._encode_noted(cleaned, special=special)
+        return len(ids), notes
 
     def _count(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> int:
         """The number of ids of :meth:`_encode`."""

@@ -1,10 +1,42 @@
-"""Describing in words what SentencePiece's normalizer changed in a text."""
+"""Running SentencePiece's normalizer on its own, and describing in words what it changed in a text."""
 
 from __future__ import annotations
 
 import difflib
+from typing import Any
 
 import unicodedata2
+
+
+def load_normalizer(spm: Any, model_proto: bytes) -> Any:
+    """The model's normalizer on its own (``spm.SentencePieceNormalizer``), or None where
+    the installed sentencepiece has none (then the pieces tell what it made)."""
+    try:
+        return spm.SentencePieceNormalizer(model_proto=model_proto)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - older sentencepiece: fall back to decode
+        return None
+
+
+def run_normalizer(normalizer: Any, text: str, *, with_offsets: bool) -> Any:
+    """``normalizer.Normalize(text)`` (a ``sentencepiece.SentencePieceNormalizer``): the
+    normalized str, or with ``with_offsets`` a ``(str, offsets)`` pair; None when there is
+    no normalizer (``normalizer`` None: an older sentencepiece), it fails or gives
+    something else (older bindings without offsets).
+    """
+    if normalizer is None:
+        return None
+    try:
+        out = normalizer.Normalize(text, with_offsets=True) if with_offsets else normalizer.Normalize(text)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - older bindings without offsets
+        return None
+    if with_offsets:
+        return out if isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str) else None
+    return out if isinstance(out, str) else None
+
 
 # --------------------------------------------------------------------------
 # describing what the normalizer changed

@@ -18,8 +18,8 @@ from tokexplorer.core.text import LINE_START_CUT
 from tokexplorer.core.types import SpecialPolicy
 
 __all__ = [
-    "NOTE_PART_CHARS", "UNKNOWN_HINT", "all_pieces", "line_cuts_exact", "special_notes", "unknown_notes",
-    "unknown_surfaces",
+    "NOTE_BATCH_CHARS", "NOTE_PART_CHARS", "UNKNOWN_HINT", "all_pieces", "counted_unknowns", "line_cuts_exact",
+    "special_notes", "unknown_notes",
 ]  # fmt: skip
 
 #: Probe texts for :func:`line_cuts_exact`: each is cut after its line break.
@@ -29,6 +29,9 @@ _LINE_PROBES: tuple[str, ...] = (
 
 #: Characters per part when the unknown pieces of a long text are looked for part by part.
 NOTE_PART_CHARS = 2_048
+
+#: Characters of parts encoded in one call (the ids of a long text are never all held).
+NOTE_BATCH_CHARS = 1_048_576
 
 _LINE_START = regex.compile(LINE_START_CUT)
 
@@ -50,21 +53,23 @@ def line_cuts_exact(ids: Callable[[str], list[int]]) -> bool:
     return True
 
 
-def unknown_surfaces(
+def counted_unknowns(
     text: str,
     unknown: Collection[int],
     ids_of: Callable[[list[str]], Sequence[Sequence[int]]],
     spans_of: Callable[[str], list[tuple[int, int, int]]],
-) -> list[str]:
-    """The original text of each unknown piece of ``text``, in order, from the ids of
-    all parts in one call (``ids_of``: texts -> their ids) and the pieces with spans
-    (``spans_of``: text -> ``(id, byte start, byte end)`` per piece) of only the parts
-    holding an id of ``unknown``. Parts of about :data:`NOTE_PART_CHARS` characters
-    are cut at line starts: the model must keep its ids there (:func:`line_cuts_exact`).
+) -> tuple[int, list[str]]:
+    """The number of pieces of ``text`` and the original text of each of its unknown
+    pieces, in order, from one run of the model: the ids of its parts
+    (``ids_of``: texts -> their ids; :data:`NOTE_BATCH_CHARS` characters of parts a
+    call), and the pieces with spans (``spans_of``: text -> ``(id, byte start, byte
+    end)`` per piece) of only the parts holding an id of ``unknown``. Parts of about
+    :data:`NOTE_PART_CHARS` characters are cut at line starts: the model must keep
+    its ids there (:func:`line_cuts_exact`).
 
-    >>> unknown_surfaces("ab\\ncd", {0}, lambda ts: [[0 if c == "c" else 1 for c in t] for t in ts],
+    >>> counted_unknowns("ab\\ncd", {0}, lambda ts: [[0 if c == "c" else 1 for c in t] for t in ts],
     ...                  lambda t: [(0 if c == "c" else 1, i, i + 1) for i, c in enumerate(t)])
-    ['c']
+    (5, ['c'])
     """
     cuts = [0]
     for m in _LINE_START.finditer(text):
@@ -73,12 +78,22 @@ def unknown_surfaces(
     cuts.append(len(text))
     parts = [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
     unknown = set(unknown)
+    count = 0
     surfaces: list[str] = []
-    for part, ids in zip(parts, ids_of(parts)):
-        if not unknown.isdisjoint(ids):
-            src = part.encode("utf-8")
-            surfaces += [src[b:e].decode("utf-8", "replace") for i, b, e in spans_of(part) if i in unknown]
-    return surfaces
+    batch: list[str] = []
+    held = 0
+    for k, part in enumerate(parts):
+        batch.append(part)
+        held += len(part)
+        if held < NOTE_BATCH_CHARS and k + 1 < len(parts):
+            continue
+        for one, ids in zip(batch, ids_of(batch)):
+            count += len(ids)
+            if not unknown.isdisjoint(ids):
+                src = one.encode("utf-8")
+                surfaces += [src[b:e].decode("utf-8", "replace") for i, b, e in spans_of(one) if i in unknown]
+        batch, held = [], 0
+    return count, surfaces
 
 
 def all_pieces(normalized: str | None, model_type: str, is_piece: Callable[[str], bool]) -> bool:

@@ -22,40 +22,43 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
+import numpy as np
+
+from tokexplorer.core.backends.base import CancelCheck, Tokenizer, unknown_special_notes
 from tokexplorer.core.backends.naming import file_label
-from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+from tokexplorer.core.backends.sentencepiece.columns import (
+    piece_tokens,
+)
+from tokexplorer.core.backends.sentencepiece.counting import SentencePieceCounting
+from tokexplorer.core.backends.sentencepiece.normalization import (
+    describe_normalization,
+    load_normalizer,
+    run_normalizer,
+)
 from tokexplorer.core.backends.sentencepiece.notes import (
     all_pieces,
     line_cuts_exact,
     special_notes,
     unknown_notes,
-    unknown_surfaces,
 )
 from tokexplorer.core.backends.sentencepiece.proto import (
-    BYTE_PIECE,
     WS,
-    Piece,
     _import_spm,
     parse_model_info,
     parse_pieces,
     user_defined_ids,
 )
-from tokexplorer.core.backends.sentencepiece.spans import char_byte_offsets, piece_char_spans, spans_tile
-from tokexplorer.core.errors import (
-    InputError,
-    ModelFormatError,
-)
+from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
+from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.text import CleanText, clean_text
-from tokexplorer.core.tokens import OffsetMap
-from tokexplorer.core.types import SpecialPolicy, Token, Tokenization
+from tokexplorer.core.types import SpecialPolicy, Tokenization
 
 # --------------------------------------------------------------------------
 # the tokenizer
 # --------------------------------------------------------------------------
 
 
-class SentencePieceTokenizer(Tokenizer):
+class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
     """A SentencePiece model behind the :class:`Tokenizer` interface.
 
     Token bytes are rebuilt from the piece (``▁`` → space, ``<0xNN>`` → that one
@@ -86,6 +89,7 @@ class SentencePieceTokenizer(Tokenizer):
     """
 
     family = "sentencepiece"
+    notes_need_encoding = True  # its unknown pieces
 
     def __init__(
         self, model_proto: bytes, *, name: str | None = None, train_notes: Sequence[str] = ()
@@ -105,21 +109,9 @@ class SentencePieceTokenizer(Tokenizer):
         self.processor = sp
         self._name = name
         self.train_notes = tuple(train_notes)
-        n = sp.get_piece_size()
-        self._n = n
-        self._pieces = [sp.id_to_piece(i) for i in range(n)]
-        self._is_byte = [bool(sp.is_byte(i)) for i in range(n)]
-        self._is_unknown = [bool(sp.is_unknown(i)) for i in range(n)]
-        self._is_control = [bool(sp.is_control(i)) for i in range(n)]
-        user = user_defined_ids(self.model_proto)
-        self._is_user = [i in user for i in range(n)]
-        self._normalizer: Any = None
-        try:
-            self._normalizer = spm.SentencePieceNormalizer(model_proto=self.model_proto)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001 - older sentencepiece: fall back to decode
-            self._normalizer = None
+        self.table = PieceTable.from_processor(sp, user_defined_ids(self.model_proto))
+        self._n = len(self.table.pieces)
+        self._normalizer = load_normalizer(spm, self.model_proto)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], *, name: str | None = None) -> SentencePieceTokenizer:
@@ -178,7 +170,7 @@ class SentencePieceTokenizer(Tokenizer):
     def description(self) -> str:
         """``"sp120.model (SentencePiece) · bpe model · nmt_nfkc · 120 pieces"``
         (the name first; ``"SentencePiece · unigram model · ..."`` for one trained here)."""
-        bf = " · byte fallback" if self.info.byte_fallback or any(self._is_byte) else ""
+        bf = " · byte fallback" if self.info.byte_fallback or any(self.table.is_byte) else ""
         return f"{self.name} · {self.info.model_type} model · {self.info.normalizer} · {self._n:,} pieces{bf}"
 
     @property
@@ -190,14 +182,17 @@ class SentencePieceTokenizer(Tokenizer):
     def special_tokens(self) -> dict[str, int]:
         """Control pieces (``<s>``, ``</s>``...) and user-defined symbols
         (``<|endoftext|>`` given to training) -> id."""
-        return {
-            self._pieces[i]: i for i in range(self._n) if self._is_control[i] or self._is_user[i]
-        }
+        return dict(self._specials)
 
     @property
     def user_defined_symbols(self) -> dict[str, int]:
         """User-defined symbols -> id: SentencePiece always encodes them as one piece."""
-        return {self._pieces[i]: i for i in range(self._n) if self._is_user[i]}
+        return {s: i for s, i in self._specials.items() if self.table.is_user[i]}
+
+    @cached_property
+    def _specials(self) -> dict[str, int]:
+        """Control pieces and user-defined symbols -> id, read once."""
+        return {self.table.pieces[i]: i for i in np.flatnonzero(self.table.special).tolist()}
 
     def piece(self, token_id: int) -> str:
         """The piece of an id (``"▁good"``, ``"<0xE9>"``).
@@ -206,28 +201,16 @@ class SentencePieceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         self._check_id(token_id)
-        return self._pieces[token_id]
+        return self.table.pieces[token_id]
 
     def is_byte(self, token_id: int) -> bool:
         """True when the id is a byte-fallback piece ``<0xNN>``."""
-        return 0 <= token_id < self._n and self._is_byte[token_id]
+        return 0 <= token_id < self._n and self.table.is_byte[token_id]
 
     # ---------------------------------------------------------------- helpers
     def _check_id(self, token_id: int) -> None:
         if not isinstance(token_id, int) or not 0 <= token_id < self._n:
             raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}")
-
-    def _piece_bytes(self, token_id: int) -> bytes:
-        """Bytes of a piece outside any text (unknown → SentencePiece's `` ⁇ ``)."""
-        if self._is_byte[token_id]:
-            m = BYTE_PIECE.fullmatch(self._pieces[token_id])
-            if m:
-                return bytes([int(m.group(1), 16)])
-        if self._is_control[token_id]:
-            return b""
-        if self._is_unknown[token_id]:
-            return " \u2047 ".encode("utf-8")
-        return self._pieces[token_id].replace(WS, " ").encode("utf-8")
 
     def normalize_with_offsets(self, text: str) -> tuple[str, list[int]] | None:
         """The normalizer's own output and where each of its characters came from.
@@ -244,17 +227,8 @@ class SentencePieceTokenizer(Tokenizer):
             installed sentencepiece has no ``SentencePieceNormalizer``. For
             example ``"a︰b"`` under ``nmt_nfkc`` gives ``("▁a..b", [0, 0, 1, 1, 2, 3])``.
         """
-        if self._normalizer is None:
-            return None
-        try:
-            out = self._normalizer.Normalize(clean_text(text).text, with_offsets=True)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001 - older bindings without offsets
-            return None
-        if not (isinstance(out, tuple) and len(out) == 2 and isinstance(out[0], str)):
-            return None
-        return out[0], [int(o) for o in out[1]]
+        out = run_normalizer(self._normalizer, clean_text(text).text, with_offsets=True)
+        return None if out is None else (out[0], out[1])
 
     def pieces(self, text: str) -> list[tuple[str, int, int, int]]:
         """SentencePiece's own per-piece result for ``text``.
@@ -273,15 +247,7 @@ class SentencePieceTokenizer(Tokenizer):
 
     def _raw_normalized(self, text: str) -> str | None:
         """The normalizer's own output (``▁`` kept), or None without ``SentencePieceNormalizer``."""
-        if self._normalizer is None:
-            return None
-        try:
-            out = self._normalizer.Normalize(text)
-        except (KeyboardInterrupt, SystemExit):
-            raise
-        except BaseException:  # noqa: BLE001
-            return None
-        return out if isinstance(out, str) else None
+        return run_normalizer(self._normalizer, text, with_offsets=False)
 
     def normalize(self, text: str) -> str:
         """The text as the normalizer leaves it, with ``▁`` shown as a space and the
@@ -289,19 +255,35 @@ class SentencePieceTokenizer(Tokenizer):
         ``nmt_nfkc``)."""
         out = self._raw_normalized(text)
         if out is not None:
-            if self.info.add_dummy_prefix and out.startswith(WS):
-                out = out[1:]
-            return out.replace(WS, " ")
+            return self._shown(out)
         # fallback: rebuild from the pieces, keeping unknown text as it was
         pieces = parse_pieces(self.processor.encode(text, out_type="serialized_proto"))
         src = text.encode("utf-8")
-        parts = [src[p.begin : p.end] if self._is_unknown[p.id] else self._piece_bytes(p.id) for p in pieces]
+        parts = [src[p.begin : p.end] if self.table.is_unknown[p.id] else self.table.piece_bytes[p.id] for p in pieces]
         out_b = b"".join(parts)
         if self.info.add_dummy_prefix and out_b.startswith(b" "):
             out_b = out_b[1:]
         return out_b.decode("utf-8", "replace")
 
+    def _shown(self, raw: str) -> str:
+        """The normalizer's own output as :meth:`normalize` shows it."""
+        return (raw[1:] if self.info.add_dummy_prefix and raw.startswith(WS) else raw).replace(WS, " ")
+
     # ---------------------------------------------------------------- encoding
+    def _policy_notes(self, cleaned: CleanText, special: SpecialPolicy) -> list[str]:
+        """The notes every result of ``cleaned`` opens with: the cleaning's, then the policy's
+        (``<|...|>`` spellings, control pieces and user-defined symbols in the text).
+
+        Raises:
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+        """
+        t = cleaned.text
+        notes = list(cleaned.notes)
+        notes.extend(unknown_special_notes(t, self.special_tokens, special))
+        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
+        return notes
+
     def _tokenize(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> Tokenization:
         """Pieces with spans into the original text.
 
@@ -316,47 +298,33 @@ class SentencePieceTokenizer(Tokenizer):
             SpecialTokenError: ``special="raise"`` and the text spells a control piece
                 or a user-defined symbol.
         """
+        notes = self._policy_notes(cleaned, special)
         t = cleaned.text
-        notes = list(cleaned.notes)
-        notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
-        src = t.encode("utf-8")
         pieces = parse_pieces(self._encode_proto(t))
-        spans, inside = self._piece_spans(pieces, t, src)
-        tokens, unknown_surfaces = self._tokens(pieces, spans, inside, src, OffsetMap(t))
-        normalized_text = self.normalize(t)
-        normalized: str | None = None
-        if normalized_text != t:
-            normalized = normalized_text
-            notes.append(describe_normalization(t, normalized_text))
-        notes.extend(unknown_notes(unknown_surfaces))
-        exact = normalized is None and spans_tile(spans, len(src))
-        return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
+        cols = self._columns(t, pieces)
+        tokens, surfaces = piece_tokens(pieces, cols, t, self.table)
+        return Tokenization(self.name, t, tokens, cols.exact_offsets, self._noted(t, notes, surfaces), cols.normalized)
 
     def _notes(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[str, ...]:
         """The notes of :meth:`_tokenize` without its pieces and spans: the policy's
         notes, the normalizer's (SentencePiece's own normalizer) and, only when the
-        text may hold unknown pieces (:meth:`_may_be_unknown`), the unknown-piece
-        notes, which need the pieces' spans (then :meth:`_tokenize` gives them all).
+        text may hold unknown pieces (:func:`.notes.all_pieces`), the unknown-piece
+        notes, which need the ids and the pieces' spans (:meth:`_count_noted`).
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a control piece
                 or a user-defined symbol.
         """
         t = cleaned.text
-        notes = list(cleaned.notes)
-        notes.extend(unknown_special_notes(t, self.special_tokens, special))
-        notes.extend(special_notes(t, special, self.special_tokens, self.user_defined_symbols))
-        surfaces: list[str] = []
         if not all_pieces(self._raw_normalized(t), self.info.model_type, self._is_used_piece):
-            if self.line_cuts_exact:  # the unknown pieces of the parts that hold one
-                unknown = [i for i in range(self._n) if self._is_unknown[i]]
-                surfaces = unknown_surfaces(t, unknown, self._ids, self._spans)
-            elif any(self._is_unknown[i] for i in set(self._ids(t))):
-                return self._tokenize(cleaned, special=special, cancel=None).notes
-        normalized_text = self.normalize(t)
-        if normalized_text != t:
-            notes.append(describe_normalization(t, normalized_text))
+            return self._count_noted(cleaned, special=special)[1]
+        return self._noted(t, self._policy_notes(cleaned, special), [])
+
+    def _noted(self, text: str, notes: list[str], surfaces: list[str]) -> tuple[str, ...]:
+        """``notes``, the normalizer's note on ``text``, the notes on the unknown pieces' ``surfaces``."""
+        normalized_text = self.normalize(text)
+        if normalized_text != text:
+            notes.append(describe_normalization(text, normalized_text))
         notes.extend(unknown_notes(surfaces))
         return tuple(notes)
 
@@ -369,13 +337,12 @@ class SentencePieceTokenizer(Tokenizer):
     def _is_used_piece(self, piece: str) -> bool:
         """True when ``piece`` is a piece of the model, neither unknown, control nor unused."""
         tid = self.processor.piece_to_id(piece)
-        return not (self._is_unknown[tid] or self._is_control[tid] or self.processor.is_unused(tid))
+        return not (self.table.is_unknown[tid] or self.table.is_control[tid] or self.processor.is_unused(tid))
 
     def _spans(self, text: str) -> list[tuple[int, int, int]]:
         """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
-        pieces = parse_pieces(self._encode_proto(text))
-        spans, _inside = self._piece_spans(pieces, text, text.encode("utf-8"))
-        return [(p.id, b, e) for p, (b, e) in zip(pieces, spans)]
+        cols = self._columns(text, parse_pieces(self._encode_proto(text)))
+        return list(zip(cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist()))
 
     def _ids(self, text: str | list[str]) -> Any:
         """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
@@ -386,93 +353,12 @@ class SentencePieceTokenizer(Tokenizer):
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
 
-    def _piece_spans(
-        self, pieces: Sequence[Piece], text: str, src: bytes
-    ) -> tuple[list[tuple[int, int]], list[bool]]:
-        """Byte spans of the pieces over the original characters they came from
-        (:func:`.spans.piece_char_spans`; SentencePiece's own spans when the
-        normalizer gives no offsets), and which pieces are inside a normalized
-        character. A run of byte pieces whose bytes match the text gets one byte
-        each (SentencePiece gives the whole run's span to each)."""
-        spans = [(p.begin, p.end) for p in pieces]
-        inside = [False] * len(pieces)
-        raw = self.normalize_with_offsets(text)
-        mapped = None
-        if raw is not None:
-            mapped = piece_char_spans(
-                [p.piece for p in pieces], [self._is_byte[p.id] for p in pieces], raw[0], raw[1],
-                dummy_prefix=self.info.add_dummy_prefix,
-            )  # fmt: skip
-        if mapped is not None:
-            to_byte = char_byte_offsets(text)
-            spans = [(to_byte[m.start], to_byte[m.end]) for m in mapped]
-            inside = [m.inside_normalized for m in mapped]
-        i = 0
-        while i < len(pieces):
-            if not self._is_byte[pieces[i].id]:
-                i += 1
-                continue
-            j = i
-            while j < len(pieces) and self._is_byte[pieces[j].id]:
-                j += 1
-            b0, b1 = spans[i][0], spans[j - 1][1]
-            run = b"".join(self._piece_bytes(p.id) for p in pieces[i:j])
-            if src[b0:b1] == run:
-                for k in range(i, j):
-                    spans[k] = (b0 + k - i, b0 + k - i + 1)
-            i = j
-        return spans, inside
-
-    def _tokens(
-        self, pieces: Sequence[Piece], spans: Sequence[tuple[int, int]], inside: Sequence[bool],
-        src: bytes, om: OffsetMap,
-    ) -> tuple[tuple[Token, ...], list[str]]:
-        """The :class:`Token` of each piece, and the original text every unknown piece swallowed."""
-        tokens: list[Token] = []
-        unknown_surfaces: list[str] = []
-        for p, (b, e), inside_normalized in zip(pieces, spans, inside):
-            tid = p.id
-            unknown = self._is_unknown[tid]
-            if unknown:
-                tb = src[b:e]
-                unknown_surfaces.append(tb.decode("utf-8", "replace"))
-            else:
-                tb = self._piece_bytes(tid)
-            partial = not (om.is_boundary(b) and om.is_boundary(e))
-            if self._is_byte[tid] and tb and tb[0] >= 0x80:
-                partial = True
-            tokens.append(
-                Token(
-                    tid, tb, b, e, om.char_floor(b), om.char_ceil(e), partial,
-                    special=self._is_control[tid] or self._is_user[tid],
-                    unknown=unknown,
-                    piece=self._pieces[tid] if unknown else p.piece,
-                    inside_normalized=inside_normalized,
-                )
-            )  # fmt: skip
-        return tuple(tokens), unknown_surfaces
-
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Piece ids (SentencePiece ``encode``); ``"raise"`` goes through
         :meth:`_tokenize`, which refuses a control piece's spelling."""
         if special == "raise":
             return self._tokenize(cleaned, special=special, cancel=cancel).ids
         return list(self.processor.encode(cleaned.text, out_type=int))
-
-    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
-        """Per text, whether ``decode(encode(text)) == text``, the ids of all texts
-        from one call into SentencePiece (``encode`` of the list, ``out_type=int``).
-
-        Raises:
-            InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
-        """
-        check_special_policy(special)
-        cleaned = [clean_text(t).text for t in texts]
-        if special == "raise":
-            ids = [self.encode(t, special=special) for t in texts]
-        else:
-            ids = self._ids(cleaned) if cleaned else []
-        return [self.decode(i) == t for i, t in zip(ids, texts)]
 
     # ---------------------------------------------------------------- decoding
     def token_bytes(self, token_id: int) -> bytes:
@@ -483,7 +369,7 @@ class SentencePieceTokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         self._check_id(token_id)
-        return self._piece_bytes(token_id)
+        return self.table.piece_bytes[token_id]
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """The pieces' bytes joined, minus the dummy-prefix space at the start
@@ -493,7 +379,14 @@ class SentencePieceTokenizer(Tokenizer):
         Raises:
             InputError: an id is not in the vocabulary.
         """
-        out = b"".join(self.token_bytes(int(i)) for i in ids)
+        ids = [int(i) for i in ids]
+        for i in ids:
+            self._check_id(i)
+        return self._joined(ids)
+
+    def _joined(self, ids: Sequence[int]) -> bytes:
+        """:meth:`decode_bytes` of ids known to be in the vocabulary."""
+        out = b"".join(map(self.table.piece_bytes.__getitem__, ids))
         if self.info.add_dummy_prefix and out.startswith(b" "):
             out = out[1:]
         return out

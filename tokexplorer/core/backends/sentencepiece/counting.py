@@ -1,0 +1,155 @@
+"""The counting paths of a SentencePiece model: what they compute without a token
+object per piece, as part of
+:class:`~tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer`
+(:class:`SentencePieceCounting` is one of its bases).
+
+* :meth:`~SentencePieceCounting.piece_columns`: the pieces of a text as numpy columns
+  (ids, byte spans, partial flags; :mod:`.columns`), what the corpus statistics count;
+* ``encode_with_notes`` and ``count_with_notes``: the ids (or the count) and the notes
+  from one run of the model, the pieces with spans asked for only where a piece is
+  unknown (:func:`.notes.counted_unknowns`);
+* :meth:`~SentencePieceCounting.round_trips`: whether each of many texts decodes back
+  to itself, from one call into SentencePiece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from tokexplorer.core.backends.base import check_special_policy
+from tokexplorer.core.backends.sentencepiece.columns import PieceColumns, columns_of, piece_lengths, round_trip_flags
+from tokexplorer.core.backends.sentencepiece.notes import counted_unknowns
+from tokexplorer.core.backends.sentencepiece.proto import ModelInfo, Piece, parse_pieces
+from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
+from tokexplorer.core.text import CleanText, clean_text, has_surrogates
+from tokexplorer.core.types import SpecialPolicy
+
+__all__ = ["SentencePieceCounting"]
+
+
+class SentencePieceCounting:
+    """The counting paths of :class:`~tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer`.
+
+    They use the tokenizer's vocabulary tables (``table``), settings (``info``), its
+    calls into SentencePiece (``_ids``, ``_encode_proto``, ``_spans``), its normalizer
+    (``normalize``, ``normalize_with_offsets``, ``_shown``) and its notes (``_policy_notes``,
+    ``_noted``, ``line_cuts_exact``).
+    """
+
+    table: PieceTable
+    info: ModelInfo
+
+    def piece_columns(self, text: str, *, special: SpecialPolicy = "plain") -> PieceColumns:
+        """The pieces of ``text`` as numpy columns (ids, byte spans, partial flags),
+        the values :meth:`tokenize` gives its tokens, without a token object per piece.
+
+        SentencePiece gives the ids (``encode(..., out_type=int)``); each piece's length
+        in the normalized text comes from its id, so the spans need no per-piece
+        result, except in a text holding an unknown piece (its length is that of the
+        text it swallowed): that text is encoded again with its pieces.
+
+        Args:
+            text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
+            special: the special-token policy (see :meth:`tokenize`).
+
+        Raises:
+            InputError: unknown policy.
+            SpecialTokenError: ``special="raise"`` and the text spells a control piece
+                or a user-defined symbol.
+
+        >>> from tokexplorer.core.backends.sentencepiece.training import train_sentencepiece
+        >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
+        >>> cols = tok.piece_columns("lowest new")
+        >>> cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist(), cols.exact_offsets
+        ([3, 4, 7, 8, 6, 17], [0, 3, 6, 7, 8, 9], [3, 6, 7, 8, 9, 10], True)
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        self._policy_notes(cleaned, special)
+        t = cleaned.text
+        ids = np.array(self._ids(t), dtype=np.int64)
+        if self.table.unknown[ids].any():
+            return self._columns(t, parse_pieces(self._encode_proto(t)))
+        return self._columns(t, None, ids)
+
+    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
+        """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
+        its ``ids`` alone when none is unknown (:func:`.columns.columns_of`)."""
+        if pieces is not None:
+            ids, lengths = piece_lengths(pieces, self.table)
+        else:
+            lengths = self.table.normalized_lengths[ids]
+
+        def own_spans() -> tuple[Any, Any]:  # SentencePiece's own spans, where the normalizer gives no offsets
+            got = pieces if pieces is not None else parse_pieces(self._encode_proto(text))
+            return np.array([p.begin for p in got], dtype=np.int64), np.array([p.end for p in got], dtype=np.int64)
+
+        offsets = self.normalize_with_offsets(text)
+        return columns_of(
+            text, ids, lengths, self.table, offsets=offsets, dummy_prefix=self.info.add_dummy_prefix,
+            normalized=self.normalize(text) if offsets is None else self._shown(offsets[0]), own_spans=own_spans,
+        )  # fmt: skip
+
+    def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
+        """The ids and the notes of :meth:`_tokenize` from one run of the model; only
+        when an id is the unknown piece, the pieces with spans are asked for (of the
+        parts holding one where :attr:`line_cuts_exact`, else of the whole text).
+
+        Raises:
+            SpecialTokenError: as :meth:`_tokenize`.
+        """
+        notes = self._policy_notes(cleaned, special)
+        t = cleaned.text
+        ids = list(self._ids(t))
+        surfaces: list[str] = []
+        if self.table.unknown[ids].any():
+            if self.line_cuts_exact:
+                surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
+            else:
+                src = t.encode("utf-8")
+                surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
+        return ids, self._noted(t, notes, surfaces)
+
+    def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
+        """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,
+        the text's parts cut at line starts are encoded a batch at a time (the ids of
+        a long text are never all held) and only the parts holding an unknown piece are
+        asked for their spans; otherwise as :meth:`_encode_noted`.
+
+        Raises:
+            SpecialTokenError: as :meth:`_tokenize`.
+        """
+        if not self.line_cuts_exact:
+            ids, notes = self._encode_noted(cleaned, special=special)
+            return len(ids), notes
+        notes = self._policy_notes(cleaned, special)
+        count, surfaces = counted_unknowns(cleaned.text, self._unknown_ids, self._ids, self._spans)
+        return count, self._noted(cleaned.text, notes, surfaces)
+
+    @cached_property
+    def _unknown_ids(self) -> frozenset[int]:
+        """The ids of the unknown piece(s)."""
+        return frozenset(i for i, unknown in enumerate(self.table.is_unknown) if unknown)
+
+    def round_trips(self, texts: Sequence[str], *, special: SpecialPolicy = "plain") -> list[bool]:
+        """Per text, whether ``decode(encode(text)) == text``, the ids of all texts
+        from one call into SentencePiece (``encode`` of the list, ``out_type=int``).
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`encode` (``"raise"`` encodes one text at a time).
+        """
+        check_special_policy(special)
+        surrogates = has_surrogates("".join(texts))
+        cleaned = [clean_text(t).text for t in texts] if surrogates else list(texts)
+        if special == "raise":
+            ids = [self.encode(t, special=special) for t in texts]
+        else:
+            ids = self._ids(cleaned) if cleaned else []
+        if not surrogates:
+            return round_trip_flags(ids, texts, self.table, dummy_prefix=self.info.add_dummy_prefix)
+        return [self._joined(i).decode("utf-8", "replace") == t for i, t in zip(ids, texts)]
+
