@@ -89,5 +89,5 @@ def test_bpe_curve_is_the_encoding_with_the_first_k_merges(pattern):
 def test_refusals():
     with pytest.raises(InputError, match="nothing to measure: the corpus is empty"):
         run_to_end(granularity_iter([""]))
-    with pytest.raises(InputError, match="--train-fraction must be above 0 and at most 1, not 0"):
+    with pytest.raises(InputError, match="the training fraction must be above 0 and at most 1, not 0"):
         run_to_end(granularity_iter(["a"], train_fraction=0))

@@ -177,7 +177,7 @@ def test_rank_file_recognised_by_hash(files, tmp_path, monkeypatch):
     assert "pattern gpt2 as given; Tiny's own is llama3" in given.description
     # said when it loads too (the command line prints load notes), never silently
     assert given.load_notes == (
-        "split pattern gpt2 as given by --pattern, not Tiny's own (llama3): ids can differ from the model's",
+        "split pattern gpt2 as given, not Tiny's own (llama3): ids can differ from the model's",
     )
     assert tok.load_notes == ()
 

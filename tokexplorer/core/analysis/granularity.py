@@ -118,7 +118,7 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[list[str
     (['a\\n', 'c\\nd\\n'], ['b\\n', 'e\\nf\\n'])
     """
     if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
-        raise InputError(f"--train-fraction must be above 0 and at most 1, not {train_fraction!r}")
+        raise InputError(f"the training fraction must be above 0 and at most 1, not {train_fraction!r}")
     firsts: list[str] = []
     rests: list[str] = []
     for text in texts:
