@@ -119,8 +119,9 @@ class BPETokenizer(Tokenizer):
 
     @property
     def description(self) -> str:
-        """``"custom BPE · gpt2 pattern · 4,096 tokens"`` (the name first)."""
-        return f"{self.name} · {pattern_label(self.bpe.pat_str)} · {self.vocab_size:,} tokens"
+        """``"custom BPE · gpt2 pattern · 4,096 tokens (no special tokens)"`` (the name first;
+        the tokens as :attr:`BPE.vocab_text <tokexplorer.core.bpe.model.BPE.vocab_text>` says them)."""
+        return f"{self.name} · {pattern_label(self.bpe.pat_str)} · {self.bpe.vocab_text}"
 
     @property
     def vocab_size(self) -> int:
