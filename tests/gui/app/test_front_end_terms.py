@@ -75,3 +75,48 @@ def test_an_unknown_piece_note_names_the_training_forms_option(qtbot, sp_protos)
     qtbot.addWidget(form)
     assert form.sp_form.byte_fallback_check.text().startswith("byte fallback ")
     assert form.sp_form.coverage_spin.maximum() == 1.0
+
+
+def _gui_strings() -> list[tuple[str, str]]:
+    """Every string the window's code builds (docstrings left out): (file:line, text)."""
+    import ast
+    from pathlib import Path
+
+    import tokexplorer.gui
+
+    root = Path(tokexplorer.gui.__file__).parent
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        alone = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+        out += [
+            (f"{path.relative_to(root)}:{n.lineno}", n.value)
+            for n in ast.walk(tree)
+            if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in alone
+        ]
+    return out
+
+
+def test_every_menu_item_the_window_names_is_one_it_has(qtbot, window):
+    paths = _menu_paths(window)
+    menu = window.compare_pane.add_menu  # the Compare tab's Add column ▾ (filled when it opens)
+    menu.fill()
+    qtbot.waitUntil(lambda: menu.tiktoken_status is not None, timeout=30_000)
+    assert window.compare_pane.add_button.text() == "Add column ▾"
+    paths |= {f"Add column ▸ {a.text().replace('&', '')}" for a in menu.actions() if a.text()}
+    named = [
+        (where, text[max(0, m.start() - 30) :])
+        for where, text in _gui_strings()
+        for m in re.finditer(r"\b[A-Z][a-z]+(?: [a-z]+)? ▸ ", text)
+    ]
+    assert len(named) >= 4  # File ▸ Open raw bytes…, File ▸ Open tokenizer…, Add column ▸ ..., Save ...
+    unknown = [(w, t) for w, t in named if not any(p.rstrip("…") in t for p in paths)]
+    assert unknown == []
+
+
+def test_the_window_advises_no_command_line_flag():
+    flagged = sorted(where.split(":")[0] for where, text in _gui_strings() if FLAG.search(text))
+    # the app's own argument (--screenshot) and a tooltip naming its command-line twin, said as such
+    assert flagged == ["app.py", "widgets/sp_options.py"]
+    tip = next(t for w, t in _gui_strings() if w.startswith("widgets/sp_options.py") and FLAG.search(t))
+    assert tip.endswith("On the command line: --special")
