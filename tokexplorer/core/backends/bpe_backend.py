@@ -48,7 +48,7 @@ class BPETokenizer(Tokenizer):
     >>> from tokexplorer.core.bpe import train_bpe
     >>> tok = BPETokenizer(train_bpe("abab", vocab_size=258, pattern="none", special_tokens=["<|endoftext|>"])[0])
     >>> tok.description
-    'custom BPE · no pre-tokenizer · 258 tokens'
+    'custom BPE · no pre-tokenizer · 258 tokens (257 ranked + 1 special)'
     >>> tok.encode("abab<|endoftext|>", special="special"), tok.tokenize("abab<|endoftext|>").notes
     ([256, 256, 257], ("'<|endoftext|>' encoded as plain text",))
     """
