@@ -388,7 +388,7 @@ def test_train_pattern_only_for_bpe(capsys, tmp_path, corpus_file):
         "--pattern", "cl100k", "-o", str(tmp_path / "m.model"),
     )  # fmt: skip
     assert code == 2
-    assert_one_line_error(err, "--pattern applies to --algorithm bpe or wordpiece only, not sp-unigram")
+    assert_one_line_error(err, "a split pattern applies to the bpe and wordpiece algorithms only, not sp-unigram")
 
 
 # ---------------------------------------------------------------------------

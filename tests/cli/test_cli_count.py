@@ -190,3 +190,55 @@ def _reports(gen):
             yield next(gen)
     except StopIteration:
         return
+
+
+def test_count_on_dask_reads_only_each_files_start_and_says_what_count_says(capsys, tmp_path, monkeypatch):
+    """Files larger than the start checked here, one not UTF-8 past its start (read with a
+    guess), one damaged past it (skipped), one with mixed line endings: ``count --dask`` says
+    the notes ``count`` says and writes the same table, reading here only the files' starts."""
+    from pathlib import Path
+
+    from tokexplorer.core.io import HEAD_BYTES, reading
+
+    folder = tmp_path / "big"
+    folder.mkdir()
+    ascii_text = b"plain english words in a line\n" * 20_000
+    latin = ("le caf\u00e9 cr\u00e8me est tr\u00e8s appr\u00e9ci\u00e9\n" * 2000).encode("latin-1")
+    (folder / "a.txt").write_bytes(ascii_text + b"one\r\ntwo\r" + ascii_text)
+    (folder / "b.txt").write_bytes(ascii_text + latin + ascii_text)
+    utf8 = ("\u65e5\u672c\u8a9e\u306e\u30c6\u30ad\u30b9\u30c8\n" * 3000).encode("utf-8")
+    (folder / "c.txt").write_bytes(ascii_text + utf8 + b"bad \xff here\n" + utf8 + ascii_text)  # damaged UTF-8
+    assert min(p.stat().st_size for p in folder.iterdir()) > HEAD_BYTES
+    here, there = tmp_path / "here.counts", tmp_path / "there.counts"
+    code, out, err = run(capsys, "count", str(folder), "-o", str(here))
+    assert code == 0 and " in 2 files (" in out
+    read: list[int] = []  # bytes of the files read here with --dask (the starts)
+    opened = open
+
+    def counting_open(path, mode="r", *args, **kwargs):
+        fh = opened(path, mode, *args, **kwargs)
+        if "b" in mode and str(path).startswith(str(folder)):
+            real_read = fh.read
+            fh.read = lambda n=-1: read.append(len(data := real_read(n))) or data
+        return fh
+
+    monkeypatch.setattr(reading, "open", counting_open, raising=False)
+    whole: list[str] = []  # files read whole here
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda p: whole.append(p.name) or read_bytes(p))
+    code, out_dask, err_dask = run(capsys, "count", str(folder), "-o", str(there), "--dask", "local")
+    assert code == 0 and out_dask == out.replace(" bytes); saved", " bytes) on Dask (local); saved").replace(
+        str(here), str(there)
+    )
+    assert _notes(err_dask) == _notes(err)
+    assert [n.removeprefix("tokexplorer: note: ")[:70] for n in _notes(err)] == [
+        f"{folder / 'a.txt'}: mixed line endings: 40000 LF, 1 CRLF, 1 CR (kept as they are)"[:70],
+        f"{folder / 'b.txt'}: not valid UTF-8 at byte 600004 (invalid continuation byte)"[:70],
+        f"{folder / 'c.txt'}: not valid UTF-8 at byte 693004 (invalid start byte); rea"[:70],
+        f"skipped {folder / 'c.txt'}: reading it as utf-8 replaced undecodable bytes"[:70],
+    ]
+    assert load_word_counts(there) == load_word_counts(here)
+    # the check here read each file's start (and one byte past it), not their 3.6 MB; only the
+    # two files the workers could not decode were then read whole, as count reads them
+    assert sum(read) <= 3 * (HEAD_BYTES + 1)
+    assert sorted(whole) == ["b.txt", "c.txt"]

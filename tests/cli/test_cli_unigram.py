@@ -40,7 +40,7 @@ def test_nbest_and_samples_in_json(capsys, unigram_model):
     [
         (["--nbest", "2"], "--nbest and --sample add to the JSON output: pass --json"),
         (["--json", "--alpha", "0.2"], "--alpha and --samples go with --sample"),
-        (["--json", "--sample", "--alpha", "0"], "--alpha must be a positive number, not 0"),
+        (["--json", "--sample", "--alpha", "0"], "error: alpha must be a positive number, not 0"),
     ],
 )
 def test_usage_errors(capsys, unigram_model, args, message):

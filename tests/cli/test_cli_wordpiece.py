@@ -58,7 +58,8 @@ def test_wrong_pairs_of_flags_are_usage_errors(tmp_path, capsys):
     code, model, _ = _train(tmp_path, capsys, "--pattern", "gpt2")
     assert code == 0
     assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(tmp_path / "v.txt")]) == 2
-    assert "trained with the gpt2 pre-tokenizer: train it with --pattern bert" in capsys.readouterr().err
+    assert "trained with the gpt2 pre-tokenizer: train it with the bert pre-tokenizer (--pattern bert) to export it\n" \
+        in capsys.readouterr().err  # the core names the setting, the command line its flag
 
 
 def test_a_bare_wordpiece_path_is_told_by_content(tmp_path, capsys):

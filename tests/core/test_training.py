@@ -22,7 +22,7 @@ CHINESE = ["你好世界，这是一个中文句子。", "我们今天学习分�
         (TrainingRequest(algorithm="unigram", vocab_size=300), "unknown algorithm 'unigram'"),
         (TrainingRequest(algorithm="wordpiece", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
         (TrainingRequest(algorithm="wordpiece", vocab_size=50, files=["a.txt"]), "WordPiece trains on texts"),
-        (TrainingRequest(algorithm="bpe", vocab_size=300, lowercase=True), "apply to --algorithm wordpiece only"),
+        (TrainingRequest(algorithm="bpe", vocab_size=300, lowercase=True), "apply to the wordpiece algorithm only"),
         (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="bert"), "unknown pattern 'bert'"),
         (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
         (TrainingRequest(algorithm="bpe", vocab_size=200), "vocab_size 200 is too small"),

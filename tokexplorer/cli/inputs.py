@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not at start-
     from pathlib import Path
 
     from tokexplorer.core.backends import Tokenizer
-    from tokexplorer.core.io import CorpusFile
+    from tokexplorer.core.io import CorpusFile, CountedFile
 
 
 def checked_file(f: CorpusFile) -> CorpusFile:
@@ -34,13 +34,18 @@ def checked_file_notes(path: Path, notes: Sequence[str]) -> None:
         note(named(path, n))
 
 
+def damaged_hint(verb: str) -> str:
+    """How to go on with a damaged file, on the command line; ``verb``: "count", "train on"."""
+    return f"fix the file, choose its real --encoding, or pass --allow-damaged to {verb} it as it reads"
+
+
 def streamed_files(
     paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool, verb: str
 ) -> tuple[list[str], list[str]]:
     """The files to count straight from disk and their codecs, read by the one reading rule
     (:func:`tokexplorer.core.io.counting_files`, with progress): each file's notes, then
-    a note per file skipped (binary, damaged, unreadable); ``verb`` ("count", "train on")
-    ends the hint of a damaged file.
+    a note per file skipped (binary, damaged, unreadable) (:func:`say_counted`); ``verb``
+    ("count", "train on") ends the hint of a damaged file.
 
     Raises:
         CorpusError: no file is left (the first problem), or a path is missing.
@@ -48,16 +53,27 @@ def streamed_files(
     """
     from tokexplorer.core.io import counting_files
 
-    hint = f"fix the file, choose its real --encoding, or pass --allow-damaged to {verb} it as it reads"
+    hint = damaged_hint(verb)
     reading = counting_files(list(paths), encoding=encoding, allow_damaged=allow_damaged, damaged_hint=hint)
     files, problems = drive(reading, printer)
+    usable = say_counted(files, problems, verb=verb)
+    return [str(f.path) for f in usable], [f.encoding for f in usable]
+
+
+def say_counted(files: Sequence[CountedFile], problems: Sequence[str], *, verb: str) -> list[CountedFile]:
+    """Say each file's notes (and that a lossy one is counted with U+FFFD), then a note per
+    file skipped; the files to count.
+
+    Raises:
+        CorpusError: no file is left (the first problem).
+    """
     for f in files:
         checked_file_notes(f.path, f.notes)
         if f.counted and f.lossy:
             note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
     usable = [f for f in files if f.counted]
     skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text")
-    return [str(f.path) for f in usable], [f.encoding for f in usable]
+    return usable
 
 
 def named(path: Path, message: str) -> str:

@@ -8,6 +8,7 @@ import sys
 from collections.abc import Generator, Sequence
 from typing import IO, TypeVar
 
+from tokexplorer.cli.terms import in_cli_terms
 from tokexplorer.core.types import Progress, Tokenization
 
 #: The program name at the start of every error and note line.
@@ -34,13 +35,13 @@ def one_line(message: object) -> str:
 
 
 def error(message: object) -> None:
-    """Write ``tokexplorer: error: MESSAGE`` (one line) on stderr."""
-    print(f"{PROG}: error: {one_line(message)}", file=sys.stderr)
+    """Write ``tokexplorer: error: MESSAGE`` (one line, the core's advice with its flags) on stderr."""
+    print(f"{PROG}: error: {in_cli_terms(one_line(message))}", file=sys.stderr)
 
 
 def note(message: object) -> None:
-    """Write ``tokexplorer: note: MESSAGE`` (one line) on stderr."""
-    print(f"{PROG}: note: {one_line(message)}", file=sys.stderr)
+    """Write ``tokexplorer: note: MESSAGE`` (one line, the core's advice with its flags) on stderr."""
+    print(f"{PROG}: note: {in_cli_terms(one_line(message))}", file=sys.stderr)
 
 
 def print_notes(tok: Tokenization) -> None:

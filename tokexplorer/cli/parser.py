@@ -378,7 +378,8 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "bpe:tiktoken:NAME, tiktoken:NAME or tiktoken-file:PATH; "
                    "wordpiece:PATH for --format vocab.txt")  # fmt: skip
     p.add_argument("--format", required=True, choices=EXPORT_FORMATS,
-                   help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens); "
+                   help="tiktoken: PATH.tiktoken ranks + PATH.json sidecar (pat_str, special_tokens, the "
+                   "model's name and source: the file it came from or the SPEC); "
                    "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH; "
                    "vocab.txt: BERT's one piece a line, the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",

@@ -129,13 +129,13 @@ class TrainingRequest:
         >>> TrainingRequest(algorithm="sp-bpe", vocab_size=100, pattern="gpt2").validate()
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: --pattern applies to --algorithm bpe or wordpiece only, not sp-bpe
+        tokexplorer.core.errors.InputError: a split pattern applies to the bpe and wordpiece algorithms only, not sp-bpe
         """
         if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
         if (self.lowercase or self.strip_accents) and self.algorithm != "wordpiece":
             raise InputError(
-                f"--lowercase and --strip-accents apply to --algorithm wordpiece only, not {self.algorithm}"
+                f"lowercase and strip accents apply to the wordpiece algorithm only, not {self.algorithm}"
             )
         if self.algorithm == "wordpiece":
             if self.pattern is not None and self.pattern not in WORDPIECE_PATTERNS:
@@ -153,9 +153,9 @@ class TrainingRequest:
                 raise InputError("train on a word-count table or on texts, not both")
             return
         if self.word_counts is not None:
-            raise InputError(f"a word-count table trains --algorithm bpe only, not {self.algorithm}")
+            raise InputError(f"a word-count table trains the bpe algorithm only, not {self.algorithm}")
         if self.pattern is not None:
-            raise InputError(f"--pattern applies to --algorithm bpe or wordpiece only, not {self.algorithm}")
+            raise InputError(f"a split pattern applies to the bpe and wordpiece algorithms only, not {self.algorithm}")
         if self.files is not None:
             raise InputError("SentencePiece trains on texts in memory, not on streamed files")
         if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int) or self.vocab_size < 1:

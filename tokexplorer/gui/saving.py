@@ -226,7 +226,7 @@ class SaveGuard(QObject):
                 save_bpe(model, path)
                 written = [Path(path)]
             else:
-                written = run_export(model, fmt, path)
+                written = run_export(model, fmt, path, name=self.state.name_of(model), source=self.source_of(model))
         except (TokexplorerError, OSError) as exc:
             self.state.error.emit(f"could not save {os.path.basename(path)}: {user_message(exc)}")
             return False
@@ -251,6 +251,12 @@ class SaveGuard(QObject):
             if isinstance(t, WordPieceTokenizer) and t.wordpiece is model:
                 return t
         return None
+
+    def source_of(self, model: object) -> str | None:
+        """The file ``model``'s column was opened from or last saved to (absolute), None for
+        a model trained here and never saved (what an export's sidecar records as its source)."""
+        tok = self.holder(model)
+        return None if tok is None or tok.source_file is None else str(tok.source_file)
 
     def name_by_file(self, model: object, paths: list[str]) -> None:
         """Name ``model`` by the first file of ``paths`` (the one that opens it again:
@@ -303,7 +309,7 @@ class SaveGuard(QObject):
             return None
         dlg = ExportDialog(
             bpe, self._window, folder=file_dialogs.last_folder(), name=self.state.name_of(bpe),
-            stem=self.file_name(bpe, ""),
+            stem=self.file_name(bpe, ""), source=self.source_of(bpe),
         )  # fmt: skip
         dlg.exported.connect(lambda fmt, paths, b=bpe: self._on_exported(b, fmt, paths))
         self.export_dialog = dlg

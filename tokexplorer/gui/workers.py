@@ -32,6 +32,7 @@ from PySide6.QtWidgets import QWidget
 from tokexplorer.core.bpe.gc_pause import gc_paused
 from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
+from tokexplorer.gui.terms import in_window_terms
 
 CancelFlag = Callable[[], bool]
 WorkFn = Callable[[CancelFlag], "Generator[Progress, None, Any] | Any"]
@@ -183,11 +184,12 @@ class Worker(QRunnable):
 def user_message(exc: BaseException) -> str:
     """The one-line text shown for an error that ended a worker's job.
 
-    A :class:`TokexplorerError` is written for users and shown as it is; any other
+    A :class:`TokexplorerError` is written for users and shown with its advice in
+    the window's terms (:func:`~tokexplorer.gui.terms.in_window_terms`); any other
     exception is a bug or a library failure and is shown with its type.
     """
     if isinstance(exc, TokexplorerError):
-        return str(exc)
+        return in_window_terms(str(exc))
     return f"{type(exc).__name__}: {exc}"
 
 

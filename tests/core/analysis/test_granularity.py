@@ -42,7 +42,9 @@ def test_subword_rows_count_as_the_tokenizers_do():
     report = run_to_end(granularity_iter([SAMPLE], [enc, WordPieceTokenizer(wp)]))
     cl100k, wordpiece = report.levels[3:]
     assert cl100k.tokens == len(enc.encoding.encode_ordinary(SAMPLE))
-    assert cl100k.vocab_size == enc.encoding.n_vocab and cl100k.heldout_rate == 0.0
+    # the tokens of the vocabulary (tiktoken's ranks and special tokens), not n_vocab's id range (100,277)
+    ranks, specials = enc.encoding._mergeable_ranks, enc.encoding._special_tokens  # noqa: SLF001
+    assert cl100k.vocab_size == len(ranks) + len(specials) == 100_261 and cl100k.heldout_rate == 0.0
     (rest,) = split_heldout([SAMPLE], 0.8)[1]
     held = wp.encode(rest)
     assert wordpiece.tokens == len(wp.encode(SAMPLE))
@@ -89,5 +91,5 @@ def test_bpe_curve_is_the_encoding_with_the_first_k_merges(pattern):
 def test_refusals():
     with pytest.raises(InputError, match="nothing to measure: the corpus is empty"):
         run_to_end(granularity_iter([""]))
-    with pytest.raises(InputError, match="--train-fraction must be above 0 and at most 1, not 0"):
+    with pytest.raises(InputError, match="the training fraction must be above 0 and at most 1, not 0"):
         run_to_end(granularity_iter(["a"], train_fraction=0))

@@ -113,9 +113,9 @@ def test_refusals(fixture_unigram):
     bpe = SentencePieceTokenizer(train_proto(model_type="bpe", vocab_size=60)[0])
     with pytest.raises(InputError, match="is a SentencePiece bpe model: n-best and sampling need a Unigram model"):
         nbest(bpe, "the", 2)
-    with pytest.raises(InputError, match="--nbest must be an integer from 1 to 1000, not 0"):
+    with pytest.raises(InputError, match="the n-best count must be an integer from 1 to 1000, not 0"):
         nbest(fixture_unigram, "the", 0)
-    with pytest.raises(InputError, match="--alpha must be a positive number, not -1"):
+    with pytest.raises(InputError, match="^alpha must be a positive number, not -1$"):
         sample(fixture_unigram, "the", alpha=-1)
     with pytest.raises(InputError, match="the lattice is drawn for at most 200"):
         lattice(fixture_unigram, "the cat " * 40)

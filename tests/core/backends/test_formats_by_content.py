@@ -172,12 +172,14 @@ def test_rank_file_recognised_by_hash(files, tmp_path, monkeypatch):
     assert tok.encode(TEXT + "<|end|>", special="special") == _ranks_pattern_encoding(path, "llama3").encode_ordinary(
         TEXT
     ) + [n]
-    assert tok.description.endswith(" · llama3 pattern · 301 tokens · Tiny ranks (recognised by SHA-256)")
+    assert tok.description.endswith(
+        " · llama3 pattern · 301 tokens (300 ranked + 1 special) · Tiny ranks (recognised by SHA-256)"
+    )
     given = load_tokenizer(str(path), pattern="gpt2")
     assert "pattern gpt2 as given; Tiny's own is llama3" in given.description
     # said when it loads too (the command line prints load notes), never silently
     assert given.load_notes == (
-        "split pattern gpt2 as given by --pattern, not Tiny's own (llama3): ids can differ from the model's",
+        "split pattern gpt2 as given, not Tiny's own (llama3): ids can differ from the model's",
     )
     assert tok.load_notes == ()
 

@@ -42,7 +42,8 @@ def test_files_of_one_name_in_two_folders_get_the_folder(tmp_path):
     assert [t.description for t in toks] == [
         "en/m.bpe (BPE) · no pre-tokenizer · 257 tokens",
         "fr/m.bpe (BPE) · no pre-tokenizer · 258 tokens",
-        "tiktoken cl100k_base · cl100k pattern · 100,277 tokens",
+        "tiktoken cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, "
+        "16 unused)",
     ]
     # the name is what results carry
     assert toks[1].tokenize("ab").tokenizer == "fr/m.bpe (BPE)"

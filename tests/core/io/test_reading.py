@@ -54,5 +54,5 @@ def test_known_notes(tmp_path):
     ]  # fmt: skip
     assert problems == [
         f"{tmp_path / 'x.bin'}: looks like a binary file (not UTF-8, NUL byte at offset 1); not loaded; to read it "
-        "anyway, give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+        "anyway, give its encoding (latin-1 reads any bytes) or open its raw bytes"
     ]

@@ -100,7 +100,7 @@ def test_training_refuses_another_pattern_or_other_specials(tmp_path):
         train(TrainingRequest(algorithm="bpe", vocab_size=300, word_counts=str(path), pattern="gpt2"))
     with pytest.raises(InputError, match=re.escape("made with the special tokens <|endoftext|>, <|a b|>; count again")):
         train(TrainingRequest(algorithm="bpe", vocab_size=300, word_counts=str(path), special_tokens=["<s>"]))
-    with pytest.raises(InputError, match="trains --algorithm bpe only, not sp-bpe"):
+    with pytest.raises(InputError, match="trains the bpe algorithm only, not sp-bpe"):
         train(TrainingRequest(algorithm="sp-bpe", vocab_size=300, word_counts=str(path)))
     outcome = train(TrainingRequest(algorithm="bpe", vocab_size=270, word_counts=str(path)))
     assert outcome.bpe.pattern_name == "cl100k"

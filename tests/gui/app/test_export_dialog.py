@@ -55,7 +55,9 @@ def test_tiktoken_export_from_the_window_loads_in_tiktoken_with_our_ids(qtbot, w
     assert paths == [str(out), f"{out}.json"]
     assert not dlg.isVisible()
     side = json.loads((tmp_path / "m.tiktoken.json").read_text(encoding="utf-8"))
-    assert side == {"name": "custom BPE", "pat_str": pattern_string(pattern), "special_tokens": {SPECIAL: 556}}
+    # trained here and never saved: the name its column shows, no file it came from
+    assert side == {"name": "custom BPE", "source": None, "pat_str": pattern_string(pattern),
+                    "special_tokens": {SPECIAL: 556}}  # fmt: skip
     ranks = tiktoken.load.load_tiktoken_bpe(str(out))
     enc = tiktoken.Encoding(
         name="m", pat_str=side["pat_str"], mergeable_ranks=ranks, special_tokens=side["special_tokens"]
@@ -174,3 +176,24 @@ def test_check_export_of_a_special_token_spelled_like_a_token(qtbot):
     assert [k for k, b in dlg.buttons.items() if b.isEnabled()] == ["tiktoken"]
     assert dlg.path_edit.text() == "/out/custom_BPE.tiktoken"
     assert suggested_path(bpe, "gpt2", "/out") == "/out"
+
+
+def test_a_tiktoken_export_of_a_model_opened_from_a_file_records_that_file(qtbot, window, tmp_path):
+    from tokexplorer.core.io import save_bpe
+
+    bpe = _trained("gpt2")
+    model = tmp_path / "gui.bpe"
+    save_bpe(bpe, model)
+    window.state.set_bpe(bpe)
+    window.state.replace_tokenizer("bpe", BPETokenizer(bpe, source_file=model.absolute()))
+    out = tmp_path / "out.tiktoken"
+    dlg, _ = _export(qtbot, window, "tiktoken", out)
+    side = json.loads((tmp_path / "out.tiktoken.json").read_text(encoding="utf-8"))
+    # the name the window showed (its column's, the dialog's), not the model's stored "custom BPE"
+    assert dlg.name == "gui.bpe (BPE)" and bpe.name == "custom BPE"
+    assert (side["name"], side["source"]) == ("gui.bpe (BPE)", str(model.absolute()))
+    # read back by our loader beside its sidecar: the same ids
+    from tokexplorer.core.backends import load_tokenizer
+
+    text = sample_text()
+    assert load_tokenizer(str(out)).encode(text) == bpe.encode(text)

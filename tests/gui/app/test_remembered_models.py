@@ -68,7 +68,7 @@ def test_startup_models_keep_their_defaults_after_a_wordpiece_session(qtbot, cor
     ref, _ = train_bpe([TEXT], vocab_size=512, pattern="gpt2")
     assert bpe is not None and bpe.pattern_name == "gpt2" and bpe.special_tokens == {}
     assert bpe.merges == ref.merges and bpe.vocab_size == ref.vocab_size
-    assert " (0 special tokens) " in w.merges_pane.title_label.text()
+    assert f" · vocab {bpe.vocab_size:,} tokens · " in w.merges_pane.title_label.text()  # none special: no breakdown
     sp = next(t for t in w.state.tokenizers if t.family == "sentencepiece")
     assert " · bpe model · nmt_nfkc · " in sp.description and "byte fallback" not in sp.description
     message = form.train_message.text()
@@ -228,7 +228,7 @@ def test_a_bpe_given_with_the_corpus_is_the_merge_tables_model(qtbot, corpus, gi
     assert w.state.bpe.merges == bpe.merges and w.state.bpe.pattern_name == "cl100k"
     cols = [t for t in w.state.tokenizers if isinstance(t, BPETokenizer)]
     assert [t.name for t in cols] == ["gui.bpe (BPE)"] and cols[0].bpe is w.state.bpe
-    title = f"gui.bpe (BPE) · cl100k pattern · vocab {bpe.vocab_size} (0 special tokens) · "
+    title = f"gui.bpe (BPE) · cl100k pattern · vocab {bpe.vocab_size:,} tokens · "
     assert w.merges_pane.title_label.text().startswith(title)
     message = w.corpus_pane.form.train_message.text()
     assert message.startswith("At startup tokexplorer trained a SentencePiece BPE (")

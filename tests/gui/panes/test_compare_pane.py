@@ -120,7 +120,8 @@ def test_e01_three_columns_exact_counts(qtbot, cl100k):
     assert [c.header.text() for c in pane.columns] == [
         "fake one token per byte",
         "fake one token per char",
-        "tiktoken cl100k_base · cl100k pattern · 100,277 tokens",
+        "tiktoken cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, "
+        "16 unused)",
     ]
     # 9 characters (code points), 15 UTF-8 bytes
     assert [c.count_label.text() for c in pane.columns] == [

@@ -89,10 +89,10 @@ def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
     # the label gives the size reached (the spin box's), and why it is not the one asked for
     assert (a.vocab_size, b.vocab_size) == (293, 291)
     assert pane.labels["b"].text() == (
-        "trained here on the corpus · cl100k pattern · vocab 291 · 35 merges · asked for vocab 293: "
+        "trained here on the corpus · cl100k pattern · vocab 291 tokens · 35 merges · asked for vocab 293: "
         "learned 35 of 37 requested merges; vocab 291: no pair of tokens is left to merge"
     )
-    assert pane.labels["a"].text() == "custom BPE · gpt2 pattern · vocab 293 · 37 merges"
+    assert pane.labels["a"].text() == "custom BPE · gpt2 pattern · vocab 293 tokens · 37 merges"
     assert pane.summary.text().startswith("They first diverge at rank")
     # once a side is set, showing the pane again changes nothing
     pane.hide()
@@ -119,7 +119,7 @@ def test_a_side_trained_here_says_the_size_it_reached(qtbot):
     assert [m.merged for m in b.merges] == [b"ab", b"cd", b" cd", b" cdcd", b"abab"]  # then no pair is left
     assert pane.vocab_spins["b"].value() == b.vocab_size == 261
     assert pane.labels["b"].text() == (
-        "trained here on the corpus · cl100k pattern · vocab 261 · 5 merges · asked for vocab 899: "
+        "trained here on the corpus · cl100k pattern · vocab 261 tokens · 5 merges · asked for vocab 899: "
         "learned 5 of 643 requested merges; vocab 261: no pair of tokens is left to merge"
     )
 
@@ -140,9 +140,10 @@ def test_a_rank_file_is_named_by_its_pattern(qtbot, tmp_path):
     (tmp_path / "tokenizer.model.json").write_text(json.dumps({"pat_str": PUBLISHED_PATTERNS["llama3"]}))
     tok = load_tokenizer(str(path))
     assert " · llama3 pattern · 258 tokens" in tok.description
-    assert model_title(bpe_of_tokenizer(tok)).startswith("tokenizer.model (tiktoken) · llama3 pattern · vocab 258 ")
+    title = model_title(bpe_of_tokenizer(tok))
+    assert title.startswith("tokenizer.model (tiktoken) · llama3 pattern · vocab 258 tokens · ")
     pane = MergeDiffPane(AppState())
     qtbot.addWidget(pane)
     assert pane.load_spec("b", str(path)).wait(30)
     qtbot.waitUntil(lambda: pane.models["b"] is not None, timeout=10_000)
-    assert pane.labels["b"].text() == "tokenizer.model (tiktoken) · llama3 pattern · vocab 258 · 2 merges"
+    assert pane.labels["b"].text() == "tokenizer.model (tiktoken) · llama3 pattern · vocab 258 tokens · 2 merges"

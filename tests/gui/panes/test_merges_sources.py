@@ -40,7 +40,11 @@ def test_a_tiktoken_token_shows_the_tree_of_tiktoken(qtbot):
     # the leaves are the bytes; each box's rank is a merge of cl100k
     assert b"".join(n.bytes for n in pane.tree.tree.leaves()) == b" times"
     title = pane.title_label.text()
-    assert title.startswith("tiktoken cl100k_base · cl100k pattern · vocab 100,261 (5 special tokens) ")
+    # the figures of the compare column's header, in the same words
+    assert title.startswith(
+        "tiktoken cl100k_base · cl100k pattern · vocab 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, "
+        "16 unused) · "
+    )
     assert pane.title_label.text().endswith(
         "Shown for a token double-clicked in its column, not the Corpus tab's BPE (custom BPE)."
     )

@@ -16,7 +16,7 @@ LEVELS = [
     Level("character", "character", 192, 1117, 1.0, 0.43),
     Level("byte", "byte", 137, 1602, 0.7, 0.0),
     Level("subword", "custom BPE", 899, 328, 3.41, 0.0),
-    Level("subword", "tiktoken cl100k_base", 100277, 575, 1.94, 0.0),
+    Level("subword", "tiktoken cl100k_base", 100261, 575, 1.94, 0.0),
     Level("subword", "SentencePiece", 286, 689, 1.62, 0.0),
     Level("subword", "custom WordPiece", 510, 443, 2.52, 0.0),
 ]

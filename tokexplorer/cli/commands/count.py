@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from tokexplorer.cli.inputs import check_output_path, streamed_files
+from tokexplorer.cli.inputs import check_output_path, damaged_hint, say_counted, streamed_files
 from tokexplorer.cli.output import ProgressPrinter, drive
+
+if TYPE_CHECKING:
+    from tokexplorer.core.io import WordCounts
 
 
 def cmd_count(ns: argparse.Namespace) -> int:
@@ -19,22 +23,26 @@ def cmd_count(ns: argparse.Namespace) -> int:
     Files are read by the one reading rule (:mod:`tokexplorer.core.io.reading`), as
     ``train`` and ``stats`` read them: each with its own codec (UTF-8, else guessed
     and noted; ``--encoding`` forces one), binary and damaged files skipped with a note.
+    With ``--dask`` only each file's start is read here; the workers check the rest
+    (:mod:`tokexplorer.core.io.checked_counting`), and the notes, the same, come after counting.
     """
     from tokexplorer.core.io import count_word_counts, save_word_counts
     from tokexplorer.core.types import DEFAULT_PATTERN
 
     check_output_path(ns.output)
     printer = ProgressPrinter(sys.stderr)
-    paths, codecs = streamed_files(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="count")
-    steps = count_word_counts(
-        paths,
-        pattern=ns.pattern or DEFAULT_PATTERN,
-        special_tokens=ns.special or (),
-        encoding=codecs,
-        errors="replace" if ns.allow_damaged else "strict",
-        dask=ns.dask,
-    )
-    table = drive(steps, printer)
+    if ns.dask is not None:
+        table = _count_on_dask(ns, printer, DEFAULT_PATTERN)
+    else:
+        paths, codecs = streamed_files(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="count")
+        steps = count_word_counts(
+            paths,
+            pattern=ns.pattern or DEFAULT_PATTERN,
+            special_tokens=ns.special or (),
+            encoding=codecs,
+            errors="replace" if ns.allow_damaged else "strict",
+        )
+        table = drive(steps, printer)
     save_word_counts(table, ns.output)
     where = "" if ns.dask is None else f" on Dask ({ns.dask})"
     print(
@@ -42,3 +50,25 @@ def cmd_count(ns: argparse.Namespace) -> int:
         f"({table.bytes:,} bytes){where}; saved to {ns.output}"
     )
     return 0
+
+
+def _count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter, default_pattern: str) -> WordCounts:
+    """``count --dask``: each file's start checked here, the rest on the workers; then every
+    file's notes and the files skipped, as counting here says them (in file order)."""
+    from tokexplorer.core.io import count_checked, counting_files
+
+    hint = damaged_hint("count")
+    reading = counting_files(
+        list(ns.files), encoding=ns.encoding, allow_damaged=ns.allow_damaged, damaged_hint=hint, head_only=True
+    )
+    files, problems = drive(reading, printer)
+    if not any(f.counted for f in files):
+        say_counted(files, problems, verb="count")  # nothing to count: says why and raises
+    steps = count_checked(
+        files, address=ns.dask, pattern=ns.pattern or default_pattern, special_tokens=ns.special or (),
+        encoding=ns.encoding, allow_damaged=ns.allow_damaged, damaged_hint=hint,
+    )  # fmt: skip
+    result = drive(steps, printer)
+    after = iter(result.files)
+    say_counted([next(after) if f.counted else f for f in files], [*problems, *result.problems], verb="count")
+    return result.table

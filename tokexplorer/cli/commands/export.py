@@ -18,9 +18,10 @@ def cmd_export(ns: argparse.Namespace) -> int:
     """``tokexplorer export SPEC --format tiktoken|gpt2|tokenizer.json|vocab.txt -o PATH``: write, print the paths.
 
     ``tiktoken``: ``PATH`` is the ``.tiktoken`` rank file, ``PATH.json`` its
-    sidecar. ``gpt2``: ``PATH`` is an existing folder that gets ``vocab.json``
-    and ``merges.txt``; a note says when the model's split pattern is not
-    GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
+    sidecar (the split pattern, the special tokens, the name ``encode`` gives the SPEC and
+    its source: the file loaded, absolute, or the SPEC of an encoding by name). ``gpt2``:
+    ``PATH`` is an existing folder that gets ``vocab.json`` and ``merges.txt``; a note says
+    when the model's split pattern is not GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
     ``PATH`` is the file. ``vocab.txt``: a WordPiece (``wordpiece:PATH``) as
     BERT's vocabulary file ``PATH``; a note names the normalizer to pair it with.
     A byte-level BPE of the tokenizers library (``tokenizer.json``, GPT-2's
@@ -34,7 +35,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
             the format cannot hold (:func:`~tokexplorer.core.io.export_check.check_export`:
             tokens no merge builds for ``gpt2``, a special token spelled like a token...).
     """
-    from tokexplorer.core.analysis import load_bpe_noted
+    from tokexplorer.core.analysis import load_bpe_named
     from tokexplorer.core.backends import parse_spec
     from tokexplorer.core.io import (
         check_export,
@@ -60,14 +61,15 @@ def cmd_export(ns: argparse.Namespace) -> int:
             raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
     else:
         check_output_path(ns.output)
-    bpe, loaded = load_bpe_noted(ns.spec, pattern=ns.pattern)
-    for line in loaded:
+    loaded = load_bpe_named(ns.spec, pattern=ns.pattern)
+    bpe = loaded.bpe
+    for line in loaded.notes:
         note(line)
     blocked = check_export(bpe).blocked.get(ns.format)
     if blocked is not None:
         raise InputError(f"cannot export as {ns.format}: {blocked}")
     if ns.format == "tiktoken":
-        written = write_tiktoken_export(bpe, ns.output)
+        written = write_tiktoken_export(bpe, ns.output, name=loaded.name, source=loaded.source)
     elif ns.format == "tokenizer.json":
         written = [write_tokenizer_json(bpe, ns.output)]
     else:

@@ -23,6 +23,8 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     ``-`` when unknown. ``--json``: a list of ``{"rank", "left", "right",
     "merged" (lower-case hex), "count" (int or null)}``.
 
+    A note on stderr says what a byte-level BPE's vocabulary holds, in the merge table's words
+    (``vocab 100,261 tokens (100,256 ranked + 5 special; ids to 100,276, 16 unused); 100,000 merges``).
     Ranks with tokens that no merge builds (Llama 3's) get a note on stderr,
     and those tokens follow the merges: text lines ``-<TAB><TAB><TAB>merged<TAB>-``,
     JSON objects with ``"rank": null``, ``"id"`` and ``"whole_chunk_only": true``
@@ -34,6 +36,8 @@ def cmd_merges(ns: argparse.Namespace) -> int:
     merges, vocab, unbuilt = listing.merges, listing.vocab, listing.unbuilt
     for line in listing.notes:
         note(line)
+    if listing.tokens:
+        note(f"{ns.spec}: vocab {listing.tokens}; {len(merges):,} merges")
     if unbuilt:
         note(
             (f"{len(unbuilt):,} tokens are" if len(unbuilt) > 1 else "1 token is")

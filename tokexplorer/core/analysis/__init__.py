@@ -55,6 +55,8 @@ _EXPORTS: dict[str, str] = {
     "bpe_of_tokenizer": "merges",
     "load_bpe_spec": "merges",
     "load_bpe_noted": "merges",
+    "load_bpe_named": "merges",
+    "LoadedBPE": "merges",
     "merge_diff": "merges",
     "merges_json": "merges",
     "token_merge_ranks": "merges",

@@ -61,7 +61,8 @@ class Level:
         level: ``"word"``, ``"character"``, ``"byte"`` or ``"subword"``.
         name: what the row is (the tokenizer's name for a subword row).
         vocab_size: distinct words / characters / bytes of the corpus, or the
-            tokenizer's vocabulary size.
+            tokens of the tokenizer's vocabulary (:attr:`~tokexplorer.core.backends.base.Tokenizer.n_tokens`:
+            100,261 for cl100k_base, not the 100,277 ids of tiktoken's ``n_vocab``).
         tokens: tokens of the whole corpus.
         chars_per_token: the corpus's code points per token (None for no tokens).
         heldout_rate: share of the held-out part's tokens the level cannot cover
@@ -118,7 +119,7 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[list[str
     (['a\\n', 'c\\nd\\n'], ['b\\n', 'e\\nf\\n'])
     """
     if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
-        raise InputError(f"--train-fraction must be above 0 and at most 1, not {train_fraction!r}")
+        raise InputError(f"the training fraction must be above 0 and at most 1, not {train_fraction!r}")
     firsts: list[str] = []
     rests: list[str] = []
     for text in texts:
@@ -231,7 +232,7 @@ def granularity_iter(
         except Exception as exc:  # noqa: BLE001 - one tokenizer's failure is a row's error, not the report's
             errors.append((tok.name, str(exc).splitlines()[0] if str(exc) else type(exc).__name__))
             continue
-        levels.append(Level("subword", tok.name, tok.vocab_size, n, n_chars / n if n else None, unknown))
+        levels.append(Level("subword", tok.name, tok.n_tokens, n, n_chars / n if n else None, unknown))
     yield Progress("granularity", total, total, unit="levels")
     n_bytes = sum(len(t.encode("utf-8")) for t in texts)
     return GranularityReport(n_chars, n_bytes, sum(map(len, train)), sum(map(len, rest)), levels, errors)

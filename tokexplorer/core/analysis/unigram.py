@@ -222,7 +222,7 @@ def nbest(tokenizer: Tokenizer, text: str, n: int) -> list[Segmentation]:
         InputError: not a Unigram model, or ``n`` outside 1..1000.
     """
     tok = require_unigram(tokenizer)
-    _check_count(n, "--nbest")
+    _check_count(n, "the n-best count")
     raw = tok.processor.nbest_encode(text, nbest_size=n, out_type="serialized_proto")
     out: list[Segmentation] = []
     for field, _wire, value in _fields(raw):
@@ -254,7 +254,7 @@ def sample(
     tok = require_unigram(tokenizer)
     _check_count(count, "the sample count")
     if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not alpha > 0 or math.isinf(alpha):
-        raise InputError(f"--alpha must be a positive number, not {alpha!r}")
+        raise InputError(f"alpha must be a positive number, not {alpha!r}")
     sp, out = tok.processor, []
     for _ in range(count):
         raw = sp.encode(text, out_type="serialized_proto", enable_sampling=True, alpha=float(alpha),

@@ -39,6 +39,7 @@ _EXPORTS: dict[str, str] = {
     "user_defined_ids": "sentencepiece",
     "KNOWN_RANK_FILES": "rank_files",
     "KnownRanks": "rank_files",
+    "PATTERN_HINT": "rank_files",
     "PatternNeededError": "rank_files",
     "RANK_PATTERNS": "rank_files",
     "known_rank_file": "rank_files",

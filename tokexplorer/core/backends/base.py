@@ -70,8 +70,12 @@ class Tokenizer(ABC):
         family: ``"bpe"`` (ours), ``"tiktoken"``, ``"sentencepiece"`` or ``"huggingface"``.
         description: one line for a column header: the name, the pre-tokenizer
             or normalizer and the vocabulary size, e.g.
-            ``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"``.
-        vocab_size: number of token ids (including special tokens).
+            ``"tiktoken cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5
+            special; ids to 100,276, 16 unused)"``.
+        vocab_size: number of token ids (including special tokens): one more than the largest
+            id (tiktoken's ``n_vocab``).
+        n_tokens: the tokens the vocabulary holds (special tokens included): :attr:`vocab_size`
+            less the ids no token has (cl100k_base: 100,261 of 100,277 ids).
         special_tokens: special token text -> id.
         source_file: the file the tokenizer was loaded from (an absolute path),
             or None (an encoding by name, a model trained here).
@@ -122,6 +126,12 @@ class Tokenizer(ABC):
     @property
     @abstractmethod
     def vocab_size(self) -> int: ...
+
+    @property
+    def n_tokens(self) -> int:
+        """The tokens the vocabulary holds, special tokens included (every id has one unless a
+        subclass says otherwise: tiktoken's unused ids)."""
+        return self.vocab_size
 
     @property
     def special_tokens(self) -> dict[str, int]:

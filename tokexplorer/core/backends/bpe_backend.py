@@ -48,7 +48,7 @@ class BPETokenizer(Tokenizer):
     >>> from tokexplorer.core.bpe import train_bpe
     >>> tok = BPETokenizer(train_bpe("abab", vocab_size=258, pattern="none", special_tokens=["<|endoftext|>"])[0])
     >>> tok.description
-    'custom BPE · no pre-tokenizer · 258 tokens'
+    'custom BPE · no pre-tokenizer · 258 tokens (257 ranked + 1 special)'
     >>> tok.encode("abab<|endoftext|>", special="special"), tok.tokenize("abab<|endoftext|>").notes
     ([256, 256, 257], ("'<|endoftext|>' encoded as plain text",))
     """
@@ -119,8 +119,9 @@ class BPETokenizer(Tokenizer):
 
     @property
     def description(self) -> str:
-        """``"custom BPE · gpt2 pattern · 4,096 tokens"`` (the name first)."""
-        return f"{self.name} · {pattern_label(self.bpe.pat_str)} · {self.vocab_size:,} tokens"
+        """``"custom BPE · gpt2 pattern · 4,096 tokens (no special tokens)"`` (the name first;
+        the tokens as :attr:`BPE.vocab_text <tokexplorer.core.bpe.model.BPE.vocab_text>` says them)."""
+        return f"{self.name} · {pattern_label(self.bpe.pat_str)} · {self.bpe.vocab_text}"
 
     @property
     def vocab_size(self) -> int:

@@ -38,6 +38,7 @@ __all__ = [
     "KNOWN_RANK_FILES",
     "RANK_PATTERNS",
     "KnownRanks",
+    "PATTERN_HINT",
     "PatternNeededError",
     "RankSetup",
     "known_rank_file",
@@ -53,6 +54,10 @@ class PatternNeededError(InputError):
 #: Split patterns of published rank files, by the name ``--pattern`` takes (the
 #: published patterns of :data:`~tokexplorer.core.text.pretokenize.PUBLISHED_PATTERNS`).
 RANK_PATTERNS: dict[str, str] = PUBLISHED_PATTERNS
+
+#: The end of :class:`PatternNeededError`'s message: what to give, named as a setting (the
+#: command line adds its flag; the window asks in a dialog).
+PATTERN_HINT = f"give its split pattern (a regular expression, or a name: {', '.join(RANK_PATTERNS)})"
 
 _NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
@@ -300,7 +305,7 @@ def rank_file_setup(
         if known is not None and name != known.pattern:
             notes.append(f"pattern {name} as given; {known.label}'s own is {known.pattern}")
             overrides.append(
-                f"split pattern {name} as given by --pattern, not {known.label}'s own ({known.pattern}): "
+                f"split pattern {name} as given, not {known.label}'s own ({known.pattern}): "
                 "ids can differ from the model's"
             )
         specials = known.specials(n_ranks) if known is not None else side[1] if side is not None else {}
@@ -313,7 +318,7 @@ def rank_file_setup(
     else:
         raise PatternNeededError(
             f"{path.name} is a rank file that is not a published one, and rank files carry no split "
-            f"pattern: give one (--pattern NAME|REGEX; names: {', '.join(RANK_PATTERNS)})"
+            f"pattern: {PATTERN_HINT}"
         )
     if special_tokens is not None:
         specials = dict(special_tokens)

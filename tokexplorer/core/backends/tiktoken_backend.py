@@ -33,7 +33,7 @@ from tokexplorer.core.backends.tiktoken_registry import (
     import_tiktoken,
     load_tiktoken_encoding,
 )
-from tokexplorer.core.bpe import BPE
+from tokexplorer.core.bpe import BPE, vocab_text
 from tokexplorer.core.errors import (
     InputError,
     ModelFormatError,
@@ -260,16 +260,26 @@ class TiktokenTokenizer(Tokenizer):
 
     @property
     def description(self) -> str:
-        """``"tiktoken cl100k_base · cl100k pattern · 100,277 tokens"`` (the name
-        first; a ranks file's ends with where its pattern came from, e.g.
-        ``" · Llama 3 ranks (recognised by SHA-256)"``)."""
+        """``"tiktoken cl100k_base · cl100k pattern · 100,261 tokens (100,256 ranked + 5 special;
+        ids to 100,276, 16 unused)"`` (the name first; the tokens as
+        :func:`~tokexplorer.core.bpe.model.vocab_text` says them; a ranks file's ends with
+        where its pattern came from, e.g. ``" · Llama 3 ranks (recognised by SHA-256)"``)."""
         pat_text = pattern_label(self._parts.pat_str)
         src = f" · {self._source}" if self._source else ""
-        return f"{self.name} · {pat_text} · {self.vocab_size:,} tokens{src}"
+        tokens = vocab_text(len(self._parts.mergeable_ranks), len(self._parts.special_tokens), self.vocab_size)
+        return f"{self.name} · {pat_text} · {tokens}{src}"
+
+    @property
+    def n_tokens(self) -> int:
+        """The ranked tokens and the special tokens (cl100k_base: 100,256 + 5 = 100,261; its
+        :attr:`vocab_size`, tiktoken's ``n_vocab``, is 100,277: 16 ids have no token)."""
+        return len(self._parts.mergeable_ranks) + len(self._parts.special_tokens)
 
     @property
     def vocab_size(self) -> int:
-        """tiktoken's ``n_vocab``: highest token id + 1 (includes special tokens)."""
+        """tiktoken's ``n_vocab``: highest token id + 1 (special tokens included), the size of
+        the id range; more than the tokens where ids are unused (cl100k_base: 100,277 for
+        100,261 tokens)."""
         return int(self.encoding.n_vocab)
 
     @property

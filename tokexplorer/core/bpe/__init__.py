@@ -16,6 +16,7 @@ _EXPORTS: dict[str, str] = {
     "run": "counting",
     "safe_pieces": "counting",
     "BPE": "model",
+    "vocab_text": "model",
     "last_merge": "recovery",
     "recover_merges": "recovery",
     "EncodeStep": "replay",

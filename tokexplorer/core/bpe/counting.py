@@ -164,23 +164,46 @@ def count_file_range(job: FileRange, *, into: Counter | None = None) -> tuple[Co
 
     Raises:
         CorpusError: the bytes are not valid in ``job.encoding`` (the message
-            gives the absolute byte offset).
+            gives the absolute byte offset: :func:`undecodable_message`).
     """
-    path, start, encoding = job.path, job.start, job.encoding
-    with open(path, "rb") as f:
-        f.seek(start)
-        data = f.read(job.end - start)
     try:
-        text = data.decode(encoding, job.errors)
+        text = range_text(job)
     except UnicodeDecodeError as exc:
-        raise CorpusError(
-            f"{os.path.basename(path)}: not valid {encoding} at byte {start + exc.start} ({exc.reason})"
-        ) from None
-    if start == 0 and text.startswith("\ufeff") and encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
+        raise CorpusError(undecodable_message(job.path, job.encoding, job.start + exc.start, exc.reason)) from None
+    return count_range_text(job, text, into=into)
+
+
+def range_text(job: FileRange) -> str:
+    """The text of bytes ``[job.start, job.end)`` decoded with ``job.encoding`` and
+    ``job.errors`` (a UTF-8 BOM at byte 0 dropped).
+
+    Raises:
+        UnicodeDecodeError: bytes that do not decode (``start`` counted from ``job.start``).
+        OSError: the file cannot be read.
+    """
+    with open(job.path, "rb") as f:
+        f.seek(job.start)
+        data = f.read(job.end - job.start)
+    text = data.decode(job.encoding, job.errors)
+    if job.start == 0 and text.startswith("\ufeff") and job.encoding.replace("-", "").lower() in ("utf8", "utf8sig"):
         text = text[1:]
+    return text
+
+
+def count_range_text(job: FileRange, text: str, *, into: Counter | None = None) -> tuple[Counter, int]:
+    """Count the chunks of ``text``, the :func:`range_text` of ``job`` (as :func:`count_file_range`)."""
     # UTF-8 and single-byte codecs never decode to a surrogate (UTF-7 can)
-    clean = job.errors not in ("strict", "replace") or _codec_key(encoding) not in _BYTE_CUT_ENCODINGS
+    clean = job.errors not in ("strict", "replace") or _codec_key(job.encoding) not in _BYTE_CUT_ENCODINGS
     return count_piece(text, job.pat_str, job.specials, into=into, clean=clean)
+
+
+def undecodable_message(path: str | os.PathLike, encoding: str, offset: int, reason: str) -> str:
+    """The one line of a file whose bytes do not decode: where and why.
+
+    >>> undecodable_message("/c/late.txt", "utf-8", 120003, "invalid continuation byte")
+    'late.txt: not valid utf-8 at byte 120003 (invalid continuation byte)'
+    """
+    return f"{os.path.basename(path)}: not valid {encoding} at byte {offset} ({reason})"
 
 
 def count_file_ranges(jobs: Sequence[FileRange]) -> tuple[Counter, int]:
@@ -346,13 +369,13 @@ def file_jobs(
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
     encoding: str | Sequence[str] = "utf-8",
-    errors: str = "strict",
+    errors: str | Sequence[str] = "strict",
 ) -> tuple[list[FileRange], list[int]]:
     """The counting jobs of files, ``(jobs, sizes)``: a :class:`FileRange` per range of
     about 1 MiB cut at safe points (:func:`plan_file_ranges`) and its size in bytes;
     whole files where no cut is safe (no pattern, a special token with a space or line
-    break, a codec not ASCII-compatible). ``encoding``: one codec for every file, or
-    one per path. CorpusError: bad codec, unreadable file.
+    break, a codec not ASCII-compatible). ``encoding`` and ``errors``: one codec (error
+    handler) for every file, or one per path. CorpusError: bad codec, unreadable file.
 
     >>> import pathlib, tempfile; p = pathlib.Path(tempfile.mkdtemp(), "a"); _ = p.write_text("word " * 600_000)
     >>> [(j.start, j.end) for j in file_jobs([p])[0]]
@@ -361,12 +384,13 @@ def file_jobs(
     pat_str = pattern_string(pattern)
     specials = list(special_tokens)
     file_codecs = [encoding] * len(paths) if isinstance(encoding, str) else list(encoding)
-    if len(file_codecs) != len(paths):
-        raise CorpusError(f"{len(file_codecs)} encodings for {len(paths)} files")
+    handlers = [errors] * len(paths) if isinstance(errors, str) else list(errors)
+    if len(file_codecs) != len(paths) or len(handlers) != len(paths):
+        raise CorpusError(f"{len(file_codecs)} encodings and {len(handlers)} error handlers for {len(paths)} files")
     no_cut = pat_str is None or any("\n" in s or " " in s for s in specials)
     jobs: list[FileRange] = []
     sizes: list[int] = []
-    for p, enc in zip(paths, file_codecs):
+    for p, enc, handler in zip(paths, file_codecs, handlers):
         p = os.fspath(p)
         try:
             codec = _codec_key(enc)
@@ -378,7 +402,7 @@ def file_jobs(
         except OSError as exc:
             raise CorpusError(f"{os.path.basename(p)}: cannot read ({exc.strerror or exc})") from None
         for a, b in ranges:
-            jobs.append(FileRange(p, a, b, encoding=enc, pat_str=pat_str, specials=specials, errors=errors))
+            jobs.append(FileRange(p, a, b, encoding=enc, pat_str=pat_str, specials=specials, errors=handler))
             sizes.append(b - a)
     return jobs, sizes
 

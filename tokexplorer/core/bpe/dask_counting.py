@@ -10,6 +10,13 @@ decodes and counts them one after another
 this process adds the tables up as they come back. The counts are those of
 counting the files here, so merges trained from them are the same.
 
+A worker that meets bytes that do not decode does not stop: it reports the range
+(:class:`RangesReport`) with each file's line-end counts, and counts the rest.
+:func:`count_files_dask` turns the first report into the one-line error of counting
+here; :func:`count_files_dask_checked` returns them all, so that this process needs to
+check only each file's start before counting (``count --dask``,
+:mod:`tokexplorer.core.io.checked_counting`) instead of reading every byte itself.
+
 Every worker must see the files at the same paths as this process (a shared or
 copied folder) and have tokexplorer installed (``pip install 'tokexplorer[dask]'``).
 Dask (``dask[distributed]``) is an optional dependency, imported only when counting on it.
@@ -25,16 +32,27 @@ from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tokexplorer.core.bpe.counting import FileRange, count_file_ranges, default_workers, file_jobs, merge_counts
-from tokexplorer.core.errors import BackendUnavailableError, Cancelled, InputError
+from tokexplorer.core.bpe.counting import (
+    FileRange,
+    count_range_text,
+    default_workers,
+    file_jobs,
+    merge_counts,
+    range_text,
+    undecodable_message,
+)
+from tokexplorer.core.errors import BackendUnavailableError, Cancelled, CorpusError, InputError
 from tokexplorer.core.types import Progress
 
 if TYPE_CHECKING:
     from distributed import Client
 
-__all__ = ["LOCAL", "count_files_dask", "plan_tasks"]
+__all__ = [
+    "LOCAL", "RangesReport", "count_files_dask", "count_files_dask_checked", "count_ranges_reported", "plan_tasks",
+]  # fmt: skip
 
 #: The address that starts a ``distributed.LocalCluster`` on this machine instead.
 LOCAL = "local"
@@ -140,6 +158,70 @@ def _connect(address: str, stack: ExitStack) -> Client:
     return client
 
 
+@dataclass(slots=True)
+class RangesReport:
+    """What a worker task found in its ranges (:func:`count_ranges_reported`), or the sum of
+    all tasks' (:func:`count_files_dask_checked`).
+
+    Attributes:
+        counts: chunk -> count over the ranges that decode.
+        n_special: special token spellings cut out of them.
+        line_ends: path -> ``[LF, CRLF, CR]`` line ends in those ranges (ranges are cut after
+            a line feed, so a CRLF never straddles two and the sums are the file's).
+        undecodable: path -> ``(absolute byte offset, reason, codec)`` of the first bytes
+            that do not decode (the lowest offset met).
+        failed: ``(path, start)`` of every range that does not decode (it is not counted).
+    """
+
+    counts: Counter = field(default_factory=Counter)
+    n_special: int = 0
+    line_ends: dict[str, list[int]] = field(default_factory=dict)
+    undecodable: dict[str, tuple[int, str, str]] = field(default_factory=dict)
+    failed: set[tuple[str, int]] = field(default_factory=set)
+
+    def add(self, other: RangesReport) -> None:
+        """Add ``other``'s findings to these."""
+        merge_counts(self.counts, other.counts)
+        self.n_special += other.n_special
+        for path, ends in other.line_ends.items():
+            mine = self.line_ends.setdefault(path, [0, 0, 0])
+            mine[:] = [a + b for a, b in zip(mine, ends)]
+        for path, found in other.undecodable.items():
+            if path not in self.undecodable or found[0] < self.undecodable[path][0]:
+                self.undecodable[path] = found
+        self.failed |= other.failed
+
+    def error(self, path: str) -> str:
+        """The one-line message of ``path``'s first undecodable bytes, as counting here says it."""
+        offset, reason, codec = self.undecodable[path]
+        return undecodable_message(path, codec, offset, reason)
+
+
+def count_ranges_reported(jobs: Sequence[FileRange]) -> RangesReport:
+    """Count several file ranges into one table (a worker task), reporting rather than
+    raising where bytes do not decode, and counting each file's line ends.
+
+    Raises:
+        OSError: a file cannot be read.
+    """
+    report = RangesReport()
+    for job in jobs:
+        try:
+            text = range_text(job)
+        except UnicodeDecodeError as exc:
+            found = (job.start + exc.start, exc.reason, job.encoding)
+            report.add(RangesReport(undecodable={job.path: found}, failed={(job.path, job.start)}))
+            continue
+        report.n_special += count_range_text(job, text, into=report.counts)[1]
+        ends = report.line_ends.setdefault(job.path, [0, 0, 0])
+        cr = text.count("\r")  # most texts hold none: then one more count only
+        crlf = text.count("\r\n") if cr else 0
+        ends[0] += text.count("\n") - crlf
+        ends[1] += crlf
+        ends[2] += cr - crlf
+    return report
+
+
 def plan_tasks(sizes: Sequence[int], threads: int) -> list[range]:
     """Group consecutive ranges into tasks: about :data:`TASKS_PER_THREAD` tasks per
     worker thread, none over :data:`MAX_TASK_BYTES` unless one range is.
@@ -178,7 +260,7 @@ def count_files_dask(
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
     encoding: str | Sequence[str] = "utf-8",
-    errors: str = "strict",
+    errors: str | Sequence[str] = "strict",
     cancel: Callable[[], bool] | None = None,
 ) -> Generator[Progress, None, tuple[Counter, int]]:
     """Count chunks over files on a Dask cluster, yielding progress.
@@ -187,7 +269,7 @@ def count_files_dask(
         paths: text files (readable at these paths on every worker).
         address: the scheduler's address, or :data:`LOCAL` for a local cluster.
         pattern, special_tokens, encoding, errors: as
-            :func:`tokexplorer.core.bpe.counting.count_files`.
+            :func:`tokexplorer.core.bpe.counting.count_files` (``errors`` also one per path).
         cancel: polled as results arrive; True cancels the remaining work.
 
     Yields:
@@ -200,7 +282,8 @@ def count_files_dask(
     Raises:
         BackendUnavailableError: Dask is not installed.
         InputError: no scheduler at ``address``, or no worker joined it.
-        CorpusError: a file cannot be read or decoded (raised on the worker).
+        CorpusError: a file cannot be read or decoded (found on a worker; the message is
+            the one counting here gives: :func:`~tokexplorer.core.bpe.counting.undecodable_message`).
         Cancelled: ``cancel()`` returned True.
 
     An example on a file ``a.txt`` holding ``ab ab ab`` and a line break (not
@@ -211,35 +294,77 @@ def count_files_dask(
         >>> sorted(counts.items()), n_special  # doctest: +SKIP
         ([('\\n', 1), (' ab', 2), ('ab', 1)], 0)
     """
+    plan = dict(pattern=pattern, special_tokens=special_tokens, encoding=encoding, errors=errors)
+    report, _ = yield from _count(paths, address, plan, cancel=cancel, stop_at_error=True)
+    return report.counts, report.n_special
+
+
+def count_files_dask_checked(
+    paths: Sequence[str | os.PathLike],
+    *,
+    address: str,
+    pattern: str = "gpt2",
+    special_tokens: Sequence[str] = (),
+    encoding: str | Sequence[str] = "utf-8",
+    errors: str | Sequence[str] = "strict",
+    cancel: Callable[[], bool] | None = None,
+) -> Generator[Progress, None, tuple[RangesReport, list[FileRange]]]:
+    """:func:`count_files_dask`, where bytes that do not decode stop nothing: the workers
+    count every range that decodes and report the others with each file's line ends.
+
+    Returns:
+        ``(report, jobs)``: the :class:`RangesReport` of all tasks, and the ranges counted
+        (:func:`~tokexplorer.core.bpe.counting.file_jobs`), so that the caller can take a
+        file's decoded ranges back out of the counts.
+
+    Raises:
+        the errors of :func:`count_files_dask`, except CorpusError for undecodable bytes.
+    """
+    plan = dict(pattern=pattern, special_tokens=special_tokens, encoding=encoding, errors=errors)
+    return (yield from _count(paths, address, plan, cancel=cancel, stop_at_error=False))
+
+
+def _count(
+    paths: Sequence[str | os.PathLike],
+    address: str,
+    plan: dict,
+    *,
+    cancel: Callable[[], bool] | None,
+    stop_at_error: bool,
+) -> Generator[Progress, None, tuple[RangesReport, list[FileRange]]]:
+    """Connect (on a thread) while the files are cut into ranges, then run the tasks."""
     with ExitStack() as stack:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dask-connect") as pool:
             connecting = pool.submit(_connect, address, stack)
-            plan = file_jobs(paths, pattern=pattern, special_tokens=special_tokens, encoding=encoding, errors=errors)
+            jobs, sizes = file_jobs(paths, **plan)
             client = connecting.result()
-        counts, n_special = yield from _run_tasks(client, *plan, cancel=cancel)
-    return counts, n_special
+        report = yield from _run_tasks(client, jobs, sizes, cancel=cancel, stop_at_error=stop_at_error)
+    return report, jobs
 
 
 def _run_tasks(
-    client: Client, jobs: list[FileRange], sizes: list[int], *, cancel: Callable[[], bool] | None
-) -> Generator[Progress, None, tuple[Counter, int]]:
-    """Submit the ranges as tasks (:func:`plan_tasks`) and add up their tables as
-    they come back, yielding progress in bytes."""
+    client: Client, jobs: list[FileRange], sizes: list[int], *, cancel: Callable[[], bool] | None,
+    stop_at_error: bool,
+) -> Generator[Progress, None, RangesReport]:
+    """Submit the ranges as tasks (:func:`plan_tasks`) and add up their reports as they
+    come back, yielding progress in bytes; with ``stop_at_error``, the first undecodable
+    range raises CorpusError."""
     import distributed
 
     total = sum(sizes)
     yield Progress("pre-tokenizing", 0, total, unit="bytes")
     tasks = plan_tasks(sizes, sum(client.nthreads().values()))
-    futures = client.map(count_file_ranges, [jobs[t.start : t.stop] for t in tasks], pure=False)
+    futures = client.map(count_ranges_reported, [jobs[t.start : t.stop] for t in tasks], pure=False)
     size_of = {f.key: sum(sizes[t.start : t.stop]) for f, t in zip(futures, tasks)}
-    counts: Counter = Counter()
-    n_special = done = 0
+    report = RangesReport()
+    done = 0
     try:
-        # with_results: each table is fetched from its worker as soon as it is
+        # with_results: each report is fetched from its worker as soon as it is
         # done, while this thread adds up the previous one (not one fetch after another)
-        for fut, (c, n) in distributed.as_completed(futures, with_results=True):
-            merge_counts(counts, c)
-            n_special += n
+        for fut, part in distributed.as_completed(futures, with_results=True):
+            if stop_at_error and part.undecodable:
+                raise CorpusError(part.error(next(iter(part.undecodable))))
+            report.add(part)
             done += size_of[fut.key]
             fut.release()
             if cancel is not None and cancel():
@@ -248,4 +373,4 @@ def _run_tasks(
     except BaseException:
         client.cancel(futures)
         raise
-    return counts, n_special
+    return report

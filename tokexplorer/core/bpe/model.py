@@ -213,6 +213,11 @@ class BPE:
         ids = list(self._vocab) + list(self.special_tokens.values())
         return max(ids) + 1
 
+    @property
+    def vocab_text(self) -> str:
+        """What :attr:`vocab_size` counts, as every view says it (:func:`vocab_text`)."""
+        return vocab_text(len(self._vocab), len(self.special_tokens), self.n_vocab)
+
     def __repr__(self) -> str:
         return f"<BPE {self.name!r} pattern={self.pattern_name} vocab_size={self.vocab_size}>"
 
@@ -417,6 +422,31 @@ class BPE:
     def decode(self, ids: Iterable[int], *, errors: str = "replace") -> str:
         """Decode ids to text with ``bytes.decode("utf-8", errors)``; no clean-up of spaces."""
         return self.decode_bytes(ids).decode("utf-8", errors)
+
+
+def vocab_text(n_ranked: int, n_special: int, n_ids: int) -> str:
+    """How many tokens a byte-level BPE has and what they are, said the one way every view
+    (the merge table, the compare columns, ``tokexplorer merges``) says it.
+
+    The count is of tokens, ranked and special; tiktoken's ``n_vocab`` is one more than the
+    largest id instead, which is more where ids are unused (cl100k_base has none at 100,256
+    and 100,261–100,275), so that figure is given as the ids' range.
+
+    Args:
+        n_ranked: tokens with a merge rank: the 256 single bytes and the merged tokens
+            (tiktoken's ``mergeable_ranks``).
+        n_special: special tokens (outside the ranks).
+        n_ids: one more than the largest id (tiktoken's ``n_vocab``), at least ``n_ranked + n_special``.
+
+    >>> vocab_text(100_256, 5, 100_277)
+    '100,261 tokens (100,256 ranked + 5 special; ids to 100,276, 16 unused)'
+    >>> vocab_text(300, 1, 301), vocab_text(4_096, 0, 4_096), vocab_text(4_096, 0, 4_100)
+    ('301 tokens (300 ranked + 1 special)', '4,096 tokens', '4,096 tokens (ids to 4,099, 4 unused)')
+    """
+    n = n_ranked + n_special
+    parts = [f"{n_ranked:,} ranked + {n_special:,} special"] * bool(n_special)
+    parts += [f"ids to {n_ids - 1:,}, {n_ids - n:,} unused"] * (n_ids > n)
+    return f"{n:,} tokens" + (f" ({'; '.join(parts)})" if parts else "")
 
 
 def _vocab_of_merges(merges: Sequence[MergeRecord], byte_ids: Sequence[int] | None) -> dict[int, bytes]:

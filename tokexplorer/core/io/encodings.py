@@ -24,7 +24,8 @@ if TYPE_CHECKING:
 from tokexplorer.core.errors import CorpusError
 
 __all__ = [
-    "check_binary", "control_note", "decode_or_replace", "detect_bom", "guess_encoding",
+    "BOMLESS_CODECS", "READ_ANYWAY", "check_binary", "control_note", "decode_or_replace", "detect_bom",
+    "encoding_hint", "guess_encoding",
 ]
 
 #: Number of leading bytes inspected by the control-byte rule for binary files.
@@ -33,17 +34,22 @@ BINARY_SNIFF_BYTES = 65536
 BINARY_CONTROL_SHARE = 0.10
 #: Fewest bytes over which the control share is taken to mean something.
 BINARY_MIN_BYTES = 256
-#: The end of every "looks like a binary file" message: the ways to read it anyway.
-READ_ANYWAY = "to read it anyway, give its encoding (--encoding latin-1) or open its raw bytes (File ▸ Open raw bytes…)"
+#: The end of every "looks like a binary file" message: the ways to read it anyway, in the
+#: terms of no front end (each names its own control: ``--encoding``, File ▸ Open raw bytes…).
+READ_ANYWAY = "to read it anyway, give its encoding (latin-1 reads any bytes) or open its raw bytes"
+#: The codecs a file without a byte order mark is told to be read with (:func:`encoding_hint`):
+#: UTF-16 of ASCII text, told by a NUL at every other byte.
+BOMLESS_CODECS = ("utf-16-le", "utf-16-be")
 
 
 def encoding_hint(codec: str) -> str:
-    """The end of the message of a file that reads only with ``codec`` given.
+    """The end of the message of a file that reads only with ``codec`` given (in the
+    terms of no front end, as :data:`READ_ANYWAY`).
 
     >>> encoding_hint("utf-16-le")
-    'to read it, give its encoding (--encoding utf-16-le)'
+    'to read it, give its encoding (utf-16-le)'
     """
-    return f"to read it, give its encoding (--encoding {codec})"
+    return f"to read it, give its encoding ({codec})"
 
 
 
@@ -365,7 +371,7 @@ def check_binary(name: str, data: bytes) -> None:
     except UnicodeDecodeError:
         utf8 = False
     nul = head.find(b"\x00")
-    for parity, codec in ((1, "utf-16-le"), (0, "utf-16-be")):
+    for parity, codec in zip((1, 0), BOMLESS_CODECS):
         # ASCII text in UTF-16 without a BOM: a NUL at every other byte
         if len(head) >= 4 and len(head) % 2 == 0 and head[parity::2].count(0) == len(head) // 2:
             raise CorpusError(

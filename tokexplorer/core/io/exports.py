@@ -2,8 +2,11 @@
 
 * ``tiktoken``: a ``.tiktoken`` rank file (``base64(token) rank`` per line, rank
   = our id) and a JSON sidecar ``PATH.json`` with what the ranks alone lack:
-  ``{"name", "pat_str", "special_tokens"}`` — the arguments of
-  ``tiktoken.Encoding`` besides ``mergeable_ranks``.
+  ``{"name", "source", "pat_str", "special_tokens"}`` — the arguments of
+  ``tiktoken.Encoding`` besides ``mergeable_ranks`` (``name`` is what the user knows the
+  model by, as the window or ``encode`` names it), and where the model came from
+  (``source``: the file it was loaded from or the SPEC of an encoding; null for a model
+  trained in the window and never saved). Our loader reads ``pat_str`` and ``special_tokens``.
 * ``gpt2``: ``vocab.json`` (token spelled in GPT-2's visible-byte characters ->
   id, special tokens included) and ``merges.txt`` (``#version: 0.2``, then one
   ``left right`` pair per line in rank order), as GPT-2 and Hugging Face's
@@ -21,7 +24,10 @@
 >>> [p.name for p in write_tiktoken_export(bpe, d / "m.tiktoken")]
 ['m.tiktoken', 'm.tiktoken.json']
 >>> json.loads((d / "m.tiktoken.json").read_text())
-{'name': 'custom BPE', 'pat_str': '[\\\\s\\\\S]+', 'special_tokens': {}}
+{'name': 'custom BPE', 'source': None, 'pat_str': '[\\\\s\\\\S]+', 'special_tokens': {}}
+>>> _ = write_tiktoken_export(bpe, d / "m.tiktoken", name="m.bpe (BPE)", source="/models/m.bpe")
+>>> json.loads((d / "m.tiktoken.json").read_text())["name"]
+'m.bpe (BPE)'
 >>> [p.name for p in write_gpt2_export(bpe, d)]
 ['vocab.json', 'merges.txt']
 >>> (d / "merges.txt").read_text()
@@ -80,14 +86,24 @@ def _unique_ranks(bpe: BPE) -> dict[bytes, int]:
     return ranks
 
 
-def write_tiktoken_export(bpe: BPE, path: str | os.PathLike) -> list[Path]:
+def write_tiktoken_export(
+    bpe: BPE, path: str | os.PathLike, *, name: str | None = None, source: str | None = None
+) -> list[Path]:
     """Write ``bpe`` as a ``.tiktoken`` rank file ``path`` and its sidecar ``path.json``.
 
-    The ranks are our ids, so ``tiktoken.Encoding(name=..., pat_str=sidecar["pat_str"],
+    The ranks are our ids, so ``tiktoken.Encoding(name=sidecar["name"], pat_str=sidecar["pat_str"],
     mergeable_ranks=tiktoken.load.load_tiktoken_bpe(path),
     special_tokens=sidecar["special_tokens"])`` encodes to our ids. A model
     without pre-tokenization gets :data:`NO_SPLIT_PATTERN`. Both files are
     written atomically.
+
+    Args:
+        bpe: the model.
+        path: the ``.tiktoken`` file.
+        name: what the user knows the model by (the window's column name, ``"gui.bpe (BPE)"``;
+            the command line's name of the SPEC, ``"tiktoken cl100k_base"``); default ``bpe.name``.
+        source: where the model came from (an absolute file path, or the SPEC of an encoding
+            by name), or None (trained here, never saved): the sidecar's ``"source"``.
 
     Returns:
         the two paths written: ``[path, sidecar]``.
@@ -100,7 +116,8 @@ def write_tiktoken_export(bpe: BPE, path: str | os.PathLike) -> list[Path]:
     p = Path(path)
     side = sidecar_path(p)
     meta = {
-        "name": bpe.name,
+        "name": bpe.name if name is None else name,
+        "source": source,
         "pat_str": NO_SPLIT_PATTERN if bpe.pat_str is None else bpe.pat_str,
         "special_tokens": dict(sorted(bpe.special_tokens.items(), key=lambda kv: kv[1])),
     }

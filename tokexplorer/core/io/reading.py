@@ -19,7 +19,10 @@ by :func:`training_files`:
 the same notes by :func:`counting_files`: a file that decodes strictly as UTF-8
 (or as ``--encoding``) is checked as it streams past; any other file is read
 whole and decoded by the same function as above, and counted with the codec it
-chose.
+chose. ``count --dask`` checks only each file's start here (``head_only``: its byte
+order mark, binary or not, control characters, whether it starts as UTF-8); the
+workers check the rest as they count it, and a file they find undecodable is read
+by the same function as above (:mod:`tokexplorer.core.io.checked_counting`).
 
 Why the guess is used rather than refused: an exact decode loses nothing, the guess
 is always said in a note, and refusing it made the command line learn other merges
@@ -39,7 +42,7 @@ from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, cont
 from tokexplorer.core.io.folders import CHUNK_BYTES, collect_files
 from tokexplorer.core.types import Progress
 
-__all__ = ["DAMAGED_HINT", "CountedFile", "counting_files", "damaged_message", "training_files"]
+__all__ = ["DAMAGED_HINT", "HEAD_BYTES", "CountedFile", "counting_files", "damaged_message", "training_files"]
 
 
 #: How a user goes on with a damaged file, in the window's terms.
@@ -106,6 +109,9 @@ class CountedFile:
         lossy: decoding replaces undecodable bytes with U+FFFD (only with ``allow_damaged``).
         counted: False for a file left out: empty (its note says so) or damaged
             (a line of the problems says so).
+        checked: False when only the file's start was checked (``head_only``): the rest
+            is checked where it is counted, and its line endings are not known yet
+            (no mixed-line-endings note among ``notes``).
     """
 
     path: Path
@@ -113,6 +119,24 @@ class CountedFile:
     notes: tuple[str, ...] = ()
     lossy: bool = False
     counted: bool = True
+    checked: bool = True
+
+
+#: Bytes of a file's start that ``head_only`` checks: enough for the binary check's
+#: 64 KiB and for the first 65,536 characters the control-character note looks at.
+HEAD_BYTES = 4 * BINARY_SNIFF_BYTES
+
+
+def _head_notes(path: Path, head: bytes, codec: str, *, bom: bool) -> tuple[str, ...] | None:
+    """The notes :func:`_streamed` gives from a file's start ``head`` (without the line
+    endings, which need the whole file), or None when ``head`` does not decode as ``codec``."""
+    try:
+        text = codecs.getincrementaldecoder(codec)().decode(head, final=False)[:BINARY_SNIFF_BYTES]
+    except UnicodeDecodeError:
+        return None
+    ctrl = control_note(text.removeprefix("\ufeff") if bom else text)
+    notes = [f"{path.name}: {ctrl}"] if ctrl else []
+    return ("UTF-8 with BOM; BOM removed", *notes) if bom else tuple(notes)
 
 
 def _streamed(path: Path, codec: str, *, bom: bool) -> Generator[int, None, tuple[str, ...] | None]:
@@ -149,18 +173,29 @@ def _streamed(path: Path, codec: str, *, bom: bool) -> Generator[int, None, tupl
     return ("UTF-8 with BOM; BOM removed", *notes) if bom else tuple(notes)
 
 
-def _read_for_counting(path: Path, encoding: str | None) -> Generator[int, None, CorpusFile | CountedFile]:
+def _read_for_counting(
+    path: Path, encoding: str | None, *, head_only: bool
+) -> Generator[int, None, CorpusFile | CountedFile]:
     """How ``count`` reads one file: a :class:`CountedFile` when it decodes strictly as it
-    streams, else the :class:`CorpusFile` of the in-memory reader. CorpusError: binary."""
+    streams (with ``head_only``, when its first :data:`HEAD_BYTES` do, the rest unchecked),
+    else the :class:`CorpusFile` of the in-memory reader. CorpusError: binary."""
     with open(path, "rb") as fh:
-        head = fh.read(BINARY_SNIFF_BYTES)
+        head = fh.read(HEAD_BYTES if head_only else BINARY_SNIFF_BYTES)
+        more = bool(fh.read(1))
     found = detect_bom(head)
     if not head or (encoding is None and found is not None and not found[0].startswith("UTF-8")):
         return decode_file_bytes(path.read_bytes(), path=path, encoding=encoding)
     if encoding is None:
-        check_binary(str(path), head)
+        check_binary(str(path), head[:BINARY_SNIFF_BYTES])
     codec = encoding if encoding is not None else "utf-8-sig" if found is not None else "utf-8"
     bom = encoding is None and found is not None
+    if head_only and more:
+        notes = _head_notes(path, head, codec, bom=bom)
+        if notes is not None and (encoding is None or found is None):
+            yield len(head)
+            name = codecs.lookup(codec).name if encoding is not None else codec
+            return CountedFile(path, name, notes, checked=False)
+        return decode_file_bytes(path.read_bytes(), path=path, encoding=encoding)
     notes = yield from _streamed(path, codec, bom=bom)
     if notes is not None and (encoding is None or found is None):
         return CountedFile(path, codecs.lookup(codec).name if encoding is not None else codec, notes)
@@ -174,6 +209,7 @@ def counting_files(
     encoding: str | None = None,
     allow_damaged: bool = False,
     damaged_hint: str = DAMAGED_HINT,
+    head_only: bool = False,
 ) -> Generator[Progress, None, tuple[list[CountedFile], list[str]]]:
     """The files ``count`` reads and their codecs, by the rule of :func:`training_files`.
 
@@ -182,6 +218,9 @@ def counting_files(
         encoding: a codec for every file (None: UTF-8, else guessed per file).
         allow_damaged: also count files whose decode inserts U+FFFD.
         damaged_hint: how to go on, ending the line of a damaged file (see :func:`damaged_message`).
+        head_only: check only the first :data:`HEAD_BYTES` of a file that starts as UTF-8 (or
+            as ``encoding``): it comes back not :attr:`CountedFile.checked`, for the workers
+            of ``count --dask`` to check the rest (a smaller file is checked whole, as without).
 
     Yields:
         ``Progress("reading", bytes read, total bytes, file name)``.
@@ -209,7 +248,7 @@ def counting_files(
     out: list[CountedFile] = []
     damaged: list[str] = []  # after the files that could not be read, as in training_files
     for f, size in zip(files, sizes):
-        reading, done = _read_for_counting(f, encoding), before
+        reading, done = _read_for_counting(f, encoding, head_only=head_only), before
         before += size
         try:
             while True:

@@ -35,11 +35,13 @@ from tokexplorer.core.io.model_files import read_model_file
 from tokexplorer.core.wordpiece import BERT_PATTERN, WordPiece, WordPieceMerge
 
 __all__ = [
-    "WORDPIECE_MAGIC", "dumps_wordpiece", "load_wordpiece", "loads_wordpiece", "save_wordpiece",
+    "BERT_EXPORT_HINT", "WORDPIECE_MAGIC", "dumps_wordpiece", "load_wordpiece", "loads_wordpiece", "save_wordpiece",
     "bert_config", "vocab_txt", "write_vocab_txt",
 ]  # fmt: skip
 
 WORDPIECE_MAGIC = "tokexplorer-wordpiece"
+#: How a WordPiece that vocab.txt cannot hold gets one, named as a setting (the command line adds its flag).
+BERT_EXPORT_HINT = "train it with the bert pre-tokenizer to export it"
 _VERSION = 1
 
 
@@ -144,7 +146,7 @@ def vocab_txt(wp: WordPiece) -> str:
     if wp.pattern != BERT_PATTERN:
         raise InputError(
             f"vocab.txt carries no pre-tokenizer and its readers split text as BERT does; this WordPiece "
-            f"was trained with the {wp.pattern} pre-tokenizer: train it with --pattern bert to export it"
+            f"was trained with the {wp.pattern} pre-tokenizer: {BERT_EXPORT_HINT}"
         )
     bad = next((p for p in wp.vocab if not p or p != p.strip() or any(c.isspace() for c in p)), None)
     if bad is not None:

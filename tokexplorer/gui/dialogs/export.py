@@ -50,11 +50,16 @@ EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
 )
 
 
-def run_export(bpe: BPE, fmt: str, path: str | os.PathLike) -> list[Path]:
+def run_export(
+    bpe: BPE, fmt: str, path: str | os.PathLike, *, name: str | None = None, source: str | None = None
+) -> list[Path]:
     """Write ``bpe`` in format ``fmt`` (a key of :data:`EXPORT_FORMATS`) at ``path``.
 
     ``path`` is the ``.tiktoken`` file (its sidecar is ``path.json``), the
-    ``tokenizer.json`` file, or, for ``gpt2``, an existing folder.
+    ``tokenizer.json`` file, or, for ``gpt2``, an existing folder. ``name`` (the name the
+    window shows) and ``source`` (the file the model came from, None: trained here and
+    never saved) go into the ``.tiktoken`` sidecar
+    (:func:`~tokexplorer.core.io.exports.write_tiktoken_export`).
 
     Returns:
         the paths written.
@@ -74,7 +79,7 @@ def run_export(bpe: BPE, fmt: str, path: str | os.PathLike) -> list[Path]:
     if not p.parent.is_dir():
         raise InputError(f"cannot write {p.name}: the folder {p.parent} does not exist")
     if fmt == "tiktoken":
-        return write_tiktoken_export(bpe, p)
+        return write_tiktoken_export(bpe, p, name=name, source=source)
     if fmt == "tokenizer.json":
         return [write_tokenizer_json(bpe, p)]
     raise InputError(f"unknown export format {fmt!r}")
@@ -106,6 +111,8 @@ class ExportDialog(QDialog):
         name: how the dialog names the model (default: its own name; the window gives the
             name its column shows, ``"gui.bpe (BPE)"`` once saved).
         stem: the file name proposed, without suffix (default: made from ``name``).
+        source: the file the model was opened from or saved to (None: trained here, never
+            saved); the ``.tiktoken`` sidecar records it with ``name``.
 
     Signals:
         exported(str, object): the format key and the list of paths written.
@@ -129,19 +136,21 @@ class ExportDialog(QDialog):
         folder: str | None = None,
         name: str | None = None,
         stem: str | None = None,
+        source: str | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Export tokenizer")
         self.bpe = bpe
         self.name = name or bpe.name
+        self.source = source
         self._stem = stem
         self.check: ExportCheck | None = None
         self._folder = folder or os.path.expanduser("~")
         self._job = LatestRequest(self)
         self.write_worker: Worker | None = None
         title = QLabel(
-            f"Export {self.name}: vocab {bpe.vocab_size:,}, {pattern_label(bpe.pat_str)}, "
-            f"{len(bpe.special_tokens)} special token(s). Another library loading the files gives our ids."
+            f"Export {self.name}: vocab {bpe.vocab_text}, {pattern_label(bpe.pat_str)}. "
+            "Another library loading the files gives our ids."
         )
         title.setWordWrap(True)
         self.message = QLabel("checking which formats this model can be written in…")
@@ -221,8 +230,8 @@ class ExportDialog(QDialog):
         fmt, path = self.format(), self.path_edit.text().strip()
         if fmt is None or not path:
             return None
-        bpe = self.bpe
-        worker = Worker(lambda cancel: run_export(bpe, fmt, path))
+        bpe, name, source = self.bpe, self.name, self.source
+        worker = Worker(lambda cancel: run_export(bpe, fmt, path, name=name, source=source))
         worker.signals.returned.connect(guarded(self, lambda paths: self._on_written(fmt, paths)))
         worker.signals.errored.connect(guarded(self, self._on_write_error))
         self.write_worker = worker

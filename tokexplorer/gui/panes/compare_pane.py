@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, tiktoken_names, tokenize_column
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
@@ -46,6 +46,7 @@ from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.sample_note import SampleNote
 from tokexplorer.gui.widgets.token_column import TokenColumn
+from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
 from tokexplorer.gui.workers import LatestRequest, pause_while_hidden, user_message
 
 DEBOUNCE_MS = 250
@@ -157,9 +158,9 @@ class ComparePane(QWidget):
         self._debounce.timeout.connect(self._commit_text)
         self.editor.textChanged.connect(self._debounce.start)
 
-    def _build_controls(self) -> QHBoxLayout:
+    def _build_controls(self) -> FlowLayout:
         """The policy and tiktoken combos, the Add column button, the reading aids
-        and the part buttons, in one row."""
+        and the part buttons, in a row that wraps where the pane is narrow."""
         self.policy_combo = QComboBox(self)
         for label, policy in POLICY_CHOICES:
             self.policy_combo.addItem(label, policy)
@@ -190,7 +191,7 @@ class ComparePane(QWidget):
         self.diff_box.setToolTip("Purple bar over a token whose byte range is not a token in some other column")
         self.diff_box.toggled.connect(self._on_diff)
         # said on screen while the marks are shown, not only in a tooltip
-        self.diff_legend = QLabel(
+        self.diff_legend = wrapped(
             f"<span style='color:{theme.DIFF_MARK.name()}'><b>▔</b></span> a purple bar: this token's bytes "
             "are not one token in some other column",
             self,
@@ -207,22 +208,14 @@ class ComparePane(QWidget):
         for b in (self.prev_button, self.next_button):
             b.hide()
 
-        controls = QHBoxLayout()
-        controls.addWidget(QLabel("Special tokens:"))
-        controls.addWidget(self.policy_combo)
-        controls.addSpacing(8)
-        controls.addWidget(QLabel("tiktoken:"))
-        controls.addWidget(self.tiktoken_combo)
-        controls.addWidget(self.add_button)
-        controls.addSpacing(8)
-        for w in (self.whitespace_box, self.ids_box, self.diff_box, self.sync_box):
+        controls = FlowLayout()
+        for w in (QLabel("Special tokens:"), self.policy_combo, QLabel("tiktoken:"), self.tiktoken_combo,
+                  self.add_button, self.whitespace_box, self.ids_box, self.diff_box, self.sync_box,
+                  self.prev_button, self.next_button):  # fmt: skip
             controls.addWidget(w)
-        controls.addStretch(1)
-        controls.addWidget(self.prev_button)
-        controls.addWidget(self.next_button)
         return controls
 
-    def _lay_out(self, controls: QHBoxLayout) -> None:
+    def _lay_out(self, controls: FlowLayout) -> None:
         top = QWidget(self)
         top_lay = QVBoxLayout(top)
         top_lay.setContentsMargins(0, 0, 0, 0)

@@ -296,7 +296,7 @@ class MergeDiffPane(QWidget):
         n = len(bpe.merges)
         name = self.state.name_of(bpe)
         self.labels[side].setText(
-            f"{name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_size:,} · {n:,} merges"
+            f"{name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_text} · {n:,} merges"
             + (f" · {note}" if note else "")
         )
         spin = self.vocab_spins[side]

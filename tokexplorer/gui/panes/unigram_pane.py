@@ -24,7 +24,7 @@ from tokexplorer.gui.widgets.unigram_word import UnigramWord
 
 _NONE_TEXT = (
     "No SentencePiece Unigram model: train one in the Corpus tab (SentencePiece unigram) "
-    "or open a .model file (File ▸ Open model)."
+    "or open a .model file (File ▸ Open tokenizer…)."
 )
 
 

@@ -30,6 +30,7 @@ from tokexplorer.gui.widgets.pieces_view import (
     titled,
 )
 from tokexplorer.gui.widgets.step_controls import StepControls
+from tokexplorer.gui.widgets.wrapping import wrapped
 
 #: The text the replay starts with.
 DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
@@ -99,7 +100,7 @@ class EncodeReplay(QWidget):
         layout.addLayout(self._build_pickers())
         layout.addWidget(self.controls)
         layout.addWidget(self.label)
-        layout.addWidget(QLabel(_LEGEND))
+        layout.addWidget(wrapped(_LEGEND))
         layout.addWidget(self._build_split(), 1)
 
         self._timer = QTimer(self)

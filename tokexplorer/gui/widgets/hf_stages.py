@@ -26,7 +26,8 @@ from tokexplorer.gui.workers import LatestRequest, user_message
 
 NO_HF_HTML = (
     "<p>No Hugging Face tokenizer is loaded. Open a <code>tokenizer.json</code> with "
-    "Add column \u25b8 Hugging Face tokenizer, or <code>--tokenizer hf:PATH</code>.</p>"
+    "File \u25b8 Open tokenizer…, or in the Compare tab with Add column \u25b8 Hugging Face tokenizer "
+    "(tokenizer.json)….</p>"
 )
 
 #: Pre-tokens and tokens shown per stage (the rest is counted).

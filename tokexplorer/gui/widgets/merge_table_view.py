@@ -38,13 +38,12 @@ from tokexplorer.gui.models.merge_model import (
 
 def model_title(bpe: BPE, *, name: str | None = None) -> str:
     """The line above the table: the model's name (``name``, else ``bpe.name``), pre-tokenizer,
-    vocabulary and specials."""
-    n_special = len(bpe.special_tokens)
+    vocabulary (ranked and special tokens, as :attr:`BPE.vocab_text` says them everywhere)."""
     unknown_counts = bool(bpe.merges) and bpe.merges[0].count is None
     n_unbuilt = len(bpe.unbuilt_tokens)
     return (
-        f"{name or bpe.name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_size:,}"
-        f" ({n_special} special token{'' if n_special == 1 else 's'}) · merges in rank order (lower rank merges first)"
+        f"{name or bpe.name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_text}"
+        " · merges in rank order (lower rank merges first)"
         + (" · pair counts unknown (merges recovered from the ranks)" if unknown_counts else "")
         + (f" · {n_unbuilt:,} token{'s' * (n_unbuilt != 1)} no merge builds (only emitted whole)" if n_unbuilt else "")
     )

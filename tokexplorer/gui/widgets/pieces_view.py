@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import is_partial_utf8
 from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.wrapping import wrapped
 
 #: Fill and outline of a box by its kind.
 _BOX_COLORS: dict[str, tuple[QColor, QColor]] = {
@@ -162,11 +163,12 @@ def scrolled(view: PiecesView) -> QScrollArea:
 
 
 def titled(title: str, widget: QWidget) -> QWidget:
-    """``widget`` under the one-line label ``title``, without margins; the widget takes the height."""
+    """``widget`` under the label ``title`` (wrapped where the pane is narrow), without margins;
+    the widget takes the height."""
     box = QWidget()
     layout = QVBoxLayout(box)
     layout.setContentsMargins(0, 0, 0, 0)
-    layout.addWidget(QLabel(title))
+    layout.addWidget(wrapped(title))
     layout.addWidget(widget, 1)
     return box
 

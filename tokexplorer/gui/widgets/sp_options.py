@@ -9,7 +9,7 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox
 
 from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions
 
@@ -56,7 +56,11 @@ def parse_special_tokens(text: str) -> list[str]:
 
 #: What SentencePiece's ``split_digits`` does, checked with sentencepiece 0.2.3: it splits
 #: ASCII and full-width digits only; Arabic-Indic, Devanagari, Thai... digits stay merged.
-SPLIT_DIGITS_TEXT = "split digits: each ASCII 0–9 or full-width ０–９ digit its own piece (no other digits)"
+#: The split-digits option's check box, and what it does in a wrapped line under it (one line
+#: of both was wider than the window's training form).
+SPLIT_DIGITS_LABEL = "split digits"
+SPLIT_DIGITS_NOTE = "each ASCII 0–9 or full-width ０–９ digit its own piece (no other digits)"
+SPLIT_DIGITS_TEXT = f"{SPLIT_DIGITS_LABEL}: {SPLIT_DIGITS_NOTE}"
 
 
 class SentencePieceOptionsForm(QObject):
@@ -78,7 +82,8 @@ class SentencePieceOptionsForm(QObject):
         coverage_spin, normalization_combo, byte_fallback_check, remove_ws_check:
             the options every trainer shows.
         split_digits_check, max_len_spin, skip_long_check: the line options
-            (laid out only with ``line_options``; otherwise left at their defaults).
+            (laid out only with ``line_options``; otherwise left at their defaults);
+            split_digits_note: what split digits does, wrapped under its box.
     """
 
     changed = Signal()
@@ -100,7 +105,11 @@ class SentencePieceOptionsForm(QObject):
         self.byte_fallback_check = QCheckBox("byte fallback (unknown characters as <0xNN> byte pieces)")
         self.remove_ws_check = QCheckBox("remove extra whitespaces")
         self.remove_ws_check.setChecked(defaults.remove_extra_whitespaces)
-        self.split_digits_check = QCheckBox(SPLIT_DIGITS_TEXT)
+        self.split_digits_check = QCheckBox(SPLIT_DIGITS_LABEL)
+        self.split_digits_check.setToolTip(SPLIT_DIGITS_TEXT)
+        self.split_digits_note = QLabel(SPLIT_DIGITS_NOTE)
+        self.split_digits_note.setWordWrap(True)
+        self.split_digits_note.setIndent(24)  # under the box's text, not its square
         self.max_len_spin = QSpinBox()
         self.max_len_spin.setRange(1, 100_000_000)
         self.max_len_spin.setValue(defaults.max_sentence_length)
@@ -125,6 +134,7 @@ class SentencePieceOptionsForm(QObject):
         form.addRow(self.remove_ws_check)
         if self.line_options:
             form.addRow(self.split_digits_check)
+            form.addRow(self.split_digits_note)
 
     def add_line_rows(self, form: QFormLayout) -> None:
         """Add ``max_sentence_length`` and skipping longer lines to ``form`` (with line options)."""

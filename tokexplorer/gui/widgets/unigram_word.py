@@ -34,6 +34,7 @@ from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
 from tokexplorer.gui.widgets.glyphs import shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
+from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 DEFAULT_WORD = "tokenization"
@@ -140,21 +141,23 @@ class UnigramWord(QWidget):
         top = QHBoxLayout()
         top.addWidget(QLabel("Word or phrase:"))
         top.addWidget(self.text_edit, 1)
-        best = QGroupBox("n best segmentations (SentencePiece's n-best, with its scores)")
+        # short titles, the rest in wrapped lines and rows that wrap: the two boxes side by side
+        # fit a window 1,000 pixels wide
+        best = QGroupBox("n best segmentations")
         bl = QVBoxLayout(best)
-        row = QHBoxLayout()
-        row.addWidget(QLabel("n:"))
-        row.addWidget(self.nbest_spin)
-        row.addStretch(1)
+        bl.addWidget(wrapped("SentencePiece's n-best, with its scores"))
+        row = FlowLayout()
+        for w in (QLabel("n:"), self.nbest_spin):
+            row.addWidget(w)
         bl.addLayout(row)
         bl.addWidget(self.nbest_table)
-        sampled = QGroupBox("Sampled segmentations (subword regularization)")
+        sampled = QGroupBox("Sampled segmentations")
         sl = QVBoxLayout(sampled)
-        row = QHBoxLayout()
+        sl.addWidget(wrapped("Subword regularization: each segmentation drawn at random"))
+        row = FlowLayout()
         for w in (QLabel("alpha:"), self.alpha_spin, QLabel("draws:"), self.count_spin, self.resample_button,
                   self.compare_button):  # fmt: skip
             row.addWidget(w)
-        row.addStretch(1)
         sl.addLayout(row)
         sl.addWidget(self.samples_table)
         lists = QHBoxLayout()
@@ -162,7 +165,7 @@ class UnigramWord(QWidget):
         lists.addWidget(sampled)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(QLabel("Lattice: every piece that matches, with its log probability; the best path on top"))
+        layout.addWidget(wrapped("Lattice: every piece that matches, with its log probability; the best path on top"))
         layout.addWidget(scroll)
         layout.addWidget(self.info)
         layout.addLayout(lists, 1)

@@ -111,10 +111,10 @@ def all_pieces(normalized: str | None, model_type: str, is_piece: Callable[[str]
     return all(map(is_piece, set(normalized)))
 
 
-#: The way out named by the unknown-piece note: the training options that keep every character.
+#: The way out named by the unknown-piece note: the training options that keep every character
+#: (named as settings; the command line adds its flags).
 UNKNOWN_HINT = (
-    "to keep such characters, train with byte fallback (--byte-fallback), "
-    "or on a corpus that holds them with character coverage 1.0"
+    "to keep such characters, train with byte fallback, or on a corpus that holds them with character coverage 1.0"
 )
 
 

@@ -1,37 +1,17 @@
 """The Corpus tab's problem messages in the window's terms.
 
-The core's reading messages end with how to read a refused file on the command
-line (``--encoding latin-1``); the window has no such flag, so its Problems list,
-status bar and dialogs name the window's own control instead (File ▸ Open raw
-bytes…). And a folder that gives nothing to read says what it held, every file counted.
+The core's reading messages end with how to read a refused file, named as settings;
+the Problems list, status bar and dialogs name the window's own control instead
+(File ▸ Open raw bytes…; :mod:`tokexplorer.gui.terms`). And a folder that gives
+nothing to read says what it held, every file counted.
 """
 
 from __future__ import annotations
 
-from tokexplorer.core.io import READ_ANYWAY, Corpus, encoding_hint
+from tokexplorer.core.io import Corpus
+from tokexplorer.gui.terms import WINDOW_READ_ANYWAY, in_window_terms
 
 __all__ = ["WINDOW_READ_ANYWAY", "corpus_name", "in_window_terms", "nothing_loaded"]
-
-#: How the window says a refused file can be seen anyway.
-WINDOW_READ_ANYWAY = "to see it anyway, open its raw bytes (File ▸ Open raw bytes…)"
-
-# the command line's ways (core.io.encodings) -> the window's
-_WINDOW_TERMS = (
-    (READ_ANYWAY, WINDOW_READ_ANYWAY),
-    (encoding_hint("utf-16-le"), "the window reads UTF-16 only with a byte order mark; " + WINDOW_READ_ANYWAY),
-    (encoding_hint("utf-16-be"), "the window reads UTF-16 only with a byte order mark; " + WINDOW_READ_ANYWAY),
-)
-
-
-def in_window_terms(message: str) -> str:
-    """``message`` with the command line's advice replaced by the window's.
-
-    >>> in_window_terms("x.bin: not loaded; " + READ_ANYWAY)
-    'x.bin: not loaded; to see it anyway, open its raw bytes (File ▸ Open raw bytes…)'
-    """
-    for cli, window in _WINDOW_TERMS:
-        message = message.replace(cli, window)
-    return message
 
 
 def corpus_name(corpus: Corpus) -> str:
