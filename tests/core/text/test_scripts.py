@@ -78,3 +78,25 @@ def test_looks_like_code_takes_its_shortcuts_exactly():
     got = [sc.looks_like_code(line) for line in lines]
     assert got == [_looks_like_code_reference(line) for line in lines]
     assert 100 < sum(got) < len(lines) - 100
+
+
+def test_keyword_shortcut_says_code_only_where_the_keyword_pattern_matches():
+    """The shortcut before _CODE_KEYWORD (a plain keyword as the first word) is exact:
+    wherever it says yes the pattern matches, and it says yes on the usual lines."""
+    import random
+
+    from tokexplorer.core.text import scripts as sc
+
+    rng = random.Random(11)
+    words = [*sorted(sc._PLAIN_KEYWORDS), "define", "classy", "if", "else:", "x", "é", "_", "importé", "return_"]
+    tails = ["", " ", "(", ":", "\n", "\r\n", "é", "ü x", "_x", "1", ".", "\t", "\x1c", "\u00a0", "-", "\u0301"]
+    leads = ["", " ", "\t", "  \t", "\u00a0", "\x1c", "\x0b", "\u3000"]
+    said = 0
+    for _ in range(20_000):
+        line = rng.choice(leads) + rng.choice(words) + rng.choice(tails) + rng.choice(["", " y = 2", "\n"])
+        if sc._keyword_first(line):
+            said += 1
+            assert sc._CODE_KEYWORD.match(line), repr(line)
+    assert said > 2_000
+    assert [sc._keyword_first(s) for s in ("    return x\n", "def f():", "define it", "returné", "\u00a0def f")] == [
+        True, True, False, False, False]  # fmt: skip

@@ -28,6 +28,7 @@ Rules, in order:
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import regex
@@ -108,7 +109,7 @@ def looks_like_code(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if _may_start_code(line, stripped) and _CODE_START.match(line):
+    if _may_start_code(line, stripped) and (_keyword_first(line) or _CODE_START.match(line)):
         return True
     if (stripped[-1] in _LAST_CHARS or stripped[0] in _FIRST_CHARS) and _CODE_END.search(line):
         return True
@@ -138,6 +139,24 @@ _LAST_CHARS = frozenset("{};:")
 _FIRST_CHARS = frozenset("}])")
 _SYMBOL_BYTES = "".join(sorted(_CODE_SYMBOLS)).encode("ascii")
 _ASCII_LETTER_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+
+
+# An exact shortcut of _CODE_KEYWORD for its plain words: spaces or tabs (both in \s),
+# the ASCII word, then an ASCII character that is not a word character, or the end
+# (so \b holds); a non-ASCII character after the word may be one (\w), and then
+# the pattern decides.
+_PLAIN_KEYWORDS = frozenset(
+    "def class import return elif raise function const let var public private protected static "
+    "fn pub use impl struct enum package func except".split()
+)
+_FIRST_WORD = re.compile(r"[ \t]*([A-Za-z0-9_]+)(.?)", re.ASCII | re.DOTALL)
+
+
+def _keyword_first(line: str) -> bool:
+    """True when ``line`` starts (after spaces and tabs) with one of the plain
+    keywords of ``_CODE_KEYWORD`` as a whole word: the pattern then matches."""
+    m = _FIRST_WORD.match(line)
+    return m is not None and m.group(1) in _PLAIN_KEYWORDS and m.group(2).isascii()
 
 
 def _may_start_code(line: str, stripped: str) -> bool:
