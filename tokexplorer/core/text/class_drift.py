@@ -156,7 +156,7 @@ def probe_class_table() -> ClassTable:
             continue
         a, b = set(ours), set(theirs)
         diffs[key] = (_points_to_ranges({ord(c) for c in a - b}), _points_to_ranges({ord(c) for c in b - a}))
-    origin = f"probed (tiktoken {tiktoken.__version__}, regex {regex.__version__})"
+    origin = f"probed (tiktoken {_package_version(tiktoken, 'tiktoken')}, regex {_package_version(regex, 'regex')})"
     regex_letters = set(regex.findall(r"\p{L}", every))
     return ClassTable(diffs, _version(set(letters), "older than 15.0"), _regex_unicode(regex_letters), origin)
 
@@ -170,13 +170,27 @@ def _regex_unicode(letters: set[str]) -> str:
     return unicodedata2.unidata_version if unicodedata2.unidata_version.startswith(version + ".") else version
 
 
+def _package_version(module, name: str) -> str:
+    """A package's ``__version__`` (tiktoken before 0.8 has none: then its distribution's)."""
+    version = getattr(module, "__version__", None)  # (a third-party module)
+    if version is None:
+        from importlib.metadata import PackageNotFoundError
+        from importlib.metadata import version as dist_version
+
+        try:
+            version = dist_version(name)
+        except PackageNotFoundError:
+            version = "unknown"
+    return str(version)
+
+
 def installed_versions() -> tuple[str, str] | None:
-    """``(tiktoken.__version__, regex.__version__)``, or None without tiktoken."""
+    """``(tiktoken's version, regex's version)``, or None without tiktoken."""
     try:
         import tiktoken
     except ImportError:
         return None
-    return str(tiktoken.__version__), str(regex.__version__)
+    return _package_version(tiktoken, "tiktoken"), _package_version(regex, "regex")
 
 
 def generated_table() -> ClassTable:
@@ -225,7 +239,7 @@ def regex_unicode_version() -> str:
     >>> regex_unicode_version()
     '18.0.0'
     """
-    if regex.__version__ == generated.REGEX_VERSION:
+    if _package_version(regex, "regex") == generated.REGEX_VERSION:
         return generated.REGEX_UNICODE_VERSION
     return _regex_unicode({chr(cp) for cp in VERSION_MARKERS.values() if regex.match(r"\p{L}", chr(cp))})
 
