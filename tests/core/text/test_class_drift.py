@@ -103,7 +103,7 @@ def test_what_each_pattern_reads():
     assert pattern_keys(None) == (frozenset(), frozenset())
     assert pattern_keys(r"\P{L}+|\pN") == (frozenset({"L", "N"}), frozenset({"L", "N"}))
     assert pattern_keys(r"\\p{L}") == (frozenset(), frozenset())  # an escaped backslash, then text
-    for unknown in (r"\w+", r"\d", r"\bx", r"\p{Greek}", "[[:alpha:]]", r"\p{Lu}|\W"):
+    for unknown in (r"\w+", r"\d", r"\bx", r"\p{Greek}", r"\p{L&}", r"\p{^L}", "[[:alpha:]]", r"\p{Lu}|\W"):
         assert pattern_keys(unknown) is None, unknown
     for name in ("llama3", "qwen", "whisper"):
         assert pattern_keys(PUBLISHED_PATTERNS[name]) is not None

@@ -38,7 +38,7 @@ import re
 import string
 import sys
 from array import array
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -48,8 +48,9 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import tiktoken_unicode as generated
 
 __all__ = [
-    "CLASS_KEYS", "FOLD_KEYS", "ClassTable", "DriftCheck", "Ranges", "class_table",
-    "drift_check", "pattern_keys", "probe_class_table",
+    "CLASS_KEYS", "FOLD_KEYS", "VERSION_MARKERS", "ClassTable", "DriftCheck", "Ranges", "class_table",
+    "drift_check", "generated_table", "installed_versions", "merge_ranges", "pattern_keys",
+    "probe_class_table", "regex_unicode_version", "tiktoken_unicode_version", "view_table",
 ]  # fmt: skip
 
 #: Inclusive code point ranges ``((first, last), ...)``.
@@ -63,8 +64,9 @@ _SPELLINGS = {key: r"\s" if key == "S" else f"\\p{{{key}}}" for key in CLASS_KEY
     key: f"(?i:{key[2]})" for key in FOLD_KEYS
 }
 
-#: The first letter of a script new in each Unicode version (Kawi, CJK extension I,
-#: Garay, Sidetic, Jurchen): the newest one an engine puts in ``\p{L}`` names its version.
+#: A letter (``Lo``) of a script or block new in each Unicode version (KAWI LETTER A, CJK
+#: extension I, GARAY VOWEL SIGN A, SIDETIC LETTER N01, JURCHEN CHARACTER-18E00): the newest
+#: one an engine puts in ``\p{L}`` names its version.
 VERSION_MARKERS: dict[str, int] = {"15.0": 0x11F04, "15.1": 0x2EBF0, "16.0": 0x10D4A, "17.0": 0x10940, "18.0": 0x18E00}
 
 
@@ -92,7 +94,7 @@ class ClassTable:
         return merge_ranges(r for key in keys for side in self.diffs[key] for r in side)
 
 
-def merge_ranges(ranges) -> Ranges:
+def merge_ranges(ranges: Iterable[tuple[int, int]]) -> Ranges:
     """Sorted, merged inclusive ranges of an iterable of ``(first, last)`` pairs.
 
     >>> merge_ranges([(5, 6), (1, 2), (3, 3), (9, 9)])
@@ -117,7 +119,7 @@ def _every_code_point() -> str:
     return cps.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
 
 
-def _version(members: str | set[str], fallback: str) -> str:
+def _version(members: set[str], fallback: str) -> str:
     """The newest Unicode version whose marker letter is in ``members`` (``\\p{L}``)."""
     known = [v for v, cp in VERSION_MARKERS.items() if chr(cp) in members]
     return known[-1] if known else fallback
@@ -254,10 +256,10 @@ def tiktoken_unicode_version() -> str:
 
 
 # A reference to a class in a pattern: \p{X} \P{X} \pX \PX, \s \S, the classes no
-# table covers (\w \d \b and their negations, [[:name:]]), a case-insensitive flag,
-# or any other escape (skipped, so that \\p is no class).
+# table covers (\w \d \b and their negations, any other \p spelling, [[:name:]]), a
+# case-insensitive flag, or any other escape (skipped, so that \\p is no class).
 _REF = regex.compile(
-    r"\\(?:(?P<p>[pP])(?:\{(?P<name>\^?\w+)\}|(?P<short>\w))|(?P<s>[sS])|(?P<other>[wWdDbB]))"
+    r"\\(?:(?P<p>[pP])(?:\{(?P<name>\^?\w+)\}|(?P<short>\w))|(?P<s>[sS])|(?P<other>[wWdDbBpP]))"
     r"|(?P<posix>\[\[:)|(?P<fold>\(\?[a-zA-Z]*i[a-zA-Z]*[:)])|\\."
 )
 
@@ -268,7 +270,7 @@ def pattern_keys(pat_str: str | None) -> tuple[frozenset[str], frozenset[str]] |
     does not rewrite into tiktoken's view (``\\S``, ``\\P{L}``, ``\\pL``, and the
     case-insensitive letters :data:`FOLD_KEYS`: with a ``(?i`` flag, every ASCII letter
     spelled in the pattern); None when the pattern reads a class no table covers
-    (``\\w``, ``\\d``, ``\\b``, ``\\p{Greek}``, ``[[:alpha:]]``).
+    (``\\w``, ``\\d``, ``\\b``, ``\\p{Greek}``, ``\\p{L&}``, ``[[:alpha:]]``).
 
     >>> from tokexplorer.core.text.pretokenize import GPT2_PATTERN, CL100K_PATTERN
     >>> [sorted(part) for part in pattern_keys(GPT2_PATTERN)], pattern_keys(r"\\w+")
