@@ -14,7 +14,7 @@ be cut into other chunks, so get other ids.
 code points each engine alone puts in it. It is the generated table
 (:mod:`~tokexplorer.core.text.tiktoken_unicode`) when the installed ``regex``
 and ``tiktoken`` are the versions it was generated with; for any other version
-it is probed at first use (:func:`probe_class_table`, about half a second):
+it is probed at first use (:func:`probe_class_table`, under a second):
 tiktoken's own engine is asked, with an encoding whose pattern is the class and
 whose ranks are the 256 bytes, which of all 1,112,064 code points it matches
 (tiktoken drops the text its pattern does not match).
