@@ -9,11 +9,14 @@ Our engine tokenizes (the spans it explains); ids and counts without spans
 tiktoken's compiled core built from the same ranks, pattern and special tokens
 (:mod:`tokexplorer.core.backends.compiled`), which gives the same ids; where it
 cannot, our engine does that work too and :attr:`BPETokenizer.counting_notes`
-says why.
+says why: for the whole model (a pattern tiktoken may read otherwise...), or for
+the texts holding a code point tiktoken's regex classes otherwise than our
+splitter (a letter newer than tiktoken's Unicode tables, such as U+0C5C).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from pathlib import PurePath
 
@@ -68,6 +71,9 @@ class BPETokenizer(Tokenizer):
         self._compiled = compiled or core is not None
         self._core = core
         self._fallbacks = 0  # texts the compiled core failed on (our engine encoded them)
+        self._drifts = 0  # texts holding a code point tiktoken classes otherwise (our engine encoded them)
+        self._drift_points: list[int] = []  # the first such code point of the first texts (up to 3)
+        self._lock = threading.Lock()  # (stats encodes blocks on several threads)
 
     @property
     def compiled_core(self) -> CompiledCore:
@@ -78,8 +84,9 @@ class BPETokenizer(Tokenizer):
             else:
                 bpe = self.bpe
                 self._core = compile_ranks(
-                    bpe.mergeable_ranks, pat_str=bpe.pat_str, special_tokens=bpe.special_tokens, name=bpe.name
-                )
+                    bpe.mergeable_ranks, pat_str=bpe.pat_str, special_tokens=bpe.special_tokens, name=bpe.name,
+                    unicode=bpe.unicode,
+                )  # fmt: skip
         return self._core
 
     @property
@@ -93,10 +100,32 @@ class BPETokenizer(Tokenizer):
         """Why ids and counts ran on our engine, when they did (or on some texts)."""
         core = self.compiled_core
         notes = [] if core.available or not self._compiled else [f"counted with our engine: {core.reason}"]
+        if self._drifts:
+            notes.append(self._drift_note())
         if self._fallbacks:
             n = self._fallbacks
             notes.append(f"tiktoken's compiled core failed on {n} text{'s' if n != 1 else ''}; our engine encoded them")
         return tuple(notes)
+
+    def _drift_note(self) -> str:
+        """``"counted with our engine on 1 text: it holds U+0C5C TELUGU ARCHAIC SHRII, a
+        character Unicode 18.0.0 classes otherwise than tiktoken's regex (Unicode 16.0)"``."""
+        from tokexplorer.core.text import char_name
+
+        n = self._drifts
+        held = ", ".join(f"U+{cp:04X} {char_name(cp)}" for cp in self._drift_points)
+        return (f"counted with our engine on {n} text{'s' if n != 1 else ''}: "
+                f"{'it holds' if n == 1 else 'they hold'} {held}, {self.compiled_core.drift.why}")  # fmt: skip
+
+    def _encoded_by_us(self, drift: int | None) -> None:
+        """Count a text the compiled core gave no ids for: it held ``drift`` (a code point), or failed."""
+        with self._lock:
+            if drift is None:
+                self._fallbacks += 1
+                return
+            self._drifts += 1
+            if len(self._drift_points) < 3 and drift not in self._drift_points:
+                self._drift_points.append(drift)
 
     @property
     def default_name(self) -> str:
@@ -111,11 +140,11 @@ class BPETokenizer(Tokenizer):
         """Whose Unicode the split pattern's classes follow: ``"Unicode 18.0.0 (the regex
         module)"`` for our own models, ``"Unicode 16.0 (as tiktoken's regex: ranks from a
         tiktoken encoding)"`` for ranks loaded from tiktoken (``BPE.unicode``)."""
-        from tokexplorer.core.text.tiktoken_unicode import REGEX_UNICODE_VERSION, TIKTOKEN_UNICODE_VERSION
+        from tokexplorer.core.text.class_drift import regex_unicode_version, tiktoken_unicode_version
 
         if self.bpe.unicode == "tiktoken":
-            return f"Unicode {TIKTOKEN_UNICODE_VERSION} (as tiktoken's regex: ranks from a tiktoken encoding)"
-        return f"Unicode {REGEX_UNICODE_VERSION} (the regex module)"
+            return f"Unicode {tiktoken_unicode_version()} (as tiktoken's regex: ranks from a tiktoken encoding)"
+        return f"Unicode {regex_unicode_version()} (the regex module)"
 
     @property
     def description(self) -> str:
@@ -166,7 +195,9 @@ class BPETokenizer(Tokenizer):
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         """Token ids without building spans: the compiled core's, else our engine's
-        (which polls ``cancel`` during long encodes).
+        (which polls ``cancel`` during long encodes): for the whole model when it has
+        no compiled core, for a text the core refuses (one holding a code point
+        tiktoken's regex classes otherwise) or fails on.
 
         Raises:
             SpecialTokenError: ``special="raise"`` and the text spells a special token.
@@ -177,7 +208,7 @@ class BPETokenizer(Tokenizer):
             ids = core.encode(t, special)
             if ids is not None:
                 return ids
-            self._fallbacks += 1
+            self._encoded_by_us(core.drift_in(t))
         return self.bpe.encode_with_policy(t, special, cancel=cancel)
 
     def token_bytes(self, token_id: int) -> bytes:

@@ -23,11 +23,24 @@ could give other ids:
 
 A refused model is encoded by our engine; :attr:`CompiledCore.reason` says why.
 
+A compiled model can still not take every text: tiktoken's regex engine follows an
+older Unicode than the ``regex`` module our splitter uses, so the code points
+classed otherwise since (U+0C5C TELUGU ARCHAIC SHRII, a letter since Unicode 17.0,
+is unassigned to tiktoken 0.14) can cut a text into other chunks. Each core holds
+the :class:`~tokexplorer.core.text.class_drift.DriftCheck` of its pattern and of
+the Unicode view of the engine it stands in for (``unicode``: ``"regex"`` for our
+trained models, ``"tiktoken"`` for ranks from a tiktoken encoding, which our
+engine already splits as tiktoken does), and :meth:`CompiledCore.encode` refuses a
+text holding such a code point (:meth:`CompiledCore.drift_in` tells which): the
+caller encodes it with our engine.
+
 >>> from tokexplorer.core.bpe import train_bpe
 >>> bpe, _ = train_bpe("low lower lowest " * 20, vocab_size=270, special_tokens=["<|end|>"])
 >>> core = compile_ranks(bpe.mergeable_ranks, pat_str=bpe.pat_str, special_tokens=bpe.special_tokens)
 >>> core.available, core.encode("lowest<|end|>", "special") == bpe.encode("lowest<|end|>", allowed_special="all")
 (True, True)
+>>> core.encode("a\u0c5c's", "plain") is None, core.drift_in("a\u0c5c's")
+(True, 3164)
 >>> compile_ranks(bpe.mergeable_ranks, pat_str=r"\\w+|\\W", special_tokens={}).reason
 'the split pattern is not one of gpt2, cl100k, o200k: tiktoken may read it differently'
 """
@@ -35,10 +48,11 @@ A refused model is encoded by our engine; :attr:`CompiledCore.reason` says why.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from tokexplorer.core.text import PATTERNS
+from tokexplorer.core.text.class_drift import DriftCheck, drift_check
 
 if TYPE_CHECKING:
     from tiktoken import Encoding
@@ -64,10 +78,13 @@ class CompiledCore:
     Attributes:
         encoding: the ``tiktoken.Encoding`` (None when refused).
         reason: why the compiled core cannot give our ids (None when it can).
+        drift: the code points of texts it must not encode (see the module docstring);
+            none by default.
     """
 
     encoding: Encoding | None
     reason: str | None = None
+    drift: DriftCheck = field(default_factory=lambda: DriftCheck((), ""))
 
     @property
     def available(self) -> bool:
@@ -85,12 +102,13 @@ class CompiledCore:
         ``"raise"`` texts first).
 
         Returns:
-            list of ids, or None when there is no encoding or tiktoken failed on
-            this text (a Rust panic, e.g. its regex engine's backtrack limit); the
-            caller then encodes with our engine.
+            list of ids, or None when there is no encoding, the text holds a code
+            point tiktoken's regex classes otherwise (:meth:`drift_in`), or tiktoken
+            failed on this text (a Rust panic, e.g. its regex engine's backtrack
+            limit); the caller then encodes with our engine.
         """
         enc = self.encoding
-        if enc is None:
+        if enc is None or self.drift.first(text) is not None:
             return None
         try:
             if special == "special":
@@ -100,6 +118,11 @@ class CompiledCore:
             raise
         except BaseException:  # noqa: BLE001 - pyo3 panics derive from BaseException
             return None
+
+    def drift_in(self, text: str) -> int | None:
+        """The first code point of ``text`` that makes :meth:`encode` refuse it (one
+        tiktoken's regex classes otherwise than our engine's splitter), or None."""
+        return self.drift.first(text)
 
 
 def _special_conflict(special_tokens: Mapping[str, int]) -> str | None:
@@ -120,6 +143,7 @@ def compile_ranks(
     special_tokens: Mapping[str, int],
     name: str = "tokexplorer",
     pattern_from_tiktoken: bool = False,
+    unicode: str = "regex",
 ) -> CompiledCore:
     """Build the compiled core of a byte-level BPE (see the module docstring).
 
@@ -130,6 +154,9 @@ def compile_ranks(
         name: the encoding's name inside tiktoken.
         pattern_from_tiktoken: the pattern came from a tiktoken encoding (then
             tiktoken reads it as tiktoken does, whatever it is).
+        unicode: the Unicode view of the splitter of the engine whose ids these are
+            (``BPE.unicode``: ``"regex"`` for our own models, ``"tiktoken"`` for ranks
+            loaded from tiktoken); sets the core's :attr:`CompiledCore.drift`.
 
     Returns:
         a :class:`CompiledCore`; never raises: what cannot be compiled gets a reason.
@@ -162,7 +189,7 @@ def compile_ranks(
     except BaseException as exc:  # noqa: BLE001 - pyo3 panics derive from BaseException
         first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
         return CompiledCore(None, f"tiktoken rejected the ranks: {first}")
-    return CompiledCore(enc)
+    return CompiledCore(enc, drift=drift_check(pat_str, unicode))
 
 
 def core_of_encoding(encoding: Encoding) -> CompiledCore:
@@ -174,4 +201,6 @@ def core_of_encoding(encoding: Encoding) -> CompiledCore:
     [6151, 220, 100257]
     """
     conflict = _special_conflict(encoding._special_tokens)  # noqa: SLF001 - see tiktoken_backend._encoding_parts
-    return CompiledCore(None, conflict) if conflict is not None else CompiledCore(encoding)
+    if conflict is not None:
+        return CompiledCore(None, conflict)
+    return CompiledCore(encoding, drift=drift_check(encoding._pat_str, "tiktoken"))  # noqa: SLF001

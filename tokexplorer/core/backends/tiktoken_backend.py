@@ -254,9 +254,9 @@ class TiktokenTokenizer(Tokenizer):
     def split_unicode(self) -> str:
         """Whose Unicode the split pattern's classes follow: ``"Unicode 16.0 (tiktoken's
         own regex, the Rust regex crate)"``."""
-        from tokexplorer.core.text.tiktoken_unicode import TIKTOKEN_UNICODE_VERSION
+        from tokexplorer.core.text.class_drift import tiktoken_unicode_version
 
-        return f"Unicode {TIKTOKEN_UNICODE_VERSION} (tiktoken's own regex, the Rust regex crate)"
+        return f"Unicode {tiktoken_unicode_version()} (tiktoken's own regex, the Rust regex crate)"
 
     @property
     def description(self) -> str:

@@ -13,11 +13,10 @@ scripts) with an equivalent standard-library :mod:`re` pattern, about 2.5x
 faster than :mod:`regex`, and only the neighbourhood of astral characters with
 :mod:`regex`.
 
-Unicode versions: :mod:`regex` follows Unicode
-:data:`~tokexplorer.core.text.tiktoken_unicode.REGEX_UNICODE_VERSION`, tiktoken's
-own regex (the Rust ``regex`` crate) an older one,
-:data:`~tokexplorer.core.text.tiktoken_unicode.TIKTOKEN_UNICODE_VERSION`: to
-tiktoken the letters and digits assigned since are unassigned. A splitter made
+Unicode versions: :mod:`regex` follows Unicode 18.0 (regex 2026.11.19), tiktoken's
+own regex (the Rust ``regex`` crate) an older one, 16.0 in tiktoken 0.14 (for the
+installed versions: :mod:`~tokexplorer.core.text.class_drift`): to tiktoken the
+letters and digits assigned since are unassigned. A splitter made
 with ``unicode="tiktoken"`` (our engine running a tiktoken encoding's ranks)
 takes those code points out of ``\\p{L}``, ``\\p{N}``... as tiktoken does
 (:func:`tiktoken_pattern`), so it gives tiktoken's chunks on every code point.
@@ -37,8 +36,8 @@ from functools import lru_cache
 import regex
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.text.class_drift import CLASS_KEYS, regex_unicode_version, tiktoken_unicode_version, view_table
 from tokexplorer.core.text.safe_cuts import LINE_START_CUT, SPACE_CUT
-from tokexplorer.core.text.tiktoken_unicode import CLASS_DIFFS, REGEX_UNICODE_VERSION, TIKTOKEN_UNICODE_VERSION
 
 #: Whose Unicode tables a splitter's classes follow: the :mod:`regex` module's
 #: (our own models) or tiktoken's (our engine running a tiktoken encoding's ranks).
@@ -190,7 +189,7 @@ def tiktoken_class(key: str) -> str:
     >>> tiktoken_class("N").startswith("[\\\\p{N}--[")
     True
     """
-    removed, added = CLASS_DIFFS[key]
+    removed, added = view_table().diffs[key]
     out = "\\s" if key == "S" else f"\\p{{{key}}}"
     if removed:
         out = f"[{out}--[{_ranges_body(removed)}]]"
@@ -199,7 +198,7 @@ def tiktoken_class(key: str) -> str:
     return out
 
 
-_CLASS_REF = regex.compile(r"(?<!\\)\\p\{(" + "|".join(k for k in CLASS_DIFFS if k != "S") + r")\}|(?<!\\)\\s")
+_CLASS_REF = regex.compile(r"(?<!\\)\\p\{(" + "|".join(k for k in CLASS_KEYS if k != "S") + r")\}|(?<!\\)\\s")
 
 
 @lru_cache(maxsize=32)
@@ -400,7 +399,7 @@ class Splitter:
             raise InputError(f"unknown Unicode view {unicode!r}; choose regex or tiktoken")
         self.pat_str = pat_str
         self.unicode = unicode
-        self.unicode_version = TIKTOKEN_UNICODE_VERSION if unicode == "tiktoken" else REGEX_UNICODE_VERSION
+        self.unicode_version = tiktoken_unicode_version() if unicode == "tiktoken" else regex_unicode_version()
         self.pattern = compile_pattern(tiktoken_pattern(pat_str) if unicode == "tiktoken" else pat_str)
         self._twin = _twin(pat_str, unicode)
         self.fast = self._twin is not None

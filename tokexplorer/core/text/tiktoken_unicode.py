@@ -4,19 +4,24 @@ Written by ``tools/make_tiktoken_unicode.py`` (see there how: each code point is
 through tiktoken's own regex), do not edit. tiktoken's split patterns run on the Rust
 regex crate, whose tables follow Unicode 16.0; ``regex`` follows Unicode
 18.0.0, so the code points assigned since are letters or digits to
-``regex`` and unassigned to tiktoken. Ranges are inclusive code point ranges.
+``regex`` and unassigned to tiktoken. Ranges are inclusive code point ranges. The table
+holds for the versions of tiktoken and regex below; with others installed,
+:func:`tokexplorer.core.text.class_drift.class_table` probes the engines again.
 """
 
 from __future__ import annotations
 
+#: The tiktoken and regex versions this table was generated with.
+TIKTOKEN_VERSION = "0.14.0"
+REGEX_VERSION = "2026.11.19"
 #: The Unicode version of tiktoken's regex tables (tiktoken 0.14.0).
 TIKTOKEN_UNICODE_VERSION = "16.0"
 #: The Unicode version of the ``regex`` module's tables (regex 2026.11.19).
 REGEX_UNICODE_VERSION = "18.0.0"
 
-#: Class of the split patterns (``L`` for ``\p{L}``..., ``S`` for ``\s``) -> (ranges
-#: ``regex`` puts in the class but tiktoken does not, ranges tiktoken puts in it but
-#: ``regex`` does not).
+#: Class of the split patterns (``L`` for ``\p{L}``..., ``S`` for ``\s``, ``i:s`` for
+#: ``(?i:s)``...) -> (ranges ``regex`` puts in the class but tiktoken does not, ranges
+#: tiktoken puts in it but ``regex`` does not).
 CLASS_DIFFS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {
     "L": (
         (
@@ -74,10 +79,7 @@ CLASS_DIFFS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int],
             (0x295, 0x295),
         ),
     ),
-    "Lt": (
-        (),
-        (),
-    ),
+    "Lt": ((), ()),
     "Lm": (
         (
             (0x558, 0x558), (0x58B, 0x58C), (0x208F, 0x208F), (0x209D, 0x209F), (0xA7F1, 0xA7F1),
@@ -99,8 +101,36 @@ CLASS_DIFFS: dict[str, tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int],
         ),
         (),
     ),
-    "S": (
-        (),
+    "S": ((), ()),
+    "i:a": ((), ()),
+    "i:b": ((), ()),
+    "i:c": ((), ()),
+    "i:d": ((), ()),
+    "i:e": ((), ()),
+    "i:f": ((), ()),
+    "i:g": ((), ()),
+    "i:h": ((), ()),
+    "i:i": (
+        (
+            (0x130, 0x130),
+        ),
         (),
     ),
+    "i:j": ((), ()),
+    "i:k": ((), ()),
+    "i:l": ((), ()),
+    "i:m": ((), ()),
+    "i:n": ((), ()),
+    "i:o": ((), ()),
+    "i:p": ((), ()),
+    "i:q": ((), ()),
+    "i:r": ((), ()),
+    "i:s": ((), ()),
+    "i:t": ((), ()),
+    "i:u": ((), ()),
+    "i:v": ((), ()),
+    "i:w": ((), ()),
+    "i:x": ((), ()),
+    "i:y": ((), ()),
+    "i:z": ((), ()),
 }
