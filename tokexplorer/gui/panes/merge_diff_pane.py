@@ -38,6 +38,7 @@ from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
 _SIDES = ("a", "b")
@@ -212,9 +213,7 @@ class MergeDiffPane(QWidget):
         load = QPushButton("Load")
         load.clicked.connect(lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text()))
         spec.returnPressed.connect(lambda s=side: self.load_spec(s, self.spec_edits[s].text()))
-        vocab = QSpinBox()
-        vocab.setRange(257, 1_000_000)
-        vocab.setValue(512 if side == "a" else 1024)
+        vocab = whole_number_field(512 if side == "a" else 1024)  # the trainer refuses a size it cannot use
         pattern = QComboBox()
         for p in PATTERN_NAMES:
             pattern.addItem(p, p)
