@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -71,7 +71,10 @@ def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> No
     for r, (s, prob) in enumerate(zip(segs, probs)):
         pieces = PIECE_SEPARATOR.join(shown_piece(p) for p in s.pieces)
         for c, text in enumerate((str(r + 1), pieces, f"{s.score:.3f}", prob)):
-            table.setItem(r, c, QTableWidgetItem(text))
+            item = QTableWidgetItem(text)
+            if c == 1:
+                item.setFont(piece_font())
+            table.setItem(r, c, item)
     table.resizeColumnsToContents()
 
 
@@ -150,19 +153,24 @@ class UnigramWord(QWidget):
         bl.addWidget(self.nbest_table)
         sampled = QGroupBox("Sampled segmentations (subword regularization)")
         sl = QVBoxLayout(sampled)
-        row = QHBoxLayout()
-        for w in (QLabel("alpha:"), self.alpha_spin, QLabel("draws:"), self.count_spin, self.resample_button,
-                  self.compare_button):  # fmt: skip
-            row.addWidget(w)
-        row.addStretch(1)
-        sl.addLayout(row)
+        # the controls over two rows, so the panel leaves the piece table room for all its columns
+        for widgets in ((QLabel("alpha:"), self.alpha_spin, QLabel("draws:"), self.count_spin), (
+            self.resample_button, self.compare_button,
+        )):  # fmt: skip
+            row = QHBoxLayout()
+            for w in widgets:
+                row.addWidget(w)
+            row.addStretch(1)
+            sl.addLayout(row)
         sl.addWidget(self.samples_table)
         lists = QHBoxLayout()
         lists.addWidget(best)
         lists.addWidget(sampled)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(QLabel("Lattice: every piece that matches, with its log probability; the best path on top"))
+        about = QLabel("Lattice: every piece that matches, with its log probability; the best path on top")
+        about.setWordWrap(True)
+        layout.addWidget(about)
         layout.addWidget(scroll)
         layout.addWidget(self.info)
         layout.addLayout(lists, 1)
