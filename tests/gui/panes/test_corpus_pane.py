@@ -534,3 +534,25 @@ def test_sentencepiece_user_defined_symbols_as_on_the_command_line(qtbot, pane, 
     assert ref.is_unknown(sep) is False and tok.user_defined_symbols == {"<sep>": sep} == {"<sep>": 3}
     assert b"<sep>" in [bytes(t.bytes) for t in tok.tokenize("cat<sep>dog").tokens]  # kept whole
     assert SentencePieceTokenizer.from_file(model).user_defined_symbols == {"<sep>": 3}
+
+
+def test_problems_wrap_at_the_list_width(qtbot, pane, tmp_path):
+    """A long problem is wrapped over several lines, not cut at the right (the newcomer's
+    "…open its raw bytes (" ran off the list)."""
+    binary = tmp_path / "a_binary_file_with_a_long_name.bin"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    good = tmp_path / "a.txt"
+    good.write_text("plain text\n", encoding="utf-8")
+    pane.resize(900, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    load(qtbot, pane, [good, binary])
+    problems = pane.file_list.problems
+    assert problems.wordWrap()
+    assert problems.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    index = problems.model().index(0, 0)
+    rect = problems.visualRect(index)
+    line = problems.fontMetrics().lineSpacing()
+    assert rect.width() <= problems.viewport().width()
+    assert rect.height() >= 2 * line  # the message is wider than the list: two lines at least
+    assert problems.fontMetrics().horizontalAdvance(problems.item(0).text()) > problems.viewport().width()

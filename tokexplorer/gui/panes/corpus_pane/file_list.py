@@ -182,8 +182,12 @@ class CorpusFileList(QWidget):
         self.totals_label = QLabel()
         self.problems_label = QLabel("Problems: none")
         self.problems = QListWidget()
-        self.problems.setMaximumHeight(90)
+        self.problems.setMaximumHeight(120)
         self.problems.setAlternatingRowColors(True)
+        self.problems.setWordWrap(True)  # each message wrapped at the list's width, never cut at the right
+        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.problems.setTextElideMode(Qt.TextElideMode.ElideNone)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
