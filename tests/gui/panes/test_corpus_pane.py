@@ -492,9 +492,9 @@ def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, st
     assert message.startswith(f"learned {n} of 3840 requested merges; vocab {n + 256}: no pair of tokens is left")
     assert pane.form.train_message.text() == message
     load(qtbot, pane, [other, more])
-    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    assert pane.form.train_message.text() == f"Trained on the previous corpus, big30.txt, not on this one: {message}"
     load(qtbot, pane, [other])  # still not the one trained on: said once, not twice
-    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    assert pane.form.train_message.text() == f"Trained on the previous corpus, big30.txt, not on this one: {message}"
     load(qtbot, pane, [big])  # the same file again: the message as it was
     assert pane.form.train_message.text() == message
 

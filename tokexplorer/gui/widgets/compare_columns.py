@@ -110,6 +110,14 @@ class CompareColumns(QSplitter):
         self.setChildrenCollapsible(False)
         self.splitterMoved.connect(self._on_handle_moved)
         state.merge_fires.connect(self._on_merge_fires)
+        state.corpus_changed.connect(self._retell_trained)
+
+    def _retell_trained(self, *_args: object) -> None:
+        """Another corpus is open: each column says anew whether its model was trained on it."""
+        for col in self.columns:
+            if col.tokenizer is not None:
+                note, stale = self.state.trained_note(col.tokenizer)
+                col.set_trained_note(note, stale=stale)
 
     # ------------------------------------------------------------------ columns
 
@@ -139,6 +147,8 @@ class CompareColumns(QSplitter):
             col.view.token_double_clicked.connect(partial(self._on_token_double_clicked, col))
             col.view.scrolled.connect(partial(self._on_scrolled, col))
             col.remove_requested.connect(partial(self._on_remove, col))
+            note, stale = self.state.trained_note(tok)
+            col.set_trained_note(note, stale=stale)
             if isinstance(tok, HuggingFaceTokenizer):
                 self._add_hf_panel(col, tok)
             self.addWidget(col)
