@@ -40,6 +40,7 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import ExportCheck, check_export
 from tokexplorer.core.text import pattern_label
 from tokexplorer.gui import file_dialogs, theme
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 #: ``(format key, label)`` of each export format, in the order shown.
@@ -141,7 +142,7 @@ class ExportDialog(QDialog):
         self.write_worker: Worker | None = None
         title = QLabel(
             f"Export {self.name}: vocab {bpe.vocab_size:,}, {pattern_label(bpe.pat_str)}, "
-            f"{len(bpe.special_tokens)} special token(s). Another library loading the files gives our ids."
+            f"{plural(len(bpe.special_tokens), 'special token')}. Another library loading the files gives our ids."
         )
         title.setWordWrap(True)
         self.message = QLabel("checking which formats this model can be written in…")
