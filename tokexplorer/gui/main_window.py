@@ -47,6 +47,7 @@ from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, DEFAULT_TIKTOKEN, Startup, preload_tiktoken
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
+from tokexplorer.gui.widgets.status_line import StatusLine
 from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
 
@@ -153,7 +154,10 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
 
         self._build_menus()
+        self.setStatusBar(StatusLine(self))  # a long message cut with "…", whole in its tooltip
         self.statusBar().showMessage("Ready")
+        self._compare_said = ""  # the status line's "Compare shows …", dropped once it is not true
+        self.state.sample_source_changed.connect(lambda: self.statusBar().drop(self._compare_said))
         self.state.status.connect(self._show_status)
         self.state.error.connect(self._show_error)
         self.corpus_pane.corpus_loaded.connect(self._show_corpus_in_compare)  # before startup's own slot
@@ -319,6 +323,7 @@ class MainWindow(QMainWindow):
         eol = f" ({crs} line endings, kept as they are)" if crs else ""
         msg = f"Compare shows {file_label(first.path, corpus.roots)}{more}{eol}"
         self.state.status.emit(f"{prev} · {msg}" if prev and prev != "Ready" else msg)
+        self._compare_said = msg
 
     # ================================================================= raw bytes
     def open_raw_bytes_dialog(self) -> None:

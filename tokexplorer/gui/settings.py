@@ -202,7 +202,8 @@ def save_training_form(form: TrainingForm) -> None:
 
 def restore_training_form(form: TrainingForm) -> None:
     """Put the remembered training settings into ``form``: the algorithm first, then the
-    vocab size when it is in the algorithm's range, and each kind's pre-tokenizer (when it
+    vocab size as it was (a whole number the field holds; one the algorithm cannot use is
+    refused on Train with a message, not changed here), and each kind's pre-tokenizer (when it
     is one of that kind's) and special tokens into that kind only; other values are ignored."""
     s = settings()
     algorithm = s.value(f"{_TRAINING}/algorithm")

@@ -102,6 +102,24 @@ class AppState(QObject):
         self.sample_source: str = ""
         self.sample_edited: bool = False
         self.special_policy: SpecialPolicy = "plain"
+        # id(tokenizer) -> (the tokenizer, its corpus's name, that corpus's file paths)
+        self._trained_on: dict[int, tuple[Tokenizer, str, tuple[str, ...]]] = {}
+
+    def set_trained_on(self, tokenizer: Tokenizer, *, name: str, files: tuple[str, ...]) -> None:
+        """Remember that ``tokenizer`` was trained in the Corpus tab on the corpus named ``name``
+        (``"sample.txt (built-in)"``) of these ``files`` (their paths), for :meth:`trained_note`."""
+        self._trained_on[id(tokenizer)] = (tokenizer, name, files)
+
+    def trained_note(self, tokenizer: Tokenizer) -> tuple[str, bool]:
+        """What ``tokenizer`` was trained on, and whether that is another corpus than the one
+        open now: ``("trained on sample.txt (built-in)", False)``, or ``("", False)`` for a
+        model not trained in the Corpus tab (opened from a file, a tiktoken encoding)."""
+        entry = self._trained_on.get(id(tokenizer))
+        if entry is None or entry[0] is not tokenizer:
+            return "", False
+        _tok, name, files = entry
+        now = tuple(str(f.path) for f in self.corpus.files) if self.corpus is not None else ()
+        return f"trained on {name}", now != files
 
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Make ``corpus`` the shared corpus and emit :attr:`corpus_changed`."""

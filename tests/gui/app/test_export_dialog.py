@@ -105,7 +105,7 @@ def test_gpt2_notes_what_the_format_cannot_carry(qtbot, window):
         "tokens in the reader"
     )
     assert dlg.reasons["tiktoken"].text() == (
-        "the sidecar PATH.json holds the split pattern (cl100k) and 1 special token(s)"
+        "the sidecar PATH.json holds the split pattern (cl100k) and 1 special token"
     )
 
 

@@ -109,7 +109,7 @@ def test_each_kind_keeps_its_own_pretokenizer_and_special_tokens(qtbot):
     assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("o200k", "[UNK] [SEP]")
     form.set_algorithm("bpe")
     assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("cl100k", "<|endoftext|>")
-    assert form.vocab_spin.value() == 256  # 100 is below byte-level BPE's 256 bytes
+    assert form.vocab_spin.value() == 100  # kept as typed: Train says it is below BPE's 256 bytes
 
 
 def test_a_value_of_one_kind_is_not_restored_into_the_other(qtbot):
@@ -119,7 +119,7 @@ def test_a_value_of_one_kind_is_not_restored_into_the_other(qtbot):
         "training/pattern": "bert", "training/special_tokens": WORDPIECE_SPECIAL_TOKENS,
     })  # fmt: skip
     form = _window(qtbot).corpus_pane.form
-    assert (form.algorithm(), form.vocab_spin.value()) == ("bpe", 4096)  # 100: not a BPE size
+    assert (form.algorithm(), form.vocab_spin.value()) == ("bpe", 100)  # as left: Train refuses it, saying why
     assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("gpt2", "")
     form.set_algorithm("wordpiece")
     assert (form.pattern_combo.currentData(), form.specials_edit.text()) == ("bert", WORDPIECE_SPECIAL_TOKENS)

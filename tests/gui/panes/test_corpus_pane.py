@@ -106,7 +106,7 @@ def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
     assert f.text == text
     assert f.encoding == "gbk"
     assert f.encoding_guessed is False
-    assert cells(pane, 0)[COL_ENCODING] == "gbk"
+    assert cells(pane, 0)[COL_ENCODING] == "GBK"  # named as the Re-read combo names it
     assert cells(pane, 0)[COL_CHARS] == f"{len(text):,}"
     assert state.corpus.files[0].text == text  # the shared corpus was replaced too
 
@@ -120,7 +120,7 @@ def test_reread_selected_row_with_combo(qtbot, pane, tmp_path):
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
         qtbot.mouseClick(pane.file_list.reread_button, Qt.MouseButton.LeftButton)
     assert pane.corpus.files[0].text == "naïve café\n"
-    assert cells(pane, 0)[COL_ENCODING] == "iso8859-1"
+    assert cells(pane, 0)[COL_ENCODING] == "Latin-1"  # as the combo says, not "iso8859-1"
 
 
 def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):
@@ -492,9 +492,9 @@ def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, st
     assert message.startswith(f"learned {n} of 3840 requested merges; vocab {n + 256}: no pair of tokens is left")
     assert pane.form.train_message.text() == message
     load(qtbot, pane, [other, more])
-    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    assert pane.form.train_message.text() == f"Trained on the previous corpus, big30.txt, not on this one: {message}"
     load(qtbot, pane, [other])  # still not the one trained on: said once, not twice
-    assert pane.form.train_message.text() == f"Trained on the previous corpus (big30.txt), not on this one: {message}"
+    assert pane.form.train_message.text() == f"Trained on the previous corpus, big30.txt, not on this one: {message}"
     load(qtbot, pane, [big])  # the same file again: the message as it was
     assert pane.form.train_message.text() == message
 
@@ -534,3 +534,25 @@ def test_sentencepiece_user_defined_symbols_as_on_the_command_line(qtbot, pane, 
     assert ref.is_unknown(sep) is False and tok.user_defined_symbols == {"<sep>": sep} == {"<sep>": 3}
     assert b"<sep>" in [bytes(t.bytes) for t in tok.tokenize("cat<sep>dog").tokens]  # kept whole
     assert SentencePieceTokenizer.from_file(model).user_defined_symbols == {"<sep>": 3}
+
+
+def test_problems_wrap_at_the_list_width(qtbot, pane, tmp_path):
+    """A long problem is wrapped over several lines, not cut at the right (the newcomer's
+    "…open its raw bytes (" ran off the list)."""
+    binary = tmp_path / "a_binary_file_with_a_long_name.bin"
+    binary.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    good = tmp_path / "a.txt"
+    good.write_text("plain text\n", encoding="utf-8")
+    pane.resize(900, 600)
+    pane.show()
+    qtbot.waitExposed(pane)
+    load(qtbot, pane, [good, binary])
+    problems = pane.file_list.problems
+    assert problems.wordWrap()
+    assert problems.horizontalScrollBarPolicy() == Qt.ScrollBarPolicy.ScrollBarAlwaysOff
+    index = problems.model().index(0, 0)
+    rect = problems.visualRect(index)
+    line = problems.fontMetrics().lineSpacing()
+    assert rect.width() <= problems.viewport().width()
+    assert rect.height() >= 2 * line  # the message is wider than the list: two lines at least
+    assert problems.fontMetrics().horizontalAdvance(problems.item(0).text()) > problems.viewport().width()

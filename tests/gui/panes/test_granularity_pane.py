@@ -7,11 +7,14 @@ import math
 import pytest
 
 from tokexplorer.core.analysis import bpe_curve
+from tokexplorer.core.analysis.granularity import GranularityReport, Level
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import Corpus, read_text_file
+from tokexplorer.core.types import Progress
 from tokexplorer.gui.panes.granularity_pane import GranularityPane
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.granularity_plot import GranularityPlot
 
 WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
 TEXT = "the cat sat on the mat.\nthe dog ran to the log!\n猫が寝た。\n犬が走った。\n" * 3
@@ -43,7 +46,8 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     assert list(cx) == pytest.approx([math.log10(v) for v, _ in curve])
     assert list(cy) == pytest.approx([math.log10(t) for _, t in curve])
     label = pane.plot.labels[0]
-    assert label.toPlainText() == "word" and label.pos().x() == math.log10(pane.report.levels[0].vocab_size)
+    assert label.toPlainText() == "word" and label.pos().x() > math.log10(pane.report.levels[0].vocab_size)
+    assert pane.pages.currentWidget() is pane.split and not pane.progress.isVisible()
 
 
 def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, tmp_path):
@@ -63,3 +67,59 @@ def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, t
     pane.show()
     qtbot.waitUntil(lambda: pane.report is not None, timeout=WAIT)
     assert not pane.stale and pane.report.levels[2].tokens == len((TEXT * 2000).encode("utf-8"))
+
+
+def test_measuring_shows_progress_and_cancel_and_no_empty_plot(qtbot, tmp_path):
+    """While measuring: a progress bar naming the level and Cancel, and no axes over nothing
+    (the newcomer saw "measuring…" for a minute over an empty plot with ticks 2..9)."""
+    state = AppState()
+    pane = GranularityPane(state)
+    qtbot.addWidget(pane)
+    (tmp_path / "c.txt").write_text(TEXT * 2000, encoding="utf-8")
+    state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
+    pane.show()
+    worker = pane.job.worker
+    assert pane.job.busy and pane.progress.isVisible() and pane.cancel_button.isVisible()
+    assert not pane.recompute_button.isEnabled()
+    assert pane.pages.currentWidget() is pane.placeholder and not pane.plot.isVisible()
+    assert pane.placeholder.text() == "Measuring… the table and the plot appear when every level is measured."
+    pane._on_progress(Progress("granularity", 3, 5, "custom BPE", unit="levels"))
+    assert pane.progress.format() == "measuring custom BPE (3 of 5 levels done)" and pane.progress.value() == 3
+    pane.cancel_button.click()
+    assert worker.is_cancelled() and not pane.job.busy
+    assert not pane.progress.isVisible() and pane.recompute_button.isEnabled()
+    assert pane.pages.currentWidget() is pane.placeholder and pane.report is None
+    assert pane.info.text() == "measuring cancelled; Recompute measures again"
+    pane.recompute_button.click()
+    qtbot.waitUntil(lambda: pane.report is not None, timeout=WAIT)
+    assert pane.pages.currentWidget() is pane.split and pane.table.rowCount() == 3
+
+
+def test_point_labels_never_overlap(qtbot):
+    """Two tokenizers on the same point share one label, a name a line; no label covers another
+    (the newcomer saw "gui.tiktoken (BPE)" drawn over "gui.tiktoken (tiktoken)")."""
+    levels = [
+        Level("word", "word", 51_602, 876_691, 4.14, 0.09),
+        Level("character", "character", 5_669, 3_630_024, 1.0, 0.0017),
+        Level("byte", "byte", 181, 4_161_649, 0.87, 0.0),
+        Level("subword", "gui.tiktoken (BPE)", 4_096, 1_263_487, 2.87, 0.0),
+        Level("subword", "gui.tiktoken (tiktoken)", 4_096, 1_263_487, 2.87, 0.0),
+        Level("subword", "tiktoken cl100k_base", 100_277, 1_179_651, 3.08, 0.0),
+        Level("subword", "tokenizer.json (Hugging Face BPE)", 65_000, 1_172_475, 3.1, 0.0),
+        Level("subword", "SentencePiece", 8_000, 1_141_387, 3.18, 0.0),
+    ]
+    plot = GranularityPlot()
+    qtbot.addWidget(plot)
+    for width, height in ((1260, 460), (640, 300)):
+        plot.resize(width, height)
+        plot.show()
+        qtbot.waitExposed(plot)
+        report = GranularityReport(3_630_024, 4_161_649, 725_867, 0, levels, [])
+        plot.set_data(report, [(256, 4_000_000), (4096, 1_263_487)])
+        texts = [item.toPlainText() for item in plot.labels]
+        assert "gui.tiktoken (BPE)\ngui.tiktoken (tiktoken)" in texts
+        assert len(texts) == len(levels) - 1
+        boxes = [item.sceneBoundingRect() for item in plot.labels]
+        for i, a in enumerate(boxes):
+            for b in boxes[i + 1 :]:
+                assert not a.intersects(b), (width, texts)

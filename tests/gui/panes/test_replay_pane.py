@@ -81,13 +81,16 @@ def test_training_replay_the_cat_in_the_hat(pane, qtbot):
         pane.training.replay()
     assert pane.training.controls.count == 3
     assert pane.training.label.text() == (
-        "Merge #0: the most frequent pair «a» + «t» (2×) becomes the token «at». Tokens in the text: 18 → 16."
+        "Merge 1 of 3 (rank 0): the most frequent pair «a» + «t» (2×) becomes the token «at». "
+        "Tokens in the text: 18 → 16."
     )
+    assert pane.training.controls.label.text() == "merge 1 of 3"  # the same count beside the slider
     first_rows = [[pane.training.table.item(r, c).text() for c in range(3)] for r in range(3)]
     assert first_rows == [["a", "t", "2"], ["h", "e", "2"], ["t", "h", "2"]]
     pane.training.controls.set_step(2)
     assert pane.training.pieces.texts() == ["the", "␣", "c", "at", "␣", "i", "n", "␣", "the", "␣", "h", "at"]
-    assert pane.training.label.text().startswith("Merge #2: the most frequent pair «t» + «he» (2×)")
+    assert pane.training.label.text().startswith("Merge 3 of 3 (rank 2): the most frequent pair «t» + «he» (2×)")
+    assert pane.training.controls.label.text() == "merge 3 of 3"
 
 
 def test_training_replay_error_is_one_line(pane, qtbot):
@@ -117,3 +120,26 @@ def test_a_newer_training_replay_wins(pane, qtbot):
     qtbot.waitUntil(lambda: shown == [3], timeout=5000)
     qtbot.wait(50)  # the first replay's result, if it came, would be queued by now
     assert shown == [3] and len(training.steps) == 3
+
+
+def test_the_corpus_bpe_is_named_as_its_column(qtbot):
+    """Not "current BPE (Corpus tab)" beside a Compare column named "gui.tiktoken (BPE)"."""
+    from pathlib import PurePath
+
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
+    from tokexplorer.gui.panes.replay_pane import ReplayPane
+    from tokexplorer.gui.state import AppState
+    from tokexplorer.gui.widgets.encode_replay import NO_BPE_ITEM
+
+    state = AppState()
+    pane = ReplayPane(state)
+    qtbot.addWidget(pane)
+    combo = pane.encode.model_combo
+    assert combo.itemText(0) == NO_BPE_ITEM == "no BPE yet (Corpus tab)"
+    bpe, _ = train_bpe("the cat in the hat " * 4, vocab_size=270, pattern="gpt2")
+    state.set_tokenizers([BPETokenizer(bpe, source_file=PurePath("gui.tiktoken"))])
+    state.set_bpe(bpe)
+    assert combo.itemText(0) == "gui.tiktoken (BPE)" and pane.encode.model() is bpe
+    state.set_tokenizers([BPETokenizer(bpe, source_file=PurePath("saved.bpe"))])  # saved: the replay follows
+    assert combo.itemText(0) == "saved.bpe (BPE)"

@@ -13,7 +13,7 @@ from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers  # noqa: E4
 from tokexplorer.core.analysis import COLUMNS, compute_stats, format_cell  # noqa: E402
 from tokexplorer.core.backends import TiktokenTokenizer
 from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
-from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane  # noqa: E402
+from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane, header_title, shown_cell  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
 
 WAIT = 30_000
@@ -55,7 +55,7 @@ def test_table_chart_and_exports_hold_the_same_numbers(qtbot, toks, tmp_path):
     assert pane.table.rowCount() == len(rows) == 27
     for r, row in enumerate(rows):
         for key in TABLE_COLUMNS:
-            assert pane.cell_text(r, key) == format_cell(row[key])
+            assert pane.cell_text(r, key) == shown_cell(row[key])
     # the SentencePiece total row as the user sees it
     sp_total = next(i for i, row in enumerate(rows) if row["tokenizer"] == "SP120")
     assert [pane.cell_text(sp_total, k) for k in ("tokens", "chars_per_token", "partial_pct",
@@ -71,8 +71,8 @@ def test_table_chart_and_exports_hold_the_same_numbers(qtbot, toks, tmp_path):
         cells = dict(zip(COLUMNS, line))
         for key in TABLE_COLUMNS:
             shown = pane.cell_text(r, key)
-            assert (cells[key] or "—") == shown
-            assert format_cell(data["rows"][r][key]) == shown
+            assert (cells[key] or "—") == format_cell(data["rows"][r][key])  # CSV: plain numbers
+            assert shown_cell(data["rows"][r][key]) == shown
     # chart: chars/token per script, one series per tokenizer
     assert pane.chart.categories == ["Latin", "Han", "Kana", "Cyrillic", "emoji", "code"]
     assert [n for n, _v in pane.chart.series] == ["custom BPE", "tiktoken cl100k_base", "SP120"]
@@ -203,7 +203,7 @@ def test_each_tokenizer_row_shows_when_it_is_done(qtbot, toks):
         assert pane.busy and pane.stats is None
         for r, row in enumerate(first_rows):
             for key in TABLE_COLUMNS:
-                assert pane.cell_text(r, key) == format_cell(row[key])
+                assert pane.cell_text(r, key) == shown_cell(row[key])
         assert pane.chart.series and [n for n, _v in pane.chart.series] == [toks[0].name]
         qtbot.waitUntil(lambda: pane.message.text().endswith(f"now {gated.name}; 1 of 2 done"), timeout=WAIT)
         assert pane.progress.format() == "%p%"
@@ -213,3 +213,24 @@ def test_each_tokenizer_row_shows_when_it_is_done(qtbot, toks):
         gate.set()
     assert pane.table.rowCount() == len(blocker.args[0].rows()) > len(first_rows)
     assert [n for n, _v in pane.chart.series] == [toks[0].name, gated.name]
+
+
+def test_counts_have_thousands_separators_and_every_column_fits(qtbot, toks):
+    """The newcomer saw 3630024 (the rest of the window says 3,630,024) and the last column,
+    round-trip failures, cut off at the right."""
+    assert shown_cell(3_630_024) == "3,630,024" and shown_cell(2.873) == "2.873" and shown_cell(None) == "—"
+    assert header_title("roundtrip_failed_lines") == "round-trip\nfailures (lines)"
+    assert header_title("grapheme_part_pct") == "part of a\ngrapheme %" and header_title("tokens") == "tokens"
+    state = AppState()
+    state.set_tokenizers(toks)
+    state.set_corpus(corpus_of(FILES * 400))
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    pane.resize(1280, 700)
+    pane.show()
+    qtbot.waitExposed(pane)
+    stats = compute(qtbot, pane)
+    total = stats.rows()[0]
+    assert total["chars"] >= 1000 and pane.cell_text(0, "chars") == f"{total['chars']:,}"
+    table = pane.table
+    assert table.horizontalHeader().length() <= table.viewport().width()

@@ -79,3 +79,43 @@ def test_piece_table_is_widened_to_hold_its_columns(qtbot, unigram):
     header = table.horizontalHeader()
     assert pane.splitter.sizes()[0] >= header.length() + table.verticalScrollBar().sizeHint().width()
     assert pane.splitter.sizes()[0] <= sum(pane.splitter.sizes()) // 2
+
+
+def test_a_model_chosen_while_the_tab_is_hidden_shows_every_column_when_shown(qtbot, unigram):
+    """The newcomer's table showed Id and Piece only ("Log proba…" cut, the rest scrolled
+    away): the model arrived while the tab was hidden, when the splitter had no width."""
+    from PySide6.QtWidgets import QLabel, QTabWidget
+
+    state = AppState()
+    tabs = QTabWidget()
+    qtbot.addWidget(tabs)
+    pane = UnigramPane(state)
+    tabs.addTab(QLabel("another tab"), "other")
+    tabs.addTab(pane, "Unigram")
+    tabs.resize(1280, 800)
+    tabs.show()
+    qtbot.waitExposed(tabs)
+    state.set_tokenizers([unigram])  # while the Unigram tab is hidden
+    tabs.setCurrentWidget(pane)
+    table = pane.vocab_table
+    qtbot.waitUntil(lambda: table.viewport().width() >= table.horizontalHeader().length(), timeout=5_000)
+    assert table.horizontalScrollBar().maximum() == 0
+    assert [table.columnWidth(c) > 0 for c in range(5)] == [True] * 5
+
+
+def test_pieces_are_drawn_in_a_fixed_width_font(qtbot, unigram):
+    from PySide6.QtGui import QFontDatabase, QFontMetrics
+
+    state = AppState()
+    pane = UnigramPane(state)
+    qtbot.addWidget(pane)
+    state.set_tokenizers([unigram])
+    model = pane.vocab_model
+    font = model.data(model.index(3, COL_PIECE), Qt.ItemDataRole.FontRole)
+    assert font.family() == QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont).family()
+    metrics = QFontMetrics(font)  # every character as wide as another: ▁I and ▁| apart
+    assert metrics.horizontalAdvance("I") == metrics.horizontalAdvance("|") == metrics.horizontalAdvance("m")
+    assert model.data(model.index(3, COL_LOGP), Qt.ItemDataRole.FontRole) is None
+    pane.word.text_edit.setText("hello")
+    qtbot.waitUntil(lambda: pane.word.nbest_table.rowCount() > 0, timeout=WAIT)
+    assert pane.word.nbest_table.item(0, 1).font().family() == font.family()

@@ -25,7 +25,7 @@ def _column(model, col, role=Qt.ItemDataRole.DisplayRole):
     return [model.data(model.index(r, col), role) for r in range(model.rowCount())]
 
 
-def test_unigram_vocab_model(qtmodeltester):
+def test_unigram_vocab_model(qapp, qtmodeltester):  # qapp: the piece font needs one
     m = UnigramVocabModel(SCORES)
     qtmodeltester.check(m)
     assert _column(m, COL_LOGP) == ["0.0000", "-2.5000", "-4.0000", "-2.5000"]
@@ -46,7 +46,7 @@ def _merge(step, merged, *, added=True, count=6, bpe=("a", "b")):
     return WordPieceMerge(step, "x", "##y", merged, 10 + step, added, count, 3, 2, bpe[0], bpe[1], 1200 - step)
 
 
-def test_wordpiece_merge_model(qtmodeltester):
+def test_wordpiece_merge_model(qapp, qtmodeltester):
     merges = [_merge(0, "xy", bpe=("x", "##y")), _merge(1, "xz", added=False), _merge(2, "xw", count=6)]
     m = WordPieceMergeModel(merges)
     qtmodeltester.check(m)
@@ -55,7 +55,8 @@ def test_wordpiece_merge_model(qtmodeltester):
     assert _column(m, 9) == ["1,200", "1,199", "1,198"]
     assert m.data(m.index(0, COL_SCORE), Qt.ItemDataRole.ToolTipRole) == "6 / (3 × 2) = 1"
     fonts = _column(m, COL_BPE, Qt.ItemDataRole.FontRole)
-    assert fonts[0] is None and fonts[1].bold() and fonts[2].bold()
+    assert not fonts[0].bold() and fonts[1].bold() and fonts[2].bold()
+    assert len({f.family() for f in fonts + _column(m, COL_MERGED, Qt.ItemDataRole.FontRole)}) == 1  # the piece font
     m.sort(COL_SCORE)  # all tie: step order
     assert _column(m, COL_STEP, RawRole) == [0, 1, 2]
     m.sort(COL_MERGED)

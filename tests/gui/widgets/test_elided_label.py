@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from tokexplorer.gui.widgets.elided_label import ElidedLabel, elided_lines, never_widens
@@ -52,8 +53,21 @@ def test_elided_lines_of_one_long_word(qtbot):
     word = "a_corpus_file_whose_name_is_much_longer_than_a_line.txt"
     (only,) = elided_lines(word, font, 120, 1)
     assert only.endswith("…") and only[:-1] == word[: len(only) - 1]
-    two = elided_lines(word, font, 120, 2)
-    assert two[0] + two[1][:-1] == word[: len(two[0]) + len(two[1]) - 1]
+    assert elided_lines(word, font, 120, 2) == [only]  # a word is never wrapped inside
+
+
+def test_a_long_word_is_cut_not_wrapped_inside(qtbot):
+    """The newcomer's header read "multilingual.tiktoke" / "n (tiktoken)"."""
+    font = QLabel().font()
+    text = "multilingual.tiktoken (tiktoken) · whisper pattern · 51,865 tokens"
+    width = QFontMetrics(font).horizontalAdvance("multilingual.tikt")
+    first, second = elided_lines(text, font, width, 2)
+    assert first.endswith("…") and "multilingual.tiktoken".startswith(first[:-1])
+    assert second.startswith("(tiktoken)") and second.endswith("…")
+    label = _shown(qtbot, ElidedLabel(text, lines=2), width)
+    assert label.is_cut() and label.toolTip() == text
+    wide = QFontMetrics(font).horizontalAdvance("multilingual.tiktoken (tiktoken) ·") + 4
+    assert elided_lines(text, font, wide, 2)[0] == "multilingual.tiktoken (tiktoken) ·"
 
 
 def test_never_widens_lets_a_wrapped_label_take_the_width_given(qtbot):

@@ -81,3 +81,25 @@ def test_ids_are_drawn_apart(qtbot):
     qtbot.waitUntil(lambda: "".join(it.text for it in view._lay.items) == WORDS)
     boxes = [segs[0] for segs in view._lay.token_segments if segs]
     assert all(b[1] == a[2] for a, b in zip(boxes, boxes[1:]) if a[0] == b[0])
+
+
+def test_cr_and_lf_tokens_are_boxes_one_can_see(qtbot):
+    """Without whitespace glyphs a CR token and an LF token (the newcomer's CRLF file, its
+    CR and LF tokens apart) were slivers of 2 pixels; each is now as wide as two spaces."""
+    from PySide6.QtGui import QFontMetricsF
+
+    bpe, _ = train_bpe(WORDS * 3, vocab_size=300, pattern="gpt2")  # no merge joins CR and LF
+    tz = BPETokenizer(bpe).tokenize("a\r\nb\nc\rd")
+    pieces = [tz.text[t.char_start : t.char_end] for t in tz.tokens]
+    assert pieces == ["a", "\r", "\n", "b", "\n", "c", "\r", "d"]
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.set_tokenization(tz)
+    qtbot.waitUntil(lambda: bool(view._lay.token_segments))
+    two_spaces = QFontMetricsF(view.font()).horizontalAdvance("  ")
+    widths = [sum(x1 - x0 for _line, x0, x1 in segs) for segs in view._lay.token_segments]
+    for piece, width in zip(pieces, widths):
+        if piece in ("\r", "\n"):
+            assert width >= two_spaces - 0.5, (piece, width)

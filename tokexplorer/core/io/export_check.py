@@ -80,10 +80,11 @@ def check_export(bpe: BPE) -> ExportCheck:
 
 def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
     n_special = len(bpe.special_tokens)
+    specials = f"{n_special} special token{'s' * (n_special != 1)}"
     pattern = pattern_name_of(bpe.pat_str) or "a custom one"
     notes = {
-        "tiktoken": [f"the sidecar PATH.json holds the split pattern ({pattern}) and {n_special} special token(s)"],
-        "tokenizer.json": [f"the split pattern ({pattern}) and {n_special} special token(s) are in the file"],
+        "tiktoken": [f"the sidecar PATH.json holds the split pattern ({pattern}) and {specials}"],
+        "tokenizer.json": [f"the split pattern ({pattern}) and {specials} are in the file"],
         "gpt2": [],
     }
     if unbuilt:

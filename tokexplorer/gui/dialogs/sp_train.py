@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QLayout,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -39,6 +38,7 @@ from tokexplorer.core.backends.sentencepiece import (
 )
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.widgets.sp_options import (
     ALL_NORMALIZATION_RULES,
     USER_SYMBOLS_LABEL,
@@ -137,10 +137,7 @@ class SPTrainDialog(QDialog):
         self.model_combo = QComboBox()
         for m in MODEL_TYPES:
             self.model_combo.addItem(m, m)
-        self.vocab_spin = QSpinBox()
-        self.vocab_spin.setRange(1, 1_000_000)
-        self.vocab_spin.setValue(1000)
-        self.vocab_spin.setGroupSeparatorShown(True)
+        self.vocab_spin = whole_number_field(1000)  # a size SentencePiece cannot use: refused with a message
         self.sp_form = SentencePieceOptionsForm(rules=ALL_NORMALIZATION_RULES, line_options=True, parent=self)
         self.symbols_edit = QLineEdit()
         self.symbols_edit.setPlaceholderText(USER_SYMBOLS_PLACEHOLDER)

@@ -10,12 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Qt
 
 from tokexplorer.core.analysis import PieceScore
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 
 UNIGRAM_COLUMNS: tuple[str, ...] = ("Id", "Piece", "Log probability", "Probability", "Kind")
 COL_ID, COL_PIECE, COL_LOGP, COL_P, COL_KIND = range(5)
@@ -38,6 +38,7 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
 
     def __init__(self, scores: Sequence[PieceScore] = (), parent: QObject | None = None) -> None:
         super().__init__(UNIGRAM_COLUMNS, title_tips=_TIPS, tie_column=COL_ID, parent=parent)
+        self._mono = piece_font()
         self.set_items(scores)
 
     def set_scores(self, scores: Sequence[PieceScore]) -> None:
@@ -46,6 +47,11 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
 
     def values(self, item: PieceScore) -> tuple:
         return (item.id, item.piece, item.score, item.probability if item.kind == "normal" else -1.0, item.kind)
+
+    def more_data(self, row: int, col: int, role: int) -> Any:
+        if role == Qt.ItemDataRole.FontRole and col == COL_PIECE:
+            return self._mono  # ▁I and ▁| apart
+        return None
 
     def display(self, row: int, col: int, value: Any) -> str:
         if col == COL_LOGP:

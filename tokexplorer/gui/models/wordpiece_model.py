@@ -18,7 +18,7 @@ from PySide6.QtGui import QFont
 from tokexplorer.core.wordpiece import WordPieceMerge
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 
 #: Column titles, in order.
 WORDPIECE_COLUMNS: tuple[str, ...] = (
@@ -53,7 +53,8 @@ class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
 
     def __init__(self, merges: Sequence[WordPieceMerge] = (), parent: QObject | None = None) -> None:
         super().__init__(WORDPIECE_COLUMNS, title_tips=_TIPS, tie_column=COL_STEP, parent=parent)
-        self._bold = QFont()
+        self._mono = piece_font()  # pieces: ▁I and ▁| apart
+        self._bold = QFont(self._mono)
         self._bold.setBold(True)
         self.set_items(merges)
 
@@ -85,8 +86,10 @@ class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
 
     def more_data(self, row: int, col: int, role: int) -> Any:
         m = self.item_at(row)
-        if role == Qt.ItemDataRole.FontRole and col == COL_BPE and not m.same_as_bpe:
-            return self._bold
+        if role == Qt.ItemDataRole.FontRole and col == COL_BPE:
+            return self._mono if m.same_as_bpe else self._bold
+        if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+            return self._mono
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SCORE:
             return f"{m.count:,} / ({m.left_count:,} × {m.right_count:,}) = {m.score:.6g}"
         return None

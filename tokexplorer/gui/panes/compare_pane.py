@@ -40,7 +40,7 @@ from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
-from tokexplorer.gui.widgets.compare_columns import CompareColumns, sideways_scroll
+from tokexplorer.gui.widgets.compare_columns import CompareColumns, SidewaysScroll
 from tokexplorer.gui.widgets.compare_source import CompareSourceBar
 from tokexplorer.gui.widgets.faithful_editor import FaithfulTextEdit
 from tokexplorer.gui.widgets.line_endings import LineEndingBar
@@ -228,7 +228,8 @@ class ComparePane(QWidget):
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setChildrenCollapsible(False)
         self.splitter.addWidget(top)
-        self.columns_scroll = sideways_scroll(self.columns_view, self)
+        self.columns_scroll = SidewaysScroll(self.columns_view, self)
+        self.columns_view.column_added.connect(self.columns_scroll.bring_into_view)
         self.splitter.addWidget(self.columns_scroll)
         self.splitter.setStretchFactor(0, 0)
         self.splitter.setStretchFactor(1, 1)

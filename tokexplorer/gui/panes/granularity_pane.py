@@ -6,7 +6,9 @@ row): vocabulary size, tokens, characters per token and the held-out rate
 on the rest; unseen characters and bytes; a tokenizer's unknown tokens), and a
 log-log plot of corpus tokens against vocabulary size with the curve of the
 merge table's BPE (tokens with its first k merges, every k) and every level marked. Computed in a worker when the tab
-is shown after the corpus or the tokenizers changed, and on Recompute.
+is shown after the corpus or the tokenizers changed, and on Recompute; a progress bar says which
+level is measured and Cancel stops it. Until something is measured the table and the plot give
+way to a line saying why (no empty axes).
 """
 
 from __future__ import annotations
@@ -19,8 +21,10 @@ from PySide6.QtGui import QHideEvent, QShowEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
+    QProgressBar,
     QPushButton,
     QSplitter,
+    QStackedWidget,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -53,6 +57,9 @@ class GranularityPane(QWidget):
 
     Attributes:
         table, plot, info, recompute_button: the parts.
+        progress, cancel_button: shown while measuring (the level measured now; Cancel stops it).
+        pages, placeholder: the table and plot (``split``), or while nothing is measured
+            the ``placeholder`` line saying why.
         report: the :class:`GranularityReport` shown, or None.
         curve: the BPE curve shown (``(vocab size, tokens)`` points; empty without a BPE).
         stale: the corpus or the tokenizers changed since the last measurement.
@@ -67,6 +74,12 @@ class GranularityPane(QWidget):
         self.info = QLabel("Open a corpus to see its granularity.")
         self.info.setWordWrap(True)
         self.recompute_button = QPushButton("Recompute")
+        self.progress = QProgressBar()
+        self.progress.setTextVisible(True)
+        self.progress.setMinimumWidth(self.progress.fontMetrics().horizontalAdvance("m" * 40))
+        self.cancel_button = QPushButton("Cancel")
+        self.cancel_button.setToolTip("Stop measuring (Recompute measures again)")
+        self.cancel_button.clicked.connect(self.cancel)
         self.table = QTableWidget(0, len(COLUMNS))
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
@@ -74,14 +87,23 @@ class GranularityPane(QWidget):
         self.plot = GranularityPlot()
         top = QHBoxLayout()
         top.addWidget(self.info, 1)
+        top.addWidget(self.progress)
+        top.addWidget(self.cancel_button)
         top.addWidget(self.recompute_button)
-        split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
-        split.addWidget(self.plot)
-        split.setSizes([220, 480])
+        self.split = QSplitter(Qt.Orientation.Vertical)
+        self.split.addWidget(self.table)
+        self.split.addWidget(self.plot)
+        self.split.setSizes([220, 480])
+        self.placeholder = QLabel("Open a corpus to see its granularity.")
+        self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.placeholder.setWordWrap(True)
+        self.pages = QStackedWidget()
+        self.pages.addWidget(self.placeholder)
+        self.pages.addWidget(self.split)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
-        layout.addWidget(split, 1)
+        layout.addWidget(self.pages, 1)
+        self._set_running(False)
         self.stale = True
         self.recompute_button.clicked.connect(self.recompute)
         state.corpus_changed.connect(self._changed)
@@ -105,8 +127,47 @@ class GranularityPane(QWidget):
         super().hideEvent(event)
         if self.job.busy:
             self.job.cancel()
+            self._set_running(False)
             self.stale = True
             self.info.setText("measuring stopped while the tab was hidden; it starts again when shown")
+            self._show_nothing("Nothing measured yet: measuring starts again when the tab is shown.")
+
+    def cancel(self) -> None:
+        """Stop the measurement running (nothing is shown; Recompute measures again)."""
+        if self.job.busy:
+            self.job.cancel()
+        self._set_running(False)
+        self.info.setText("measuring cancelled; Recompute measures again")
+        self._show_nothing("Nothing measured: cancelled.")
+
+    def _set_running(self, running: bool) -> None:
+        """Show the progress bar and Cancel while measuring, Recompute otherwise."""
+        self.progress.setVisible(running)
+        self.cancel_button.setVisible(running)
+        self.recompute_button.setEnabled(not running)
+        if running:
+            self.progress.setRange(0, 0)
+            self.progress.setFormat("starting…")
+
+    def _show_nothing(self, why: str) -> None:
+        """Nothing measured: clear the results and say ``why`` where the table and plot were."""
+        self.report, self.curve = None, []
+        self.table.setRowCount(0)
+        self.plot.set_data(None)
+        self.placeholder.setText(why)
+        self.pages.setCurrentWidget(self.placeholder)
+
+    def _on_progress(self, p: Progress) -> None:
+        if not p.total:
+            return
+        self.progress.setRange(0, p.total)
+        self.progress.setValue(p.done)
+        if p.done >= p.total:
+            self.progress.setRange(0, 0)  # the BPE curve comes last and says nothing on the way
+            self.progress.setFormat("the BPE curve…")
+        else:
+            # the message names what is measured now
+            self.progress.setFormat(f"measuring {p.message} ({p.done:,} of {p.total:,} levels done)")
 
     def recompute(self, *_args: object) -> None:
         """Measure the corpus again (in a worker; the newest request wins)."""
@@ -115,11 +176,15 @@ class GranularityPane(QWidget):
         texts = corpus.texts_in_memory() if corpus is not None else []  # a streamed corpus: its sample
         if not texts:
             self.job.cancel()
+            self._set_running(False)
             self.info.setText("Open a corpus to see its granularity.")
+            self._show_nothing("Open a corpus to see its granularity.")
             return
         tokenizers = list(self.state.tokenizers)
         policy, bpe = self.state.special_policy, self.state.bpe
-        self.info.setText("measuring…")
+        self.info.setText(f"measuring the corpus at every level: word, character, byte and {len(tokenizers)} subword…")
+        self._show_nothing("Measuring… the table and the plot appear when every level is measured.")
+        self._set_running(True)
 
         def work(cancel: Callable[[], bool]) -> Generator[Progress, None, Measured]:
             report = yield from granularity_iter(texts, tokenizers, special=policy, cancel=cancel)
@@ -128,10 +193,18 @@ class GranularityPane(QWidget):
         self.job.start(
             work,
             on_result=lambda got: self._show(got.report, got.curve),
-            on_error=lambda exc: self.info.setText(f"granularity failed: {user_message(exc)}"),
+            on_error=self._on_error,
+            on_progress=self._on_progress,
         )
 
+    def _on_error(self, exc: BaseException) -> None:
+        self._set_running(False)
+        self.info.setText(f"granularity failed: {user_message(exc)}")
+        self._show_nothing("Nothing measured: the measurement failed (the message is above).")
+
     def _show(self, report: GranularityReport, curve: list[tuple[int, int]]) -> None:
+        self._set_running(False)
+        self.pages.setCurrentWidget(self.split)
         self.report = report
         self.curve = curve
         self.table.setRowCount(len(report.levels))

@@ -38,6 +38,8 @@ from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.widgets.glyphs import piece_font
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
 _SIDES = ("a", "b")
@@ -59,6 +61,7 @@ class RowsModel(TitledTableModel):
         headers: column titles.
         fmt: ``fmt(row, column) -> str`` display text of a cell.
         highlight: ``highlight(row) -> bool``: draw the row in orange.
+        mono: the columns holding merges or tokens, drawn in the fixed-width piece font.
         parent: Qt parent.
     """
 
@@ -68,8 +71,11 @@ class RowsModel(TitledTableModel):
         fmt: Callable[[Any, int], str],
         highlight: Callable[[Any], bool] | None = None,
         parent: QObject | None = None,
+        *,
+        mono: Sequence[int] = (),
     ) -> None:
         super().__init__(headers, parent=parent)
+        self._mono, self._font = tuple(mono), piece_font()
         self._fmt = fmt
         self._hl = highlight
         self._rows: Sequence[Any] = []
@@ -89,6 +95,8 @@ class RowsModel(TitledTableModel):
         raw = self._rows[row]
         if role == Qt.ItemDataRole.DisplayRole:
             return self._fmt(raw, col)
+        if role == Qt.ItemDataRole.FontRole and col in self._mono:
+            return self._font
         if (
             role == Qt.ItemDataRole.BackgroundRole
             and self._hl is not None
@@ -189,12 +197,14 @@ class MergeDiffPane(QWidget):
         f.setPointSizeF(f.pointSizeF() + 1)
         self.summary.setFont(f)
 
-        self.side_model = RowsModel(["Rank", "A merges", "B merges"], self._side_cell, self._side_differs, self)
-        self.both_model = RowsModel(
-            ["Merge", "Rank in A", "Rank in B", "Change"], _both_cell, lambda r: r[2] != r[3], self
+        self.side_model = RowsModel(
+            ["Rank", "A merges", "B merges"], self._side_cell, self._side_differs, self, mono=(1, 2)
         )
-        self.only_a_model = RowsModel(["Rank in A", "Merge", "Token"], _only_cell, None, self)
-        self.only_b_model = RowsModel(["Rank in B", "Merge", "Token"], _only_cell, None, self)
+        self.both_model = RowsModel(
+            ["Merge", "Rank in A", "Rank in B", "Change"], _both_cell, lambda r: r[2] != r[3], self, mono=(0,)
+        )
+        self.only_a_model = RowsModel(["Rank in A", "Merge", "Token"], _only_cell, None, self, mono=(1, 2))
+        self.only_b_model = RowsModel(["Rank in B", "Merge", "Token"], _only_cell, None, self, mono=(1, 2))
         self.tabs = self._build_tabs()
 
         lay = QVBoxLayout(self)
@@ -212,9 +222,7 @@ class MergeDiffPane(QWidget):
         load = QPushButton("Load")
         load.clicked.connect(lambda _c=False, s=side: self.load_spec(s, self.spec_edits[s].text()))
         spec.returnPressed.connect(lambda s=side: self.load_spec(s, self.spec_edits[s].text()))
-        vocab = QSpinBox()
-        vocab.setRange(257, 1_000_000)
-        vocab.setValue(512 if side == "a" else 1024)
+        vocab = whole_number_field(512 if side == "a" else 1024)  # the trainer refuses a size it cannot use
         pattern = QComboBox()
         for p in PATTERN_NAMES:
             pattern.addItem(p, p)

@@ -58,12 +58,18 @@ class ReplayPane(QWidget):
         layout.addWidget(self.tabs)
         self.encode.error.connect(state.error)
         self.training.status.connect(state.status)
-        state.bpe_changed.connect(self.encode.set_current_bpe)
-        self.encode.set_current_bpe(state.bpe)
+        # the Corpus tab's BPE named as its column is ("gui.tiktoken (BPE)"), anew when that changes
+        state.bpe_changed.connect(lambda bpe: self.encode.set_current_bpe(bpe, name=self._bpe_name()))
+        state.tokenizers_changed.connect(lambda: self.encode.set_current_name(self._bpe_name()))
+        self.encode.set_current_bpe(state.bpe, name=self._bpe_name())
         # named as its column is ("cli.wordpiece (WordPiece)"), and anew when that changes (saved)
         state.wordpiece_changed.connect(lambda wp: self.wordpiece.set_wordpiece(wp, name=self._wordpiece_name()))
         state.tokenizers_changed.connect(lambda: self.wordpiece.set_name(self._wordpiece_name()))
         self.wordpiece.set_wordpiece(state.wordpiece, name=self._wordpiece_name())
+
+    def _bpe_name(self) -> str:
+        bpe = self.state.bpe
+        return self.state.name_of(bpe) if bpe is not None else ""
 
     def _wordpiece_name(self) -> str:
         wp = self.state.wordpiece

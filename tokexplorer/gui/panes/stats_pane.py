@@ -65,6 +65,25 @@ CHART_MEASURES: dict[str, tuple[str, str]] = {
 TABLE_COLUMNS: tuple[str, ...] = tuple(k for k in COLUMNS if k != "group_kind")
 
 
+def shown_cell(value: Any) -> str:
+    """A statistic as the table shows it: counts with thousands separators as everywhere in
+    the window (``3,630,024``), the rest as :func:`format_cell` (CSV keeps plain numbers)."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return f"{value:,}"
+    return format_cell(value)
+
+
+def header_title(key: str) -> str:
+    """A column's title over two lines, broken at the space nearest its middle when it holds
+    several words (``"round-trip\\nfailures (lines)"``), so the columns fit side by side."""
+    title = COLUMN_TITLES[key]
+    spaces = [i for i, ch in enumerate(title) if ch == " "]
+    if len(title) <= 10 or not spaces:
+        return title
+    cut = min(spaces, key=lambda i: abs(i - len(title) / 2))
+    return f"{title[:cut]}\n{title[cut + 1 :]}"
+
+
 class StatsPane(QWidget):
     """Corpus statistics table, chart and exports.
 
@@ -145,7 +164,7 @@ class StatsPane(QWidget):
         cl.addWidget(self.chart, 1)
 
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
-        self.table.setHorizontalHeaderLabels([COLUMN_TITLES[k] for k in TABLE_COLUMNS])
+        self.table.setHorizontalHeaderLabels([header_title(k) for k in TABLE_COLUMNS])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
@@ -313,7 +332,7 @@ class StatsPane(QWidget):
         for r, row in enumerate(rows):
             for c, key in enumerate(TABLE_COLUMNS):
                 value = row[key]
-                text = format_cell(value)
+                text = shown_cell(value)
                 if key == "group" and row["group_kind"] == "script":
                     text = f"  {text}"
                 elif key == "group" and row["group_kind"] == "file":

@@ -11,7 +11,8 @@ encoding with such samples.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QTableView, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import piece_scores
@@ -114,6 +115,11 @@ class UnigramPane(QWidget):
             self._show_all_columns()
             self.summary.setText(f"{tok.description}: each piece's log probability (sort by a column header)")
         self.word.set_tokenizer(tok)
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        # a model chosen while the tab was hidden: once laid out (the splitter had no width then)
+        QTimer.singleShot(0, self._show_all_columns)
 
     def _show_all_columns(self) -> None:
         """Widen the piece table to hold all its columns (at most half the pane)."""

@@ -130,6 +130,9 @@ class AddColumnMenu(QMenu):
         (announced on ``state.model_file_opened`` once it loaded), "" for none."""
         worker = Worker(lambda cancel: load())
         worker.signals.returned.connect(self.tokenizer_ready)
+        # after its column is added (named there): "loading …" is no longer true
+        added = guarded(self, lambda tok: self.state.status.emit(f"added the column {tok.name}"))
+        worker.signals.returned.connect(added)
         if path:
             worker.signals.returned.connect(guarded(self, lambda _tok: self.state.model_file_opened.emit(path)))
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_failed(what, exc, retry)))

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import partial
 
+import shiboken6
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
@@ -25,16 +26,48 @@ from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_column import TokenColumn
 
 
-def sideways_scroll(columns: QWidget, parent: QWidget | None = None) -> QScrollArea:
-    """A frameless QScrollArea holding ``columns``: as wide as it is given, scrolled sideways
+class SidewaysScroll(QScrollArea):
+    """A frameless scroll area holding ``columns``: as wide as it is given, scrolled sideways
     when the columns' minimum widths add up to more (so they never widen the window);
-    never scrolled up and down (each column scrolls its own tokens)."""
-    area = QScrollArea(parent)
-    area.setWidgetResizable(True)
-    area.setFrameShape(QFrame.Shape.NoFrame)
-    area.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-    area.setWidget(columns)
-    return area
+    never scrolled up and down (each column scrolls its own tokens).
+
+    Args:
+        columns: the widget scrolled (the :class:`CompareColumns`).
+        parent: Qt parent widget.
+    """
+
+    def __init__(self, columns: QWidget, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWidgetResizable(True)
+        self.setFrameShape(QFrame.Shape.NoFrame)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setWidget(columns)
+        self._target: QWidget | None = None
+        bar = self.horizontalScrollBar()
+        bar.rangeChanged.connect(self._follow)
+        bar.actionTriggered.connect(self._stop_following)
+
+    def bring_into_view(self, widget: QWidget) -> None:
+        """Scroll sideways until ``widget`` (a new column) is in view, and keep it there while
+        the columns are still being laid out (their widths change as their results arrive),
+        until the user scrolls or the widget is gone."""
+        self._target = widget
+        self._follow()
+
+    def _follow(self, *_args: object) -> None:
+        QTimer.singleShot(0, self._scroll_to_target)  # once the columns inside are placed too
+
+    def _scroll_to_target(self) -> None:
+        target = self._target
+        if target is None:
+            return
+        if not shiboken6.isValid(target) or not self.widget().isAncestorOf(target):
+            self._target = None  # the columns were rebuilt
+            return
+        self.ensureWidgetVisible(target, 0, 0)
+
+    def _stop_following(self, *_args: object) -> None:
+        self._target = None
 
 
 class CompareColumns(QSplitter):
@@ -47,6 +80,9 @@ class CompareColumns(QSplitter):
 
     Signals:
         remove_requested(int): the ✕ button of column ``index`` was clicked.
+        column_added(object): a :meth:`rebuild` gave a column to a tokenizer the columns did
+            not show before (the last such :class:`TokenColumn`), once laid out; the pane
+            holding the columns scrolls it into view.
 
     Attributes:
         columns: the :class:`TokenColumn` widgets, one per tokenizer, in order.
@@ -56,6 +92,7 @@ class CompareColumns(QSplitter):
     """
 
     remove_requested = Signal(int)
+    column_added = Signal(object)
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
         super().__init__(Qt.Orientation.Horizontal, parent)
@@ -73,6 +110,14 @@ class CompareColumns(QSplitter):
         self.setChildrenCollapsible(False)
         self.splitterMoved.connect(self._on_handle_moved)
         state.merge_fires.connect(self._on_merge_fires)
+        state.corpus_changed.connect(self._retell_trained)
+
+    def _retell_trained(self, *_args: object) -> None:
+        """Another corpus is open: each column says anew whether its model was trained on it."""
+        for col in self.columns:
+            if col.tokenizer is not None:
+                note, stale = self.state.trained_note(col.tokenizer)
+                col.set_trained_note(note, stale=stale)
 
     # ------------------------------------------------------------------ columns
 
@@ -84,6 +129,7 @@ class CompareColumns(QSplitter):
             tiktoken_error: shown in the first tiktoken column (a column of its own
                 when there is none), or None.
         """
+        before = {id(col.tokenizer) for col in self.columns}
         for col in self.columns:
             col.setParent(None)
             col.deleteLater()
@@ -101,6 +147,8 @@ class CompareColumns(QSplitter):
             col.view.token_double_clicked.connect(partial(self._on_token_double_clicked, col))
             col.view.scrolled.connect(partial(self._on_scrolled, col))
             col.remove_requested.connect(partial(self._on_remove, col))
+            note, stale = self.state.trained_note(tok)
+            col.set_trained_note(note, stale=stale)
             if isinstance(tok, HuggingFaceTokenizer):
                 self._add_hf_panel(col, tok)
             self.addWidget(col)
@@ -116,6 +164,9 @@ class CompareColumns(QSplitter):
         self._user_sized = False
         self.equalize()
         QTimer.singleShot(0, self.equalize)
+        new = [col for col in self.columns if before and id(col.tokenizer) not in before]
+        if new:
+            QTimer.singleShot(0, lambda col=new[-1]: col in self.columns and self.column_added.emit(col))
 
     def _add_hf_panel(self, col: TokenColumn, tok: HuggingFaceTokenizer) -> None:
         """The add-special-tokens switch and the pipeline stages of a Hugging Face column."""

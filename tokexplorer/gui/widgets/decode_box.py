@@ -42,6 +42,12 @@ DEBOUNCE_MS = 200
 COLUMNS = ("#", "id", "bytes", "spelling", "decoder emits", "held back")
 
 
+def held_text(held: int) -> str:
+    """The "held back" cell: the bytes the streaming decoder keeps after an id, waiting for
+    the rest of a character (``"2 bytes of an unfinished character"``; ``""`` for none)."""
+    return f"{plural(held, 'byte')} of an unfinished character" if held else ""
+
+
 def _shown(s: str) -> str:
     """An emitted string made visible in a table cell (empty → ``∅``)."""
     if s == "":
@@ -109,6 +115,10 @@ class DecodeBox(QWidget):
 
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setHorizontalHeaderLabels(list(COLUMNS))
+        self.table.horizontalHeaderItem(COLUMNS.index("held back")).setToolTip(
+            "Bytes the streaming decoder holds back after this id: "
+            "the start of a character whose other bytes come later"
+        )
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
@@ -223,7 +233,7 @@ class DecodeBox(QWidget):
             for r, t in enumerate(report.tokens):
                 cells = (
                     str(t.index), str(t.id), t.bytes.hex(" ").upper() or "(none)", t.spelling,
-                    _shown(t.emitted), str(t.held) if t.held else "",
+                    _shown(t.emitted), held_text(t.held),
                 )  # fmt: skip
                 for c, v in enumerate(cells):
                     self.table.setItem(r, c, QTableWidgetItem(v))

@@ -58,8 +58,7 @@ class ElidedLabel(QLabel):
 
     def is_cut(self) -> bool:
         """True when the label does not show all of its text."""
-        room = max(1, self.contentsRect().width())
-        return len(wrapped_lines(self.text(), self.font(), room)) > self._lines
+        return self.shown_lines() != wrapped_lines(self.text(), self.font(), max(1, self.contentsRect().width()))
 
     def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
         fm = self.fontMetrics()
@@ -114,12 +113,13 @@ def never_widens(label: QLabel) -> QLabel:
 
 
 def wrapped_lines(text: str, font: QFont, width: int) -> list[str]:
-    """``text`` (line breaks read as spaces) word-wrapped at ``width`` pixels in ``font``
-    (a word wider than that is cut where it must)."""
+    """``text`` (line breaks read as spaces) word-wrapped at ``width`` pixels in ``font``, at
+    word boundaries only: a word wider than that is a line of its own, wider than ``width``
+    (never broken inside: "multilingual.tiktoke" / "n" read as two words)."""
     text = text.replace("\n", " ")
     layout = QTextLayout(text, font)
     option = QTextOption()
-    option.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    option.setWrapMode(QTextOption.WrapMode.WordWrap)
     layout.setTextOption(option)
     layout.beginLayout()
     spans: list[tuple[int, int]] = []
@@ -135,10 +135,10 @@ def wrapped_lines(text: str, font: QFont, width: int) -> list[str]:
 
 def elided_lines(text: str, font: QFont, width: int, lines: int) -> list[str]:
     """``text`` word-wrapped at ``width`` pixels in ``font`` over at most ``lines`` lines; when
-    it needs more, the last line is the rest of the text cut with "…"."""
+    it needs more, the last line is the rest of the text cut with "…". A word wider than a line
+    is cut with "…" on its line (never wrapped inside)."""
     fm = QFontMetrics(font)
     wrapped = wrapped_lines(text, font, width)
-    if len(wrapped) <= lines:
-        return wrapped
-    rest = " ".join(wrapped[lines - 1 :])
-    return [*wrapped[: lines - 1], fm.elidedText(rest, Qt.TextElideMode.ElideRight, width)]
+    if len(wrapped) > lines:
+        wrapped = [*wrapped[: lines - 1], " ".join(wrapped[lines - 1 :])]
+    return [fm.elidedText(line, Qt.TextElideMode.ElideRight, width) for line in wrapped]

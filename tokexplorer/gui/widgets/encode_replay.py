@@ -34,6 +34,8 @@ from tokexplorer.gui.widgets.wrapping import wrapped
 
 #: The text the replay starts with.
 DEFAULT_ENCODE_TEXT = "Tokenizers split 自然语言处理 into pieces."
+#: The first model item while the Corpus tab has no BPE (then it is named as its column).
+NO_BPE_ITEM = "no BPE yet (Corpus tab)"
 
 
 def _swatch(color: QColor, word: str) -> str:
@@ -115,7 +117,8 @@ class EncodeReplay(QWidget):
     def _build_pickers(self) -> QHBoxLayout:
         self.text_edit = QLineEdit(DEFAULT_ENCODE_TEXT)
         self.model_combo = QComboBox()
-        self.model_combo.addItem("current BPE (Corpus tab)", "current")
+        self.model_combo.addItem(NO_BPE_ITEM, "current")  # named as its column once there is one
+        self.model_combo.setItemData(0, "The BPE of the Corpus tab and the merge table", Qt.ItemDataRole.ToolTipRole)
         self.model_combo.addItem("cl100k_base in our engine", "cl100k")
         self.chunk_combo = QComboBox()
         self.chunk_combo.setMinimumWidth(160)
@@ -144,10 +147,16 @@ class EncodeReplay(QWidget):
         split.setStretchFactor(1, 2)
         return split
 
-    def set_current_bpe(self, bpe: BPE | None) -> None:
-        """The model "current BPE" stands for (the Corpus tab's); replays again."""
+    def set_current_bpe(self, bpe: BPE | None, *, name: str = "") -> None:
+        """The Corpus tab's BPE, offered first under ``name`` (its compare column's, as every
+        view names it; default its own name), or none; replays again."""
         self._current = bpe
+        self.set_current_name(name or (bpe.name if bpe is not None else ""))
         self.refresh_chunks()
+
+    def set_current_name(self, name: str) -> None:
+        """Show the Corpus tab's BPE as ``name`` in the model list ("" : there is none)."""
+        self.model_combo.setItemText(0, name or NO_BPE_ITEM)
 
     def model(self) -> BPE | None:
         """The model the replay uses (None when there is none)."""

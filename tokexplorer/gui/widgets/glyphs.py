@@ -8,7 +8,7 @@ wherever a vocabulary piece or a token's spelling is shown.
 from __future__ import annotations
 
 import unicodedata2
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtGui import QFont, QFontDatabase, QFontMetrics
 
 from tokexplorer.core.text import char_notation, piece_display
 from tokexplorer.gui import theme
@@ -27,6 +27,12 @@ _ABBREV: dict[int, str] = {
 
 #: Preferred one-character glyphs (checked against the font before use).
 _PREFERRED: dict[int, str] = {0x0A: "\u21b5", 0x09: "\u2192", 0x20: "\u2423"}
+
+
+def piece_font() -> QFont:
+    """The font of pieces and tokens in tables: the system's fixed-width font, where every
+    character gets its own width (in a proportional font ``▁I`` and ``▁|`` look the same)."""
+    return QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
 
 
 def shown_piece(piece: str) -> str:

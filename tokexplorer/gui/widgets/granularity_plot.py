@@ -9,6 +9,8 @@ tokens), bytes bottom right (256 ids, the longest sequences).
 
 Both axes are :class:`LogAxis`: a grid line at every 1-9 of each decade, but labels
 only where they fit (the decades; 2 and 5 too, or every digit, when the axis has room).
+The point labels never overlap (:func:`place_labels`, again after every resize or zoom);
+points drawn on the same pixels share one label, a name a line.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import math
 from collections.abc import Sequence
 
 import pyqtgraph as pg
+from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
@@ -37,6 +40,64 @@ def tick_label(value: float) -> str:
         if v >= size:
             return f"{v / size:g}{suffix}"
     return f"{v:g}"
+
+
+#: Pixels between a point and its label, and around each point's marker.
+LABEL_GAP = 4.0
+_MARKER_PX = 10.0  # a marker's box kept free of labels
+_SAME_POINT_PX = 6.0  # points closer than this share one label
+
+
+def place_labels(
+    points: Sequence[tuple[float, float]], sizes: Sequence[tuple[float, float]], bounds: QRectF
+) -> list[QRectF]:
+    """Boxes for the labels of ``points`` (pixels, y down) that overlap neither each other
+    nor any point's marker: each label right or left of its point, at its height or moved
+    up and down a label height at a time, inside ``bounds`` when it fits there.
+
+    Args:
+        points: ``(x, y)`` of each point, in pixels.
+        sizes: ``(width, height)`` of each label, in pixels, in the same order.
+        bounds: the area labels should stay in (the plot's).
+
+    Returns:
+        One box per label, in the order given.
+    """
+    markers = [QRectF(x - _MARKER_PX / 2, y - _MARKER_PX / 2, _MARKER_PX, _MARKER_PX) for x, y in points]
+    placed: list[QRectF] = []
+
+    def free(box: QRectF) -> bool:
+        return not any(box.intersects(other) for other in placed + markers)
+
+    for (x, y), (w, h) in zip(points, sizes):
+        candidates = []
+        for k in range(60):  # 0, -1, +1, -2, +2, ... label heights up and down
+            dy = (k + 1) // 2 * (h + 1) * (-1 if k % 2 else 1)
+            for left in (x + LABEL_GAP + _MARKER_PX / 2, x - LABEL_GAP - _MARKER_PX / 2 - w):
+                candidates.append(QRectF(left, y - h / 2 + dy, w, h))
+        inside = [c for c in candidates if bounds.contains(c)]
+        box = next((c for c in inside + candidates if free(c)), candidates[-1])
+        placed.append(box)
+    return placed
+
+
+def merge_close(points: Sequence[tuple[float, float]], texts: Sequence[str]) -> list[tuple[int, str]]:
+    """One label per group of points closer than a few pixels: ``(index of the group's first
+    point, its texts a line each)``, in the order of the first points.
+
+    >>> merge_close([(10, 10), (50, 10), (11, 12)], ["a", "b", "c"])
+    [(0, 'a\\nc'), (1, 'b')]
+    """
+    groups: list[tuple[int, list[str]]] = []
+    for i, ((x, y), text) in enumerate(zip(points, texts)):
+        for first, members in groups:
+            fx, fy = points[first]
+            if abs(fx - x) < _SAME_POINT_PX and abs(fy - y) < _SAME_POINT_PX:
+                members.append(text)
+                break
+        else:
+            groups.append((i, [text]))
+    return [(first, "\n".join(members)) for first, members in groups]
 
 
 class LogAxis(pg.AxisItem):
@@ -90,7 +151,8 @@ class GranularityPlot(QWidget):
 
     Attributes:
         plot: the pyqtgraph PlotItem; curve: the BPE curve; points: the levels (symbols only).
-        labels: the text items of the points, in report order.
+        labels: the text items of the points (one per group of points on the same pixels:
+            their names a line each), placed by :func:`place_labels`.
     """
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -114,29 +176,59 @@ class GranularityPlot(QWidget):
             symbolBrush=pg.mkBrush(theme.PLOT_MARKER),
         )  # fmt: skip
         self.labels: list[pg.TextItem] = []
+        self._placing = False
+        self._levels: list[tuple[float, float, str]] = []  # (log10 vocab, log10 tokens, text) of each point
+        view = self.plot.getViewBox()
+        view.sigResized.connect(self._place)
+        view.sigRangeChanged.connect(self._place)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.widget)
 
     def set_data(self, report: GranularityReport | None, curve: Sequence[tuple[int, int]] = ()) -> None:
         """Show the levels of ``report`` and the BPE ``curve`` (``(vocab size, tokens)`` points)."""
-        for item in self.labels:
-            self.plot.removeItem(item)
-        self.labels = []
         self.curve.setData([v for v, _ in curve], [t for _, t in curve])
         if report is None:
             self.points.setData([], [])
+            self._levels = []
+            self._place()
             return
         shown = [lv for lv in report.levels if lv.tokens > 0 and lv.vocab_size > 0]
         self.points.setData([lv.vocab_size for lv in shown], [lv.tokens for lv in shown])
-        xs = [math.log10(lv.vocab_size) for lv in shown] + [math.log10(v) for v, _ in curve if v > 0]
-        lo, hi = min(xs), max(xs)
-        for lv in shown:
-            text = lv.level if lv.level != "subword" else lv.name
-            # a label near the right edge goes to the left of its point, so it is not cut off
-            right = hi > lo and math.log10(lv.vocab_size) > lo + 0.8 * (hi - lo)
-            label = pg.TextItem(text, color=_TEXT, anchor=(1, 1) if right else (0, 1))
-            # in log mode the items sit at log10 coordinates
-            label.setPos(math.log10(lv.vocab_size), math.log10(lv.tokens))
-            self.plot.addItem(label)
-            self.labels.append(label)
+        self._levels = [
+            (math.log10(lv.vocab_size), math.log10(lv.tokens), lv.level if lv.level != "subword" else lv.name)
+            for lv in shown
+        ]
+        self._place()
+
+    def _place(self, *_args: object) -> None:
+        """Put the point labels where none overlaps another (after new data, a resize, a zoom)."""
+        if self._placing:
+            return  # the labels added below moved the range
+        self._placing = True
+        try:
+            self._place_labels()
+        finally:
+            self._placing = False
+
+    def _place_labels(self) -> None:
+        for item in self.labels:
+            self.plot.removeItem(item)
+        self.labels = []
+        if not self._levels:
+            return
+        view = self.plot.getViewBox()
+        # in log mode the items sit at log10 coordinates; pixels here are the scene's
+        scene = [view.mapViewToScene(QPointF(x, y)) for x, y, _ in self._levels]
+        groups = merge_close([(p.x(), p.y()) for p in scene], [t for _, _, t in self._levels])
+        items = [pg.TextItem(text, color=_TEXT, anchor=(0, 0)) for _, text in groups]
+        sizes = []
+        for item in items:
+            rect = item.textItem.boundingRect()
+            sizes.append((rect.width(), rect.height()))
+        bounds = view.sceneBoundingRect()
+        boxes = place_labels([(scene[i].x(), scene[i].y()) for i, _ in groups], sizes, bounds)
+        for item, box in zip(items, boxes):
+            item.setPos(view.mapSceneToView(box.topLeft()))
+            self.plot.addItem(item)
+            self.labels.append(item)

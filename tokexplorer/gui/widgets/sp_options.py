@@ -9,9 +9,10 @@ import re
 from collections.abc import Sequence
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel
 
 from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 
 #: Every normalization rule SentencePiece knows, in the order offered.
 ALL_NORMALIZATION_RULES: tuple[str, ...] = NORMALIZATION_RULES
@@ -25,10 +26,11 @@ _RULE_LABELS = {
 
 
 def _coverage_spin() -> QDoubleSpinBox:
-    """A ``character_coverage`` field limited to the range SentencePiece accepts (0.98–1.0)."""
+    """A ``character_coverage`` field taking 0–1: a value outside SentencePiece's range
+    (0.98–1.0) is refused by the training with its message, not put back on focus out."""
     spin = QDoubleSpinBox()
     spin.setDecimals(4)
-    spin.setRange(0.98, 1.0)
+    spin.setRange(0.0, 1.0)
     spin.setSingleStep(0.0005)
     spin.setValue(1.0)
     spin.setToolTip("character_coverage: share of characters the model must cover (0.98–1.0)")
@@ -110,10 +112,7 @@ class SentencePieceOptionsForm(QObject):
         self.split_digits_note = QLabel(SPLIT_DIGITS_NOTE)
         self.split_digits_note.setWordWrap(True)
         self.split_digits_note.setIndent(24)  # under the box's text, not its square
-        self.max_len_spin = QSpinBox()
-        self.max_len_spin.setRange(1, 100_000_000)
-        self.max_len_spin.setValue(defaults.max_sentence_length)
-        self.max_len_spin.setSuffix(" bytes")
+        self.max_len_spin = whole_number_field(defaults.max_sentence_length, suffix=" bytes")
         self.skip_long_check = QCheckBox("let SentencePiece skip longer lines")
         # split digits changes nothing a check before training finds, so it does not signal
         for signal in (

@@ -9,14 +9,20 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBo
 class StepControls(QWidget):
     """First / back / play / next / last buttons, a slider and a speed box.
 
+    Args:
+        parent: Qt parent widget.
+        unit: what one step is, in the label beside the slider (``"merge 3 of 10"``:
+            the training replay's steps are its merges); ``"step"`` by default.
+
     Signals:
         step_changed(int): the step shown changed (0-based).
     """
 
     step_changed = Signal(int)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(self, parent: QWidget | None = None, *, unit: str = "step") -> None:
         super().__init__(parent)
+        self.unit = unit
         self.first_btn = QPushButton("⏮")
         self.back_btn = QPushButton("◀ Back")
         self.play_btn = QPushButton("▶ Play")
@@ -93,7 +99,7 @@ class StepControls(QWidget):
         self.step_changed.emit(i)
 
     def _update_label(self) -> None:
-        self.label.setText(f"step {self.step + 1 if self._n else 0} of {self._n}")
+        self.label.setText(f"{self.unit} {self.step + 1 if self._n else 0} of {self._n}")
 
     def _on_play(self, on: bool) -> None:
         if on:

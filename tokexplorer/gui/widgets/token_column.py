@@ -73,6 +73,9 @@ class TokenColumn(QWidget):
         self.part_label = QLabel("")
         self.part_label.setStyleSheet("QLabel { color: palette(placeholder-text); }")
         self.part_label.hide()
+        self.trained_label = ElidedLabel("", self)  # a model trained on another corpus than this one
+        self.trained_label.setStyleSheet(f"QLabel {{ color: {theme.WARNING_TEXT.name()}; }}")
+        self.trained_label.hide()
         self.notes_label = NoteBadge(self)
         self.notes_label.setStyleSheet(
             f"QLabel {{ background: {theme.WARNING_BG.name()}; color: {theme.WARNING_TEXT.name()};"
@@ -108,9 +111,21 @@ class TokenColumn(QWidget):
         head.addWidget(self.header, 1)
         head.addWidget(self.remove_button, 0, Qt.AlignmentFlag.AlignTop)
         lay.addLayout(head)
-        for w in (self.count_label, self.part_label, self.notes_label, self.error_label):
+        for w in (self.trained_label, self.count_label, self.part_label, self.notes_label, self.error_label):
             lay.addWidget(w)
         lay.addWidget(self.view, 1)
+
+    def set_trained_note(self, note: str, *, stale: bool) -> None:
+        """Say what the model was trained on in the Corpus tab (``"trained on sample.txt
+        (built-in)"``; "" for a model opened or loaded): in the header's tooltip, and when
+        ``stale`` (another corpus is open now) on a line under the header, with how to retrain."""
+        description = self.tokenizer.description if self.tokenizer is not None else ""
+        self.header.set_tip(f"{description}\n{note}" if note else description)
+        if note and stale:
+            line = f"⚠ {note}, not on this corpus (Train in the Corpus tab retrains)"
+            self.trained_label.setText(line)
+            self.trained_label.set_tip(line)
+        self.trained_label.setVisible(bool(note) and stale)
 
     def set_panel(self, panel: HFColumnPanel) -> None:
         """Put ``panel`` under the header; it follows the text of every result shown."""

@@ -138,6 +138,10 @@ class LayoutOptions:
     max_chars: int = 100_000
 
 
+#: What a line-end character (CR or LF) is drawn as without whitespace glyphs: room for a box.
+LINE_END_BLANK = "  "
+
+
 def shown_text(cluster: str, metrics: TokenMetrics, *, show_whitespace: bool) -> str:
     """What is drawn for one grapheme cluster: whitespace as blank space (or ␣ → ↵),
     everything else by the core's one escape rule (``token_display``: controls as
@@ -145,7 +149,9 @@ def shown_text(cluster: str, metrics: TokenMetrics, *, show_whitespace: bool) ->
     on ``◌``), and a cluster the font draws with no width as ``◌``."""
     if cluster in (" ", "\n", "\t", "\r\n", "\r"):
         if not show_whitespace:
-            return " " if cluster != "\t" else "    "
+            # a line end gets two spaces a character, so a CR or LF token of its own is a box
+            # one can see and point at, not a sliver (CR LF: two tokens of two spaces each)
+            return {" ": " ", "\t": "    ", "\n": LINE_END_BLANK, "\r": LINE_END_BLANK}.get(cluster, 2 * LINE_END_BLANK)
         # ␍, or ← where the fonts lack Control Pictures
         cr = control_glyph(0x0D, control_pictures=theme.control_pictures())
         return {" ": "␣", "\n": "↵", "\t": "→", "\r\n": cr + "↵", "\r": cr}[cluster]

@@ -77,7 +77,7 @@ class TrainReplay(QWidget):
         self.job = LatestRequest(self)
         self.text_edit = QPlainTextEdit(DEFAULT_TRAIN_TEXT)
         self.text_edit.setMaximumHeight(70)
-        self.controls = StepControls()
+        self.controls = StepControls(unit="merge")  # one step, one merge: "merge 3 of 10"
         self.label = step_label("Type a small text and press Replay training.")
         layout = QVBoxLayout(self)
         layout.addWidget(QLabel("Training text:"))
@@ -177,8 +177,10 @@ class TrainReplay(QWidget):
         a, b, c = st.chosen
         n_before = sum(len(w) for w in st.before)
         n_after = sum(len(w) for w in st.after)
+        # the step counts from 1 as the controls do; the rank from 0 as the merge table's
         self.label.setText(
-            f"Merge #{st.rank}: the most frequent pair «{show(a)}» + «{show(b)}» ({c}×) "
+            f"Merge {i + 1} of {len(self.steps)} (rank {st.rank}): "
+            f"the most frequent pair «{show(a)}» + «{show(b)}» ({c}×) "
             f"becomes the token «{show(a + b)}». Tokens in the text: {n_before} → {n_after}."
         )
         rows = st.pair_counts[:MAX_PAIR_ROWS]

@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
 from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
 from tokexplorer.gui.workers import LatestRequest, user_message
@@ -72,7 +72,10 @@ def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> No
     for r, (s, prob) in enumerate(zip(segs, probs)):
         pieces = PIECE_SEPARATOR.join(shown_piece(p) for p in s.pieces)
         for c, text in enumerate((str(r + 1), pieces, f"{s.score:.3f}", prob)):
-            table.setItem(r, c, QTableWidgetItem(text))
+            item = QTableWidgetItem(text)
+            if c == 1:
+                item.setFont(piece_font())
+            table.setItem(r, c, item)
     table.resizeColumnsToContents()
 
 

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 
 from tokexplorer.core.wordpiece import MatchStep, WordPiece
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.step_controls import StepControls
 
 #: The text the replay starts with.
@@ -132,7 +132,10 @@ class WordPieceReplay(QWidget):
                 then = f"nothing left to try: {wp.unk_token}" if wp is not None else ""
             cells = (shown_piece(s.candidate), f"{s.start}–{s.end}", "yes" if s.found else "no", then)
             for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                if c == 0:
+                    item.setFont(piece_font())
+                self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.controls.set_count(len(self.steps))
         self.controls.set_step(len(self.steps) - 1)

@@ -263,7 +263,7 @@ def _training_notes(
             "skipped by SentencePiece"
         )
     if n_surrogate:
-        notes.append(f"lone surrogates replaced by U+FFFD in {n_surrogate} text(s)")
+        notes.append(f"lone surrogates replaced by U+FFFD in {n_surrogate} text{'s' * (n_surrogate != 1)}")
     return notes
 
 

@@ -39,7 +39,7 @@ from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui import file_dialogs
-from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, CorpusTableModel, is_utf8
+from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, ENCODING_CHOICES, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.panes.corpus_pane.problems import corpus_name, in_window_terms, nothing_loaded
 from tokexplorer.gui.state import AppState
@@ -48,19 +48,6 @@ from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile
-
-#: Encodings offered for re-reading a file: (label, Python codec name).
-ENCODING_CHOICES: tuple[tuple[str, str], ...] = (
-    ("UTF-8", "utf-8"),
-    ("GBK", "gbk"),
-    ("GB18030", "gb18030"),
-    ("Big5", "big5"),
-    ("Shift_JIS", "shift_jis"),
-    ("UTF-16", "utf-16"),
-    ("Latin-1", "latin-1"),
-    ("cp1252", "cp1252"),
-)
-
 
 def paths_from_mime(mime: QMimeData) -> list[str]:
     """Local file and folder paths dropped or pasted as URLs (others are ignored)."""
@@ -182,8 +169,12 @@ class CorpusFileList(QWidget):
         self.totals_label = QLabel()
         self.problems_label = QLabel("Problems: none")
         self.problems = QListWidget()
-        self.problems.setMaximumHeight(90)
+        self.problems.setMaximumHeight(120)
         self.problems.setAlternatingRowColors(True)
+        self.problems.setWordWrap(True)  # each message wrapped at the list's width, never cut at the right
+        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
+        self.problems.setTextElideMode(Qt.TextElideMode.ElideNone)
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)

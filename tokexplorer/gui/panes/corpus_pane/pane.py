@@ -329,6 +329,8 @@ class CorpusPane(QWidget):
         seconds = time.perf_counter() - self._started
         self._set_idle()
         tok = outcome.tokenizer
+        if self.corpus is not None and request.word_counts is None:  # its columns say so (before they are made)
+            self.state.set_trained_on(tok, name=corpus_name(self.corpus), files=_files_of(self.corpus))
         if outcome.bpe is not None:
             result = TrainingResult(
                 algorithm="bpe",
@@ -436,4 +438,4 @@ def _files_of(corpus: Corpus) -> tuple[str, ...]:
 
 def _stale(name: str, message: str) -> str:
     """The message of a training on an earlier corpus, once another is shown."""
-    return f"Trained on the previous corpus ({name}), not on this one: {message}"
+    return f"Trained on the previous corpus, {name}, not on this one: {message}"

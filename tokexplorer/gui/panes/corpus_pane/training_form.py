@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QLineEdit,
     QProgressBar,
     QPushButton,
-    QSpinBox,
     QVBoxLayout,
     QWidget,
 )
@@ -32,6 +31,7 @@ from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.training import TrainingRequest
 from tokexplorer.core.types import DEFAULT_PATTERN, Progress
 from tokexplorer.core.wordpiece import BERT_PATTERN, BERT_SPECIAL_TOKENS, WORDPIECE_PATTERNS
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.widgets.sp_options import (
     USER_SYMBOLS_LABEL,
     USER_SYMBOLS_PLACEHOLDER,
@@ -126,11 +126,10 @@ class TrainingForm(QGroupBox):
         self.algorithm_combo.currentIndexChanged.connect(self._update_controls)
         self._kind = "bpe"  # whose pre-tokenizer and special tokens are shown
         self._kept = {kind: default_settings(kind) for kind in SETTINGS_KINDS}  # the other kind's
-        self.vocab_spin = QSpinBox()
-        self.vocab_spin.setRange(256, 1_000_000)
-        self.vocab_spin.setValue(DEFAULT_VOCAB_SIZE)
-        self.vocab_spin.setGroupSeparatorShown(True)
-        self.vocab_spin.setToolTip("Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)")
+        # any size can be typed: one the algorithm cannot use is refused on Train with a message
+        self.vocab_spin = whole_number_field(
+            DEFAULT_VOCAB_SIZE, tip="Number of token ids: 256 bytes + merges + special tokens (byte-level BPE)"
+        )
         self.pattern_combo = QComboBox()
         for name in pattern_names("bpe"):
             self.pattern_combo.addItem(name, name)
@@ -255,7 +254,6 @@ class TrainingForm(QGroupBox):
         self.lowercase_check.setEnabled(wordpiece)
         self.accents_check.setEnabled(wordpiece)
         self._show_kind(settings_kind(algorithm))
-        self.vocab_spin.setMinimum(256 if algorithm == "bpe" else 8)
 
     def request(
         self,
