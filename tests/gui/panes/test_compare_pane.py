@@ -407,7 +407,9 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
         # an edit makes the last check stale at once: it says so until the new one is in
         assert dlg.problems_label.text() == "checking…"
     assert dlg.problems_label.text().startswith(
-        "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces"
+        "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces; "
+        "raise vocab_size to at least 36, or lower character_coverage to 0.9953 (it keeps at most the 27 most "
+        "frequent characters; rarer ones become <unk>)\n"
     )
     with qtbot.waitSignal(dlg.checked, timeout=10_000):
         dlg.vocab_spin.setValue(5000)
@@ -415,7 +417,8 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     worker = dlg.start_training()
     qtbot.waitUntil(lambda: worker.done and not dlg.fix_button.isHidden(), timeout=30_000)
     assert dlg.problems_label.text() == (
-        "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 231 pieces"
+        "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 231 pieces\n"
+        "300 lines, 33 distinct characters; vocab needs at least 36; at most about 353"
     )
     assert dlg.fix_button.text() == "Use vocab size 231"
     dlg.fix_button.click()
@@ -423,6 +426,31 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     with qtbot.waitSignal(dlg.trained, timeout=30_000) as blocker:
         dlg.start_training()
     assert blocker.args[0].vocab_size == 231
+
+
+def test_sentencepiece_refusal_stays_when_train_is_clicked_before_the_check(qtbot):
+    """Train clicked within the check's delay after an edit: the check that ends after
+    SentencePiece's refusal shows the refusal (the reason beside "Use vocab size N"), not
+    only the corpus facts; an edit takes both away."""
+    from fixtures.sp import fixture_lines
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    dlg = SPTrainDialog(["\n".join(fixture_lines())])
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    with qtbot.waitSignal(dlg.checked, timeout=30_000):
+        dlg.vocab_spin.setValue(300)  # the estimate (353) lets it through: only SentencePiece says no
+        worker = dlg.start_training()
+        qtbot.waitUntil(lambda: worker.done, timeout=30_000)
+    refusal = "⚠ vocab 300 is too large for this corpus; SentencePiece can make at most 231 pieces"
+    assert dlg.problems_label.text() == (
+        f"{refusal}\n300 lines, 33 distinct characters; vocab needs at least 36"
+    )
+    assert (dlg.fix_button.isHidden(), dlg.fix_button.text()) == (False, "Use vocab size 231")
+    with qtbot.waitSignal(dlg.checked, timeout=10_000):
+        dlg.vocab_spin.setValue(200)
+    assert dlg.fix_button.isHidden()
+    assert dlg.problems_label.text() == "300 lines, 33 distinct characters; vocab needs at least 36"
 
 
 def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):
