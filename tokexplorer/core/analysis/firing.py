@@ -215,7 +215,13 @@ def why_no_fire(fires: FireIndex, text: str, token: bytes) -> NoFire:
     uses = [0] * len(fires.chunks)
     for ci, _off in fires.chunk_starts:
         uses[ci] += 1
+    try:  # whole characters: a chunk without them as text is skipped without encoding it
+        as_text: str | None = token.decode("utf-8")
+    except UnicodeDecodeError:
+        as_text = None
     for ci, chunk in enumerate(fires.chunks):
+        if as_text is not None and as_text not in chunk:
+            continue
         starts = _occurrences(chunk.encode("utf-8"), token)
         if not starts:
             continue
