@@ -230,3 +230,17 @@ def test_decode_report_spells_pieces_and_checks_ids_without_the_post_processor(b
     wp = HuggingFaceTokenizer(hf.wordpiece())
     assert decode_ids(wp, [5, 6]).text == "hello world" and decode_ids(wp, [5, 6]).canonical
     assert wp.piece(9) == "##believ" and wp.piece(99) == ""
+
+
+def test_bert_normalizer_note_counts_the_spaces_it_adds_around_cjk():
+    """BERT's normalizer puts a space on each side of every CJK character: on a long text
+    the note gives how many whitespace characters it added, before and after (not "N of
+    fewer")."""
+    text = "中文的文本 ok\n" * 400  # longer than the diff limit: counts only
+    tok = HuggingFaceTokenizer(hf.wordpiece())
+    normalized = tok.tokenizer.normalizer.normalize_str(text)
+    before = sum(c.isspace() for c in text)
+    after = sum(c.isspace() for c in normalized)
+    assert (before, after) == (800, 4800)
+    notes = tok.tokenize(text).notes
+    assert "normalized: 4,000 whitespace characters added (800 before, 4,800 after)" in notes
