@@ -191,6 +191,26 @@ def user_message(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
+def file_message(path: str, exc: BaseException) -> str:
+    """:func:`user_message` of an error about the file ``path`` (or a SPEC naming one,
+    ``sp:/m/a.model``), named once: ``"a.model: …"`` unless the message names it already
+    (``"a.model is not a SentencePiece model …"``, ``"a.tiktoken line 39: …"``).
+
+    >>> from tokexplorer.core.errors import ModelFormatError
+    >>> file_message("/m/a.model", ModelFormatError("a.model is not a SentencePiece model"))
+    'a.model is not a SentencePiece model'
+    >>> file_message("sp:/m/a.model", ModelFormatError("truncated"))
+    'a.model: truncated'
+    """
+    import os
+
+    message = user_message(exc)
+    name = os.path.basename(path.rstrip("/\\")) or path
+    if name and ":" in name and not os.path.exists(path):  # a SPEC: the part after its prefix
+        name = os.path.basename(name.partition(":")[2]) or name
+    return message if name in message else f"{name}: {message}"
+
+
 def guarded(owner: QObject, callback: Callable[..., Any]) -> Callable[..., None]:
     """Wrap a callback (a lambda) connected to a worker's signals so that it does
     nothing once ``owner``'s C++ object is gone.
