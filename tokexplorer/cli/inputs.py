@@ -186,10 +186,7 @@ def special_spellings(tokenizers: Sequence[Tokenizer], texts: Sequence[tuple[str
                 if not s or s not in text:
                     continue
                 if policy == "raise":
-                    raise SpecialTokenError(
-                        f"{name}: text contains the special token {s!r} of {tok.name}; choose "
-                        "'special' to encode it as its special id or 'plain' to encode it as ordinary text"
-                    )
+                    raise SpecialTokenError(s, where=name, of=tok.name)
                 if s not in seen:
                     seen.add(s)
                     note(f"{name}: {s!r} encoded as plain text")

@@ -30,8 +30,9 @@ from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.bpe.gc_pause import gc_paused
-from tokexplorer.core.errors import Cancelled, TokexplorerError
+from tokexplorer.core.errors import Cancelled, SpecialTokenError, TokexplorerError
 from tokexplorer.core.types import Progress
+from tokexplorer.gui.state import POLICY_CHOICES
 
 CancelFlag = Callable[[], bool]
 WorkFn = Callable[[CancelFlag], "Generator[Progress, None, Any] | Any"]
@@ -183,12 +184,22 @@ class Worker(QRunnable):
 def user_message(exc: BaseException) -> str:
     """The one-line text shown for an error that ended a worker's job.
 
-    A :class:`TokexplorerError` is written for users and shown as it is; any other
-    exception is a bug or a library failure and is shown with its type.
+    A :class:`TokexplorerError` is written for users and shown as it is (a
+    :class:`SpecialTokenError` names the window's own choices, "Special tokens" and
+    "Plain text + warning"); any other exception is a bug or a library failure and is
+    shown with its type.
     """
+    if isinstance(exc, SpecialTokenError):  # the ways out as the window names them
+        labels = dict((policy, label) for label, policy in POLICY_CHOICES)
+        return exc.worded(f"Special tokens: '{labels['special']}'", f"'{labels['plain']}'")
     if isinstance(exc, TokexplorerError):
         return str(exc)
     return f"{type(exc).__name__}: {exc}"
+
+
+def column_message(exc: BaseException) -> str:
+    """:func:`user_message` as one line: what a Compare column shows for its tokenizer's failure."""
+    return (user_message(exc).strip().splitlines() or [type(exc).__name__])[0]
 
 
 def file_message(path: str, exc: BaseException) -> str:

@@ -209,10 +209,7 @@ class HuggingFaceTokenizer(Tokenizer):
         """
         found = self._specials_in(text)
         if found and special == "raise":
-            raise SpecialTokenError(
-                f"text contains the special token {found[0]!r}; choose 'special' to encode "
-                "it as its special id or 'plain' to encode it as ordinary text"
-            )
+            raise SpecialTokenError(found[0])
         notes = [f"{s!r} encoded as plain text" for s in found] if special == "plain" else []
         notes.extend(unknown_special_notes(text, self._special, special))
         return notes
