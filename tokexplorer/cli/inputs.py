@@ -56,7 +56,7 @@ def streamed_files(
         if f.counted and f.lossy:
             note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
     usable = [f for f in files if f.counted]
-    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text")
+    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text", paths=paths)
     return [str(f.path) for f in usable], [f.encoding for f in usable]
 
 
@@ -148,9 +148,41 @@ def check_output_path(path: str) -> None:
         raise InputError(f"cannot write {path}: folder {folder} does not exist")
 
 
-def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> None:
+def empty_folders(paths: Sequence[str]) -> str | None:
+    """What the folders among ``paths`` are when together they hold no file to read
+    (``"folder data is empty"``, ``"folder data holds no files, only folders without
+    files and hidden files or folders (skipped)"``), or None when some file is there.
+
+    >>> import tempfile
+    >>> empty_folders([tempfile.mkdtemp(prefix="e")]).endswith(" is empty")
+    True
+    """
+    from pathlib import Path
+
+    from tokexplorer.core.io import collect_files
+
+    if not paths or collect_files(list(paths))[0]:
+        return None
+    said = []
+    for p in paths:
+        try:
+            entries = list(Path(p).iterdir())
+        except OSError:
+            continue
+        if not entries:
+            said.append(f"folder {p} is empty")
+            continue
+        kinds = ["folders without files"] if any(not e.name.startswith(".") for e in entries) else []
+        if any(e.name.startswith(".") for e in entries):
+            kinds.append("hidden files or folders (skipped)")
+        said.append(f"folder {p} holds no files, only {' and '.join(kinds)}")
+    return "; ".join(said) or None
+
+
+def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str, *, paths: Sequence[str] = ()) -> None:
     """Note each unusable file as skipped while some input is left; with none
-    left, the first problem (or ``nothing`` when there was none) is the error.
+    left, the first problem (or, when there was none, the folders of ``paths`` that
+    hold no file: ``"folder data is empty: no files to read"``, else ``nothing``) is the error.
 
     Raises:
         CorpusError: nothing is left to work on.
@@ -159,7 +191,8 @@ def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> No
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CorpusError(f"{problems[0]}{more}")
-        raise CorpusError(nothing)
+        empty = empty_folders(paths)
+        raise CorpusError(f"{empty}: no files to read" if empty else nothing)
     for p in problems:
         note(f"skipped {p}")
 

@@ -119,7 +119,8 @@ def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path
             # the statistics and the export say it without naming controls; the column
             # names the Compare tab's own choices
             assert totals[name]["error"] == exported[name]["error"] == (
-                "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary text instead"
+                "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary "
+                "text instead"
             )
             assert col.error == (
                 "text contains the special token '<|endoftext|>'; choose Special tokens: 'Special tokens' to encode it "
