@@ -353,7 +353,9 @@ def _sniff_one(path: Path) -> Sniffed:
 
 
 def _sniff_folder(folder: Path) -> Sniffed:
-    """The tokenizer of a model folder: :data:`FOLDER_ORDER`, then the other files by name."""
+    """The tokenizer of a model folder: :data:`FOLDER_ORDER`, then the other files by name;
+    its note names the other tokenizer files found there (``"folder data: using a.model.v2
+    (also there: b.model.v3, tekken.json)"``)."""
     try:
         entries = sorted(p for p in folder.iterdir() if p.is_file())
     except OSError as exc:
@@ -367,9 +369,7 @@ def _sniff_folder(folder: Path) -> Sniffed:
         except InputError:
             continue
         if not any(s.path == f.path or s.path == f.merges for f in found):
-            found.append(s)
-        if p in others and found:
-            break  # the first other file that is a tokenizer ends the search
+            found.append(s)  # every tokenizer there: the note names the ones not used
     if not found:
         raise InputError(f"folder {folder.name} holds no tokenizer file (looked for {', '.join(FOLDER_ORDER)})")
     chosen = found[0]
