@@ -112,3 +112,15 @@ def test_stats_rows_unknown_and_round_trip(files, capsys):
     lib = Tokenizer.from_file(str(files / "gpt" / "tokenizer.json"))
     assert gpt["tokens"] == str(len(lib.encode("hello world\ncafé 你\n").ids))
     assert (gpt["unknown_pct"], gpt["roundtrip_failed_lines"]) == ("0.0", "0")
+
+
+def test_encode_with_an_empty_vocab_says_the_text_is_lost(tmp_path, capsys):
+    path = tmp_path / "tj.json"
+    path.write_text('{"model": {"type": "BPE", "vocab": {}, "merges": []}}', encoding="utf-8")
+    code = main(["encode", "--tokenizer", str(path), "--text", "hi"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, "\n")
+    assert err == (
+        "tokexplorer: note: 2 characters of the text are in no token (the model has none for them; they are lost): "
+        "'h', 'i'\n"
+    )

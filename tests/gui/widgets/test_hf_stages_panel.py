@@ -139,3 +139,19 @@ def test_byte_level_stages_show_text_not_the_byte_alphabet(qtbot):
     model = " \u2502 ".join(token_display(t.bytes, visible_spaces=True) for t in st.model_tokens)
     assert f"3. model tokens (BPE, {len(st.model_tokens)}): {model}" in shown
     assert b"".join(t.bytes for t in st.model_tokens) == text.encode()
+
+
+def test_a_column_that_loses_text_says_so(qtbot):
+    """An empty-vocab tokenizer.json gives no token: the column's notes say how many
+    characters were lost (the text is "HÉLLO Wörld": 10 characters besides the space)."""
+    from tokenizers import Tokenizer, models
+
+    tok = HuggingFaceTokenizer(Tokenizer(models.BPE(vocab={}, merges=[])))
+    _state, pane = _compare(qtbot, [tok])
+    col = pane.columns[0]
+    assert col.tokenization.tokens == ()
+    assert any(
+        n.startswith("10 characters of the text are in no token (the model has none for them; they are lost): 'H', 'É'")
+        for n in col.tokenization.notes
+    )
+    assert "10 characters of the text are in no token" in col.notes_label.full_text()

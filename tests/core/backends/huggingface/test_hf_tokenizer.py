@@ -244,3 +244,20 @@ def test_bert_normalizer_note_counts_the_spaces_it_adds_around_cjk():
     assert (before, after) == (800, 4800)
     notes = tok.tokenize(text).notes
     assert "normalized: 4,000 whitespace characters added (800 before, 4,800 after)" in notes
+
+
+def test_a_tokenizer_that_drops_text_says_how_much(tmp_path):
+    """An empty vocab makes the library return no token at all: the lost characters are
+    noted (tokenize, encode and count alike); BERT's dropped spaces and [UNK] are not losses."""
+    path = tmp_path / "tj.json"
+    path.write_text('{"model": {"type": "BPE", "vocab": {}, "merges": []}}', encoding="utf-8")
+    tok = load_tokenizer(str(path))
+    assert tok.tokenizer.encode("hi there").ids == []  # the library drops everything
+    note = (
+        "7 characters of the text are in no token (the model has none for them; they are lost): 'h', 'i', 't', 'e', 'r'"
+    )
+    assert note in tok.tokenize("hi there").notes
+    ids, notes = tok.encode_with_notes("hi there")
+    assert ids == [] and note in notes
+    bert = HuggingFaceTokenizer(hf.wordpiece())
+    assert not any("in no token" in n for n in bert.tokenize("hello   world zzz").notes)
