@@ -496,8 +496,8 @@ def test_compare_table(capsys):
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0].split()[:3] == ["tokenizer", "tokens", "chars/token"]
-    assert lines[1].split()[:3] == [CL100K, "6", "1.50"]  # 9 characters / 6 tokens
-    assert lines[2].split()[:3] == ["bpe:" + CL100K, "6", "1.50"]
+    assert lines[1] == "tiktoken cl100k_base          6         1.50"  # 9 characters / 6 tokens
+    assert lines[2] == "our engine: cl100k_base       6         1.50"
     assert len(lines) == 3
 
 
@@ -787,3 +787,32 @@ def test_tables_line_up_by_terminal_columns_not_by_characters():
     out = table([["text", "n"], ["你好", "1"], ["ok", "22"], ["e\u0301", "3"]], right=[False, True])
     # 你好 takes four terminal columns, "é" (e + combining accent) one
     assert out.splitlines() == ["text   n", "你好   1", "ok    22", "e\u0301      3"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["stats", "--tokenizer", CL100K],
+        ["train", "--vocab-size", "300", "-o", "OUT/m.bpe"],
+        ["train", "--algorithm", "sp-bpe", "--vocab-size", "300", "-o", "OUT/m.model"],
+        ["count", "-o", "OUT/c.counts"],
+        ["granularity"],
+    ],
+)
+def test_an_empty_folder_is_said_to_be_empty(capsys, tmp_path, args):
+    """Not "the files hold no text": there are none. A folder of hidden files or of
+    empty folders says that."""
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    args = [a.replace("OUT", str(tmp_path)) for a in args]
+    code, _, err = run(capsys, *args, str(empty))
+    assert code == 2
+    assert err.splitlines()[-1] == f"tokexplorer: error: folder {empty} is empty: no files to read"
+    hidden = tmp_path / "hidden"
+    (hidden / "sub").mkdir(parents=True)
+    (hidden / ".notes.txt").write_text("hello\n", encoding="utf-8")
+    code, _, err = run(capsys, *args, str(hidden))
+    assert err.splitlines()[-1] == (
+        f"tokexplorer: error: folder {hidden} holds no files, only folders without files and hidden files or folders "
+        "(skipped): no files to read"
+    )

@@ -12,6 +12,8 @@ from tokenizers import Tokenizer
 
 from fixtures import hf
 from tokexplorer.cli import main
+from tokexplorer.core.backends import stage_piece
+from tokexplorer.core.text import GPT2_UNICODE_TO_BYTE
 
 TEXT = "HÉLLO Wörld! 你"
 
@@ -69,8 +71,8 @@ def test_compare_rows_name_the_model_type(files, capsys):
 def test_inspect_prints_and_writes_the_stages(files, capsys):
     out, _ = _run(capsys, "inspect", "--tokenizer", "hf:bert/tokenizer.json", "--text", TEXT)
     assert "pipeline stages\n  normalizer (BertNormalizer): 'hello world!  你 '\n" in out
-    assert "  pre-tokens (BertPreTokenizer): hello | world | ! | 你\n" in out
-    assert "  model tokens (WordPiece): hello | world | ! | 你\n" in out
+    assert "  pre-tokens (BertPreTokenizer): hello │ world │ ! │ 你\n" in out
+    assert "  model tokens (WordPiece): hello │ world │ ! │ 你\n" in out
     assert "  post-processor (BertProcessing, add special tokens on): [CLS] at 0, [SEP] at 5\n" in out
     out, _ = _run(capsys, "inspect", "--tokenizer", "hf:bert/tokenizer.json", "--text", TEXT, "--json")
     track = json.loads(out)["tokenizers"][0]
@@ -82,6 +84,20 @@ def test_inspect_prints_and_writes_the_stages(files, capsys):
     ]  # fmt: skip
     assert [(p["index"], p["piece"]) for p in st["post_processor_tokens"]] == [(0, "[CLS]"), (5, "[SEP]")]
     assert [t["spelling"] for t in track["tokens"]] == ["[CLS]", "hello", "world", "!", "你", "[SEP]"]
+
+
+def test_inspect_stages_of_a_byte_level_bpe_are_text(files, capsys):
+    """Pre-tokens and model tokens as their text, spaces as ␣, a │ of the text escaped so
+    that the separator is never inside a piece; not GPT-2's ``Ġä½łå¥½`` spelling."""
+    out, _ = _run(capsys, "inspect", "--tokenizer", "hf:gpt/tokenizer.json", "--text", "café 你好 a│b",
+                  "--no-add-special-tokens")  # fmt: skip
+    lib = hf.byte_level_bpe()
+    assert [s for s, _ in lib.pre_tokenizer.pre_tokenize_str("café 你好 a│b")] == ["cafÃ©", "Ġä½łå¥½", "Ġa", "âĶĤ", "b"]
+    assert "  pre-tokens (ByteLevel): café │ ␣你好 │ ␣a │ <U+2502> │ b\n" in out
+    pieces = [lib.id_to_token(i) for i in lib.encode("café 你好 a│b", add_special_tokens=False).ids]
+    shown = " │ ".join(stage_piece(bytes(GPT2_UNICODE_TO_BYTE[c] for c in p)) for p in pieces)
+    assert f"  model tokens (BPE): {shown}\n" in out
+    assert "Ġ" not in shown and "Ã" not in shown
 
 
 def test_stats_rows_unknown_and_round_trip(files, capsys):
@@ -96,3 +112,15 @@ def test_stats_rows_unknown_and_round_trip(files, capsys):
     lib = Tokenizer.from_file(str(files / "gpt" / "tokenizer.json"))
     assert gpt["tokens"] == str(len(lib.encode("hello world\ncafé 你\n").ids))
     assert (gpt["unknown_pct"], gpt["roundtrip_failed_lines"]) == ("0.0", "0")
+
+
+def test_encode_with_an_empty_vocab_says_the_text_is_lost(tmp_path, capsys):
+    path = tmp_path / "tj.json"
+    path.write_text('{"model": {"type": "BPE", "vocab": {}, "merges": []}}', encoding="utf-8")
+    code = main(["encode", "--tokenizer", str(path), "--text", "hi"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, "\n")
+    assert err == (
+        "tokexplorer: note: 2 characters of the text are in no token (the model has none for them; they are lost): "
+        "'h', 'i'\n"
+    )

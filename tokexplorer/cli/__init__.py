@@ -43,7 +43,7 @@ from collections.abc import Sequence
 from tokexplorer.cli.errors import INPUT_ERRORS, UsageError
 from tokexplorer.cli.output import PROG, error, one_line, utf8_streams
 from tokexplorer.cli.parser import parse_args
-from tokexplorer.core.errors import TokexplorerError
+from tokexplorer.core.errors import SpecialTokenError, TokexplorerError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -65,6 +65,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     except UsageError as exc:
         print(f"{exc.prog}: error: {one_line(exc)} (see '{exc.prog} --help')", file=sys.stderr)
+        return 2
+    except SpecialTokenError as exc:  # --special raise: the ways out are the flag's values
+        error(exc.worded("--special special", "--special plain"))
         return 2
     except INPUT_ERRORS as exc:
         error(exc)

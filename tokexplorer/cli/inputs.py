@@ -56,13 +56,15 @@ def streamed_files(
     hint = damaged_hint(verb)
     reading = counting_files(list(paths), encoding=encoding, allow_damaged=allow_damaged, damaged_hint=hint)
     files, problems = drive(reading, printer)
-    usable = say_counted(files, problems, verb=verb)
+    usable = say_counted(files, problems, verb=verb, paths=paths)
     return [str(f.path) for f in usable], [f.encoding for f in usable]
 
 
-def say_counted(files: Sequence[CountedFile], problems: Sequence[str], *, verb: str) -> list[CountedFile]:
+def say_counted(
+    files: Sequence[CountedFile], problems: Sequence[str], *, verb: str, paths: Sequence[str] = ()
+) -> list[CountedFile]:
     """Say each file's notes (and that a lossy one is counted with U+FFFD), then a note per
-    file skipped; the files to count.
+    file skipped; the files to count (with none, an empty folder of ``paths`` is named).
 
     Raises:
         CorpusError: no file is left (the first problem).
@@ -72,7 +74,7 @@ def say_counted(files: Sequence[CountedFile], problems: Sequence[str], *, verb: 
         if f.counted and f.lossy:
             note(f"{f.path}: counting text with U+FFFD where bytes could not be decoded")
     usable = [f for f in files if f.counted]
-    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text")
+    skipped_or_fail(problems, bool(usable), f"no files to {verb}: they hold no text", paths=paths)
     return usable
 
 
@@ -166,9 +168,41 @@ def check_output_path(path: str) -> None:
         raise InputError(f"cannot write {path}: folder {folder} does not exist")
 
 
-def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> None:
+def empty_folders(paths: Sequence[str]) -> str | None:
+    """What the folders among ``paths`` are when together they hold no file to read
+    (``"folder data is empty"``, ``"folder data holds no files, only folders without
+    files and hidden files or folders (skipped)"``), or None when some file is there.
+
+    >>> import tempfile
+    >>> empty_folders([tempfile.mkdtemp(prefix="e")]).endswith(" is empty")
+    True
+    """
+    from pathlib import Path
+
+    from tokexplorer.core.io import collect_files
+
+    if not paths or collect_files(list(paths))[0]:
+        return None
+    said = []
+    for p in paths:
+        try:
+            entries = list(Path(p).iterdir())
+        except OSError:
+            continue
+        if not entries:
+            said.append(f"folder {p} is empty")
+            continue
+        kinds = ["folders without files"] if any(not e.name.startswith(".") for e in entries) else []
+        if any(e.name.startswith(".") for e in entries):
+            kinds.append("hidden files or folders (skipped)")
+        said.append(f"folder {p} holds no files, only {' and '.join(kinds)}")
+    return "; ".join(said) or None
+
+
+def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str, *, paths: Sequence[str] = ()) -> None:
     """Note each unusable file as skipped while some input is left; with none
-    left, the first problem (or ``nothing`` when there was none) is the error.
+    left, the first problem (or, when there was none, the folders of ``paths`` that
+    hold no file: ``"folder data is empty: no files to read"``, else ``nothing``) is the error.
 
     Raises:
         CorpusError: nothing is left to work on.
@@ -177,7 +211,8 @@ def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str) -> No
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             raise CorpusError(f"{problems[0]}{more}")
-        raise CorpusError(nothing)
+        empty = empty_folders(paths)
+        raise CorpusError(f"{empty}: no files to read" if empty else nothing)
     for p in problems:
         note(f"skipped {p}")
 
@@ -204,10 +239,7 @@ def special_spellings(tokenizers: Sequence[Tokenizer], texts: Sequence[tuple[str
                 if not s or s not in text:
                     continue
                 if policy == "raise":
-                    raise SpecialTokenError(
-                        f"{name}: text contains the special token {s!r} of {tok.name}; choose "
-                        "'special' to encode it as its special id or 'plain' to encode it as ordinary text"
-                    )
+                    raise SpecialTokenError(s, where=name, of=tok.name)
                 if s not in seen:
                     seen.add(s)
                     note(f"{name}: {s!r} encoded as plain text")

@@ -50,6 +50,24 @@ def print_notes(tok: Tokenization) -> None:
         note(n)
 
 
+def print_named_notes(named_notes: Sequence[tuple[str, Sequence[str]]]) -> None:
+    """Write the notes of several tokenizers, each distinct note once, after the
+    names of the tokenizers that gave it (``NAME: note``, as ``stats`` writes them;
+    ``A, B: note`` when two gave the same note).
+
+    Args:
+        named_notes: ``(tokenizer name, its notes)`` pairs, in the order of the rows.
+    """
+    names_of: dict[str, list[str]] = {}
+    for name, notes in named_notes:
+        for n in notes:
+            names = names_of.setdefault(n, [])
+            if name not in names:
+                names.append(name)
+    for n, names in names_of.items():
+        note(f"{', '.join(names)}: {n}")
+
+
 def print_json(obj: object) -> None:
     """Write ``obj`` as one line of JSON (non-ASCII kept as is) on stdout."""
     sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")

@@ -28,7 +28,41 @@ class BackendUnavailableError(TokexplorerError):
 
 
 class SpecialTokenError(TokexplorerError, ValueError):
-    """Text spells a special token that is not allowed under the chosen policy."""
+    """Text spells a special token that is not allowed under the chosen policy (``"raise"``).
+
+    Its message names no front end's controls; the command line and the window name
+    their own (``--special special``; the Compare tab's "Special tokens" choice) with
+    :meth:`worded`.
+
+    Args:
+        spelling: the special token's text (``"<|endoftext|>"``).
+        what: ``"special token"``, ``"user-defined symbol"``, ``"control piece"``.
+        where: what holds the text (a file's name), ``""`` for the text itself.
+        of: the tokenizer whose token it is, ``""`` when it goes without saying.
+
+    >>> print(str(SpecialTokenError("<|endoftext|>")).replace("; ", ";\\n"))
+    text contains the special token '<|endoftext|>';
+    encode it as its special id or as ordinary text instead
+    """
+
+    def __init__(self, spelling: str, *, what: str = "special token", where: str = "", of: str = "") -> None:
+        self.spelling, self.what, self.where, self.of = spelling, what, where, of
+        super().__init__(f"{self._head()}; encode it as its special id or as ordinary text instead")
+
+    def _head(self) -> str:
+        where = f"{self.where}: " if self.where else ""
+        of = f" of {self.of}" if self.of else ""
+        return f"{where}text contains the {self.what} {self.spelling!r}{of}"
+
+    def worded(self, special: str, plain: str) -> str:
+        """The message with the two ways out named as a front end's controls: ``special``
+        encodes the token as its special id, ``plain`` its text as ordinary text.
+
+        >>> SpecialTokenError("<s>").worded("--special special", "--special plain")[39:]
+        'choose --special special to encode it as its special id or --special plain to encode it as ordinary text'
+        """
+        ways = f"choose {special} to encode it as its special id or {plain} to encode it as ordinary text"
+        return f"{self._head()}; {ways}"
 
 
 class TrainingError(TokexplorerError):

@@ -49,7 +49,7 @@ from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
 from tokexplorer.gui.widgets.status_line import StatusLine
 from tokexplorer.gui.window_memory import WindowMemory
-from tokexplorer.gui.workers import Worker, guarded, size_pool, user_message
+from tokexplorer.gui.workers import Worker, file_message, guarded, size_pool
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus
@@ -385,8 +385,7 @@ class MainWindow(QMainWindow):
         from tokexplorer.core.backends import PatternNeededError
 
         if not isinstance(exc, PatternNeededError):
-            name, message = os.path.basename(path), user_message(exc)
-            self.state.error.emit(message if message.startswith(f"{name}:") else f"{name}: {message}")
+            self.state.error.emit(file_message(path, exc))
             return
         from tokexplorer.gui.dialogs.pattern import PatternDialog
 

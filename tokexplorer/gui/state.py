@@ -20,6 +20,14 @@ if TYPE_CHECKING:
     from tokexplorer.core.wordpiece import WordPiece
 
 
+#: The Compare tab's "Special tokens:" choices, in order: each label and the policy it
+#: selects; messages name these controls (:func:`tokexplorer.gui.workers.user_message`).
+POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
+    ("Plain text + warning", "plain"),
+    ("Special tokens", "special"),
+    ("Raise error", "raise"),
+)
+
 class AppState(QObject):
     """What the panes share.
 

@@ -30,8 +30,9 @@ from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.bpe.gc_pause import gc_paused
-from tokexplorer.core.errors import Cancelled, TokexplorerError
+from tokexplorer.core.errors import Cancelled, SpecialTokenError, TokexplorerError
 from tokexplorer.core.types import Progress
+from tokexplorer.gui.state import POLICY_CHOICES
 from tokexplorer.gui.terms import in_window_terms
 
 CancelFlag = Callable[[], bool]
@@ -185,12 +186,42 @@ def user_message(exc: BaseException) -> str:
     """The one-line text shown for an error that ended a worker's job.
 
     A :class:`TokexplorerError` is written for users and shown with its advice in
-    the window's terms (:func:`~tokexplorer.gui.terms.in_window_terms`); any other
-    exception is a bug or a library failure and is shown with its type.
+    the window's terms (:func:`~tokexplorer.gui.terms.in_window_terms`; a
+    :class:`SpecialTokenError` names the window's own choices, "Special tokens" and
+    "Plain text + warning"); any other exception is a bug or a library failure and is
+    shown with its type.
     """
+    if isinstance(exc, SpecialTokenError):  # the ways out as the window names them
+        labels = dict((policy, label) for label, policy in POLICY_CHOICES)
+        return exc.worded(f"Special tokens: '{labels['special']}'", f"'{labels['plain']}'")
     if isinstance(exc, TokexplorerError):
         return in_window_terms(str(exc))
     return f"{type(exc).__name__}: {exc}"
+
+
+def column_message(exc: BaseException) -> str:
+    """:func:`user_message` as one line: what a Compare column shows for its tokenizer's failure."""
+    return (user_message(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def file_message(path: str, exc: BaseException) -> str:
+    """:func:`user_message` of an error about the file ``path`` (or a SPEC naming one,
+    ``sp:/m/a.model``), named once: ``"a.model: …"`` unless the message names it already
+    (``"a.model is not a SentencePiece model …"``, ``"a.tiktoken line 39: …"``).
+
+    >>> from tokexplorer.core.errors import ModelFormatError
+    >>> file_message("/m/a.model", ModelFormatError("a.model is not a SentencePiece model"))
+    'a.model is not a SentencePiece model'
+    >>> file_message("sp:/m/a.model", ModelFormatError("truncated"))
+    'a.model: truncated'
+    """
+    import os
+
+    message = user_message(exc)
+    name = os.path.basename(path.rstrip("/\\")) or path
+    if name and ":" in name and not os.path.exists(path):  # a SPEC: the part after its prefix
+        name = os.path.basename(name.partition(":")[2]) or name
+    return message if name in message else f"{name}: {message}"
 
 
 def guarded(owner: QObject, callback: Callable[..., Any]) -> Callable[..., None]:

@@ -110,8 +110,7 @@ def test_policy_reaches_the_tokenizer(cl100k):
     assert [t.special for t in res.tokenization.tokens] == [False, False, True]
     failed = tokenize_column(cl100k, "a <|endoftext|>", policy="raise")
     assert failed == ColumnResult(
-        "text contains the special token '<|endoftext|>'; choose 'special' to encode it as "
-        "its special id or 'plain' to encode it as ordinary text",
+        "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary text instead",
         None,
         15,
     )

@@ -8,12 +8,14 @@ import tiktoken
 from fixtures.cat_hat import CAT_HAT_TEXT
 from tokexplorer.core.analysis import (
     MergeIndex,
+    NoFire,
     fire_index,
     is_partial_utf8,
     load_bpe_spec,
     merge_diff,
     merges_json,
     token_script,
+    why_no_fire,
 )
 from tokexplorer.core.backends import bpe_from_tiktoken
 from tokexplorer.core.bpe import BPE, replay_encode, train_bpe
@@ -60,6 +62,24 @@ def test_fire_counts_and_where_it_fires(bpe):
     assert he.spans == ((1, 3), (12, 14))
     assert he.chunks == (("the", 1), (" the", 1))
     assert fi.where(23).count == 0
+
+
+def test_why_a_merge_fires_nowhere(bpe):
+    """The three reasons, each checked against tiktoken encoding with the same ranks:
+    the bytes are absent, they cross a chunk boundary, or a lower-ranked merge takes them."""
+    import tiktoken
+
+    enc = tiktoken.Encoding(name="cat", pat_str=bpe.pat_str, mergeable_ranks=bpe.mergeable_ranks, special_tokens={})
+    assert why_no_fire(fire_index(bpe, "the cat"), "the cat", b" hat") == NoFire(0, 0)
+    # " he": merge 1 (h + e) fires before merge 10 (space + h), which never forms
+    assert [enc.decode_single_token_bytes(t) for t in enc.encode(" he")] == [b" ", b"he"]
+    assert why_no_fire(fire_index(bpe, " he"), " he", b" h") == NoFire(1, 1, taker=1, chunk=" he")
+    digits, _ = train_bpe("345 345 345 12", vocab_size=259, pattern="cl100k")
+    assert [(m.rank, m.merged) for m in digits.merges] == [(0, b"34"), (1, b"345"), (2, b"12")]
+    # cl100k's digit groups of three: "1234" is "123" + "4", so "34" crosses the cut
+    assert digits.chunks("1234") == ["123", "4"]
+    assert why_no_fire(fire_index(digits, "1234"), "1234", b"34") == NoFire(1, 0)
+    assert fire_index(digits, "1234 345").where(0).count == 1
 
 
 def test_fire_counts_equal_merges_in_the_encoding(bpe):

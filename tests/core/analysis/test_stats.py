@@ -115,8 +115,7 @@ def test_special_policies(toks, policy, totals):
     errors = {r["tokenizer"]: r["error"] for r in st.rows() if r["group"] == "all"}
     if policy == "raise":
         assert errors["tiktoken cl100k_base"] == (
-            "text contains the special token '<|endoftext|>'; choose 'special' to encode it "
-            "as its special id or 'plain' to encode it as ordinary text"
+            "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary text instead"
         )
         assert errors["custom BPE"].startswith("text contains the special token '<|endoftext|>'")
         assert errors["SP120"] is None

@@ -251,6 +251,20 @@ def test_tekken_special_tokens_first_and_vocab_cut(files, tmp_path):
         load_tokenizer(str(_tekken(tmp_path, ranks, n_special=20, vocab_size=320, version="v11")))
 
 
+def test_a_folder_of_versioned_files_names_every_other_tokenizer(files, sp_models, tmp_path):
+    """No file of FOLDER_ORDER (mistral_common's data folder): the first tokenizer by
+    name is used, and the note names the other tokenizer files, not the other files."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    sp_models["SP120"].save(folder / "a_tokenizer.model.v2")
+    sp_models["SPID"].save(folder / "b_tokenizer.model.v3")
+    (folder / "c.json").write_bytes(files["tokenizer.json"].read_bytes())
+    (folder / "notes.md").write_text("# which file is which\n", encoding="utf-8")
+    tok = load_tokenizer(str(folder))
+    assert tok.family == "sentencepiece" and tok.vocab_size == 120
+    assert tok.load_notes == ("folder data: using a_tokenizer.model.v2 (also there: b_tokenizer.model.v3, c.json)",)
+
+
 def test_our_bpe_file_by_content(files, tmp_path):
     path = tmp_path / "model.txt"
     path.write_bytes(files["bpe"].read_bytes())

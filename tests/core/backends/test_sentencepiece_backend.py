@@ -333,16 +333,38 @@ def test_vocab_smaller_than_required_chars_before_training():
 
     c = check_sentencepiece_training(fixture_lines(), vocab_size=30)
     assert c.problems == (
-        "vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces",
+        "vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces; raise "
+        "vocab_size to at least 36, or lower character_coverage to 0.9953 (it keeps at most the 27 most "
+        "frequent characters; rarer ones become <unk>)",
     )
     with pytest.raises(VocabTooSmallError) as err:
         train_sentencepiece(fixture_lines(), vocab_size=291, byte_fallback=True, num_threads=1)
     assert err.value.min_vocab_size == 292
     assert str(err.value) == (
-        "vocab_size 291 < 292 needed (every kept character plus the meta pieces <unk>, <s>, "
-        "</s> needs a piece)"
+        "vocab_size 291 < 292 needed: 33 characters kept by character_coverage 1.0 + 259 meta pieces; raise "
+        "vocab_size to at least 292, or lower character_coverage to 0.9992 (it keeps at most the 32 most "
+        "frequent characters; rarer ones become byte pieces)"
     )
     assert train_sentencepiece(fixture_lines(), vocab_size=292, byte_fallback=True, num_threads=1).vocab_size == 292
+
+
+def test_the_coverage_offered_for_a_small_vocab_is_the_highest_sentencepiece_trains_with():
+    """The suggested character_coverage trains at the refused size (SentencePiece keeps
+    that many characters); one step higher keeps one character too many."""
+    from tokexplorer.core.backends import check_sentencepiece_training
+
+    c = check_sentencepiece_training(fixture_lines(), vocab_size=30)
+    assert (c.min_vocab_size, c.fitting_coverage) == (36, 0.9953)
+    sp = train_sentencepiece(fixture_lines(), vocab_size=30, character_coverage=0.9953, num_threads=1)
+    assert sp.vocab_size == 30
+    assert check_sentencepiece_training(fixture_lines(), vocab_size=30, character_coverage=0.9954).min_vocab_size == 31
+    # 0.98, the lowest coverage SentencePiece takes, still keeps more than 10 - 3 characters
+    low = check_sentencepiece_training(fixture_lines(), vocab_size=10)
+    assert low.fitting_coverage is None
+    assert low.problems[0].endswith(
+        "raise vocab_size to at least 36 (even character_coverage 0.98, SentencePiece's lowest, keeps more than "
+        "7 characters)"
+    )
 
 
 def test_coverage_out_of_range_message():

@@ -69,4 +69,4 @@ def test_other_files_of_a_folder_in_name_order(tmp_path, sp_protos):
     (tmp_path / "notes.txt").write_text("hello there\n")
     found = sniff_path(tmp_path)
     assert (found.format, found.path.name) == ("ranks", "a.tiktoken")
-    assert found.notes == (f"folder {tmp_path.name}: using a.tiktoken",)
+    assert found.notes == (f"folder {tmp_path.name}: using a.tiktoken (also there: b.model.v3)",)

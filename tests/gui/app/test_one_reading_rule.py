@@ -77,3 +77,45 @@ def test_encoding_still_forces_a_codec(capsys, folder, tmp_path):
     assert code == 0
     assert "read as gb18030" not in capsys.readouterr().err
     assert not _chinese_tokens(load_bpe(out))
+
+
+def test_sentencepiece_dialog_and_train_offer_the_same_limit(qtbot, capfd, tmp_path, window):
+    """The Compare tab's SentencePiece dialog and ``train --algorithm sp-bpe`` on one
+    folder (a cp1252 file, CRLF, an empty and a binary file among the texts): one
+    limit, SentencePiece's own, and the dialog says why beside its button."""
+    from fixtures.sp import fixture_lines
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+    from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu
+
+    d = tmp_path / "mixed"
+    d.mkdir()
+    lines = fixture_lines()
+    (d / "a.txt").write_text("\n".join(lines[:20]) + "\n", encoding="utf-8")
+    (d / "b.txt").write_bytes(("\r\n".join(lines[20:]) + "\r\n").encode("utf-8"))
+    (d / "latin.txt").write_bytes("café crème brûlée, déjà vu\n".encode("cp1252"))
+    (d / "empty.txt").write_bytes(b"")
+    (d / "blob.bin").write_bytes(bytes(range(256)) * 4)
+    code = cli_main(["train", "--algorithm", "sp-bpe", "--vocab-size", "5000", "-o", str(tmp_path / "m.model"),
+                     str(d)])  # fmt: skip
+    err = capfd.readouterr().err
+    assert code == 2
+    assert err.splitlines()[-1] == (
+        "tokexplorer: error: vocab_size 5000 is too large for this corpus; SentencePiece can make at most 275 "
+        "pieces; ask for 275 or fewer"
+    )
+    window.open_paths([str(d)])
+    def opened() -> bool:
+        return window.state.corpus is not None and any(f.name == "latin.txt" for f in window.state.corpus.files)
+
+    qtbot.waitUntil(opened, timeout=20_000)
+    assert len(window.state.corpus.texts_in_memory()) == 3
+    dlg: SPTrainDialog = window.findChildren(AddColumnMenu)[0].open_sp_train_dialog()
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    dlg.vocab_spin.setValue(5000)
+    worker = dlg.start_training()
+    qtbot.waitUntil(lambda: worker.done and not dlg.fix_button.isHidden(), timeout=30_000)
+    assert dlg.fix_button.text() == "Use vocab size 275"
+    assert dlg.problems_label.text().split("\n")[0] == (
+        "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 275 pieces"
+    )

@@ -62,6 +62,26 @@ def test_not_a_tokenizer_is_one_line(qtbot, window, tmp_path):
     assert blocker.args[0] == "model.bpe: looks like a UTF-8 text file, not a tokenizer (first line 'not a model')"
 
 
+def test_a_corrupt_model_is_named_once(qtbot, window, tmp_path):
+    """The message names the file once, whether it opens from the File menu or as a
+    Compare column's SPEC (it names the file itself: no prefix added)."""
+    from tokexplorer.gui.panes.compare_pane import ComparePane
+
+    path = tmp_path / "corrupt.model"
+    path.write_bytes(b"\x0a\x05\x0a\x01a\x15" + bytes(range(1, 40)))  # a piece field, then bytes
+    message = "corrupt.model is not a SentencePiece model (could not parse ModelProto)"
+    with qtbot.waitSignal(window.state.error, timeout=WAIT) as blocker:
+        window.open_model(str(path))
+    assert blocker.args[0] == message
+    pane = window.findChild(ComparePane)
+    with qtbot.waitSignal(window.state.error, timeout=WAIT) as blocker:
+        pane.add_menu.add_spec(f"sp:{path}")
+    assert blocker.args[0] == message
+    with qtbot.waitSignal(window.state.error, timeout=WAIT) as blocker:
+        pane.add_menu.add_spec(f"bpe:{path}")
+    assert blocker.args[0].startswith("corrupt.model") and blocker.args[0].count("corrupt.model") == 1
+
+
 def _drop(window, paths):
     mime = QMimeData()
     mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])

@@ -36,7 +36,7 @@ class ByteFake(Tokenizer):
     def _tokenize(self, cleaned, *, special, cancel):
         text = cleaned.text
         if special == "raise" and "<|endoftext|>" in text:
-            raise SpecialTokenError("text contains the special token '<|endoftext|>'")
+            raise SpecialTokenError("<|endoftext|>")
         data = text.encode("utf-8")
         return Tokenization(self.name, text, build_tokens(text, list(data), [bytes([b]) for b in data]))
 
@@ -165,11 +165,14 @@ def test_sample_text_followed_and_errors_one_line(qtbot, cl100k):
     with qtbot.waitSignal(pane.updated, timeout=10_000):
         state.set_sample_text("a <|endoftext|>")
     assert pane.text() == "a <|endoftext|>"
-    assert pane.track_error("fake-byte") == "text contains the special token '<|endoftext|>'"
+    assert pane.track_error("fake-byte") == (
+        "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary text instead"
+    )
     assert pane.track_error("tiktoken cl100k_base").startswith("text contains the special token '<|endoftext|>'")
     assert pane.cut_descriptions("tiktoken cl100k_base") == []
     assert pane.cuts_tree.topLevelItem(1).text(0) == (
-        "fake-byte: ⚠ text contains the special token '<|endoftext|>'"
+        "fake-byte: ⚠ text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary "
+        "text instead"
     )
 
 

@@ -48,7 +48,7 @@ class FakeTokenizer(Tokenizer):
         rest = text
         if EOT in text:
             if special == "raise":
-                raise SpecialTokenError(f"text contains the special token {EOT!r}")
+                raise SpecialTokenError(EOT)
             if special == "plain":
                 notes = (f"{EOT!r} encoded as plain text",)
         ids: list[int] = []
@@ -164,11 +164,14 @@ def test_e08_special_policies(qtbot, cl100k):
         assert not c.error_label.isHidden()
         assert "\n" not in c.error
         assert c.count_label.text() == "—"
+    # the ways out named as the window's own choices (the combo's labels), not the core's values
+    labels = [pane.policy_combo.itemText(i) for i in range(pane.policy_combo.count())]
+    assert labels == ["Plain text + warning", "Special tokens", "Raise error"]
     assert pane.columns[1].error == (
-        "text contains the special token '<|endoftext|>'; choose 'special' to encode "
-        "it as its special id or 'plain' to encode it as ordinary text"
+        "text contains the special token '<|endoftext|>'; choose Special tokens: 'Special tokens' to encode "
+        "it as its special id or 'Plain text + warning' to encode it as ordinary text"
     )
-    assert pane.columns[0].error == "text contains the special token '<|endoftext|>'"
+    assert pane.columns[0].error == pane.columns[1].error
 
 
 def test_hover_mirrors_byte_range(qtbot, cl100k):
@@ -322,7 +325,7 @@ def test_add_column_from_spec_and_bad_spec(qtbot, tmp_path):
     assert [c.tokenizer.family for c in pane.columns] == ["bpe", "bpe"]
     with qtbot.waitSignal(state.error, timeout=10_000) as blocker:
         pane.add_menu.add_spec(f"sp:{tmp_path / 'missing.model'}")
-    assert blocker.args[0] == f"sp:{tmp_path / 'missing.model'}: no such file: {tmp_path / 'missing.model'}"
+    assert blocker.args[0] == f"no such file: {tmp_path / 'missing.model'}"  # the file named once
 
 
 def test_tiktoken_menu_lists_unavailable_encodings_with_reason(qtbot, monkeypatch):
@@ -408,7 +411,9 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
         # an edit makes the last check stale at once: it says so until the new one is in
         assert dlg.problems_label.text() == "checking…"
     assert dlg.problems_label.text().startswith(
-        "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces"
+        "⚠ vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces; "
+        "raise vocab_size to at least 36, or lower character_coverage to 0.9953 (it keeps at most the 27 most "
+        "frequent characters; rarer ones become <unk>)\n"
     )
     with qtbot.waitSignal(dlg.checked, timeout=10_000):
         dlg.vocab_spin.setValue(5000)
@@ -416,7 +421,8 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     worker = dlg.start_training()
     qtbot.waitUntil(lambda: worker.done and not dlg.fix_button.isHidden(), timeout=30_000)
     assert dlg.problems_label.text() == (
-        "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 231 pieces"
+        "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 231 pieces\n"
+        "300 lines, 33 distinct characters; vocab needs at least 36; at most about 353"
     )
     assert dlg.fix_button.text() == "Use vocab size 231"
     dlg.fix_button.click()
@@ -424,6 +430,31 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     with qtbot.waitSignal(dlg.trained, timeout=30_000) as blocker:
         dlg.start_training()
     assert blocker.args[0].vocab_size == 231
+
+
+def test_sentencepiece_refusal_stays_when_train_is_clicked_before_the_check(qtbot):
+    """Train clicked within the check's delay after an edit: the check that ends after
+    SentencePiece's refusal shows the refusal (the reason beside "Use vocab size N"), not
+    only the corpus facts; an edit takes both away."""
+    from fixtures.sp import fixture_lines
+    from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
+
+    dlg = SPTrainDialog(["\n".join(fixture_lines())])
+    qtbot.addWidget(dlg)
+    qtbot.waitUntil(lambda: dlg.last_check is not None, timeout=10_000)
+    with qtbot.waitSignal(dlg.checked, timeout=30_000):
+        dlg.vocab_spin.setValue(300)  # the estimate (353) lets it through: only SentencePiece says no
+        worker = dlg.start_training()
+        qtbot.waitUntil(lambda: worker.done, timeout=30_000)
+    refusal = "⚠ vocab 300 is too large for this corpus; SentencePiece can make at most 231 pieces"
+    assert dlg.problems_label.text() == (
+        f"{refusal}\n300 lines, 33 distinct characters; vocab needs at least 36"
+    )
+    assert (dlg.fix_button.isHidden(), dlg.fix_button.text()) == (False, "Use vocab size 231")
+    with qtbot.waitSignal(dlg.checked, timeout=10_000):
+        dlg.vocab_spin.setValue(200)
+    assert dlg.fix_button.isHidden()
+    assert dlg.problems_label.text() == "300 lines, 33 distinct characters; vocab needs at least 36"
 
 
 def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):

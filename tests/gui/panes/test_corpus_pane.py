@@ -367,8 +367,14 @@ def test_sentencepiece_auto_fit_many_characters(qtbot, pane, state, tmp_path):
     path = tmp_path / "zh.txt"
     path.write_text("\n".join(chars[i:] + chars[:i] for i in range(40)) + "\n", encoding="utf-8")
     load(qtbot, pane, [path])
-    with qtbot.waitSignal(pane.training_failed, timeout=WAIT):
+    with qtbot.waitSignal(pane.training_failed, timeout=WAIT) as failed:
         pane.start_training(algorithm="sp-bpe", vocab_size=40)
+    message = (
+        "vocab_size 40 < 64 needed: 61 characters kept by character_coverage 1.0 + 3 meta pieces; raise vocab_size "
+        "to at least 64 (even character_coverage 0.98, SentencePiece's lowest, keeps more than 37 characters)"
+    )
+    assert failed.args[0] == message
+    assert pane.form.train_message.text() == f"training failed: {message}"
     with qtbot.waitSignal(pane.training_finished, timeout=WAIT) as blocker:
         pane.start_training(algorithm="sp-bpe", vocab_size=40, auto_fit=True)
     result = blocker.args[0]

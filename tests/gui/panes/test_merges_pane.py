@@ -277,7 +277,9 @@ def test_pane_counts_fires_and_shows_where_a_merge_fires(pane, qtbot):
     assert model.data(model.index(0, COL_FIRES)) == "2"
     assert pane.jump_to_rank(0)  # a + t
     assert pane.selected_rank() == 0
-    assert pane.fires_label.text().startswith("merge #0 «at» fires 2 times in the sample text, in 2 different chunks")
+    assert pane.fires_label.text() == (
+        "merge #0 «at» fires 2 times in the Compare text (what you typed or pasted), in 2 different chunks"
+    )
     assert [pane.fires_table.item(r, 0).text() for r in range(2)] == ["␣cat", "␣hat"]
     assert pane._fired[-1] == [(5, 7), (16, 18)]
     sels = pane.fires_text.extraSelections()
@@ -287,6 +289,25 @@ def test_pane_counts_fires_and_shows_where_a_merge_fires(pane, qtbot):
     assert pane._fired[-1] == [(19, 29)]
     sels = pane.fires_text.extraSelections()
     assert [(s.cursor.selectionStart(), s.cursor.selectionEnd()) for s in sels] == [(19, 23)]
+
+
+def test_a_merge_that_fires_nowhere_says_why_in_the_text_named(pane, qtbot):
+    """The caption names the Compare text by its source and gives the reason computed:
+    the bytes do not occur, or a lower-ranked merge takes part of them first."""
+    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
+        pane.state.set_sample_text("the cat, 你好", source="notes.txt (corpus file 2 of 3)")
+    assert pane.jump_to_rank(13)  # " hat"
+    assert pane.fires_label.text() == (
+        "merge #13 «␣hat» fires 0 times in the Compare text (notes.txt (corpus file 2 of 3)): "
+        "its bytes 20 68 61 74 do not occur in this text"
+    )
+    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
+        pane.state.set_sample_text("the cat, 你好 he he", source="")
+    assert pane.jump_to_rank(10)  # " h": "he" (merge 1) forms first
+    assert pane.fires_label.text() == (
+        "merge #10 «␣h» fires 0 times in the Compare text (what you typed or pasted): its bytes 20 68 occur "
+        "2 times, but a lower-ranked merge, #1 «he», takes part of them first (e.g. in the chunk «␣he»)"
+    )
 
 
 def test_pane_merge_tree_of_selected_merge(pane):

@@ -116,8 +116,16 @@ def test_policy_counts_agree_in_pane_statistics_and_export(qtbot, toks, tmp_path
         name = col.tokenizer.name
         assert col.total_tokens == expected[name] == totals[name]["tokens"] == exported[name]["tokens"]
         if expected[name] is None:
-            assert col.error == totals[name]["error"] == exported[name]["error"]
-            assert col.error.startswith("text contains the special token '<|endoftext|>'")
+            # the statistics and the export say it without naming controls; the column
+            # names the Compare tab's own choices
+            assert totals[name]["error"] == exported[name]["error"] == (
+                "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary "
+                "text instead"
+            )
+            assert col.error == (
+                "text contains the special token '<|endoftext|>'; choose Special tokens: 'Special tokens' to encode it "
+                "as its special id or 'Plain text + warning' to encode it as ordinary text"
+            )
         else:
             assert col.count_label.text().startswith(f"{expected[name]} tokens")
     if policy == "plain":

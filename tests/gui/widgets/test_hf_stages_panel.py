@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fixtures import hf
 from tokexplorer.core.backends import HuggingFaceTokenizer
+from tokexplorer.core.text import token_display
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.state import AppState
@@ -105,10 +106,52 @@ def test_byte_inspector_shows_the_pipeline_tab(qtbot):
     shown = pane.hf_view.toPlainText()
     assert "Hugging Face Unigram" in shown
     assert "1. normalizer (NFKC) changed the text:" in shown and "fine\u24231" in shown
-    assert "2. pre-tokens (Metaspace, 2): \u2581fine \u25811" in shown
-    assert "3. model tokens (Unigram, 3): \u2581fi ne \u25811" in shown
+    # Metaspace's ▁ is the space it stands for, shown as everywhere (␣); chips between │
+    assert "2. pre-tokens (Metaspace, 2): \u2423fine \u2502 \u24231" in shown
+    assert "3. model tokens (Unigram, 3): \u2423fi \u2502 ne \u2502 \u24231" in shown
     assert "[SEP]" not in shown and "</s> at position 3" in shown
     with qtbot.waitSignal(pane.updated, timeout=10_000):
         state.set_tokenizers([])
     assert pane.hf_view.toPlainText().startswith("No Hugging Face tokenizer is loaded.")
     assert NO_HF_HTML.startswith("<p>No Hugging Face tokenizer is loaded.")
+
+
+def test_byte_level_stages_show_text_not_the_byte_alphabet(qtbot):
+    """A byte-level BPE's pre-tokens and tokens are their text (``␣你好``), never GPT-2's
+    visible-byte spelling (``Ġä½łå¥½``); each pre-token is the text over its span."""
+    text = "café 你好 ok"
+    tok = HuggingFaceTokenizer(hf.byte_level_bpe())
+    lib_pre = [s for s, _ in tok.tokenizer.pre_tokenizer.pre_tokenize_str(text)]
+    assert lib_pre == ["cafÃ©", "Ġä½łå¥½", "Ġok"]  # the library's own spelling
+    state = AppState()
+    state.set_tokenizers([tok])
+    pane = BytesPane(state)
+    qtbot.addWidget(pane)
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.show()
+    with qtbot.waitSignal(pane.updated, timeout=10_000):
+        pane.set_text(text)
+    shown = pane.hf_view.toPlainText()
+    assert "2. pre-tokens (ByteLevel, 3): café \u2502 \u2423你好 \u2502 \u2423ok" in shown
+    assert "Ã" not in shown and "Ġ" not in shown
+    st = pane.report.tracks[0].stages
+    assert [p.bytes for p in st.pre_tokens] == [text[p.char_start : p.char_end].encode() for p in st.pre_tokens]
+    model = " \u2502 ".join(token_display(t.bytes, visible_spaces=True) for t in st.model_tokens)
+    assert f"3. model tokens (BPE, {len(st.model_tokens)}): {model}" in shown
+    assert b"".join(t.bytes for t in st.model_tokens) == text.encode()
+
+
+def test_a_column_that_loses_text_says_so(qtbot):
+    """An empty-vocab tokenizer.json gives no token: the column's notes say how many
+    characters were lost (the text is "HÉLLO Wörld": 10 characters besides the space)."""
+    from tokenizers import Tokenizer, models
+
+    tok = HuggingFaceTokenizer(Tokenizer(models.BPE(vocab={}, merges=[])))
+    _state, pane = _compare(qtbot, [tok])
+    col = pane.columns[0]
+    assert col.tokenization.tokens == ()
+    assert any(
+        n.startswith("10 characters of the text are in no token (the model has none for them; they are lost): 'H', 'É'")
+        for n in col.tokenization.notes
+    )
+    assert "10 characters of the text are in no token" in col.notes_label.full_text()

@@ -63,7 +63,7 @@ def _count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter, default_pat
     )
     files, problems = drive(reading, printer)
     if not any(f.counted for f in files):
-        say_counted(files, problems, verb="count")  # nothing to count: says why and raises
+        say_counted(files, problems, verb="count", paths=ns.files)  # nothing to count: says why and raises
     steps = count_checked(
         files, address=ns.dask, pattern=ns.pattern or default_pattern, special_tokens=ns.special or (),
         encoding=ns.encoding, allow_damaged=ns.allow_damaged, damaged_hint=hint,

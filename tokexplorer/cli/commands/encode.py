@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
-from tokexplorer.cli.output import PROG, note, print_json, print_notes, table
+from tokexplorer.cli.output import PROG, note, print_json, print_named_notes, print_notes, table
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import grapheme_parts
 from tokexplorer.core.types import Tokenization
@@ -116,26 +116,27 @@ def cmd_decode(ns: argparse.Namespace) -> int:
 
 
 def cmd_compare(ns: argparse.Namespace) -> int:
-    """``tokexplorer compare``: one row (or JSON object) per tokenizer."""
-    tokenizers = list(zip(ns.tokenizer, load_all(ns.tokenizer, ns.pattern)))
-    set_add_special_tokens([t for _s, t in tokenizers], ns.add_special_tokens)
+    """``tokexplorer compare``: one row (or JSON object) per tokenizer, named by its
+    distinct name; each distinct note once, after the names of the tokenizers that gave it."""
+    tokenizers = load_all(ns.tokenizer, ns.pattern)
+    set_add_special_tokens(tokenizers, ns.add_special_tokens)
     text = input_text(ns)
     if ns.json:
-        results = [tok.tokenize(text, special=ns.special) for _spec, tok in tokenizers]
-        for r in results:
-            print_notes(r)
+        results = [tok.tokenize(text, special=ns.special) for tok in tokenizers]
+        print_named_notes([(tok.name, r.notes) for tok, r in zip(tokenizers, results)])
         print_json([tokenization_json(r) for r in results])
         return 0
     from tokexplorer.core.analysis import count_tokens_noted
     from tokexplorer.core.text import clean_text
 
     n_chars = len(clean_text(text).text)
-    rows = [["tokenizer", "tokens", "chars/token", "name"]]
-    for spec, tok in tokenizers:
+    rows = [["tokenizer", "tokens", "chars/token"]]  # each row named once, by its distinct name
+    named_notes = []
+    for tok in tokenizers:
         n, notes = count_tokens_noted(tok, text, special=ns.special)
-        for line in notes + tok.counting_notes:
-            note(line)
+        named_notes.append((tok.name, notes + tok.counting_notes))
         cpt = f"{n_chars / n:.2f}" if n else "—"  # as stats shows a missing value
-        rows.append([spec, str(n), cpt, tok.name])
-    sys.stdout.write(table(rows, right=[False, True, True, False]))
+        rows.append([tok.name, str(n), cpt])
+    print_named_notes(named_notes)
+    sys.stdout.write(table(rows, right=[False, True, True]))
     return 0

@@ -33,7 +33,7 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
             texts.append(checked_file(read_text_file(path, encoding=ns.encoding)).text)
         except CorpusError as exc:
             problems.append(str(exc))
-    skipped_or_fail(problems, bool(texts), "no files to measure")
+    skipped_or_fail(problems, bool(texts), "no files to measure", paths=list(ns.files))
     report = drive(granularity_iter(texts, tokenizers, train_fraction=ns.train_fraction, special=ns.special),
                    ProgressPrinter(sys.stderr))  # fmt: skip
     for name, error in report.errors:

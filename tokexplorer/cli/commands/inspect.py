@@ -81,8 +81,10 @@ def stages_text(st: PipelineStages) -> str:
     def names(types: tuple[str, ...]) -> str:
         return "+".join(t for t in types if t != "Sequence") or "none"
 
-    pre = " | ".join(p.text for p in st.pre_tokens)
-    model = " | ".join(t.piece or "" for t in st.model_tokens)
+    from tokexplorer.core.backends import STAGE_SEPARATOR, stage_piece, stage_token
+
+    pre = STAGE_SEPARATOR.join(stage_piece(p.bytes) for p in st.pre_tokens)  # their text, spaces as ␣
+    model = STAGE_SEPARATOR.join(stage_token(t) for t in st.model_tokens)
     added = ", ".join(f"{t.piece} at {i}" for i, t in st.post_processor_tokens) or "nothing"
     switch = "on" if st.add_special_tokens else "off"
     return (

@@ -40,7 +40,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
             continue
         files.append((path.name, f.text))
         named_texts.append((str(path), f.text))  # notes name a file by its path as given
-    skipped_or_fail(problems, bool(files), "no files to compute statistics on")
+    skipped_or_fail(problems, bool(files), "no files to compute statistics on", paths=list(ns.files))
     special_spellings(tokenizers, named_texts, ns.special)
     st = compute_stats(tokenizers, files, special=ns.special)
     for t in st.tokenizers:

@@ -237,7 +237,7 @@ def _training_texts(
         if f.lossy:
             note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
     texts = [f.text for f in files]
-    skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text")
+    skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text", paths=paths)
     return texts
 
 

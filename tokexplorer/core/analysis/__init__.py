@@ -33,6 +33,8 @@ _EXPORTS: dict[str, str] = {
     "FireIndex": "firing",
     "FireSites": "firing",
     "fire_index": "firing",
+    "NoFire": "firing",
+    "why_no_fire": "firing",
     "char_parts": "inspector",
     "describe_tokens": "inspector",
     "inspect_bytes": "inspector",

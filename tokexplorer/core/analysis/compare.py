@@ -132,6 +132,7 @@ def tokenize_column(
     part: int = 0,
     cancel: Callable[[], bool] = _never,
     pause: Callable[[], None] | None = None,
+    describe: Callable[[BaseException], str] = error_line,
 ) -> ColumnResult:
     """Tokenize part ``part`` of ``text`` for display and count the whole text.
 
@@ -147,6 +148,8 @@ def tokenize_column(
         cancel: polled while tokenizing and between the blocks of the count.
         pause: called before each poll of ``cancel`` while counting a text of
             several parts (a worker yields to the GUI thread there).
+        describe: the one line a failure becomes (the window names its own
+            controls in a refused special token's message).
 
     Raises:
         Cancelled: ``cancel()`` turned True.
@@ -176,7 +179,7 @@ def tokenize_column(
     except (KeyboardInterrupt, SystemExit):
         raise
     except BaseException as exc:  # noqa: BLE001 - shown in the column
-        return ColumnResult(error_line(exc), None, len(text), part, len(parts), a)
+        return ColumnResult(describe(exc), None, len(text), part, len(parts), a)
     return ColumnResult(tz, total, len(text), part, len(parts), a)
 
 

@@ -6,7 +6,9 @@ for one merge (:meth:`FireIndex.where`), the byte spans where it fires and the
 chunks it occurs in (:class:`FireSites`). The merges pane colours its table
 and its sample text with these.
 
-Offsets are UTF-8 byte offsets (half-open) into the text.
+Offsets are UTF-8 byte offsets (half-open) into the text. :func:`why_no_fire`
+says why a merge that fires nowhere does not: its bytes do not occur, occur only
+across chunk boundaries, or a lower-ranked merge takes part of them first.
 
 >>> from tokexplorer.core.bpe import train_bpe
 >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
@@ -24,7 +26,7 @@ from tokexplorer.core.backends import CancelCheck
 from tokexplorer.core.bpe import BPE, merge_sites
 from tokexplorer.core.errors import Cancelled
 
-__all__ = ["FireIndex", "FireSites", "fire_index"]
+__all__ = ["FireIndex", "FireSites", "NoFire", "fire_index", "why_no_fire"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,3 +150,84 @@ def fire_index(
         starts.append((ci, off))
         off += len(data)
     return FireIndex(counts, chunks, starts, sites, unmatched)
+
+
+@dataclass(frozen=True, slots=True)
+class NoFire:
+    """Why a merge fires nowhere in a text (:func:`why_no_fire`).
+
+    Attributes:
+        in_text: how often the merged token's bytes occur in the text (overlapping
+            occurrences counted), 0: they do not occur.
+        in_chunks: how many of those lie inside one chunk (the others cross a
+            boundary the split pattern cuts at, where no merge can join them).
+        taker: when some lie inside a chunk, the rank of the lowest-ranked merge
+            that fires over part of their bytes and bytes beside them (it takes
+            them first), or None when none does.
+        chunk: a chunk in which ``taker`` does so ("" when ``taker`` is None).
+    """
+
+    in_text: int
+    in_chunks: int
+    taker: int | None = None
+    chunk: str = ""
+
+
+def _occurrences(data: bytes, token: bytes) -> list[int]:
+    """Start offsets of every (overlapping) occurrence of ``token`` in ``data``."""
+    out: list[int] = []
+    i = data.find(token)
+    while i >= 0:
+        out.append(i)
+        i = data.find(token, i + 1)
+    return out
+
+
+def why_no_fire(fires: FireIndex, text: str, token: bytes) -> NoFire:
+    """Why the merge making ``token`` fires nowhere in ``text`` (``fires`` being
+    ``fire_index(bpe, text)``).
+
+    Args:
+        fires: the firing index of ``text``.
+        text: the text it was computed on.
+        token: the merged token's bytes.
+
+    Returns:
+        a :class:`NoFire`: how often the bytes occur in the text and inside chunks,
+        and the lowest-ranked merge that joins part of them with a neighbour.
+
+    >>> from tokexplorer.core.bpe import train_bpe
+    >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="gpt2")
+    >>> [(m.rank, m.merged) for m in bpe.merges]
+    [(0, b'ab'), (1, b'abab')]
+    >>> why_no_fire(fire_index(bpe, "xyz"), "xyz", b"abab")
+    NoFire(in_text=0, in_chunks=0, taker=None, chunk='')
+    >>> why_no_fire(fire_index(bpe, "ab ab"), "ab ab", b"ab ab")  # chunks 'ab', ' ab'
+    NoFire(in_text=1, in_chunks=0, taker=None, chunk='')
+    >>> why_no_fire(fire_index(bpe, "aabab"), "aabab", b"aab")  # merge 1 'abab' takes its 'ab'
+    NoFire(in_text=1, in_chunks=1, taker=1, chunk='aabab')
+    """
+    in_text = len(_occurrences(text.encode("utf-8"), token))
+    in_chunks, taker, where = 0, None, -1
+    if not in_text:
+        return NoFire(0, 0)
+    n = len(token)
+    uses = [0] * len(fires.chunks)
+    for ci, _off in fires.chunk_starts:
+        uses[ci] += 1
+    try:  # whole characters: a chunk without them as text is skipped without encoding it
+        as_text: str | None = token.decode("utf-8")
+    except UnicodeDecodeError:
+        as_text = None
+    for ci, chunk in enumerate(fires.chunks):
+        if as_text is not None and as_text not in chunk:
+            continue
+        starts = _occurrences(chunk.encode("utf-8"), token)
+        if not starts:
+            continue
+        in_chunks += len(starts) * uses[ci]
+        for r, s, e in fires.sites[ci]:
+            crosses = any(s < p + n and e > p and not (p <= s and e <= p + n) for p in starts)
+            if crosses and (taker is None or r < taker):
+                taker, where = r, ci
+    return NoFire(in_text, in_chunks, taker, fires.chunks[where] if taker is not None else "")

@@ -319,10 +319,7 @@ class TiktokenTokenizer(Tokenizer):
             notes.extend(_overlap_notes(text, self._parts.special_tokens, ids))
         else:
             if found and special == "raise":
-                raise SpecialTokenError(
-                    f"text contains the special token {found[0]!r}; choose 'special' to encode "
-                    "it as its special id or 'plain' to encode it as ordinary text"
-                )
+                raise SpecialTokenError(found[0])
             ids = library_call("tiktoken", "encoding the text", lambda: enc.encode_ordinary(text))
             notes.extend(f"{s!r} encoded as plain text" for s in found)
         notes.extend(unknown_special_notes(text, enc.special_tokens_set, special))
@@ -382,10 +379,7 @@ class TiktokenTokenizer(Tokenizer):
         t = cleaned.text
         found = self._specials_in(t)
         if found and special == "raise":
-            raise SpecialTokenError(
-                f"text contains the special token {found[0]!r}; choose 'special' to encode "
-                "it as its special id or 'plain' to encode it as ordinary text"
-            )
+            raise SpecialTokenError(found[0])
         notes = list(cleaned.notes)
         if special != "special":
             notes.extend(f"{s!r} encoded as plain text" for s in found)

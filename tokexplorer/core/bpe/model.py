@@ -325,10 +325,7 @@ class BPE:
         if disallowed:
             m = special_regex(disallowed).search(text)
             if m:
-                raise SpecialTokenError(
-                    f"text contains the special token {m.group()!r}; choose 'special' to encode "
-                    "it as its special id or 'plain' to encode it as ordinary text"
-                )
+                raise SpecialTokenError(m.group())
         out: list[int] = []
         if not allowed:
             self._encode_ordinary_into(text, out, cancel)

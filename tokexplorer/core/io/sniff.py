@@ -27,12 +27,16 @@ The formats (:data:`FORMATS`):
 ('bpe', 'first line tokexplorer-bpe 1')
 >>> sniff_bytes(b"IQ== 0\\nIg== 1\\n")
 ('ranks', "lines of 'base64-token rank' (2 read)")
+>>> sniff_bytes(b"IQ== 0\\nIg== 1\\nIw== 2garbage\\n")[1]
+"a rank file ('base64-token rank' lines) with a line that is not one: line 3, 'Iw== 2garbage'; fix or remove that line"
 >>> sniff_bytes(b'{"version": "1.0", "model": {"type": "BPE"}}')
 ('tokenizer.json', "JSON with a 'model' object (type BPE)")
 >>> sniff_bytes(b"hello world\\n")
 (None, "looks like a UTF-8 text file, not a tokenizer (first line 'hello world')")
 >>> sniff_bytes(bytes(range(256)) * 48)
 (None, 'binary, 12.0 KiB, not a tokenizer format')
+>>> sniff_bytes("déjà vu\\n".encode("latin-1"))
+(None, "looks like a text file in Latin-1 (guessed; not UTF-8), not a tokenizer (first line 'déjà vu')")
 """
 
 from __future__ import annotations
@@ -96,6 +100,12 @@ class Sniffed:
     reason: str
     merges: Path | None = None
     notes: tuple[str, ...] = ()
+
+
+def _rank_line(line: bytes) -> bool:
+    """True for a ``base64(token) rank`` line (an empty token, ``= 50256``, included)."""
+    m = _RANK_LINE.match(line)
+    return m is not None and (len(m.group(1)) % 4 == 0 or m.group(1).strip(b"=") == b"")
 
 
 def _sentencepiece_reason(data: bytes) -> str | None:
@@ -237,10 +247,18 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
     lines = data.splitlines()
     if not complete and len(lines) > 1:
         lines = lines[:-1]
-    sample = [ln for ln in lines[: _RANK_SAMPLE + 1] if ln][:_RANK_SAMPLE]
-    matches = [_RANK_LINE.match(ln) for ln in sample]
-    if sample and all(m is not None and (len(m.group(1)) % 4 == 0 or m.group(1).strip(b"=") == b"") for m in matches):
+    sample = [(n, ln) for n, ln in enumerate(lines[: _RANK_SAMPLE + 1], 1) if ln][:_RANK_SAMPLE]
+    bad = [(n, ln) for n, ln in sample if not _rank_line(ln)]
+    if sample and not bad:
         return "ranks", f"lines of 'base64-token rank' ({len(sample)} read)"
+    if len(sample) >= 2 and _rank_line(sample[0][1]) and len(bad) * 2 < len(sample):
+        n, ln = bad[0]
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        got = ln[:40].decode("utf-8", "replace")
+        return None, (
+            f"a rank file ('base64-token rank' lines) with a line that is not one: line {n:,}, {got!r}{more}; "
+            "fix or remove that line"
+        )
     if data.lstrip()[:1] == b"{" or data.lstrip()[:1] == b"[" and _parses(data):
         if not complete:
             return None, "JSON, not read whole"
@@ -252,9 +270,28 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         if complete or exc.start < len(data) - 4:
-            return None, binary
+            return None, _other_text_reason(data) or binary
         text = data[: exc.start].decode("utf-8")
     return _text_reason(text, complete)
+
+
+def _other_text_reason(data: bytes) -> str | None:
+    """What bytes that are not UTF-8 (and hold no NUL) are when they read as text in
+    another encoding, by the corpus's reading rule (few control bytes, the guessed
+    codec); None when they look binary."""
+    from tokexplorer.core.errors import CorpusError
+    from tokexplorer.core.io.encodings import check_binary, guess_encoding
+
+    try:
+        check_binary("", data)
+    except CorpusError:
+        return None
+    codec = guess_encoding(data)
+    if codec in ("cp1252", "latin-1", "iso8859-1") and not any(0x80 <= b < 0xA0 for b in data):
+        codec = "Latin-1"  # cp1252 and Latin-1 read these bytes alike
+    text = data.decode(codec, "replace")
+    first = next((ln for ln in text.splitlines() if ln), "")[:40]
+    return f"looks like a text file in {codec} (guessed; not UTF-8), not a tokenizer (first line {first!r})"
 
 
 def _read_for_sniff(path: Path) -> tuple[bytes, bool]:
@@ -316,7 +353,9 @@ def _sniff_one(path: Path) -> Sniffed:
 
 
 def _sniff_folder(folder: Path) -> Sniffed:
-    """The tokenizer of a model folder: :data:`FOLDER_ORDER`, then the other files by name."""
+    """The tokenizer of a model folder: :data:`FOLDER_ORDER`, then the other files by name;
+    its note names the other tokenizer files found there (``"folder data: using a.model.v2
+    (also there: b.model.v3, tekken.json)"``)."""
     try:
         entries = sorted(p for p in folder.iterdir() if p.is_file())
     except OSError as exc:
@@ -330,9 +369,7 @@ def _sniff_folder(folder: Path) -> Sniffed:
         except InputError:
             continue
         if not any(s.path == f.path or s.path == f.merges for f in found):
-            found.append(s)
-        if p in others and found:
-            break  # the first other file that is a tokenizer ends the search
+            found.append(s)  # every tokenizer there: the note names the ones not used
     if not found:
         raise InputError(f"folder {folder.name} holds no tokenizer file (looked for {', '.join(FOLDER_ORDER)})")
     chosen = found[0]

@@ -263,9 +263,7 @@ class WordPiece:
         pos = 0
         for m in self._special_re.finditer(text):
             if special == "raise":
-                raise SpecialTokenError(
-                    f"the text spells the special token {m.group()!r}; allow special tokens or encode it as text"
-                )
+                raise SpecialTokenError(m.group())
             self._word_tokens(text[pos : m.start()], pos, out)
             out.append(WordPieceToken(self.special_tokens[m.group()], m.start(), m.end()))
             pos = m.end()

@@ -95,6 +95,8 @@ class SPTrainDialog(QDialog):
         self._check_job = LatestRequest(self)
         self._train_worker: Worker | None = None
         self._limit = 0
+        self._refusal = ""  # why the last training was refused, shown until an option changes
+        self._checking = True  # an edit's check is not in yet
 
         self.problems_label = QLabel("checking…")
         self.problems_label.setWordWrap(True)
@@ -128,7 +130,11 @@ class SPTrainDialog(QDialog):
         self.run_check()
 
     def _on_edited(self, *_args: object) -> None:
-        """An option changed: the last check no longer applies; say so at once, check soon."""
+        """An option changed: the last check and the last refusal (with its fix) no
+        longer apply; say so at once, check soon."""
+        self._refusal = ""
+        self._checking = True
+        self.fix_button.hide()
         self.problems_label.setText("checking…")
         self.problems_label.setStyleSheet("QLabel { color: palette(mid); }")
         self._debounce.start()
@@ -186,16 +192,27 @@ class SPTrainDialog(QDialog):
 
     def _on_check(self, check: SPTrainingCheck | str) -> None:
         self.last_check = check
-        if isinstance(check, str):
-            self._say([check], bad=True)
-        else:
-            est = f"; at most about {check.max_vocab_estimate:,}" if check.max_vocab_estimate is not None else ""
-            info = (
-                f"{check.n_lines:,} lines, {check.n_chars:,} distinct characters; "
-                f"vocab needs at least {check.min_vocab_size:,}{est}"
-            )
-            self._say(list(check.problems) or [info], bad=bool(check.problems), info=info)
+        self._checking = False
+        self._show_findings()
         self.checked.emit(check)
+
+    def _show_findings(self) -> None:
+        """The refusal of the last training when there is one (SentencePiece's own
+        answer), else the check's problems, with the corpus facts under them."""
+        check = self.last_check
+        if isinstance(check, str):
+            self._say([self._refusal or check], bad=True)
+            return
+        if check is None or self._checking:
+            self._say([self._refusal], bad=True)
+            return
+        est = f"; at most about {check.max_vocab_estimate:,}" if check.max_vocab_estimate is not None else ""
+        info = (
+            f"{check.n_lines:,} lines, {check.n_chars:,} distinct characters; "
+            f"vocab needs at least {check.min_vocab_size:,}{est}"
+        )
+        problems = [self._refusal] if self._refusal else list(check.problems)
+        self._say(problems or [info], bad=bool(problems), info=info)
 
     def _say(self, lines: list[str], *, bad: bool, info: str = "") -> None:
         text = "\n".join(("⚠ " if bad else "") + m for m in lines)
@@ -233,10 +250,13 @@ class SPTrainDialog(QDialog):
         super().reject()
 
     def _on_train_error(self, exc: BaseException) -> None:
+        """Show why training was refused; it stays beside a check that ends later
+        (Train clicked before the check of the last edit was in) until an option changes."""
         if isinstance(exc, VocabTooLargeError):
-            self._say([too_large_note(exc.requested, exc.max_vocab_size, sample=self.sample_note)], bad=True)
+            self._refusal = too_large_note(exc.requested, exc.max_vocab_size, sample=self.sample_note)
         else:
-            self._say([user_message(exc)], bad=True)
+            self._refusal = user_message(exc)
+        self._show_findings()
         if isinstance(exc, VocabTooLargeError):
             self._limit = exc.max_vocab_size
             if self._limit:

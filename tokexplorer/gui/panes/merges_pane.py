@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import FireIndex, MergeIndex, fire_index
 from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.text import to_gpt2_visible, token_display
+from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
@@ -95,7 +95,7 @@ class MergesPane(QWidget):
         self._titled: BPE | None = None  # the model whose merges and title are shown
         self._index: MergeIndex | None = None
         self._fires: FireIndex | None = None
-        self._fires_text = ""
+        self._fires_text = self._fires_source = ""  # the Compare text counted in, and what it is
         self._selected_rank: int | None = None
         self._live_merges: list[MergeRecord] | None = None
         self._source: Tokenizer | None = None  # the Compare column whose model is shown instead of state.bpe
@@ -307,7 +307,7 @@ class MergesPane(QWidget):
         return self.show_token_tree(tid)
 
     def fire_sites_text(self) -> str:
-        """The sample text the firing counts were computed on."""
+        """The Compare text the firing counts were computed on."""
         return self._fires_text
 
     # -- internals ---------------------------------------------------------------
@@ -412,9 +412,9 @@ class MergesPane(QWidget):
         self.fire_job.start(work, on_result=self._on_fires, on_error=self._on_worker_error)
 
     def _on_fires(self, result: tuple[str, MergeIndex, FireIndex, str]) -> None:
-        self._fires_text, self._index, self._fires, source = result
+        self._fires_text, self._index, self._fires, self._fires_source = result
         self.model.set_fire_counts(self._fires.counts)
-        self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=source))
+        self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self._fires_source))
         self.view.fit_columns()
         if self._selected_rank is not None:
             self._show_fires(self._selected_rank)
@@ -422,7 +422,8 @@ class MergesPane(QWidget):
     def _name_fires_text(self) -> None:
         """The Compare text was named anew (same text): the Fires header's tooltip says so."""
         if self._fires is not None and self._fires_text == self.state.sample_text:
-            self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self.state.sample_label()))
+            self._fires_source = self.state.sample_label()
+            self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self._fires_source))
 
     def _on_worker_error(self, exc: BaseException) -> None:
         self.state.status.emit(f"merge table: {user_message(exc)}")
@@ -489,10 +490,9 @@ class MergesPane(QWidget):
         if self._fires is None:
             self.fire_sites.show_counting()
             return
-        m = self.model.merges[rank] if rank < len(self.model.merges) else None
-        glyphs = theme.control_pictures()
-        name = token_display(m.merged, visible_spaces=True, control_pictures=glyphs) if m is not None else str(rank)
-        spans = self.fire_sites.show_sites(self._fires, rank, name=name, text=self._fires_text)
+        spans = self.fire_sites.show_sites(
+            self._fires, rank, merges=self.model.merges, text=self._fires_text, source=self._fires_source
+        )
         # the Compare columns mark these spans in the columns of state.bpe: none for another model
         self.state.merge_fires.emit(spans if self._bpe is self.state.bpe else [])
 

@@ -22,7 +22,7 @@ from tokexplorer.core.backends import Tokenizer
 from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.dialogs.sp_train import SPTrainDialog
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.workers import Worker, guarded, user_message
+from tokexplorer.gui.workers import Worker, file_message, guarded, user_message
 
 
 class AddColumnMenu(QMenu):
@@ -144,7 +144,7 @@ class AddColumnMenu(QMenu):
         from tokexplorer.core.backends import PatternNeededError
 
         if retry is None or not isinstance(exc, PatternNeededError):
-            self.state.error.emit(f"{what}: {user_message(exc)}")
+            self.state.error.emit(file_message(what, exc))
             return
         from tokexplorer.gui.dialogs.pattern import PatternDialog
 

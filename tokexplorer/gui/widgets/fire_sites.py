@@ -1,9 +1,11 @@
-"""Where a merge fires: the sample text with the merge's places highlighted, and its chunks.
+"""Where a merge fires: the Compare text with the merge's places highlighted, and its chunks.
 
 :class:`FireSitesView` is the merge table's "Where it fires" tab. It shows one
 merge of a :class:`~tokexplorer.core.analysis.merges.FireIndex`: a caption with
-how often the merge fires, the sample text with every place it applies
-highlighted, and a table of the chunks it occurs in with counts.
+how often the merge fires in the Compare text (named by its source) or why it
+fires nowhere there (:func:`~tokexplorer.core.analysis.firing.why_no_fire`), the
+text with every place it applies highlighted, and a table of the chunks it
+occurs in with counts.
 """
 
 from __future__ import annotations
@@ -25,15 +27,16 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import FireIndex
+from tokexplorer.core.analysis import FireIndex, NoFire, why_no_fire
 from tokexplorer.core.text import token_display
+from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
 
 #: Most highlighted spans and listed chunks.
 MAX_FIRE_SPANS = 5000
 MAX_FIRE_CHUNKS = 500
 
-_SELECT_A_MERGE = "Select a merge to see where it fires in the sample text (Compare tab)."
+_SELECT_A_MERGE = "Select a merge to see where it fires in the Compare text."
 
 
 def byte_to_utf16(text: str) -> list[int]:
@@ -51,6 +54,29 @@ def byte_to_utf16(text: str) -> list[int]:
         pos += 2 if ord(ch) > 0xFFFF else 1
     out.append(pos)
     return out
+
+
+def _shown(data: bytes) -> str:
+    """Bytes as every token display writes them (visible spaces, control pictures)."""
+    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
+
+
+def _no_fire_reason(why: NoFire, rank: int, token: bytes, merges: Sequence[MergeRecord]) -> str:
+    """Why merge ``rank`` (making ``token``) fires nowhere, in words: its bytes do not
+    occur, occur only across chunk boundaries, or another merge takes part of them."""
+    hexed = token.hex(" ").upper()
+    if not why.in_text:
+        return f"its bytes {hexed} do not occur in this text"
+    times = "once" if why.in_text == 1 else f"{why.in_text:,} times"
+    if not why.in_chunks:
+        each = "" if why.in_text == 1 else " each time"
+        return f"its bytes {hexed} occur {times},{each} across a chunk boundary (the split pattern cuts them apart)"
+    inside = "" if why.in_chunks == why.in_text else f" ({why.in_chunks:,} inside chunks)"
+    if why.taker is None or why.taker >= len(merges):
+        return f"its bytes {hexed} occur {times}{inside}, but merging joins them from other parts"
+    taker, chunk = _shown(merges[why.taker].merged), _shown(why.chunk.encode("utf-8"))
+    who = f"a lower-ranked merge, #{why.taker} «{taker}»," if why.taker < rank else f"merge #{why.taker} «{taker}»"
+    return f"its bytes {hexed} occur {times}{inside}, but {who} takes part of them first (e.g. in the chunk «{chunk}»)"
 
 
 class FireSitesView(QWidget):
@@ -100,31 +126,34 @@ class FireSitesView(QWidget):
 
     def show_counting(self) -> None:
         """Say that the firing sites are being counted."""
-        self.label.setText("Counting where each merge fires in the sample text…")
+        self.label.setText("Counting where each merge fires in the Compare text…")
 
-    def show_sites(self, fires: FireIndex, rank: int, *, name: str, text: str) -> list[tuple[int, int]]:
-        """Show where the merge of ``rank`` fires.
+    def show_sites(
+        self, fires: FireIndex, rank: int, *, merges: Sequence[MergeRecord], text: str, source: str
+    ) -> list[tuple[int, int]]:
+        """Show where the merge of ``rank`` fires, or why it fires nowhere.
 
         Args:
             fires: the firing index of ``text``.
             rank: the merge's rank.
-            name: the merged token as shown in the caption.
-            text: the sample text ``fires`` was computed on.
+            merges: the model's merges (by rank), to name this merge and one that
+                takes its bytes first.
+            text: the Compare text ``fires`` was computed on.
+            source: what that text is (``AppState.sample_label()``: ``"emoji.txt
+                (corpus file 2 of 2)"``, ``"the built-in sample text"``).
 
         Returns:
             the merge's half-open byte spans in ``text`` (all of them, not only
             the :data:`MAX_FIRE_SPANS` highlighted).
         """
         sites = fires.where(rank)
-        self.label.setText(
-            f"merge #{rank} «{name}» fires {sites.count:,} times in the sample text, "
-            f"in {len(sites.chunks):,} different chunks"
-            + (
-                ""
-                if sites.count
-                else " (its token never forms here: a lower-ranked merge takes its bytes first, or they do not occur)"
-            )
-        )
+        token = merges[rank].merged if rank < len(merges) else b""
+        shown = _shown(token) if token else str(rank)
+        head = f"merge #{rank} «{shown}» fires {sites.count:,} times in the Compare text ({source})"
+        if sites.count:
+            self.label.setText(f"{head}, in {len(sites.chunks):,} different chunks")
+        else:
+            self.label.setText(f"{head}: {_no_fire_reason(why_no_fire(fires, text, token), rank, token, merges)}")
         if self._shown_text != text:
             self.text.setPlainText(text)
             self._shown_text = text
@@ -185,8 +214,7 @@ class FireSitesView(QWidget):
         self.table.setRowCount(0)
         self.table.setRowCount(len(rows))
         for r, (chunk, count) in enumerate(rows):
-            shown = token_display(chunk.encode("utf-8"), visible_spaces=True, control_pictures=theme.control_pictures())
-            item = QTableWidgetItem(shown)
+            item = QTableWidgetItem(_shown(chunk.encode("utf-8")))
             item.setToolTip(chunk.encode("utf-8").hex(" ").upper())
             self.table.setItem(r, 0, item)
             c = QTableWidgetItem(f"{count:,}")

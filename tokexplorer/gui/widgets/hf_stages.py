@@ -17,7 +17,14 @@ from PySide6.QtCore import Signal
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QTextBrowser, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import InspectReport
-from tokexplorer.core.backends import HuggingFaceTokenizer, PipelineStages, pipeline_stages
+from tokexplorer.core.backends import (
+    STAGE_SEPARATOR,
+    HuggingFaceTokenizer,
+    PipelineStages,
+    pipeline_stages,
+    stage_piece,
+    stage_token,
+)
 from tokexplorer.core.text import token_display
 from tokexplorer.core.types import SpecialPolicy
 from tokexplorer.gui import theme
@@ -45,9 +52,19 @@ def _piece(s: str) -> str:
     return html.escape(shown_piece(s))
 
 
-def _chips(texts: list[str], background: str) -> str:
-    shown = " ".join(f'<span style="background:{background}">{_piece(t)}</span>' for t in texts[:SHOWN])
-    return shown + (f" \u2026 and {len(texts) - SHOWN:,} more" if len(texts) > SHOWN else "")
+#: Between two chips of a stage: the separator no chip holds, muted.
+_SEPARATOR = f'<span style="color:palette(mid)">{html.escape(STAGE_SEPARATOR)}</span>'
+
+
+def _chips(chips: list[tuple[str, str, str]]) -> str:
+    """Each chip ``(text shown as is, CSS style, tooltip or "")`` between separators;
+    the first :data:`SHOWN`, the rest counted."""
+    spans = [
+        f'<span style="{style}"' + (f' title="{html.escape(tip)}"' if tip else "") + f">{html.escape(text)}</span>"
+        for text, style, tip in chips[:SHOWN]
+    ]
+    more = f" \u2026 and {len(chips) - SHOWN:,} more" if len(chips) > SHOWN else ""
+    return _SEPARATOR.join(spans) + more
 
 
 def _names(types: tuple[str, ...]) -> str:
@@ -61,14 +78,14 @@ def stages_html(st: PipelineStages) -> str:
     changed = st.normalized != st.text
     norm_bg = theme.NORMALIZER_CHANGED_TO_BG.name() if changed else "transparent"
     verdict = "changed the text" if changed else "leaves the text as it is"
-    pre = [
-        (f'<span style="{special}">{_vis(p.text)}</span>' if p.added else None, p.text, p.char_start, p.char_end)
+    glyphs = theme.control_pictures()
+    piece = f"background:{piece_bg}"
+    pre_html = _chips([
+        (stage_piece(p.bytes, control_pictures=glyphs), special if p.added else piece,
+         f"chars {p.char_start}\u2013{p.char_end}" + (": an added token, split out first" if p.added else ""))
         for p in st.pre_tokens
-    ]
-    pre_html = " ".join(
-        chip or f'<span style="background:{piece_bg}" title="chars {a}\u2013{b}">{_vis(text)}</span>'
-        for chip, text, a, b in pre[:SHOWN]
-    ) + (f" \u2026 and {len(pre) - SHOWN:,} more" if len(pre) > SHOWN else "")
+    ])  # fmt: skip
+    model_html = _chips([(stage_token(t, control_pictures=glyphs), piece, "") for t in st.model_tokens])
     added = ", ".join(f"<b>{_piece(t.piece or '')}</b> at position {i}" for i, t in st.post_processor_tokens)
     switch = "on" if st.add_special_tokens else "off: left out of the tokens"
     return (
@@ -76,7 +93,7 @@ def stages_html(st: PipelineStages) -> str:
         f'<span style="font-family:monospace;background:{norm_bg}">{_vis(st.normalized[:4000])}</span></p>'
         f"<p><b>2. pre-tokens</b> ({_names(st.pre_tokenizer)}, {len(st.pre_tokens):,}): {pre_html}</p>"
         f"<p><b>3. model tokens</b> ({html.escape(st.model)}, {len(st.model_tokens):,}): "
-        f"{_chips([t.piece or '' for t in st.model_tokens], piece_bg)}</p>"
+        f"{model_html}</p>"
         f"<p><b>4. post-processor</b> ({_names(st.post_processor)}; add special tokens {switch}): "
         f"{added or 'adds nothing'}</p>"
     )

@@ -7,7 +7,7 @@ import pytest
 from tokenizers import PreTokenizedString
 
 from fixtures import hf
-from tokexplorer.core.backends import HuggingFaceTokenizer, pipeline_stages
+from tokexplorer.core.backends import HuggingFaceTokenizer, pipeline_stages, stage_token
 from tokexplorer.core.errors import InputError, SpecialTokenError
 
 
@@ -57,6 +57,8 @@ def test_unigram_stages_after_nfkc():
         ("▁the", 5, 9, 9, 13, False),
     ]
     assert [t.piece for t in st.model_tokens] == ["▁fi", "ne", "▁1", "▁the"]
+    assert [p.bytes for p in st.pre_tokens] == [b" fine", b" 1", b" the"]  # Metaspace's ▁ is a space
+    assert [stage_token(t) for t in st.model_tokens] == ["␣fi", "ne", "␣1", "␣the"]
     assert [(i, t.piece, t.byte_start, t.char_start) for i, t in st.post_processor_tokens] == [(4, "</s>", 13, 9)]
 
 
@@ -70,6 +72,8 @@ def test_byte_level_stages_match_the_library_pre_tokenizer():
         (s, a, b) for s, (a, b), _ in pts.get_splits()
     ]
     assert [p.text for p in st.pre_tokens] == ["hi", "Ġthere", "Ġä½łå¥½"]
+    # what each stands for: the text over its span (no normalizer here)
+    assert [p.bytes for p in st.pre_tokens] == [b"hi", b" there", " 你好".encode()]
     assert st.normalizer == () and st.normalized == text
     assert [(i, t.piece) for i, t in st.post_processor_tokens] == [(0, "<s>")]
 
@@ -82,6 +86,8 @@ def test_stages_show_what_the_post_processor_would_add_when_switched_off():
     assert [t.piece for _, t in st.post_processor_tokens] == ["[CLS]", "[SEP]"]
     js = st.to_json()
     assert js["add_special_tokens"] is False
-    assert js["pre_tokens"] == [{"text": "hello", "char_start": 0, "char_end": 5, "byte_start": 0, "byte_end": 5}]
+    assert js["pre_tokens"] == [
+        {"text": "hello", "bytes": "68656c6c6f", "char_start": 0, "char_end": 5, "byte_start": 0, "byte_end": 5}
+    ]
     assert [(p["index"], p["piece"]) for p in js["post_processor_tokens"]] == [(0, "[CLS]"), (2, "[SEP]")]
     assert js["model_tokens"][0]["piece"] == "hello"

@@ -230,3 +230,34 @@ def test_decode_report_spells_pieces_and_checks_ids_without_the_post_processor(b
     wp = HuggingFaceTokenizer(hf.wordpiece())
     assert decode_ids(wp, [5, 6]).text == "hello world" and decode_ids(wp, [5, 6]).canonical
     assert wp.piece(9) == "##believ" and wp.piece(99) == ""
+
+
+def test_bert_normalizer_note_counts_the_spaces_it_adds_around_cjk():
+    """BERT's normalizer puts a space on each side of every CJK character: on a long text
+    the note gives how many whitespace characters it added, before and after (not "N of
+    fewer")."""
+    text = "中文的文本 ok\n" * 400  # longer than the diff limit: counts only
+    tok = HuggingFaceTokenizer(hf.wordpiece())
+    normalized = tok.tokenizer.normalizer.normalize_str(text)
+    before = sum(c.isspace() for c in text)
+    after = sum(c.isspace() for c in normalized)
+    assert (before, after) == (800, 4800)
+    notes = tok.tokenize(text).notes
+    assert "normalized: 4,000 whitespace characters added (800 before, 4,800 after)" in notes
+
+
+def test_a_tokenizer_that_drops_text_says_how_much(tmp_path):
+    """An empty vocab makes the library return no token at all: the lost characters are
+    noted (tokenize, encode and count alike); BERT's dropped spaces and [UNK] are not losses."""
+    path = tmp_path / "tj.json"
+    path.write_text('{"model": {"type": "BPE", "vocab": {}, "merges": []}}', encoding="utf-8")
+    tok = load_tokenizer(str(path))
+    assert tok.tokenizer.encode("hi there").ids == []  # the library drops everything
+    note = (
+        "7 characters of the text are in no token (the model has none for them; they are lost): 'h', 'i', 't', 'e', 'r'"
+    )
+    assert note in tok.tokenize("hi there").notes
+    ids, notes = tok.encode_with_notes("hi there")
+    assert ids == [] and note in notes
+    bert = HuggingFaceTokenizer(hf.wordpiece())
+    assert not any("in no token" in n for n in bert.tokenize("hello   world zzz").notes)

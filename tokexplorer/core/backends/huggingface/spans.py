@@ -13,12 +13,14 @@ post-processor added and which tokens are unknown.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.types import Token
 
-__all__ = ["char_to_byte_offsets", "first_line", "guarded", "tiles", "token_notes", "token_span", "valid_utf8"]
+__all__ = [
+    "char_to_byte_offsets", "first_line", "guarded", "lost_note", "tiles", "token_notes", "token_span", "valid_utf8"
+]  # fmt: skip
 
 _T = TypeVar("_T")
 
@@ -114,3 +116,27 @@ def token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
         shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
         notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
     return notes
+
+
+def lost_note(text: str, enc: Any) -> str | None:
+    """A note on the characters of ``text`` that no token of the library's ``Encoding``
+    covers, white space aside (a pre-tokenizer may drop it by design): the model has no
+    token for them and they are lost (an empty vocab drops everything); None when
+    every other character is in a token.
+
+    >>> from tokenizers import Tokenizer, models
+    >>> lib = Tokenizer(models.BPE(vocab={}, merges=[]))
+    >>> lost_note("hi", lib.encode("hi"))
+    "2 characters of the text are in no token (the model has none for them; they are lost): 'h', 'i'"
+    """
+    covered = bytearray(len(text) + 1)
+    for (a, b), seq in zip(enc.offsets, enc.sequence_ids):
+        if seq is not None and b > a:
+            covered[a:b] = b"\x01" * (min(b, len(text)) - a)
+    lost = [c for c, on in zip(text, covered) if not on and not c.isspace()]
+    if not lost:
+        return None
+    shown = ", ".join(repr(c) for c in dict.fromkeys(lost[:200]))
+    shown = shown if len(shown) <= 80 else shown[:80] + "…"
+    n = f"{len(lost):,} characters of the text are" if len(lost) != 1 else "1 character of the text is"
+    return f"{n} in no token (the model has none for them; they are lost): {shown}"

@@ -25,12 +25,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from tokexplorer.core.backends.base import check_special_policy
+from tokexplorer.core.backends.huggingface.config import METASPACE, HFConfig
 from tokexplorer.core.backends.huggingface.spans import char_to_byte_offsets, guarded
 from tokexplorer.core.backends.huggingface.tokenizer import HuggingFaceTokenizer
-from tokexplorer.core.text import clean_text
+from tokexplorer.core.text import GPT2_UNICODE_TO_BYTE, clean_text, token_display
 from tokexplorer.core.types import SpecialPolicy, Token
 
-__all__ = ["PipelineStages", "PreToken", "pipeline_stages"]
+__all__ = ["STAGE_SEPARATOR", "PipelineStages", "PreToken", "pipeline_stages", "stage_piece", "stage_token"]
+
+#: What stands between two pieces of a stage as shown; :func:`stage_piece` never
+#: leaves it inside a piece (spaces are ``␣``, a ``│`` of the text ``<U+2502>``).
+STAGE_SEPARATOR = " \u2502 "
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +45,9 @@ class PreToken:
     Attributes:
         text: the pre-token as the pre-tokenizer leaves it (normalized; ``"Ġhi"``
             in GPT-2's visible-byte alphabet, ``"▁hi"`` for Metaspace).
+        bytes: what it stands for: ``text`` decoded from GPT-2's visible-byte
+            alphabet after a ``ByteLevel`` step (``"ĠcafÃ©"`` is ``b" caf\xc3\xa9"``),
+            with ``▁`` as a space for Metaspace, else ``text`` in UTF-8; show this.
         char_start, char_end: its half-open code point span in the user's text.
         byte_start, byte_end: the same span in UTF-8 bytes.
         added: True for an added token the library split out before normalizing
@@ -47,6 +55,7 @@ class PreToken:
     """
 
     text: str
+    bytes: bytes
     char_start: int
     char_end: int
     byte_start: int
@@ -54,9 +63,10 @@ class PreToken:
     added: bool = False
 
     def to_json(self) -> dict:
-        """``{"text", "char_start", "char_end", "byte_start", "byte_end"}`` (+ ``"added"``)."""
+        """``{"text", "bytes" (hex), "char_start", "char_end", "byte_start", "byte_end"}`` (+ ``"added"``)."""
         out: dict = {
             "text": self.text,
+            "bytes": self.bytes.hex(),
             "char_start": self.char_start,
             "char_end": self.char_end,
             "byte_start": self.byte_start,
@@ -115,6 +125,37 @@ class PipelineStages:
         }
 
 
+def stage_piece(data: bytes, *, control_pictures: bool = True) -> str:
+    """A pre-token or model token as a stage shows it: its bytes (never the
+    vocabulary's ``ĠcafÃ©``) by the one escape rule with spaces as ``␣``
+    (:func:`~tokexplorer.core.text.token_display`), and a ``│`` of the text as
+    ``<U+2502>`` so that :data:`STAGE_SEPARATOR` tells the pieces apart.
+
+    >>> stage_piece(" café".encode()), stage_piece(b" \\xe4\\xbd"), stage_piece("a│b".encode())
+    ('␣café', '␣\\\\xE4\\\\xBD', 'a<U+2502>b')
+    """
+    return token_display(data, visible_spaces=True, control_pictures=control_pictures).replace("\u2502", "<U+2502>")
+
+
+def stage_token(token: Token, *, control_pictures: bool = True) -> str:
+    """A model token as a stage shows it: :func:`stage_piece` of its bytes; a
+    special token without bytes (the post-processor's ``[CLS]``) or an unknown one
+    (``[UNK]``, whose bytes are the text it swallowed) by its own spelling."""
+    if token.piece is not None and (token.unknown or (token.special and not token.bytes)):
+        return token.piece
+    return stage_piece(token.bytes, control_pictures=control_pictures)
+
+
+def _pre_token_bytes(cfg: HFConfig, text: str) -> bytes:
+    """What a pre-token stands for (see :attr:`PreToken.bytes`)."""
+    if "ByteLevel" in cfg.pre_tokenizer or "ByteLevel" in cfg.normalizer:
+        if all(ch in GPT2_UNICODE_TO_BYTE for ch in text):
+            return bytes(GPT2_UNICODE_TO_BYTE[ch] for ch in text)
+    if cfg.spelling.metaspace:
+        text = text.replace(METASPACE, " ")
+    return text.encode("utf-8", "surrogatepass")
+
+
 def _segment_stages(lib: Any, segment: str) -> tuple[str, list[tuple[str, int, int]]]:
     """The normalized text of one stretch without added tokens and its pre-tokens
     ``(text, char_start, char_end)`` (offsets in the stretch)."""
@@ -166,6 +207,7 @@ def pipeline_stages(tokenizer: HuggingFaceTokenizer, text: str, *, special: Spec
     t = clean_text(text).text
     lib = tokenizer.library_for(special)
     c2b = char_to_byte_offsets(t)
+    cfg = tokenizer.config
     normalized: list[str] = []
     pre_tokens: list[PreToken] = []
     pos = 0
@@ -173,15 +215,17 @@ def pipeline_stages(tokenizer: HuggingFaceTokenizer, text: str, *, special: Spec
         if a > pos:
             norm, splits = guarded("running the pipeline", lambda s=t[pos:a]: _segment_stages(lib, s))
             normalized.append(norm)
-            pre_tokens.extend(PreToken(s, pos + x, pos + y, c2b[pos + x], c2b[pos + y]) for s, x, y in splits)
+            pre_tokens.extend(
+                PreToken(s, _pre_token_bytes(cfg, s), pos + x, pos + y, c2b[pos + x], c2b[pos + y])
+                for s, x, y in splits
+            )
         if b > a:
             normalized.append(content)
-            pre_tokens.append(PreToken(content, a, b, c2b[a], c2b[b], added=True))
+            pre_tokens.append(PreToken(content, content.encode("utf-8"), a, b, c2b[a], c2b[b], added=True))
         pos = max(pos, b)
     model_tokens = tokenizer.tokenize_with(t, special=special, add_special_tokens=False).tokens
     full = tokenizer.tokenize_with(t, special=special, add_special_tokens=True).tokens
     added = tuple((i, tk) for i, tk in enumerate(full) if tk.special and not tk.bytes and tk.byte_start == tk.byte_end)
-    cfg = tokenizer.config
     return PipelineStages(
         text=t,
         normalizer=cfg.normalizer,

@@ -33,6 +33,7 @@ from tokexplorer.core.backends.huggingface.spans import (
     char_to_byte_offsets,
     first_line,
     guarded,
+    lost_note,
     tiles,
     token_notes,
     token_span,
@@ -209,10 +210,7 @@ class HuggingFaceTokenizer(Tokenizer):
         """
         found = self._specials_in(text)
         if found and special == "raise":
-            raise SpecialTokenError(
-                f"text contains the special token {found[0]!r}; choose 'special' to encode "
-                "it as its special id or 'plain' to encode it as ordinary text"
-            )
+            raise SpecialTokenError(found[0])
         notes = [f"{s!r} encoded as plain text" for s in found] if special == "plain" else []
         notes.extend(unknown_special_notes(text, self._special, special))
         return notes
@@ -277,6 +275,7 @@ class HuggingFaceTokenizer(Tokenizer):
             notes.append(describe_normalization(t, normalized))
         held_back = not add_special_tokens and self.post_processor_adds()
         notes.extend(token_notes(tokens, held_back))
+        notes.extend(n for n in (lost_note(t, enc),) if n)
         notes.extend(self.build_notes)
         exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
@@ -317,6 +316,7 @@ class HuggingFaceTokenizer(Tokenizer):
         if adds and self.add_special_tokens:
             added = [p for p, seq in zip(enc.tokens, enc.sequence_ids) if seq is None]
         notes.extend(added_notes(added, adds and not self.add_special_tokens))
+        notes.extend(n for n in (lost_note(t, enc),) if n)
         notes.extend(self.build_notes)
         return ids, tuple(notes)
 

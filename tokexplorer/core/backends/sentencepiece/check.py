@@ -46,6 +46,10 @@ class SPTrainingCheck:
             of its whitespace-separated words), or None when that bound is at
             least ``vocab_size`` (counting stops there). SentencePiece's exact
             limit is only known after training (vocabulary too large for the corpus).
+        fitting_coverage: when ``vocab_size`` is below ``min_vocab_size``, the
+            highest ``character_coverage`` (4 decimals, within SentencePiece's
+            0.98–1.0) that keeps few enough characters for ``vocab_size``; None
+            when the vocab fits, or when even 0.98 keeps too many.
         problems: one-line messages, empty when training may start.
     """
 
@@ -58,6 +62,7 @@ class SPTrainingCheck:
     meta_pieces: int
     min_vocab_size: int
     max_vocab_estimate: int | None
+    fitting_coverage: float | None = None
     problems: tuple[str, ...] = ()
 
 
@@ -120,6 +125,62 @@ def _required_chars(counts: Counter[str], coverage: float) -> int:
     return required
 
 
+def _fitting_coverage(counts: Counter[str], room: int) -> float | None:
+    """The highest ``character_coverage`` (4 decimals, at least 0.98) that keeps at
+    most ``room`` characters, or None when 0.98 keeps more."""
+    total = sum(counts.values())
+    if room < 1 or not total:
+        return None
+    top = sum(sorted(counts.values(), reverse=True)[:room])
+    coverage = int(top / total * 10_000) / 10_000  # rounded down: it keeps at most ``room``
+    while coverage >= 0.98 and _required_chars(counts, coverage) > room:
+        coverage = round(coverage - 0.0001, 4)
+    return coverage if coverage >= 0.98 else None
+
+
+def vocab_too_small_message(
+    vocab_size: int, *, required_chars: int, meta_pieces: int, coverage: float,
+    fitting_coverage: float | None, byte_fallback: bool,
+) -> str:  # fmt: skip
+    """Why ``vocab_size`` is below what SentencePiece needs, and the two fixes: a
+    larger vocab, or a lower ``character_coverage`` (rarer characters then become
+    ``<unk>``, or byte pieces with byte fallback).
+
+    Args:
+        vocab_size: the vocab asked for (pieces).
+        required_chars, meta_pieces: as :class:`SPTrainingCheck` counts them.
+        coverage: the ``character_coverage`` asked for.
+        fitting_coverage: :attr:`SPTrainingCheck.fitting_coverage`.
+        byte_fallback: whether byte fallback is on.
+
+    Returns:
+        one line.
+
+    >>> m = vocab_too_small_message(30, required_chars=33, meta_pieces=3, coverage=1.0,
+    ...                             fitting_coverage=0.9953, byte_fallback=False)
+    >>> print(m.replace("; ", ";\\n").replace(", or ", ",\\nor "))
+    vocab_size 30 < 36 needed: 33 characters kept by character_coverage 1.0 + 3 meta pieces;
+    raise vocab_size to at least 36,
+    or lower character_coverage to 0.9953 (it keeps at most the 27 most frequent characters;
+    rarer ones become <unk>)
+    """
+    need = required_chars + meta_pieces
+    text = (
+        f"vocab_size {vocab_size:,} < {need:,} needed: {required_chars:,} characters kept by "
+        f"character_coverage {coverage} + {meta_pieces} meta pieces; raise vocab_size to at least {need:,}"
+    )
+    room = vocab_size - meta_pieces
+    if fitting_coverage is not None:
+        rarer = "byte pieces" if byte_fallback else "<unk>"
+        return (
+            f"{text}, or lower character_coverage to {fitting_coverage} (it keeps at most the {room:,} most frequent "
+            f"characters; rarer ones become {rarer})"
+        )
+    if room >= 1 and coverage > 0.98:
+        return f"{text} (even character_coverage 0.98, SentencePiece's lowest, keeps more than {room:,} characters)"
+    return text
+
+
 def _max_vocab_estimate(words: set[str], *, min_vocab: int, vocab_size: int, model_type: str) -> int | None:
     """``min_vocab`` plus the distinct substrings of 2 to 16 characters of ``words``,
     or None once that reaches ``vocab_size`` (see :class:`SPTrainingCheck`)."""
@@ -173,8 +234,11 @@ def check_sentencepiece_training(
         BackendUnavailableError: sentencepiece is not installed.
 
     >>> c = check_sentencepiece_training(["ab ab", "ba"], vocab_size=5)
-    >>> (c.required_chars, c.min_vocab_size, c.problems)
-    (3, 6, ('vocab_size 5 < 6 needed: 3 characters kept by character_coverage 1.0 + 3 meta pieces',))
+    >>> (c.required_chars, c.min_vocab_size, len(c.problems))
+    (3, 6, 1)
+    >>> print(c.problems[0].replace("; ", ";\\n"))
+    vocab_size 5 < 6 needed: 3 characters kept by character_coverage 1.0 + 3 meta pieces;
+    raise vocab_size to at least 6 (even character_coverage 0.98, SentencePiece's lowest, keeps more than 2 characters)
     >>> check_sentencepiece_training(["ab ab", "ba"], vocab_size=5, byte_fallback=True).min_vocab_size
     262
     """
@@ -201,10 +265,13 @@ def check_sentencepiece_training(
     meta = _META_PIECES + len(dict.fromkeys(user_defined_symbols)) + (256 if opts.byte_fallback else 0)
     min_vocab = required + meta
     max_est = _max_vocab_estimate(words, min_vocab=min_vocab, vocab_size=vocab_size, model_type=opts.model_type)
+    fitting = _fitting_coverage(counts, vocab_size - meta) if vocab_size < min_vocab else None
     if m.kept and vocab_size < min_vocab:
         problems.append(
-            f"vocab_size {vocab_size:,} < {min_vocab:,} needed: {required:,} characters kept by "
-            f"character_coverage {cov} + {meta} meta pieces"
+            vocab_too_small_message(
+                vocab_size, required_chars=required, meta_pieces=meta, coverage=cov,
+                fitting_coverage=fitting, byte_fallback=bool(opts.byte_fallback),
+            )  # fmt: skip
         )
     if m.kept and max_est is not None and vocab_size > max_est:
         problems.append(
@@ -221,5 +288,6 @@ def check_sentencepiece_training(
         meta_pieces=meta,
         min_vocab_size=min_vocab,
         max_vocab_estimate=max_est,
+        fitting_coverage=fitting,
         problems=tuple(problems),
     )

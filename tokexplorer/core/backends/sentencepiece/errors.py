@@ -46,15 +46,22 @@ def too_large_note(requested: int, limit: int, *, sample: str = "") -> str:
 class VocabTooSmallError(TrainingError):
     """The vocabulary cannot even hold every required character plus the meta pieces.
 
+    Args:
+        requested, min_vocab_size: as the attributes.
+        message: the whole one-line message when the corpus was counted (the
+            check's, with its fixes); else one built from the two numbers.
+
     Attributes:
         requested: the vocab_size asked for.
         min_vocab_size: characters kept by character_coverage + meta pieces.
     """
 
-    def __init__(self, requested: int, min_vocab_size: int) -> None:
+    def __init__(self, requested: int, min_vocab_size: int, *, message: str | None = None) -> None:
         super().__init__(
-            f"vocab_size {requested} < {min_vocab_size} needed (every kept character plus "
-            "the meta pieces <unk>, <s>, </s> needs a piece)"
+            message
+            or f"vocab_size {requested} < {min_vocab_size} needed (every kept character plus "
+            f"the meta pieces needs a piece); raise vocab_size to at least {min_vocab_size}, or lower "
+            "character_coverage so that fewer characters are kept"
         )
         self.requested = requested
         self.min_vocab_size = min_vocab_size

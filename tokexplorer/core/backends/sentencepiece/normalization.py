@@ -78,6 +78,8 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     "normalized (NFKC): '︰' → '..'"
     >>> describe_normalization("ﬁne  ﬁsh ", "fine fish", limit=4)
     'normalized: 2 of 3 whitespace characters removed; non-whitespace characters rewritten by NFKC: 6 before, 8 after'
+    >>> describe_normalization("你好 ok", " 你  好  ok", limit=4)
+    'normalized: 4 whitespace characters added (1 before, 5 after)'
     >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")
     "normalized (NFKC): U+0001 removed; 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9)"
     """
@@ -86,9 +88,10 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
         other_o, other_n = _without_space(original), _without_space(normalized)
         ws_o, ws_n = len(original) - len(other_o), len(normalized) - len(other_n)
         parts = []
-        if ws_o != ws_n:
-            how = "removed" if ws_o > ws_n else "added"
-            parts.append(f"{abs(ws_o - ws_n):,} of {ws_o:,} whitespace characters {how}")
+        if ws_o > ws_n:
+            parts.append(f"{ws_o - ws_n:,} of {ws_o:,} whitespace characters removed")
+        elif ws_n > ws_o:  # BERT's normalizer puts a space on each side of every CJK character
+            parts.append(f"{ws_n - ws_o:,} whitespace characters added ({ws_o:,} before, {ws_n:,} after)")
         if other_o != other_n:
             tag = " by NFKC" if unicodedata2.normalize("NFKC", other_o) == other_n else ""
             parts.append(f"non-whitespace characters rewritten{tag}: {len(other_o):,} before, {len(other_n):,} after")

@@ -153,10 +153,7 @@ def special_notes(text: str, special: SpecialPolicy, specials: Collection[str], 
     found = [s for s in specials if s and s in text]
     if found and special == "raise":
         what = "user-defined symbol" if found[0] in user else "control piece"
-        raise SpecialTokenError(
-            f"text contains the {what} {found[0]!r}; choose 'special' to encode it "
-            "as its special id or 'plain' to encode it as ordinary text"
-        )
+        raise SpecialTokenError(found[0], what=what)
     notes: list[str] = []
     for s in found:
         if s not in user:

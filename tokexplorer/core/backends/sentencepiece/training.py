@@ -8,7 +8,11 @@ import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from tokexplorer.core.backends.sentencepiece.check import SPTrainingCheck, check_sentencepiece_training
+from tokexplorer.core.backends.sentencepiece.check import (
+    SPTrainingCheck,
+    check_sentencepiece_training,
+    vocab_too_small_message,
+)
 from tokexplorer.core.backends.sentencepiece.errors import (
     LinesTooLongError,
     VocabTooSmallError,
@@ -192,7 +196,12 @@ def _refuse_before_training(
     if check.n_long == check.n_lines:
         raise TrainingError(f"every line is longer than max_sentence_length {limit:,} bytes: nothing to train on")
     if options.model_type in ("bpe", "unigram") and vocab_size < check.min_vocab_size:
-        raise VocabTooSmallError(vocab_size, check.min_vocab_size)
+        message = vocab_too_small_message(
+            vocab_size, required_chars=check.required_chars, meta_pieces=check.meta_pieces,
+            coverage=float(options.character_coverage), fitting_coverage=check.fitting_coverage,
+            byte_fallback=bool(options.byte_fallback),
+        )  # fmt: skip
+        raise VocabTooSmallError(vocab_size, check.min_vocab_size, message=message)
 
 
 def _trainer_options(
