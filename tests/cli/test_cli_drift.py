@@ -13,7 +13,7 @@ from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import sample_text, save_bpe
 
 REPRO = "a\u0c5c's"
-NOTE = ("note: counted with our engine on 1 text: it holds U+0C5C TELUGU ARCHAIC SHRII, a character "
+NOTE = ("counted with our engine on 1 text: it holds U+0C5C TELUGU ARCHAIC SHRII, a character "
         "Unicode 18.0.0 classes otherwise than tiktoken's regex (Unicode 16.0)")  # fmt: skip
 
 

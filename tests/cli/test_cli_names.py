@@ -109,7 +109,7 @@ def test_compare_names_the_tokenizer_of_each_note_once(models, capsys, tmp_path)
         "'ﬁ' → 'fi', '①' → '1'",
         "tokexplorer: note: tokenizer.model (SentencePiece): 5 unknown pieces (decoded as ' ⁇ '): '<|', 'f', '|>', "
         "'ﬁ', '①'; 7 characters lost; to keep such characters, train with byte fallback (--byte-fallback), or on a "
-        "corpus that holds them with character coverage 1.0",
+        "corpus that holds them with character coverage 1.0 (--character-coverage 1.0)",
         "tokexplorer: note: tokenizer.json (Hugging Face Unigram): normalized (NFKC): 'ﬁ' → 'fi', '①' → '1'",
         "tokexplorer: note: tokenizer.json (Hugging Face Unigram): add special tokens: off "
         "(the post-processor's tokens are left out)",
