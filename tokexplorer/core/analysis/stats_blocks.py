@@ -32,8 +32,9 @@ import os
 import sys
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 import numpy as np
 
@@ -129,11 +130,12 @@ def _ids_and_roundtrip(tokenizer: Tokenizer, block: str, special: SpecialPolicy)
 
 
 def prefetched_ids(
-    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy
-) -> Iterator[tuple[list[int], bool]]:
+    tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy, *, work: Callable[..., Any] | None = None
+) -> Iterator[Any]:
     """Per block, its ids (``tokenizer.encode``) and whether they decode to its
-    bytes; the blocks ahead are computed on :data:`PREFETCH_THREADS` threads
-    while the caller counts the current one. Meanwhile the interpreter's switch
+    bytes (or what ``work(tokenizer, block, special)`` gives); the blocks ahead are
+    computed on :data:`PREFETCH_THREADS` threads while the caller counts the current
+    one. Meanwhile the interpreter's switch
     interval is at most :data:`SWITCH_INTERVAL` (restored when the generator
     ends or is closed; it changes only how soon threads take turns, never a result)."""
     interval = sys.getswitchinterval()
@@ -143,7 +145,7 @@ def prefetched_ids(
             ahead: deque[Future] = deque()
             for i in range(len(blocks)):
                 for j in range(i + len(ahead), min(i + PREFETCH_THREADS + 1, len(blocks))):
-                    ahead.append(pool.submit(_ids_and_roundtrip, tokenizer, blocks[j], special))
+                    ahead.append(pool.submit(work or _ids_and_roundtrip, tokenizer, blocks[j], special))
                 try:
                     yield ahead.popleft().result()
                 except BaseException:
