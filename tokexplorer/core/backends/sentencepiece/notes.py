@@ -72,9 +72,8 @@ def counted_unknowns(
     (5, ['c'])
     """
     cuts = [0]
-    for m in _LINE_START.finditer(text):
-        if m.start() - cuts[-1] >= NOTE_PART_CHARS:
-            cuts.append(m.start())
+    while (m := _LINE_START.search(text, cuts[-1] + NOTE_PART_CHARS)) is not None:
+        cuts.append(m.start())
     cuts.append(len(text))
     parts = [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
     unknown = set(unknown)
