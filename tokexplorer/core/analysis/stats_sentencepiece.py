@@ -32,7 +32,10 @@ if TYPE_CHECKING:  # (the adapter is loaded where a SentencePiece model is count
     from tokexplorer.core.backends import SentencePieceTokenizer
     from tokexplorer.core.backends.sentencepiece.columns import PieceColumns
 
-__all__ = ["piece_block", "piece_parts", "sentencepiece_counts"]
+__all__ = ["ROUND_TRIP_LINES", "piece_block", "piece_parts", "sentencepiece_counts"]
+
+#: Lines whose round trips one call into SentencePiece checks.
+ROUND_TRIP_LINES = 8_192
 
 
 def piece_parts(
@@ -50,7 +53,11 @@ def piece_parts(
     cols = tokenizer.piece_columns(block, special=special)
     texts = [text.rstrip("\r\n") for text in _split_lines(block)]
     # the block passed the policy's check, so each of its lines does: their ids are the plain ones
-    return cols, tokenizer.round_trips(texts, special="plain" if special == "raise" else special)
+    policy: SpecialPolicy = "plain" if special == "raise" else special
+    kept: list[bool] = []
+    for k in range(0, len(texts), ROUND_TRIP_LINES):  # (a whole file's lines a batch at a time)
+        kept += tokenizer.round_trips(texts[k : k + ROUND_TRIP_LINES], special=policy)
+    return cols, kept
 
 
 def piece_block(

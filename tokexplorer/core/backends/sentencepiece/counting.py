@@ -114,6 +114,17 @@ class SentencePieceCounting:
                 surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
         return ids, self._noted(t, notes, surfaces)
 
+    def notes_without_unknown(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[str, ...]:
+        """The notes of :meth:`tokenize` for a text whose ids hold no unknown piece (the
+        caller counted them): the policy's notes and the normalizer's, without encoding.
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        return self._noted(cleaned.text, self._policy_notes(cleaned, special), [])
+
     def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
         """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,
         the text's parts cut at line starts are encoded a batch at a time (the ids of

@@ -89,7 +89,6 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
     """
 
     family = "sentencepiece"
-    notes_need_encoding = True  # its unknown pieces
 
     def __init__(
         self, model_proto: bytes, *, name: str | None = None, train_notes: Sequence[str] = ()
