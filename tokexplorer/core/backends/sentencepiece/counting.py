@@ -50,7 +50,8 @@ class SentencePieceCounting:
         SentencePiece gives the ids (``encode(..., out_type=int)``); each piece's length
         in the normalized text comes from its id, so the spans need no per-piece
         result, except in a text holding an unknown piece (its length is that of the
-        text it swallowed): that text is encoded again with its pieces.
+        text it swallowed): that text is encoded again as piece strings (``out_type=str``;
+        a sampling model, whose two encodings could differ, as its per-piece result).
 
         Args:
             text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
@@ -72,17 +73,20 @@ class SentencePieceCounting:
         self._policy_notes(cleaned, special)
         t = cleaned.text
         ids = np.array(self._ids(t), dtype=np.int64)
-        if self.table.unknown[ids].any():
-            return self._columns(t, parse_pieces(self._encode_proto(t)))
-        return self._columns(t, None, ids)
+        lengths = self.table.normalized_lengths[ids]
+        unknown = np.flatnonzero(self.table.unknown[ids])
+        if len(unknown):  # their lengths: those of the normalized text each swallowed
+            strings = self._piece_strings(t)
+            if strings is None or len(strings) != len(ids):
+                return self._columns(t, parse_pieces(self._encode_proto(t)))
+            lengths[unknown] = [len(strings[i].encode("utf-8")) for i in unknown.tolist()]
+        return self._columns(t, None, ids, lengths)
 
-    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
+    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None, lengths: Any = None) -> PieceColumns:
         """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
-        its ``ids`` alone when none is unknown (:func:`.columns.columns_of`)."""
+        its ``ids`` and their ``lengths`` in the normalized text (:func:`.columns.columns_of`)."""
         if pieces is not None:
             ids, lengths = piece_lengths(pieces, self.table)
-        else:
-            lengths = self.table.normalized_lengths[ids]
 
         def own_spans() -> tuple[Any, Any]:  # SentencePiece's own spans, where the normalizer gives no offsets
             got = pieces if pieces is not None else parse_pieces(self._encode_proto(text))

@@ -348,6 +348,11 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         a subclass may sample)."""
         return self.processor.encode(text, out_type=int)
 
+    def _piece_strings(self, text: str) -> list[str] | None:
+        """SentencePiece's pieces of ``text`` as strings (``out_type=str``), the ones of
+        :meth:`_ids` (None for a subclass whose encodings may differ)."""
+        return self.processor.encode(text, out_type=str)
+
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
         return self.processor.encode(text, out_type="serialized_proto")
