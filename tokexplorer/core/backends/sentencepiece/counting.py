@@ -124,6 +124,11 @@ class SentencePieceCounting:
 
         Raises:
             InputError, SpecialTokenError: as :meth:`tokenize`.
+
+        >>> from tokexplorer.core.backends.sentencepiece.training import train_sentencepiece
+        >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
+        >>> tok.notes_without_unknown("low  new <s>")
+        ("'<s>' encoded as plain text", 'normalized: 1 space removed')
         """
         check_special_policy(special)
         cleaned = clean_text(text)
