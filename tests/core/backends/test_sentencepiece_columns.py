@@ -68,7 +68,7 @@ class _Runs:
         real = processor.encode
 
         def encode(text, **kw):
-            kind = "proto" if kw.get("out_type") == "serialized_proto" else "int"
+            kind = "int" if kw.get("out_type", int) is int else "proto"  # ids, or the pieces (str, proto)
             self.chars[kind] += sum(map(len, text)) if isinstance(text, list) else len(text)
             return real(text, **kw)
 

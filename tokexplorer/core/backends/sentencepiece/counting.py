@@ -22,7 +22,7 @@ import numpy as np
 
 from tokexplorer.core.backends.base import check_special_policy
 from tokexplorer.core.backends.sentencepiece.columns import PieceColumns, columns_of, piece_lengths, round_trip_flags
-from tokexplorer.core.backends.sentencepiece.notes import counted_unknowns
+from tokexplorer.core.backends.sentencepiece.notes import counted_unknowns, unknown_texts
 from tokexplorer.core.backends.sentencepiece.proto import ModelInfo, Piece, parse_pieces
 from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.text import CleanText, clean_text, has_surrogates
@@ -71,8 +71,12 @@ class SentencePieceCounting:
         check_special_policy(special)
         cleaned = clean_text(text)
         self._policy_notes(cleaned, special)
-        t = cleaned.text
-        ids = np.array(self._ids(t), dtype=np.int64)
+        return self._columns_of_ids(cleaned.text)
+
+    def _columns_of_ids(self, t: str, known: Sequence[int] | None = None) -> PieceColumns:
+        """:meth:`piece_columns` of a clean text, under a policy already checked (``known``:
+        its ids, when the caller has them)."""
+        ids = np.array(self._ids(t) if known is None else known, dtype=np.int64)
         lengths = self.table.normalized_lengths[ids]
         unknown = np.flatnonzero(self.table.unknown[ids])
         if len(unknown):  # their lengths: those of the normalized text each swallowed
@@ -114,8 +118,7 @@ class SentencePieceCounting:
             if self.line_cuts_exact:
                 surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
             else:
-                src = t.encode("utf-8")
-                surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
+                surfaces = unknown_texts(t, self._spans(t, ids), self._unknown_ids)
         return ids, self._noted(t, notes, surfaces)
 
     def notes_without_unknown(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[str, ...]:

@@ -338,9 +338,10 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         tid = self.processor.piece_to_id(piece)
         return not (self.table.is_unknown[tid] or self.table.is_control[tid] or self.processor.is_unused(tid))
 
-    def _spans(self, text: str) -> list[tuple[int, int, int]]:
-        """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
-        cols = self._columns(text, parse_pieces(self._encode_proto(text)))
+    def _spans(self, text: str, ids: Sequence[int]) -> list[tuple[int, int, int]]:
+        """``(id, byte start, byte end)`` of each piece of ``text`` (``ids``: its ids), as
+        :meth:`_tokenize` spans them."""
+        cols = self._columns_of_ids(text, ids)
         return list(zip(cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist()))
 
     def _ids(self, text: str | list[str]) -> Any:
