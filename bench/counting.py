@@ -3,7 +3,8 @@
 
 Usage (from the repository root)::
 
-    python3 bench/counting.py [--corpora DIR] [--repeat N] [--skip-dask] [--skip-counts] [--vocab V]
+    python3 bench/counting.py [--corpora DIR] [--repeat N] [--skip-dask] [--skip-counts] [--skip-sp]
+                              [--sp-model PATH] [--vocab V]
 
 Every figure is a whole process, timed from the outside, A/B alternating, the
 median of ``--repeat`` runs (default 3); ratios are taken within this run. Peak
@@ -17,6 +18,9 @@ compiled first (``compileall``), as in an installed package. What runs:
   ``tokexplorer stats --tokenizer SPEC F``;
 * the ids: ``tokexplorer encode`` (ids printed) compared with tiktoken's;
 * our pure engine (no compiled core) in one process against tiktoken;
+* ``encode --count`` and ``stats`` with a SentencePiece model (``--sp-model``, else a
+  unigram model of 8000 pieces trained here) against a sentencepiece script encoding
+  the file in one call and one encoding its lines as a batch (skipped with ``--skip-sp``);
 * training from Dask counts (``count --dask ADDRESS`` on a running cluster, a
   ``dask scheduler`` and two ``dask worker`` processes on loopback started
   before the clock, then ``train --word-counts``) against ``train FILE``, and
@@ -133,6 +137,50 @@ def bench_counts(path: Path, repeat: int) -> list[str]:
     return lines
 
 
+SP_WHOLE = (
+    "import sys, sentencepiece as spm; sp = spm.SentencePieceProcessor(model_file=sys.argv[1]); "
+    "print(len(sp.encode(open(sys.argv[2], encoding='utf-8').read(), out_type=int)))"
+)
+SP_LINES = (
+    "import sys, sentencepiece as spm; sp = spm.SentencePieceProcessor(model_file=sys.argv[1]); "
+    "print(sum(map(len, sp.encode(open(sys.argv[2], encoding='utf-8').read().splitlines(), out_type=int))))"
+)
+
+
+def bench_sentencepiece(path: Path, repeat: int, model: Path) -> list[str]:
+    """``encode --count`` and ``stats`` with a SentencePiece model against two
+    sentencepiece scripts: the whole text in one ``encode`` call (what the count must
+    equal), and its lines as one batch (``encode(list, out_type=int)``, threads: the
+    library's fastest; each line gets its own dummy prefix, so another count)."""
+    f, m = str(path), str(model)
+    cmds = {
+        "sentencepiece script (one call)": [sys.executable, "-c", SP_WHOLE, m, f],
+        "sentencepiece script (lines)": [sys.executable, "-c", SP_LINES, m, f],
+        "encode --count sp:": tokexplorer("encode", "--tokenizer", f"sp:{m}", "--file", f, "--count"),
+        "stats sp:": tokexplorer("stats", "--tokenizer", f"sp:{m}", f),
+    }
+    res = alternate(cmds, repeat)
+    whole, lines = res["sentencepiece script (one call)"], res["sentencepiece script (lines)"]
+    out = [f"{path.name} ({path.stat().st_size / MB:.1f} MB) with {model.name}, median of {repeat}:"]
+    for key, r in res.items():
+        line = f"  {key:32s} {r['s']:7.2f} s  {r['mb']:7.1f} MB peak"
+        if key.startswith(("encode", "stats")):
+            line += f"  ratio {whole['s'] / r['s']:.2f} of one call, {lines['s'] / r['s']:.2f} of the lines"
+        if key.startswith("encode"):
+            line += f"; count {'equal' if r['out'].strip() == whole['out'].strip() else 'DIFFERENT'} to one call's"
+        out.append(line)
+    return out
+
+
+def sentencepiece_model(corpora: Path, tmp: Path) -> Path:
+    """A SentencePiece unigram model of 8000 pieces trained here (before the clock) on
+    ``en_1mb.txt`` and ``zh_1mb.txt``, as a user trains one."""
+    model = tmp / "sp8k.model"
+    run(tokexplorer("train", "--algorithm", "sp-unigram", "--vocab-size", "8000", "-o", str(model),
+                    str(corpora / "en_1mb.txt"), str(corpora / "zh_1mb.txt")))  # fmt: skip
+    return model
+
+
 @contextmanager
 def dask_cluster(tmp: Path) -> Iterator[str]:
     """A cluster as a user starts one: ``dask scheduler`` and two ``dask worker``
@@ -203,13 +251,15 @@ def main() -> int:
     ap.add_argument("--vocab", type=int, default=32000)
     ap.add_argument("--skip-dask", action="store_true")
     ap.add_argument("--skip-counts", action="store_true")
+    ap.add_argument("--skip-sp", action="store_true")
+    ap.add_argument("--sp-model", type=Path, help="a SentencePiece .model (default: one trained here)")
     ns = ap.parse_args()
     # time the package as an installed one runs: with its modules compiled (pip
     # compiles them on install, Python on an editable install's first import),
     # not compiled again in every process as under PYTHONDONTWRITEBYTECODE=1
     compileall.compile_dir(REPO / "tokexplorer", quiet=1)
     zh8 = ns.corpora / "zh_8mb.txt"
-    if not ns.skip_counts and not zh8.exists():
+    if not (ns.skip_counts and ns.skip_sp) and not zh8.exists():
         with open(zh8, "wb") as out:
             for _ in range(8):
                 with open(ns.corpora / "zh_1mb.txt", "rb") as src:
@@ -217,13 +267,18 @@ def main() -> int:
     if not ns.skip_counts:
         for name in ("en_10mb.txt", "zh_8mb.txt"):
             print("\n".join(bench_counts(ns.corpora / name, ns.repeat)), flush=True)
-    if not ns.skip_dask:
-        tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"tokexplorer-bench-{os.getpid()}"
-        tmp.mkdir(parents=True, exist_ok=True)
-        try:
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"tokexplorer-bench-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    try:
+        if not ns.skip_sp:
+            model = ns.sp_model or sentencepiece_model(ns.corpora, tmp)
+            for name in ("en_10mb.txt", "zh_8mb.txt"):
+                if (ns.corpora / name).exists():
+                    print("\n".join(bench_sentencepiece(ns.corpora / name, ns.repeat, model)), flush=True)
+        if not ns.skip_dask:
             print("\n".join(bench_dask(ns.corpora / "en_10mb.txt", ns.repeat, ns.vocab, tmp)), flush=True)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
     return 0
 
 

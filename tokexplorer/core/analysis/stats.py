@@ -289,8 +289,10 @@ def _file_counts(
     """Per block its counts ``(block total, per label)``, and ``None`` after each
     file's last block. Byte-level tokenizers (:func:`_by_ids`) count from ids
     (computed for the blocks ahead on other threads, :class:`PrefetchedIds`;
-    ``ids_of``, when given, is that of ``tok`` already started, closed here), the
-    others from spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
+    ``ids_of``, when given, is that of ``tok`` already started, closed here),
+    SentencePiece from its piece columns
+    (:func:`~tokexplorer.core.analysis.stats_sentencepiece.sentencepiece_counts`),
+    the others from spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
     blocks in order). A tokenizer whose
     tokens a cut could change (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`)
     counts each file whole, ``whole_of(i)`` the lines of file ``i``.
@@ -300,18 +302,18 @@ def _file_counts(
     """
     from tokexplorer.core.analysis.stats_blocks import TokenTable, byte_level_block, has_long_clusters, span_block
 
-    count_block = span_block
-    if tok.family == "sentencepiece":  # its pieces do not tile the text's bytes: counted from their spans
-        from tokexplorer.core.analysis.stats_sentencepiece import piece_block  # (loaded where one is counted)
+    if tok.family == "sentencepiece":  # (its adapter and counts loaded where one is counted)
+        from tokexplorer.core.analysis.stats_sentencepiece import sentencepiece_counts
         from tokexplorer.core.backends import SentencePieceTokenizer
 
-        if isinstance(tok, SentencePieceTokenizer):
-            count_block = piece_block
+        if isinstance(tok, SentencePieceTokenizer):  # from its piece columns
+            yield from sentencepiece_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of)
+            return
     if not cuts_are_exact(tok):
         for i in range(len(blocks)):
             if cancel is not None and cancel():
                 raise Cancelled("cancelled")
-            yield count_block(tok, whole_of(i), special)
+            yield span_block(tok, whole_of(i), special)
             yield None
         return
     table = TokenTable(tok) if _by_ids(tok) else None
@@ -336,7 +338,7 @@ def _file_counts(
                         table = None
                         ids_of.close()
                 if got is None:
-                    got = count_block(tok, bl, special)
+                    got = span_block(tok, bl, special)
                 yield got
             yield None
     finally:

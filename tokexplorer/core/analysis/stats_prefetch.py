@@ -21,8 +21,9 @@ import os
 import sys
 import threading
 from collections import deque
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
 
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.types import SpecialPolicy
@@ -83,11 +84,12 @@ def _ids_and_roundtrip(
     return listed, tokenizer.decode_bytes(listed) == block.encode("utf-8")
 
 
-class PrefetchedIds(Iterator[tuple[Sequence[int], bool]]):
+class PrefetchedIds(Iterator[Any]):
     """Per block of ``blocks``, its ids (``tokenizer.encode``, a list of int; after
     :meth:`allow_arrays`, a tiktoken encoding's come as a numpy array of uint32,
     :meth:`~tokexplorer.core.backends.TiktokenTokenizer.encode_array`, the same ids)
-    and whether they decode to its UTF-8 bytes, in block order. The first
+    and whether they decode to its UTF-8 bytes, in block order; or, given ``work``,
+    what ``work(tokenizer, block, special)`` returns for each block. The first
     :data:`PREFETCH_AHEAD` blocks are handed to :data:`PREFETCH_THREADS` threads
     at once, and one more each time a block's ids are taken. Meanwhile the
     interpreter's switch interval is at most :data:`SWITCH_INTERVAL`; it is
@@ -103,11 +105,18 @@ class PrefetchedIds(Iterator[tuple[Sequence[int], bool]]):
 
     _pool: ThreadPoolExecutor | None = None  # (None once closed)
 
-    def __init__(self, tokenizer: Tokenizer, blocks: Sequence[str], special: SpecialPolicy) -> None:
-        self._tokenizer, self._blocks, self._special = tokenizer, blocks, special
+    def __init__(
+        self,
+        tokenizer: Tokenizer,
+        blocks: Sequence[str],
+        special: SpecialPolicy,
+        *,
+        work: Callable[[Tokenizer, str, SpecialPolicy], Any] | None = None,
+    ) -> None:
+        self._tokenizer, self._blocks, self._special, self._work = tokenizer, blocks, special, work
         self._pool = ThreadPoolExecutor(max_workers=PREFETCH_THREADS)
         _shorten_switch_interval()
-        self._ahead: deque[Future[tuple[Sequence[int], bool]]] = deque()
+        self._ahead: deque[Future[Any]] = deque()
         self._arrays = threading.Event()
         self._next = 0  # the next block to hand to the threads
         self._fill()
@@ -116,7 +125,10 @@ class PrefetchedIds(Iterator[tuple[Sequence[int], bool]]):
         assert self._pool is not None
         while len(self._ahead) < PREFETCH_AHEAD and self._next < len(self._blocks):
             block = self._blocks[self._next]
-            job = self._pool.submit(_ids_and_roundtrip, self._tokenizer, block, self._special, self._arrays)
+            if self._work is not None:
+                job = self._pool.submit(self._work, self._tokenizer, block, self._special)
+            else:
+                job = self._pool.submit(_ids_and_roundtrip, self._tokenizer, block, self._special, self._arrays)
             self._ahead.append(job)
             self._next += 1
 
@@ -126,7 +138,7 @@ class PrefetchedIds(Iterator[tuple[Sequence[int], bool]]):
         imported, that call would wait for the import)."""
         self._arrays.set()
 
-    def __next__(self) -> tuple[Sequence[int], bool]:
+    def __next__(self) -> Any:
         if not self._ahead:
             self.close()
             raise StopIteration

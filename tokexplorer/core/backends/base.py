@@ -90,9 +90,6 @@ class Tokenizer(ABC):
     source_file: PurePath | None = None
     #: What loading it from a SPEC chose or left out (set by ``load_tokenizer``), one line each.
     load_notes: tuple[str, ...] = ()
-    #: True when the notes of a text may need the library to encode it (SentencePiece's
-    #: unknown pieces): a count with notes then comes from one run (:meth:`count_with_notes`).
-    notes_need_encoding: bool = False
     _given_name: str | None = None
 
     @property
@@ -244,7 +241,7 @@ class Tokenizer(ABC):
     def count_with_notes(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[int, tuple[str, ...]]:
         """:meth:`count` and :meth:`notes` of ``text`` together: ``(count, notes)``, from one
         run of the library where the notes need its output (SentencePiece's unknown pieces,
-        a Hugging Face tokenizer; see :attr:`notes_need_encoding`).
+        a Hugging Face tokenizer).
 
         Raises:
             InputError, SpecialTokenError: as :meth:`tokenize`.

@@ -1,5 +1,7 @@
 """The SentencePiece family: ``.model`` files opened through the ``sentencepiece``
-library (:mod:`.tokenizer`), its protobuf messages read without ``protobuf``
+library (:mod:`.tokenizer`; its vocabulary as tables by id, :mod:`.vocab`; the counting
+paths, :mod:`.counting`, with the pieces as numpy columns, :mod:`.columns` and
+:mod:`.spans`), its protobuf messages read without ``protobuf``
 (:mod:`.proto`), what its normalizer changed (:mod:`.normalization`), and
 in-memory training (:mod:`.training`) with the options spelled once
 (:mod:`.options`), a check beforehand (:mod:`.check`) and errors that carry the
@@ -18,6 +20,7 @@ _EXPORTS: dict[str, str] = {
     "VocabTooLargeError": "errors",
     "too_large_note": "errors",
     "VocabTooSmallError": "errors",
+    "PieceColumns": "columns",
     "describe_normalization": "normalization",
     "NORMALIZATION_RULES": "options",
     "SentencePieceOptions": "options",
@@ -28,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "user_defined_ids": "proto",
     "SampledSentencePieceTokenizer": "sampling",
     "SentencePieceTokenizer": "tokenizer",
+    "PieceTable": "vocab",
     "CHILD_TRAIN_CHARS": "training",
     "train_sentencepiece": "training",
 }

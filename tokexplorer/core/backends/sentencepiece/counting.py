@@ -22,7 +22,7 @@ import numpy as np
 
 from tokexplorer.core.backends.base import check_special_policy
 from tokexplorer.core.backends.sentencepiece.columns import PieceColumns, columns_of, piece_lengths, round_trip_flags
-from tokexplorer.core.backends.sentencepiece.notes import counted_unknowns
+from tokexplorer.core.backends.sentencepiece.notes import counted_unknowns, unknown_texts
 from tokexplorer.core.backends.sentencepiece.proto import ModelInfo, Piece, parse_pieces
 from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.text import CleanText, clean_text, has_surrogates
@@ -50,7 +50,8 @@ class SentencePieceCounting:
         SentencePiece gives the ids (``encode(..., out_type=int)``); each piece's length
         in the normalized text comes from its id, so the spans need no per-piece
         result, except in a text holding an unknown piece (its length is that of the
-        text it swallowed): that text is encoded again with its pieces.
+        text it swallowed): that text is encoded again as piece strings (``out_type=str``;
+        a sampling model, whose two encodings could differ, as its per-piece result).
 
         Args:
             text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
@@ -70,19 +71,26 @@ class SentencePieceCounting:
         check_special_policy(special)
         cleaned = clean_text(text)
         self._policy_notes(cleaned, special)
-        t = cleaned.text
-        ids = np.array(self._ids(t), dtype=np.int64)
-        if self.table.unknown[ids].any():
-            return self._columns(t, parse_pieces(self._encode_proto(t)))
-        return self._columns(t, None, ids)
+        return self._columns_of_ids(cleaned.text)
 
-    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None) -> PieceColumns:
+    def _columns_of_ids(self, t: str, known: Sequence[int] | None = None) -> PieceColumns:
+        """:meth:`piece_columns` of a clean text, under a policy already checked (``known``:
+        its ids, when the caller has them)."""
+        ids = np.array(self._ids(t) if known is None else known, dtype=np.int64)
+        lengths = self.table.normalized_lengths[ids]
+        unknown = np.flatnonzero(self.table.unknown[ids])
+        if len(unknown):  # their lengths: those of the normalized text each swallowed
+            strings = self._piece_strings(t)
+            if strings is None or len(strings) != len(ids):
+                return self._columns(t, parse_pieces(self._encode_proto(t)))
+            lengths[unknown] = [len(strings[i].encode("utf-8")) for i in unknown.tolist()]
+        return self._columns(t, None, ids, lengths)
+
+    def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None, lengths: Any = None) -> PieceColumns:
         """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
-        its ``ids`` alone when none is unknown (:func:`.columns.columns_of`)."""
+        its ``ids`` and their ``lengths`` in the normalized text (:func:`.columns.columns_of`)."""
         if pieces is not None:
             ids, lengths = piece_lengths(pieces, self.table)
-        else:
-            lengths = self.table.normalized_lengths[ids]
 
         def own_spans() -> tuple[Any, Any]:  # SentencePiece's own spans, where the normalizer gives no offsets
             got = pieces if pieces is not None else parse_pieces(self._encode_proto(text))
@@ -110,9 +118,24 @@ class SentencePieceCounting:
             if self.line_cuts_exact:
                 surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
             else:
-                src = t.encode("utf-8")
-                surfaces = [src[b:e].decode("utf-8", "replace") for i, b, e in self._spans(t) if i in self._unknown_ids]
+                surfaces = unknown_texts(t, self._spans(t, ids), self._unknown_ids)
         return ids, self._noted(t, notes, surfaces)
+
+    def notes_without_unknown(self, text: str, *, special: SpecialPolicy = "plain") -> tuple[str, ...]:
+        """The notes of :meth:`tokenize` for a text whose ids hold no unknown piece (the
+        caller counted them): the policy's notes and the normalizer's, without encoding.
+
+        Raises:
+            InputError, SpecialTokenError: as :meth:`tokenize`.
+
+        >>> from tokexplorer.core.backends.sentencepiece.training import train_sentencepiece
+        >>> tok = train_sentencepiece(["low lower lowest newest widest"] * 20, vocab_size=18, model_type="unigram")
+        >>> tok.notes_without_unknown("low  new <s>")
+        ("'<s>' encoded as plain text", 'normalized: 1 space removed')
+        """
+        check_special_policy(special)
+        cleaned = clean_text(text)
+        return self._noted(cleaned.text, self._policy_notes(cleaned, special), [])
 
     def _count_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[int, tuple[str, ...]]:
         """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,

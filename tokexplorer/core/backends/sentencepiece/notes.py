@@ -19,7 +19,7 @@ from tokexplorer.core.types import SpecialPolicy
 
 __all__ = [
     "NOTE_BATCH_CHARS", "NOTE_PART_CHARS", "UNKNOWN_HINT", "all_pieces", "counted_unknowns", "line_cuts_exact",
-    "special_notes", "unknown_notes",
+    "special_notes", "unknown_notes", "unknown_texts",
 ]  # fmt: skip
 
 #: Probe texts for :func:`line_cuts_exact`: each is cut after its line break.
@@ -57,24 +57,23 @@ def counted_unknowns(
     text: str,
     unknown: Collection[int],
     ids_of: Callable[[list[str]], Sequence[Sequence[int]]],
-    spans_of: Callable[[str], list[tuple[int, int, int]]],
+    spans_of: Callable[[str, Sequence[int]], list[tuple[int, int, int]]],
 ) -> tuple[int, list[str]]:
     """The number of pieces of ``text`` and the original text of each of its unknown
     pieces, in order, from one run of the model: the ids of its parts
     (``ids_of``: texts -> their ids; :data:`NOTE_BATCH_CHARS` characters of parts a
-    call), and the pieces with spans (``spans_of``: text -> ``(id, byte start, byte
-    end)`` per piece) of only the parts holding an id of ``unknown``. Parts of about
+    call), and the pieces with spans (``spans_of``: text and its ids -> ``(id, byte
+    start, byte end)`` per piece) of only the parts holding an id of ``unknown``. Parts of about
     :data:`NOTE_PART_CHARS` characters are cut at line starts: the model must keep
     its ids there (:func:`line_cuts_exact`).
 
     >>> counted_unknowns("ab\\ncd", {0}, lambda ts: [[0 if c == "c" else 1 for c in t] for t in ts],
-    ...                  lambda t: [(0 if c == "c" else 1, i, i + 1) for i, c in enumerate(t)])
+    ...                  lambda t, ids: [(k, i, i + 1) for i, k in enumerate(ids)])
     (5, ['c'])
     """
     cuts = [0]
-    for m in _LINE_START.finditer(text):
-        if m.start() - cuts[-1] >= NOTE_PART_CHARS:
-            cuts.append(m.start())
+    while (m := _LINE_START.search(text, cuts[-1] + NOTE_PART_CHARS)) is not None:
+        cuts.append(m.start())
     cuts.append(len(text))
     parts = [text[a:b] for a, b in zip(cuts, cuts[1:]) if b > a]
     unknown = set(unknown)
@@ -90,10 +89,20 @@ def counted_unknowns(
         for one, ids in zip(batch, ids_of(batch)):
             count += len(ids)
             if not unknown.isdisjoint(ids):
-                src = one.encode("utf-8")
-                surfaces += [src[b:e].decode("utf-8", "replace") for i, b, e in spans_of(one) if i in unknown]
+                surfaces += unknown_texts(one, spans_of(one, ids), unknown)
         batch, held = [], 0
     return count, surfaces
+
+
+def unknown_texts(text: str, spans: Sequence[tuple[int, int, int]], unknown: Collection[int]) -> list[str]:
+    """The original text of each piece of ``spans`` (``(id, byte start, byte end)`` in
+    ``text``) whose id is one of ``unknown``, in order.
+
+    >>> unknown_texts("a\u4e2db", [(5, 0, 1), (0, 1, 4), (6, 4, 5)], {0})
+    ['\u4e2d']
+    """
+    src = text.encode("utf-8")
+    return [src[b:e].decode("utf-8", "replace") for i, b, e in spans if i in unknown]
 
 
 def all_pieces(normalized: str | None, model_type: str, is_piece: Callable[[str], bool]) -> bool:

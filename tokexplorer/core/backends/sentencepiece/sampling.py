@@ -56,6 +56,9 @@ class SampledSentencePieceTokenizer(SentencePieceTokenizer):
             text, out_type="serialized_proto", enable_sampling=True, alpha=self.alpha, nbest_size=-1
         )
 
+    def _piece_strings(self, text: str) -> None:
+        return None  # (another draw than _ids: the pieces come from _encode_proto's draw)
+
     def _ids(self, text: str | list[str]) -> Any:
         return self.processor.encode(text, out_type=int, enable_sampling=True, alpha=self.alpha, nbest_size=-1)
 

@@ -89,7 +89,6 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
     """
 
     family = "sentencepiece"
-    notes_need_encoding = True  # its unknown pieces
 
     def __init__(
         self, model_proto: bytes, *, name: str | None = None, train_notes: Sequence[str] = ()
@@ -339,15 +338,21 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         tid = self.processor.piece_to_id(piece)
         return not (self.table.is_unknown[tid] or self.table.is_control[tid] or self.processor.is_unused(tid))
 
-    def _spans(self, text: str) -> list[tuple[int, int, int]]:
-        """``(id, byte start, byte end)`` of each piece of ``text``, as :meth:`_tokenize` spans them."""
-        cols = self._columns(text, parse_pieces(self._encode_proto(text)))
+    def _spans(self, text: str, ids: Sequence[int]) -> list[tuple[int, int, int]]:
+        """``(id, byte start, byte end)`` of each piece of ``text`` (``ids``: its ids), as
+        :meth:`_tokenize` spans them."""
+        cols = self._columns_of_ids(text, ids)
         return list(zip(cols.ids.tolist(), cols.starts.tolist(), cols.ends.tolist()))
 
     def _ids(self, text: str | list[str]) -> Any:
         """SentencePiece's ids of a text, or of each text of a list (``out_type=int``;
         a subclass may sample)."""
         return self.processor.encode(text, out_type=int)
+
+    def _piece_strings(self, text: str) -> list[str] | None:
+        """SentencePiece's pieces of ``text`` as strings (``out_type=str``), the ones of
+        :meth:`_ids` (None for a subclass whose encodings may differ)."""
+        return self.processor.encode(text, out_type=str)
 
     def _encode_proto(self, text: str) -> bytes:
         """SentencePiece's serialized ``SentencePieceText`` of ``text`` (a subclass may sample)."""
