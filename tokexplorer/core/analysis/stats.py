@@ -300,7 +300,13 @@ def _file_counts(
     Raises:
         Cancelled: ``cancel()`` turned True (checked between blocks).
     """
-    from tokexplorer.core.analysis.stats_blocks import TokenTable, byte_level_block, has_long_clusters, span_block
+    from tokexplorer.core.analysis.stats_blocks import (
+        TokenTable,
+        byte_level_block,
+        has_long_clusters,
+        span_block,
+        whole_files,
+    )  # fmt: skip
 
     if tok.family == "sentencepiece":  # (its adapter and counts loaded where one is counted)
         from tokexplorer.core.analysis.stats_sentencepiece import sentencepiece_counts
@@ -310,11 +316,7 @@ def _file_counts(
             yield from sentencepiece_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of)
             return
     if not cuts_are_exact(tok):
-        for i in range(len(blocks)):
-            if cancel is not None and cancel():
-                raise Cancelled("cancelled")
-            yield span_block(tok, whole_of(i), special)
-            yield None
+        yield from whole_files(lambda bl: span_block(tok, bl, special), len(blocks), whole_of, cancel)
         return
     table = TokenTable(tok) if _by_ids(tok) else None
     if table is not None and ids_of is None:

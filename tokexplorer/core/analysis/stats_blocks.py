@@ -28,7 +28,7 @@ its tokens to the lines their first byte lies in:
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 import numpy as np
 
@@ -42,7 +42,8 @@ from tokexplorer.core.analysis.stats_lines import (
     cluster_insides,
     has_long_clusters,
 )
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import CancelCheck, Tokenizer
+from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, grapheme_part_tokens
 from tokexplorer.core.types import SpecialPolicy
 
@@ -56,6 +57,7 @@ __all__ = [
     "byte_level_block",
     "has_long_clusters",
     "span_block",
+    "whole_files",
 ]
 
 
@@ -183,6 +185,26 @@ def byte_level_block(
     for g in scripts.values():
         total.add(g)
     return total, scripts
+
+
+def whole_files(
+    count: Callable[[BlockLines], tuple[GroupStats, dict[str, GroupStats]]],
+    n_files: int,
+    whole_of: Callable[[int], BlockLines],
+    cancel: CancelCheck | None,
+) -> Iterator[tuple[GroupStats, dict[str, GroupStats]] | None]:
+    """Each of ``n_files`` files counted whole, ``count(whole_of(i))``, each followed by
+    ``None`` (the shape of the statistics' per-block counts), for a tokenizer whose
+    tokens a cut could change.
+
+    Raises:
+        Cancelled: ``cancel()`` turned True (checked before each file).
+    """
+    for i in range(n_files):
+        if cancel is not None and cancel():
+            raise Cancelled("cancelled")
+        yield count(whole_of(i))
+        yield None
 
 
 def span_block(

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from tokexplorer.core.analysis.stats_blocks import whole_files
 from tokexplorer.core.analysis.stats_lines import _LABEL_CODES, BlockLines, GroupStats, _split_lines, cluster_insides
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
 from tokexplorer.core.backends.base import CancelCheck
@@ -135,11 +136,7 @@ def sentencepiece_counts(
             or a user-defined symbol.
     """
     if not tokenizer.line_cuts_exact:
-        for i in range(len(blocks)):
-            if cancel is not None and cancel():
-                raise Cancelled("cancelled")
-            yield piece_block(tokenizer, whole_of(i), special)
-            yield None
+        yield from whole_files(lambda bl: piece_block(tokenizer, bl, special), len(blocks), whole_of, cancel)
         return
     parts_of = PrefetchedIds(tokenizer, [b for fb in blocks for b in fb], special, work=piece_parts)
     k = 0
