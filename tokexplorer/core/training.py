@@ -17,16 +17,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from tokexplorer.core.backends import (
     BPETokenizer,
     SentencePieceOptions,
-    SentencePieceTokenizer,
     Tokenizer,
     VocabTooLargeError,
     VocabTooSmallError,
     WordPieceTokenizer,
-    train_sentencepiece,
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError
@@ -47,6 +46,9 @@ from tokexplorer.core.wordpiece import (
     WordPiece,
     train_wordpiece_iter,
 )
+
+if TYPE_CHECKING:
+    from tokexplorer.core.backends import SentencePieceTokenizer
 
 
 @dataclass(frozen=True)
@@ -360,6 +362,8 @@ def _train_wordpiece(
 def _train_sentencepiece(
     request: TrainingRequest, cancel: Callable[[], bool] | None
 ) -> Generator[Progress, None, TrainingOutcome]:
+    from tokexplorer.core.backends import train_sentencepiece  # (its adapter and numpy loaded where one trains)
+
     model_type = request.algorithm.split("-", 1)[1]
     yield Progress("training SentencePiece", 0, None, model_type)
     options = replace(request.sentencepiece, model_type=model_type)
