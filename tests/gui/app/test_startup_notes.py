@@ -60,14 +60,14 @@ def test_a_line_over_the_ceiling_is_skipped_and_said(qtbot, window, tmp_path):
 def test_startup_problems_are_notes_not_dialogs(qtbot, window, tmp_path, monkeypatch):
     # a failure in the startup SentencePiece training is a note in the Corpus tab
     # and the status bar; dialogs come back once startup is done
-    from tokexplorer.core import training
+    from tokexplorer.core import backends
 
     refusal = LinesTooLongError(1, 9000, 3, 4192)
 
     def refuse(*_args, **_kwargs):
         raise refusal
 
-    monkeypatch.setattr(training, "train_sentencepiece", refuse)
+    monkeypatch.setattr(backends, "train_sentencepiece", refuse)  # (the training looks it up there)
     path = tmp_path / "doc.txt"
     path.write_text((WORDS + "\n") * 30, encoding="utf-8")
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):
