@@ -242,3 +242,26 @@ def test_counts_have_thousands_separators_and_every_column_fits(qtbot, toks):
     assert total["chars"] >= 1000 and pane.cell_text(0, "chars") == f"{total['chars']:,}"
     table = pane.table
     assert table.horizontalHeader().length() <= table.viewport().width()
+
+
+def test_the_pane_says_what_counted_a_tokenizer_otherwise(qtbot):
+    """A text our trained model's compiled core would split otherwise (U+0C5C: a letter
+    to our engine's Unicode 18, unassigned to tiktoken's 16) is counted by our engine,
+    and the pane says so, as `tokexplorer stats` does in its notes."""
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.bpe import train_bpe
+
+    bpe, _ = train_bpe(["it's Bob's cat's dog's " * 40], vocab_size=300, pattern="cl100k")
+    tok = BPETokenizer(bpe)
+    state = AppState()
+    state.set_tokenizers([tok])
+    state.set_corpus(corpus_of([("new.txt", "a\u0c5c's cat\n" * 3)]))
+    pane = StatsPane(state)
+    qtbot.addWidget(pane)
+    pane.show()
+    qtbot.waitExposed(pane)
+    stats = compute(qtbot, pane)
+    assert stats.tokenizers[0].notes and "counted with our engine" in stats.tokenizers[0].notes[0]
+    text = pane.message.text()
+    assert f"ⓘ {tok.name}: counted with our engine" in text and "U+0C5C TELUGU ARCHAIC SHRII" in text
+    assert stats.rows()[0]["tokens"] == 3 * len(bpe.encode("a\u0c5c's cat\n"))

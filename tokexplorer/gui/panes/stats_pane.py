@@ -44,6 +44,7 @@ from tokexplorer.core.io import file_label
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.charts import GroupedBarChart
 from tokexplorer.gui.workers import LatestRequest, Worker, pause_while_hidden, user_message
 
@@ -319,6 +320,11 @@ class StatsPane(QWidget):
             msg += " · the files were read from disk in pieces (the corpus is streamed)"
         if errors:
             msg += " · ⚠ " + "; ".join(errors)
+        # what counted each tokenizer's ids when that is not its usual engine (the
+        # notes `tokexplorer stats` prints): "counted with our engine on 1 text: ..."
+        notes = [f"{t.name}: {in_window_terms(n)}" for t in stats.tokenizers if not t.error for n in t.notes]
+        if notes:
+            msg += " · ⓘ " + "; ".join(notes)
         self.message.setText(msg)
         for b in (self.export_csv_button, self.export_json_button):
             b.setEnabled(True)
