@@ -50,16 +50,21 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     assert pane.pages.currentWidget() is pane.split and not pane.progress.isVisible()
 
 
-def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, tmp_path):
-    """A measurement of a large corpus nobody looks at does not run on (issue 16: it held
-    hundreds of MB and kept quitting waiting); it is redone when the tab is shown."""
+def _measuring_pane(qtbot, tmp_path):
+    """A shown pane measuring a large corpus: (state, pane, its running worker)."""
     state = AppState()
     pane = GranularityPane(state)
     qtbot.addWidget(pane)
     (tmp_path / "c.txt").write_text(TEXT * 2000, encoding="utf-8")
     state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
     pane.show()
-    worker = pane.job.worker
+    return state, pane, pane.job.worker
+
+
+def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, tmp_path):
+    """A measurement of a large corpus nobody looks at does not run on (issue 16: it held
+    hundreds of MB and kept quitting waiting); it is redone when the tab is shown."""
+    state, pane, worker = _measuring_pane(qtbot, tmp_path)
     assert worker is not None and pane.job.busy
     pane.hide()
     assert pane.stale and pane.job.worker is None and worker.is_cancelled()
@@ -72,13 +77,7 @@ def test_hiding_the_tab_stops_a_measurement_and_showing_it_starts_again(qtbot, t
 def test_measuring_shows_progress_and_cancel_and_no_empty_plot(qtbot, tmp_path):
     """While measuring: a progress bar naming the level and Cancel, and no axes over nothing
     (the newcomer saw "measuring…" for a minute over an empty plot with ticks 2..9)."""
-    state = AppState()
-    pane = GranularityPane(state)
-    qtbot.addWidget(pane)
-    (tmp_path / "c.txt").write_text(TEXT * 2000, encoding="utf-8")
-    state.set_corpus(Corpus(files=(read_text_file(tmp_path / "c.txt"),)))
-    pane.show()
-    worker = pane.job.worker
+    state, pane, worker = _measuring_pane(qtbot, tmp_path)
     assert pane.job.busy and pane.progress.isVisible() and pane.cancel_button.isVisible()
     assert not pane.recompute_button.isEnabled()
     assert pane.pages.currentWidget() is pane.placeholder and not pane.plot.isVisible()
