@@ -719,7 +719,7 @@ def test_train_names_the_empty_file_and_refuses_a_huge_vocab_before_reading(caps
     missing, out_path = str(tmp_path / "missing"), str(tmp_path / "n.bpe")
     code, out, err = run(capsys, "train", missing, "--vocab-size", "10000000", "-o", out_path)
     assert code == 2
-    assert_one_line_error(err, "vocab_size 10,000,000 is too large; the trainer supports up to 2,097,152")
+    assert_one_line_error(err, "vocab_size 10,000,000 is too large; the trainer supports up to 1,114,112")
 
 
 @pytest.mark.parametrize("tail", ["\n", "", "\r\n\n"])

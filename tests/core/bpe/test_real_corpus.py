@@ -1,5 +1,5 @@
 """The paths that make training scale give the merges of the simple paths on real text:
-counting files in worker tasks of several ranges, and merging long words in one pass.
+counting files in worker tasks of several ranges, and merging words of any length.
 
 The real text is the Python standard library's own source (English comments and
 docstrings, code) and the built-in sample text."""
@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.bpe_reference import reference_train
-from tokexplorer.core.bpe import count_files, count_pool, merge_state, run, train_bpe
+from tokexplorer.core.bpe import count_files, count_pool, run, train_bpe
 from tokexplorer.core.bpe.counting import count_piece
 from tokexplorer.core.io import sample_text
 from tokexplorer.core.text import pattern_string
@@ -49,21 +49,20 @@ def test_merges_from_files_counted_by_two_workers_equal_merges_from_the_text(std
 
 
 def test_long_word_merges_equal_the_textbook_trainer_on_real_text(stdlib_sources):
-    """``--pattern none``: the whole text is one word, far longer than LONG_WORD."""
+    """``--pattern none``: the whole text is one word of several kB."""
     text = sample_text() + stdlib_sources[0].read_text(encoding="utf-8")[:4000]
-    assert len(text.encode("utf-8")) > 20 * merge_state.LONG_WORD
+    assert len(text.encode("utf-8")) > 5000
     bpe, _ = train_bpe(text, vocab_size=256 + 150, pattern="none")
     want = reference_train(text, 150, "none")
     assert [(bpe.vocab[m.left], bpe.vocab[m.right], m.count) for m in bpe.merges] == want
     assert len(want) >= 150 and want[0][2] > 100  # a merge on every site of a pair seen 100+ times
 
 
-def test_long_and_short_word_paths_give_the_same_merges(stdlib_sources, monkeypatch):
-    """``--pattern none`` on paragraphs: words of a few to a few thousand bytes
-    take either path."""
-    paragraphs = "".join(p.read_text(encoding="utf-8") for p in stdlib_sources[:6]).split("\n\n")
-    assert sum(len(x) > merge_state.LONG_WORD for x in paragraphs) > 100
-    one_pass, _ = train_bpe(paragraphs, vocab_size=3000, pattern="none", workers=1)
-    monkeypatch.setattr(merge_state, "LONG_WORD", 10**9)
-    in_place, _ = train_bpe(paragraphs, vocab_size=3000, pattern="none", workers=1)
-    assert one_pass.merges == in_place.merges
+def test_paragraph_words_merge_as_the_textbook_trainer(stdlib_sources):
+    """``--pattern none`` on paragraphs: words of a few bytes to a few kB, many
+    holding a pair several times, some at touching sites (``a b a b``)."""
+    paragraphs = stdlib_sources[0].read_text(encoding="utf-8")[:30_000].split("\n\n")
+    assert sum(len(x) > 500 for x in paragraphs) > 5
+    bpe, _ = train_bpe(paragraphs, vocab_size=256 + 120, pattern="none", workers=1)
+    want = reference_train(paragraphs, 120, "none")
+    assert [(bpe.vocab[m.left], bpe.vocab[m.right], m.count) for m in bpe.merges] == want

@@ -62,7 +62,7 @@ def test_a_huge_bpe_vocab_is_refused_with_the_limit(qtbot, pane):
     pane.form.train_button.click()
     assert pane.form.vocab_spin.value() == 5_000_000
     assert pane.form.train_message.text() == (
-        "vocab_size 5,000,000 is too large; the trainer supports up to 2,097,152"
+        "vocab_size 5,000,000 is too large; the trainer supports up to 1,114,112"
     )
 
 

@@ -26,31 +26,31 @@ from tokexplorer.core.types import MergeRecord
 
 _SHIFT = 21  # pair keys in training: left << 21 | right
 _MASK = (1 << _SHIFT) - 1
-MAX_TRAIN_VOCAB = 1 << _SHIFT
-"""Largest vocabulary the trainer supports: token ids are packed into 21 bits of a pair key."""
-
-LONG_WORD = 256
-"""Words of more symbols than this are merged by :meth:`MergeState.merge_long_word`
-(one pass that copies the word once) instead of in place, where each merge site
-moves the rest of the word: quadratic in a long word (``--pattern none``, where
-a whole file is one word, spent minutes on a 1 MB file)."""
+MAX_TRAIN_VOCAB = 0x110000
+"""Largest vocabulary the trainer supports (1,114,112): while it merges, a word
+is a str whose characters are token ids (``chr(id)``), and U+10FFFF is the
+largest code point."""
 
 
 class MergeState:
     """The trainer's tables while it merges.
 
-    Word table: every word's symbols side by side in one int32 array
-    (``flat[start[w] : start[w] + size[w]]``) with its count ``freqs[w]``.
-    Merges only shorten words, so each word is rewritten in place: no object per
-    word, nothing to fragment the heap as words shrink.
+    Word table: ``words[w]`` is word w's symbols as a str, one character per
+    token id (``chr(id)``; a word of bytes starts as its Latin-1 decoding), and
+    ``freqs[w]`` its count. A merge finds its sites with ``str.find`` and
+    rewrites a word with ``str.replace``, both at C speed: ``replace`` works left
+    to right without overlap, as the textbook merge does, and costs one pass
+    over the word however many sites it has, so a word of megabytes
+    (``--pattern none``) merges in linear time. A stale index (a word that no
+    longer holds the pair) is dismissed by one substring test.
 
-    A pair of ids (a, b) is the int key ``a << 21 | b`` (ids < 2**21): cheaper to
-    hash and to store than a tuple. ``pair_counts`` holds the count of every
-    pair; ``where`` maps a pair to the indices of the words that held it when
-    it was added: one int, or a compact int32 array once there are two (a set
-    costs ten times that). An index may repeat or go stale; a visit to a word
-    that no longer holds the pair changes nothing. A pair whose count drops to
-    zero loses its entry.
+    A pair of ids (a, b) is the int key ``a << 21 | b``: cheaper to hash and to
+    store than a tuple. ``pair_counts`` holds the count of every pair; ``where``
+    maps a pair to the indices of the words that held it when it was added: one
+    int, or a compact int32 array once there are two (a set costs ten times
+    that). An index may repeat or go stale; a visit to a word that no longer
+    holds the pair changes nothing. A pair whose count drops to zero loses its
+    entry.
 
     The heap holds ``(-count, left bytes, right bytes, pair)`` for the pairs
     counted at least ``floor`` times (the others cannot be the best while a
@@ -60,14 +60,10 @@ class MergeState:
     heap is rebuilt from the live counts when it grows past ``heap_limit``.
     """
 
-    __slots__ = (
-        "flat", "start", "size", "freqs", "pair_counts", "where", "heap", "heap_limit", "floor", "vocab", "id_of",
-    )  # fmt: skip
+    __slots__ = ("words", "freqs", "pair_counts", "where", "heap", "heap_limit", "floor", "vocab", "id_of")
 
     def __init__(self) -> None:
-        self.flat = array("i")
-        self.start = array("q")
-        self.size = array("i")
+        self.words: list[str] = []
         self.freqs: list[int] = []
         self.pair_counts: dict[int, int] = {}
         self.where: dict[int, int | array] = {}
@@ -87,7 +83,7 @@ class MergeState:
         Raises:
             Cancelled: ``cancel()`` returned True (polled every 20,000 words).
         """
-        flat, start, size, freqs = self.flat, self.start, self.size, self.freqs
+        words, freqs = self.words, self.freqs
         pair_counts, where = self.pair_counts, self.where
         pc_get = pair_counts.get
         w_get = where.get
@@ -96,12 +92,9 @@ class MergeState:
         while counts:
             chunk, c = popitem()
             w = chunk.encode("utf-8") if chunk.__class__ is str else bytes(chunk)
-            n = len(w)
-            if n < 2 or c <= 0:
+            if len(w) < 2 or c <= 0:
                 continue
-            start.append(len(flat))
-            size.append(n)
-            flat.extend(w)
+            words.append(w.decode("latin-1"))
             freqs.append(c)
             prev = w[0] << _SHIFT
             for x in w[1:]:
@@ -179,178 +172,122 @@ class MergeState:
         corpus (replacements times word counts: fewer than the pair count where
         the pair overlaps itself, as ``a a a`` holds (a, a) twice but merges once).
 
-        Each word is rewritten in place (a merge writes t and moves the rest of
-        the word one slot left). Occurrences are found with ``array.index`` (C
-        speed) and merged left to right without overlap, as the textbook loop
-        does.
+        Sites are found left to right without overlap (``str.find`` from the end
+        of the previous site), as ``str.replace`` then rewrites the word. Where
+        two sites touch (``a b a b``), the second one's left neighbour is the t
+        the first one wrote.
         """
-        flat, start, size, freqs, where = self.flat, self.start, self.size, self.freqs, self.where
-        index = flat.index
+        words, freqs, where, counts = self.words, self.freqs, self.where, self.pair_counts
         pair = a << _SHIFT | b
         wis = where.pop(pair, ())
         if wis.__class__ is int:
             wis = (wis,)
-        changed: dict[int, int] = {}
-        get = changed.get
+        ab, tc = chr(a) + chr(b), chr(t)
+        grown: dict[int, int] = {}  # pairs holding t -> count change
+        get = grown.get
+        emptied: list[int] = []  # pairs whose count reached 0
         t_hi, b_hi, saved = t << _SHIFT, b << _SHIFT, 0
         for wi in wis:
-            o = start[wi]
-            n = size[wi]
+            w = words[wi]
+            n = len(w)
             if n == 2:  # the most common case: the whole word becomes one token
-                if flat[o] == a and flat[o + 1] == b:
-                    flat[o] = t
-                    size[wi] = 1
+                if w == ab:
+                    words[wi] = tc
                     saved += freqs[wi]
                 continue
-            if n > LONG_WORD:
-                saved += self.merge_long_word(wi, a, b, t, changed)
-                continue
-            e = o + n
-            # The a's left tell when to stop looking (index raising ValueError costs more).
-            left_a = flat[o:e].count(a)
-            if not left_a:
-                continue  # a stale entry: the word no longer holds a
-            i = index(a, o, e)
-            used = 2 if a == b else 1  # a's one merge consumes
+            i = w.find(ab)
+            if i < 0:
+                continue  # a stale entry: the word no longer holds the pair
             c = freqs[wi]
-            while True:
-                if i + 1 < e and flat[i + 1] == b:
-                    # merge in place: t at i, the rest of the word moves one left
-                    flat[i] = t
-                    if i + 2 < e:
-                        flat[i + 1 : e - 1] = flat[i + 2 : e]
-                    e -= 1
-                    left_a -= used
-                    saved += c
-                    # The "word wi holds pair p" update below is written out twice
-                    # (left and right neighbour) on purpose: this is the hot loop, and a
-                    # helper call here measured up to 4% of training time.
-                    if i > o:
-                        left = flat[i - 1] << _SHIFT
-                        p = left | a
-                        changed[p] = get(p, 0) - c
-                        p = left | t
-                        changed[p] = get(p, 0) + c
-                        s_ = where.get(p)
-                        if s_ is None:
-                            where[p] = wi
-                        elif s_.__class__ is int:
-                            if s_ != wi:
-                                where[p] = array("i", (s_, wi))
-                        elif s_[-1] != wi:
-                            s_.append(wi)
-                    if i + 1 < e:
-                        right = flat[i + 1]
-                        p = b_hi | right
-                        changed[p] = get(p, 0) - c
-                        p = t_hi | right
-                        changed[p] = get(p, 0) + c
-                        s_ = where.get(p)
-                        if s_ is None:
-                            where[p] = wi
-                        elif s_.__class__ is int:
-                            if s_ != wi:
-                                where[p] = array("i", (s_, wi))
-                        elif s_[-1] != wi:
-                            s_.append(wi)
+            end = -1  # where the previous site ended
+            while i >= 0:
+                saved += c
+                # A neighbour's old pair held this word before the merge, so its count
+                # is at least c and it is decremented in place; the new pairs hold t
+                # and are summed in `grown`. The "word wi holds pair p" update is
+                # written out twice (left and right neighbour) on purpose: this is the
+                # hot loop, and a helper call here measured up to 4% of training time.
+                if i:
+                    if i == end:  # the site before ends here: the left neighbour is its t
+                        p = t_hi | a
+                        grown[p] = get(p, 0) - c
+                        p = t_hi | t
                     else:
-                        break
+                        left = ord(w[i - 1]) << _SHIFT
+                        p = left | a
+                        v = counts[p] - c
+                        if v:
+                            counts[p] = v
+                        else:
+                            del counts[p]
+                            emptied.append(p)
+                        p = left | t
+                    grown[p] = get(p, 0) + c
+                    s_ = where.get(p)
+                    if s_ is None:
+                        where[p] = wi
+                    elif s_.__class__ is int:
+                        if s_ != wi:
+                            where[p] = array("i", (s_, wi))
+                    elif s_[-1] != wi:
+                        s_.append(wi)
+                end = i + 2
+                if end < n:
+                    right = ord(w[end])
+                    p = b_hi | right
+                    v = counts[p] - c
+                    if v:
+                        counts[p] = v
+                    else:
+                        del counts[p]
+                        emptied.append(p)
+                    p = t_hi | right
+                    grown[p] = get(p, 0) + c
+                    s_ = where.get(p)
+                    if s_ is None:
+                        where[p] = wi
+                    elif s_.__class__ is int:
+                        if s_ != wi:
+                            where[p] = array("i", (s_, wi))
+                    elif s_[-1] != wi:
+                        s_.append(wi)
+                    i = w.find(ab, end)
                 else:
-                    left_a -= 1
-                if left_a <= 0:
                     break
-                i = index(a, i + 1, e)
-            size[wi] = e - o
-        self._apply_changes(pair, changed)
+            words[wi] = w.replace(ab, tc)
+        self._apply_changes(pair, grown, emptied)
         return saved
 
-    def merge_long_word(self, wi: int, a: int, b: int, t: int, changed: dict[int, int]) -> int:
-        """Replace every (a, b) in word ``wi`` by t, left to right without
-        overlap, and return how many tokens that saves (replacements times the
-        word's count). Adds the pair count changes next to the merge sites to
-        ``changed`` (pair -> delta), exactly as :meth:`apply_merge` does.
-
-        The merge sites are found with ``array.index`` (C speed) and the word
-        is rebuilt from the slices between them and written back once, so a
-        merge costs one pass over the word however many sites it has.
-        """
-        flat, where, c = self.flat, self.where, self.freqs[wi]
-        o = self.start[wi]
-        e = o + self.size[wi]
-        index, get = flat.index, changed.get
-        sites: list[int] = []
-        i = o
-        left_a = flat[o:e].count(a)
-        while left_a > 0:
-            i = index(a, i, e)
-            if i + 1 < e and flat[i + 1] == b:
-                sites.append(i)
-                left_a -= 2 if a == b else 1
-                i += 2
-            else:
-                left_a -= 1
-                i += 1
-        if not sites:
-            return 0  # a stale entry: the word no longer holds the pair
-        out = array("i")
-        prev = o  # first symbol not yet copied
-        for i in sites:
-            new_pairs = []
-            if i > o:
-                left = t if i == prev else flat[i - 1]  # t: the previous site ends here
-                p = left << _SHIFT | a
-                changed[p] = get(p, 0) - c
-                new_pairs.append(left << _SHIFT | t)
-            if i + 2 < e:
-                right = flat[i + 2]
-                p = b << _SHIFT | right
-                changed[p] = get(p, 0) - c
-                new_pairs.append(t << _SHIFT | right)
-            for p in new_pairs:
-                changed[p] = get(p, 0) + c
-                s_ = where.get(p)
-                if s_ is None:
-                    where[p] = wi
-                elif s_.__class__ is int:
-                    if s_ != wi:
-                        where[p] = array("i", (s_, wi))
-                elif s_[-1] != wi:
-                    s_.append(wi)
-            out.extend(flat[prev:i])
-            out.append(t)
-            prev = i + 2
-        out.extend(flat[prev:e])
-        flat[o : o + len(out)] = out
-        self.size[wi] = len(out)
-        return c * len(sites)
-
-    def _apply_changes(self, pair: int, changed: dict[int, int]) -> None:
-        """Add the count changes of one merge (pair -> delta) to the pair counts;
-        push the pairs that grew and are counted ``floor`` times or more."""
+    def _apply_changes(self, pair: int, grown: dict[int, int], emptied: list[int]) -> None:
+        """Finish one merge: drop ``pair``, add the count changes of the pairs
+        holding the new token (``grown``: pair -> delta, never below zero in
+        sum), push those counted ``floor`` times or more, and forget the words
+        of every pair no word holds any more (``emptied``, and grown pairs whose
+        changes cancelled out)."""
         pair_counts, where, heap, vocab, floor = self.pair_counts, self.where, self.heap, self.vocab, self.floor
         pair_counts.pop(pair, None)
         push = heapq.heappush
-        for p, d in changed.items():
-            if p == pair or d == 0:
-                continue
-            v = pair_counts.get(p, 0) + d
-            if v <= 0:
-                pair_counts.pop(p, None)
-                where.pop(p, None)
-            else:
+        get = pair_counts.get
+        for p, d in grown.items():
+            v = get(p, 0) + d
+            if v > 0:
                 pair_counts[p] = v
                 if d > 0 and v >= floor:
                     push(heap, (-v, vocab[p >> _SHIFT], vocab[p & _MASK], p))
+            else:
+                emptied.append(p)
+        for p in emptied:
+            if p not in pair_counts:
+                where.pop(p, None)
 
     def free(self) -> None:
         """Free the training tables in slices: dropping millions of objects in
         one go holds the GIL long enough to freeze a GUI thread. The vocabulary
         is kept."""
         del self.heap[:]
-        self.flat, self.start, self.size = array("i"), array("q"), array("i")
-        freqs = self.freqs
-        while freqs:
-            del freqs[-50_000:]
+        for table in (self.words, self.freqs):
+            while table:
+                del table[-50_000:]
         for d in (self.where, self.pair_counts):
             if len(d) <= 200_000:  # small enough to free in one go (a few ms)
                 d.clear()

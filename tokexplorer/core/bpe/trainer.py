@@ -55,8 +55,8 @@ def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
 
     Raises:
         InputError: ``vocab_size`` is not an int, is below ``256 + n_special``
-            or above :data:`MAX_TRAIN_VOCAB` (2,097,152; token ids are packed
-            into 21 bits in the trainer's pair keys).
+            or above :data:`MAX_TRAIN_VOCAB` (1,114,112: while it merges, a
+            token id is a character of a str).
 
     >>> validate_vocab_size(258, 2)
     >>> validate_vocab_size(257, 2)
