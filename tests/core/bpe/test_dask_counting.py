@@ -74,10 +74,23 @@ def test_tasks_cover_the_ranges_in_order_and_cap_their_size(monkeypatch):
     assert plan_tasks([], threads=4) == []
 
 
-def test_local_cluster_counts_the_same(corpus, monkeypatch):
-    monkeypatch.setattr(dask_counting, "default_workers", lambda: 1)
-    here = run(count_files(corpus[1:], pattern="gpt2", workers=1))
-    assert run(count_files_dask(corpus[1:], address="local", pattern="gpt2")) == here
+@pytest.mark.parametrize(("limit", "processes"), [(dask_counting.LOCAL_THREADS_MAX_BYTES, False), (0, True)])
+def test_local_cluster_counts_the_same(corpus, monkeypatch, limit, processes):
+    """``local`` on a small corpus: a worker of threads in this process; above the
+    limit, worker processes. Both count what counting here counts."""
+    started = []
+
+    def local_cluster(**kwargs):
+        started.append((kwargs["processes"], kwargs["n_workers"], kwargs["threads_per_worker"]))
+        return real(**kwargs)
+
+    real = distributed.LocalCluster
+    monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
+    monkeypatch.setattr(dask_counting, "LOCAL_THREADS_MAX_BYTES", limit)
+    monkeypatch.setattr(dask_counting, "default_workers", lambda: 2)
+    here = run(count_files(corpus, pattern="gpt2", workers=1))
+    assert run(count_files_dask(corpus, address="local", pattern="gpt2")) == here
+    assert started == [(True, 2, 1)] if processes else [(False, 1, 2)]
 
 
 def test_a_scheduler_without_workers_is_one_line(corpus, monkeypatch):
