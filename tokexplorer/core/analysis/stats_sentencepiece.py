@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # (the adapter is loaded where a SentencePiece model is count
     from tokexplorer.core.backends import SentencePieceTokenizer
     from tokexplorer.core.backends.sentencepiece.columns import PieceColumns
 
-__all__ = ["ROUND_TRIP_LINES", "piece_block", "piece_parts", "sentencepiece_counts"]
+__all__ = ["ROUND_TRIP_LINES", "WholeCallShares", "piece_block", "piece_parts", "sentencepiece_counts"]
 
 #: Lines whose round trips one call into SentencePiece checks.
 ROUND_TRIP_LINES = 8_192
@@ -126,27 +126,104 @@ def sentencepiece_counts(
     counting all files' blocks in order) its counts ``(block total, per label)``
     (:func:`piece_block`), and ``None`` after each file's last block; the blocks
     ahead get their :func:`piece_parts` on other threads (SentencePiece releases the
-    interpreter lock while it encodes and normalizes). A model whose ids a cut at a
-    line start could change (``line_cuts_exact`` False) counts each file whole
-    (``whole_of(i)``: the lines of file ``i``).
+    interpreter lock while it encodes and normalizes). A unigram model, whose ids at a
+    near tie a cut could change (``line_cuts_exact`` False), counts each block with its
+    share of one call on the whole file (:class:`WholeCallShares`); a model whose pieces a
+    cut at a line start changes (``line_cuts_keep_pieces`` False: its normalizer keeps
+    line breaks) counts each file whole (``whole_of(i)``: the lines of file ``i``).
 
     Raises:
         Cancelled: ``cancel()`` turned True (checked between blocks).
         SpecialTokenError: ``special="raise"`` and a block spells a control piece
             or a user-defined symbol.
     """
-    if not tokenizer.line_cuts_exact:
+    from tokexplorer.core.backends.sentencepiece.counting import WHOLE_CALL_MAX_CHARS
+
+    if not tokenizer.line_cuts_keep_pieces:
         yield from whole_files(lambda bl: piece_block(tokenizer, bl, special), len(blocks), whole_of, cancel)
         return
     parts_of = PrefetchedIds(tokenizer, [b for fb in blocks for b in fb], special, work=piece_parts)
     k = 0
     try:
         for fblocks in blocks:
-            for _block in fblocks:
+            shares = None
+            if not tokenizer.line_cuts_exact:
+                text = "".join(fblocks)
+                if len(text) <= WHOLE_CALL_MAX_CHARS:
+                    shares = WholeCallShares(tokenizer, text, special)
+                else:
+                    tokenizer.note_own_ids(texts=1)
+                del text
+            for block in fblocks:
                 if cancel is not None and cancel():
                     raise Cancelled("cancelled")
-                yield piece_block(tokenizer, lines_of(k), special, next(parts_of))
+                parts = next(parts_of)
+                if shares is not None:
+                    parts = shares.take(block, parts)
+                yield piece_block(tokenizer, lines_of(k), special, parts)
                 k += 1
+            if shares is not None:
+                shares.finish()
             yield None
     finally:
         parts_of.close()
+
+
+class WholeCallShares:
+    """The ids of one call on a whole file, shared out among its blocks: for a unigram
+    model, whose ids at a near tie depend on the text before them (see
+    :attr:`SentencePieceTokenizer.line_cuts_exact
+    <tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.line_cuts_exact>`),
+    so that the statistics count the ids ``encode`` gives the file.
+
+    A block's own ids are kept where they are the next ones of the whole call (nearly
+    always). Where not, its share is the run of the whole call's ids that takes as many
+    bytes of the normalized text and holds as many unknown pieces (length 0 in the
+    table) as its own ids do, the nearest to its own number of ids, and its columns are
+    those of that share. Where no run fits, the block keeps its own ids and the model
+    says so in its :attr:`~SentencePieceTokenizer.counting_notes`.
+
+    Args:
+        tokenizer: the model.
+        text: the file's whole text (its blocks joined).
+        special: the policy (a text the policy refuses is refused by its blocks).
+    """
+
+    def __init__(self, tokenizer: SentencePieceTokenizer, text: str, special: SpecialPolicy) -> None:
+        self.tokenizer = tokenizer
+        self.special = special
+        plain: SpecialPolicy = "plain" if special == "raise" else special
+        self.ids = np.array(tokenizer.encode(text, special=plain), dtype=np.int64)
+        self.pos = 0
+        self.kept_own = 0
+
+    def take(
+        self, block: str, parts: tuple[PieceColumns, list[bool]]
+    ) -> tuple[PieceColumns, list[bool]]:
+        """``parts`` (the block's :func:`piece_parts`) with the block's share of the whole call."""
+        cols, kept = parts
+        n, pos = len(cols.ids), self.pos
+        if np.array_equal(self.ids[pos : pos + n], cols.ids):
+            self.pos = pos + n
+            return parts
+        table = self.tokenizer.table
+        window = self.ids[pos : pos + 2 * n + 64]
+        fits = np.flatnonzero(
+            (np.cumsum(table.normalized_lengths[window]) == int(table.normalized_lengths[cols.ids].sum()))
+            & (np.cumsum(table.unknown[window]) == int(table.unknown[cols.ids].sum()))
+        )
+        self.kept_own += 1  # (taken back below where the share fits)
+        if not len(fits):
+            self.pos = pos + n
+            return parts
+        end = self.pos = pos + int(fits[np.argmin(np.abs(fits + 1 - n))]) + 1
+        share = self.tokenizer.piece_columns(block, special=self.special, ids=self.ids[pos:end].tolist())
+        if len(share.ids) != end - pos:  # an unknown piece's length could not be placed in the share
+            return parts
+        self.kept_own -= 1
+        return share, kept
+
+    def finish(self) -> None:
+        """Tell the model how many blocks kept their own ids (none, nearly always)."""
+        if self.kept_own or self.pos != len(self.ids):
+            self.tokenizer.note_own_ids(blocks=max(self.kept_own, 1))

@@ -28,6 +28,12 @@ from tokexplorer.core.backends.sentencepiece.vocab import PieceTable
 from tokexplorer.core.text import CleanText, clean_text, has_surrogates
 from tokexplorer.core.types import SpecialPolicy
 
+#: The longest text (characters) whose ids a unigram model gives in one call for a
+#: count or the statistics: its ids at near ties depend on all the text before them
+#: (see ``SentencePieceTokenizer.line_cuts_exact``). One call holds every id of the
+#: text (about 35 bytes of Python list per id); a longer text is counted in parts, noted.
+WHOLE_CALL_MAX_CHARS = 1 << 26
+
 __all__ = ["SentencePieceCounting"]
 
 
@@ -43,7 +49,9 @@ class SentencePieceCounting:
     table: PieceTable
     info: ModelInfo
 
-    def piece_columns(self, text: str, *, special: SpecialPolicy = "plain") -> PieceColumns:
+    def piece_columns(
+        self, text: str, *, special: SpecialPolicy = "plain", ids: Sequence[int] | None = None
+    ) -> PieceColumns:
         """The pieces of ``text`` as numpy columns (ids, byte spans, partial flags),
         the values :meth:`tokenize` gives its tokens, without a token object per piece.
 
@@ -56,6 +64,8 @@ class SentencePieceCounting:
         Args:
             text: any str (lone surrogates are cleaned first, as in :meth:`tokenize`).
             special: the special-token policy (see :meth:`tokenize`).
+            ids: the text's ids when the caller has them (its share of one call on a
+                longer text: see :attr:`line_cuts_exact`); None: the model is asked.
 
         Raises:
             InputError: unknown policy.
@@ -71,7 +81,7 @@ class SentencePieceCounting:
         check_special_policy(special)
         cleaned = clean_text(text)
         self._policy_notes(cleaned, special)
-        return self._columns_of_ids(cleaned.text)
+        return self._columns_of_ids(cleaned.text, ids)
 
     def _columns_of_ids(self, t: str, known: Sequence[int] | None = None) -> PieceColumns:
         """:meth:`piece_columns` of a clean text, under a policy already checked (``known``:
@@ -80,11 +90,30 @@ class SentencePieceCounting:
         lengths = self.table.normalized_lengths[ids]
         unknown = np.flatnonzero(self.table.unknown[ids])
         if len(unknown):  # their lengths: those of the normalized text each swallowed
-            strings = self._piece_strings(t)
-            if strings is None or len(strings) != len(ids):
+            swallowed = self._unknown_lengths(t, ids, unknown)
+            if swallowed is None:
                 return self._columns(t, parse_pieces(self._encode_proto(t)))
-            lengths[unknown] = [len(strings[i].encode("utf-8")) for i in unknown.tolist()]
+            lengths[unknown] = swallowed
         return self._columns(t, None, ids, lengths)
+
+    def _unknown_lengths(self, t: str, ids: Any, unknown: Any) -> list[int] | None:
+        """UTF-8 bytes of the normalized text that each unknown piece of ``ids`` (at the
+        indices ``unknown``) swallowed, from the model's piece strings of ``t``: the same
+        unknown pieces in the same order, also where ``ids`` are the text's share of a
+        longer call and a near tie elsewhere made them more or fewer (no tie changes an
+        unknown piece). None where the strings cannot be had (a sampling model's draws)."""
+        strings = self._piece_strings(t)
+        if strings is None:
+            return None
+        if len(strings) != len(ids):
+            own = np.array(self._ids(t), dtype=np.int64)
+            if len(own) != len(strings):
+                return None
+            strings = [strings[i] for i in np.flatnonzero(self.table.unknown[own]).tolist()]
+            if len(strings) != len(unknown):
+                return None
+            return [len(s.encode("utf-8")) for s in strings]
+        return [len(strings[i].encode("utf-8")) for i in unknown.tolist()]
 
     def _columns(self, text: str, pieces: Sequence[Piece] | None, ids: Any = None, lengths: Any = None) -> PieceColumns:
         """The columns of ``text`` from its ``pieces`` (SentencePiece's per-piece result), or
@@ -105,7 +134,7 @@ class SentencePieceCounting:
     def _encode_noted(self, cleaned: CleanText, *, special: SpecialPolicy) -> tuple[list[int], tuple[str, ...]]:
         """The ids and the notes of :meth:`_tokenize` from one run of the model; only
         when an id is the unknown piece, the pieces with spans are asked for (of the
-        parts holding one where :attr:`line_cuts_exact`, else of the whole text).
+        parts holding one where :attr:`line_cuts_keep_pieces`, else of the whole text).
 
         Raises:
             SpecialTokenError: as :meth:`_tokenize`.
@@ -115,7 +144,7 @@ class SentencePieceCounting:
         ids = list(self._ids(t))
         surfaces: list[str] = []
         if self.table.unknown[ids].any():
-            if self.line_cuts_exact:
+            if self.line_cuts_keep_pieces:
                 surfaces = counted_unknowns(t, self._unknown_ids, self._ids, self._spans)[1]
             else:
                 surfaces = unknown_texts(t, self._spans(t, ids), self._unknown_ids)
@@ -141,14 +170,19 @@ class SentencePieceCounting:
         """The count and the notes from one run of the model: where :attr:`line_cuts_exact`,
         the text's parts cut at line starts are encoded a batch at a time (the ids of
         a long text are never all held) and only the parts holding an unknown piece are
-        asked for their spans; otherwise as :meth:`_encode_noted`.
+        asked for their spans; otherwise as :meth:`_encode_noted`, but for a unigram model's
+        text of more than :data:`WHOLE_CALL_MAX_CHARS` characters, counted in
+        parts as above and noted (:meth:`note_own_ids`).
 
         Raises:
             SpecialTokenError: as :meth:`_tokenize`.
         """
-        if not self.line_cuts_exact:
+        long = len(cleaned.text) > WHOLE_CALL_MAX_CHARS and self.line_cuts_keep_pieces
+        if not self.line_cuts_exact and not long:
             ids, notes = self._encode_noted(cleaned, special=special)
             return len(ids), notes
+        if not self.line_cuts_exact:
+            self.note_own_ids(texts=1)
         notes = self._policy_notes(cleaned, special)
         count, surfaces = counted_unknowns(cleaned.text, self._unknown_ids, self._ids, self._spans)
         return count, self._noted(cleaned.text, notes, surfaces)

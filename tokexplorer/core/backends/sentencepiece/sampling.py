@@ -51,6 +51,12 @@ class SampledSentencePieceTokenizer(SentencePieceTokenizer):
         self.source_file = base.source_file
         self.alpha = float(alpha)
 
+    @property
+    def line_cuts_exact(self) -> bool:
+        """True where the best segmentation keeps its pieces at line starts: each draw is
+        as good as another, so the draws of the two sides of a cut are one draw of the whole."""
+        return self.line_cuts_keep_pieces
+
     def _encode_proto(self, text: str) -> bytes:
         return self.processor.encode(
             text, out_type="serialized_proto", enable_sampling=True, alpha=self.alpha, nbest_size=-1

@@ -111,6 +111,7 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         self.table = PieceTable.from_processor(sp, user_defined_ids(self.model_proto))
         self._n = len(self.table.pieces)
         self._normalizer = load_normalizer(spm, self.model_proto)
+        self._own_ids = [0, 0]  # blocks and texts not counted as one call on the whole (note_own_ids)
 
     @classmethod
     def from_file(cls, path: str | os.PathLike[str], *, name: str | None = None) -> SentencePieceTokenizer:
@@ -327,11 +328,55 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         notes.extend(unknown_notes(surfaces))
         return tuple(notes)
 
+    @property
+    def counting_notes(self) -> tuple[str, ...]:
+        """Where a unigram model's ids were not those of one call on a whole text
+        (:meth:`note_own_ids`); empty nearly always."""
+        from tokexplorer.core.backends.sentencepiece import counting  # (its limit as it is now)
+
+        blocks, texts = self._own_ids
+        why = (
+            "where two segmentations of this unigram model score within rounding, the count may differ "
+            "by a token or so from one call on the whole text"
+        )
+        notes = []
+        if texts:
+            notes.append(
+                f"{texts:,} text{'s' if texts != 1 else ''} of more than {counting.WHOLE_CALL_MAX_CHARS:,} characters "
+                f"counted in parts: {why}"
+            )
+        if blocks:
+            notes.append(f"{blocks:,} block{'s' if blocks != 1 else ''} of text counted with own ids: {why}")
+        return tuple(notes)
+
+    def note_own_ids(self, *, blocks: int = 0, texts: int = 0) -> None:
+        """Record that ``blocks`` blocks of the statistics were counted with their own ids,
+        not their share of one call on the whole file (see
+        :class:`~tokexplorer.core.analysis.stats_sentencepiece.WholeCallShares`), or that
+        ``texts`` texts too long for one call were counted in parts (:attr:`counting_notes`)."""
+        self._own_ids[0] += blocks
+        self._own_ids[1] += texts
+
     @cached_property
     def line_cuts_exact(self) -> bool:
         """True when a cut at a line start (:data:`~tokexplorer.core.text.LINE_START_CUT`) never
-        changes the ids (:func:`~tokexplorer.core.backends.sentencepiece.notes.line_cuts_exact`)."""
-        return line_cuts_exact(self._ids)
+        changes the ids (:func:`~tokexplorer.core.backends.sentencepiece.notes.line_cuts_exact`).
+
+        Never for a unigram model: its Viterbi search adds up the piece scores of the
+        whole text in floating point, so where two segmentations of a word score
+        within rounding of each other (``7|13`` and ``71|3``: -16.63718 and
+        -16.63725), which one wins depends on the text before it. The ids of a text
+        are then those of one call on the whole of it, as SentencePiece gives them."""
+        return self.info.model_type != "unigram" and self.line_cuts_keep_pieces
+
+    @cached_property
+    def line_cuts_keep_pieces(self) -> bool:
+        """True when a cut at a line start keeps every piece but for such near ties: the
+        probes of :func:`~tokexplorer.core.backends.sentencepiece.notes.line_cuts_exact`
+        pass (on the best segmentation, never a sampled one). The unknown pieces of a
+        text, which no tie changes, can then be found in parts of it, and the ids of one
+        call on the whole text be shared out among its parts."""
+        return line_cuts_exact(lambda text: self.processor.encode(text, out_type=int))
 
     def _is_used_piece(self, piece: str) -> bool:
         """True when ``piece`` is a piece of the model, neither unknown, control nor unused."""
