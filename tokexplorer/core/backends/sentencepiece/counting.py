@@ -32,7 +32,7 @@ from tokexplorer.core.types import SpecialPolicy
 #: count or the statistics: its ids at near ties depend on all the text before them
 #: (see ``SentencePieceTokenizer.line_cuts_exact``). One call holds every id of the
 #: text (about 35 bytes of Python list per id); a longer text is counted in parts, noted.
-WHOLE_CALL_MAX_CHARS = 1 << 26
+WHOLE_CALL_MAX_CHARS = 1 << 25
 
 __all__ = ["SentencePieceCounting"]
 
