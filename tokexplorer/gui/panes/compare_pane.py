@@ -119,6 +119,7 @@ class ComparePane(QWidget):
         self._expected = 0
         self._shown = 0
         self._tiktoken_error: str | None = None
+        self._tiktoken_failed = ""  # the encoding of that error
         self._flush = QTimer(self)
         self._flush.setSingleShot(True)
         self._flush.setInterval(0)
@@ -380,11 +381,12 @@ class ComparePane(QWidget):
         name, loaded = result
         if isinstance(loaded, str):
             self._tiktoken_error = f"{name}: {loaded}"
+            self._tiktoken_failed = name
             self._rebuild_columns()
             self._retokenize()
             return
         self._tiktoken_error = None
-        self.state.replace_tokenizer("tiktoken", loaded)
+        self.state.replace_tiktoken_choice(loaded)
         if isinstance(loaded, TiktokenTokenizer) and loaded.encoding.name != name:  # the bundled twin
             self.state.status.emit(
                 f"tiktoken {name} needs a download that is not possible here; Compare shows the bundled "
@@ -399,10 +401,13 @@ class ComparePane(QWidget):
         self._retokenize()
 
     def _rebuild_columns(self) -> None:
-        self.columns_view.rebuild(self.state.tokenizers, tiktoken_error=self._tiktoken_error)
+        self.columns_view.rebuild(
+            self.state.tokenizers, tiktoken_error=self._tiktoken_error, tiktoken_name=self._tiktoken_failed
+        )
 
     def _column_blocked(self, col: TokenColumn) -> bool:
-        return self._tiktoken_error is not None and col.tokenizer.family == "tiktoken"
+        """The column of the tiktoken choice while the choice failed (it shows the reason)."""
+        return self._tiktoken_error is not None and col is self.columns_view.tiktoken_choice_column()
 
     # ------------------------------------------------------------------ tokenizing
 

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QFrame, QScrollArea, QSplitter, QWidget
 
 from tokexplorer.core.analysis import diff_marks, part_spans
 from tokexplorer.core.backends import BPETokenizer, HuggingFaceTokenizer, Tokenizer
-from tokexplorer.gui.state import AppState
+from tokexplorer.gui.state import AppState, is_tiktoken_choice
 from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_column import TokenColumn
 
@@ -121,13 +121,16 @@ class CompareColumns(QSplitter):
 
     # ------------------------------------------------------------------ columns
 
-    def rebuild(self, tokenizers: Sequence[Tokenizer], *, tiktoken_error: str | None = None) -> None:
+    def rebuild(
+        self, tokenizers: Sequence[Tokenizer], *, tiktoken_error: str | None = None, tiktoken_name: str = ""
+    ) -> None:
         """Replace the columns by one per tokenizer (empty until results are shown).
 
         Args:
             tokenizers: the tokenizers, in column order.
-            tiktoken_error: shown in the first tiktoken column (a column of its own
-                when there is none), or None.
+            tiktoken_error: shown in the column of the tiktoken choice (a column of
+                its own when there is none), or None.
+            tiktoken_name: the encoding that failed to load (its column's header names it).
         """
         before = {id(col.tokenizer) for col in self.columns}
         for col in self.columns:
@@ -154,12 +157,12 @@ class CompareColumns(QSplitter):
             self.addWidget(col)
             self.columns.append(col)
         if tiktoken_error is not None:
-            target = next((c for c in self.columns if c.tokenizer.family == "tiktoken"), None)
+            target = self.tiktoken_choice_column()
             if target is None:
                 target = TokenColumn(None, self)
-                target.header.setText("tiktoken")
                 self.addWidget(target)
                 self._error_column = target
+            target.header.setText(f"tiktoken {tiktoken_name}".rstrip())
             target.show_result(tiktoken_error)
         self._user_sized = False
         self.equalize()
@@ -167,6 +170,10 @@ class CompareColumns(QSplitter):
         new = [col for col in self.columns if before and id(col.tokenizer) not in before]
         if new:
             QTimer.singleShot(0, lambda col=new[-1]: col in self.columns and self.column_added.emit(col))
+
+    def tiktoken_choice_column(self) -> TokenColumn | None:
+        """The column of the tiktoken choice (:func:`~tokexplorer.gui.state.is_tiktoken_choice`), if any."""
+        return next((c for c in self.columns if is_tiktoken_choice(c.tokenizer)), None)
 
     def _add_hf_panel(self, col: TokenColumn, tok: HuggingFaceTokenizer) -> None:
         """The add-special-tokens switch and the pipeline stages of a Hugging Face column."""
