@@ -7,7 +7,7 @@ import pytest
 
 from tokexplorer.core.analysis import WINDOW_CHARS, count_text
 from tokexplorer.core.backends import Tokenizer, bpe_from_tiktoken
-from tokexplorer.core.errors import BackendUnavailableError, InputError, SpecialTokenError
+from tokexplorer.core.errors import BackendUnavailableError, Cancelled, InputError, SpecialTokenError
 from tokexplorer.core.tokens import build_tokens
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui.panes.compare_pane import ComparePane
@@ -316,6 +316,39 @@ def test_a_failed_tiktoken_choice_leaves_rank_file_columns_alone(qtbot, cl100k, 
     with qtbot.waitSignal(state.tokenizers_changed, timeout=10_000):
         pane.select_tiktoken("cl100k_base")
     assert state.tokenizers == [mine, cl100k]
+
+
+class SlowTokenizer(FakeTokenizer):
+    """A FakeTokenizer that takes 0.8 s on a text holding ``slow`` (cancellable)."""
+
+    def _tokenize(self, cleaned, *, special, cancel):
+        if "slow" in cleaned.text:
+            import time
+
+            end = time.monotonic() + 0.8
+            while time.monotonic() < end:
+                if cancel is not None and cancel():
+                    raise Cancelled("cancelled")
+                time.sleep(0.01)
+        return super()._tokenize(cleaned, special=special, cancel=cancel)
+
+
+def test_a_column_still_tokenizing_a_new_text_says_so(qtbot):
+    """The tokens of the text before stay while a slow column works, greyed, its count
+    line saying ``updating…``; a quick column never says it; the result clears it."""
+    from tokexplorer.gui.widgets.token_column import UPDATING
+
+    state, pane = make_pane(qtbot, [FakeTokenizer("char"), SlowTokenizer("byte")])
+    set_text(qtbot, pane, "ab")
+    quick, slow = pane.columns
+    before = slow.count_label.text()
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        pane.set_text("slow text")
+        qtbot.waitUntil(lambda: slow.count_label.text() == before + UPDATING, timeout=5_000)
+        assert not slow.view.isEnabled() and slow.tokenization.ids == [97, 98]
+        assert quick.view.isEnabled() and not quick.count_label.text().endswith(UPDATING)
+    assert slow.view.isEnabled() and slow.tokenization.ids == list(b"slow text")
+    assert not slow.count_label.text().endswith(UPDATING)
 
 
 def test_no_tokenizers_and_empty_text(qtbot):

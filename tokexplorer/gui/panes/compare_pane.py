@@ -423,6 +423,7 @@ class ComparePane(QWidget):
         _GUI_FREE.set()  # no column of an older request will be laid out now
         self.columns_view.pinned = None
         targets = [(i, c.tokenizer) for i, c in enumerate(self.columns) if not self._column_blocked(c)]
+        self.columns_view.expect_results([i for i, _ in targets])
         self._expected = len(targets)
         self._shown = 0
         text = self.state.sample_text
@@ -465,6 +466,7 @@ class ComparePane(QWidget):
             _GUI_FREE.clear()
             try:
                 self.columns[index].show_result(res)
+                self.columns_view.result_shown(index)
             finally:
                 _GUI_FREE.set()
             self._n_parts = res.n_parts

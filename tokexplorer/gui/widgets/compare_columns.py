@@ -25,6 +25,10 @@ from tokexplorer.gui.state import AppState, is_tiktoken_choice
 from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.token_column import TokenColumn
 
+UPDATING_AFTER_MS = 250
+"""A column still without the result of a new text this long after it was asked for
+shows that its tokens are the text before's (quicker results never flicker)."""
+
 
 class SidewaysScroll(QScrollArea):
     """A frameless scroll area holding ``columns``: as wide as it is given, scrolled sideways
@@ -107,10 +111,30 @@ class CompareColumns(QSplitter):
         self._syncing = False
         self._fire_spans: list[tuple[int, int]] = []
         self._stages_open: set[int] = set()  # id() of the Hugging Face tokenizers whose stages are shown
+        self._waiting: set[int] = set()  # columns still showing the tokens of the text before
+        self._updating = QTimer(self)
+        self._updating.setSingleShot(True)
+        self._updating.setInterval(UPDATING_AFTER_MS)
+        self._updating.timeout.connect(self._mark_updating)
         self.setChildrenCollapsible(False)
         self.splitterMoved.connect(self._on_handle_moved)
         state.merge_fires.connect(self._on_merge_fires)
         state.corpus_changed.connect(self._retell_trained)
+
+    def expect_results(self, indices: Sequence[int]) -> None:
+        """Columns ``indices`` are tokenized anew: those still without their new result
+        :data:`UPDATING_AFTER_MS` from now say so (:meth:`TokenColumn.mark_updating`)."""
+        self._waiting = set(indices)
+        self._updating.start()
+
+    def result_shown(self, index: int) -> None:
+        """Column ``index`` shows its new result."""
+        self._waiting.discard(index)
+
+    def _mark_updating(self) -> None:
+        for i in sorted(self._waiting):
+            if i < len(self.columns):
+                self.columns[i].mark_updating()
 
     def _retell_trained(self, *_args: object) -> None:
         """Another corpus is open: each column says anew whether its model was trained on it."""

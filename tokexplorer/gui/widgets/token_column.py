@@ -25,6 +25,9 @@ from tokexplorer.gui.widgets.hf_stages import HFColumnPanel
 from tokexplorer.gui.widgets.note_badge import NoteBadge
 from tokexplorer.gui.widgets.token_view import TokenView
 
+UPDATING = " · updating…"
+"""What a column's count line ends with while its tokens are those of the text before."""
+
 
 class TokenColumn(QWidget):
     """One tokenizer's column: header, count line, notes badge, error line, tokens.
@@ -136,8 +139,20 @@ class TokenColumn(QWidget):
         if self.tokenization is not None:
             panel.set_text(self.tokenization.text)
 
+    def mark_updating(self) -> None:
+        """Say that the tokens shown are those of the text before, while the new text is
+        tokenized: ``· updating…`` after the count, the tokens greyed (the next result
+        or error clears both)."""
+        if self.tokenization is None and self.error is None:
+            return
+        text = self.count_label.text()
+        if not text.endswith(UPDATING):
+            self.count_label.setText(text + UPDATING)
+        self.view.setEnabled(False)
+
     def show_result(self, result: Tokenization | str | ColumnResult) -> None:
         """Show a result, a tokenization, or a one-line error in place of the tokens."""
+        self.view.setEnabled(True)
         part = result if isinstance(result, ColumnResult) else ColumnResult.whole(result)
         self.part_start = part.part_start
         tz = part.tokenization
