@@ -88,8 +88,8 @@ def token_span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[in
     if n and src[a:b] == tb and (a <= bs < b or bs == be == b or bs <= a and b <= be):
         return a, b
     if n and tb == b" " * n:
-        start = min(max(bs, cursor), be)
-        held = src[start:be]
+        start = max(bs, cursor)
+        held = src[start:be]  # empty when the library span ends before the cursor
         return start, start + min(len(held) - len(held.lstrip(b" ")), n)
     if n and bs + n <= len(src) and src[bs : bs + n] == tb:
         return bs, bs + n
