@@ -80,8 +80,10 @@ def token_span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[in
     starts the library span, it gets ``[bs, bs + len(tb))``; otherwise (the
     normalizer rewrote the text) the library span as it is.
 
-    >>> token_span(b"a  a", b" ", 1, 2, 2), token_span(b"\\t\\tx", b" ", 0, 0, 1), token_span(b"\\t\\tx", b"\\t", 0, 0, 1)
-    ((1, 2), (0, 0), (0, 1))
+    >>> token_span(b"a  a", b" ", 1, 2, 2)
+    (1, 2)
+    >>> token_span(b"\\t\\tx", b" ", 0, 0, 1), token_span(b"\\t\\tx", b"\\t", 0, 0, 1)
+    ((0, 0), (0, 1))
     """
     n = len(tb)
     a, b = cursor, cursor + n
