@@ -12,7 +12,7 @@ from tokenizers import Tokenizer, models, pre_tokenizers
 from tokexplorer.cli import main
 from tokexplorer.core.backends import load_tiktoken_encoding
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.io import sample_text, save_bpe
+from tokexplorer.core.io import drift_note, sample_text, save_bpe
 
 
 def _model(tmp_path, pattern="gpt2", specials=()):
@@ -29,7 +29,7 @@ def test_export_tiktoken_writes_ranks_and_sidecar(tmp_path, capsys):
     assert main(["export", f"bpe:{model}", "--format", "tiktoken", "-o", str(out)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [str(out), f"{out}.json"]
-    assert captured.err == ""
+    assert captured.err == f"tokexplorer: note: {drift_note(bpe)}\n"  # the 17,560 code points of o200k's classes
     side = json.loads((tmp_path / "m.tiktoken.json").read_text(encoding="utf-8"))
     ranks = tiktoken.load.load_tiktoken_bpe(str(out))
     enc = tiktoken.Encoding(name="m", pat_str=side["pat_str"], mergeable_ranks=ranks,
@@ -94,17 +94,17 @@ def test_export_gpt2_loads_in_tokenizers(tmp_path, capsys):
     assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")]
-    assert captured.err == ""
+    assert captured.err == f"tokexplorer: note: {drift_note(bpe)}\n"
     tok = Tokenizer(models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")))
     tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     assert tok.encode(sample_text()).ids == bpe.encode(sample_text())
 
 
 def test_export_gpt2_notes_a_pattern_the_format_cannot_carry(tmp_path, capsys):
-    _, model = _model(tmp_path, "cl100k", ["<|endoftext|>"])
+    bpe, model = _model(tmp_path, "cl100k", ["<|endoftext|>"])
     assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path)]) == 0
     err = capsys.readouterr().err.splitlines()
-    assert len(err) == 2
+    assert len(err) == 3 and err[2] == f"tokexplorer: note: {drift_note(bpe)}"
     assert err[0].startswith("tokexplorer: note: the model's split pattern is cl100k, but vocab.json")
     assert err[1] == (
         "tokexplorer: note: special tokens are in vocab.json only; register them as added tokens in the reader"
@@ -116,7 +116,7 @@ def test_export_tokenizer_json_loads_in_tokenizers(tmp_path, capsys):
     out = tmp_path / "tokenizer.json"
     assert main(["export", f"bpe:{model}", "--format", "tokenizer.json", "-o", str(out)]) == 0
     captured = capsys.readouterr()
-    assert (captured.out, captured.err) == (f"{out}\n", "")
+    assert (captured.out, captured.err) == (f"{out}\n", f"tokexplorer: note: {drift_note(bpe)}\n")
     text = sample_text() + "<|endoftext|> 1234567"
     assert Tokenizer.from_file(str(out)).encode(text).ids == bpe.encode(text, allowed_special="all")
 

@@ -39,6 +39,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
     from tokexplorer.core.backends import parse_spec
     from tokexplorer.core.io import (
         check_export,
+        drift_note,
         sniff_path,
         write_gpt2_export,
         write_tiktoken_export,
@@ -83,6 +84,9 @@ def cmd_export(ns: argparse.Namespace) -> int:
             )
         if bpe.special_tokens:
             note("special tokens are in vocab.json only; register them as added tokens in the reader")
+    drift = drift_note(bpe)
+    if drift is not None:
+        note(drift)
     for p in written:
         print(p)
     return 0

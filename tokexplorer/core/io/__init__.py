@@ -38,6 +38,7 @@ _EXPORTS: dict[str, str] = {
     "CHECKED_FORMATS": "export_check",
     "ExportCheck": "export_check",
     "check_export": "export_check",
+    "drift_note": "export_check",
     "write_tokenizer_json": "exports",
     "oniguruma_pattern": "exports",
     "format_size": "sizes",

@@ -22,7 +22,7 @@ from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import pattern_name_of, to_gpt2_visible
 
-__all__ = ["CHECKED_FORMATS", "ExportCheck", "check_export"]
+__all__ = ["CHECKED_FORMATS", "ExportCheck", "check_export", "drift_note"]
 
 #: The format keys :func:`check_export` reports on (those of ``tokexplorer export`` for a BPE).
 CHECKED_FORMATS: tuple[str, ...] = ("tiktoken", "tokenizer.json", "gpt2")
@@ -100,4 +100,41 @@ def _notes(bpe: BPE, unbuilt: int) -> dict[str, list[str]]:
         )
     if n_special:
         notes["gpt2"].append("special tokens are in vocab.json only; register them as added tokens in the reader")
+    drift = drift_note(bpe)
+    if drift is not None:
+        for key in CHECKED_FORMATS:
+            notes[key].append(drift)
     return notes
+
+
+def drift_note(bpe: BPE) -> str | None:
+    """The note on the code points the readers' regex engines class otherwise than the
+    model's splitter, or None when there are none for its split pattern.
+
+    A model trained here splits text by the ``regex`` module's Unicode tables
+    (``bpe.unicode == "regex"``); tiktoken's regex and ``tokenizers``' Oniguruma read the
+    same pattern with older tables (Unicode 16.0 for tiktoken 0.14 and tokenizers 0.23),
+    so a text holding a letter or digit assigned since (U+0C5C, for one) can be split,
+    and so encoded, otherwise by the reader. Ranks loaded from tiktoken follow
+    tiktoken's classes already (no note).
+
+    >>> from tokexplorer.core.bpe import BPE
+    >>> drift_note(BPE([], pattern="cl100k"))[:78]
+    'ids equal ours on text without the 17,480 code points that Unicode 18.0.0 clas'
+    >>> drift_note(BPE([], pattern="none")) is None
+    True
+    """
+    from tokexplorer.core.text.class_drift import drift_check
+
+    check = drift_check(bpe.pat_str, bpe.unicode)
+    if check.empty:
+        return None
+    if check.ranges is None:
+        return f"ids equal ours on text without {check.why[2:]}; such a text may be split otherwise by the reader"
+    n = sum(b - a + 1 for a, b in check.ranges)
+    first = check.ranges[0][0]
+    why = check.why.removeprefix("a character ")
+    return (
+        f"ids equal ours on text without the {n:,} code points that {why} (U+{first:04X}, ...): "
+        "the reader may split a text holding one otherwise"
+    )

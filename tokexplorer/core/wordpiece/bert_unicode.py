@@ -1,0 +1,183 @@
+"""Where ``tokenizers``' BERT normalizer and pre-tokenizer read characters otherwise than
+our ``bert`` rules (generated).
+
+Written by ``tools/make_bert_unicode.py`` (see there how: each code point is put through
+``tokenizers`` itself), do not edit. Our rules take categories from the ``regex`` module
+(Unicode 18.0), NFD and lowercasing from Python (Unicode 14.0.0); ``tokenizers``
+0.23.3 takes its categories from older tables (Unicode 8.0) and NFD and lowercasing
+from Rust's. The tables hold for the versions below.
+"""
+
+from __future__ import annotations
+
+#: The tokenizers version and Python's Unicode version this table was generated with.
+TOKENIZERS_VERSION = "0.23.3"
+PYTHON_UNICODE_VERSION = "14.0.0"
+
+#: Format characters (``Cf``) the normalizer keeps (newer than its tables).
+KEPT_FORMAT: tuple[tuple[int, int], ...] = (
+    (0x890, 0x891), (0x8E2, 0x8E2), (0x110CD, 0x110CD), (0x13430, 0x1343F),
+)  # fmt: skip
+
+#: Punctuation (``P*``) to ``regex``, part of a word to the pre-tokenizer.
+NOT_PUNCTUATION: tuple[tuple[int, int], ...] = (
+    (0x61D, 0x61D), (0x9FD, 0x9FD), (0xA76, 0xA76), (0xC77, 0xC77), (0xC84, 0xC84), (0x1B4E, 0x1B4F),
+    (0x1B7D, 0x1B7F), (0x2E43, 0x2E4F), (0x2E52, 0x2E5D), (0x2E60, 0x2E63), (0x10D6E, 0x10D6E),
+    (0x10EAD, 0x10EAD), (0x10ED0, 0x10ED0), (0x10F55, 0x10F59), (0x10F86, 0x10F89), (0x113D4, 0x113D5),
+    (0x113D7, 0x113D8), (0x1144B, 0x1144F), (0x1145A, 0x1145B), (0x1145D, 0x1145D), (0x11660, 0x1166C),
+    (0x116B9, 0x116B9), (0x1183B, 0x1183B), (0x11944, 0x11946), (0x119E2, 0x119E2), (0x11A3F, 0x11A46),
+    (0x11A9A, 0x11A9C), (0x11A9E, 0x11AA2), (0x11B00, 0x11B09), (0x11BE1, 0x11BE1), (0x11C41, 0x11C45),
+    (0x11C70, 0x11C71), (0x11EF7, 0x11EF8), (0x11F43, 0x11F4F), (0x11FFF, 0x11FFF), (0x12FF1, 0x12FF2),
+    (0x16D6D, 0x16D6F), (0x16E97, 0x16E9A), (0x16FE2, 0x16FE2), (0x1E5FF, 0x1E5FF), (0x1E95E, 0x1E95F),
+)  # fmt: skip
+
+#: Punctuation to the pre-tokenizer that ``regex`` classes otherwise.
+ONLY_PUNCTUATION: tuple[tuple[int, int], ...] = (
+    (0x166D, 0x166D), (0x111C9, 0x111C9),
+)  # fmt: skip
+
+#: What accent stripping makes of a character where NFD-and-drop-``Mn`` gives otherwise.
+STRIP: dict[int, str] = {
+    0x5C8: '\u05c8', 0x5C9: '\u05c9', 0x7FD: '\u07fd', 0x897: '\u0897', 0x898: '\u0898', 0x899: '\u0899',
+    0x89A: '\u089a', 0x89B: '\u089b', 0x89C: '\u089c', 0x89D: '\u089d', 0x89E: '\u089e', 0x89F: '\u089f',
+    0x8CA: '\u08ca', 0x8CB: '\u08cb', 0x8CC: '\u08cc', 0x8CD: '\u08cd', 0x8CE: '\u08ce', 0x8CF: '\u08cf',
+    0x8D0: '\u08d0', 0x8D1: '\u08d1', 0x8D2: '\u08d2', 0x8D3: '\u08d3', 0x8D4: '\u08d4', 0x8D5: '\u08d5',
+    0x8D6: '\u08d6', 0x8D7: '\u08d7', 0x8D8: '\u08d8', 0x8D9: '\u08d9', 0x8DA: '\u08da', 0x8DB: '\u08db',
+    0x8DC: '\u08dc', 0x8DD: '\u08dd', 0x8DE: '\u08de', 0x8DF: '\u08df', 0x8E0: '\u08e0', 0x8E1: '\u08e1',
+    0x9FE: '\u09fe', 0xAFA: '\u0afa', 0xAFB: '\u0afb', 0xAFC: '\u0afc', 0xAFD: '\u0afd', 0xAFE: '\u0afe',
+    0xAFF: '\u0aff', 0xB53: '\u0b53', 0xB54: '\u0b54', 0xB55: '\u0b55', 0xC04: '\u0c04', 0xC3C: '\u0c3c',
+    0xD00: '\u0d00', 0xD3B: '\u0d3b', 0xD3C: '\u0d3c', 0xD81: '\u0d81', 0xEBA: '\u0eba', 0xECE: '\u0ece',
+    0x1734: '', 0x180F: '\u180f', 0x1885: '\u1885', 0x1886: '\u1886', 0x1ABF: '\u1abf', 0x1AC0: '\u1ac0',
+    0x1AC1: '\u1ac1', 0x1AC2: '\u1ac2', 0x1AC3: '\u1ac3', 0x1AC4: '\u1ac4', 0x1AC5: '\u1ac5',
+    0x1AC6: '\u1ac6', 0x1AC7: '\u1ac7', 0x1AC8: '\u1ac8', 0x1AC9: '\u1ac9', 0x1ACA: '\u1aca',
+    0x1ACB: '\u1acb', 0x1ACC: '\u1acc', 0x1ACD: '\u1acd', 0x1ACE: '\u1ace', 0x1ACF: '\u1acf',
+    0x1AD0: '\u1ad0', 0x1AD1: '\u1ad1', 0x1AD2: '\u1ad2', 0x1AD3: '\u1ad3', 0x1AD4: '\u1ad4',
+    0x1AD5: '\u1ad5', 0x1AD6: '\u1ad6', 0x1AD7: '\u1ad7', 0x1AD8: '\u1ad8', 0x1AD9: '\u1ad9',
+    0x1ADA: '\u1ada', 0x1ADB: '\u1adb', 0x1ADC: '\u1adc', 0x1ADD: '\u1add', 0x1ADE: '\u1ade',
+    0x1ADF: '\u1adf', 0x1AE0: '\u1ae0', 0x1AE1: '\u1ae1', 0x1AE2: '\u1ae2', 0x1AE3: '\u1ae3',
+    0x1AE4: '\u1ae4', 0x1AE5: '\u1ae5', 0x1AE6: '\u1ae6', 0x1AE7: '\u1ae7', 0x1AE8: '\u1ae8',
+    0x1AE9: '\u1ae9', 0x1AEA: '\u1aea', 0x1AEB: '\u1aeb', 0x1AEC: '\u1aec', 0x1AED: '\u1aed',
+    0x1AEE: '\u1aee', 0x1AEF: '\u1aef', 0x1AF0: '\u1af0', 0x1DF6: '\u1df6', 0x1DF7: '\u1df7',
+    0x1DF8: '\u1df8', 0x1DF9: '\u1df9', 0x1DFA: '\u1dfa', 0x1DFB: '\u1dfb', 0xA82C: '\ua82c',
+    0xA8C5: '\ua8c5', 0xA8FF: '\ua8ff', 0xA9BD: '\ua9bd', 0x10D24: '\U00010d24', 0x10D25: '\U00010d25',
+    0x10D26: '\U00010d26', 0x10D27: '\U00010d27', 0x10D69: '\U00010d69', 0x10D6A: '\U00010d6a',
+    0x10D6B: '\U00010d6b', 0x10D6C: '\U00010d6c', 0x10D6D: '\U00010d6d', 0x10EAB: '\U00010eab',
+    0x10EAC: '\U00010eac', 0x10ECB: '\U00010ecb', 0x10ECC: '\U00010ecc', 0x10ECD: '\U00010ecd',
+    0x10ECE: '\U00010ece', 0x10ECF: '\U00010ecf', 0x10EF0: '\U00010ef0', 0x10EF1: '\U00010ef1',
+    0x10EF2: '\U00010ef2', 0x10EF3: '\U00010ef3', 0x10EF4: '\U00010ef4', 0x10EF5: '\U00010ef5',
+    0x10EF6: '\U00010ef6', 0x10EF7: '\U00010ef7', 0x10EF8: '\U00010ef8', 0x10EF9: '\U00010ef9',
+    0x10EFA: '\U00010efa', 0x10EFB: '\U00010efb', 0x10EFC: '\U00010efc', 0x10EFD: '\U00010efd',
+    0x10EFE: '\U00010efe', 0x10EFF: '\U00010eff', 0x10F46: '\U00010f46', 0x10F47: '\U00010f47',
+    0x10F48: '\U00010f48', 0x10F49: '\U00010f49', 0x10F4A: '\U00010f4a', 0x10F4B: '\U00010f4b',
+    0x10F4C: '\U00010f4c', 0x10F4D: '\U00010f4d', 0x10F4E: '\U00010f4e', 0x10F4F: '\U00010f4f',
+    0x10F50: '\U00010f50', 0x10F82: '\U00010f82', 0x10F83: '\U00010f83', 0x10F84: '\U00010f84',
+    0x10F85: '\U00010f85', 0x11070: '\U00011070', 0x11073: '\U00011073', 0x11074: '\U00011074',
+    0x110C2: '\U000110c2', 0x111C9: '\U000111c9', 0x111CF: '\U000111cf', 0x1123E: '\U0001123e',
+    0x11241: '\U00011241', 0x1133B: '\U0001133b', 0x113BB: '\U000113bb', 0x113BC: '\U000113bc',
+    0x113BD: '\U000113bd', 0x113BE: '\U000113be', 0x113BF: '\U000113bf', 0x113C0: '\U000113c0',
+    0x113CE: '\U000113ce', 0x113D0: '\U000113d0', 0x113D2: '\U000113d2', 0x113E1: '\U000113e1',
+    0x113E2: '\U000113e2', 0x11438: '\U00011438', 0x11439: '\U00011439', 0x1143A: '\U0001143a',
+    0x1143B: '\U0001143b', 0x1143C: '\U0001143c', 0x1143D: '\U0001143d', 0x1143E: '\U0001143e',
+    0x1143F: '\U0001143f', 0x11442: '\U00011442', 0x11443: '\U00011443', 0x11444: '\U00011444',
+    0x11446: '\U00011446', 0x1145E: '\U0001145e', 0x1171E: '', 0x1182F: '\U0001182f', 0x11830: '\U00011830',
+    0x11831: '\U00011831', 0x11832: '\U00011832', 0x11833: '\U00011833', 0x11834: '\U00011834',
+    0x11835: '\U00011835', 0x11836: '\U00011836', 0x11837: '\U00011837', 0x11839: '\U00011839',
+    0x1183A: '\U0001183a', 0x11938: '\U00011938', 0x1193B: '\U0001193b', 0x1193C: '\U0001193c',
+    0x1193E: '\U0001193e', 0x11943: '\U00011943', 0x119D4: '\U000119d4', 0x119D5: '\U000119d5',
+    0x119D6: '\U000119d6', 0x119D7: '\U000119d7', 0x119DA: '\U000119da', 0x119DB: '\U000119db',
+    0x119E0: '\U000119e0', 0x11A01: '\U00011a01', 0x11A02: '\U00011a02', 0x11A03: '\U00011a03',
+    0x11A04: '\U00011a04', 0x11A05: '\U00011a05', 0x11A06: '\U00011a06', 0x11A07: '\U00011a07',
+    0x11A08: '\U00011a08', 0x11A09: '\U00011a09', 0x11A0A: '\U00011a0a', 0x11A33: '\U00011a33',
+    0x11A34: '\U00011a34', 0x11A35: '\U00011a35', 0x11A36: '\U00011a36', 0x11A37: '\U00011a37',
+    0x11A38: '\U00011a38', 0x11A3B: '\U00011a3b', 0x11A3C: '\U00011a3c', 0x11A3D: '\U00011a3d',
+    0x11A3E: '\U00011a3e', 0x11A47: '\U00011a47', 0x11A51: '\U00011a51', 0x11A52: '\U00011a52',
+    0x11A53: '\U00011a53', 0x11A54: '\U00011a54', 0x11A55: '\U00011a55', 0x11A56: '\U00011a56',
+    0x11A59: '\U00011a59', 0x11A5A: '\U00011a5a', 0x11A5B: '\U00011a5b', 0x11A8A: '\U00011a8a',
+    0x11A8B: '\U00011a8b', 0x11A8C: '\U00011a8c', 0x11A8D: '\U00011a8d', 0x11A8E: '\U00011a8e',
+    0x11A8F: '\U00011a8f', 0x11A90: '\U00011a90', 0x11A91: '\U00011a91', 0x11A92: '\U00011a92',
+    0x11A93: '\U00011a93', 0x11A94: '\U00011a94', 0x11A95: '\U00011a95', 0x11A96: '\U00011a96',
+    0x11A98: '\U00011a98', 0x11A99: '\U00011a99', 0x11B60: '\U00011b60', 0x11B62: '\U00011b62',
+    0x11B63: '\U00011b63', 0x11B64: '\U00011b64', 0x11B66: '\U00011b66', 0x11C30: '\U00011c30',
+    0x11C31: '\U00011c31', 0x11C32: '\U00011c32', 0x11C33: '\U00011c33', 0x11C34: '\U00011c34',
+    0x11C35: '\U00011c35', 0x11C36: '\U00011c36', 0x11C38: '\U00011c38', 0x11C39: '\U00011c39',
+    0x11C3A: '\U00011c3a', 0x11C3B: '\U00011c3b', 0x11C3C: '\U00011c3c', 0x11C3D: '\U00011c3d',
+    0x11C3F: '\U00011c3f', 0x11C92: '\U00011c92', 0x11C93: '\U00011c93', 0x11C94: '\U00011c94',
+    0x11C95: '\U00011c95', 0x11C96: '\U00011c96', 0x11C97: '\U00011c97', 0x11C98: '\U00011c98',
+    0x11C99: '\U00011c99', 0x11C9A: '\U00011c9a', 0x11C9B: '\U00011c9b', 0x11C9C: '\U00011c9c',
+    0x11C9D: '\U00011c9d', 0x11C9E: '\U00011c9e', 0x11C9F: '\U00011c9f', 0x11CA0: '\U00011ca0',
+    0x11CA1: '\U00011ca1', 0x11CA2: '\U00011ca2', 0x11CA3: '\U00011ca3', 0x11CA4: '\U00011ca4',
+    0x11CA5: '\U00011ca5', 0x11CA6: '\U00011ca6', 0x11CA7: '\U00011ca7', 0x11CAA: '\U00011caa',
+    0x11CAB: '\U00011cab', 0x11CAC: '\U00011cac', 0x11CAD: '\U00011cad', 0x11CAE: '\U00011cae',
+    0x11CAF: '\U00011caf', 0x11CB0: '\U00011cb0', 0x11CB2: '\U00011cb2', 0x11CB3: '\U00011cb3',
+    0x11CB5: '\U00011cb5', 0x11CB6: '\U00011cb6', 0x11D31: '\U00011d31', 0x11D32: '\U00011d32',
+    0x11D33: '\U00011d33', 0x11D34: '\U00011d34', 0x11D35: '\U00011d35', 0x11D36: '\U00011d36',
+    0x11D3A: '\U00011d3a', 0x11D3C: '\U00011d3c', 0x11D3D: '\U00011d3d', 0x11D3F: '\U00011d3f',
+    0x11D40: '\U00011d40', 0x11D41: '\U00011d41', 0x11D42: '\U00011d42', 0x11D43: '\U00011d43',
+    0x11D44: '\U00011d44', 0x11D45: '\U00011d45', 0x11D47: '\U00011d47', 0x11D90: '\U00011d90',
+    0x11D91: '\U00011d91', 0x11D95: '\U00011d95', 0x11D97: '\U00011d97', 0x11DF0: '\U00011df0',
+    0x11EF3: '\U00011ef3', 0x11EF4: '\U00011ef4', 0x11F00: '\U00011f00', 0x11F01: '\U00011f01',
+    0x11F36: '\U00011f36', 0x11F37: '\U00011f37', 0x11F38: '\U00011f38', 0x11F39: '\U00011f39',
+    0x11F3A: '\U00011f3a', 0x11F40: '\U00011f40', 0x11F42: '\U00011f42', 0x11F5A: '\U00011f5a',
+    0x13440: '\U00013440', 0x13447: '\U00013447', 0x13448: '\U00013448', 0x13449: '\U00013449',
+    0x1344A: '\U0001344a', 0x1344B: '\U0001344b', 0x1344C: '\U0001344c', 0x1344D: '\U0001344d',
+    0x1344E: '\U0001344e', 0x1344F: '\U0001344f', 0x13450: '\U00013450', 0x13451: '\U00013451',
+    0x13452: '\U00013452', 0x13453: '\U00013453', 0x13454: '\U00013454', 0x13455: '\U00013455',
+    0x1611E: '\U0001611e', 0x1611F: '\U0001611f', 0x16120: '\U00016120', 0x16121: '\U00016121',
+    0x16122: '\U00016122', 0x16123: '\U00016123', 0x16124: '\U00016124', 0x16125: '\U00016125',
+    0x16126: '\U00016126', 0x16127: '\U00016127', 0x16128: '\U00016128', 0x16129: '\U00016129',
+    0x1612D: '\U0001612d', 0x1612E: '\U0001612e', 0x1612F: '\U0001612f', 0x16F4F: '\U00016f4f',
+    0x16FE4: '\U00016fe4', 0x1CF00: '\U0001cf00', 0x1CF01: '\U0001cf01', 0x1CF02: '\U0001cf02',
+    0x1CF03: '\U0001cf03', 0x1CF04: '\U0001cf04', 0x1CF05: '\U0001cf05', 0x1CF06: '\U0001cf06',
+    0x1CF07: '\U0001cf07', 0x1CF08: '\U0001cf08', 0x1CF09: '\U0001cf09', 0x1CF0A: '\U0001cf0a',
+    0x1CF0B: '\U0001cf0b', 0x1CF0C: '\U0001cf0c', 0x1CF0D: '\U0001cf0d', 0x1CF0E: '\U0001cf0e',
+    0x1CF0F: '\U0001cf0f', 0x1CF10: '\U0001cf10', 0x1CF11: '\U0001cf11', 0x1CF12: '\U0001cf12',
+    0x1CF13: '\U0001cf13', 0x1CF14: '\U0001cf14', 0x1CF15: '\U0001cf15', 0x1CF16: '\U0001cf16',
+    0x1CF17: '\U0001cf17', 0x1CF18: '\U0001cf18', 0x1CF19: '\U0001cf19', 0x1CF1A: '\U0001cf1a',
+    0x1CF1B: '\U0001cf1b', 0x1CF1C: '\U0001cf1c', 0x1CF1D: '\U0001cf1d', 0x1CF1E: '\U0001cf1e',
+    0x1CF1F: '\U0001cf1f', 0x1CF20: '\U0001cf20', 0x1CF21: '\U0001cf21', 0x1CF22: '\U0001cf22',
+    0x1CF23: '\U0001cf23', 0x1CF24: '\U0001cf24', 0x1CF25: '\U0001cf25', 0x1CF26: '\U0001cf26',
+    0x1CF27: '\U0001cf27', 0x1CF28: '\U0001cf28', 0x1CF29: '\U0001cf29', 0x1CF2A: '\U0001cf2a',
+    0x1CF2B: '\U0001cf2b', 0x1CF2C: '\U0001cf2c', 0x1CF2D: '\U0001cf2d', 0x1CF30: '\U0001cf30',
+    0x1CF31: '\U0001cf31', 0x1CF32: '\U0001cf32', 0x1CF33: '\U0001cf33', 0x1CF34: '\U0001cf34',
+    0x1CF35: '\U0001cf35', 0x1CF36: '\U0001cf36', 0x1CF37: '\U0001cf37', 0x1CF38: '\U0001cf38',
+    0x1CF39: '\U0001cf39', 0x1CF3A: '\U0001cf3a', 0x1CF3B: '\U0001cf3b', 0x1CF3C: '\U0001cf3c',
+    0x1CF3D: '\U0001cf3d', 0x1CF3E: '\U0001cf3e', 0x1CF3F: '\U0001cf3f', 0x1CF40: '\U0001cf40',
+    0x1CF41: '\U0001cf41', 0x1CF42: '\U0001cf42', 0x1CF43: '\U0001cf43', 0x1CF44: '\U0001cf44',
+    0x1CF45: '\U0001cf45', 0x1CF46: '\U0001cf46', 0x1D127: '\U0001d127', 0x1D128: '\U0001d128',
+    0x1D25B: '\U0001d25b', 0x1D25C: '\U0001d25c', 0x1E000: '\U0001e000', 0x1E001: '\U0001e001',
+    0x1E002: '\U0001e002', 0x1E003: '\U0001e003', 0x1E004: '\U0001e004', 0x1E005: '\U0001e005',
+    0x1E006: '\U0001e006', 0x1E008: '\U0001e008', 0x1E009: '\U0001e009', 0x1E00A: '\U0001e00a',
+    0x1E00B: '\U0001e00b', 0x1E00C: '\U0001e00c', 0x1E00D: '\U0001e00d', 0x1E00E: '\U0001e00e',
+    0x1E00F: '\U0001e00f', 0x1E010: '\U0001e010', 0x1E011: '\U0001e011', 0x1E012: '\U0001e012',
+    0x1E013: '\U0001e013', 0x1E014: '\U0001e014', 0x1E015: '\U0001e015', 0x1E016: '\U0001e016',
+    0x1E017: '\U0001e017', 0x1E018: '\U0001e018', 0x1E01B: '\U0001e01b', 0x1E01C: '\U0001e01c',
+    0x1E01D: '\U0001e01d', 0x1E01E: '\U0001e01e', 0x1E01F: '\U0001e01f', 0x1E020: '\U0001e020',
+    0x1E021: '\U0001e021', 0x1E023: '\U0001e023', 0x1E024: '\U0001e024', 0x1E026: '\U0001e026',
+    0x1E027: '\U0001e027', 0x1E028: '\U0001e028', 0x1E029: '\U0001e029', 0x1E02A: '\U0001e02a',
+    0x1E08F: '\U0001e08f', 0x1E130: '\U0001e130', 0x1E131: '\U0001e131', 0x1E132: '\U0001e132',
+    0x1E133: '\U0001e133', 0x1E134: '\U0001e134', 0x1E135: '\U0001e135', 0x1E136: '\U0001e136',
+    0x1E2AE: '\U0001e2ae', 0x1E2EC: '\U0001e2ec', 0x1E2ED: '\U0001e2ed', 0x1E2EE: '\U0001e2ee',
+    0x1E2EF: '\U0001e2ef', 0x1E4EC: '\U0001e4ec', 0x1E4ED: '\U0001e4ed', 0x1E4EE: '\U0001e4ee',
+    0x1E4EF: '\U0001e4ef', 0x1E5EE: '\U0001e5ee', 0x1E5EF: '\U0001e5ef', 0x1E6E3: '\U0001e6e3',
+    0x1E6E6: '\U0001e6e6', 0x1E6EE: '\U0001e6ee', 0x1E6EF: '\U0001e6ef', 0x1E6F5: '\U0001e6f5',
+    0x1E944: '\U0001e944', 0x1E945: '\U0001e945', 0x1E946: '\U0001e946', 0x1E947: '\U0001e947',
+    0x1E948: '\U0001e948', 0x1E949: '\U0001e949', 0x1E94A: '\U0001e94a',
+}  # fmt: skip
+
+#: What lowercasing makes of a character where :meth:`str.lower` gives otherwise.
+LOWER: dict[int, str] = {
+    0x1C89: '\u1c8a', 0xA7CB: '\u0264', 0xA7CC: '\ua7cd', 0xA7CE: '\ua7cf', 0xA7D2: '\ua7d3',
+    0xA7D4: '\ua7d5', 0xA7DA: '\ua7db', 0xA7DC: '\u019b', 0x10D50: '\U00010d70', 0x10D51: '\U00010d71',
+    0x10D52: '\U00010d72', 0x10D53: '\U00010d73', 0x10D54: '\U00010d74', 0x10D55: '\U00010d75',
+    0x10D56: '\U00010d76', 0x10D57: '\U00010d77', 0x10D58: '\U00010d78', 0x10D59: '\U00010d79',
+    0x10D5A: '\U00010d7a', 0x10D5B: '\U00010d7b', 0x10D5C: '\U00010d7c', 0x10D5D: '\U00010d7d',
+    0x10D5E: '\U00010d7e', 0x10D5F: '\U00010d7f', 0x10D60: '\U00010d80', 0x10D61: '\U00010d81',
+    0x10D62: '\U00010d82', 0x10D63: '\U00010d83', 0x10D64: '\U00010d84', 0x10D65: '\U00010d85',
+    0x16EA0: '\U00016ebb', 0x16EA1: '\U00016ebc', 0x16EA2: '\U00016ebd', 0x16EA3: '\U00016ebe',
+    0x16EA4: '\U00016ebf', 0x16EA5: '\U00016ec0', 0x16EA6: '\U00016ec1', 0x16EA7: '\U00016ec2',
+    0x16EA8: '\U00016ec3', 0x16EA9: '\U00016ec4', 0x16EAA: '\U00016ec5', 0x16EAB: '\U00016ec6',
+    0x16EAC: '\U00016ec7', 0x16EAD: '\U00016ec8', 0x16EAE: '\U00016ec9', 0x16EAF: '\U00016eca',
+    0x16EB0: '\U00016ecb', 0x16EB1: '\U00016ecc', 0x16EB2: '\U00016ecd', 0x16EB3: '\U00016ece',
+    0x16EB4: '\U00016ecf', 0x16EB5: '\U00016ed0', 0x16EB6: '\U00016ed1', 0x16EB7: '\U00016ed2',
+    0x16EB8: '\U00016ed3',
+}  # fmt: skip
