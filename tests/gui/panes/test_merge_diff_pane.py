@@ -84,12 +84,12 @@ def test_first_show_compares_the_current_bpe_with_another_pre_tokenizer(qtbot):
         pane.show()
     assert pane.models["a"] is a
     b = pane.models["b"]
-    assert b.pattern_name == "cl100k" and b.name == "trained here on the corpus"
+    assert b.pattern_name == "cl100k" and b.name == "trained here on t.txt"
     assert pane.vocab_spins["b"].value() == b.vocab_size  # the size it reached on this small corpus
     # the label gives the size reached (the spin box's), and why it is not the one asked for
     assert (a.vocab_size, b.vocab_size) == (293, 291)
     assert pane.labels["b"].text() == (
-        "trained here on the corpus · cl100k pattern · vocab 291 tokens · 35 merges · asked for vocab 293: "
+        "trained here on t.txt · cl100k pattern · vocab 291 tokens · 35 merges · asked for vocab 293: "
         "learned 35 of 37 requested merges; vocab 291: no pair of tokens is left to merge"
     )
     assert pane.labels["a"].text() == "custom BPE · gpt2 pattern · vocab 293 tokens · 37 merges"
@@ -119,9 +119,47 @@ def test_a_side_trained_here_says_the_size_it_reached(qtbot):
     assert [m.merged for m in b.merges] == [b"ab", b"cd", b" cd", b" cdcd", b"abab"]  # then no pair is left
     assert pane.vocab_spins["b"].value() == b.vocab_size == 261
     assert pane.labels["b"].text() == (
-        "trained here on the corpus · cl100k pattern · vocab 261 tokens · 5 merges · asked for vocab 899: "
+        "trained here on t.txt · cl100k pattern · vocab 261 tokens · 5 merges · asked for vocab 899: "
         "learned 5 of 643 requested merges; vocab 261: no pair of tokens is left to merge"
     )
+
+
+def test_sides_say_what_they_were_trained_on_and_when_the_corpora_differ(qtbot, tmp_path):
+    """A: the Corpus tab's BPE, trained on another corpus than the one open now; B: a file
+    opened by its spec, named as Compare names it. The summary says the corpora differ."""
+    from pathlib import Path
+
+    from tokexplorer.core.backends import BPETokenizer
+    from tokexplorer.core.io import Corpus, decode_file_bytes, save_bpe
+
+    def corpus(name: str, text: str) -> Corpus:
+        return Corpus((decode_file_bytes(text.encode(), path=Path(name)),), ())
+
+    old_text, new_text = "the cat sat on the mat\n" * 20, "a dog ran in the fog\n" * 20
+    state = AppState()
+    state.set_corpus(corpus("old.txt", old_text))
+    a, _ = train_bpe(old_text, vocab_size=270, pattern="gpt2")
+    tok = BPETokenizer(a)
+    state.set_tokenizers([tok])
+    state.set_trained_on(tok, name="old.txt", files=tuple(str(f.path) for f in state.corpus.files))
+    state.set_corpus(corpus("new.txt", new_text))
+    pane = MergeDiffPane(state)
+    qtbot.addWidget(pane)
+    pane.set_model("a", a)
+    assert pane.labels["a"].text() == (
+        "custom BPE · trained on old.txt — not the corpus open now · gpt2 pattern · vocab 268 tokens · 12 merges"
+    )
+    path = tmp_path / "mine.bpe"
+    save_bpe(train_bpe(new_text, vocab_size=270, pattern="gpt2")[0], path)
+    with qtbot.waitSignal(pane.diff_ready, timeout=10_000):
+        pane.load_spec("b", f"bpe:{path}")
+    assert pane.labels["b"].text().startswith("mine.bpe (BPE) · gpt2 pattern")
+    assert "corpora differ" not in pane.summary.text()  # B's corpus is not known
+    with qtbot.waitSignal(pane.diff_ready, timeout=20_000):
+        assert pane.train_side("b") is not None
+    assert pane.labels["b"].text().startswith("trained here on new.txt · gpt2 pattern")
+    assert pane.summary.text().startswith("They first diverge at rank 0: ")
+    assert " A was trained on old.txt, B on new.txt: the corpora differ, not only the settings." in pane.summary.text()
 
 
 def test_a_rank_file_is_named_by_its_pattern(qtbot, tmp_path):

