@@ -486,7 +486,8 @@ def test_sentencepiece_training_dialog_validates_and_offers_limit(qtbot):
     qtbot.waitUntil(lambda: worker.done and not dlg.fix_button.isHidden(), timeout=30_000)
     assert dlg.problems_label.text() == (
         "⚠ vocab 5,000 is too large for this corpus; SentencePiece can make at most 231 pieces\n"
-        "300 lines, 33 distinct characters; vocab needs at least 36; at most about 353"
+        "300 lines, 33 distinct characters; vocab needs at least 36; "
+        "at most 231 (SentencePiece's answer for these options)"
     )
     assert dlg.fix_button.text() == "Use vocab size 231"
     dlg.fix_button.click()
@@ -512,13 +513,21 @@ def test_sentencepiece_refusal_stays_when_train_is_clicked_before_the_check(qtbo
         qtbot.waitUntil(lambda: worker.done, timeout=30_000)
     refusal = "⚠ vocab 300 is too large for this corpus; SentencePiece can make at most 231 pieces"
     assert dlg.problems_label.text() == (
-        f"{refusal}\n300 lines, 33 distinct characters; vocab needs at least 36"
+        f"{refusal}\n300 lines, 33 distinct characters; vocab needs at least 36; "
+        "at most 231 (SentencePiece's answer for these options)"
     )
     assert (dlg.fix_button.isHidden(), dlg.fix_button.text()) == (False, "Use vocab size 231")
     with qtbot.waitSignal(dlg.checked, timeout=10_000):
         dlg.vocab_spin.setValue(200)
     assert dlg.fix_button.isHidden()
-    assert dlg.problems_label.text() == "300 lines, 33 distinct characters; vocab needs at least 36"
+    # the limit SentencePiece gave stays while only the vocab size changes; another option takes it away
+    assert dlg.problems_label.text() == (
+        "300 lines, 33 distinct characters; vocab needs at least 36; "
+        "at most 231 (SentencePiece's answer for these options)"
+    )
+    with qtbot.waitSignal(dlg.checked, timeout=10_000):
+        dlg.symbols_edit.setText("<sep>")
+    assert "SentencePiece's answer" not in dlg.problems_label.text()
 
 
 def test_e17_long_run_exact_count_and_latest_wins(qtbot, cl100k):

@@ -94,7 +94,8 @@ class SPTrainDialog(QDialog):
         self.last_check: SPTrainingCheck | str | None = None
         self._check_job = LatestRequest(self)
         self._train_worker: Worker | None = None
-        self._limit = 0
+        self._limit = 0  # SentencePiece's own largest vocab, from its last refusal
+        self._limit_for: tuple = ()  # the options it was given for (_limit_key)
         self._refusal = ""  # why the last training was refused, shown until an option changes
         self._checking = True  # an edit's check is not in yet
 
@@ -206,7 +207,12 @@ class SPTrainDialog(QDialog):
         if check is None or self._checking:
             self._say([self._refusal], bad=True)
             return
-        est = f"; at most about {check.max_vocab_estimate:,}" if check.max_vocab_estimate is not None else ""
+        if self._known_limit():
+            est = f"; at most {self._limit:,} (SentencePiece's answer for these options)"
+        elif check.max_vocab_estimate is not None:
+            est = f"; at most about {check.max_vocab_estimate:,}"
+        else:
+            est = ""
         info = (
             f"{check.n_lines:,} lines, {check.n_chars:,} distinct characters; "
             f"vocab needs at least {check.min_vocab_size:,}{est}"
@@ -221,6 +227,15 @@ class SPTrainDialog(QDialog):
         self.problems_label.setText(text)
         color = theme.ERROR_TEXT.name() if bad else "palette(text)"
         self.problems_label.setStyleSheet(f"QLabel {{ color: {color}; }}")
+
+    def _limit_key(self) -> tuple:
+        """The options SentencePiece's limit depends on: all but the vocab size."""
+        r = self.request()
+        return (r.algorithm, r.special_tokens, r.sentencepiece, r.skip_long_lines)
+
+    def _known_limit(self) -> bool:
+        """True when SentencePiece's own limit (:attr:`_limit`) was given for the options set now."""
+        return bool(self._limit) and self._limit_for == self._limit_key()
 
     def _apply_limit(self) -> None:
         if self._limit:
@@ -254,11 +269,11 @@ class SPTrainDialog(QDialog):
         (Train clicked before the check of the last edit was in) until an option changes."""
         if isinstance(exc, VocabTooLargeError):
             self._refusal = too_large_note(exc.requested, exc.max_vocab_size, sample=self.sample_note)
+            self._limit, self._limit_for = exc.max_vocab_size, self._limit_key()
         else:
             self._refusal = user_message(exc)
         self._show_findings()
         if isinstance(exc, VocabTooLargeError):
-            self._limit = exc.max_vocab_size
             if self._limit:
                 self.fix_button.setText(f"Use vocab size {self._limit:,}")
                 self.fix_button.show()
