@@ -236,3 +236,11 @@ def is_tiktoken_choice(tokenizer: Tokenizer | None) -> bool:
     replaces. A rank file opened as tiktoken (``tiktoken-file:``, a Llama 3
     ``tokenizer.model``) is a column of its own."""
     return isinstance(tokenizer, TiktokenTokenizer) and tokenizer.source_file is None
+
+
+def corpus_name(corpus: Corpus) -> str:
+    """A corpus named for a message: ``"big30.txt"``, ``"english.txt and 7 more files"``."""
+    if not corpus.files:
+        return "no files"
+    more = len(corpus.files) - 1
+    return corpus.files[0].name + (f" and {more} more file{'s' * (more != 1)}" if more else "")

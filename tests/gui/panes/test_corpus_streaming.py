@@ -178,7 +178,7 @@ def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
     )
     assert worker.wait(60)
     qtbot.waitUntil(lambda: diff.models["b"] is not None, timeout=10_000)
-    assert diff.models["b"].name.endswith("on the corpus sample")
+    assert diff.models["b"].name == "trained here on en.txt and 2 more files (its sample)"
 
 
 def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, folder, monkeypatch):

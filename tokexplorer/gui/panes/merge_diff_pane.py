@@ -38,8 +38,7 @@ from tokexplorer.core.text import PATTERN_NAMES, pattern_label, pattern_string, 
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
-from tokexplorer.gui.panes.corpus_pane.problems import corpus_name
-from tokexplorer.gui.state import AppState
+from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.widgets.glyphs import piece_font
 from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message

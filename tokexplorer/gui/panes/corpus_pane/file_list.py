@@ -41,8 +41,8 @@ from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, ENCODING_CHOICES, CorpusTableModel, is_utf8
 from tokexplorer.gui.models.table_model import RawRole
-from tokexplorer.gui.panes.corpus_pane.problems import corpus_name, in_window_terms, nothing_loaded
-from tokexplorer.gui.state import AppState
+from tokexplorer.gui.panes.corpus_pane.problems import in_window_terms, nothing_loaded
+from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 

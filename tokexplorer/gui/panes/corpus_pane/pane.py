@@ -28,9 +28,8 @@ from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
-from tokexplorer.gui.panes.corpus_pane.problems import corpus_name
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
-from tokexplorer.gui.state import AppState
+from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:

@@ -8,18 +8,9 @@ nothing to read says what it held, every file counted.
 
 from __future__ import annotations
 
-from tokexplorer.core.io import Corpus
 from tokexplorer.gui.terms import WINDOW_READ_ANYWAY, in_window_terms
 
-__all__ = ["WINDOW_READ_ANYWAY", "corpus_name", "in_window_terms", "nothing_loaded"]
-
-
-def corpus_name(corpus: Corpus) -> str:
-    """A corpus named for a message: ``"big30.txt"``, ``"english.txt and 7 more files"``."""
-    if not corpus.files:
-        return "no files"
-    more = len(corpus.files) - 1
-    return corpus.files[0].name + (f" and {more} more file{'s' * (more != 1)}" if more else "")
+__all__ = ["WINDOW_READ_ANYWAY", "in_window_terms", "nothing_loaded"]
 
 
 def _plural(n: int, word: str) -> str:
