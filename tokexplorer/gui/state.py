@@ -192,14 +192,18 @@ class AppState(QObject):
         """Make ``text`` the compare text; emits :attr:`sample_text_changed` when it changed.
 
         ``source``: where the text comes from (see :attr:`sample_source`; ``""``: typed);
-        None: an edit of the current text, which keeps the source and marks it edited.
+        None: an edit of the current text, which keeps the source and marks it edited, or,
+        when the edit kept neither end of the text (all of it selected and typed over,
+        or deleted), makes it typed text.
         Emits :attr:`sample_source_changed` when the source or the edited mark changed.
         """
         before = (self.sample_source, self.sample_edited)
+        old = self.sample_text
         if source is not None:
             self.sample_source, self.sample_edited = source, False
-        elif text != self.sample_text and self.sample_source:
-            self.sample_edited = True
+        elif text != old and self.sample_source:
+            kept = bool(text) and (text[0] == old[:1] or text[-1] == old[-1:])
+            self.sample_source, self.sample_edited = (self.sample_source, True) if kept else ("", False)
         if text != self.sample_text:
             self.sample_text = text
             self.set_sample_note("")

@@ -81,8 +81,11 @@ def test_the_label_reads_naturally_for_every_source(qtbot, window, tmp_path):
     window.state.set_sample_text(sample_text())
     window.corpus_pane.set_corpus(builtin_sample_corpus(sample_text()))
     assert bar.label.text() == "Compare text: the built-in sample text"
-    window.compare_pane.set_text("my edit")
+    window.compare_pane.set_text(sample_text()[:40] + " my edit")
     assert bar.label.text() == "Compare text: the built-in sample text, edited"
+    window.compare_pane.set_text("all of it typed over")  # neither end of the text kept
+    assert bar.label.text() == "Compare text: what you typed or pasted"
+    window.state.set_sample_text(sample_text(), source="")
     big = tmp_path / "big.txt"
     big.write_text("abc\n" * 600_000, encoding="utf-8")  # 2,400,000 characters
     (tmp_path / "small.txt").write_text("x\n", encoding="utf-8")
