@@ -28,6 +28,18 @@ def test_train_from_counts_menu_action(qtbot, window, tmp_path, monkeypatch):
     assert bpe.merges == expected.merges and bpe.pattern_name == "cl100k"
     assert window.state.bpe is bpe
     assert "trained from the word counts of 1 file (99 bytes, 6 chunks)" in window.corpus_pane.form.train_message.text()
+    # the box shows the table's pattern; the column and, once a corpus is open, the message say what it was trained on
+    assert window.corpus_pane.form.pattern_combo.currentData() == "cl100k"
+    column = next(c for c in window.compare_pane.columns if c.tokenizer is blocker.args[0].tokenizer)
+    assert window.state.trained_note(column.tokenizer) == ("trained on the word counts corpus.counts", True)
+    message = window.corpus_pane.form.train_message.text()
+    doc = tmp_path / "doc.txt"
+    doc.write_text("some other text\n", encoding="utf-8")
+    with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=WAIT):
+        window.open_paths([str(doc)])
+    assert window.corpus_pane.form.train_message.text() == (
+        f"Trained on the word counts corpus.counts, not on this corpus: {message}"
+    )
 
 
 def test_a_damaged_table_is_reported(qtbot, window, tmp_path):

@@ -328,7 +328,9 @@ class CorpusPane(QWidget):
         seconds = time.perf_counter() - self._started
         self._set_idle()
         tok = outcome.tokenizer
-        if self.corpus is not None and request.word_counts is None:  # its columns say so (before they are made)
+        if request.word_counts is not None:  # its columns say so (before they are made)
+            self.state.set_trained_on(tok, name=_counts_name(request.word_counts), files=(request.word_counts,))
+        elif self.corpus is not None:
             self.state.set_trained_on(tok, name=corpus_name(self.corpus), files=_files_of(self.corpus))
         if outcome.bpe is not None:
             result = TrainingResult(
@@ -341,6 +343,8 @@ class CorpusPane(QWidget):
             )
             self.state.set_bpe(outcome.bpe)
             self.state.replace_tokenizer("bpe", tok)
+            if request.word_counts is not None:  # the table's pattern, not the box's: the box says it
+                self.form.pattern_combo.setCurrentIndex(self.form.pattern_combo.findData(outcome.bpe.pattern_name))
         elif outcome.wordpiece is not None:
             result = TrainingResult(
                 algorithm="wordpiece",
@@ -371,7 +375,9 @@ class CorpusPane(QWidget):
         self.form.set_done(seconds)
         self.form.train_message.setText(result.message)
         corpus = self.corpus
-        if corpus is not None and request.word_counts is None:
+        if request.word_counts is not None:
+            self._result = (result.message, (request.word_counts,), _counts_name(request.word_counts))
+        elif corpus is not None:
             self._result = (result.message, _files_of(corpus), corpus_name(corpus))
         self.state.status.emit(result.message)
         self.training_finished.emit(result)
@@ -436,5 +442,15 @@ def _files_of(corpus: Corpus) -> tuple[str, ...]:
 
 
 def _stale(name: str, message: str) -> str:
-    """The message of a training on an earlier corpus, once another is shown."""
+    """The message of a training on an earlier corpus (or a word-count table), once another is shown."""
+    if name.startswith(_COUNTS):
+        return f"Trained on {name}, not on this corpus: {message}"
     return f"Trained on the previous corpus, {name}, not on this one: {message}"
+
+
+_COUNTS = "the word counts "
+
+
+def _counts_name(path: str) -> str:
+    """A word-count table named for a message: ``"the word counts corpus.counts"``."""
+    return _COUNTS + os.path.basename(path)
