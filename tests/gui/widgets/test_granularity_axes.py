@@ -68,3 +68,29 @@ def test_no_two_labels_of_the_plot_overlap(qtbot):
                 wide = (metrics.horizontalAdvance(ta) + metrics.horizontalAdvance(tb)) / 2
                 room = wide if name == "bottom" else metrics.height()
                 assert b - a >= room, (name, width, ta, tb)
+
+
+def test_a_label_that_could_be_read_as_another_points_has_a_leader(qtbot):
+    """Three points 8 px one above the other and one apart: no label overlaps another, a
+    label stays nearer its own point than any other where it can, and every label that
+    is not beside its own point alone gets a leader line from the point to the side of
+    the label facing it."""
+    from PySide6.QtCore import QRectF
+
+    from tokexplorer.gui.widgets.granularity_plot import _distance, leader_ends, place_labels
+
+    points = [(100.0, 100.0), (100.0, 108.0), (100.0, 116.0), (300.0, 100.0)]
+    boxes = place_labels(points, [(80.0, 16.0)] * 4, QRectF(0, 0, 600, 400))
+    for i, box in enumerate(boxes):
+        for other in boxes[i + 1 :]:
+            assert not box.intersects(other)
+    assert boxes[3] == QRectF(309, 92, 80, 16)  # alone: beside its point
+    for i, ((x, y), box) in enumerate(zip(points, boxes)):
+        others = points[:i] + points[i + 1 :]
+        ends = leader_ends((x, y), box, others)
+        alone = box.top() <= y <= box.bottom() and all(_distance(box, q) > _distance(box, (x, y)) for q in others)
+        assert (ends is None) == alone, i
+        if ends is not None:
+            a, b = ends
+            assert (a.x(), a.y()) == (x, y) and b.x() in (box.left(), box.right()) and b.y() == box.center().y()
+    assert sum(leader_ends(p, b, [q for q in points if q != p]) is not None for p, b in zip(points, boxes)) >= 2

@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF
-from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtGui import QColor, QFontMetrics, QPen
+from PySide6.QtWidgets import QGraphicsLineItem, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import GranularityReport
 from tokexplorer.gui import theme
@@ -53,7 +53,9 @@ def place_labels(
 ) -> list[QRectF]:
     """Boxes for the labels of ``points`` (pixels, y down) that overlap neither each other
     nor any point's marker: each label right or left of its point, at its height or moved
-    up and down a label height at a time, inside ``bounds`` when it fits there.
+    up and down a label height at a time, inside ``bounds`` when it fits there, and
+    nearer its own point than any other where it can be (a label moved off its point's
+    height gets a leader line: :func:`leader_ends`).
 
     Args:
         points: ``(x, y)`` of each point, in pixels.
@@ -69,16 +71,56 @@ def place_labels(
     def free(box: QRectF) -> bool:
         return not any(box.intersects(other) for other in placed + markers)
 
-    for (x, y), (w, h) in zip(points, sizes):
+    def own(box: QRectF, i: int) -> bool:  # no other point is nearer the box than point i
+        d = _distance(box, points[i])
+        return all(_distance(box, q) > d for j, q in enumerate(points) if j != i)
+
+    for i, ((x, y), (w, h)) in enumerate(zip(points, sizes)):
         candidates = []
         for k in range(60):  # 0, -1, +1, -2, +2, ... label heights up and down
             dy = (k + 1) // 2 * (h + 1) * (-1 if k % 2 else 1)
             for left in (x + LABEL_GAP + _MARKER_PX / 2, x - LABEL_GAP - _MARKER_PX / 2 - w):
                 candidates.append(QRectF(left, y - h / 2 + dy, w, h))
-        inside = [c for c in candidates if bounds.contains(c)]
-        box = next((c for c in inside + candidates if free(c)), candidates[-1])
-        placed.append(box)
+        box = None
+        for group in ([c for c in candidates if bounds.contains(c)], candidates):  # inside the plot first
+            usable = [c for c in group if free(c)]
+            if usable:
+                box = next((c for c in usable if own(c, i)), usable[0])
+                break
+        placed.append(box if box is not None else candidates[-1])
     return placed
+
+
+def _distance(box: QRectF, point: tuple[float, float]) -> float:
+    """Pixels from ``point`` to the nearest point of ``box`` (0 inside it)."""
+    x, y = point
+    dx = max(box.left() - x, 0.0, x - box.right())
+    dy = max(box.top() - y, 0.0, y - box.bottom())
+    return math.hypot(dx, dy)
+
+
+def leader_ends(
+    point: tuple[float, float], box: QRectF, others: Sequence[tuple[float, float]] = ()
+) -> tuple[QPointF, QPointF] | None:
+    """The line from ``point`` to its label's ``box`` when the label could be read as
+    another point's: moved off the point's height, or with one of ``others`` (the other
+    points) as near; None when the label sits beside its point alone. The line goes to
+    the middle of the box's side that faces the point.
+
+    >>> leader_ends((10, 50), QRectF(18, 45, 40, 10)) is None
+    True
+    >>> a, b = leader_ends((10, 50), QRectF(18, 20, 40, 10))
+    >>> (a.x(), a.y(), b.x(), b.y())
+    (10.0, 50.0, 18.0, 25.0)
+    >>> leader_ends((10, 50), QRectF(18, 45, 40, 10), [(10, 55)]) is not None
+    True
+    """
+    x, y = point
+    mine = _distance(box, point)
+    if box.top() <= y <= box.bottom() and all(_distance(box, q) > mine for q in others):
+        return None
+    side = box.left() if box.left() >= x else box.right()
+    return QPointF(x, y), QPointF(side, box.center().y())
 
 
 def merge_close(points: Sequence[tuple[float, float]], texts: Sequence[str]) -> list[tuple[int, str]]:
@@ -176,6 +218,7 @@ class GranularityPlot(QWidget):
             symbolBrush=pg.mkBrush(theme.PLOT_MARKER),
         )  # fmt: skip
         self.labels: list[pg.TextItem] = []
+        self.leaders: list[QGraphicsLineItem] = []  # from a point to its label moved off the point's height
         self._placing = False
         self._levels: list[tuple[float, float, str]] = []  # (log10 vocab, log10 tokens, text) of each point
         view = self.plot.getViewBox()
@@ -212,12 +255,14 @@ class GranularityPlot(QWidget):
             self._placing = False
 
     def _place_labels(self) -> None:
+        view = self.plot.getViewBox()
         for item in self.labels:
             self.plot.removeItem(item)
-        self.labels = []
+        for line in self.leaders:
+            view.removeItem(line)
+        self.labels, self.leaders = [], []
         if not self._levels:
             return
-        view = self.plot.getViewBox()
         # in log mode the items sit at log10 coordinates; pixels here are the scene's
         scene = [view.mapViewToScene(QPointF(x, y)) for x, y, _ in self._levels]
         groups = merge_close([(p.x(), p.y()) for p in scene], [t for _, _, t in self._levels])
@@ -227,8 +272,18 @@ class GranularityPlot(QWidget):
             rect = item.textItem.boundingRect()
             sizes.append((rect.width(), rect.height()))
         bounds = view.sceneBoundingRect()
-        boxes = place_labels([(scene[i].x(), scene[i].y()) for i, _ in groups], sizes, bounds)
-        for item, box in zip(items, boxes):
+        at = [(scene[i].x(), scene[i].y()) for i, _ in groups]
+        boxes = place_labels(at, sizes, bounds)
+        pen = QPen(QColor(_TEXT))
+        pen.setCosmetic(True)  # one pixel wide whatever the zoom
+        for item, box, point in zip(items, boxes, at):
             item.setPos(view.mapSceneToView(box.topLeft()))
             self.plot.addItem(item)
             self.labels.append(item)
+            ends = leader_ends(point, box, [q for q in at if q is not point])
+            if ends is not None:
+                a, b = (view.mapSceneToView(e) for e in ends)
+                line = QGraphicsLineItem(a.x(), a.y(), b.x(), b.y())
+                line.setPen(pen)
+                view.addItem(line, ignoreBounds=True)
+                self.leaders.append(line)
