@@ -57,6 +57,7 @@ _EXPORTS: dict[str, str] = {
     "load_tekken": "tekken",
     "TiktokenTokenizer": "tiktoken_backend",
     "bpe_from_tiktoken": "tiktoken_backend",
+    "load_named_encoding": "tiktoken_backend",
     "read_tiktoken_ranks": "tiktoken_backend",
     "available_tiktoken_encodings": "tiktoken_registry",
     "load_tiktoken_encoding": "tiktoken_registry",
