@@ -63,6 +63,9 @@ _EXPORTS: dict[str, str] = {
     "load_tiktoken_encoding": "tiktoken_registry",
     "set_tiktoken_cache_dir": "tiktoken_registry",
     "WordPieceTokenizer": "wordpiece_backend",
+    "continuation_prefix": "word_boundaries",
+    "token_texts": "word_boundaries",
+    "word_starts": "word_boundaries",
 }
 
 __all__ = sorted(_EXPORTS)
