@@ -101,7 +101,7 @@ def test_count_reads_each_file_by_the_rule_train_reads_it_by(capsys, tmp_path, d
     assert notes[3].endswith("read as gb18030 (guessed; choose another encoding if wrong)")
     assert f"note: {folder / 'crlf.txt'}: mixed line endings: 1 LF, 1 CRLF, 1 CR (kept as they are)" in notes[0]
     assert f"note: skipped {folder / 'prog.bin'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err
-    assert f"note: skipped {folder / 'damaged.txt'}: reading it as utf-8 replaced undecodable bytes" in err
+    assert f"note: skipped {folder / 'damaged.txt'}: reading it as UTF-8 replaced undecodable bytes" in err
     table = load_word_counts(counts)
     assert table.counts["中文的文本"] == 30 and " zqxv" not in table.counts  # the damaged file is not counted
     code, _, _ = run(capsys, "train", "--word-counts", str(counts), "--vocab-size", "400", "-o", str(m1))
@@ -116,7 +116,7 @@ def test_count_encoding_forces_one_codec(capsys, tmp_path):
     assert code == 0 and "note:" not in err
     assert load_word_counts(counts).counts == {GBK_TEXT.encode("gbk").decode("latin-1"): 1}
     code, _, err = run(capsys, "count", str(gbk), "-o", str(counts), "--encoding", "utf-8")
-    assert code == 2 and "reading it as utf-8 replaced undecodable bytes with U+FFFD" in err
+    assert code == 2 and "reading it as UTF-8 replaced undecodable bytes with U+FFFD" in err
 
 
 def test_encode_count_and_ids_print_the_notes_tokenize_gives(capsys):
@@ -235,7 +235,7 @@ def test_count_on_dask_reads_only_each_files_start_and_says_what_count_says(caps
         f"{folder / 'a.txt'}: mixed line endings: 40000 LF, 1 CRLF, 1 CR (kept as they are)"[:70],
         f"{folder / 'b.txt'}: not valid UTF-8 at byte 600004 (invalid continuation byte)"[:70],
         f"{folder / 'c.txt'}: not valid UTF-8 at byte 693004 (invalid start byte); rea"[:70],
-        f"skipped {folder / 'c.txt'}: reading it as utf-8 replaced undecodable bytes"[:70],
+        f"skipped {folder / 'c.txt'}: reading it as UTF-8 replaced undecodable bytes"[:70],
     ]
     assert load_word_counts(there) == load_word_counts(here)
     # the check here read each file's start (and one byte past it), not their 3.6 MB; only the

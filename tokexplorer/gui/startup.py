@@ -90,7 +90,8 @@ def slightly_damaged(corpus: Corpus) -> bool:
 
 
 def load_default_tiktoken(name: str) -> tuple[Tokenizer, str]:
-    """The tiktoken encoding ``name`` and ``""``, or :data:`DEFAULT_TIKTOKEN` and a note
+    """The tiktoken encoding ``name`` and what loading it noted (``""``, or that its bundled
+    twin was read, as the command line says it), or :data:`DEFAULT_TIKTOKEN` and a note
     saying why when ``name`` cannot load here (it needs a download).
 
     Raises:
@@ -101,8 +102,9 @@ def load_default_tiktoken(name: str) -> tuple[Tokenizer, str]:
 
     try:
         # a name with a bundled twin (cl100k_base) that needs a download gets the twin
-        # quietly: the same ranks, so nothing the user sees changes
-        return load_tiktoken(name), ""
+        # (the same ranks) and the core's note saying so
+        tok = load_tiktoken(name)
+        return tok, "; ".join(tok.load_notes)
     except TokexplorerError as exc:  # the one chosen last time cannot load here (a download)
         if name == DEFAULT_TIKTOKEN:
             raise

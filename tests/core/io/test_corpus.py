@@ -157,7 +157,7 @@ def test_forced_encoding_that_fails_is_lossy(tmp_path):
     assert f.lossy
     assert f.text == "ok \ufffd\ufffd\ufffd"
     assert f.notes == (
-        "bad.txt: not valid utf-8 at byte 3 (invalid start byte); undecodable bytes became U+FFFD",
+        "bad.txt: not valid UTF-8 at byte 3 (invalid start byte); undecodable bytes became U+FFFD",
     )
 
 

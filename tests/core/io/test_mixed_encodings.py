@@ -40,7 +40,7 @@ def test_utf8_then_gbk_is_read_as_utf8_with_the_rest_flagged(tmp_path):
     assert memory.notes == streamed.notes == counted[0].notes == (note,)
     assert memory.text.startswith((ZH + "\n") * (MIB // 43 + 1)) and memory.text.count("\ufffd") > 0
     assert problems == [
-        f"{path}: reading it as utf-8 replaced undecodable bytes with U+FFFD; not training on damaged text "
+        f"{path}: reading it as UTF-8 replaced undecodable bytes with U+FFFD; not training on damaged text "
         "(fix the file, choose its real encoding, or allow damaged text to train on it as it reads)"
     ]
 

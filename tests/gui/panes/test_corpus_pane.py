@@ -96,7 +96,8 @@ def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
     path.write_bytes(text.encode("gbk"))
     load(qtbot, pane, [path])
     assert pane.corpus.files[0].encoding_guessed is True
-    assert cells(pane, 0)[COL_ENCODING].endswith("(guessed)")
+    assert cells(pane, 0)[COL_ENCODING] == "gb18030 (guessed)"  # the codec as every note names it
+    assert "read as gb18030 (guessed; choose another encoding if wrong)" in cells(pane, 0)[COL_NOTES]
     assert "not valid UTF-8 at byte 0" in cells(pane, 0)[COL_NOTES]
 
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT) as blocker:
@@ -106,7 +107,8 @@ def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
     assert f.text == text
     assert f.encoding == "gbk"
     assert f.encoding_guessed is False
-    assert cells(pane, 0)[COL_ENCODING] == "GBK"  # named as the Re-read combo names it
+    assert cells(pane, 0)[COL_ENCODING] == "gbk"  # named as the Re-read combo and the notes name it
+    assert pane.file_list.encoding_combo.itemText(pane.file_list.encoding_combo.findData("gbk")) == "gbk"
     assert cells(pane, 0)[COL_CHARS] == f"{len(text):,}"
     assert state.corpus.files[0].text == text  # the shared corpus was replaced too
 
@@ -120,7 +122,8 @@ def test_reread_selected_row_with_combo(qtbot, pane, tmp_path):
     with qtbot.waitSignal(pane.file_reread, timeout=WAIT):
         qtbot.mouseClick(pane.file_list.reread_button, Qt.MouseButton.LeftButton)
     assert pane.corpus.files[0].text == "naïve café\n"
-    assert cells(pane, 0)[COL_ENCODING] == "Latin-1"  # as the combo says, not "iso8859-1"
+    assert cells(pane, 0)[COL_ENCODING] == "latin-1"  # as the combo says, not "iso8859-1"
+    assert pane.file_list.encoding_combo.currentText() == "latin-1"
 
 
 def test_binary_file_is_refused_visibly(qtbot, pane, tmp_path):

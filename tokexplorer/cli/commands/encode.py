@@ -15,13 +15,19 @@ from tokexplorer.core.text import grapheme_parts
 from tokexplorer.core.types import Tokenization
 
 
-def tokenization_json(result: Tokenization) -> dict:
+def tokenization_json(result: Tokenization, tokenizer: Tokenizer) -> dict:
     """``result.to_json()`` with ``"partial_grapheme": true`` and ``"grapheme_part"``
     (its role, e.g. ``"combining mark U+0301 ◌́ of grapheme é"``) added to each
-    token that holds whole code points but only part of a grapheme cluster."""
+    token that holds whole code points but only part of a grapheme cluster; for a
+    tokenizer whose tokens leave out the spaces between words (WordPiece), each token's
+    ``"word_start"`` (:func:`~tokexplorer.core.backends.word_boundaries.word_starts`)."""
+    from tokexplorer.core.backends import word_starts
+
     obj = result.to_json()
     for i, part in grapheme_parts(result).items():
         obj["tokens"][i].update(partial_grapheme=True, grapheme_part=part)
+    for token, start in zip(obj["tokens"], word_starts(tokenizer, result) or ()):
+        token["word_start"] = start
     return obj
 
 if TYPE_CHECKING:  # the engine is imported when the command runs
@@ -72,7 +78,7 @@ def cmd_encode(ns: argparse.Namespace) -> int:
     if ns.json:  # the only output with spans
         result = tokenizer.tokenize(text, special=ns.special)
         print_notes(result)
-        print_json(tokenization_json(result) | _unigram_json(tokenizer, text, ns))
+        print_json(tokenization_json(result, tokenizer) | _unigram_json(tokenizer, text, ns))
         return 0
     if ns.count:  # the count and its notes from one run where the notes need the library's output
         from tokexplorer.core.analysis import count_tokens_noted
@@ -124,7 +130,7 @@ def cmd_compare(ns: argparse.Namespace) -> int:
     if ns.json:
         results = [tok.tokenize(text, special=ns.special) for tok in tokenizers]
         print_named_notes([(tok.name, r.notes) for tok, r in zip(tokenizers, results)])
-        print_json([tokenization_json(r) for r in results])
+        print_json([tokenization_json(r, tok) for r, tok in zip(results, tokenizers)])
         return 0
     from tokexplorer.core.analysis import count_tokens_noted
     from tokexplorer.core.text import clean_text

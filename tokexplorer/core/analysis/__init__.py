@@ -51,6 +51,7 @@ _EXPORTS: dict[str, str] = {
     "NoMergesError": "merge_lists",
     "load_merge_list": "merge_lists",
     "no_merges_reason": "merge_lists",
+    "hf_vocab_text": "merge_lists",
     "MergeDiff": "merges",
     "MergeIndex": "merges",
     "MergeNode": "merges",

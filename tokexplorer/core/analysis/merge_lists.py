@@ -29,7 +29,7 @@ from tokexplorer.core.backends import (
 from tokexplorer.core.errors import InputError, ModelFormatError
 from tokexplorer.core.types import MergeRecord
 
-__all__ = ["MergeList", "NoMergesError", "load_merge_list", "no_merges_reason"]
+__all__ = ["MergeList", "NoMergesError", "hf_vocab_text", "load_merge_list", "no_merges_reason"]
 
 
 class NoMergesError(InputError):
@@ -49,7 +49,8 @@ class MergeList:
             list was read (one line each).
         tokens: what the vocabulary holds, for a byte-level BPE in our engine's terms
             (:attr:`BPE.vocab_text <tokexplorer.core.bpe.model.BPE.vocab_text>`: ranked and
-            special tokens, the merge table's words); ``""`` for a Hugging Face BPE.
+            special tokens, the merge table's words), for a Hugging Face BPE in the library's
+            (:func:`hf_vocab_text`: the model's vocab, added and special tokens).
     """
 
     merges: list[MergeRecord]
@@ -95,6 +96,34 @@ def no_merges_reason(tok: Tokenizer) -> str | None:
     return f"{tok.name} has no merge list"
 
 
+def hf_vocab_text(tok: HuggingFaceTokenizer) -> str:
+    """What a Hugging Face tokenizer's vocabulary holds, in the library's terms: its tokens,
+    those of the model's vocab, the added tokens outside it, the special ones, and unused ids
+    (the counterpart of :func:`~tokexplorer.core.bpe.model.vocab_text` for our engine).
+
+    >>> from tokenizers import Tokenizer, models
+    >>> lib = Tokenizer(models.BPE(vocab={"a": 0, "b": 1, "ab": 2}, merges=[("a", "b")]))
+    >>> lib.add_special_tokens(["<s>"])
+    1
+    >>> hf_vocab_text(HuggingFaceTokenizer(lib))
+    "4 tokens (3 in the model's vocab + 1 added; 1 special)"
+    """
+    lib = tok.tokenizer
+    model = lib.get_vocab(with_added_tokens=False)
+    every = lib.get_vocab(with_added_tokens=True)
+    added = lib.get_added_tokens_decoder()
+    ids = set(model.values())
+    outside = sum(1 for i in added if i not in ids)
+    special = sum(1 for t in added.values() if t.special)
+    parts = [f"{len(model):,} in the model's vocab" + (f" + {outside:,} added" if outside else "")]
+    if special:
+        parts.append(f"{special:,} special")
+    n_ids = max(every.values(), default=-1) + 1
+    if n_ids > len(every):
+        parts.append(f"ids to {n_ids - 1:,}, {n_ids - len(every):,} unused")
+    return f"{len(every):,} tokens ({'; '.join(parts)})"
+
+
 def _hf_merge_pairs(tok: HuggingFaceTokenizer) -> list[tuple[str, str]]:
     """The ``model.merges`` of a Hugging Face BPE as (left, right) token strings, in rank order
     (``"a b"`` strings in older files, ``["a", "b"]`` lists in newer ones)."""
@@ -128,7 +157,7 @@ def _hf_merge_list(tok: HuggingFaceTokenizer) -> MergeList:
     if not spelling.byte_level:
         space = " ('▁' read as a space)" if spelling.metaspace else ""
         notes = (f"{tok.name} is not byte-level: its merges join text pieces, shown as their UTF-8{space}",)
-    return MergeList(merges, vocab, [], notes)
+    return MergeList(merges, vocab, [], notes, hf_vocab_text(tok))
 
 
 def load_merge_list(spec: str, *, pattern: str | None = None) -> MergeList:

@@ -31,6 +31,7 @@ from tokexplorer.core.backends import (
     bpe_from_tiktoken,
     byte_level_ranks,
     file_label,
+    load_named_encoding,
     load_tokenizer,
     model_path,
     parse_spec,
@@ -369,10 +370,11 @@ def load_bpe_named(spec: str, *, pattern: str | None = None) -> LoadedBPE:
     if kind == "sp":
         raise InputError("SentencePiece models have no BPE merge list; use a bpe: or tiktoken: spec")
     if kind in ("tiktoken", "bpe-tiktoken"):
-        bpe = bpe_from_tiktoken(arg)
-        name = TiktokenTokenizer(arg).name if kind == "tiktoken" else bpe.name
+        encoding, notes = load_named_encoding(arg)
+        bpe = bpe_from_tiktoken(encoding)
+        name = TiktokenTokenizer(encoding).name if kind == "tiktoken" else bpe.name
         prefix = "tiktoken:" if kind == "tiktoken" else "bpe:tiktoken:"
-        notes = () if pattern is None else (unused_pattern_note(pattern, bpe.name),)
+        notes += () if pattern is None else (unused_pattern_note(pattern, bpe.name),)
         return LoadedBPE(bpe, notes, name, prefix + arg)
     if kind == "bpe":
         path = model_path(arg).absolute()

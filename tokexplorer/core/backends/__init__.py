@@ -57,11 +57,15 @@ _EXPORTS: dict[str, str] = {
     "load_tekken": "tekken",
     "TiktokenTokenizer": "tiktoken_backend",
     "bpe_from_tiktoken": "tiktoken_backend",
+    "load_named_encoding": "tiktoken_backend",
     "read_tiktoken_ranks": "tiktoken_backend",
     "available_tiktoken_encodings": "tiktoken_registry",
     "load_tiktoken_encoding": "tiktoken_registry",
     "set_tiktoken_cache_dir": "tiktoken_registry",
     "WordPieceTokenizer": "wordpiece_backend",
+    "continuation_prefix": "word_boundaries",
+    "token_texts": "word_boundaries",
+    "word_starts": "word_boundaries",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -201,10 +201,12 @@ def _load_kind(kind: str, arg: str | Path, merges: Path | None, pattern: str | N
     if kind == "bpe-tiktoken":
         from tokexplorer.core.backends.bpe_backend import BPETokenizer
         from tokexplorer.core.backends.compiled import core_of_encoding
-        from tokexplorer.core.backends.tiktoken_registry import load_tiktoken_encoding
+        from tokexplorer.core.backends.tiktoken_backend import load_named_encoding
 
-        encoding = load_tiktoken_encoding(str(arg))
-        return BPETokenizer(bpe_from_tiktoken(encoding), core=core_of_encoding(encoding))
+        encoding, notes = load_named_encoding(str(arg))
+        tok = BPETokenizer(bpe_from_tiktoken(encoding), core=core_of_encoding(encoding))
+        tok.load_notes = notes
+        return tok
     if kind in ("tiktoken", "tiktoken-file"):
         from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
 

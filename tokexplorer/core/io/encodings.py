@@ -22,10 +22,11 @@ if TYPE_CHECKING:
     from charset_normalizer import CharsetMatch
 
 from tokexplorer.core.errors import CorpusError
+from tokexplorer.core.text import codec_name
 
 __all__ = [
-    "BOMLESS_CODECS", "READ_ANYWAY", "check_binary", "control_note", "decode_or_replace", "detect_bom",
-    "encoding_hint", "guess_encoding",
+    "BOMLESS_CODECS", "READ_ANYWAY", "check_binary", "codec_name", "control_note", "decode_or_replace",
+    "detect_bom", "encoding_hint", "guess_encoding",
 ]
 
 #: Number of leading bytes inspected by the control-byte rule for binary files.
@@ -101,7 +102,7 @@ def decode_or_replace(data: bytes, codec: str, name: str) -> tuple[str, bool, st
         U+FFFD was inserted, else ``note`` is ``""``.
 
     >>> decode_or_replace(b"a\\xff", "utf-8", "x.txt")
-    ('a\ufffd', True, 'x.txt: not valid utf-8 at byte 1 (invalid start byte); undecodable bytes became U+FFFD')
+    ('a\ufffd', True, 'x.txt: not valid UTF-8 at byte 1 (invalid start byte); undecodable bytes became U+FFFD')
     """
     try:
         return data.decode(codec), False, ""
@@ -110,7 +111,7 @@ def decode_or_replace(data: bytes, codec: str, name: str) -> tuple[str, bool, st
         return (
             text,
             True,
-            f"{name}: not valid {codec} at byte {exc.start} ({exc.reason}); "
+            f"{name}: not valid {codec_name(codec)} at byte {exc.start} ({exc.reason}); "
             f"undecodable bytes became U+FFFD",
         )
 

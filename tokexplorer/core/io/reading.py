@@ -38,7 +38,7 @@ from pathlib import Path
 
 from tokexplorer.core.errors import CorpusError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, decode_file_bytes, endings_note
-from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
+from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, codec_name, control_note, detect_bom
 from tokexplorer.core.io.folders import CHUNK_BYTES, collect_files
 from tokexplorer.core.types import Progress
 
@@ -56,10 +56,10 @@ def damaged_message(f: CorpusFile, *, hint: str = DAMAGED_HINT) -> str:
     >>> from tokexplorer.core.io import decode_file_bytes
     >>> f = decode_file_bytes(b"caf\\xe9 \\xff\\xfe\\x00", path=Path("a.txt"), encoding="utf-8")
     >>> damaged_message(f).split(";")[0]
-    'a.txt: reading it as utf-8 replaced undecodable bytes with U+FFFD'
+    'a.txt: reading it as UTF-8 replaced undecodable bytes with U+FFFD'
     """
     return (
-        f"{f.path}: reading it as {f.encoding} replaced undecodable bytes with U+FFFD; "
+        f"{f.path}: reading it as {codec_name(f.encoding)} replaced undecodable bytes with U+FFFD; "
         f"not training on damaged text ({hint})"
     )
 

@@ -36,7 +36,7 @@ The formats (:data:`FORMATS`):
 >>> sniff_bytes(bytes(range(256)) * 48)
 (None, 'binary, 12.0 KiB, not a tokenizer format')
 >>> sniff_bytes("déjà vu\\n".encode("latin-1"))
-(None, "looks like a text file in Latin-1 (guessed; not UTF-8), not a tokenizer (first line 'déjà vu')")
+(None, "looks like a text file in cp1252 (guessed; not UTF-8), not a tokenizer (first line 'déjà vu')")
 """
 
 from __future__ import annotations
@@ -284,18 +284,16 @@ def _other_text_reason(data: bytes) -> str | None:
     another encoding, by the corpus's reading rule (few control bytes, the guessed
     codec); None when they look binary."""
     from tokexplorer.core.errors import CorpusError
-    from tokexplorer.core.io.encodings import check_binary, guess_encoding
+    from tokexplorer.core.io.encodings import check_binary, codec_name, guess_encoding
 
     try:
         check_binary("", data)
     except CorpusError:
         return None
-    codec = guess_encoding(data)
-    if codec in ("cp1252", "latin-1", "iso8859-1") and not any(0x80 <= b < 0xA0 for b in data):
-        codec = "Latin-1"  # cp1252 and Latin-1 read these bytes alike
+    codec = guess_encoding(data)  # the codec reading the file as a corpus would use, named as it names it
     text = data.decode(codec, "replace")
     first = next((ln for ln in text.splitlines() if ln), "")[:40]
-    return f"looks like a text file in {codec} (guessed; not UTF-8), not a tokenizer (first line {first!r})"
+    return f"looks like a text file in {codec_name(codec)} (guessed; not UTF-8), not a tokenizer (first line {first!r})"
 
 
 def _read_for_sniff(path: Path) -> tuple[bytes, bool]:

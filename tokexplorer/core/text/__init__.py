@@ -14,6 +14,7 @@ _EXPORTS: dict[str, str] = {
     "char_name": "char_names",
     "CleanText": "clean",
     "clean_text": "clean",
+    "codec_name": "codec_names",
     "has_surrogates": "clean",
     "CONTROL_PICTURES": "display",
     "DisplayPart": "display",

@@ -8,13 +8,13 @@ count in the tooltip and in ``RawRole``.
 
 from __future__ import annotations
 
-import codecs
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush
 
 from tokexplorer.core.io import file_label, format_size, label_message
+from tokexplorer.core.text import codec_name
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 
@@ -33,38 +33,17 @@ CORPUS_COLUMNS: tuple[str, ...] = (
 )
 COL_FILE, COL_SIZE, COL_ENCODING, COL_EOL, COL_CHARS, COL_LINES, COL_NOTES = range(7)
 
-#: Encodings offered for re-reading a file: (label, Python codec name); the Encoding column
-#: names these codecs by the same labels (a file re-read as "Latin-1" shows "Latin-1").
-ENCODING_CHOICES: tuple[tuple[str, str], ...] = (
-    ("UTF-8", "utf-8"),
-    ("GBK", "gbk"),
-    ("GB18030", "gb18030"),
-    ("Big5", "big5"),
-    ("Shift_JIS", "shift_jis"),
-    ("UTF-16", "utf-16"),
-    ("Latin-1", "latin-1"),
-    ("cp1252", "cp1252"),
+#: Encodings offered for re-reading a file: (label, Python codec name); the labels are the core's
+#: one naming of codecs (``codec_name``), which the Encoding column and every note use too.
+ENCODING_CHOICES: tuple[tuple[str, str], ...] = tuple(
+    (codec_name(c), c) for c in ("utf-8", "gbk", "gb18030", "big5", "shift_jis", "utf-16", "latin-1", "cp1252")
 )
 
 
-def _codec(name: str) -> str:
-    try:
-        return codecs.lookup(name).name
-    except LookupError:
-        return name
-
-
-_CHOICE_LABELS = {_codec(codec): label for label, codec in ENCODING_CHOICES}
-
-
 def encoding_shown(file: CorpusFile) -> str:
-    """The Encoding column's text: :attr:`CorpusFile.encoding_label`, a codec of
-    :data:`ENCODING_CHOICES` named by its label there (``"Latin-1"``, not ``"iso8859-1"``;
-    ``"GBK (guessed)"``)."""
-    label = _CHOICE_LABELS.get(_codec(file.encoding))
-    if label is None or file.bom or label == "UTF-8":
-        return file.encoding_label
-    return f"{label} (guessed)" if file.encoding_guessed else label
+    """The Encoding column's text: :attr:`CorpusFile.encoding_label` (``"gbk (guessed)"``,
+    ``"cp1252"``, ``"UTF-8 with BOM"``), the codec named as the notes name it."""
+    return file.encoding_label
 
 #: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
 _UTF8_CODECS = frozenset({"utf-8", "utf8", "utf-8-sig", "ascii"})

@@ -388,10 +388,7 @@ class ComparePane(QWidget):
         self._tiktoken_error = None
         self.state.replace_tiktoken_choice(loaded)
         if isinstance(loaded, TiktokenTokenizer) and loaded.encoding.name != name:  # the bundled twin
-            self.state.status.emit(
-                f"tiktoken {name} needs a download that is not possible here; Compare shows the bundled "
-                f"{loaded.encoding.name} (the same ranks)"
-            )
+            self.state.status.emit("; ".join(loaded.load_notes))  # the core's note, as the command line says it
 
     # ------------------------------------------------------------------ columns
 

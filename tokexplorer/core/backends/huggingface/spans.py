@@ -19,7 +19,8 @@ from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.types import Token
 
 __all__ = [
-    "char_to_byte_offsets", "first_line", "guarded", "lost_note", "tiles", "token_notes", "token_span", "valid_utf8"
+    "char_to_byte_offsets", "first_line", "guarded", "lost_note", "normalized_alignment", "tiles", "token_notes",
+    "token_span", "valid_utf8",
 ]  # fmt: skip
 
 _T = TypeVar("_T")
@@ -133,11 +134,56 @@ def token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
     return notes
 
 
-def lost_note(text: str, enc: Any) -> str | None:
+def normalized_alignment(text: str, normalizer: Any) -> list[tuple[str, int, int]]:
+    """Each character the library's ``normalizer`` makes of ``text``, with the span of
+    ``text`` (in characters, half-open) the library aligns it to: its own record of
+    what the normalizer rewrote (NFKC's ``é`` of ``e`` + U+0301 is aligned to the
+    ``e``, NFD's ``e`` and U+0301 of ``é`` both to the ``é``, a removed character to
+    nothing).
+
+    Raises:
+        TokexplorerError: the library failed.
+
+    >>> from tokenizers import normalizers
+    >>> normalized_alignment("cafe\\u0301", normalizers.NFKC())[-1]
+    ('é', 3, 4)
+    >>> normalized_alignment(" a\\x00b", normalizers.BertNormalizer())
+    [(' ', 0, 1), ('a', 1, 2), ('b', 3, 4)]
+    """
+    from tokenizers import PreTokenizedString, Regex
+
+    def run() -> list[tuple[str, int, int]]:
+        pts = PreTokenizedString(text)
+        pts.normalize(normalizer.normalize)
+        every = Regex(r"[\s\S]")
+        pts.split(lambda _i, piece: piece.split(every, "isolated"))
+        return [(c, a, b) for c, (a, b), _ in pts.get_splits(offset_referential="original", offset_type="char")]
+
+    return guarded("aligning the normalized text", run)
+
+
+def lost_note(text: str, enc: Any, normalizer: Any = None) -> str | None:
     """A note on the characters of ``text`` that no token of the library's ``Encoding``
-    covers, white space aside (a pre-tokenizer may drop it by design): the model has no
-    token for them and they are lost (an empty vocab drops everything); None when
-    every other character is in a token.
+    covers and that the normalizer did not rewrite away: the model has no token for them
+    and they are lost (an empty vocab drops everything); None when every other character
+    is in a token.
+
+    A character the normalizer removed or merged into another (NFKC's U+0301 in ``é``,
+    a control character BERT's normalizer drops) is not lost: only characters that
+    the library's alignment (:func:`normalized_alignment`) ties to a character of the
+    normalized text that is not white space (a pre-tokenizer may drop that by design)
+    and that no token's offsets cover are; white space of the text never is. (Where a model
+    without byte fallback drops a character inside a word, the library gives the tokens after
+    it offsets shifted back by it: the count is right, the characters named may be their
+    neighbours.)
+
+    Args:
+        text: the text encoded (already cleaned).
+        enc: the library's ``Encoding`` of ``text``.
+        normalizer: the tokenizer's ``normalizer``, or None.
+
+    Raises:
+        TokexplorerError: the library failed while aligning the normalized text.
 
     >>> from tokenizers import Tokenizer, models
     >>> lib = Tokenizer(models.BPE(vocab={}, merges=[]))
@@ -148,7 +194,16 @@ def lost_note(text: str, enc: Any) -> str | None:
     for (a, b), seq in zip(enc.offsets, enc.sequence_ids):
         if seq is not None and b > a:
             covered[a:b] = b"\x01" * (min(b, len(text)) - a)
-    lost = [c for c, on in zip(text, covered) if not on and not c.isspace()]
+    if normalizer is None:
+        lost = [c for c, on in zip(text, covered) if not on and not c.isspace()]
+    elif all(on or c.isspace() for c, on in zip(text, covered)):
+        return None  # nothing uncovered: the alignment is not needed
+    else:
+        kept = bytearray(len(text) + 1)
+        for c, a, b in normalized_alignment(text, normalizer):
+            if not c.isspace() and b > a:
+                kept[a:b] = b"\x01" * (min(b, len(text)) - a)
+        lost = [c for c, on, k in zip(text, covered, kept) if k and not on and not c.isspace()]
     if not lost:
         return None
     shown = ", ".join(repr(c) for c in dict.fromkeys(lost[:200]))

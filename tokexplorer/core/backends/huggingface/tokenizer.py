@@ -275,7 +275,7 @@ class HuggingFaceTokenizer(Tokenizer):
             notes.append(describe_normalization(t, normalized))
         held_back = not add_special_tokens and self.post_processor_adds()
         notes.extend(token_notes(tokens, held_back))
-        notes.extend(n for n in (lost_note(t, enc),) if n)
+        notes.extend(n for n in (lost_note(t, enc, self.tokenizer.normalizer),) if n)
         notes.extend(self.build_notes)
         exact = tiles(tokens, t.encode("utf-8"))
         return Tokenization(self.name, t, tokens, exact, tuple(notes), normalized)
@@ -316,7 +316,7 @@ class HuggingFaceTokenizer(Tokenizer):
         if adds and self.add_special_tokens:
             added = [p for p, seq in zip(enc.tokens, enc.sequence_ids) if seq is None]
         notes.extend(added_notes(added, adds and not self.add_special_tokens))
-        notes.extend(n for n in (lost_note(t, enc),) if n)
+        notes.extend(n for n in (lost_note(t, enc, self.tokenizer.normalizer),) if n)
         notes.extend(self.build_notes)
         return ids, tuple(notes)
 
