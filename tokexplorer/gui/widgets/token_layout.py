@@ -8,7 +8,9 @@ words (:func:`inside_word`): a token boundary inside a word only when the word
 does not fit on a line, inside a token only when the token is wider than the
 view. When offsets are approximate or ids are shown, each token is drawn by
 itself instead, token after token: its id, or its bytes decoded by the core's
-escape rule (never a vocabulary spelling such as GPT-2's ``Ġ``).
+escape rule (never a vocabulary spelling such as GPT-2's ``Ġ``). Tokens that leave the spaces
+between words out (WordPiece: ``LayoutOptions.word_starts``) get a space of no token before
+each word start but the first, as the WordPiece decoder joins them.
 
 :func:`lay_out` returns a :class:`TokenLayout`: the items with their positions,
 the items of every line, and the boxes (line, x0, x1) of every token. Widths
