@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PySide6.QtCore import QTimer, Signal
+from PySide6.QtCore import QEvent, QTimer, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QDialog,
@@ -42,9 +43,10 @@ from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.widgets.sp_options import (
     ALL_NORMALIZATION_RULES,
     USER_SYMBOLS_LABEL,
-    USER_SYMBOLS_PLACEHOLDER,
+    USER_SYMBOLS_NOTE,
     USER_SYMBOLS_TIP,
     SentencePieceOptionsForm,
+    option_note,
     parse_special_tokens,
 )
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
@@ -71,7 +73,7 @@ class SPTrainDialog(QDialog):
 
     Attributes:
         model_combo, vocab_spin, symbols_edit: model type, vocab size (pieces)
-            and user-defined symbols.
+            and user-defined symbols; symbols_note: what those are, wrapped under the field.
         sp_form: the :class:`SentencePieceOptionsForm` of the other options.
         problems_label: the check's findings (red when training would fail).
         fix_button: "Use N" after SentencePiece reported its limit.
@@ -110,8 +112,9 @@ class SPTrainDialog(QDialog):
         buttons.rejected.connect(self.reject)
 
         lay = QVBoxLayout(self)
-        # never smaller than what its rows need: no field opens cut off
-        lay.setSizeConstraint(QLayout.SizeConstraint.SetMinimumSize)
+        # never smaller than what its rows need, wrapped texts whole: _fit_minimum, not Qt's
+        # SetMinimumSize (that counts a wrapped text as one line and cut the split-digits note)
+        lay.setSizeConstraint(QLayout.SizeConstraint.SetNoConstraint)
         lay.addLayout(self._build_form())
         lay.addWidget(self.problems_label)
         lay.addWidget(self.fix_button)
@@ -130,6 +133,25 @@ class SPTrainDialog(QDialog):
             sig.connect(self._on_edited)
         self.run_check()
 
+    def _fit_minimum(self) -> None:
+        """Make the minimum size what the rows need with every wrapped text whole at the width
+        the dialog has (or at its narrowest), so neither its default nor its minimum size cuts one."""
+        lay = self.layout()
+        need = lay.totalMinimumSize()
+        width = max(self.width(), need.width())
+        self.setMinimumSize(need.width(), max(need.height(), lay.totalHeightForWidth(width)))
+
+    def event(self, event: QEvent) -> bool:
+        """Refit the minimum size when a row changes (a longer finding, the fix button shown)."""
+        handled = super().event(event)
+        if event.type() == QEvent.Type.LayoutRequest:
+            self._fit_minimum()
+        return handled
+
+    def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
+        super().resizeEvent(event)
+        self._fit_minimum()  # narrower: the wrapped texts take more lines
+
     def _on_edited(self, *_args: object) -> None:
         """An option changed: the last check and the last refusal (with its fix) no
         longer apply; say so at once, check soon."""
@@ -147,7 +169,9 @@ class SPTrainDialog(QDialog):
         self.vocab_spin = whole_number_field(1000)  # a size SentencePiece cannot use: refused with a message
         self.sp_form = SentencePieceOptionsForm(rules=ALL_NORMALIZATION_RULES, line_options=True, parent=self)
         self.symbols_edit = QLineEdit()
-        self.symbols_edit.setPlaceholderText(USER_SYMBOLS_PLACEHOLDER)
+        self.symbols_edit.setPlaceholderText("none")  # what they are: wrapped under the field
+        self.symbols_note = option_note(USER_SYMBOLS_NOTE)
+        self.symbols_note.setIndent(0)
         self.symbols_edit.setToolTip(USER_SYMBOLS_TIP)
 
         form = QFormLayout()
@@ -155,6 +179,7 @@ class SPTrainDialog(QDialog):
         form.addRow("Vocab size:", self.vocab_spin)
         self.sp_form.add_rows(form)
         form.addRow(USER_SYMBOLS_LABEL, self.symbols_edit)
+        form.addRow("", self.symbols_note)
         self.sp_form.add_line_rows(form)
         return form
 

@@ -447,13 +447,13 @@ class MergesPane(QWidget):
         self.count_label.setText(self.model.count_text())
 
     def _reselect(self) -> None:
-        if self._selected_rank is None:
+        row = self.model.row_of_rank(self._selected_rank) if self._selected_rank is not None else -1
+        if row < 0:  # the selected merge is filtered out, or none is selected: the list from its top
+            self.view.scrollToTop()
             return
-        row = self.model.row_of_rank(self._selected_rank)
-        if row >= 0:
-            ix = self.view.select_row(row, notify=False)
-            self.view.viewport().update()
-            self.view.scrollTo(ix)
+        ix = self.view.select_row(row, notify=False)
+        self.view.viewport().update()
+        self.view.scrollTo(ix)
 
     def _on_selection(self, *_args: object) -> None:
         rows = self.view.selectionModel().selectedRows()

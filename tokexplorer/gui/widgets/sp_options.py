@@ -45,6 +45,9 @@ USER_SYMBOLS_TIP = (
     "never part of a longer piece); separated by commas or spaces. On the command line: --special"
 )
 USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>: always kept whole)"
+#: The same in a wrapped line under the field, where a placeholder would be cut (the dialog).
+USER_SYMBOLS_NOTE = "pieces always kept whole, e.g. <sep>, <cls>; separate them with commas or spaces"
+
 
 def parse_special_tokens(text: str) -> list[str]:
     """Split a special-tokens or user-defined-symbols field on commas and whitespace, keeping
@@ -63,6 +66,17 @@ def parse_special_tokens(text: str) -> list[str]:
 SPLIT_DIGITS_LABEL = "split digits"
 SPLIT_DIGITS_NOTE = "each ASCII 0–9 or full-width ０–９ digit its own piece (no other digits)"
 SPLIT_DIGITS_TEXT = f"{SPLIT_DIGITS_LABEL}: {SPLIT_DIGITS_NOTE}"
+#: The byte-fallback option's check box and what it does, wrapped under it as split digits is.
+BYTE_FALLBACK_LABEL = "byte fallback"
+BYTE_FALLBACK_NOTE = "unknown characters as <0xNN> byte pieces"
+
+
+def option_note(text: str) -> QLabel:
+    """What an option does, a wrapped line under its check box (indented to the box's text)."""
+    note = QLabel(text)
+    note.setWordWrap(True)
+    note.setIndent(24)  # under the box's text, not its square
+    return note
 
 
 class SentencePieceOptionsForm(QObject):
@@ -85,7 +99,7 @@ class SentencePieceOptionsForm(QObject):
             the options every trainer shows.
         split_digits_check, max_len_spin, skip_long_check: the line options
             (laid out only with ``line_options``; otherwise left at their defaults);
-            split_digits_note: what split digits does, wrapped under its box.
+            byte_fallback_note, split_digits_note: what the option does, wrapped under its box.
     """
 
     changed = Signal()
@@ -104,14 +118,14 @@ class SentencePieceOptionsForm(QObject):
         self.normalization_combo = QComboBox()
         for rule in rules:
             self.normalization_combo.addItem(_RULE_LABELS.get(rule, rule), rule)
-        self.byte_fallback_check = QCheckBox("byte fallback (unknown characters as <0xNN> byte pieces)")
+        self.byte_fallback_check = QCheckBox(BYTE_FALLBACK_LABEL)
+        self.byte_fallback_check.setToolTip(f"{BYTE_FALLBACK_LABEL}: {BYTE_FALLBACK_NOTE}")
+        self.byte_fallback_note = option_note(BYTE_FALLBACK_NOTE)
         self.remove_ws_check = QCheckBox("remove extra whitespaces")
         self.remove_ws_check.setChecked(defaults.remove_extra_whitespaces)
         self.split_digits_check = QCheckBox(SPLIT_DIGITS_LABEL)
         self.split_digits_check.setToolTip(SPLIT_DIGITS_TEXT)
-        self.split_digits_note = QLabel(SPLIT_DIGITS_NOTE)
-        self.split_digits_note.setWordWrap(True)
-        self.split_digits_note.setIndent(24)  # under the box's text, not its square
+        self.split_digits_note = option_note(SPLIT_DIGITS_NOTE)
         self.max_len_spin = whole_number_field(defaults.max_sentence_length, suffix=" bytes")
         self.skip_long_check = QCheckBox("let SentencePiece skip longer lines")
         # split digits changes nothing a check before training finds, so it does not signal
@@ -130,6 +144,7 @@ class SentencePieceOptionsForm(QObject):
         form.addRow("Character coverage:", self.coverage_spin)
         form.addRow("Normalization:", self.normalization_combo)
         form.addRow(self.byte_fallback_check)
+        form.addRow(self.byte_fallback_note)
         form.addRow(self.remove_ws_check)
         if self.line_options:
             form.addRow(self.split_digits_check)
@@ -164,8 +179,10 @@ __all__ = [
     "ALL_NORMALIZATION_RULES",
     "BASIC_NORMALIZATION_RULES",
     "USER_SYMBOLS_LABEL",
+    "USER_SYMBOLS_NOTE",
     "USER_SYMBOLS_PLACEHOLDER",
     "USER_SYMBOLS_TIP",
     "SentencePieceOptionsForm",
+    "option_note",
     "parse_special_tokens",
 ]

@@ -17,7 +17,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QSizePolicy, QToolButton, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import ColumnResult, column_notes, count_text, part_label
-from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends import Tokenizer, word_starts
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
@@ -177,7 +177,8 @@ class TokenColumn(QWidget):
         else:
             self.notes_label.hide()
         self.view.set_message("")
-        self.view.set_tokenization(tz)
+        starts = word_starts(self.tokenizer, tz) if self.tokenizer is not None else None
+        self.view.set_tokenization(tz, word_starts=starts)
         if self.panel is not None:
             self.panel.set_text(tz.text)
 

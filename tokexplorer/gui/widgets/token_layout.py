@@ -8,7 +8,9 @@ words (:func:`inside_word`): a token boundary inside a word only when the word
 does not fit on a line, inside a token only when the token is wider than the
 view. When offsets are approximate or ids are shown, each token is drawn by
 itself instead, token after token: its id, or its bytes decoded by the core's
-escape rule (never a vocabulary spelling such as GPT-2's ``Ġ``).
+escape rule (never a vocabulary spelling such as GPT-2's ``Ġ``). Tokens that leave the spaces
+between words out (WordPiece: ``LayoutOptions.word_starts``) get a space of no token before
+each word start but the first, as the WordPiece decoder joins them.
 
 :func:`lay_out` returns a :class:`TokenLayout`: the items with their positions,
 the items of every line, and the boxes (line, x0, x1) of every token. Widths
@@ -129,13 +131,22 @@ class TokenLayout:
     n_shown: int = 0
 
 
+WordStarts = tuple[bool, ...] | None
+"""One bool per token, True where it starts a word, for a tokenizer whose tokens leave out the
+spaces between words (:func:`~tokexplorer.core.backends.word_boundaries.word_starts`); None
+for one whose tokens carry their own spaces."""
+
+
 @dataclass(frozen=True, slots=True)
 class LayoutOptions:
-    """What a layout shows: whitespace glyphs, ids instead of text, a character limit."""
+    """What a layout shows: whitespace glyphs, ids instead of text, a character limit, and
+    (``word_starts``) a space, of no token, before each token drawn by itself that starts a
+    word but the first (WordPiece: as its decoder joins the pieces)."""
 
     show_whitespace: bool = False
     show_ids: bool = False
     max_chars: int = 100_000
+    word_starts: WordStarts = None
 
 
 #: What a line-end character (CR or LF) is drawn as without whitespace glyphs: room for a box.
@@ -231,14 +242,22 @@ def _byte_labels(t: Token, metrics: TokenMetrics, opts: LayoutOptions) -> list[t
 
 
 def _piece_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -> _Built:
-    """Items of each token drawn by itself (its bytes decoded, or its id), token after token."""
+    """Items of each token drawn by itself (its bytes decoded, or its id), token after token;
+    with ``opts.word_starts`` (text, not ids), a space of no token before each token but the
+    first that starts a word (``␣`` with whitespace glyphs), as the WordPiece decoder puts it."""
     items: list[Item] = []
     ranges: list[tuple[float, float]] = []
     n_shown = 0
     breaks = [True]
-    for t in tz.tokens:
+    gap = shown_text(" ", metrics, show_whitespace=opts.show_whitespace)
+    for ti, t in enumerate(tz.tokens):
         if len(items) >= opts.max_chars:
             break
+        if opts.word_starts is not None and not opts.show_ids and ti and opts.word_starts[ti]:
+            # the break stays before the token, so a line ends with the space and never starts with it
+            breaks[-1] = False
+            items.append(Item(" ", gap, t.byte_start, t.byte_start))
+            breaks.append(True)
         u0 = len(items)
         for text, shown in _byte_labels(t, metrics, opts):
             items.append(Item(text, shown, t.byte_start, t.byte_end, newline=False, owner=n_shown))
@@ -351,7 +370,7 @@ def lay_out(
         styles: one style per token (bold text is wider).
         metrics: the view's font metrics.
         width: the width available for the items, pixels (margins excluded).
-        options: whitespace glyphs, ids, character limit.
+        options: whitespace glyphs, ids, character limit, word starts.
     """
     if tz.exact_offsets and not options.show_ids:
         items, ranges, breaks, n_shown = _text_items(tz, metrics, options)

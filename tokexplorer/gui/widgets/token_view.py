@@ -36,6 +36,7 @@ from tokexplorer.gui.widgets.token_layout import (
     LayoutOptions,
     TokenLayout,
     TokenMetrics,
+    WordStarts,
     lay_out,
 )
 from tokexplorer.gui.widgets.token_tooltip import token_tooltip
@@ -71,6 +72,7 @@ class TokenView(QAbstractScrollArea):
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.viewport().setMouseTracking(True)
         self._tokenization: Tokenization | None = None
+        self._word_starts: WordStarts = None
         self._show_whitespace = False
         self._lay = TokenLayout()  # items, lines and token boxes of the text shown
         self._styles: list[theme.TokenStyle] = []
@@ -96,9 +98,9 @@ class TokenView(QAbstractScrollArea):
         """The tokenization shown, or None."""
         return self._tokenization
 
-    def set_tokenization(self, tokenization: Tokenization | None) -> None:
-        """Show ``tokenization`` (None clears the view); keeps the byte highlight."""
-        self._tokenization = tokenization
+    def set_tokenization(self, tokenization: Tokenization | None, *, word_starts: WordStarts = None) -> None:
+        """Show ``tokenization`` (None clears the view), keep the byte highlight; ``word_starts``: see LayoutOptions."""
+        self._tokenization, self._word_starts = tokenization, word_starts
         self._analysis = None
         self._grapheme_parts: dict[int, str] | None = None
         self._diff = []
@@ -283,9 +285,8 @@ class TokenView(QAbstractScrollArea):
         self._hover = -1
         self._laid_out_width = self._avail_width()
         if self._tokenization is not None:
-            options = LayoutOptions(
-                show_whitespace=self._show_whitespace, show_ids=self._show_ids, max_chars=self.max_chars
-            )
+            ws, ids, starts = self._show_whitespace, self._show_ids, self._word_starts
+            options = LayoutOptions(show_whitespace=ws, show_ids=ids, max_chars=self.max_chars, word_starts=starts)
             self._lay = lay_out(
                 self._tokenization, self._styles, metrics=self._metrics, width=self._laid_out_width, options=options
             )
@@ -293,7 +294,6 @@ class TokenView(QAbstractScrollArea):
             self._lay = TokenLayout()
         self._update_scrollbar()
         self.viewport().update()
-
 
     def _content_height(self) -> float:
         extra = self._metrics.line_h if self._lay.n_shown < self._n_total() else 0.0

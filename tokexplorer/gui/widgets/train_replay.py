@@ -35,6 +35,7 @@ from tokexplorer.gui.widgets.pieces_view import (
     titled,
 )
 from tokexplorer.gui.widgets.step_controls import StepControls
+from tokexplorer.gui.widgets.wrapping import wrapped
 from tokexplorer.gui.workers import LatestRequest, Worker, user_message
 
 #: The text the replay starts with.
@@ -44,6 +45,11 @@ MAX_PAIR_ROWS = 500
 #: Widest a piece column of the pair-count table gets, in pixels (a longer piece is cut
 #: with "…", whole in its tooltip), so the Count column is always in view.
 PIECE_COLUMN_MAX = 200
+#: What the pair-count table says while it has no rows (before the first replay).
+NO_PAIRS_YET = (
+    "Press Replay training: each pair of adjacent pieces in the text appears here with how "
+    "often it occurs, most frequent first; the pair merged at the step shown is in bold."
+)
 
 
 class TrainReplay(QWidget):
@@ -61,7 +67,9 @@ class TrainReplay(QWidget):
         controls: the :class:`StepControls`.
         label: what happens at the step shown.
         table: the pair counts before the step's merge (every column in view: the
-            splitter gives it the width its columns need, up to half).
+            splitter gives it the width its columns need, up to half); with no rows its
+            columns share its width and ``empty_label`` says what will appear.
+        empty_label: the QLabel over the empty table (:data:`NO_PAIRS_YET`).
         split: the QSplitter of the pair counts and the pieces.
         pieces: the :class:`PiecesView` of the text re-segmented after it.
         steps: the current replay (list of :class:`TrainStep`).
@@ -109,11 +117,15 @@ class TrainReplay(QWidget):
     def _build_split(self) -> QSplitter:
         self.pieces = PiecesView()
         self.table = pieces_table(["Left", "Right", "Count"])
-        header = self.table.horizontalHeader()
-        header.setStretchLastSection(False)
-        for col in (0, 1):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+        self.table.horizontalHeader().setStretchLastSection(False)
         self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.empty_label = wrapped(NO_PAIRS_YET)
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setStyleSheet("QLabel { color: palette(placeholder-text); }")
+        over = QVBoxLayout(self.table.viewport())
+        over.setContentsMargins(8, 8, 8, 8)
+        over.addWidget(self.empty_label)
+        self._set_empty(True)
         counts = titled("Pair counts before this merge:", self.table)
         segmented = titled("The text re-segmented after this merge (new token in green):", scrolled(self.pieces))
         split = self.split = QSplitter(Qt.Orientation.Horizontal)
@@ -121,6 +133,15 @@ class TrainReplay(QWidget):
         split.addWidget(segmented)
         split.setStretchFactor(1, 2)
         return split
+
+    def _set_empty(self, empty: bool) -> None:
+        """With no rows, the columns share the table's width under the message; with rows,
+        the piece columns are sized by :meth:`_fit_counts` and Count fits its numbers."""
+        mode = QHeaderView.ResizeMode
+        header = self.table.horizontalHeader()
+        for col, filled in ((0, mode.Interactive), (1, mode.Interactive), (2, mode.ResizeToContents)):
+            header.setSectionResizeMode(col, mode.Stretch if empty else filled)
+        self.empty_label.setVisible(empty)
 
     def _fit_counts(self) -> None:
         """Columns as wide as their cells (a piece column at most :data:`PIECE_COLUMN_MAX`),
@@ -172,7 +193,9 @@ class TrainReplay(QWidget):
     def _show_step(self, i: int) -> None:
         if not self.steps:
             clear_step(self.pieces, self.table)
+            self._set_empty(True)
             return
+        self._set_empty(False)
         st = self.steps[i]
         a, b, c = st.chosen
         n_before = sum(len(w) for w in st.before)
