@@ -387,50 +387,30 @@ def corpus_stats_iter(
         while unique in names:
             unique, k = f"{name} ({k})", k + 1
         names.append(unique)
-    # tokenizer-independent part: blocks and their lines (read while the first
-    # tokenizer's ids are computed, kept for the others)
-    blocks: list[list[str]] = []
-    last: list[bool] = []
-    for _name, text in files:
-        cuts = text_blocks(text, block_chars=block_chars)
-        blocks.append([text[a:b] for a, b in cuts])
-        last += [b == len(text) for _a, b in cuts]
+    cuts = [text_blocks(text, block_chars=block_chars) for _name, text in files]
+    blocks = [[text[a:b] for a, b in fcuts] for (_name, text), fcuts in zip(files, cuts)]
     flat = [b for fb in blocks for b in fb]
     # the first tokenizer's ids are started before numpy and the line tables are
     # imported (stats_blocks), so that the import runs while they are computed
     first_ids = PrefetchedIds(tokenizers[0], flat, special) if tokenizers and _by_ids(tokenizers[0]) else None
     try:
-        from tokexplorer.core.analysis.stats_blocks import LineCache, block_lines
+        from tokexplorer.core.analysis.stats_blocks import CorpusLines
     except BaseException:
         if first_ids is not None:
             first_ids.close()
         raise
     if first_ids is not None:
         first_ids.allow_arrays()
-    lines: list[BlockLines | None] = [None] * len(flat)
-    seen = LineCache()
-
-    wholes: dict[int, BlockLines] = {}
-
-    def whole_of(i: int) -> BlockLines:  # a file's lines as one block, read once for every such tokenizer
-        bl = wholes.get(i)
-        if bl is None:
-            bl = wholes[i] = block_lines(files[i][1], last_block=True, seen=seen)
-        return bl
-
-    def lines_of(k: int) -> BlockLines:
-        bl = lines[k]
-        if bl is None:
-            bl = lines[k] = block_lines(flat[k], last_block=last[k], seen=seen)
-        return bl
-
+    # tokenizer-independent part: the blocks' lines (read while the first
+    # tokenizer's ids are computed, kept for the others)
+    corpus_lines = CorpusLines([text for _name, text in files], cuts, blocks)
     grand = max(1, sum(len(text.encode("utf-8")) for _n, text in files) * len(tokenizers))
     done = 0
     results: list[TokenizerStats] = []
     try:
         for i, tok in enumerate(tokenizers):
-            counts = _file_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of,
-                                  ids_of=first_ids if i == 0 else None)  # fmt: skip
+            counts = _file_counts(tok, blocks, corpus_lines.of_block, special, cancel,
+                                  whole_of=corpus_lines.of_file, ids_of=first_ids if i == 0 else None)  # fmt: skip
             ts, done = yield from _tokenizer_stats(tok, names, counts, done, grand)
             results.append(ts)
             yield CorpusStats(special, tuple(names), list(results))

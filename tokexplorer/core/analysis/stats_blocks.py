@@ -38,9 +38,12 @@ from tokexplorer.core.analysis.stats_lines import (
     BlockLines,
     GroupStats,
     LineCache,
+    LongLine,
     block_lines,
     cluster_insides,
     has_long_clusters,
+    long_line,
+    owner_starts,
 )
 from tokexplorer.core.backends import CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
@@ -50,12 +53,15 @@ from tokexplorer.core.types import SpecialPolicy
 __all__ = [
     "CLUSTER_JOINERS",
     "BlockLines",
+    "CorpusLines",
     "GroupStats",
     "LineCache",
+    "LongLine",
     "TokenTable",
     "block_lines",
     "byte_level_block",
     "has_long_clusters",
+    "long_line",
     "span_block",
     "whole_files",
 ]
@@ -101,6 +107,69 @@ class TokenTable:
                 self._leads[token_id] = bool(b) and 0x80 <= b[0] < 0xC0
             lengths = self._lengths[ids]
         return lengths, self._leads[ids]
+
+
+class CorpusLines:
+    """The lines of a corpus's blocks, read once for every tokenizer (the part of
+    the statistics that does not depend on the tokenizer).
+
+    A line that a block cut runs through (a line longer than a block) is read
+    whole (:func:`long_line`) and each of its pieces gets its label, so that its
+    label and words do not depend on where the blocks are cut: a file counted
+    whole (:meth:`of_file`) has the same lines, labels, characters, bytes and
+    words per label as the same file counted in blocks (:meth:`of_block`).
+
+    Args:
+        texts: each file's text.
+        cuts: each file's blocks as character ranges (:func:`~tokexplorer.core.analysis.blocks.text_blocks`).
+        blocks: each file's block texts (``text[a:b]`` of its cuts).
+
+    >>> lines = CorpusLines(["ab cd\\n"], [[(0, 2), (2, 6)]], [["ab", " cd\\n"]])
+    >>> [(lines.of_block(k).labels, lines.of_block(k).words.tolist()) for k in (0, 1)]
+    [(['Latin'], [0]), (['Latin'], [2])]
+    """
+
+    def __init__(self, texts: Sequence[str], cuts: Sequence[Sequence[tuple[int, int]]], blocks: Sequence[Sequence[str]]):
+        self._texts = texts
+        self._flat = [b for fb in blocks for b in fb]
+        # per block: its file, and the character offsets where it starts and ends inside a line (else None)
+        self._inside: list[tuple[int, int | None, int | None]] = []
+        for i, (text, fcuts) in enumerate(zip(texts, cuts)):
+            for a, b in fcuts:
+                head = a if a and text[a - 1] not in "\r\n" else None
+                tail = b if b < len(text) and text[b - 1] not in "\r\n" else None
+                self._inside.append((i, head, tail))
+        self._last = [b == len(text) for text, fcuts in zip(texts, cuts) for _a, b in fcuts]
+        self._seen = LineCache()
+        self._blocks: list[BlockLines | None] = [None] * len(self._flat)
+        self._files: dict[int, BlockLines] = {}
+        self._long: dict[tuple[int, int], LongLine] = {}
+
+    def _long_at(self, i: int, at: int | None) -> LongLine | None:
+        if at is None:
+            return None
+        text = self._texts[i]
+        key = (i, max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)))
+        got = self._long.get(key)
+        if got is None:
+            got = self._long[key] = long_line(text, at, seen=self._seen)
+        return got
+
+    def of_block(self, k: int) -> BlockLines:
+        """The lines of block ``k`` (counting all files' blocks in order), read on first use."""
+        bl = self._blocks[k]
+        if bl is None:
+            i, head, tail = self._inside[k]
+            bl = self._blocks[k] = block_lines(self._flat[k], last_block=self._last[k], seen=self._seen,
+                                               head=self._long_at(i, head), tail=self._long_at(i, tail))  # fmt: skip
+        return bl
+
+    def of_file(self, i: int) -> BlockLines:
+        """The lines of file ``i`` as one block, read on first use (for tokenizers counting a file whole)."""
+        bl = self._files.get(i)
+        if bl is None:
+            bl = self._files[i] = block_lines(self._texts[i], last_block=True, seen=self._seen)
+        return bl
 
 
 def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:
