@@ -320,14 +320,20 @@ def span_block(
     tokenizer: Tokenizer, bl: BlockLines, special: SpecialPolicy
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
     """Counts of one block from its tokens with spans: (block total, per label). A
-    token belongs to the line of its first byte that is not a line break
-    (:func:`owner_starts`), and a line's round trip is :func:`failed_lines`'."""
+    token belongs to the line of its first byte that is not a line break, a ``▁``
+    made of line breaks alone to the line of the word it marks (:func:`owner_starts`),
+    and a line's round trip is :func:`failed_lines`'."""
     labels, offsets = bl.labels, bl.starts.tolist()
     starts = offsets[:-1]
     tz = tokenizer.tokenize(bl.block, special=special)
     raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
     spans = np.array([(t.byte_start, t.byte_end) for t in tz.tokens], dtype=np.int64).reshape(-1, 2)
-    owners = owner_starts(raw, spans[:, 0], spans[:, 1]).tolist()
+    tokens = tz.tokens
+
+    def marks(k: np.ndarray) -> np.ndarray:  # (a Metaspace or SentencePiece "▁" made of line breaks alone)
+        return np.array([(tokens[i].piece or "").startswith("\u2581") for i in k.tolist()], dtype=bool)
+
+    owners = owner_starts(raw, spans[:, 0], spans[:, 1], marks=marks).tolist()
     sizes = zip(bl.lines, starts, offsets[1:], bl.words.tolist())
     per_line = [GroupStats(1, len(line), e - s, w) for line, s, e, w in sizes]
     if per_line and not bl.last_ends:

@@ -3,9 +3,10 @@ from its pieces as numpy columns (:meth:`SentencePieceTokenizer.piece_columns
 <tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.piece_columns>`:
 ids, byte spans, partial flags) instead of a token object per piece.
 
-A piece belongs to the line of its first byte that is not a line break (its start
-when it holds nothing else; :func:`~tokexplorer.core.analysis.stats_lines.owner_starts`:
-the normalizer turns the line break before ``def`` into the ``▁`` of ``▁def``); the partial, unknown and
+A piece belongs to the line of its first byte that is not a line break (the normalizer
+turns the line break before ``def`` into the ``▁`` of ``▁def``), and a ``▁`` made of line
+breaks alone to the line of the word it marks
+(:func:`~tokexplorer.core.analysis.stats_lines.owner_starts`); the partial, unknown and
 part-of-a-grapheme pieces of each line are sums over those columns; a piece
 holds part of a grapheme cluster when its spans are exact (the normalizer
 changed nothing), it holds whole code points, is no control piece or
@@ -97,7 +98,13 @@ def piece_block(
     if not n_lines:
         return total, {}
     raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
-    owners = owner_starts(raw, cols.starts, cols.ends)
+    pieces = tokenizer.table.pieces
+    ids = cols.ids
+
+    def marks(k: np.ndarray) -> np.ndarray:  # (the few pieces made of line breaks alone)
+        return np.array([pieces[i].startswith("\u2581") for i in ids[k].tolist()], dtype=bool)
+
+    owners = owner_starts(raw, cols.starts, cols.ends, marks=marks)
     line = np.maximum(np.searchsorted(bl.starts[:-1], owners, side="right") - 1, 0)
     unknown = tokenizer.table.unknown[cols.ids]
     grapheme = np.zeros(len(cols.ids), dtype=bool)
