@@ -8,8 +8,13 @@ and a letter or digit). A text no longer than one block is tokenized in one
 call, so these counts are exactly what the compare pane shows
 (:func:`~tokexplorer.core.analysis.blocks.count_tokens` is the one count both use).
 
-Each token is attributed to the line its first byte is in, and each line gets a
-script label (:func:`tokexplorer.core.text.scripts.classify_line`). Per group (the
+Each token is attributed to the line of its first byte that is not a line break
+(a ``▁`` made of line breaks alone: the line of the word it marks;
+:func:`~tokexplorer.core.analysis.stats_blocks.owner_starts`), and each line gets a
+script label (:func:`tokexplorer.core.text.scripts.classify_line`), from its whole
+text even when it is longer than a block
+(:class:`~tokexplorer.core.analysis.stats_blocks.CorpusLines`): the lines, characters,
+bytes and words of every group are the same for every tokenizer. Per group (the
 whole corpus, each file, each script label) the statistics are:
 
 * ``lines``, ``chars`` (code points, line endings included), ``bytes`` (UTF-8);
@@ -23,11 +28,13 @@ whole corpus, each file, each script label) the statistics are:
   without its combining mark, a lone variation selector...);
 * ``unknown_pct``: percent of unknown pieces (SentencePiece and Hugging Face
   only, else None);
-* ``roundtrip_failed_lines``: lines where ``decode(encode(line)) != line``.
-  For SentencePiece every line (without its line ending) is encoded and decoded
-  on its own, and so for Hugging Face tokenizers (decoded by the library's own
-  decoder, without the post-processor's tokens); for byte-level tokenizers (ours, tiktoken) the tokens of a block
-  must decode to the block's exact bytes, else every line of it counts as failed.
+* ``roundtrip_failed_lines``: lines that do not decode back to themselves, by one
+  rule for every family (:mod:`~tokexplorer.core.analysis.stats_roundtrip`): the
+  line without its line ending, encoded and decoded on its own, must give the
+  line, or its normalized text once white space is out of both. Hugging Face
+  tokenizers are decoded by the library's own decoder (without the post-processor's
+  tokens); byte-level tokenizers (ours, tiktoken), lossless, have each line judged
+  on its own only in a block whose tokens do not decode to its exact bytes.
 
 Ratios are rounded to 3 decimals and percentages to 2 (:data:`RATIO_DIGITS`,
 :data:`PCT_DIGITS`); the table, the CSV and the JSON all hold these rounded

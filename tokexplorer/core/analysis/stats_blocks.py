@@ -10,7 +10,8 @@ its tokens to the lines their first byte lies in:
   token's byte length and whether its first byte is a UTF-8 continuation byte
   (0x80-0xBF) come from tables indexed by id (:class:`TokenTable`); a token
   starts at the running sum of the lengths before it, belongs to the line
-  whose byte range holds that start, and holds part of a character when it or
+  whose byte range holds that start (past the line breaks opening it when more
+  follows them, :meth:`TokenTable.skips`), and holds part of a character when it or
   the next token starts with a continuation byte. The ids of the blocks ahead,
   and whether they decode to their blocks' bytes, are computed on other threads
   meanwhile (:class:`~tokexplorer.core.analysis.stats_prefetch.PrefetchedIds`). In a block holding
@@ -43,7 +44,6 @@ from tokexplorer.core.analysis.stats_lines import (
     cluster_insides,
     has_long_clusters,
     long_line,
-    owner_starts,
 )
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends import CancelCheck, Tokenizer
@@ -63,6 +63,7 @@ __all__ = [
     "byte_level_block",
     "has_long_clusters",
     "long_line",
+    "owner_starts",
     "span_block",
     "whole_files",
 ]
@@ -194,6 +195,54 @@ class CorpusLines:
         if bl is None:
             bl = self._files[i] = block_lines(self._texts[i], last_block=True, seen=self._seen)
         return bl
+
+
+def owner_starts(
+    raw: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    *,
+    marks: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Per piece (byte span ``starts[i]:ends[i]`` of the block's UTF-8 ``raw``,
+    uint8): where the line it belongs to is read (int64 byte offsets).
+
+    A piece belongs to the line of its first byte that is not a line break (CR, LF):
+    a SentencePiece normalizer turns a line break into the ``▁`` of the next word
+    (``▁def`` spans ``"\\ndef"``), and that piece is ``def``'s. A piece holding only
+    line breaks belongs to the line they end (its start: a byte-level ``"\\n"``
+    token), unless ``marks`` says it is a word-start mark: ``marks(k)`` gets the
+    indices of such pieces and says (bool per index) which are spelled with ``▁``
+    (SentencePiece, Metaspace); a ``▁`` made from line breaks alone is the mark of the
+    word after them and belongs to the line of the next byte that is not a line
+    break (its start when the block has none), as encoding that line alone gives it.
+
+    >>> raw = np.frombuffer(b"abc\\ndef\\n", dtype=np.uint8)
+    >>> owner_starts(raw, np.array([0, 3, 7]), np.array([3, 7, 8])).tolist()
+    [0, 4, 7]
+    >>> owner_starts(raw, np.array([3, 4]), np.array([4, 7]), marks=lambda k: np.ones(len(k), dtype=bool)).tolist()
+    [4, 4]
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    if not len(raw) or not len(starts):
+        return starts
+    at = np.minimum(starts, len(raw) - 1)
+    breaks = (raw == 0x0A) | (raw == 0x0D)
+    odd = np.flatnonzero(breaks[at] & (starts < len(raw)))
+    if not len(odd):
+        return starts
+    solid = np.flatnonzero(~breaks)
+    k = np.searchsorted(solid, starts[odd])
+    first = solid[np.minimum(k, len(solid) - 1)] if len(solid) else np.zeros(len(odd), dtype=np.int64)
+    first = np.where(k < len(solid), first, len(raw))  # the next byte that is not a line break, or the end
+    inside = first < np.asarray(ends)[odd]
+    out = starts.copy()
+    out[odd] = np.where(inside, first, starts[odd])
+    only = np.flatnonzero(~inside & (first < len(raw)))
+    if marks is not None and len(only):
+        marked = only[marks(odd[only])]
+        out[odd[marked]] = first[marked]
+    return out
 
 
 def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:

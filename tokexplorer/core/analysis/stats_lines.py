@@ -29,7 +29,6 @@ lines has its ASCII lines read as arrays on their own.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -59,7 +58,6 @@ __all__ = [
     "cluster_insides",
     "has_long_clusters",
     "long_line",
-    "owner_starts",
 ]
 
 
@@ -401,54 +399,6 @@ def long_line(text: str, at: int, *, seen: LineCache | None = None) -> LongLine:
     stop = end + (2 if text.startswith("\r\n", end) else 1 if end < len(text) else 0)
     bl = block_lines(text[start:stop], seen=seen)
     return LongLine(int(bl.codes[0]), int(bl.words[0]), text[start:end])
-
-
-def owner_starts(
-    raw: np.ndarray,
-    starts: np.ndarray,
-    ends: np.ndarray,
-    *,
-    marks: Callable[[np.ndarray], np.ndarray] | None = None,
-) -> np.ndarray:
-    """Per piece (byte span ``starts[i]:ends[i]`` of the block's UTF-8 ``raw``,
-    uint8): where the line it belongs to is read (int64 byte offsets).
-
-    A piece belongs to the line of its first byte that is not a line break (CR, LF):
-    a SentencePiece normalizer turns a line break into the ``▁`` of the next word
-    (``▁def`` spans ``"\\ndef"``), and that piece is ``def``'s. A piece holding only
-    line breaks belongs to the line they end (its start: a byte-level ``"\\n"``
-    token), unless ``marks`` says it is a word-start mark: ``marks(k)`` gets the
-    indices of such pieces and says (bool per index) which are spelled with ``▁``
-    (SentencePiece, Metaspace); a ``▁`` made from line breaks alone is the mark of the
-    word after them and belongs to the line of the next byte that is not a line
-    break (its start when the block has none), as encoding that line alone gives it.
-
-    >>> raw = np.frombuffer(b"abc\\ndef\\n", dtype=np.uint8)
-    >>> owner_starts(raw, np.array([0, 3, 7]), np.array([3, 7, 8])).tolist()
-    [0, 4, 7]
-    >>> owner_starts(raw, np.array([3, 4]), np.array([4, 7]), marks=lambda k: np.ones(len(k), dtype=bool)).tolist()
-    [4, 4]
-    """
-    starts = np.asarray(starts, dtype=np.int64)
-    if not len(raw) or not len(starts):
-        return starts
-    at = np.minimum(starts, len(raw) - 1)
-    breaks = (raw == 0x0A) | (raw == 0x0D)
-    odd = np.flatnonzero(breaks[at] & (starts < len(raw)))
-    if not len(odd):
-        return starts
-    solid = np.flatnonzero(~breaks)
-    k = np.searchsorted(solid, starts[odd])
-    first = solid[np.minimum(k, len(solid) - 1)] if len(solid) else np.zeros(len(odd), dtype=np.int64)
-    first = np.where(k < len(solid), first, len(raw))  # the next byte that is not a line break, or the end
-    inside = first < np.asarray(ends)[odd]
-    out = starts.copy()
-    out[odd] = np.where(inside, first, starts[odd])
-    only = np.flatnonzero(~inside & (first < len(raw)))
-    if marks is not None and len(only):
-        marked = only[marks(odd[only])]
-        out[odd[marked]] = first[marked]
-    return out
 
 
 def block_lines(

@@ -6,7 +6,7 @@ ids, byte spans, partial flags) instead of a token object per piece.
 A piece belongs to the line of its first byte that is not a line break (the normalizer
 turns the line break before ``def`` into the ``▁`` of ``▁def``), and a ``▁`` made of line
 breaks alone to the line of the word it marks
-(:func:`~tokexplorer.core.analysis.stats_lines.owner_starts`); the partial, unknown and
+(:func:`~tokexplorer.core.analysis.stats_blocks.owner_starts`); the partial, unknown and
 part-of-a-grapheme pieces of each line are sums over those columns; a piece
 holds part of a grapheme cluster when its spans are exact (the normalizer
 changed nothing), it holds whole code points, is no control piece or
@@ -24,14 +24,13 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tokexplorer.core.analysis.stats_blocks import whole_files
+from tokexplorer.core.analysis.stats_blocks import owner_starts, whole_files
 from tokexplorer.core.analysis.stats_lines import (
     _LABEL_CODES,
     BlockLines,
     GroupStats,
     _split_lines,
     cluster_insides,
-    owner_starts,
 )
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
