@@ -127,4 +127,18 @@ def test_one_rule_for_wordpiece_and_its_vocab_txt(wordpiece, tmp_path):
     text = "Hello world.\nPlaying  GAMES is fun!\n你好世界，世界你好。\nhello ж\n\n   \nfun ж ж\n"
     st = compute_stats([wordpiece, hf], [("t.txt", text)])
     assert [ts.total.roundtrip_failed for ts in st.tokenizers] == [2, 2]
-    assert line_round_trips(hf, text.splitlines(), "plain") == line_round_trips(wordpiece, text.splitlines(), "plain")
+    per_line = line_round_trips(wordpiece, text.splitlines(), "plain")  # each line encoded on its own
+    assert line_round_trips(hf, text.splitlines(), "plain") == per_line
+    assert per_line.count(False) == 2  # what the statistics found from the block's tokens
+
+
+def test_wordpiece_judged_from_the_block_tokens_as_line_by_line(wordpiece):
+    """The statistics judge our WordPiece (BERT's pre-tokenizer) from the block's tokens,
+    its normalizer run once on the block: the same flags as encoding each line alone."""
+    from fixtures.multilingual import multilingual_text
+
+    text = multilingual_text(300, seed=4)
+    lines = text.splitlines()
+    st = compute_stats([wordpiece], [("t.txt", text)], block_chars=2_000)
+    want = line_round_trips(wordpiece, lines, "plain").count(False)
+    assert st.tokenizers[0].total.roundtrip_failed == want and 0 < want < len(lines)

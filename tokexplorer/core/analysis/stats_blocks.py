@@ -388,12 +388,15 @@ def span_block(
     if per_line and not bl.last_ends:
         per_line[-1].lines = 0
     grapheme_parts = set(grapheme_part_tokens(tz))
+    line_tokens: list[list[bytes]] | None = [[] for _ in per_line] if tokenizer.family == "wordpiece" else None
     for ti, (t, owner) in enumerate(zip(tz.tokens, owners)):
         i = max(0, bisect_right(starts, owner) - 1) if starts else -1
         if i < 0:
             continue
         g = per_line[i]
         g.tokens += 1
+        if line_tokens is not None:
+            line_tokens[i].append(t.bytes)
         if labels[i] in SPACE_DELIMITED:
             g.word_tokens += 1
         if t.partial:
@@ -404,7 +407,8 @@ def span_block(
             g.grapheme_part += 1
     # byte-level tokenizers are lossless: their tokens giving back the block's bytes is every line's round trip
     lossless = tokenizer.family in ("bpe", "tiktoken") and tokenizer.decode_bytes(tz.ids) == bl.block.encode("utf-8")
-    for g, failed in zip(per_line, failed_lines(tokenizer, bl, special, block_ok=lossless).tolist()):
+    failed_of = failed_lines(tokenizer, bl, special, block_ok=lossless, line_tokens=line_tokens)
+    for g, failed in zip(per_line, failed_of.tolist()):
         g.roundtrip_failed = failed
     total = GroupStats()
     scripts: dict[str, GroupStats] = {}

@@ -29,12 +29,19 @@ and no byte fallback. An empty or blank line round-trips.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from tokexplorer.core.analysis.stats_lines import BlockLines
 from tokexplorer.core.backends import Tokenizer
+from tokexplorer.core.backends.library_calls import library_call
+from tokexplorer.core.text import clean_text
 from tokexplorer.core.types import SpecialPolicy
+
+if TYPE_CHECKING:
+    from tokexplorer.core.backends import HuggingFaceTokenizer
 
 __all__ = ["ROUND_TRIP_LINES", "failed_lines", "line_round_trips", "normalized_line", "recheck", "same_but_spaces"]
 
@@ -97,15 +104,37 @@ def line_round_trips(tokenizer: Tokenizer, texts: Sequence[str], special: Specia
         TokexplorerError: as the tokenizer's ``encode`` and ``decode``.
     """
     policy: SpecialPolicy = "plain" if special == "raise" else special
-    if tokenizer.family in ("sentencepiece", "huggingface"):
-        from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
+    if tokenizer.family == "huggingface":
+        from tokexplorer.core.backends import HuggingFaceTokenizer
 
-        if isinstance(tokenizer, (HuggingFaceTokenizer, SentencePieceTokenizer)):
+        if isinstance(tokenizer, HuggingFaceTokenizer):
+            out: list[bool] = []
+            for k in range(0, len(texts), ROUND_TRIP_LINES):
+                some = texts[k : k + ROUND_TRIP_LINES]
+                out += map(partial(same_but_spaces, tokenizer), some, _hf_decoded(tokenizer, some, policy))
+            return out
+    if tokenizer.family == "sentencepiece":
+        from tokexplorer.core.backends import SentencePieceTokenizer
+
+        if isinstance(tokenizer, SentencePieceTokenizer):
             kept: list[bool] = []
             for k in range(0, len(texts), ROUND_TRIP_LINES):
                 kept += tokenizer.round_trips(texts[k : k + ROUND_TRIP_LINES], special=policy)
             return recheck(tokenizer, texts, kept, special)
     return [same_but_spaces(tokenizer, t, _decoded(tokenizer, t, policy)) for t in texts]
+
+
+def _hf_decoded(tokenizer: HuggingFaceTokenizer, texts: Sequence[str], policy: SpecialPolicy) -> list[str]:
+    """Each text encoded and decoded by the library, one batch call each way (as
+    ``HuggingFaceTokenizer.round_trips``: no post-processor's tokens, the library's decoder)."""
+    if not texts:
+        return []
+    cleaned = [clean_text(t).text for t in texts]
+    lib = tokenizer.library_for(policy)
+    encs = library_call("tokenizers", "encoding the text", lambda: lib.encode_batch(cleaned, add_special_tokens=False))
+    ids = [e.ids for e in encs]
+    lib_decode = tokenizer.tokenizer.decode_batch
+    return library_call("tokenizers", "decoding", lambda: lib_decode(ids, skip_special_tokens=False))
 
 
 def _decoded(tokenizer: Tokenizer, text: str, policy: SpecialPolicy) -> str:
@@ -140,6 +169,7 @@ def failed_lines(
     *,
     exact: Sequence[bool] | None = None,
     block_ok: bool = False,
+    line_tokens: Sequence[list[bytes]] | None = None,
 ) -> np.ndarray:
     """Per line of the block: 1 where its round trip fails (int64, shape ``(n,)``).
     A line is judged where it ends: an unfinished last line (``bl.last_ends``
@@ -155,6 +185,10 @@ def failed_lines(
             failures are judged again by the rule.
         block_ok: the block's ids decode to its exact bytes and the tokenizer is
             lossless (byte-level): then only a line begun in an earlier block is judged.
+        line_tokens: per line of the block, the bytes of the block's tokens in it; our
+            WordPiece with BERT's pre-tokenizer (which drops white space: no token holds
+            a line break, each word's pieces are those of the word alone) is judged from
+            them, its normalizer run once on the block (it works a character at a time).
 
     Raises:
         TokexplorerError: as the tokenizer's ``encode`` and ``decode``.
@@ -166,7 +200,13 @@ def failed_lines(
         judged = judged[1:]  # (the line ends in a later block)
     head = bl.head_text is not None and bool(judged) and judged[0] == 0
     texts = {i: bl.head_text if head and i == 0 else bl.lines[i].rstrip("\r\n") for i in judged}
-    if block_ok:
+    from_tokens = _wordpiece_lines(tokenizer, bl, line_tokens) if line_tokens is not None else None
+    if from_tokens is not None:
+        fresh = [i for i in judged if head and i == 0]
+        rest = [i for i in judged if not (head and i == 0)]
+        judged, got = fresh + rest, line_round_trips(tokenizer, [texts[i] for i in fresh], special)
+        got += [from_tokens[i] for i in rest]
+    elif block_ok:
         judged = [0] if head else []
         got = line_round_trips(tokenizer, [texts[0]], special) if head else []
     elif exact is not None:
@@ -180,3 +220,23 @@ def failed_lines(
     for i, ok in zip(judged, got):
         failed[i] = not ok
     return failed
+
+
+def _wordpiece_lines(tokenizer: Tokenizer, bl: BlockLines, line_tokens: Sequence[list[bytes]]) -> list[bool] | None:
+    """Per line of ``bl``: whether our WordPiece (BERT's pre-tokenizer) gives it back by
+    the module's rule, from the bytes of its tokens (a piece without ``##``: decoding
+    joins them with spaces); None for another tokenizer or pattern."""
+    from tokexplorer.core.backends import WordPieceTokenizer
+    from tokexplorer.core.wordpiece import BERT_PATTERN, normalize
+
+    if not isinstance(tokenizer, WordPieceTokenizer) or tokenizer.wordpiece.pattern != BERT_PATTERN:
+        return None
+    wp = tokenizer.wordpiece
+    normalized, origin = normalize(bl.block, pattern=wp.pattern, lowercase=wp.lowercase, strip_accents=wp.strip_accents)
+    starts = np.zeros(len(bl.lines) + 1, dtype=np.int64)
+    np.cumsum([len(line) for line in bl.lines], out=starts[1:])
+    cut = np.searchsorted(np.array(origin, dtype=np.int64), starts, side="left").tolist()
+    return [
+        _squeezed(b"".join(pieces).decode("utf-8", "replace")) == _squeezed(normalized[a:b])
+        for pieces, a, b in zip(line_tokens, cut, cut[1:])
+    ]
