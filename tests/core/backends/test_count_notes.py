@@ -6,6 +6,8 @@ the post-processor on and off."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from fixtures import hf
@@ -127,8 +129,27 @@ def test_long_normalization_counts_are_those_of_each_character():
     normalized = unicodedata2.normalize("NFKC", " ".join(text.split()))
     ws_before = sum(c.isspace() for c in text)
     ws = ws_before - sum(c.isspace() for c in normalized)
-    other = [len([c for c in t if not c.isspace()]) for t in (text, normalized)]
+    # the characters NFKC took away (more of them before than after) and those it put instead
+    before = Counter(c for c in text if not c.isspace())
+    after = Counter(c for c in normalized if not c.isspace())
+    gone, came = before - after, after - before
+    assert sum(gone.values()) == 403 and sum(came.values()) == 626  # (this text's figures)
+    assert gone.most_common(3) == [("\u216b", 76), ("\ufb01", 67), ("\u2460", 64)]  # Ⅻ ﬁ ①
     assert describe_normalization(text, normalized) == (
         f"normalized: {ws:,} of {ws_before:,} whitespace characters removed; "
-        f"non-whitespace characters rewritten by NFKC: {other[0]:,} before, {other[1]:,} after"
+        "403 non-whitespace characters rewritten by NFKC ('Ⅻ' ×76, 'ﬁ' ×67, '①' ×64 and 5 more kinds) "
+        "into 626 ('I' ×152, 'X' ×76, 'D' ×68 and 7 more kinds)"
+    )
+
+
+def test_long_normalization_counts_only_what_changed():
+    """A long text where NFKC rewrote 13 characters: the note counts those 13, not the
+    text's 2,000-odd other characters."""
+    from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+    text = "Wait\u2026 it is fine. " * 13 + "plain words and dots. " * 200
+    normalized = text.replace("\u2026", "...")
+    assert len(text) > 2_000
+    assert describe_normalization(text, normalized) == (
+        "normalized: 13 non-whitespace characters rewritten by NFKC ('…' ×13) into 39 ('.' ×39)"
     )

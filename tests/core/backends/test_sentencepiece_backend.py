@@ -536,13 +536,14 @@ def test_training_in_a_child_process_is_cancelled(monkeypatch):
 
 def test_long_text_note_says_what_its_numbers_count(sp_models):
     """Past 2,000 characters the note gives counts: whitespace removed of how many, and the other
-    characters before and after (the normalized text is the one sentencepiece's normalizer gives)."""
+    characters rewritten, into how many (the normalized text is the one sentencepiece's normalizer gives)."""
     sp = sp_models["SP120"]
     text = "the  \ufb01ne  \ufb01sh\n" * 200  # NFKC: U+FB01 'ﬁ' → 'fi'
     t = sp.tokenize(text)
     assert t.normalized == " ".join(["the fine fish"] * 200)
     # 5 whitespace characters a line, 2 kept (+ 199 line breaks as spaces); 9 other characters a line, 11 after
+    # the 400 'ﬁ' (2 a line) are what NFKC rewrote, each into 'f' and 'i'
     assert (
-        "normalized: 401 of 1,000 whitespace characters removed; non-whitespace characters rewritten by NFKC: "
-        "1,800 before, 2,200 after"
+        "normalized: 401 of 1,000 whitespace characters removed; 400 non-whitespace characters rewritten by NFKC "
+        "('ﬁ' ×400) into 800 ('f' ×400, 'i' ×400)"
     ) in t.notes

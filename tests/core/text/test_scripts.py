@@ -57,7 +57,8 @@ def _looks_like_code_reference(line: str) -> bool:
     stripped = line.strip()
     if not stripped:
         return False
-    if any(p.match(line) for p in (sc._CODE_KEYWORD, sc._CODE_BLOCK, sc._CODE_ASSIGN)) or sc._CODE_END.search(line):
+    starts = (sc._CODE_BLOCK, sc._CODE_ASSIGN) + (() if stripped in sc._PLAIN_KEYWORDS else (sc._CODE_KEYWORD,))
+    if any(p.match(line) for p in starts) or sc._CODE_END.search(line):
         return True
     chars = [c for c in stripped if not c.isspace()]
     share = sum(c in sc._CODE_SYMBOLS for c in chars) / len(chars)

@@ -8,8 +8,13 @@ and a letter or digit). A text no longer than one block is tokenized in one
 call, so these counts are exactly what the compare pane shows
 (:func:`~tokexplorer.core.analysis.blocks.count_tokens` is the one count both use).
 
-Each token is attributed to the line its first byte is in, and each line gets a
-script label (:func:`tokexplorer.core.text.scripts.classify_line`). Per group (the
+Each token is attributed to the line of its first byte that is not a line break
+(a ``▁`` made of line breaks alone: the line of the word it marks;
+:func:`~tokexplorer.core.analysis.stats_blocks.owner_starts`), and each line gets a
+script label (:func:`tokexplorer.core.text.scripts.classify_line`), from its whole
+text even when it is longer than a block
+(:class:`~tokexplorer.core.analysis.stats_blocks.CorpusLines`): the lines, characters,
+bytes and words of every group are the same for every tokenizer. Per group (the
 whole corpus, each file, each script label) the statistics are:
 
 * ``lines``, ``chars`` (code points, line endings included), ``bytes`` (UTF-8);
@@ -23,11 +28,13 @@ whole corpus, each file, each script label) the statistics are:
   without its combining mark, a lone variation selector...);
 * ``unknown_pct``: percent of unknown pieces (SentencePiece and Hugging Face
   only, else None);
-* ``roundtrip_failed_lines``: lines where ``decode(encode(line)) != line``.
-  For SentencePiece every line (without its line ending) is encoded and decoded
-  on its own, and so for Hugging Face tokenizers (decoded by the library's own
-  decoder, without the post-processor's tokens); for byte-level tokenizers (ours, tiktoken) the tokens of a block
-  must decode to the block's exact bytes, else every line of it counts as failed.
+* ``roundtrip_failed_lines``: lines that do not decode back to themselves, by one
+  rule for every family (:mod:`~tokexplorer.core.analysis.stats_roundtrip`): the
+  line without its line ending, encoded and decoded on its own, must give the
+  line, or its normalized text once white space is out of both. Hugging Face
+  tokenizers are decoded by the library's own decoder (without the post-processor's
+  tokens); byte-level tokenizers (ours, tiktoken), lossless, have each line judged
+  on its own only in a block whose tokens do not decode to its exact bytes.
 
 Ratios are rounded to 3 decimals and percentages to 2 (:data:`RATIO_DIGITS`,
 :data:`PCT_DIGITS`); the table, the CSV and the JSON all hold these rounded
@@ -335,7 +342,7 @@ def _file_counts(
                 # (special tokens cutting a cluster of several code points are not
                 # parts of graphemes: the spans tell them apart)
                 if ids is not None and not (special == "special" and has_long_clusters(bl)):
-                    got = byte_level_block(table, bl, *ids)
+                    got = byte_level_block(table, bl, *ids, special=special)
                     if got is None:  # not byte-level: tokens with spans from here on
                         table = None
                         ids_of.close()
@@ -387,50 +394,30 @@ def corpus_stats_iter(
         while unique in names:
             unique, k = f"{name} ({k})", k + 1
         names.append(unique)
-    # tokenizer-independent part: blocks and their lines (read while the first
-    # tokenizer's ids are computed, kept for the others)
-    blocks: list[list[str]] = []
-    last: list[bool] = []
-    for _name, text in files:
-        cuts = text_blocks(text, block_chars=block_chars)
-        blocks.append([text[a:b] for a, b in cuts])
-        last += [b == len(text) for _a, b in cuts]
+    cuts = [text_blocks(text, block_chars=block_chars) for _name, text in files]
+    blocks = [[text[a:b] for a, b in fcuts] for (_name, text), fcuts in zip(files, cuts)]
     flat = [b for fb in blocks for b in fb]
     # the first tokenizer's ids are started before numpy and the line tables are
     # imported (stats_blocks), so that the import runs while they are computed
     first_ids = PrefetchedIds(tokenizers[0], flat, special) if tokenizers and _by_ids(tokenizers[0]) else None
     try:
-        from tokexplorer.core.analysis.stats_blocks import LineCache, block_lines
+        from tokexplorer.core.analysis.stats_blocks import CorpusLines
     except BaseException:
         if first_ids is not None:
             first_ids.close()
         raise
     if first_ids is not None:
         first_ids.allow_arrays()
-    lines: list[BlockLines | None] = [None] * len(flat)
-    seen = LineCache()
-
-    wholes: dict[int, BlockLines] = {}
-
-    def whole_of(i: int) -> BlockLines:  # a file's lines as one block, read once for every such tokenizer
-        bl = wholes.get(i)
-        if bl is None:
-            bl = wholes[i] = block_lines(files[i][1], last_block=True, seen=seen)
-        return bl
-
-    def lines_of(k: int) -> BlockLines:
-        bl = lines[k]
-        if bl is None:
-            bl = lines[k] = block_lines(flat[k], last_block=last[k], seen=seen)
-        return bl
-
+    # tokenizer-independent part: the blocks' lines (read while the first
+    # tokenizer's ids are computed, kept for the others)
+    corpus_lines = CorpusLines([text for _name, text in files], cuts, blocks)
     grand = max(1, sum(len(text.encode("utf-8")) for _n, text in files) * len(tokenizers))
     done = 0
     results: list[TokenizerStats] = []
     try:
         for i, tok in enumerate(tokenizers):
-            counts = _file_counts(tok, blocks, lines_of, special, cancel, whole_of=whole_of,
-                                  ids_of=first_ids if i == 0 else None)  # fmt: skip
+            counts = _file_counts(tok, blocks, corpus_lines.of_block, special, cancel,
+                                  whole_of=corpus_lines.of_file, ids_of=first_ids if i == 0 else None)  # fmt: skip
             ts, done = yield from _tokenizer_stats(tok, names, counts, done, grand)
             results.append(ts)
             yield CorpusStats(special, tuple(names), list(results))

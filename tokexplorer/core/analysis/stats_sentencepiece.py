@@ -3,7 +3,10 @@ from its pieces as numpy columns (:meth:`SentencePieceTokenizer.piece_columns
 <tokexplorer.core.backends.sentencepiece.tokenizer.SentencePieceTokenizer.piece_columns>`:
 ids, byte spans, partial flags) instead of a token object per piece.
 
-A piece belongs to the line its span starts in; the partial, unknown and
+A piece belongs to the line of its first byte that is not a line break (the normalizer
+turns the line break before ``def`` into the ``▁`` of ``▁def``), and a ``▁`` made of line
+breaks alone to the line of the word it marks
+(:func:`~tokexplorer.core.analysis.stats_blocks.owner_starts`); the partial, unknown and
 part-of-a-grapheme pieces of each line are sums over those columns; a piece
 holds part of a grapheme cluster when its spans are exact (the normalizer
 changed nothing), it holds whole code points, is no control piece or
@@ -21,9 +24,16 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from tokexplorer.core.analysis.stats_blocks import whole_files
-from tokexplorer.core.analysis.stats_lines import _LABEL_CODES, BlockLines, GroupStats, _split_lines, cluster_insides
+from tokexplorer.core.analysis.stats_blocks import owner_starts, whole_files
+from tokexplorer.core.analysis.stats_lines import (
+    _LABEL_CODES,
+    BlockLines,
+    GroupStats,
+    _split_lines,
+    cluster_insides,
+)
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
+from tokexplorer.core.analysis.stats_roundtrip import failed_lines
 from tokexplorer.core.backends.base import CancelCheck
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED
@@ -86,14 +96,22 @@ def piece_block(
     total = GroupStats()
     if not n_lines:
         return total, {}
-    line = np.maximum(np.searchsorted(bl.starts[:-1], cols.starts, side="right") - 1, 0)
+    raw = np.frombuffer(bl.block.encode("utf-8"), dtype=np.uint8)
+    pieces = tokenizer.table.pieces
+    ids = cols.ids
+
+    def marks(k: np.ndarray) -> np.ndarray:  # (the few pieces made of line breaks alone)
+        return np.array([pieces[i].startswith("\u2581") for i in ids[k].tolist()], dtype=bool)
+
+    owners = owner_starts(raw, cols.starts, cols.ends, marks=marks)
+    line = np.maximum(np.searchsorted(bl.starts[:-1], owners, side="right") - 1, 0)
     unknown = tokenizer.table.unknown[cols.ids]
     grapheme = np.zeros(len(cols.ids), dtype=bool)
     if cols.exact_offsets and bl.long_clusters:
         inside = cluster_insides(bl)
         whole = ~cols.partial & ~tokenizer.table.special[cols.ids] & (cols.ends > cols.starts)
         grapheme = whole & (np.isin(cols.starts, inside) | np.isin(cols.ends, inside))
-    failed = np.array([not ok and bool(line.rstrip("\r\n")) for line, ok in zip(bl.lines, kept)], dtype=np.int64)
+    failed = failed_lines(tokenizer, bl, special, exact=kept)
     k = len(SCRIPTS)
     sums = [
         np.bincount(bl.codes, weights=np.bincount(line, weights=w, minlength=n_lines), minlength=k).tolist()

@@ -99,17 +99,24 @@ def looks_like_code(line: str) -> bool:
     such as ``==``, ``->``, ``&&`` or ``()``, and the share of the symbols
     ``{}()[];=<>+*/&|!%^~$#@\\:`` among the non-space characters. A keyword or
     ending alone is enough; an operator needs 10 % symbols; otherwise 25 %
-    symbols.
+    symbols. A line holding nothing but a keyword word (``def``, ``return``,
+    ``use``: words of prose too) has no keyword signal (``else:``, ``@property``
+    and ``#include`` keep theirs).
 
     >>> looks_like_code("if (x == 1) {")
     True
     >>> looks_like_code("Hello, world: a story.")
     False
+    >>> looks_like_code("def"), looks_like_code("def f"), looks_like_code("return;")
+    (False, True, True)
     """
     stripped = line.strip()
     if not stripped:
         return False
-    if _may_start_code(line, stripped) and (_keyword_first(line) or _CODE_START.match(line)):
+    # a keyword alone on its line ("def", "return", "use") is no signal: a word of prose too
+    if stripped not in _PLAIN_KEYWORDS and _may_start_code(line, stripped) and (
+        _keyword_first(line) or _CODE_START.match(line)
+    ):
         return True
     if (stripped[-1] in _LAST_CHARS or stripped[0] in _FIRST_CHARS) and _CODE_END.search(line):
         return True

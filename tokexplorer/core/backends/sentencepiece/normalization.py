@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from typing import Any
 
 import unicodedata2
@@ -63,6 +64,30 @@ def _without_space(text: str) -> str:
     return "".join(text.split())  # (str.split cuts at what str.isspace calls white space)
 
 
+def _shown_chars(counts: Counter[str]) -> str:
+    """``'…' ×13, 'ﬁ' ×2`` (the three most frequent, then how many kinds more)."""
+    top = counts.most_common(3)
+    shown = ", ".join(f"{ch!r} ×{n:,}" if n > 1 else repr(ch) for ch, n in top)
+    return shown + (f" and {len(counts) - 3:,} more kinds" if len(counts) > 3 else "")
+
+
+def _rewritten_counts(before: str, after: str) -> str:
+    """What a normalizer rewrote in a long text (``before`` and ``after`` without white
+    space), counted in linear time: the characters it took away (those more frequent
+    before than after) and those it put instead; tagged NFKC when NFKC of ``before``
+    is ``after``."""
+    old, new = Counter(before), Counter(after)
+    gone, came = old - new, new - old
+    tag = " by NFKC" if unicodedata2.normalize("NFKC", before) == after else ""
+    n_gone, n_came = sum(gone.values()), sum(came.values())
+    if not gone and not came:  # the same characters in another order
+        return f"non-whitespace characters reordered{tag}"
+    text = f"{n_gone:,} non-whitespace character{'s' if n_gone != 1 else ''} rewritten{tag}"
+    if gone:
+        text += f" ({_shown_chars(gone)})"
+    return text + f" into {n_came:,}" + (f" ({_shown_chars(came)})" if came else "")
+
+
 def describe_normalization(original: str, normalized: str, *, limit: int = 2_000) -> str:
     """One line saying how a normalizer turned ``original`` into ``normalized``.
 
@@ -70,14 +95,17 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     rewrites are listed (up to three) and tagged NFKC when
     ``unicodedata2.normalize("NFKC", old) == new``. Texts longer than ``limit``
     characters get counts only (the character diff is quadratic): how many of the
-    whitespace characters went, and how many other characters there were before and after.
+    whitespace characters went, and which other characters went and came instead
+    (by how often each occurs before and after: the characters the normalizer
+    rewrote, not the whole text).
 
     >>> describe_normalization("  lead and trail  ", "lead and trail")
     'normalized: 4 spaces removed'
     >>> describe_normalization("a\\ufe30b", "a..b")
     "normalized (NFKC): '︰' → '..'"
-    >>> describe_normalization("ﬁne  ﬁsh ", "fine fish", limit=4)
-    'normalized: 2 of 3 whitespace characters removed; non-whitespace characters rewritten by NFKC: 6 before, 8 after'
+    >>> print(describe_normalization("ﬁne  ﬁsh ", "fine fish", limit=4).replace("; ", "\\n"))
+    normalized: 2 of 3 whitespace characters removed
+    2 non-whitespace characters rewritten by NFKC ('ﬁ' ×2) into 4 ('f' ×2, 'i' ×2)
     >>> describe_normalization("你好 ok", " 你  好  ok", limit=4)
     'normalized: 4 whitespace characters added (1 before, 5 after)'
     >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")
@@ -93,8 +121,7 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
         elif ws_n > ws_o:  # BERT's normalizer puts a space on each side of every CJK character
             parts.append(f"{ws_n - ws_o:,} whitespace characters added ({ws_o:,} before, {ws_n:,} after)")
         if other_o != other_n:
-            tag = " by NFKC" if unicodedata2.normalize("NFKC", other_o) == other_n else ""
-            parts.append(f"non-whitespace characters rewritten{tag}: {len(other_o):,} before, {len(other_n):,} after")
+            parts.append(_rewritten_counts(other_o, other_n))
         return "normalized: " + ("; ".join(parts) if parts else "whitespace rewritten")
     removed: dict[str, int] = {}
     to_space: dict[str, int] = {}
