@@ -82,6 +82,7 @@ _EXPORTS: dict[str, str] = {
     "bpe_curve": "granularity",
     "granularity_iter": "granularity",
     "split_heldout": "granularity",
+    "MAX_SEGMENTATIONS": "unigram",
     "Lattice": "unigram",
     "LatticeNode": "unigram",
     "PieceScore": "unigram",

@@ -354,10 +354,6 @@ class MergesPane(QWidget):
         self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on
         self.whole_check.setVisible(bool(self.model.unbuilt))
         self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
-        n = len(self.model.merges)
-        self.jump_spin.blockSignals(True)
-        self.jump_spin.setRange(0, max(0, n - 1))
-        self.jump_spin.blockSignals(False)
         self._update_count()
         self._update_plot()
         self.view.fit_columns()
