@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
@@ -46,6 +45,7 @@ from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.charts import GroupedBarChart
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, Worker, pause_while_hidden, user_message
 
 #: Measures offered in the chart: row key -> (title, y axis label).
@@ -169,8 +169,9 @@ class StatsPane(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents
+        # the tokenizer's name takes the width left over; a group (a file's name) gives up width first
+        self.columns = ColumnShare(
+            self.table, stretch=TABLE_COLUMNS.index("tokenizer"), squeeze=(TABLE_COLUMNS.index("group"),)
         )
         self.table.setAlternatingRowColors(True)
 
@@ -354,6 +355,7 @@ class StatsPane(QWidget):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, c, item)
+        self.columns.refit()
         self._update_chart()
 
     def cell_text(self, row: int, key: str) -> str:

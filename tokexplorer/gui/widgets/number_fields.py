@@ -11,12 +11,46 @@ field still shows it. Every number field of the window is made here.
 
 from __future__ import annotations
 
-from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
+from PySide6.QtCore import QSize
+from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QSpinBox
 
 #: The largest value a whole-number field takes (Qt's int; any larger number cannot be typed).
 WHOLE_MAX = 2**31 - 1
 #: The largest value a decimal field takes.
 DECIMAL_MAX = 1e9
+#: A field is as wide as this number needs (or its value, if longer), not as its largest one.
+TYPICAL_NUMBER = 9_999_999
+
+
+def _hint(spin: QAbstractSpinBox, hint: QSize, widest: str, typical: str) -> QSize:
+    """``hint`` narrowed by the width ``widest`` (the largest value's text) takes over ``typical``."""
+    fm = spin.fontMetrics()
+    extra = fm.horizontalAdvance(widest) - fm.horizontalAdvance(max(typical, spin.text(), key=len))
+    return QSize(hint.width() - max(0, extra), hint.height())
+
+
+class WholeNumberBox(QSpinBox):
+    """A :class:`QSpinBox` as wide as :data:`TYPICAL_NUMBER` (or its text) needs, though it takes
+    numbers up to :data:`WHOLE_MAX` (Qt sizes a spin box for its largest value)."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return _hint(self, super().sizeHint(), self.textFromValue(self.maximum()) + self.suffix(),
+                     self.textFromValue(TYPICAL_NUMBER) + self.suffix())  # fmt: skip
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return _hint(self, super().minimumSizeHint(), self.textFromValue(self.maximum()) + self.suffix(),
+                     self.textFromValue(TYPICAL_NUMBER) + self.suffix())  # fmt: skip
+
+
+class DecimalBox(QDoubleSpinBox):
+    """A :class:`QDoubleSpinBox` as wide as ``1,000`` with its decimals needs (or its text),
+    though it takes numbers up to :data:`DECIMAL_MAX`."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return _hint(self, super().sizeHint(), self.textFromValue(self.maximum()), self.textFromValue(1000.0))
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802 - Qt override
+        return _hint(self, super().minimumSizeHint(), self.textFromValue(self.maximum()), self.textFromValue(1000.0))
 
 
 def whole_number_field(value: int, *, tip: str = "", suffix: str = "") -> QSpinBox:
@@ -29,7 +63,7 @@ def whole_number_field(value: int, *, tip: str = "", suffix: str = "") -> QSpinB
     """
     if not 0 <= value <= WHOLE_MAX:
         raise ValueError(f"{value} is outside 0..{WHOLE_MAX}")
-    spin = QSpinBox()
+    spin = WholeNumberBox()
     spin.setRange(0, WHOLE_MAX)
     spin.setValue(value)
     spin.setGroupSeparatorShown(True)
@@ -50,7 +84,7 @@ def decimal_field(value: float, *, decimals: int, step: float, tip: str = "") ->
     """
     if not 0 <= value <= DECIMAL_MAX:
         raise ValueError(f"{value} is outside 0..{DECIMAL_MAX:g}")
-    spin = QDoubleSpinBox()
+    spin = DecimalBox()
     spin.setDecimals(decimals)
     spin.setRange(0.0, DECIMAL_MAX)
     spin.setSingleStep(step)

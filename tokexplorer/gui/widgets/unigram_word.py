@@ -33,6 +33,7 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
 from tokexplorer.gui.widgets.number_fields import decimal_field, whole_number_field
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -67,6 +68,7 @@ def analyse_word(tok: SentencePieceTokenizer, text: str, *, n: int, alpha: float
 
 
 def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> None:
+    """Write ``segs`` with their probabilities ``probs`` into ``table`` (made by :func:`_table`)."""
     table.setRowCount(len(segs))
     for r, (s, prob) in enumerate(zip(segs, probs)):
         pieces = PIECE_SEPARATOR.join(shown_piece(p) for p in s.pieces)
@@ -75,14 +77,16 @@ def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> No
             if c == 1:
                 item.setFont(piece_font())
             table.setItem(r, c, item)
-    table.resizeColumnsToContents()
+    table.findChild(ColumnShare).refit()
 
 
 def _table(last: str) -> QTableWidget:
+    """An n-best or samples table: the pieces take the width left over (a :class:`ColumnShare`)."""
     t = QTableWidget(0, 4)
     t.setHorizontalHeaderLabels(["#", "Pieces", "Score (Σ log p)", last])
     t.verticalHeader().setVisible(False)
     t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    ColumnShare(t, stretch=1).refit()
     return t
 
 
