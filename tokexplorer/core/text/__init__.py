@@ -27,6 +27,8 @@ _EXPORTS: dict[str, str] = {
     "control_glyph": "display",
     "from_gpt2_visible": "display",
     "is_invisible": "display",
+    "kept_inside": "display",
+    "span_display": "display",
     "is_mark": "display",
     "label_glyph": "display",
     "piece_display": "display",

@@ -13,7 +13,7 @@ import html
 from PySide6.QtWidgets import QTextBrowser
 
 from tokexplorer.core.analysis import InspectReport, TrackReport
-from tokexplorer.core.text import token_display
+from tokexplorer.core.text import span_display, token_display
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import shown_piece
 
@@ -29,6 +29,12 @@ def _vis(s: str) -> str:
     return token_display(s.encode("utf-8", "surrogatepass"), visible_spaces=True, control_pictures=glyphs)
 
 
+def _same(text: str, start: int, end: int) -> str:
+    """An unchanged run ``text[start:end]`` by the one escape rule in the context of ``text``
+    (``core.text.span_display``: spaces as themselves, a lone ZWJ or ZWNJ as ``<U+200D>``)."""
+    return span_display(text, start, end, control_pictures=theme.control_pictures())
+
+
 def _span(background: str, text: str) -> str:
     return f'<span style="background:{background}">{text}</span>'
 
@@ -39,10 +45,14 @@ def _changes_html(track: TrackReport) -> list[str]:
     esc = html.escape
     parts = [f"<p><b>\u2717 decode(encode(s)) \u2260 s</b> \u2014 {esc(d.summary)}</p>"]
     orig_html, norm_html = [], []
+    original, normalized = "".join(s.original for s in d.segments), "".join(s.normalized for s in d.segments)
+    at_o = at_n = 0  # where the segment starts in each text (code points)
     for seg in d.segments:
-        if seg.kind == "same":
-            orig_html.append(esc(seg.original))
-            norm_html.append(esc(seg.normalized))
+        o0, n0 = at_o, at_n
+        at_o, at_n = at_o + len(seg.original), at_n + len(seg.normalized)
+        if seg.kind == "same":  # by the one rule too, judged in the whole text: an emoji stays whole
+            orig_html.append(esc(_same(original, o0, at_o)))
+            norm_html.append(esc(_same(normalized, n0, at_n)))
         elif seg.kind == "removed":
             orig_html.append(
                 f'<span style="background:{theme.NORMALIZER_REMOVED_BG.name()};text-decoration:line-through" '
@@ -58,9 +68,9 @@ def _changes_html(track: TrackReport) -> list[str]:
             norm_html.append(_span(theme.NORMALIZER_CHANGED_TO_BG.name(), esc(_vis(seg.normalized))))
     parts.append(
         '<table cellspacing="4"><tr><td><b>original</b></td><td style="font-family:monospace">'
-        + "".join(orig_html).replace("\n", "\u21b5")
+        + "".join(orig_html)
         + '</td></tr><tr><td><b>normalized</b></td><td style="font-family:monospace">'
-        + "".join(norm_html).replace("\n", "\u21b5")
+        + "".join(norm_html)
         + "</td></tr></table>"
     )
     # each change on its own line, with its code points: NFC and NFD look alike but differ here
