@@ -30,9 +30,8 @@ from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.bpe.gc_pause import gc_paused
-from tokexplorer.core.errors import Cancelled, SpecialTokenError, TokexplorerError
+from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
-from tokexplorer.gui.state import POLICY_CHOICES
 from tokexplorer.gui.terms import in_window_terms
 
 CancelFlag = Callable[[], bool]
@@ -191,9 +190,6 @@ def user_message(exc: BaseException) -> str:
     "Plain text + warning"); any other exception is a bug or a library failure and is
     shown with its type.
     """
-    if isinstance(exc, SpecialTokenError):  # the ways out as the window names them
-        labels = dict((policy, label) for label, policy in POLICY_CHOICES)
-        return exc.worded(f"Special tokens: '{labels['special']}'", f"'{labels['plain']}'")
     if isinstance(exc, TokexplorerError):
         return in_window_terms(str(exc))
     return f"{type(exc).__name__}: {exc}"

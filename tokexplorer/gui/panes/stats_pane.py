@@ -309,7 +309,7 @@ class StatsPane(QWidget):
         """Show ``stats`` in the table and the chart."""
         self.stats = stats
         self._fill(stats)
-        errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
+        errors = [f"{t.name}: {in_window_terms(t.error)}" for t in stats.tokenizers if t.error]
         corpus = self.state.corpus
         streamed = corpus is not None and corpus.streamed
         n_chars = corpus.n_chars if streamed else sum(len(t) for _n, t in self.corpus_files())
@@ -340,6 +340,8 @@ class StatsPane(QWidget):
             for c, key in enumerate(TABLE_COLUMNS):
                 value = row[key]
                 text = shown_cell(value)
+                if key == "error":  # a refusal's ways out as the window's controls (the export stays neutral)
+                    text = in_window_terms(text)
                 if key == "group" and row["group_kind"] == "script":
                     text = f"  {text}"
                 elif key == "group" and row["group_kind"] == "file":
