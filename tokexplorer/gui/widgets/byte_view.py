@@ -28,7 +28,7 @@ from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
 from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, span_display, utf8
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import shown_piece, visible_char
+from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji, shown_piece, visible_char
 from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
@@ -150,7 +150,7 @@ class ByteView(QWidget):
         # grapheme clusters get the row's full height: emoji and CJK stay legible
         big = QFont(self.font())
         big.setPixelSize(max(8, int(self._track_h) - 5))
-        self._big = big
+        self._big, self._big_emoji = big, emoji_font(big)  # an emoji as tall as an ideograph
         self._big_fm = QFontMetricsF(big)
 
         self._update_height()
@@ -407,7 +407,7 @@ class ByteView(QWidget):
             self._box(p, r, theme.GRAPHEME_BG, border)
             p.setPen(text_col)
             if self._big_fm.horizontalAdvance(shown) <= r.width() - 2:
-                p.setFont(self._big)
+                p.setFont(self._big_emoji if is_emoji(shown) else self._big)
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
                 p.setFont(self.font())
             else:
