@@ -30,6 +30,7 @@ _EXPORTS: dict[str, str] = {
     "DecodeReport": "decoding",
     "decode_ids": "decoding",
     "parse_ids": "decoding",
+    "ChunkStarts": "firing",
     "FireIndex": "firing",
     "FireSites": "firing",
     "fire_index": "firing",
