@@ -2,9 +2,9 @@
 
 A worker that builds large structures (statistics of a corpus, a SentencePiece model's pieces
 of a whole file, the fire index of the Compare text, a training) frees most of them when it
-returns, but the C library keeps the freed memory for the process: the window stayed some
-100 MB larger than what it held after Statistics on a 4 MB corpus (796 MB settled, 716 MB
-once released; ``bench/desktop_journey.py`` and the measurements in the README). After a job
+returns, but the C library keeps the freed memory for the process: with a 4 MB corpus and
+8 tokenizers the window held 745 MB once Statistics were computed, 548 MB when released
+(with the fire index's arrays; the README's window memory). After a job
 that ran :data:`HEAVY_JOB_S` or longer, the worker's thread hands it back with glibc's
 ``malloc_trim`` (a few milliseconds, off the GUI thread); elsewhere (no glibc) nothing happens.
 """
