@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 import unicodedata2
@@ -42,6 +43,7 @@ _ROW_GAP = 10.0
 _Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
 
 
+@lru_cache(maxsize=4096)  # every paint asks again for each cluster it draws
 def grapheme_text(cluster: str) -> str | None:
     """What the graphemes track draws for ``cluster`` when it starts with a visible character: the
     one escape rule (``core.text.span_display``), so an emoji's joiners and tags are kept and it

@@ -7,8 +7,9 @@ wherever a vocabulary piece or a token's spelling is shown.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
+import numpy as np
 import regex
 import unicodedata2
 from PySide6.QtCore import QPointF
@@ -48,6 +49,7 @@ _EMOJI_CLUSTER = regex.compile(
 _MEASURED = ("\u6c38", "\U0001f600")  # 永, 😀
 
 
+@lru_cache(maxsize=4096)
 def is_emoji(text: str) -> bool:
     """True when ``text`` (a cluster or a piece) is drawn as emoji only.
 
@@ -68,11 +70,10 @@ def _ink_height(font: QFont, text: str) -> int:
     painter.setPen(QColor("black"))
     painter.drawText(QPointF(px, px * 2), text)
     painter.end()
-    def dark(y: int) -> bool:
-        return any(sum(img.pixelColor(x, y).getRgb()[:3]) < 600 for x in range(img.width()))
-
-    rows = [y for y in range(img.height()) if dark(y)]
-    return rows[-1] - rows[0] + 1 if rows else 0
+    pixels = np.frombuffer(img.constBits(), np.uint8).reshape(img.height(), img.bytesPerLine())
+    shade = pixels[:, : img.width() * 4].reshape(img.height(), img.width(), 4)[:, :, :3].astype(np.int32).sum(axis=2)
+    rows = np.flatnonzero((shade < 600).any(axis=1))
+    return int(rows[-1] - rows[0] + 1) if len(rows) else 0
 
 
 @cache

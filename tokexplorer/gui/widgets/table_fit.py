@@ -43,13 +43,13 @@ def sample_rows(n: int, *, limit: int = MEASURED_ROWS) -> list[int]:
     return sorted(set(range(third)) | middle | set(range(n - third, n)))
 
 
-def wanted_widths(view: QTableView, *, skip: tuple[int, ...] = ()) -> dict[int, int]:
+def wanted_widths(view: QTableView, *, skip: tuple[int, ...] = (), limit: int = MEASURED_ROWS) -> dict[int, int]:
     """Each column of ``view`` (except those in ``skip``) by index: the width in pixels of its
-    header (sort arrow included) or its widest display text over :func:`sample_rows` plus
-    :data:`CELL_PADDING`, whichever is larger, in the cell's font (the model's ``FontRole``)
-    when it gives one."""
+    header (sort arrow included) or its widest display text over :func:`sample_rows` (of at most
+    about ``limit`` rows) plus :data:`CELL_PADDING`, whichever is larger, in the cell's font (the
+    model's ``FontRole``) when it gives one."""
     model, header = view.model(), view.horizontalHeader()
-    rows = sample_rows(model.rowCount())
+    rows = sample_rows(model.rowCount(), limit=limit)
     display, font_role = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole
     out: dict[int, int] = {}
     for col in range(model.columnCount()):
