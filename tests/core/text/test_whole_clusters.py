@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 import regex
 
-from tokexplorer.core.text import kept_inside, piece_display, span_display, token_display
+from tokexplorer.core.text import kept_inside, piece_display, span_display, spans_display, token_display
 
 RAINBOW = "\U0001f3f3\ufe0f\u200d\U0001f308"  # 🏳️‍🌈: white flag, VS16, ZWJ, rainbow
 ENGLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f"  # 🏴 + tags g b e n g + cancel
@@ -61,3 +61,12 @@ def test_a_span_of_a_longer_text_is_judged_in_that_text():
     assert span_display("e\u0301", 1, 2) == "\u0301"  # its base is just before the span
     assert span_display(" \u0301", 1, 2) == "\u25cc\u0301"  # a space is no base
     assert span_display("a\u200cb\n", 0, 4, control_pictures=False) == "a<U+200C>b\u21b5"
+
+
+def test_many_spans_at_once_are_each_span_alone():
+    text = "x " + RAINBOW + " a\u200db e\u0301 " + ENGLAND + "\n"
+    spans = [(0, 2), (2, 4), (4, 7), (7, 11), (11, 13), (13, len(text))]
+    assert spans_display(text, spans) == [span_display(text, a, b) for a, b in spans]
+    assert "".join(spans_display(text, [(0, len(text))], control_pictures=False)) == (
+        "x " + RAINBOW + " a<U+200D>b e\u0301 " + ENGLAND + "\u21b5"
+    )

@@ -63,6 +63,7 @@ _EXPORTS: dict[str, str] = {
     "merge_diff": "merges",
     "merges_json": "merges",
     "token_merge_ranks": "merges",
+    "Segment": "normalization",
     "align": "normalization",
     "normalization_diff": "normalization",
     "COLUMNS": "stats",

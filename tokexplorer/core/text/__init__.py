@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "is_invisible": "display",
     "kept_inside": "display",
     "span_display": "display",
+    "spans_display": "display",
     "is_mark": "display",
     "label_glyph": "display",
     "piece_display": "display",

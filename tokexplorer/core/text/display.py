@@ -16,6 +16,8 @@ visible-byte table.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -270,12 +272,28 @@ def span_display(
     >>> span_display(flag, 2, 4), token_display(flag[2:].encode()), span_display("a\u200db", 0, 3)
     ('\u200d🌈', '<U+200D>🌈', 'a<U+200D>b')
     """
-    inside = {i - start for i in kept_inside(text) if start <= i < end}
-    before = text[start - 1] if 0 < start <= len(text) else " "
-    anchored = before != " " and label_glyph(before) != "" and unicodedata.category(before)[0] != "Z"
-    parts = _text_parts(text[start:end], inside, anchored=anchored, visible_spaces=visible_spaces,
-                        control_pictures=control_pictures)  # fmt: skip
-    return "".join(p.text for p in parts)
+    return spans_display(text, [(start, end)], visible_spaces=visible_spaces, control_pictures=control_pictures)[0]
+
+
+def spans_display(
+    text: str, spans: Sequence[tuple[int, int]], *, visible_spaces: bool = False, control_pictures: bool = True
+) -> list[str]:
+    """:func:`span_display` of each ``(start, end)`` of ``spans`` (code point offsets), the
+    clusters of ``text`` found once for all of them (many runs of a long text: one pass).
+
+    >>> spans_display("a\u200db \U0001F3F3\ufe0f\u200d\U0001F308", [(0, 3), (6, 8)])
+    ['a<U+200D>b', '\u200d🌈']
+    """
+    kept = sorted(kept_inside(text))
+    out = []
+    for start, end in spans:
+        inside = {i - start for i in kept[bisect_left(kept, start) : bisect_left(kept, end)]}
+        before = text[start - 1] if 0 < start <= len(text) else " "
+        anchored = before != " " and label_glyph(before) != "" and unicodedata.category(before)[0] != "Z"
+        parts = _text_parts(text[start:end], inside, anchored=anchored, visible_spaces=visible_spaces,
+                            control_pictures=control_pictures)  # fmt: skip
+        out.append("".join(p.text for p in parts))
+    return out
 
 
 def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True) -> str:

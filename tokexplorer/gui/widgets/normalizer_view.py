@@ -9,11 +9,13 @@ normalized text and the ``<unk>`` pieces.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 from PySide6.QtWidgets import QTextBrowser
 
-from tokexplorer.core.analysis import InspectReport, TrackReport
-from tokexplorer.core.text import span_display, token_display
+from tokexplorer.core.analysis import InspectReport, Segment, TrackReport
+from tokexplorer.core.text import spans_display, token_display
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import shown_piece
 
@@ -29,10 +31,17 @@ def _vis(s: str) -> str:
     return token_display(s.encode("utf-8", "surrogatepass"), visible_spaces=True, control_pictures=glyphs)
 
 
-def _same(text: str, start: int, end: int) -> str:
-    """An unchanged run ``text[start:end]`` by the one escape rule in the context of ``text``
-    (``core.text.span_display``: spaces as themselves, a lone ZWJ or ZWNJ as ``<U+200D>``)."""
-    return span_display(text, start, end, control_pictures=theme.control_pictures())
+def _same_runs(segments: Sequence[Segment]) -> tuple[Iterator[str], Iterator[str]]:
+    """The unchanged runs of the original and of the normalized text, in order, each by the one
+    escape rule in the context of its whole text (``core.text.spans_display``: spaces as
+    themselves, a lone ZWJ or ZWNJ as ``<U+200D>``, an emoji the text holds whole kept whole)."""
+    sides = []
+    for side in ("original", "normalized"):
+        texts = [getattr(s, side) for s in segments]
+        ends = list(accumulate(len(t) for t in texts))
+        spans = [(e - len(t), e) for s, t, e in zip(segments, texts, ends) if s.kind == "same"]
+        sides.append(iter(spans_display("".join(texts), spans, control_pictures=theme.control_pictures())))
+    return sides[0], sides[1]
 
 
 def _span(background: str, text: str) -> str:
@@ -45,14 +54,11 @@ def _changes_html(track: TrackReport) -> list[str]:
     esc = html.escape
     parts = [f"<p><b>\u2717 decode(encode(s)) \u2260 s</b> \u2014 {esc(d.summary)}</p>"]
     orig_html, norm_html = [], []
-    original, normalized = "".join(s.original for s in d.segments), "".join(s.normalized for s in d.segments)
-    at_o = at_n = 0  # where the segment starts in each text (code points)
+    same_o, same_n = _same_runs(d.segments)
     for seg in d.segments:
-        o0, n0 = at_o, at_n
-        at_o, at_n = at_o + len(seg.original), at_n + len(seg.normalized)
         if seg.kind == "same":  # by the one rule too, judged in the whole text: an emoji stays whole
-            orig_html.append(esc(_same(original, o0, at_o)))
-            norm_html.append(esc(_same(normalized, n0, at_n)))
+            orig_html.append(esc(next(same_o)))
+            norm_html.append(esc(next(same_n)))
         elif seg.kind == "removed":
             orig_html.append(
                 f'<span style="background:{theme.NORMALIZER_REMOVED_BG.name()};text-decoration:line-through" '
