@@ -109,6 +109,7 @@ class UnigramPane(QWidget):
             return
         if tok is None:
             self.vocab_model.set_scores([])
+            self.vocab_columns.refit()  # no model: the columns as wide as their headers
             self.summary.setText(_NONE_TEXT)
         else:
             self.vocab_model.set_scores(piece_scores(tok))
