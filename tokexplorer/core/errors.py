@@ -27,6 +27,20 @@ class BackendUnavailableError(TokexplorerError):
     """A tokenizer that cannot be loaded here (needs a download, missing package)."""
 
 
+#: How a :class:`SpecialTokenError` says the ways out in no front end's terms (the end of its message).
+SPECIAL_TOKEN_ADVICE = "encode it as its special id or as ordinary text instead"
+
+
+def special_token_ways(special: str, plain: str) -> str:
+    """The ways out of a :class:`SpecialTokenError` named as a front end's controls: ``special``
+    encodes the token as its special id, ``plain`` its text as ordinary text.
+
+    >>> special_token_ways("--special special", "--special plain")[:41]
+    'choose --special special to encode it as '
+    """
+    return f"choose {special} to encode it as its special id or {plain} to encode it as ordinary text"
+
+
 class SpecialTokenError(TokexplorerError, ValueError):
     """Text spells a special token that is not allowed under the chosen policy (``"raise"``).
 
@@ -47,7 +61,7 @@ class SpecialTokenError(TokexplorerError, ValueError):
 
     def __init__(self, spelling: str, *, what: str = "special token", where: str = "", of: str = "") -> None:
         self.spelling, self.what, self.where, self.of = spelling, what, where, of
-        super().__init__(f"{self._head()}; encode it as its special id or as ordinary text instead")
+        super().__init__(f"{self._head()}; {SPECIAL_TOKEN_ADVICE}")
 
     def _head(self) -> str:
         where = f"{self.where}: " if self.where else ""
@@ -61,8 +75,7 @@ class SpecialTokenError(TokexplorerError, ValueError):
         >>> SpecialTokenError("<s>").worded("--special special", "--special plain")[39:]
         'choose --special special to encode it as its special id or --special plain to encode it as ordinary text'
         """
-        ways = f"choose {special} to encode it as its special id or {plain} to encode it as ordinary text"
-        return f"{self._head()}; {ways}"
+        return f"{self._head()}; {special_token_ways(special, plain)}"
 
 
 class TrainingError(TokexplorerError):

@@ -32,10 +32,28 @@ SWITCH_INTERVAL_S = 0.001
 
 _OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 
+#: How Qt starts its notice that a font it tried for a script lacks that script's shaping
+#: tables; it prints one per font and script (dozens for one Telugu word on a desktop
+#: with no Telugu font).
+FONT_NOTICE = "OpenType support missing for "
+#: What the window says instead, once: what it means and what the user can do.
+FONT_HINT = (
+    "tokexplorer: a font Qt tried for a script of this text lacks that script's shaping tables "
+    "(Qt: {message}); if its characters show as boxes or unjoined, install a font for that script "
+    "(Debian: fonts-noto-core has Telugu, Devanagari, Arabic...)"
+)
+_font_hint_said = {"said": False}
 
-def _quiet_offscreen(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Drop the offscreen platform's notice about window hints it ignores; print the rest."""
-    if message in _OFFSCREEN_NOISE:
+
+def qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
+    """Qt's messages on stderr, but :data:`FONT_NOTICE` said once as :data:`FONT_HINT` and the
+    offscreen platform's notice about window hints it ignores dropped."""
+    if message.startswith(FONT_NOTICE):
+        if not _font_hint_said["said"]:
+            _font_hint_said["said"] = True
+            print(FONT_HINT.format(message=message), file=sys.stderr)
+        return
+    if message in _OFFSCREEN_NOISE and os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         return
     print(message, file=sys.stderr)
 
@@ -73,8 +91,7 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         The exit status: 0, or 1 when the screenshot could not be written.
     """
     paths = [a for a in (argv or []) if a]
-    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":
-        qInstallMessageHandler(_quiet_offscreen)
+    qInstallMessageHandler(qt_message)
     app = QApplication.instance()
     if app is None:
         app = QApplication([sys.argv[0] if sys.argv else "tokexplorer"])

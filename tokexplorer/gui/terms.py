@@ -1,24 +1,36 @@
 """The core's advice in the window's terms.
 
 The core names what a user can do as settings ("give its encoding", "open its raw
-bytes"), the words of no front end. Where the window's control is not named by those
-words, :func:`in_window_terms` says it: every worker error (:func:`~tokexplorer.gui.workers.user_message`)
-and the Corpus tab's Problems list, status bar and dialogs go through it. The command
+bytes", "encode it as its special id or as ordinary text"), the words of no front end. Where the
+window's control is not named by those words, :func:`in_window_terms` says it: every worker error
+(:func:`~tokexplorer.gui.workers.user_message`), the Corpus tab's Problems list, status bar and
+dialogs, the Statistics tab's failed rows and the byte inspector's tracks go through it. The command
 line adds its flags instead (``tokexplorer.cli.terms``).
 """
 
 from __future__ import annotations
 
-from tokexplorer.core.io import BOMLESS_CODECS, READ_ANYWAY, encoding_hint
+from dataclasses import replace
 
-__all__ = ["WINDOW_READ_ANYWAY", "WINDOW_TERMS", "in_window_terms"]
+from tokexplorer.core.analysis import PartReport
+from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, special_token_ways
+from tokexplorer.core.io import BOMLESS_CODECS, READ_ANYWAY, encoding_hint
+from tokexplorer.gui.state import POLICY_CHOICES
+
+__all__ = ["WINDOW_READ_ANYWAY", "WINDOW_SPECIAL_WAYS", "WINDOW_TERMS", "in_window_terms", "part_in_window_terms"]
 
 #: How the window says a refused file can be seen anyway.
 WINDOW_READ_ANYWAY = "to see it anyway, open its raw bytes (File ▸ Open raw bytes…)"
 
+_LABELS = {policy: label for label, policy in POLICY_CHOICES}
+#: The ways out of a special-token refusal as the window names them: the Compare tab's
+#: "Special tokens:" choice (it decides for every tab), by its labels.
+WINDOW_SPECIAL_WAYS = special_token_ways(f"Special tokens: '{_LABELS['special']}'", f"'{_LABELS['plain']}'")
+
 #: Pairs ``(the core's advice, the window's)``.
 WINDOW_TERMS: tuple[tuple[str, str], ...] = (
     (READ_ANYWAY, WINDOW_READ_ANYWAY),
+    (SPECIAL_TOKEN_ADVICE, WINDOW_SPECIAL_WAYS),
     *(
         (encoding_hint(codec), "the window reads UTF-16 only with a byte order mark; " + WINDOW_READ_ANYWAY)
         for codec in BOMLESS_CODECS
@@ -35,3 +47,10 @@ def in_window_terms(message: str) -> str:
     for core, window in WINDOW_TERMS:
         message = message.replace(core, window)
     return message
+
+
+def part_in_window_terms(part: PartReport) -> PartReport:
+    """``part`` with each track's error (a special-token refusal...) in the window's terms, as the
+    byte inspector's tracks, cut list and tooltips show it."""
+    tracks = tuple(replace(tr, error=in_window_terms(tr.error)) if tr.error else tr for tr in part.report.tracks)
+    return replace(part, report=replace(part.report, tracks=tracks))

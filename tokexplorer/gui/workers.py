@@ -21,6 +21,7 @@ Usage::
 from __future__ import annotations
 
 import threading
+import time
 import traceback
 from collections.abc import Callable, Generator
 from typing import Any
@@ -30,9 +31,9 @@ from PySide6.QtCore import QEvent, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QWidget
 
 from tokexplorer.core.bpe.gc_pause import gc_paused
-from tokexplorer.core.errors import Cancelled, SpecialTokenError, TokexplorerError
+from tokexplorer.core.errors import Cancelled, TokexplorerError
 from tokexplorer.core.types import Progress
-from tokexplorer.gui.state import POLICY_CHOICES
+from tokexplorer.gui.heap import HEAVY_JOB_S, release_freed_memory
 from tokexplorer.gui.terms import in_window_terms
 
 CancelFlag = Callable[[], bool]
@@ -158,9 +159,11 @@ class Worker(QRunnable):
     def run(self) -> None:  # noqa: D401 - Qt entry point, runs on the worker thread
         sig = self.signals
         emit = self._emit
+        began = time.perf_counter()
         try:
             emit(sig.started)
             self._go.wait()
+            began = time.perf_counter()
             out = self._compute()
             if self._cancel.is_set():
                 raise Cancelled("cancelled")
@@ -178,6 +181,8 @@ class Worker(QRunnable):
             traceback.print_exc()
             emit(sig.errored, exc)
         finally:
+            if time.perf_counter() - began >= HEAVY_JOB_S:  # what a long job freed goes back to the system
+                release_freed_memory()
             self._done.set()
             emit(sig.finished)
 
@@ -191,9 +196,6 @@ def user_message(exc: BaseException) -> str:
     "Plain text + warning"); any other exception is a bug or a library failure and is
     shown with its type.
     """
-    if isinstance(exc, SpecialTokenError):  # the ways out as the window names them
-        labels = dict((policy, label) for label, policy in POLICY_CHOICES)
-        return exc.worded(f"Special tokens: '{labels['special']}'", f"'{labels['plain']}'")
     if isinstance(exc, TokexplorerError):
         return in_window_terms(str(exc))
     return f"{type(exc).__name__}: {exc}"

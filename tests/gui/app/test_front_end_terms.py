@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tokexplorer.core.backends import SentencePieceTokenizer
-from tokexplorer.core.errors import CorpusError
+from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, CorpusError
 from tokexplorer.core.io import BOMLESS_CODECS, READ_ANYWAY, check_binary, encoding_hint
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm
@@ -30,14 +30,22 @@ def _menu_paths(window) -> set[str]:
     }
 
 
-def test_every_window_phrase_names_a_menu_item_the_window_has(window):
-    assert [core for core, _ in WINDOW_TERMS] == [READ_ANYWAY, *(encoding_hint(c) for c in BOMLESS_CODECS)]
+def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window):
+    assert [core for core, _ in WINDOW_TERMS] == [
+        READ_ANYWAY, SPECIAL_TOKEN_ADVICE, *(encoding_hint(c) for c in BOMLESS_CODECS)
+    ]  # fmt: skip
     paths = _menu_paths(window)
     assert "File ▸ Open raw bytes…" in paths
-    for _core, phrase in WINDOW_TERMS:
+    combo = window.compare_pane.policy_combo
+    labels = [combo.itemText(i) for i in range(combo.count())]
+    for core, phrase in WINDOW_TERMS:
+        assert not FLAG.search(phrase)
+        if core == SPECIAL_TOKEN_ADVICE:  # the Compare tab's "Special tokens:" choice, by its labels
+            assert re.findall(r"'([^']*)'", phrase) == ["Special tokens", "Plain text + warning"]
+            assert set(re.findall(r"'([^']*)'", phrase)) <= set(labels) and "Special tokens:" in phrase
+            continue
         named = re.findall(r"\(([^()]*▸[^()]*)\)", phrase)
         assert named and set(named) <= paths, phrase
-        assert not FLAG.search(phrase)
 
 
 @pytest.mark.parametrize(
@@ -74,7 +82,8 @@ def test_an_unknown_piece_note_names_the_training_forms_option(qtbot, sp_protos)
     form = TrainingForm()
     qtbot.addWidget(form)
     assert form.sp_form.byte_fallback_check.text() == "byte fallback"  # what it does: wrapped under it
-    assert form.sp_form.coverage_spin.maximum() == 1.0
+    form.sp_form.coverage_spin.setValue(1.0)  # the coverage it names can be set there
+    assert form.sp_form.options(model_type="bpe").character_coverage == 1.0
 
 
 def _gui_strings() -> list[tuple[str, str]]:

@@ -165,15 +165,14 @@ def test_sample_text_followed_and_errors_one_line(qtbot, cl100k):
     with qtbot.waitSignal(pane.updated, timeout=10_000):
         state.set_sample_text("a <|endoftext|>")
     assert pane.text() == "a <|endoftext|>"
-    assert pane.track_error("fake-byte") == (
-        "text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary text instead"
+    refused = (  # the ways out named as the window's own choice
+        "text contains the special token '<|endoftext|>'; choose Special tokens: 'Special tokens' to encode it "
+        "as its special id or 'Plain text + warning' to encode it as ordinary text"
     )
+    assert pane.track_error("fake-byte") == refused
     assert pane.track_error("tiktoken cl100k_base").startswith("text contains the special token '<|endoftext|>'")
     assert pane.cut_descriptions("tiktoken cl100k_base") == []
-    assert pane.cuts_tree.topLevelItem(1).text(0) == (
-        "fake-byte: ⚠ text contains the special token '<|endoftext|>'; encode it as its special id or as ordinary "
-        "text instead"
-    )
+    assert pane.cuts_tree.topLevelItem(1).text(0) == f"fake-byte: ⚠ {refused}"
 
 
 def test_typing_is_debounced(qtbot):

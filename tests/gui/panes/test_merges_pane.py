@@ -93,7 +93,7 @@ def test_merge_model_cells(model):
     assert model.rowCount() == 12
     assert model.columnCount() == 7
     header = [model.headerData(c, Qt.Orientation.Horizontal) for c in range(7)]
-    assert header == ["Rank", "Left", "Right", "Merged token", "Bytes", "Count", "Fires (Compare text)"]
+    assert header == ["Rank", "Left", "Right", "Merged token", "Bytes", "Count", "Fires\n(Compare text)"]
     row = [model.data(model.index(3, c)) for c in range(7)]
     assert row == ["3", "\\xE4", "\\xBD", "\\xE4\\xBD", "2", "20", ""]
     row = [model.data(model.index(4, c)) for c in range(7)]

@@ -18,6 +18,8 @@ FireSites(rank=0, spans=((0, 2), (2, 4), (5, 7)), chunks=(('abab ab', 3),))
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from tokexplorer.core.analysis.blocks import text_blocks
@@ -26,7 +28,36 @@ from tokexplorer.core.backends import CancelCheck
 from tokexplorer.core.bpe import BPE, merge_sites
 from tokexplorer.core.errors import Cancelled
 
-__all__ = ["FireIndex", "FireSites", "NoFire", "fire_index", "why_no_fire"]
+__all__ = ["ChunkStarts", "FireIndex", "FireSites", "NoFire", "fire_index", "why_no_fire"]
+
+
+class ChunkStarts:
+    """Per occurrence of a chunk in a text, ``(chunk index, byte offset in the text)``, held
+    as two arrays of 8-byte integers: 16 bytes an occurrence where a list of tuples took
+    about 110 (a 2,000,000-character Compare text has some 450,000 chunks: 7 MB, not 50 MB).
+    Iterates, and has a length, as the list of pairs it stands for.
+
+    >>> starts = ChunkStarts()
+    >>> starts.append(3, 0); starts.append(1, 5)
+    >>> list(starts), len(starts)
+    ([(3, 0), (1, 5)], 2)
+    """
+
+    __slots__ = ("chunk", "offset")
+
+    def __init__(self) -> None:
+        self.chunk, self.offset = array("q"), array("q")
+
+    def append(self, chunk: int, offset: int) -> None:
+        """Add an occurrence of chunk ``chunk`` at byte ``offset``."""
+        self.chunk.append(chunk)
+        self.offset.append(offset)
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        return zip(self.chunk, self.offset)
+
+    def __len__(self) -> int:
+        return len(self.chunk)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +90,8 @@ class FireIndex:
         counts: per merge rank, how often it fires (list of int, ``len ==
             number of merges``).
         chunks: the unique chunks of the text, in first-seen order.
-        chunk_starts: per occurrence ``(chunk index, byte offset in the text)``.
+        chunk_starts: per occurrence ``(chunk index, byte offset in the text)``
+            (:class:`ChunkStarts`).
         sites: per unique chunk, ``(rank, start, end)`` byte spans inside the
             chunk of each merge that fires there.
         unmatched: merges that fired but match no merge record (pieces joined
@@ -68,7 +100,7 @@ class FireIndex:
 
     counts: list[int]
     chunks: list[str]
-    chunk_starts: list[tuple[int, int]]
+    chunk_starts: ChunkStarts
     sites: list[list[tuple[int, int, int]]]
     unmatched: int = 0
     _by_rank: dict[int, list[int]] = field(default_factory=dict)
@@ -123,7 +155,7 @@ def fire_index(
     counts = [0] * len(idx)
     chunks: list[str] = []
     seen: dict[str, int] = {}
-    starts: list[tuple[int, int]] = []
+    starts = ChunkStarts()
     sites: list[list[tuple[int, int, int]]] = []
     unmatched = 0
     off = 0
@@ -147,7 +179,7 @@ def fire_index(
                 raise Cancelled("cancelled")
         for r, _, _ in sites[ci]:
             counts[r] += 1
-        starts.append((ci, off))
+        starts.append(ci, off)
         off += len(data)
     return FireIndex(counts, chunks, starts, sites, unmatched)
 

@@ -16,12 +16,15 @@ visible-byte table.
 from __future__ import annotations
 
 import unicodedata
+from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 import regex
 
 from tokexplorer.core.errors import InputError
+from tokexplorer.core.text.graphemes import grapheme_spans
 
 #: Glyph shown for each C0 control and DEL: the Unicode "Control Pictures"
 #: block (U+2400–U+2421), e.g. NUL → ␀, TAB → ␉, LF → ␊, CR → ␍.
@@ -145,10 +148,45 @@ class DisplayPart:
     data: bytes
 
 
-def _joins(text: str, i: int) -> bool:
-    """True when the ZWJ at ``text[i]`` joins two visible characters (an emoji
-    ZWJ sequence, a conjunct), so that it is kept and the sequence renders."""
-    return 0 < i < len(text) - 1 and label_glyph(text[i - 1]) != "" and label_glyph(text[i + 1]) != ""
+#: The emoji tag characters (U+E0020–U+E007E) and the cancel tag that ends a tag sequence (U+E007F).
+_TAGS = range(0xE0020, 0xE0080)
+_CANCEL_TAG = "\U000e007f"
+
+
+def kept_inside(text: str) -> set[int]:
+    """The indices of the invisible code points of ``text`` that are drawn as themselves because
+    they hold a grapheme cluster together (``regex`` ``\\X``) that ``text`` holds whole: a ZWJ
+    with a visible base before it in its cluster and more of the cluster after it (an emoji
+    ZWJ sequence 🏳️‍🌈, even after a variation selector; a conjunct क्‍ष; a ZWJ after a virama
+    before a letter, ශ්‍රී, though ``\\X`` cuts the cluster there), and the tags of a
+    complete emoji tag sequence (🏴 + tags + U+E007F, the flag of England). A ZWJ that joins
+    nothing (``a`` + ZWJ + ``b``: two clusters) or ends the text (a token cut after it), and the
+    tags of a sequence cut short, are not kept: they are escaped as ``<U+200D>``.
+
+    >>> flag = "\U0001F3F3\ufe0f\u200d\U0001F308"
+    >>> sorted(kept_inside(flag)), kept_inside("a\u200db"), kept_inside(flag[2:]), kept_inside(flag[:3])
+    ([2], set(), set(), set())
+    """
+    kept: set[int] = set()
+    if "\u200d" not in text and (not text or max(text) < "\U000e0020"):
+        return kept  # no joiner, no tag: nothing to look at (most tokens)
+    for cluster, start, end in grapheme_spans(text):
+        if len(cluster) < 2 or label_glyph(cluster[0]) == "":
+            continue
+        tagged = cluster.endswith(_CANCEL_TAG)
+        for k, ch in enumerate(cluster[1:], 1):
+            if ch == "\u200d" and (k < len(cluster) - 1 or _virama_join(text, start + k, end)):
+                kept.add(start + k)
+            elif tagged and ord(ch) in _TAGS:
+                kept.add(start + k)
+    return kept
+
+
+def _virama_join(text: str, i: int, end: int) -> bool:
+    """True when the ZWJ ending a cluster at ``text[i]`` follows a virama and a letter follows
+    it: a Brahmic half form or ligature (Sinhala ශ්‍රී), which ``\\X`` keeps as two clusters
+    outside the scripts of its conjunct rule (GB9c)."""
+    return end < len(text) and unicodedata.combining(text[i - 1]) == 9 and text[end].isalpha()
 
 
 def token_parts(
@@ -171,9 +209,18 @@ def token_parts(
     [('byte', '\\\\x80'), ('control', '<U+FE0F>')]
     """
     text = bytes(token_bytes).decode("utf-8", "surrogateescape")
+    return _text_parts(text, kept_inside(text), anchored=False, visible_spaces=visible_spaces,
+                       control_pictures=control_pictures)  # fmt: skip
+
+
+def _text_parts(
+    text: str, inside: set[int], *, anchored: bool, visible_spaces: bool, control_pictures: bool
+) -> tuple[DisplayPart, ...]:
+    """:func:`token_parts` of ``text`` (bytes that are no character as surrogates U+DC80–U+DCFF),
+    keeping the code points at ``inside`` (:func:`kept_inside`); ``anchored``: a visible
+    character a mark can sit on comes right before ``text``."""
     parts: list[DisplayPart] = []
     run: list[str] = []
-    anchored = False  # the run ends with a visible character a mark can sit on
 
     def flush() -> None:
         if run:
@@ -198,8 +245,8 @@ def token_parts(
         elif 0xDC80 <= cp <= 0xDCFF:
             escape("byte", f"\\x{cp - 0xDC00:02X}", bytes([cp - 0xDC00]))
             anchored = False
-        elif cp == 0x200D and anchored and _joins(text, i):
-            run.append(ch)  # a joiner inside an emoji or conjunct: keep it so it renders
+        elif i in inside:
+            run.append(ch)  # a joiner or tag inside a whole emoji sequence or conjunct: kept so it renders
         elif anchored and is_mark(ch):
             run.append(ch)  # a combining mark or variation selector on its base
         elif is_invisible(ch) or is_mark(ch):
@@ -210,6 +257,43 @@ def token_parts(
             anchored = unicodedata.category(ch)[0] != "Z"
     flush()
     return tuple(parts)
+
+
+def span_display(
+    text: str, start: int, end: int, *, visible_spaces: bool = False, control_pictures: bool = True
+) -> str:
+    """``text[start:end]`` (code point offsets) shown by the rule of :func:`token_display`, its
+    grapheme clusters judged in the whole ``text``: a span of a longer text shown beside the
+    rest (the normalizer view's unchanged runs) keeps a ZWJ of an emoji sequence it shares with
+    its neighbours and a mark whose base comes just before it, where a token on its own would
+    escape them.
+
+    >>> flag = "\U0001F3F3\ufe0f\u200d\U0001F308"
+    >>> span_display(flag, 2, 4), token_display(flag[2:].encode()), span_display("a\u200db", 0, 3)
+    ('\u200d🌈', '<U+200D>🌈', 'a<U+200D>b')
+    """
+    return spans_display(text, [(start, end)], visible_spaces=visible_spaces, control_pictures=control_pictures)[0]
+
+
+def spans_display(
+    text: str, spans: Sequence[tuple[int, int]], *, visible_spaces: bool = False, control_pictures: bool = True
+) -> list[str]:
+    """:func:`span_display` of each ``(start, end)`` of ``spans`` (code point offsets), the
+    clusters of ``text`` found once for all of them (many runs of a long text: one pass).
+
+    >>> spans_display("a\u200db \U0001F3F3\ufe0f\u200d\U0001F308", [(0, 3), (6, 8)])
+    ['a<U+200D>b', '\u200d🌈']
+    """
+    kept = sorted(kept_inside(text))
+    out = []
+    for start, end in spans:
+        inside = {i - start for i in kept[bisect_left(kept, start) : bisect_left(kept, end)]}
+        before = text[start - 1] if 0 < start <= len(text) else " "
+        anchored = before != " " and label_glyph(before) != "" and unicodedata.category(before)[0] != "Z"
+        parts = _text_parts(text[start:end], inside, anchored=anchored, visible_spaces=visible_spaces,
+                            control_pictures=control_pictures)  # fmt: skip
+        out.append("".join(p.text for p in parts))
+    return out
 
 
 def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True) -> str:

@@ -63,7 +63,7 @@ MERGE_COLUMNS: tuple[str, ...] = (
     "Merged token",
     "Bytes",
     "Count",
-    "Fires (Compare text)",
+    "Fires\n(Compare text)",  # two lines: the token columns keep their width in a 1,000-pixel window
 )
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
 

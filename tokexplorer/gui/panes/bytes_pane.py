@@ -46,6 +46,7 @@ from tokexplorer.core.types import SpecialPolicy, Tokenization
 from tokexplorer.gui import file_dialogs, theme
 from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.terms import part_in_window_terms
 from tokexplorer.gui.widgets.byte_view import ByteView
 from tokexplorer.gui.widgets.code_point_table import CodePointRow, CodePointTable
 from tokexplorer.gui.widgets.cut_list import CutList, track_lines
@@ -72,15 +73,14 @@ def _inspect(
     where: tuple[int, tuple[tuple[int, int], ...], tuple[int, int]],
     control_pictures: bool,
 ) -> tuple[PartReport, list[list[str]]]:
-    """Worker body: the report of one part of ``source`` (text, or raw bytes) and each
-    track's cut lines; ``where`` is (part, the text's known parts, byte range to highlight)."""
+    """Worker body: the report of one part of ``source`` (text, or raw bytes; track errors in the window's
+    terms) and each track's cut lines; ``where`` is (part, the text's known parts, byte range to highlight)."""
     part, parts, highlight = where
-    pr = inspect_part(
+    pr = part_in_window_terms(inspect_part(
         source, tokenizers, part=part, parts=parts, highlight=highlight,
         policy=policy, cancel=cancel, control_pictures=control_pictures,
-    )  # fmt: skip
-    report = pr.report
-    lines = [track_lines(tr, report.analysis, control_pictures=control_pictures) for tr in report.tracks]
+    ))  # fmt: skip
+    lines = [track_lines(tr, pr.report.analysis, control_pictures=control_pictures) for tr in pr.report.tracks]
     return pr, lines
 
 

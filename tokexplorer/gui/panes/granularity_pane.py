@@ -35,6 +35,7 @@ from tokexplorer.core.analysis import WORD_PATTERN, GranularityReport, bpe_curve
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.granularity_plot import GranularityPlot
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, user_message
 
 COLUMNS = ("Level", "Name", "Vocab size", "Tokens", "Chars/token", "Held-out rate")
@@ -84,6 +85,7 @@ class GranularityPane(QWidget):
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+        self.columns = ColumnShare(self.table, stretch=COLUMNS.index("Name"))  # the name takes what is left
         self.plot = GranularityPlot()
         top = QHBoxLayout()
         top.addWidget(self.info, 1)
@@ -217,7 +219,7 @@ class GranularityPane(QWidget):
                 if c >= 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
+        self.columns.refit()
         errors = "; ".join(f"{n}: {e}" for n, e in report.errors)
         about = "the blue curve: corpus tokens under the merge table's BPE with its first k merges, for every k"
         corpus = self.state.corpus

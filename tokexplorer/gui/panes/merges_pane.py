@@ -354,10 +354,6 @@ class MergesPane(QWidget):
         self.whole_check.setChecked(self.whole_check.isChecked() and bool(self.model.unbuilt))  # never hidden on
         self.whole_check.setVisible(bool(self.model.unbuilt))
         self.view.horizontalHeader().setSortIndicator(COL_RANK, Qt.SortOrder.AscendingOrder)
-        n = len(self.model.merges)
-        self.jump_spin.blockSignals(True)
-        self.jump_spin.setRange(0, max(0, n - 1))
-        self.jump_spin.blockSignals(False)
         self._update_count()
         self._update_plot()
         self.view.fit_columns()
@@ -415,7 +411,7 @@ class MergesPane(QWidget):
         self._fires_text, self._index, self._fires, self._fires_source = result
         self.model.set_fire_counts(self._fires.counts)
         self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self._fires_source))
-        self.view.fit_columns()
+        self.view.fit_columns(tokens=False)
         if self._selected_rank is not None:
             self._show_fires(self._selected_rank)
 
@@ -440,6 +436,7 @@ class MergesPane(QWidget):
     def _on_display_mode(self, _i: int) -> None:
         mode = self.display_combo.currentData()
         self.model.set_display_mode(mode)
+        self.view.fit_columns()  # hex bytes are wider than text
         self.tree.set_label(_TREE_LABELS.get(mode, default_label))
         self.view.viewport().update()
 

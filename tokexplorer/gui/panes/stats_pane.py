@@ -20,7 +20,6 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QProgressBar,
     QPushButton,
@@ -46,6 +45,7 @@ from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.charts import GroupedBarChart
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, Worker, pause_while_hidden, user_message
 
 #: Measures offered in the chart: row key -> (title, y axis label).
@@ -169,8 +169,9 @@ class StatsPane(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents
+        # the tokenizer's name takes the width left over; a group (a file's name) gives up width first
+        self.columns = ColumnShare(
+            self.table, stretch=TABLE_COLUMNS.index("tokenizer"), squeeze=(TABLE_COLUMNS.index("group"),)
         )
         self.table.setAlternatingRowColors(True)
 
@@ -308,7 +309,7 @@ class StatsPane(QWidget):
         """Show ``stats`` in the table and the chart."""
         self.stats = stats
         self._fill(stats)
-        errors = [f"{t.name}: {t.error}" for t in stats.tokenizers if t.error]
+        errors = [f"{t.name}: {in_window_terms(t.error)}" for t in stats.tokenizers if t.error]
         corpus = self.state.corpus
         streamed = corpus is not None and corpus.streamed
         n_chars = corpus.n_chars if streamed else sum(len(t) for _n, t in self.corpus_files())
@@ -339,6 +340,8 @@ class StatsPane(QWidget):
             for c, key in enumerate(TABLE_COLUMNS):
                 value = row[key]
                 text = shown_cell(value)
+                if key == "error":  # a refusal's ways out as the window's controls (the export stays neutral)
+                    text = in_window_terms(text)
                 if key == "group" and row["group_kind"] == "script":
                     text = f"  {text}"
                 elif key == "group" and row["group_kind"] == "file":
@@ -354,6 +357,7 @@ class StatsPane(QWidget):
                     f.setBold(True)
                     item.setFont(f)
                 self.table.setItem(r, c, item)
+        self.columns.refit()
         self._update_chart()
 
     def cell_text(self, row: int, key: str) -> str:

@@ -17,10 +17,10 @@ from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSplitter, QTableV
 
 from tokexplorer.core.analysis import piece_scores
 from tokexplorer.core.backends import SampledSentencePieceTokenizer, SentencePieceTokenizer
-from tokexplorer.gui.models.unigram_model import UnigramVocabModel
+from tokexplorer.gui.models.unigram_model import COL_PIECE, UnigramVocabModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.elided_label import never_widens
-from tokexplorer.gui.widgets.table_fit import fit_columns
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.widgets.unigram_word import UnigramWord
 
 _NONE_TEXT = (
@@ -57,6 +57,7 @@ class UnigramPane(QWidget):
         self.vocab_table.setModel(self.vocab_model)
         self.vocab_table.setSortingEnabled(True)
         self.vocab_table.verticalHeader().setVisible(False)
+        self.vocab_columns = ColumnShare(self.vocab_table, stretch=COL_PIECE)  # the piece takes what is left
         self.word = UnigramWord()
         top = QHBoxLayout()
         top.addWidget(QLabel("Unigram model:"))
@@ -108,10 +109,11 @@ class UnigramPane(QWidget):
             return
         if tok is None:
             self.vocab_model.set_scores([])
+            self.vocab_columns.refit()  # no model: the columns as wide as their headers
             self.summary.setText(_NONE_TEXT)
         else:
             self.vocab_model.set_scores(piece_scores(tok))
-            fit_columns(self.vocab_table)  # every row, not only those on screen
+            self.vocab_columns.refit()  # every row, not only those on screen
             self._show_all_columns()
             self.summary.setText(f"{tok.description}: each piece's log probability (sort by a column header)")
         self.word.set_tokenizer(tok)
@@ -124,7 +126,8 @@ class UnigramPane(QWidget):
     def _show_all_columns(self) -> None:
         """Widen the piece table to hold all its columns (at most half the pane)."""
         table = self.vocab_table
-        need = table.horizontalHeader().length() + table.verticalScrollBar().sizeHint().width() + 2 * table.frameWidth()
+        need = sum(self.vocab_columns.wanted.values()) + table.verticalScrollBar().sizeHint().width()
+        need += 2 * table.frameWidth()
         sizes = self.splitter.sizes()
         total = sum(sizes)
         if need > sizes[0]:

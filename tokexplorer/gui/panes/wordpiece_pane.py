@@ -10,12 +10,12 @@ score favours: parts that are rarely seen apart, often rare ones.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QTableView, QVBoxLayout, QWidget
 
 from tokexplorer.core.wordpiece import WordPiece
-from tokexplorer.gui.models.wordpiece_model import WordPieceMergeModel
+from tokexplorer.gui.models.wordpiece_model import COL_BPE, COL_LEFT, COL_MERGED, COL_RIGHT, WordPieceMergeModel
 from tokexplorer.gui.state import AppState
-from tokexplorer.gui.widgets.table_fit import fit_columns
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 
 _NONE_TEXT = "No WordPiece yet: train one in the Corpus tab (algorithm \u201cWordPiece (ours)\u201d)."
 
@@ -44,7 +44,8 @@ class WordPiecePane(QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        # the merged piece takes the width left over; the parts and BPE's pair give up width first
+        self.columns = ColumnShare(self.table, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT, COL_BPE))
         self.table.setAlternatingRowColors(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)
@@ -67,4 +68,4 @@ class WordPiecePane(QWidget):
             f"highest score count / (left count × right count); at {differ:,} of {len(merges):,} steps plain "
             "BPE (the most frequent pair) would have merged another pair (bold)."
         )
-        fit_columns(self.table)  # every row, not only those on screen
+        self.columns.refit()  # every row, not only those on screen

@@ -19,6 +19,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TypeVar
 
 import unicodedata2
@@ -26,9 +27,9 @@ from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
+from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, span_display, utf8
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import shown_piece, visible_char
+from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji, shown_piece, visible_char
 from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
@@ -40,6 +41,17 @@ LABEL_W = 120.0
 """Width of the track-name column at the left, pixels."""
 _ROW_GAP = 10.0
 _Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
+
+
+@lru_cache(maxsize=4096)  # every paint asks again for each cluster it draws
+def grapheme_text(cluster: str) -> str | None:
+    """What the graphemes track draws for ``cluster`` when it starts with a visible character: the
+    one escape rule (``core.text.span_display``), so an emoji's joiners and tags are kept and it
+    renders as one glyph (🏳️‍🌈) while a joiner that joins nothing (``a`` + ZWJ) is ``<U+200D>``;
+    None for a cluster of a control, space or raw byte (drawn code point by code point)."""
+    if not cluster or unicodedata2.category(cluster[0])[0] in "CZ" or 0xDC80 <= ord(cluster[0]) <= 0xDCFF:
+        return None
+    return span_display(cluster, 0, len(cluster), control_pictures=theme.control_pictures())
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +152,7 @@ class ByteView(QWidget):
         # grapheme clusters get the row's full height: emoji and CJK stay legible
         big = QFont(self.font())
         big.setPixelSize(max(8, int(self._track_h) - 5))
-        self._big = big
+        self._big, self._big_emoji = big, emoji_font(big)  # an emoji as tall as an ideograph
         self._big_fm = QFontMetricsF(big)
 
         self._update_height()
@@ -391,16 +403,13 @@ class ByteView(QWidget):
         text_col = self.palette().text().color()
         border = QPen(theme.BOX_BORDER, 1.0)
         for g, r in self._boxes(win, 2, self._analysis.graphemes, lambda b: b.grapheme_index):
-            if g.text and unicodedata2.category(g.text[0])[0] not in "CZ" and not (
-                0xDC80 <= ord(g.text[0]) <= 0xDCFF
-            ):
-                shown = g.text  # keep joiners and modifiers so the cluster renders as one glyph
-            else:
+            shown = grapheme_text(g.text)
+            if shown is None:
                 shown = "".join(self._glyph(c) for c in g.text)
             self._box(p, r, theme.GRAPHEME_BG, border)
             p.setPen(text_col)
             if self._big_fm.horizontalAdvance(shown) <= r.width() - 2:
-                p.setFont(self._big)
+                p.setFont(self._big_emoji if is_emoji(shown) else self._big)
                 p.drawText(r, Qt.AlignmentFlag.AlignCenter, shown)
                 p.setFont(self.font())
             else:

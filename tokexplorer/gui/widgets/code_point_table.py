@@ -11,10 +11,11 @@ import heapq
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QTableView, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QTableView, QWidget
 
 from tokexplorer.core.text import utf8
 from tokexplorer.gui.widgets.glyphs import visible_char
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 
 MAX_TABLE_ROWS = 5_000
 """At most this many code points are listed in the table."""
@@ -119,9 +120,7 @@ class CodePointTable(QTableView):
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.verticalHeader().hide()
-        header = self.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)
+        self.columns = ColumnShare(self, stretch=HEADERS.index("name"))  # the name takes the width left over
         self.fit_columns()
 
     @property
@@ -148,13 +147,15 @@ class CodePointTable(QTableView):
         self.scrollToTop()
 
     def fit_columns(self) -> None:
-        """Make every column but the last (which stretches) as wide as its header and
-        its widest cell in any row, not only the rows on screen (at most
+        """Make every column as wide as its header and its widest cell in any row (the
+        name also takes the width left over), not only the rows on screen (at most
         :data:`MAX_TABLE_ROWS` rows). Only the :data:`FIT_CANDIDATES` longest texts of a
         column are measured with the font: shaping every cell took 0.1-0.2 s of the GUI
         thread for each part of a large raw file (``bench/desktop_journey.py``)."""
         fm, header, n = self.fontMetrics(), self.horizontalHeader(), self._model.rowCount()
-        for c in range(len(HEADERS) - 1):
+        wanted = {}
+        for c in range(len(HEADERS)):
             texts = heapq.nlargest(FIT_CANDIDATES, {self._model.cell(r, c) for r in range(n)}, key=_width_guess)
             widest = max((fm.horizontalAdvance(t) for t in texts), default=0)
-            self.setColumnWidth(c, max(header.sectionSizeHint(c), widest + CELL_PADDING))
+            wanted[c] = max(header.sectionSizeHint(c), widest + CELL_PADDING)
+        self.columns.set_wanted(wanted)

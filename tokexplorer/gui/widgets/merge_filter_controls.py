@@ -8,13 +8,14 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit, QSpinBox
+from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEdit
 
 from tokexplorer.core.analysis import SCRIPTS
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_filter import reads_as_hex
 from tokexplorer.gui.models.merge_model import MergeTableModel
 from tokexplorer.gui.widgets.merge_table_view import partial_level_combo
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 
 #: The filter box's placeholder in each filter mode (``"text"``, ``"regex"``, ``"hex"``).
 PLACEHOLDERS = {
@@ -137,9 +138,8 @@ class MergeFilterControls:
             "How tokens are written: readable text with \\xNN for partial characters, "
             "hex bytes, or GPT-2's visible-byte alphabet"
         )
-        self.jump_spin = QSpinBox()
-        self.jump_spin.setRange(0, 0)
-        self.jump_spin.setToolTip("Jump to the merge of this rank (press Enter)")
+        # any rank can be typed (nothing snaps back): one that does not exist is said in the status bar
+        self.jump_spin = whole_number_field(0, tip="Jump to the merge of this rank (press Enter)")
         self.jump_spin.setKeyboardTracking(False)
         row = QHBoxLayout()
         row.addWidget(QLabel("Show tokens as:"))

@@ -9,11 +9,13 @@ normalized text and the ``<unk>`` pieces.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterator, Sequence
+from itertools import accumulate
 
 from PySide6.QtWidgets import QTextBrowser
 
-from tokexplorer.core.analysis import InspectReport, TrackReport
-from tokexplorer.core.text import token_display
+from tokexplorer.core.analysis import InspectReport, Segment, TrackReport
+from tokexplorer.core.text import spans_display, token_display
 from tokexplorer.gui import theme
 from tokexplorer.gui.widgets.glyphs import shown_piece
 
@@ -29,6 +31,19 @@ def _vis(s: str) -> str:
     return token_display(s.encode("utf-8", "surrogatepass"), visible_spaces=True, control_pictures=glyphs)
 
 
+def _same_runs(segments: Sequence[Segment]) -> tuple[Iterator[str], Iterator[str]]:
+    """The unchanged runs of the original and of the normalized text, in order, each by the one
+    escape rule in the context of its whole text (``core.text.spans_display``: spaces as
+    themselves, a lone ZWJ or ZWNJ as ``<U+200D>``, an emoji the text holds whole kept whole)."""
+    sides = []
+    for side in ("original", "normalized"):
+        texts = [getattr(s, side) for s in segments]
+        ends = list(accumulate(len(t) for t in texts))
+        spans = [(e - len(t), e) for s, t, e in zip(segments, texts, ends) if s.kind == "same"]
+        sides.append(iter(spans_display("".join(texts), spans, control_pictures=theme.control_pictures())))
+    return sides[0], sides[1]
+
+
 def _span(background: str, text: str) -> str:
     return f'<span style="background:{background}">{text}</span>'
 
@@ -39,10 +54,11 @@ def _changes_html(track: TrackReport) -> list[str]:
     esc = html.escape
     parts = [f"<p><b>\u2717 decode(encode(s)) \u2260 s</b> \u2014 {esc(d.summary)}</p>"]
     orig_html, norm_html = [], []
+    same_o, same_n = _same_runs(d.segments)
     for seg in d.segments:
-        if seg.kind == "same":
-            orig_html.append(esc(seg.original))
-            norm_html.append(esc(seg.normalized))
+        if seg.kind == "same":  # by the one rule too, judged in the whole text: an emoji stays whole
+            orig_html.append(esc(next(same_o)))
+            norm_html.append(esc(next(same_n)))
         elif seg.kind == "removed":
             orig_html.append(
                 f'<span style="background:{theme.NORMALIZER_REMOVED_BG.name()};text-decoration:line-through" '
@@ -58,9 +74,9 @@ def _changes_html(track: TrackReport) -> list[str]:
             norm_html.append(_span(theme.NORMALIZER_CHANGED_TO_BG.name(), esc(_vis(seg.normalized))))
     parts.append(
         '<table cellspacing="4"><tr><td><b>original</b></td><td style="font-family:monospace">'
-        + "".join(orig_html).replace("\n", "\u21b5")
+        + "".join(orig_html)
         + '</td></tr><tr><td><b>normalized</b></td><td style="font-family:monospace">'
-        + "".join(norm_html).replace("\n", "\u21b5")
+        + "".join(norm_html)
         + "</td></tr></table>"
     )
     # each change on its own line, with its code points: NFC and NFD look alike but differ here

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSpinBox, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QWidget
 
 from tokexplorer.core.analysis import PartReport
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 
 
 def part_range(pr: PartReport) -> str:
@@ -33,18 +34,21 @@ class PartBar(QWidget):
         self.prev_button = QPushButton("◀", self)
         self.next_button = QPushButton("▶", self)
         self.last_button = QPushButton("Last", self)
-        self.spin = QSpinBox(self)
+        # any number can be typed (nothing snaps back): a part that does not exist is said in range_label
+        self.spin = whole_number_field(1, tip="The part to show (press Enter)")
+        self.spin.setParent(self)
         self.spin.setKeyboardTracking(False)
-        self.spin.setGroupSeparatorShown(True)
+        self._part, self._n_parts = 0, 1
+        self._range_text = ""
         self.of_label = QLabel(self)
         self.range_label = QLabel(self)
         self.prev_button.setToolTip("The previous part")
         self.next_button.setToolTip("The next part")
         self.last_button.setToolTip("The last part")
-        self.prev_button.clicked.connect(lambda: self.part_chosen.emit(self.spin.value() - 2))
-        self.next_button.clicked.connect(lambda: self.part_chosen.emit(self.spin.value()))
-        self.last_button.clicked.connect(lambda: self.part_chosen.emit(self.spin.maximum() - 1))
-        self.spin.valueChanged.connect(lambda v: self.part_chosen.emit(v - 1))
+        self.prev_button.clicked.connect(lambda: self.part_chosen.emit(self._part - 1))
+        self.next_button.clicked.connect(lambda: self.part_chosen.emit(self._part + 1))
+        self.last_button.clicked.connect(lambda: self.part_chosen.emit(self._n_parts - 1))
+        self.spin.valueChanged.connect(self._on_typed)
         lay = QHBoxLayout(self)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.addWidget(self.prev_button)
@@ -60,8 +64,8 @@ class PartBar(QWidget):
     def show_part(self, part: int, n_parts: int, text: str) -> None:
         """Show part ``part`` (0-based) of ``n_parts`` with ``text`` saying what it covers;
         hidden when ``n_parts == 1``."""
+        self._part, self._n_parts, self._range_text = part, max(1, n_parts), text
         self.spin.blockSignals(True)
-        self.spin.setRange(1, max(1, n_parts))
         self.spin.setValue(part + 1)
         self.spin.blockSignals(False)
         self.of_label.setText(f"of {n_parts:,}")
@@ -70,3 +74,11 @@ class PartBar(QWidget):
         self.next_button.setEnabled(part < n_parts - 1)
         self.last_button.setEnabled(part < n_parts - 1)
         self.setVisible(n_parts > 1)
+
+    def _on_typed(self, number: int) -> None:
+        """A part number typed: that part asked for, or (kept in the box) why there is none."""
+        if 1 <= number <= self._n_parts:
+            self.range_label.setText(self._range_text)
+            self.part_chosen.emit(number - 1)
+        else:
+            self.range_label.setText(f"there is no part {number:,}: type 1 to {self._n_parts:,}")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import is_partial_utf8
 from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji
 from tokexplorer.gui.widgets.wrapping import wrapped
 
 #: Fill and outline of a box by its kind.
@@ -62,6 +63,7 @@ class PiecesView(QWidget):
         self._rects: list[tuple[QRectF, bytes, str]] = []
         self._font = QFont(self.font())
         self._font.setPointSizeF(self._font.pointSizeF() + 3)
+        self._emoji = emoji_font(self._font)  # a piece that is an emoji, as tall as an ideograph
         self._small = QFont(self.font())
         self._small.setPointSizeF(max(7.0, self._small.pointSizeF() - 1))
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
@@ -87,7 +89,7 @@ class PiecesView(QWidget):
         self._relayout()
 
     def _relayout(self) -> None:
-        fm = QFontMetricsF(self._font)
+        fm, fe = QFontMetricsF(self._font), QFontMetricsF(self._emoji)
         fs = QFontMetricsF(self._small)
         h = fm.height() + fs.height() + 10
         width = max(200, self.width() - 8)
@@ -95,7 +97,9 @@ class PiecesView(QWidget):
         rects: list[tuple[QRectF, bytes, str]] = []
         for gi, g in enumerate(self._groups):
             for pi, piece in enumerate(g):
-                w = max(fm.horizontalAdvance(show(piece)), fs.horizontalAdvance(_caption(piece))) + 14
+                shown = show(piece)
+                wide = fe.horizontalAdvance(shown) if is_emoji(shown) else fm.horizontalAdvance(shown)
+                w = max(wide, fs.horizontalAdvance(_caption(piece))) + 14
                 if x + w > width and x > 4:
                     x, y = 4.0, y + h + 8
                 kind = self._marks.get((gi, pi), "partial" if is_partial_utf8(piece) else "piece")
@@ -116,9 +120,10 @@ class PiecesView(QWidget):
             p.setBrush(fill)
             p.drawRoundedRect(r, 4, 4)
             p.setPen(theme.BOX_TEXT)
-            p.setFont(self._font)
+            shown = show(piece)
+            p.setFont(self._emoji if is_emoji(shown) else self._font)
             top = QRectF(r.left(), r.top() + 3, r.width(), fm.height())
-            p.drawText(top, Qt.AlignmentFlag.AlignCenter, show(piece))
+            p.drawText(top, Qt.AlignmentFlag.AlignCenter, shown)
             p.setFont(self._small)
             p.setPen(theme.BOX_CAPTION)
             p.drawText(

@@ -12,7 +12,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QCheckBox, QComboBox, QDoubleSpinBox, QFormLayout, QLabel
 
 from tokexplorer.core.backends import NORMALIZATION_RULES, SentencePieceOptions
-from tokexplorer.gui.widgets.number_fields import whole_number_field
+from tokexplorer.gui.widgets.number_fields import decimal_field, whole_number_field
 
 #: Every normalization rule SentencePiece knows, in the order offered.
 ALL_NORMALIZATION_RULES: tuple[str, ...] = NORMALIZATION_RULES
@@ -26,15 +26,11 @@ _RULE_LABELS = {
 
 
 def _coverage_spin() -> QDoubleSpinBox:
-    """A ``character_coverage`` field taking 0–1: a value outside SentencePiece's range
+    """A ``character_coverage`` field taking any number: a value outside SentencePiece's range
     (0.98–1.0) is refused by the training with its message, not put back on focus out."""
-    spin = QDoubleSpinBox()
-    spin.setDecimals(4)
-    spin.setRange(0.0, 1.0)
-    spin.setSingleStep(0.0005)
-    spin.setValue(1.0)
-    spin.setToolTip("character_coverage: share of characters the model must cover (0.98–1.0)")
-    return spin
+    return decimal_field(
+        1.0, decimals=4, step=0.0005, tip="character_coverage: share of characters the model must cover (0.98–1.0)"
+    )
 
 
 #: SentencePiece's ``user_defined_symbols``, named and explained the same way in the Corpus

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QSpinBox, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSlider, QWidget
+
+from tokexplorer.gui.widgets.number_fields import whole_number_field
+
+#: What the label says while the speed box holds 0 (any speed can be typed; 0 cannot play).
+NO_SPEED = "speed 0: type 1 or more steps/s to play"
 
 
 class StepControls(QWidget):
@@ -39,10 +44,8 @@ class StepControls(QWidget):
             b.setToolTip(tip)
         self.slider = QSlider(Qt.Orientation.Horizontal)
         self.slider.setRange(0, 0)
-        self.speed = QSpinBox()
-        self.speed.setRange(1, 30)
-        self.speed.setValue(2)
-        self.speed.setSuffix(" steps/s")
+        # any speed can be typed (nothing snaps back); 0 is refused by Play with NO_SPEED
+        self.speed = whole_number_field(2, suffix=" steps/s", tip="Steps shown per second while playing")
         self.label = QLabel()
         self.label.setMinimumWidth(110)
         self._n = 0
@@ -61,7 +64,7 @@ class StepControls(QWidget):
         self.next_btn.clicked.connect(lambda: self.set_step(self.step + 1))
         self.last_btn.clicked.connect(lambda: self.set_step(self.count - 1))
         self.play_btn.toggled.connect(self._on_play)
-        self.speed.valueChanged.connect(lambda v: self._timer.setInterval(int(1000 / v)))
+        self.speed.valueChanged.connect(self._on_speed)
         self.slider.valueChanged.connect(self._on_slider)
         self._update_label()
 
@@ -101,8 +104,19 @@ class StepControls(QWidget):
     def _update_label(self) -> None:
         self.label.setText(f"{self.unit} {self.step + 1 if self._n else 0} of {self._n}")
 
+    def _on_speed(self, speed: int) -> None:
+        if speed:
+            self._timer.setInterval(int(1000 / speed))
+            self._update_label()
+        else:
+            self.play_btn.setChecked(False)
+            self.label.setText(NO_SPEED)
+
     def _on_play(self, on: bool) -> None:
-        if on:
+        if on and not self.speed.value():
+            self.play_btn.setChecked(False)
+            self.label.setText(NO_SPEED)
+        elif on:
             if self.step >= self._n - 1:
                 self.set_step(0)
             self._timer.start(int(1000 / self.speed.value()))

@@ -3,13 +3,15 @@
 Qt's ``resizeColumnsToContents`` measures the rows near the screen only, so a long
 piece or a large count further down is cut with "…". :func:`fit_columns` measures
 the display text of every row (of a sample spread over the table when it is long).
+:class:`ColumnShare` keeps those widths at any window width, the table's main text
+column taking what is left (every table view of the window uses it).
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QFont, QFontMetrics
-from PySide6.QtWidgets import QTableView
+from PySide6.QtWidgets import QHeaderView, QTableView
 
 #: Room around a cell's text, in pixels (the style's margins and a little air).
 CELL_PADDING = 14
@@ -20,6 +22,10 @@ MEASURED_ROWS = 6_000
 
 #: In each column, only the texts with the most characters are measured in pixels.
 MEASURED_TEXTS = 40
+
+#: A text column that gives up width to the main one asks for at most this many pixels
+#: (a longer text is cut with "…"; the main column is never capped).
+TEXT_COLUMN_MAX = 300
 
 
 def sample_rows(n: int, *, limit: int = MEASURED_ROWS) -> list[int]:
@@ -37,13 +43,15 @@ def sample_rows(n: int, *, limit: int = MEASURED_ROWS) -> list[int]:
     return sorted(set(range(third)) | middle | set(range(n - third, n)))
 
 
-def fit_columns(view: QTableView, *, skip: tuple[int, ...] = ()) -> None:
-    """Make each column of ``view`` (except those in ``skip``) as wide as its header
-    (sort arrow included) and its widest display text over :func:`sample_rows`, in
-    the cell's font (the model's ``FontRole``) when it gives one."""
+def wanted_widths(view: QTableView, *, skip: tuple[int, ...] = (), limit: int = MEASURED_ROWS) -> dict[int, int]:
+    """Each column of ``view`` (except those in ``skip``) by index: the width in pixels of its
+    header (sort arrow included) or its widest display text over :func:`sample_rows` (of at most
+    about ``limit`` rows) plus :data:`CELL_PADDING`, whichever is larger, in the cell's font (the
+    model's ``FontRole``) when it gives one."""
     model, header = view.model(), view.horizontalHeader()
-    rows = sample_rows(model.rowCount())
+    rows = sample_rows(model.rowCount(), limit=limit)
     display, font_role = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole
+    out: dict[int, int] = {}
     for col in range(model.columnCount()):
         if col in skip:
             continue
@@ -51,5 +59,81 @@ def fit_columns(view: QTableView, *, skip: tuple[int, ...] = ()) -> None:
         longest = sorted(texts, key=len, reverse=True)[:MEASURED_TEXTS]
         font = model.data(model.index(rows[0], col), font_role) if rows else None
         fm = QFontMetrics(font) if isinstance(font, QFont) else view.fontMetrics()
-        widest = max((fm.horizontalAdvance(t) for t in longest), default=0)
-        view.setColumnWidth(col, max(header.sectionSizeHint(col), widest + CELL_PADDING))
+        widest = max((fm.horizontalAdvance(t) for t in longest if t), default=0)
+        out[col] = max(header.sectionSizeHint(col), widest + CELL_PADDING if widest else 0)
+    return out
+
+
+def fit_columns(view: QTableView, *, skip: tuple[int, ...] = ()) -> None:
+    """Make each column of ``view`` (except those in ``skip``) as wide as
+    :func:`wanted_widths` says."""
+    for col, width in wanted_widths(view, skip=skip).items():
+        view.setColumnWidth(col, width)
+
+
+class ColumnShare(QObject):
+    """Sensible column widths for ``view`` at any width: each column as wide as its header and
+    widest text (:func:`wanted_widths`, or what :meth:`set_wanted` is told), and ``stretch``, the
+    main text column, taking the width left over. When the columns do not all fit, the
+    ``squeeze`` columns (other text columns) give up width first, in proportion, down to their
+    header, so the main column keeps its own width as long as it can (never squeezed to a
+    sliver while a piece column sits at its full width). The number columns keep theirs; when
+    even the text columns' headers do not fit (the view scrolls sideways anyway) the text
+    columns keep their widths too, each at most :data:`TEXT_COLUMN_MAX`.
+
+    Args:
+        view: the table view; its columns are re-shared whenever its viewport is resized.
+        stretch: the main text column (index).
+        squeeze: text columns that give up width first (indices).
+
+    Attributes:
+        wanted: the width each column asks for, by column index (pixels).
+    """
+
+    def __init__(self, view: QTableView, *, stretch: int, squeeze: tuple[int, ...] = ()) -> None:
+        super().__init__(view)
+        self.view, self.stretch, self.squeeze = view, stretch, squeeze
+        self.wanted: dict[int, int] = {}
+        header = view.horizontalHeader()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self._viewport = view.viewport()
+        self._viewport.installEventFilter(self)
+
+    def refit(self) -> None:
+        """Measure every column again (:func:`wanted_widths`) and share the width."""
+        self.set_wanted(wanted_widths(self.view))
+
+    def set_wanted(self, wanted: dict[int, int]) -> None:
+        """Take ``wanted`` (pixels by column index; other columns keep theirs) and share the width."""
+        self.wanted.update(wanted)
+        self.share()
+
+    def widths(self, room: int) -> dict[int, int]:
+        """The width of each column in a view ``room`` pixels wide (inside its frame), by index."""
+        header = self.view.horizontalHeader()
+        want = {c: w for c, w in self.wanted.items() if c != self.stretch}
+        soft = {c: min(want[c], TEXT_COLUMN_MAX) for c in self.squeeze if c in want}
+        floor = header.sectionSizeHint(self.stretch)
+        main = max(self.wanted.get(self.stretch, floor), floor)
+        text_room = room - sum(w for c, w in want.items() if c not in soft)
+        floors = sum(min(header.sectionSizeHint(c), w) for c, w in soft.items())
+        if text_room < floors + floor:  # squeezed to their headers, it would still scroll sideways
+            return want | soft | {self.stretch: min(main, max(TEXT_COLUMN_MAX, floor))}
+        if sum(soft.values()) + main > text_room:  # the squeezed columns give up width first
+            main = min(main, text_room - floors)
+            # each its header, and what is left over them shared in proportion to what each lacks
+            least = {c: min(header.sectionSizeHint(c), w) for c, w in soft.items()}
+            spare, lack = text_room - main - sum(least.values()), sum(soft.values()) - sum(least.values())
+            soft = {c: least[c] + (w - least[c]) * spare // max(lack, 1) for c, w in soft.items()}
+        return want | soft | {self.stretch: max(main, text_room - sum(soft.values()))}
+
+    def share(self) -> None:
+        """Set the widths for the view's width now (the main column takes the rest)."""
+        for col, width in self.widths(self._viewport.width()).items():
+            self.view.setColumnWidth(col, width)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 - Qt override
+        if event.type() == QEvent.Type.Resize and watched is self._viewport and self.wanted:
+            self.share()
+        return False

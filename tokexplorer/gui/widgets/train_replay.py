@@ -15,7 +15,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
-    QSpinBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
@@ -24,6 +23,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.bpe import TrainStep, replay_training
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.widgets.pieces_view import (
     PiecesView,
     clear_step,
@@ -101,9 +101,8 @@ class TrainReplay(QWidget):
         self.pattern_combo = QComboBox()
         for name in PATTERN_NAMES:
             self.pattern_combo.addItem(name, name)
-        self.merges_spin = QSpinBox()
-        self.merges_spin.setRange(1, 500)
-        self.merges_spin.setValue(10)
+        # any number can be typed (nothing snaps back): the replay stops when no pair is left
+        self.merges_spin = whole_number_field(10, tip="How many merges to learn (it stops early when no pair is left)")
         self.button = QPushButton("Replay training")
         row = QHBoxLayout()
         row.addWidget(QLabel("Pre-tokenizer:"))
@@ -170,7 +169,7 @@ class TrainReplay(QWidget):
         pattern = self.pattern_combo.currentData()
         self.label.setText("Replaying…")
         return self.job.start(
-            lambda cancel: (text, replay_training(text, n_merges=n, pattern=pattern, cancel=cancel)),
+            lambda cancel: (text, n, replay_training(text, n_merges=n, pattern=pattern, cancel=cancel)),
             on_result=self._on_steps,
             on_error=self._on_error,
         )
@@ -180,12 +179,14 @@ class TrainReplay(QWidget):
         self.label.setText(message)
         self.status.emit(f"training replay: {message}")
 
-    def _on_steps(self, result: tuple[str, list[TrainStep]]) -> None:
-        text, steps = result
+    def _on_steps(self, result: tuple[str, int, list[TrainStep]]) -> None:
+        text, asked, steps = result
         if text != self.text_edit.toPlainText():
             return  # the text changed meanwhile
         self.steps = steps
-        if not steps:
+        if not asked:
+            self.label.setText("Merges is 0: nothing to replay; type how many merges to learn (1 or more).")
+        elif not steps:
             self.label.setText("Nothing to merge: the text has no pair of adjacent bytes.")
         self.controls.set_count(len(steps))
         self.replayed.emit()

@@ -15,25 +15,25 @@ from dataclasses import dataclass
 
 from PySide6.QtCore import Signal
 from PySide6.QtWidgets import (
-    QDoubleSpinBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
     QScrollArea,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from tokexplorer.core.analysis import Lattice, Segmentation, lattice, nbest, sample
+from tokexplorer.core.analysis import MAX_SEGMENTATIONS, Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
 from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.lattice_view import LatticeView
+from tokexplorer.gui.widgets.number_fields import decimal_field, whole_number_field
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.widgets.wrapping import FlowLayout, wrapped
 from tokexplorer.gui.workers import LatestRequest, user_message
 
@@ -68,6 +68,7 @@ def analyse_word(tok: SentencePieceTokenizer, text: str, *, n: int, alpha: float
 
 
 def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> None:
+    """Write ``segs`` with their probabilities ``probs`` into ``table`` (made by :func:`_table`)."""
     table.setRowCount(len(segs))
     for r, (s, prob) in enumerate(zip(segs, probs)):
         pieces = PIECE_SEPARATOR.join(shown_piece(p) for p in s.pieces)
@@ -76,14 +77,16 @@ def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> No
             if c == 1:
                 item.setFont(piece_font())
             table.setItem(r, c, item)
-    table.resizeColumnsToContents()
+    table.findChild(ColumnShare).refit()
 
 
 def _table(last: str) -> QTableWidget:
+    """An n-best or samples table: the pieces take the width left over (a :class:`ColumnShare`)."""
     t = QTableWidget(0, 4)
     t.setHorizontalHeaderLabels(["#", "Pieces", "Score (Σ log p)", last])
     t.verticalHeader().setVisible(False)
     t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
+    ColumnShare(t, stretch=1).refit()
     return t
 
 
@@ -116,18 +119,15 @@ class UnigramWord(QWidget):
         scroll.setWidget(self.lattice_view)
         scroll.setWidgetResizable(False)
         scroll.setMinimumHeight(240)
-        self.nbest_spin = QSpinBox()
-        self.nbest_spin.setRange(1, 50)
-        self.nbest_spin.setValue(5)
+        # any number can be typed (nothing snaps back): one SentencePiece cannot use is refused
+        # with a message under the lattice, the tables emptied
+        self.nbest_spin = whole_number_field(5, tip=f"How many segmentations: 1 to {MAX_SEGMENTATIONS:,}")
         self.nbest_table = _table("P (posterior)")
-        self.alpha_spin = QDoubleSpinBox()
-        self.alpha_spin.setRange(0.01, 10.0)
-        self.alpha_spin.setSingleStep(0.05)
-        self.alpha_spin.setValue(DEFAULT_ALPHA)
-        self.alpha_spin.setToolTip("SentencePiece's alpha: a path is drawn with probability ∝ exp(alpha × score)")
-        self.count_spin = QSpinBox()
-        self.count_spin.setRange(1, 100)
-        self.count_spin.setValue(8)
+        self.alpha_spin = decimal_field(
+            DEFAULT_ALPHA, decimals=3, step=0.05,
+            tip="SentencePiece's alpha (above 0): a path is drawn with probability ∝ exp(alpha × score)",
+        )  # fmt: skip
+        self.count_spin = whole_number_field(8, tip=f"How many draws: 1 to {MAX_SEGMENTATIONS:,}")
         self.resample_button = QPushButton("Draw again")
         self.compare_button = QPushButton("Sampled column in Compare")
         self.compare_button.setToolTip("Add a Compare column that encodes with a sampled segmentation at this alpha")
@@ -194,8 +194,18 @@ class UnigramWord(QWidget):
         self.job.start(
             lambda cancel: analyse_word(tok, text, n=n, alpha=alpha, count=count),
             on_result=self._show,
-            on_error=lambda exc: self.error.emit(user_message(exc)),
+            on_error=self._refused,
         )
+
+    def _refused(self, exc: BaseException) -> None:
+        """A count or alpha SentencePiece cannot use: its message under the lattice and in the
+        status bar, the tables emptied (they no longer answer the fields)."""
+        message = user_message(exc)
+        self.analysis = None
+        self.nbest_table.setRowCount(0)
+        self.samples_table.setRowCount(0)
+        self.info.setText(message)
+        self.error.emit(message)
 
     def _show(self, a: WordAnalysis) -> None:
         self.analysis = a

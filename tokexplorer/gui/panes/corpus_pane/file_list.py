@@ -39,11 +39,18 @@ from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui import file_dialogs
-from tokexplorer.gui.models.corpus_model import COL_ENCODING, COL_FILE, ENCODING_CHOICES, CorpusTableModel, is_utf8
+from tokexplorer.gui.models.corpus_model import (
+    COL_FILE,
+    COL_NOTES,
+    ENCODING_CHOICES,
+    CorpusTableModel,
+    is_utf8,
+)
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.panes.corpus_pane.problems import in_window_terms, nothing_loaded
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
+from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
@@ -198,10 +205,8 @@ class CorpusFileList(QWidget):
         self.table.setWordWrap(False)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.horizontalHeader().setStretchLastSection(True)
-        self.table.horizontalHeader().setResizeContentsPrecision(50)  # columns fit the first 50 rows
-        self.table.setColumnWidth(COL_FILE, 220)
-        self.table.setColumnWidth(COL_ENCODING, 170)
+        # the file's name takes the width left over; a long note gives up width first
+        self.columns = ColumnShare(self.table, stretch=COL_FILE, squeeze=(COL_NOTES,))
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._table_menu)
         self.table.selectionModel().selectionChanged.connect(self._on_file_selected)
@@ -299,7 +304,7 @@ class CorpusFileList(QWidget):
         if corpus is None or self._streamed_rows != list(corpus.files):  # else its rows are shown already
             self.model.set_corpus(corpus)
         self._streamed_rows = []
-        self.table.resizeColumnsToContents()
+        self.columns.refit()
         self._load_errors = []
         self._refresh_problems()
         self._update_totals()

@@ -1,0 +1,22 @@
+"""Qt's "OpenType support missing" notices (one per font tried for a script no font
+it tried shapes, dozens for one Telugu word) become one line saying what to do."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMessageLogContext, QtMsgType
+
+from tokexplorer.gui import app
+
+
+def test_font_notices_are_said_once_with_what_to_do(capsys, monkeypatch):
+    monkeypatch.setitem(app._font_hint_said, "said", False)  # noqa: SLF001 - the process-wide once
+    context = QMessageLogContext()
+    for font in ("DejaVu Sans", "Noto Sans Mono", "Noto Color Emoji"):
+        app.qt_message(QtMsgType.QtWarningMsg, context, f'OpenType support missing for "{font}", script 17')
+    app.qt_message(QtMsgType.QtWarningMsg, context, "some other warning")
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        app.FONT_HINT.format(message='OpenType support missing for "DejaVu Sans", script 17'),
+        "some other warning",
+    ]
+    assert "fonts-noto-core" in err[0]
