@@ -81,6 +81,7 @@ class BPE:
         self._merges: list[MergeRecord] | None = list(merges)
         self._unbuilt: list[int] = []
         self._vocab = _vocab_of_merges(self._merges, byte_ids)
+        self._n_vocab: tuple[tuple[int, ...], int] | None = None  # (special ids, n_vocab) last computed
         self.mergeable_ranks: dict[bytes, int] = {}
         for i, b in sorted(self._vocab.items()):
             self.mergeable_ranks.setdefault(b, i)
@@ -132,6 +133,7 @@ class BPE:
         self.name = name
         self.mergeable_ranks = dict(mergeable_ranks)
         self._vocab = {i: b for b, i in self.mergeable_ranks.items()}
+        self._n_vocab = None
         if len(self._vocab) != len(self.mergeable_ranks):
             raise InputError("mergeable_ranks has two tokens with the same rank")
         self._set_specials(dict(special_tokens or {}), reject_empty=False)
@@ -210,8 +212,10 @@ class BPE:
     @property
     def n_vocab(self) -> int:
         """One more than the largest id (tiktoken's ``n_vocab``)."""
-        ids = list(self._vocab) + list(self.special_tokens.values())
-        return max(ids) + 1
+        specials = tuple(self.special_tokens.values())
+        if self._n_vocab is None or self._n_vocab[0] != specials:  # the vocab never changes; specials may
+            self._n_vocab = (specials, max(max(self._vocab, default=-1), max(specials, default=-1)) + 1)
+        return self._n_vocab[1]
 
     @property
     def vocab_text(self) -> str:
