@@ -143,3 +143,22 @@ def test_the_corpus_bpe_is_named_as_its_column(qtbot):
     assert combo.itemText(0) == "gui.tiktoken (BPE)" and pane.encode.model() is bpe
     state.set_tokenizers([BPETokenizer(bpe, source_file=PurePath("saved.bpe"))])  # saved: the replay follows
     assert combo.itemText(0) == "saved.bpe (BPE)"
+
+
+def test_a_new_bpe_is_replayed_when_the_hidden_replay_is_shown(qtbot, cat_hat_bpe):
+    """A training's end does no replay work while the Replay tab is hidden; showing it replays."""
+    from tokexplorer.core.bpe import train_bpe
+
+    state = AppState()
+    p = ReplayPane(state)
+    qtbot.addWidget(p)
+    assert p.encode.steps == []
+    state.set_bpe(cat_hat_bpe)
+    assert p.encode.model() is cat_hat_bpe and p.encode.steps == []  # hidden: nothing replayed yet
+    p.show()
+    qtbot.waitExposed(p)
+    assert p.encode.steps and p.encode.chunk_combo.count() > 0
+    p.encode.steps = []
+    other, _ = train_bpe("the cat in the hat " * 4, vocab_size=262, pattern="gpt2")
+    state.set_bpe(other)  # shown: replayed at once
+    assert p.encode.model() is other and p.encode.steps

@@ -59,7 +59,7 @@ class ReplayPane(QWidget):
         self.encode.error.connect(state.error)
         self.training.status.connect(state.status)
         # the Corpus tab's BPE named as its column is ("gui.tiktoken (BPE)"), anew when that changes
-        state.bpe_changed.connect(lambda bpe: self.encode.set_current_bpe(bpe, name=self._bpe_name()))
+        state.bpe_changed.connect(lambda bpe: self.encode.set_current_bpe(bpe, name=self._bpe_name(), when_shown=True))
         state.tokenizers_changed.connect(lambda: self.encode.set_current_name(self._bpe_name()))
         self.encode.set_current_bpe(state.bpe, name=self._bpe_name())
         # named as its column is ("cli.wordpiece (WordPiece)"), and anew when that changes (saved)

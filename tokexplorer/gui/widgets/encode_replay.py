@@ -12,7 +12,7 @@ is emitted whole by the encoder; the replay says so at every step.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor
+from PySide6.QtGui import QColor, QShowEvent
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QLineEdit, QSplitter, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import token_merge_ranks
@@ -96,6 +96,7 @@ class EncodeReplay(QWidget):
         self._cl100k: BPE | None = None
         self._merge_rank: dict[bytes, int] = {}
         self._rank_bpe: BPE | None = None
+        self._replay_when_shown = False  # the current BPE changed while hidden: replay on show
         self.controls = StepControls()
         self.label = step_label()
         layout = QVBoxLayout(self)
@@ -147,12 +148,22 @@ class EncodeReplay(QWidget):
         split.setStretchFactor(1, 2)
         return split
 
-    def set_current_bpe(self, bpe: BPE | None, *, name: str = "") -> None:
+    def set_current_bpe(self, bpe: BPE | None, *, name: str = "", when_shown: bool = False) -> None:
         """The Corpus tab's BPE, offered first under ``name`` (its compare column's, as every
-        view names it; default its own name), or none; replays again."""
+        view names it; default its own name), or none; replays again, at once or, with
+        ``when_shown`` while the replay is hidden, when it is next shown (a training's end
+        does no work for a tab not on screen)."""
         self._current = bpe
         self.set_current_name(name or (bpe.name if bpe is not None else ""))
-        self.refresh_chunks()
+        self._replay_when_shown = when_shown and not self.isVisible()
+        if not self._replay_when_shown:
+            self.refresh_chunks()
+
+    def showEvent(self, event: QShowEvent) -> None:  # noqa: N802 - Qt override
+        super().showEvent(event)
+        if self._replay_when_shown:
+            self._replay_when_shown = False
+            self.refresh_chunks()
 
     def set_current_name(self, name: str) -> None:
         """Show the Corpus tab's BPE as ``name`` in the model list ("" : there is none)."""
