@@ -349,6 +349,13 @@ def test_a_column_still_tokenizing_a_new_text_says_so(qtbot):
         assert quick.view.isEnabled() and not quick.count_label.text().endswith(UPDATING)
     assert slow.view.isEnabled() and slow.tokenization.ids == list(b"slow text")
     assert not slow.count_label.text().endswith(UPDATING)
+    # a new column (the columns rebuilt) says it is working until its first result
+    from tokexplorer.gui.widgets.token_column import TOKENIZING
+
+    with qtbot.waitSignal(pane.tokenized, timeout=10_000):
+        state.set_tokenizers([FakeTokenizer("char"), SlowTokenizer("byte")])
+        qtbot.waitUntil(lambda: pane.columns[1].count_label.text() == TOKENIZING, timeout=5_000)
+    assert pane.columns[1].count_label.text() != TOKENIZING
 
 
 def test_no_tokenizers_and_empty_text(qtbot):

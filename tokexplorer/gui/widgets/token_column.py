@@ -28,6 +28,9 @@ from tokexplorer.gui.widgets.token_view import TokenView
 UPDATING = " · updating…"
 """What a column's count line ends with while its tokens are those of the text before."""
 
+TOKENIZING = "tokenizing…"
+"""A new column's count line while its first result is computed."""
+
 
 class TokenColumn(QWidget):
     """One tokenizer's column: header, count line, notes badge, error line, tokens.
@@ -142,8 +145,9 @@ class TokenColumn(QWidget):
     def mark_updating(self) -> None:
         """Say that the tokens shown are those of the text before, while the new text is
         tokenized: ``· updating…`` after the count, the tokens greyed (the next result
-        or error clears both)."""
+        or error clears both); a column with nothing shown yet says ``tokenizing…``."""
         if self.tokenization is None and self.error is None:
+            self.count_label.setText(TOKENIZING)
             return
         text = self.count_label.text()
         if not text.endswith(UPDATING):
