@@ -71,34 +71,27 @@ def _strip(c: str) -> str:
     return "".join(x for x in unicodedata.normalize("NFD", c) if not regex.match(r"\p{Mn}", x))
 
 
-def _dict_lines(name: str, doc: str, table: dict[int, str]) -> list[str]:
-    lines = [f"#: {doc}", f"{name}: dict[int, str] = {{"]
-    row = "   "
-    for c, s in sorted(table.items()):
-        item = f" 0x{c:X}: {ascii(s)},"
+def _wrapped(items: list[str]) -> list[str]:
+    """``items`` in rows of at most 110 characters, each row indented by three spaces."""
+    rows, row = [], "   "
+    for item in items:
         if len(row) + len(item) > 110:
-            lines.append(row)
+            rows.append(row)
             row = "   "
         row += item
     if row.strip():
-        lines.append(row)
-    lines.append("}  # fmt: skip")
-    return lines
+        rows.append(row)
+    return rows
+
+
+def _dict_lines(name: str, doc: str, table: dict[int, str]) -> list[str]:
+    items = [f" 0x{c:X}: {ascii(s)}," for c, s in sorted(table.items())]
+    return [f"#: {doc}", f"{name}: dict[int, str] = {{", *_wrapped(items), "}  # fmt: skip"]
 
 
 def _range_lines(name: str, doc: str, ranges: list[tuple[int, int]]) -> list[str]:
-    lines = [f"#: {doc}", f"{name}: tuple[tuple[int, int], ...] = ("]
-    row = "   "
-    for a, b in ranges:
-        item = f" (0x{a:X}, 0x{b:X}),"
-        if len(row) + len(item) > 110:
-            lines.append(row)
-            row = "   "
-        row += item
-    if row.strip():
-        lines.append(row)
-    lines.append(")  # fmt: skip")
-    return lines
+    items = [f" (0x{a:X}, 0x{b:X})," for a, b in ranges]
+    return [f"#: {doc}", f"{name}: tuple[tuple[int, int], ...] = (", *_wrapped(items), ")  # fmt: skip"]
 
 
 def main() -> int:
