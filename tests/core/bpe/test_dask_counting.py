@@ -17,6 +17,7 @@ from tokexplorer.core.io import count_word_counts, sample_text, save_word_counts
 from tokexplorer.core.training import TrainingRequest, train
 
 distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
 
 
 @pytest.fixture(scope="module")
@@ -74,23 +75,43 @@ def test_tasks_cover_the_ranges_in_order_and_cap_their_size(monkeypatch):
     assert plan_tasks([], threads=4) == []
 
 
-@pytest.mark.parametrize(("limit", "processes"), [(dask_counting.LOCAL_THREADS_MAX_BYTES, False), (0, True)])
-def test_local_cluster_counts_the_same(corpus, monkeypatch, limit, processes):
-    """``local`` on a small corpus: a worker of threads in this process; above the
-    limit, worker processes. Both count what counting here counts."""
-    started = []
+@pytest.mark.parametrize(("start", "started"), [
+    ("threads", (False, 1, 2)), ("fork", (True, 2, 1)), ("forkserver", (True, 2, 1)),
+])  # fmt: skip
+def test_local_cluster_counts_the_same(corpus, monkeypatch, start, started):
+    """``local``: a worker of threads in this process, or worker processes forked from
+    this one or from a fork server. Each counts what counting here counts."""
+    seen = []
 
     def local_cluster(**kwargs):
-        started.append((kwargs["processes"], kwargs["n_workers"], kwargs["threads_per_worker"]))
+        seen.append((kwargs["processes"], kwargs["n_workers"], kwargs["threads_per_worker"]))
+        assert dask.config.get("distributed.worker.multiprocessing-method") == start or start == "threads"
         return real(**kwargs)
 
     real = distributed.LocalCluster
     monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
-    monkeypatch.setattr(dask_counting, "LOCAL_THREADS_MAX_BYTES", limit)
+    monkeypatch.setattr(dask_counting, "local_start", lambda total: start)
     monkeypatch.setattr(dask_counting, "default_workers", lambda: 2)
     here = run(count_files(corpus, pattern="gpt2", workers=1))
     assert run(count_files_dask(corpus, address="local", pattern="gpt2")) == here
-    assert started == [(True, 2, 1)] if processes else [(False, 1, 2)]
+    assert seen == [started]
+
+
+@pytest.mark.parametrize(("method", "total", "start"), [
+    ("fork", 1 << 40, "fork"), ("fork", 10, "fork"), ("spawn", 10, "threads"),
+    ("spawn", dask_counting.LOCAL_THREADS_MAX_BYTES, "forkserver"),
+])  # fmt: skip
+def test_local_workers_are_forked_where_this_process_can_fork(monkeypatch, method, total, start):
+    monkeypatch.setattr(dask_counting, "start_method", lambda: method)
+    assert dask_counting.local_start(total) == start
+
+
+def test_the_command_line_forks_its_local_workers(tmp_path):
+    """A command line on Linux (one thread, no Qt) forks its workers: the decision taken
+    in a fresh interpreter, as ``count --dask local`` takes it."""
+    code = "from tokexplorer.core.bpe.dask_counting import local_start; print(local_start(10))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == ("fork" if sys.platform == "linux" else "threads")
 
 
 def test_a_scheduler_without_workers_is_one_line(corpus, monkeypatch):

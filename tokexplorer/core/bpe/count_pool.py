@@ -48,8 +48,8 @@ def task_batches(sizes: Sequence[int], workers: int) -> list[list[int]]:
     return batches
 
 
-def _start_method() -> str:
-    """``"fork"`` in a single-threaded process on Linux (the command line, a
+def start_method() -> str:
+    """The start method of worker processes here: ``"fork"`` in a single-threaded process on Linux (the command line, a
     script): a forked worker is ready in milliseconds. ``"spawn"`` otherwise:
     forking a process that runs other threads (the GUI, which trains on a
     worker thread) can deadlock the child; spawned workers start a fresh
@@ -66,7 +66,7 @@ def _start_method() -> str:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(_start_method()))
+    return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context(start_method()))
 
 
 def default_workers() -> int:

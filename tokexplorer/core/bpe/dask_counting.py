@@ -35,6 +35,7 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from tokexplorer.core.bpe.count_pool import start_method
 from tokexplorer.core.bpe.counting import (
     FileRange,
     count_range_text,
@@ -67,11 +68,12 @@ MAX_TASK_BYTES = 64 << 20
 #: Seconds to wait for a first worker when the scheduler has none yet.
 WORKER_WAIT_S = 60.0
 
-#: Below this many bytes in all, :data:`LOCAL` starts its workers as threads of this
-#: process: ready in about 0.1 s, where worker processes take 0.7 s to start on two
-#: cores, which is more than counting 10 MiB takes. Counting runs on several threads
-#: at once because ``regex`` releases the GIL while it matches a str; above this size
-#: worker processes (one per core, no GIL shared) finish sooner.
+#: Where worker processes cannot be forked from this process (the window, which runs
+#: threads; not Linux), :data:`LOCAL` starts its worker as threads of this process below
+#: this many bytes in all: ready in about 0.1 s, where processes from a fork server take
+#: 0.7 s to start on two cores, more than counting 10 MiB takes. The threads share one
+#: GIL (the standard-library twin of a built-in pattern never releases it), so they count
+#: at about the speed of one core; above this size worker processes finish sooner.
 LOCAL_THREADS_MAX_BYTES = 64 << 20
 
 
@@ -122,13 +124,30 @@ def _distributed():
     return distributed
 
 
-def _connect(address: str, stack: ExitStack, *, local_threads: bool = False) -> Client:
+def local_start(total_bytes: int) -> str:
+    """How :data:`LOCAL` starts its workers for a corpus of ``total_bytes`` bytes.
+
+    Returns:
+        ``"fork"``: one single-threaded worker process per core, forked from this
+        process (a command line or script on Linux with no other thread running:
+        :func:`~tokexplorer.core.bpe.count_pool.start_method`; two start in about
+        0.15 s, as they inherit the imported ``distributed``). Otherwise
+        ``"threads"`` below :data:`LOCAL_THREADS_MAX_BYTES` (one worker in this
+        process, a thread per core), else ``"forkserver"`` (or ``"spawn"`` where
+        there is no fork server): worker processes started fresh, about 0.7 s for two.
+    """
+    if start_method() == "fork":
+        return "fork"
+    if total_bytes < LOCAL_THREADS_MAX_BYTES:
+        return "threads"
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+def _connect(address: str, stack: ExitStack, *, local: str = "forkserver") -> Client:
     """A ``distributed.Client`` of the scheduler at ``address`` (``"tcp://host:8786"``),
-    or of a ``LocalCluster`` when ``address`` is :data:`LOCAL`: one single-threaded
-    worker process per core, or with ``local_threads`` one worker in this process
-    with a thread per core (see :data:`LOCAL_THREADS_MAX_BYTES`). Closing it (and
-    shutting the local cluster down) is left on ``stack``. Runs on a thread while
-    the files are planned.
+    or of a ``LocalCluster`` when ``address`` is :data:`LOCAL`, started as ``local``
+    says (:func:`local_start`). Closing it (and shutting the local cluster down) is
+    left on ``stack``. Runs on a thread while the files are planned.
 
     Raises:
         BackendUnavailableError: Dask is not installed.
@@ -136,7 +155,7 @@ def _connect(address: str, stack: ExitStack, *, local_threads: bool = False) -> 
             no worker (within :data:`WORKER_WAIT_S`).
     """
     distributed = _distributed()
-    if address == LOCAL and local_threads:
+    if address == LOCAL and local == "threads":
         cluster = distributed.LocalCluster(
             n_workers=1, threads_per_worker=default_workers(), processes=False,
             dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
@@ -149,11 +168,10 @@ def _connect(address: str, stack: ExitStack, *, local_threads: bool = False) -> 
         import dask
 
         # Workers forked from one fork server start and stop in about half the time of
-        # spawned ones (2.4 s against 4-5.7 s for two, measured here). The scheduler's
-        # health page on a free port (8787 may be taken). Closed by close(), not "with":
-        # the stack is left on another thread.
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
+        # spawned ones (2.4 s against 4-5.7 s for two, measured here); forked from this
+        # process, in 0.15 s. The scheduler's health page on a free port (8787 may be
+        # taken). Closed by close(), not "with": the stack is left on another thread.
+        with dask.config.set({"distributed.worker.multiprocessing-method": local}):
             cluster = distributed.LocalCluster(
                 n_workers=default_workers(), threads_per_worker=1, processes=True,
                 dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
@@ -351,10 +369,10 @@ def _count(
     stop_at_error: bool,
 ) -> Generator[Progress, None, tuple[RangesReport, list[FileRange]]]:
     """Connect (on a thread) while the files are cut into ranges, then run the tasks."""
-    local_threads = address == LOCAL and _total_bytes(paths) < LOCAL_THREADS_MAX_BYTES
+    local = local_start(_total_bytes(paths)) if address == LOCAL else ""  # before the thread below starts
     with ExitStack() as stack:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dask-connect") as pool:
-            connecting = pool.submit(_connect, address, stack, local_threads=local_threads)
+            connecting = pool.submit(_connect, address, stack, local=local)
             jobs, sizes = file_jobs(paths, **plan)
             client = connecting.result()
         report = yield from _run_tasks(client, jobs, sizes, cancel=cancel, stop_at_error=stop_at_error)
