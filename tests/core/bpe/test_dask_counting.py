@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections import Counter
 
 import pytest
 
 from fixtures.multilingual import multilingual_text
-from tokexplorer.core.bpe import count_files, dask_counting, run, train_bpe
+from tokexplorer.core.bpe import count_files, dask_cluster, dask_counting, run, train_bpe
 from tokexplorer.core.bpe.counting import file_jobs
 from tokexplorer.core.bpe.dask_counting import count_files_dask, plan_tasks
 from tokexplorer.core.errors import BackendUnavailableError, CorpusError, InputError
@@ -48,12 +49,27 @@ def test_the_big_file_is_counted_in_several_ranges(corpus):
     assert len([j for j in jobs if j.path == corpus[0]]) >= 3
 
 
-def test_dask_counts_equal_local_counts(cluster, corpus):
+@pytest.mark.parametrize("on_workers", [False, True])
+def test_dask_counts_equal_local_counts(cluster, corpus, monkeypatch, on_workers):
+    """Tables added up here (a small cluster) or on the workers, two at a time (a large one)."""
+    monkeypatch.setattr(dask_counting, "ADD_ON_WORKERS_FROM_THREADS", 1 if on_workers else 1000)
     here = run(count_files(corpus, pattern="cl100k", special_tokens=["<|endoftext|>"], workers=1))
-    there = run(count_files_dask(corpus, address=cluster.scheduler_address, pattern="cl100k",
-                                 special_tokens=["<|endoftext|>"]))  # fmt: skip
+    with distributed.Client(cluster.scheduler_address) as client, distributed.get_task_stream(client) as stream:
+        there = run(count_files_dask(corpus, address=cluster.scheduler_address, pattern="cl100k",
+                                     special_tokens=["<|endoftext|>"]))  # fmt: skip
     assert there == here
     assert there[1] == 1  # the one <|endoftext|> spelling, cut out
+    ran = Counter(str(task["key"]).split("-")[0].strip("('") for task in stream.data)
+    assert ran["count_ranges_strict"] >= 4  # 2 threads: about 4 a thread, of the big file's ranges
+    assert ran["add_reports"] == (ran["count_ranges_strict"] - 1 if on_workers else 0)
+
+
+def test_two_reports_add_the_smaller_into_the_larger():
+    a = dask_counting.RangesReport(Counter({"a": 1}), n_special=1, line_ends={"f": [1, 0, 0]})
+    b = dask_counting.RangesReport(Counter({"a": 2, "b": 5}), line_ends={"f": [2, 1, 0]}, failed={("g", 0)})
+    both = dask_counting.add_reports(a, b)
+    assert both is b and both.counts == Counter({"a": 3, "b": 5}) and both.n_special == 1
+    assert both.line_ends == {"f": [3, 1, 0]} and both.failed == {("g", 0)}
 
 
 def test_ranges_grouped_into_few_tasks_count_the_same(cluster, corpus, monkeypatch):
@@ -91,7 +107,7 @@ def test_local_cluster_counts_the_same(corpus, monkeypatch, start, started):
     real = distributed.LocalCluster
     monkeypatch.setattr(distributed, "LocalCluster", local_cluster)
     monkeypatch.setattr(dask_counting, "local_start", lambda total: start)
-    monkeypatch.setattr(dask_counting, "default_workers", lambda: 2)
+    monkeypatch.setattr(dask_cluster, "default_workers", lambda: 2)
     here = run(count_files(corpus, pattern="gpt2", workers=1))
     assert run(count_files_dask(corpus, address="local", pattern="gpt2")) == here
     assert seen == [started]
@@ -99,23 +115,23 @@ def test_local_cluster_counts_the_same(corpus, monkeypatch, start, started):
 
 @pytest.mark.parametrize(("method", "total", "start"), [
     ("fork", 1 << 40, "fork"), ("fork", 10, "fork"), ("spawn", 10, "threads"),
-    ("spawn", dask_counting.LOCAL_THREADS_MAX_BYTES, "forkserver"),
+    ("spawn", dask_cluster.LOCAL_THREADS_MAX_BYTES, "forkserver"),
 ])  # fmt: skip
 def test_local_workers_are_forked_where_this_process_can_fork(monkeypatch, method, total, start):
-    monkeypatch.setattr(dask_counting, "start_method", lambda: method)
-    assert dask_counting.local_start(total) == start
+    monkeypatch.setattr(dask_cluster, "start_method", lambda: method)
+    assert dask_cluster.local_start(total) == start
 
 
 def test_the_command_line_forks_its_local_workers(tmp_path):
     """A command line on Linux (one thread, no Qt) forks its workers: the decision taken
     in a fresh interpreter, as ``count --dask local`` takes it."""
-    code = "from tokexplorer.core.bpe.dask_counting import local_start; print(local_start(10))"
+    code = "from tokexplorer.core.bpe.dask_cluster import local_start; print(local_start(10))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == ("fork" if sys.platform == "linux" else "threads")
 
 
 def test_a_scheduler_without_workers_is_one_line(corpus, monkeypatch):
-    monkeypatch.setattr(dask_counting, "WORKER_WAIT_S", 0.2)
+    monkeypatch.setattr(dask_cluster, "WORKER_WAIT_S", 0.2)
     with distributed.LocalCluster(
         n_workers=0, processes=False, dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"}
     ) as empty:
@@ -136,11 +152,30 @@ def test_merges_from_dask_counts_equal_merges_from_the_files(cluster, corpus, tm
     assert from_counts.notes[-1].startswith("trained from the word counts of 2 files")
 
 
-def test_a_bad_file_raises_on_the_worker_and_here(cluster, tmp_path):
+@pytest.mark.parametrize("on_workers", [False, True])
+def test_a_bad_file_raises_on_the_worker_and_here(cluster, tmp_path, monkeypatch, on_workers):
+    monkeypatch.setattr(dask_counting, "ADD_ON_WORKERS_FROM_THREADS", 1 if on_workers else 1000)
     bad = tmp_path / "bad.txt"
     bad.write_bytes(b"ok \xff\xfe not utf-8")
     with pytest.raises(CorpusError, match=r"bad.txt: not valid UTF-8 at byte 3"):
         run(count_files_dask([str(bad)], address=cluster.scheduler_address))
+
+
+def test_a_file_a_worker_cannot_read_and_a_task_that_fails_are_one_line(cluster, tmp_path, monkeypatch):
+    gone = tmp_path / "gone.txt"
+    gone.write_text("here but not on the workers\n", encoding="utf-8")
+    jobs, sizes = file_jobs([str(gone)])
+    gone.unlink()  # planned here, then missing where the worker reads it
+    with distributed.Client(cluster.scheduler_address) as client:
+        with pytest.raises(CorpusError, match=f"^a Dask worker cannot read {gone}: No such file or directory"):
+            run(dask_counting._run_tasks(client, jobs, sizes, cancel=None, stop_at_error=True))
+        monkeypatch.setattr(dask_counting, "count_ranges_reported", _fails_on_a_worker)
+        with pytest.raises(InputError, match=r"^the Dask cluster could not run the counting \(ValueError: old worker"):
+            run(dask_counting._run_tasks(client, jobs, sizes, cancel=None, stop_at_error=False))
+
+
+def _fails_on_a_worker(jobs):
+    raise ValueError("old worker")
 
 
 def test_no_scheduler_is_one_line(corpus):
@@ -151,7 +186,7 @@ def test_no_scheduler_is_one_line(corpus):
 _IMPORT = """
 import gc, sys
 {first}
-from tokexplorer.core.bpe.dask_counting import _distributed
+from tokexplorer.core.bpe.dask_cluster import _distributed
 buffer = _distributed().protocol.utils.host_array(3)
 print("numpy" in sys.modules, type(buffer.obj).__name__, gc.get_freeze_count() > 10_000)
 import numpy

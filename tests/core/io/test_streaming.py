@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.multilingual import multilingual_text
 from tokexplorer.core.errors import Cancelled, CorpusError
 from tokexplorer.core.io import (
     CorpusFile,
@@ -17,8 +18,6 @@ from tokexplorer.core.io import (
     training_files,
 )
 from tokexplorer.core.types import Progress, run_to_end
-
-CORPORA = Path("/work/wt/corpora")
 
 #: Files of every kind the reading rule tells apart: name -> bytes.
 FILES: dict[str, bytes] = {
@@ -122,14 +121,24 @@ def test_cancel_stops_between_pieces(tmp_path: Path) -> None:
     assert len(calls) == 4
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="the real corpora are not on this machine")
-def test_real_corpora_stream_as_they_read(tmp_path: Path) -> None:
-    names = ["zh_1mb.txt", "code_1mb.txt", "emoji.txt"]
-    corpus, _ = _streamed([CORPORA / n for n in names])
+def test_large_multilingual_files_stream_as_they_read(tmp_path: Path) -> None:
+    """Files of several streamed pieces (Chinese, emoji, Latin; LF, CRLF and a BOM) give
+    what reading each whole gives; the sample is the first 200,000 characters."""
+    texts = {
+        "mixed.txt": "\n".join(multilingual_text(400, seed=s) for s in range(600)).encode("utf-8"),
+        "crlf.txt": "\r\n".join(multilingual_text(300, seed=s) for s in range(300)).encode("utf-8"),
+        "bom.txt": b"\xef\xbb\xbf" + "\n".join(multilingual_text(200, seed=s) for s in range(200)).encode("utf-8"),
+    }
+    paths = []
+    for name, data in texts.items():
+        (tmp_path / name).write_bytes(data)
+        paths.append(tmp_path / name)
+    assert len(texts["mixed.txt"]) > 1_000_000  # several pieces of the stream
+    corpus, _ = _streamed(paths)
     for f in corpus.files:
         w = read_text_file(f.path)
         assert f == dataclasses.replace(w, text="", streamed=True)
-    assert corpus.sample == (read_text_file(CORPORA / "zh_1mb.txt").text[:200_000],)
+    assert corpus.sample == (read_text_file(paths[0]).text[:200_000],)
 
 
 def test_a_spawned_process_reads_the_same_and_stops_on_cancel(tmp_path: Path) -> None:

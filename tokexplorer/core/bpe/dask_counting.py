@@ -6,14 +6,15 @@ process pool counts) while this process connects to the cluster (or starts a
 local one). Consecutive ranges are grouped into a few tasks per worker thread
 (:func:`plan_tasks`); each Dask worker reads its ranges from the files itself,
 decodes and counts them one after another
-(:func:`~tokexplorer.core.bpe.counting.count_file_ranges`) into one table, and
-this process adds the tables up as they come back. The counts are those of
-counting the files here, so merges trained from them are the same.
+(:func:`~tokexplorer.core.bpe.counting.count_file_ranges`) into one table, and the
+tables are added up as they are done: here on a small cluster, by the workers on a
+larger one (two at a time, till one is left, the only one sent back). The counts are
+those of counting the files here, so merges trained from them are the same.
 
 A worker that meets bytes that do not decode does not stop: it reports the range
 (:class:`RangesReport`) with each file's line-end counts, and counts the rest.
-:func:`count_files_dask` turns the first report into the one-line error of counting
-here; :func:`count_files_dask_checked` returns them all, so that this process needs to
+:func:`count_files_dask` has its tasks raise instead (:func:`count_ranges_strict`), with
+the one-line error of counting here; :func:`count_files_dask_checked` returns them all, so that this process needs to
 check only each file's start before counting (``count --dask``,
 :mod:`tokexplorer.core.io.checked_counting`) instead of reading every byte itself.
 
@@ -24,39 +25,33 @@ Dask (``dask[distributed]``) is an optional dependency, imported only when count
 
 from __future__ import annotations
 
-import gc
-import multiprocessing
 import os
-import sys
 from collections import Counter
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from tokexplorer.core.bpe.count_pool import start_method
 from tokexplorer.core.bpe.counting import (
     FileRange,
     count_range_text,
-    default_workers,
     file_jobs,
     merge_counts,
     range_text,
     undecodable_message,
 )
-from tokexplorer.core.errors import BackendUnavailableError, Cancelled, CorpusError, InputError
+from tokexplorer.core.bpe.dask_cluster import LOCAL, connect, local_start
+from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.types import Progress
 
 if TYPE_CHECKING:
     from distributed import Client
 
 __all__ = [
-    "LOCAL", "RangesReport", "count_files_dask", "count_files_dask_checked", "count_ranges_reported", "plan_tasks",
+    "LOCAL", "RangesReport", "add_reports", "count_files_dask", "count_files_dask_checked", "count_ranges_reported",
+    "count_ranges_strict", "plan_tasks",
 ]  # fmt: skip
-
-#: The address that starts a ``distributed.LocalCluster`` on this machine instead.
-LOCAL = "local"
 
 #: Tasks per worker thread: enough that a slow worker does not hold up the end,
 #: few enough that each table sent back sums many ranges.
@@ -65,133 +60,14 @@ TASKS_PER_THREAD = 4
 #: The most bytes one task counts (its ranges, one after another, into one table).
 MAX_TASK_BYTES = 64 << 20
 
-#: Seconds to wait for a first worker when the scheduler has none yet.
-WORKER_WAIT_S = 60.0
-
-#: Where worker processes cannot be forked from this process (the window, which runs
-#: threads; not Linux), :data:`LOCAL` starts its worker as threads of this process below
-#: this many bytes in all: ready in about 0.1 s, where processes from a fork server take
-#: 0.7 s to start on two cores, more than counting 10 MiB takes. The threads share one
-#: GIL (the standard-library twin of a built-in pattern never releases it), so they count
-#: at about the speed of one core; above this size worker processes finish sooner.
-LOCAL_THREADS_MAX_BYTES = 64 << 20
-
-
-@contextmanager
-def _numpy_hidden(hide: bool) -> Iterator[None]:
-    """While inside, ``import numpy`` raises ImportError (when ``hide``; NumPy not imported yet)."""
-    if not hide:
-        yield
-        return
-    sys.modules["numpy"] = None  # type: ignore[assignment]  # the import system's "not available"
-    try:
-        yield
-    finally:
-        if "numpy" in sys.modules and sys.modules["numpy"] is None:
-            del sys.modules["numpy"]
-
-
-def _distributed():
-    """The ``distributed`` module, imported for a client.
-
-    On a first import, NumPy is hidden from it when this process has not imported
-    NumPy (the command line): ``distributed`` imports it only to allocate the
-    buffers of large messages without zeroing them, and falls back to a
-    ``bytearray`` without it; a client receiving tables of chunk counts never needs
-    it, and importing it is 0.1 s of the 0.35 s ``import distributed`` takes. The
-    objects of the import (about 55,000 containers, alive till the process ends)
-    are then moved out of the garbage collector's view (``gc.freeze()``): every
-    full collection while counting walked them, and the ones at interpreter exit
-    took 0.05-0.1 s (measured here).
-
-    Raises:
-        BackendUnavailableError: Dask is not installed.
-    """
-    imported = sys.modules.get("distributed")
-    if imported is not None:
-        return imported
-    try:
-        try:
-            with _numpy_hidden("numpy" not in sys.modules):
-                import distributed
-        except ImportError:  # not installed, or a version that needs NumPy after all
-            import distributed
-    except ImportError:
-        raise BackendUnavailableError(
-            "counting on Dask needs the dask extra: pip install 'tokexplorer[dask]'"
-        ) from None
-    gc.freeze()
-    return distributed
-
-
-def local_start(total_bytes: int) -> str:
-    """How :data:`LOCAL` starts its workers for a corpus of ``total_bytes`` bytes.
-
-    Returns:
-        ``"fork"``: one single-threaded worker process per core, forked from this
-        process (a command line or script on Linux with no other thread running:
-        :func:`~tokexplorer.core.bpe.count_pool.start_method`; two start in about
-        0.15 s, as they inherit the imported ``distributed``). Otherwise
-        ``"threads"`` below :data:`LOCAL_THREADS_MAX_BYTES` (one worker in this
-        process, a thread per core), else ``"forkserver"`` (or ``"spawn"`` where
-        there is no fork server): worker processes started fresh, about 0.7 s for two.
-    """
-    if start_method() == "fork":
-        return "fork"
-    if total_bytes < LOCAL_THREADS_MAX_BYTES:
-        return "threads"
-    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-
-
-def _connect(address: str, stack: ExitStack, *, local: str = "forkserver") -> Client:
-    """A ``distributed.Client`` of the scheduler at ``address`` (``"tcp://host:8786"``),
-    or of a ``LocalCluster`` when ``address`` is :data:`LOCAL`, started as ``local``
-    says (:func:`local_start`). Closing it (and shutting the local cluster down) is
-    left on ``stack``. Runs on a thread while the files are planned.
-
-    Raises:
-        BackendUnavailableError: Dask is not installed.
-        InputError: no scheduler answers at ``address`` (within 10 s), or it has
-            no worker (within :data:`WORKER_WAIT_S`).
-    """
-    distributed = _distributed()
-    if address == LOCAL and local == "threads":
-        cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=default_workers(), processes=False,
-            dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-        )  # fmt: skip
-        stack.callback(cluster.close)
-        client = distributed.Client(cluster)
-        stack.callback(client.close)
-        return client
-    if address == LOCAL:
-        import dask
-
-        # Workers forked from one fork server start and stop in about half the time of
-        # spawned ones (2.4 s against 4-5.7 s for two, measured here); forked from this
-        # process, in 0.15 s. The scheduler's health page on a free port (8787 may be
-        # taken). Closed by close(), not "with": the stack is left on another thread.
-        with dask.config.set({"distributed.worker.multiprocessing-method": local}):
-            cluster = distributed.LocalCluster(
-                n_workers=default_workers(), threads_per_worker=1, processes=True,
-                dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-            )  # fmt: skip
-        stack.callback(cluster.close)
-        client = distributed.Client(cluster)
-        stack.callback(client.close)
-        return client
-    try:
-        client = distributed.Client(address, timeout="10s")
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise InputError(f"no Dask scheduler at {address}: {str(exc).strip().splitlines()[0]}") from None
-    stack.callback(client.close)
-    try:
-        client.wait_for_workers(1, timeout=WORKER_WAIT_S)
-    except TimeoutError:
-        raise InputError(
-            f"the Dask scheduler at {address} has no workers (start some: dask worker {address})"
-        ) from None
-    return client
+#: From this many worker threads on, the workers add up the tables of their tasks
+#: (two at a time, till one is left) instead of this process: adding a task's table
+#: takes about a tenth of the time of counting it (15 ms against 100 ms for 1 MiB of
+#: English, measured here), so with fewer threads this process keeps up, and saves the
+#: moves of tables between workers (on two workers of this 2-core machine adding here
+#: was 0.1-0.2 s faster on 10 MiB); with many more, one process adding every table
+#: would hold up the cluster.
+ADD_ON_WORKERS_FROM_THREADS = 8
 
 
 @dataclass(slots=True)
@@ -372,7 +248,7 @@ def _count(
     local = local_start(_total_bytes(paths)) if address == LOCAL else ""  # before the thread below starts
     with ExitStack() as stack:
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="dask-connect") as pool:
-            connecting = pool.submit(_connect, address, stack, local=local)
+            connecting = pool.submit(connect, address, stack, local=local)
             jobs, sizes = file_jobs(paths, **plan)
             client = connecting.result()
         report = yield from _run_tasks(client, jobs, sizes, cancel=cancel, stop_at_error=stop_at_error)
@@ -390,35 +266,121 @@ def _total_bytes(paths: Sequence[str | os.PathLike]) -> int:
     return total
 
 
+def add_reports(a: RangesReport, b: RangesReport) -> RangesReport:
+    """The sum of two reports (a worker task of the reduction in :func:`_run_tasks`): the
+    smaller is added into the larger, which is returned (both are results no other task
+    reads)."""
+    if len(a.counts) < len(b.counts):
+        a, b = b, a
+    a.add(b)
+    return a
+
+
+def count_ranges_strict(jobs: Sequence[FileRange]) -> RangesReport:
+    """:func:`count_ranges_reported`, raising at the first bytes that do not decode.
+
+    Raises:
+        CorpusError: the message of counting here (:func:`undecodable_message`) for the
+            lowest such offset of the first file that has one.
+        OSError: a file cannot be read.
+    """
+    report = count_ranges_reported(jobs)
+    if report.undecodable:
+        raise CorpusError(report.error(next(iter(report.undecodable))))
+    return report
+
+
+def _worker_error(exc: BaseException) -> BaseException:
+    """The error to raise here for a task that failed on the cluster: a file a worker
+    cannot decode as it is (CorpusError), cannot read (OSError), or anything else (a
+    worker or scheduler with another version of tokexplorer or Dask, most often).
+
+    >>> print(_worker_error(FileNotFoundError(2, "No such file or directory", "/data/a.txt")))
+    a Dask worker cannot read /data/a.txt: No such file or directory (every worker must see the files at these paths)
+    >>> print(_worker_error(RuntimeError("Error during   deserialization")))  # doctest: +ELLIPSIS
+    the Dask cluster could not run the counting (RuntimeError: Error during deserialization); the scheduler and ...
+    """
+    if isinstance(exc, CorpusError):
+        return exc
+    if isinstance(exc, OSError):
+        where = exc.filename or "a file"
+        why = exc.strerror or exc
+        return CorpusError(f"a Dask worker cannot read {where}: {why} (every worker must see the files at these paths)")
+    said = " ".join(str(exc).split())
+    return InputError(
+        f"the Dask cluster could not run the counting ({type(exc).__name__}: {said}); the scheduler and every worker"
+        " need the versions of tokexplorer and Dask this machine has (restart them after an upgrade)"
+    )
+
+
 def _run_tasks(
     client: Client, jobs: list[FileRange], sizes: list[int], *, cancel: Callable[[], bool] | None,
     stop_at_error: bool,
 ) -> Generator[Progress, None, RangesReport]:
-    """Submit the ranges as tasks (:func:`plan_tasks`) and add up their reports as they
-    come back, yielding progress in bytes; with ``stop_at_error``, the first undecodable
-    range raises CorpusError."""
+    """Submit the ranges as tasks (:func:`plan_tasks`), yielding progress in bytes as they
+    finish, and add up their reports: here as they come back on a cluster of fewer than
+    :data:`ADD_ON_WORKERS_FROM_THREADS` worker threads, else on the workers
+    (:func:`_add_on_workers`). With ``stop_at_error``, the first undecodable range raises
+    CorpusError (:func:`count_ranges_strict`)."""
     import distributed
 
     total = sum(sizes)
     yield Progress("pre-tokenizing", 0, total, unit="bytes")
-    tasks = plan_tasks(sizes, sum(client.nthreads().values()))
-    futures = client.map(count_ranges_reported, [jobs[t.start : t.stop] for t in tasks], pure=False)
+    threads = sum(client.nthreads().values())
+    tasks = plan_tasks(sizes, threads)
+    count = count_ranges_strict if stop_at_error else count_ranges_reported
+    futures = client.map(count, [jobs[t.start : t.stop] for t in tasks], pure=False)
     size_of = {f.key: sum(sizes[t.start : t.stop]) for f, t in zip(futures, tasks)}
-    report = RangesReport()
-    done = 0
+    # the futures not yet added into another: this process holds no other, so that each
+    # table is dropped as soon as it has been added into the next
+    pending = {f.key: f for f in futures}
     try:
-        # with_results: each report is fetched from its worker as soon as it is
-        # done, while this thread adds up the previous one (not one fetch after another)
-        for fut, part in distributed.as_completed(futures, with_results=True):
-            if stop_at_error and part.undecodable:
-                raise CorpusError(part.error(next(iter(part.undecodable))))
+        if threads >= ADD_ON_WORKERS_FROM_THREADS:
+            finished = distributed.as_completed(futures)
+            del futures
+            return (yield from _add_on_workers(client, finished, pending, size_of, total, cancel))
+        report = RangesReport()
+        done = 0
+        # with_results: each report is fetched from its worker as soon as it is done,
+        # while this thread adds up the previous one (not one fetch after another)
+        for fut, part in distributed.as_completed(futures, with_results=True, raise_errors=False):
+            if fut.status == "error":
+                raise _worker_error(part[1])
             report.add(part)
+            del pending[fut.key]
             done += size_of[fut.key]
-            fut.release()
             if cancel is not None and cancel():
                 raise Cancelled("counting cancelled")
             yield Progress("pre-tokenizing", done, total, unit="bytes")
+        return report
     except BaseException:
-        client.cancel(futures)
+        client.cancel(list(pending.values()))
         raise
-    return report
+
+
+def _add_on_workers(
+    client: Client, finished, pending: dict, size_of: dict[str, int], total: int, cancel: Callable[[], bool] | None,
+) -> Generator[Progress, None, RangesReport]:
+    """Add up the reports on the workers: each two finished results become one
+    :func:`add_reports` task (run before the counting tasks still waiting), till one
+    report is left, the only one sent here. ``finished`` is the ``as_completed`` of the
+    counting tasks; ``pending`` the futures by key, kept up to date."""
+    done = 0
+    held = None  # a finished result waiting for another to be added to
+    for fut in finished:
+        if fut.status == "error":
+            raise _worker_error(fut.exception())
+        if fut.key in size_of:
+            done += size_of[fut.key]
+            if cancel is not None and cancel():
+                raise Cancelled("counting cancelled")
+            yield Progress("pre-tokenizing", done, total, unit="bytes")
+        if held is None:
+            held = fut
+            continue
+        both = client.submit(add_reports, held, fut, pure=False, priority=1)
+        del pending[held.key], pending[fut.key]
+        pending[both.key] = both
+        finished.add(both)
+        held = fut = None
+    return held.result() if held is not None else RangesReport()
