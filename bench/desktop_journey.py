@@ -3,7 +3,7 @@
 The journey, in one offscreen window (the real ``MainWindow``, its startup work,
 its workers):
 
-1. open a corpus (default ``/work/wt/corpora/en_10mb.txt``; the startup trains its
+1. open a corpus (default ``bench/corpora/en_10mb.txt``, built by ``bench/run.py``; the startup trains its
    default models on it, as it does for a user);
 2. train a BPE to ``--vocab-size`` (default 32000) from the window (Train);
 3. switch through every tab, letting each settle;
@@ -32,7 +32,7 @@ and the quit time (<= 2 s). ``--profile OUT.prof`` writes a cProfile of the GUI
 thread (the child's main thread) for ``python -m pstats``.
 
 Corpora: any text file works. The benchmark corpora are rebuilt deterministically
-by ``../shared/tools/make-corpora`` (see ``/work/wt/corpora/SOURCES.md``; it writes
+by ``../shared/tools/make-corpora`` (``../shared/tools/make-corpora --install bench/corpora``; it writes
 ``en_10mb.txt`` among others); a 10 MB file can also be made from any text by
 repeating it, e.g. ``python -c "t=open('small.txt').read(); open('big.txt','w').write((t*9999)[:10_485_760])"``.
 
@@ -58,7 +58,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_CORPUS = "/work/wt/corpora/en_10mb.txt"
+DEFAULT_CORPUS = str(ROOT / "bench" / "corpora" / "en_10mb.txt")  # where bench/run.py builds it
 BINARY_BYTES = 1_200_000
 TARGETS = {"stall_ms": 100, "first_screen_s": 0.5, "peak_mb": 1536, "settled_mb": 800, "quit_s": 2.0}
 

@@ -4,7 +4,7 @@ The journey, in one offscreen window (the real ``MainWindow``, its startup work,
 in a child process so that quitting is timed as a user sees it (from the window's close to
 the process's end):
 
-1. open a corpus (default ``/work/wt/corpora/en_10mb.txt``; see ``bench/desktop_journey.py``
+1. open a corpus (default ``bench/corpora/en_10mb.txt``; see ``bench/desktop_journey.py``
    for how the corpora are made) and train a BPE to ``--vocab-size`` (unsaved: the quit asks);
 2. start a second training with ``--algorithm`` (default wordpiece) and let it run
    ``--seconds`` (default 3);
@@ -113,7 +113,7 @@ def parent(ns: argparse.Namespace) -> int:
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("corpus", nargs="?", default="/work/wt/corpora/en_10mb.txt")
+    p.add_argument("corpus", nargs="?", default=str(Path(__file__).resolve().parent / "corpora" / "en_10mb.txt"))
     p.add_argument("--algorithm", default="wordpiece", choices=("bpe", "sp-bpe", "sp-unigram", "wordpiece"))
     p.add_argument("--vocab-size", type=int, default=8000)
     p.add_argument("--seconds", type=float, default=3.0)

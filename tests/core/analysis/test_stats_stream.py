@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.multilingual import multilingual_text
 from fixtures.stats import FILE_A, FILE_B, fixture_tokenizers
 from tokexplorer.core.analysis import compute_stats, stats_pieces, streamed_stats_iter
 from tokexplorer.core.backends import BPETokenizer
@@ -13,8 +14,6 @@ from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.io import load_corpus, stream_corpus
 from tokexplorer.core.types import run_to_end
-
-CORPORA = Path("/work/wt/corpora")
 
 
 @pytest.fixture(scope="module")
@@ -85,11 +84,12 @@ def test_cancel(tmp_path, toks):
         run_to_end(streamed_stats_iter(toks, corpus.files, cancel=lambda: True))
 
 
-@pytest.mark.skipif(not CORPORA.is_dir(), reason="the real corpora are not on this machine")
-def test_real_chinese_in_pieces(tmp_path, toks):
-    folder = tmp_path / "zh"
+def test_multilingual_text_in_pieces(tmp_path, toks):
+    """200 kB of many scripts, emoji sequences and every line ending, in pieces of
+    20,000 characters: the rows of reading it whole."""
+    folder = tmp_path / "ml"
     folder.mkdir()
-    (folder / "zh.txt").write_bytes((CORPORA / "zh_1mb.txt").read_bytes()[:200_000].rsplit(b"\n", 1)[0] + b"\n")
+    (folder / "ml.txt").write_text(multilingual_text(40_000, seed=7), encoding="utf-8", newline="")
     memory, pieces = _both(folder, toks[:2], piece_chars=20_000)
     assert pieces.rows() == memory.rows()
 
