@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import sys
 import threading
+from array import array
 from collections import Counter
 from collections.abc import Callable, Generator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -91,6 +92,64 @@ def merge_counts(total: Counter, part: Counter) -> None:
             total[k] = get(k, 0) + v
 
 
+def pack_counts(counts: Counter) -> list[tuple[bytes, bytes]] | Counter:
+    r"""A worker's table as flat buffers, in segments of :data:`MERGE_STEP` chunks: each
+    the chunks' UTF-8 (lone surrogates kept) joined by NUL, and their counts as 64-bit
+    integers; ``counts`` itself when a chunk holds a NUL.
+
+    Unpickling a table of a few hundred thousand str keys holds the GIL for 50-150 ms
+    in the pool's result thread (measured on a 1 GB folder), which froze the window
+    while it trained; bytes objects unpickle in a copy, and :func:`merge_packed`
+    rebuilds the keys a segment at a time, the GIL free to switch between segments.
+
+    >>> pack_counts(Counter({"ab": 2, " é": 1}))[0][0]
+    b'ab\x00 \xc3\xa9'
+    """
+    if not counts:
+        return counts
+    keys, values = list(counts), list(counts.values())
+    segments = []
+    for start in range(0, len(keys), MERGE_STEP):
+        some = keys[start : start + MERGE_STEP]
+        joined = "\0".join(some)
+        if joined.count("\0") != len(some) - 1:
+            return counts
+        packed_values = array("q", values[start : start + MERGE_STEP]).tobytes()
+        segments.append((joined.encode("utf-8", "surrogatepass"), packed_values))
+    return segments
+
+
+#: Chunks per segment of :func:`pack_counts` (the GIL can switch between segments).
+MERGE_STEP = 20_000
+
+
+def merge_packed(total: Counter, part: list[tuple[bytes, bytes]] | Counter) -> None:
+    r"""Add a table made by :func:`pack_counts` into ``total`` (in place).
+
+    >>> total = Counter({"a": 1}); merge_packed(total, pack_counts(Counter({"a": 2, "\udcff": 1}))); total
+    Counter({'a': 3, '\udcff': 1})
+    """
+    if isinstance(part, Counter):
+        merge_counts(total, part)
+        return
+    get = total.get
+    for packed_keys, packed_values in part:
+        keys = packed_keys.decode("utf-8", "surrogatepass").split("\0")
+        values = array("q")
+        values.frombytes(packed_values)
+        if not total:
+            dict.update(total, zip(keys, values))
+            continue
+        for k, v in zip(keys, values):
+            total[k] = get(k, 0) + v
+
+
+def _packed(fn: Callable, *args) -> tuple:
+    """``fn(*args)`` in a worker process, its table packed (:func:`pack_counts`)."""
+    counts, n = fn(*args)
+    return pack_counts(counts), n
+
+
 def pool_map(
     jobs: list[tuple],
     fn: Callable,
@@ -134,7 +193,7 @@ def pool_map(
                 i = next(it, None)
                 if i is None:
                     break
-                pending[pool.submit(fn, *jobs[i])] = i
+                pending[pool.submit(_packed, fn, *jobs[i])] = i
             while pending:
                 finished, _ = wait(list(pending), timeout=0.1, return_when=FIRST_COMPLETED)
                 if cancel is not None and cancel():
@@ -142,12 +201,12 @@ def pool_map(
                 for fut in finished:
                     i = pending.pop(fut)
                     c, n = fut.result()
-                    merge_counts(counts, c)
+                    merge_packed(counts, c)
                     n_special += n
                     done += sizes[i]
                     nxt = next(it, None)
                     if nxt is not None:
-                        pending[pool.submit(fn, *jobs[nxt])] = nxt
+                        pending[pool.submit(_packed, fn, *jobs[nxt])] = nxt
                 yield Progress("pre-tokenizing", done, phase_total, unit=unit)
         except BaseException:
             for fut in pending:

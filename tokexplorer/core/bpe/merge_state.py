@@ -119,11 +119,17 @@ class MergeState:
         smaller bytes. The old entries are dropped first, so two heaps never
         coexist in memory."""
         heap, vocab, floor = self.heap, self.vocab, self.floor
-        heap.clear()
-        heap.extend(
-            [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in self.pair_counts.items() if c >= floor]
-        )
+        _clear_in_slices(heap)  # a million entries dropped at once held the GIL 50-100 ms
+        entries = [(-c, vocab[p >> _SHIFT], vocab[p & _MASK], p) for p, c in self.pair_counts.items() if c >= floor]
+        # heapify() holds the GIL throughout (100 ms for 274,000 entries on a busy machine,
+        # a frozen window): the first HEAPIFY_MAX entries are heapified, the rest pushed one
+        # by one. Pops come in the same order either way: the entries are all distinct.
+        heap.extend(entries[:HEAPIFY_MAX])
         heapq.heapify(heap)
+        push = heapq.heappush
+        for i in range(HEAPIFY_MAX, len(entries)):
+            push(heap, entries[i])
+        del entries
         self.heap_limit = 2 * len(heap) + 100_000
 
     def pop_best(self) -> int | None:
@@ -284,13 +290,22 @@ class MergeState:
         """Free the training tables in slices: dropping millions of objects in
         one go holds the GIL long enough to freeze a GUI thread. The vocabulary
         is kept."""
-        del self.heap[:]
-        for table in (self.words, self.freqs):
-            while table:
-                del table[-50_000:]
+        for table in (self.heap, self.words, self.freqs):
+            _clear_in_slices(table)
         for d in (self.where, self.pair_counts):
             if len(d) <= 200_000:  # small enough to free in one go (a few ms)
                 d.clear()
             while d:
                 for _ in range(min(len(d), 20_000)):
                     d.popitem()
+
+
+#: Most heap entries built by one ``heapify`` call (about 5 ms); see :meth:`MergeState.rebuild_heap`.
+HEAPIFY_MAX = 50_000
+
+
+def _clear_in_slices(table: list, step: int = 50_000) -> None:
+    """Empty ``table`` ``step`` items at a time, so that the GIL can pass to another
+    thread between slices (freeing a million heap entries in one call took 50-100 ms)."""
+    while table:
+        del table[-step:]

@@ -233,13 +233,15 @@ class BPE:
         costs one lookup), the ranks of the two-byte tokens and of the single
         bytes (the merge loop's start), and the table of safe cut points (see
         :class:`~tokexplorer.core.bpe.encoder.RankEncoder`); about 0.3 s for a
-        100,000-token vocabulary.
+        100,000-token vocabulary. The split pattern is compiled too (about 0.03 s
+        for cl100k's, a tenth of encoding 1 MiB of English).
 
         Returns:
             self.
         """
         if self._encoder is None:
             self._encoder = RankEncoder(self.mergeable_ranks)
+        self._splitter()
         return self
 
     def clear_cache(self) -> None:
