@@ -114,15 +114,6 @@ def connect(address: str, stack: ExitStack, *, local: str = "forkserver") -> Cli
             no worker (within :data:`WORKER_WAIT_S`).
     """
     distributed = _distributed()
-    if address == LOCAL and local == "threads":
-        cluster = distributed.LocalCluster(
-            n_workers=1, threads_per_worker=default_workers(), processes=False,
-            dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
-        )  # fmt: skip
-        stack.callback(cluster.close)
-        client = distributed.Client(cluster)
-        stack.callback(client.close)
-        return client
     if address == LOCAL:
         import dask
 
@@ -130,9 +121,12 @@ def connect(address: str, stack: ExitStack, *, local: str = "forkserver") -> Cli
         # spawned ones (2.4 s against 4-5.7 s for two, measured here); forked from this
         # process, in 0.15 s. The scheduler's health page on a free port (8787 may be
         # taken). Closed by close(), not "with": the stack is left on another thread.
-        with dask.config.set({"distributed.worker.multiprocessing-method": local}):
+        threads = local == "threads"
+        method = "spawn" if threads else local  # (threads: no process is started)
+        with dask.config.set({"distributed.worker.multiprocessing-method": method}):
             cluster = distributed.LocalCluster(
-                n_workers=default_workers(), threads_per_worker=1, processes=True,
+                n_workers=1 if threads else default_workers(),
+                threads_per_worker=default_workers() if threads else 1, processes=not threads,
                 dashboard_address=None, scheduler_kwargs={"dashboard_address": ":0"},
             )  # fmt: skip
         stack.callback(cluster.close)
