@@ -103,3 +103,26 @@ def test_cr_and_lf_tokens_are_boxes_one_can_see(qtbot):
     for piece, width in zip(pieces, widths):
         if piece in ("\r", "\n"):
             assert width >= two_spaces - 0.5, (piece, width)
+
+
+def test_tokens_drawn_by_their_bytes_keep_the_line_breaks(qtbot, tmp_path):
+    """A Hugging Face tokenizer whose NFKC normalizer changes the text ('ﬁ' -> 'fi') has no
+    exact offsets, so its tokens are drawn by their bytes: a newline still ends the line,
+    as in the other columns (it ran all the lines into one)."""
+    from tokenizers import normalizers
+
+    from fixtures import hf
+    from tokexplorer.core.backends.huggingface.tokenizer import HuggingFaceTokenizer
+
+    tok = hf.byte_level_bpe()
+    tok.normalizer = normalizers.NFKC()
+    ours = HuggingFaceTokenizer.from_file(hf.save(tok, tmp_path))
+    tz = ours.tokenize("ab \ufb01\ncd\nef\n")
+    assert not tz.exact_offsets
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(600, 300)
+    view.show()
+    view.set_tokenization(tz)
+    qtbot.waitUntil(lambda: len(view._lay.line_items) > 1)
+    assert _line_texts(view) == ["<s>ab fi\n", "cd\n", "ef\n"]  # <s>: the BOS its post-processor adds

@@ -259,8 +259,14 @@ def _piece_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -
             items.append(Item(" ", gap, t.byte_start, t.byte_start))
             breaks.append(True)
         u0 = len(items)
-        for text, shown in _byte_labels(t, metrics, opts):
-            items.append(Item(text, shown, t.byte_start, t.byte_end, newline=False, owner=n_shown))
+        labels = _byte_labels(t, metrics, opts)
+        for k, (text, shown) in enumerate(labels):
+            # a line break of the text ends the line here too (ids: after a token ending with one)
+            if opts.show_ids:
+                ends = k == len(labels) - 1 and t.bytes.endswith((b"\n", b"\r"))
+            else:
+                ends = text.endswith(("\n", "\r"))
+            items.append(Item(text, shown, t.byte_start, t.byte_end, newline=ends, owner=n_shown))
         ranges.append((float(u0), float(len(items))))
         breaks.extend([False] * (len(items) - u0 - 1) + [True])
         n_shown += 1
