@@ -490,3 +490,19 @@ def test_statistics_take_tiktokens_ids_as_arrays_once_numpy_is_loaded(monkeypatc
     monkeypatch.setattr(sp.PrefetchedIds, "allow_arrays", lambda self: None)
     with_lists = compute_stats([tok], texts, block_chars=2_000)
     assert set(kinds) == {"list"} and with_lists.rows() == with_arrays.rows()
+
+
+def test_wordpiece_statistics_count_its_unknown_pieces():
+    """Our WordPiece has [UNK]: the statistics give its share (they said "—"), the same
+    tokens ``encode`` marks unknown."""
+    from tokexplorer.core.backends.wordpiece_backend import WordPieceTokenizer
+    from tokexplorer.core.wordpiece.trainer import train_wordpiece
+
+    model = train_wordpiece("hello world hello there world peace " * 20, vocab_size=60)[0]
+    tok = WordPieceTokenizer(model)
+    text = "你好 hello 世界\nhello world\n"
+    tokens = tok.tokenize(text).tokens
+    assert sum(t.unknown for t in tokens) == 4  # 你 好 世 界: each a word of its own, none in the vocab
+    stats = compute_stats([tok], [("zh.txt", text)])
+    row = next(r for r in stats.rows() if r["group"] == "all")
+    assert (row["tokens"], row["unknown_pct"]) == (len(tokens), round(100 * 4 / len(tokens), 2))

@@ -26,8 +26,9 @@ whole corpus, each file, each script label) the statistics are:
 * ``grapheme_part_pct``: percent of tokens that hold whole code points but only
   part of a grapheme cluster (``core.text.grapheme_part_tokens``: a base letter
   without its combining mark, a lone variation selector...);
-* ``unknown_pct``: percent of unknown pieces (SentencePiece and Hugging Face
-  only, else None);
+* ``unknown_pct``: percent of unknown pieces (``[UNK]``, ``<unk>``) for the
+  families that have one (:data:`UNKNOWN_FAMILIES`), else None (a byte-level BPE
+  has none);
 * ``roundtrip_failed_lines``: lines that do not decode back to themselves, by one
   rule for every family (:mod:`~tokexplorer.core.analysis.stats_roundtrip`): the
   line without its line ending, encoded and decoded on its own, must give the
@@ -124,6 +125,9 @@ COLUMN_TITLES: dict[str, str] = {
 }
 
 
+#: Families whose vocabularies have an unknown piece: their tokens may be unknown.
+UNKNOWN_FAMILIES = ("sentencepiece", "huggingface", "wordpiece")
+
 def _ratio(a: int, b: int, digits: int = RATIO_DIGITS) -> float | None:
     return round(a / b, digits) if b else None
 
@@ -212,7 +216,7 @@ class CorpusStats:
             "tokens_per_word": _ratio(g.word_tokens, g.words),
             "partial_pct": _pct(g.partial, g.tokens),
             "grapheme_part_pct": _pct(g.grapheme_part, g.tokens),
-            "unknown_pct": _pct(g.unknown, g.tokens) if ts.family in ("sentencepiece", "huggingface") else None,
+            "unknown_pct": _pct(g.unknown, g.tokens) if ts.family in UNKNOWN_FAMILIES else None,
             "roundtrip_failed_lines": g.roundtrip_failed,
             "error": None,
         }
