@@ -207,3 +207,10 @@ def test_cancel_is_polled_within_a_long_text():
     with pytest.raises(Cancelled):
         next(gen)
     assert first.done < len(text) // 2 and len(polls) == 2
+
+
+def test_the_long_word_note_counts_in_words():
+    one = train_wordpiece("a" * 150 + " hello world", vocab_size=40)[1].messages[-1]
+    two = train_wordpiece("a" * 150 + " hello world " + "b" * 120, vocab_size=40)[1].messages[-1]
+    assert one == "1 distinct word is longer than 100 characters; it encodes as [UNK]"
+    assert two == "2 distinct words are longer than 100 characters; they encode as [UNK]"

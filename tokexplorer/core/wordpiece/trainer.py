@@ -305,7 +305,8 @@ def train_wordpiece_iter(
     long_words = sum(1 for w in counts if len(w) > DEFAULT_MAX_CHARS)
     if long_words:
         messages.append(
-            f"{long_words:,} distinct words are longer than {DEFAULT_MAX_CHARS} characters; they encode as {UNK}"
+            f"{long_words:,} distinct {'word is' if long_words == 1 else 'words are'} longer than "
+            f"{DEFAULT_MAX_CHARS} characters; {'it encodes' if long_words == 1 else 'they encode'} as {UNK}"
         )
     pieces = specials + alphabet
     merges = yield from _merge_loop(_State(counts, pieces), vocab_size - base, cancel)
