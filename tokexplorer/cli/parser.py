@@ -274,7 +274,9 @@ def _add_encode(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     _add_input(p)
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print ids and token spans as JSON")
-    out.add_argument("--count", action="store_true", help="print only the number of tokens")
+    out.add_argument("--count", action="store_true",
+                     help="print only the number of tokens of the text, as stats counts them "
+                     "(the post-processor's [CLS]/[SEP] or BOS left out, named in a note)")  # fmt: skip
     _add_special(p)
     _add_pattern(p)
     uni = p.add_argument_group("SentencePiece Unigram models (with --json)")

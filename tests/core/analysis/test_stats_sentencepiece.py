@@ -64,3 +64,28 @@ def test_statistics_of_a_sentencepiece_model_count_the_library_ids(sp_models):
     high = [i for i in ids if tok.processor.is_byte(i) and int(tok.processor.id_to_piece(i)[3:5], 16) >= 0x80]
     assert rows["all"]["partial_pct"] == round(100 * len(high) / len(ids), 2) == 46.99
     assert rows["all"]["unknown_pct"] == 0.0
+
+
+def test_id_array_converts_a_file_of_ids_in_pieces(monkeypatch):
+    """A whole file's ids become an array a chunk per call (each call holds the
+    interpreter lock, and the window waits for it): the same values, no call longer."""
+    import numpy as np
+
+    from tokexplorer.core.analysis import stats_sentencepiece as ssp
+
+    ids = [(k * 7919) % 32000 for k in range(3 * ssp.ID_ARRAY_CHUNK + 5)]
+    got = ssp.id_array(ids)
+    assert got.dtype == np.int64 and got.tolist() == ids
+    assert ssp.id_array([5, 0, 31999]).tolist() == [5, 0, 31999]
+    assert ssp.id_array([]).tolist() == []
+    sizes = []
+    real = np.ndarray.__setitem__
+
+    class Spy(np.ndarray):
+        def __setitem__(self, key, value):
+            sizes.append(len(value))
+            real(self, key, value)
+
+    monkeypatch.setattr(ssp.np, "empty", lambda n, dtype: np.zeros(n, dtype=dtype).view(Spy))
+    assert ssp.id_array(ids).tolist() == ids
+    assert sizes == [ssp.ID_ARRAY_CHUNK] * 3 + [5]

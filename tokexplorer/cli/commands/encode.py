@@ -30,6 +30,7 @@ def tokenization_json(result: Tokenization, tokenizer: Tokenizer) -> dict:
         token["word_start"] = start
     return obj
 
+
 if TYPE_CHECKING:  # the engine is imported when the command runs
     from tokexplorer.core.backends import Tokenizer
 
@@ -82,8 +83,14 @@ def cmd_encode(ns: argparse.Namespace) -> int:
         return 0
     if ns.count:  # the count and its notes from one run where the notes need the library's output
         from tokexplorer.core.analysis import count_tokens_noted
+        from tokexplorer.core.analysis.text_tokens import added_note, text_tokens_only
 
-        n, notes = count_tokens_noted(tokenizer, text, special=ns.special)
+        # the text's tokens, as stats counts them; the post-processor's named apart
+        counted, added = text_tokens_only(tokenizer)
+        n, notes = count_tokens_noted(counted, text, special=ns.special)
+        extra = added_note(added, n, texts=1)
+        if extra:
+            notes = tuple(x for x in notes if not x.startswith("add special tokens: off")) + (extra,)
         out = str(n)
     else:
         ids, notes = tokenizer.encode_with_notes(text, special=ns.special)

@@ -21,7 +21,8 @@ whole corpus, each file, each script label) the statistics are:
 * ``words``: whitespace-separated words in lines of space-delimited scripts
   (:data:`tokexplorer.core.text.scripts.SPACE_DELIMITED`), and ``tokens_per_word``
   = tokens of those lines / words;
-* ``tokens``, ``chars_per_token``, ``bytes_per_token``;
+* ``tokens`` (of the text: a Hugging Face post-processor's ``[CLS]``/``[SEP]`` or BOS are
+  not counted, :attr:`TokenizerStats.tokens_with_post_processor` adds them), ``chars_per_token``, ``bytes_per_token``;
 * ``partial_pct``: percent of tokens that hold only part of a UTF-8 character;
 * ``grapheme_part_pct``: percent of tokens that hold whole code points but only
   part of a grapheme cluster (``core.text.grapheme_part_tokens``: a base letter
@@ -58,8 +59,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from tokexplorer.core.analysis.blocks import BLOCK_CHARS, cuts_are_exact, text_blocks
-from tokexplorer.core.analysis.stats_groups import GroupStats
+from tokexplorer.core.analysis.stats_groups import COLUMN_TITLES, COLUMNS, GroupStats
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
+from tokexplorer.core.analysis.text_tokens import added_note, text_tokens_only
 from tokexplorer.core.backends import CancelCheck, Tokenizer, check_special_policy
 from tokexplorer.core.errors import Cancelled, InputError, TokexplorerError
 from tokexplorer.core.text import SCRIPTS
@@ -83,46 +85,6 @@ __all__ = [
 RATIO_DIGITS = 3
 #: Decimals kept for percentages.
 PCT_DIGITS = 2
-
-#: Keys of one row of :meth:`CorpusStats.rows`, in table/CSV order.
-COLUMNS: tuple[str, ...] = (
-    "tokenizer",
-    "group_kind",
-    "group",
-    "lines",
-    "chars",
-    "bytes",
-    "words",
-    "tokens",
-    "chars_per_token",
-    "bytes_per_token",
-    "tokens_per_word",
-    "partial_pct",
-    "grapheme_part_pct",
-    "unknown_pct",
-    "roundtrip_failed_lines",
-    "error",
-)
-
-#: Column titles for tables and charts.
-COLUMN_TITLES: dict[str, str] = {
-    "tokenizer": "tokenizer",
-    "group_kind": "by",
-    "group": "group",
-    "lines": "lines",
-    "chars": "characters",
-    "bytes": "bytes",
-    "words": "words",
-    "tokens": "tokens",
-    "chars_per_token": "chars/token",
-    "bytes_per_token": "bytes/token",
-    "tokens_per_word": "tokens/word",
-    "partial_pct": "partial UTF-8 %",
-    "grapheme_part_pct": "part of a grapheme %",
-    "unknown_pct": "unknown %",
-    "roundtrip_failed_lines": "round-trip failures (lines)",
-    "error": "error",
-}
 
 
 #: Families whose vocabularies have an unknown piece: their tokens may be unknown.
@@ -151,7 +113,11 @@ class TokenizerStats:
             policy met ``<|endoftext|>``), else None; the counts are then empty.
         counted_with: what computed the ids (``Tokenizer.counting_engine``:
             ``"tiktoken's compiled core"``, ``"our engine (REASON)"``, the family).
-        notes: remarks on that (``Tokenizer.counting_notes``).
+        notes: remarks on that (``Tokenizer.counting_notes``), and the note naming
+            the post-processor's tokens left out (:func:`~tokexplorer.core.analysis.text_tokens.added_note`).
+        post_processor_added: the tokens a Hugging Face post-processor adds to each
+            text it encodes (``("[CLS]", "[SEP]")``), not counted: every count is of
+            the text's own tokens (:func:`~tokexplorer.core.analysis.text_tokens.text_tokens_only`).
     """
 
     name: str
@@ -163,6 +129,19 @@ class TokenizerStats:
     error: str | None = None
     counted_with: str = ""
     notes: tuple[str, ...] = ()
+    post_processor_added: tuple[str, ...] = ()
+
+    @property
+    def tokens_with_post_processor(self) -> int | None:
+        """``total.tokens`` with the post-processor's tokens, one text per file; None: it adds none."""
+        if not self.post_processor_added or self.error is not None:
+            return None
+        return self.total.tokens + len(self.post_processor_added) * len(self.by_file)
+
+    def with_added_note(self, notes: tuple[str, ...]) -> tuple[str, ...]:
+        """``notes`` and the note naming the post-processor's tokens left out, if any."""
+        n = added_note(self.post_processor_added, self.total.tokens, texts=len(self.by_file))
+        return notes + ((n,) if n and not self.error else ())
 
 
 @dataclass(slots=True)
@@ -223,13 +202,23 @@ class CorpusStats:
 
     def to_json(self) -> dict[str, Any]:
         """``{"special_policy", "files", "tokenizers": [{name, description, family,
-        error, counted_with, notes}], "rows": rows()}`` (what ``tokexplorer stats --json`` prints)."""
+        error, counted_with, notes, post_processor_added, tokens_with_post_processor}],
+        "rows": rows()}`` (what ``tokexplorer stats --json`` prints; the rows' tokens
+        never include the post-processor's, :attr:`TokenizerStats.tokens_with_post_processor` does)."""
         return {
             "special_policy": self.special,
             "files": list(self.files),
             "tokenizers": [
-                {"name": t.name, "description": t.description, "family": t.family, "error": t.error,
-                 "counted_with": t.counted_with, "notes": list(t.notes)}  # fmt: skip
+                {
+                    "name": t.name,
+                    "description": t.description,
+                    "family": t.family,
+                    "error": t.error,
+                    "counted_with": t.counted_with,
+                    "notes": list(t.notes),
+                    "post_processor_added": list(t.post_processor_added),
+                    "tokens_with_post_processor": t.tokens_with_post_processor,
+                }  # fmt: skip
                 for t in self.tokenizers
             ],
             "rows": self.rows(),
@@ -419,10 +408,13 @@ def corpus_stats_iter(
     done = 0
     results: list[TokenizerStats] = []
     try:
-        for i, tok in enumerate(tokenizers):
+        for i, shown in enumerate(tokenizers):
+            tok, added = text_tokens_only(shown)  # the text's tokens, not the post-processor's
             counts = _file_counts(tok, blocks, corpus_lines.of_block, special, cancel,
                                   whole_of=corpus_lines.of_file, ids_of=first_ids if i == 0 else None)  # fmt: skip
             ts, done = yield from _tokenizer_stats(tok, names, counts, done, grand)
+            ts.post_processor_added = added
+            ts.notes = ts.with_added_note(ts.notes)
             results.append(ts)
             yield CorpusStats(special, tuple(names), list(results))
     finally:

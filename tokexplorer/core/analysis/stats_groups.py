@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["GroupStats"]
+__all__ = ["COLUMNS", "COLUMN_TITLES", "GroupStats"]
 
 
 @dataclass(slots=True)
@@ -52,3 +52,44 @@ class GroupStats:
         self.unknown += other.unknown
         self.roundtrip_failed += other.roundtrip_failed
         self.grapheme_part += other.grapheme_part
+
+
+#: Keys of one row of :meth:`CorpusStats.rows`, in table/CSV order.
+COLUMNS: tuple[str, ...] = (
+    "tokenizer",
+    "group_kind",
+    "group",
+    "lines",
+    "chars",
+    "bytes",
+    "words",
+    "tokens",
+    "chars_per_token",
+    "bytes_per_token",
+    "tokens_per_word",
+    "partial_pct",
+    "grapheme_part_pct",
+    "unknown_pct",
+    "roundtrip_failed_lines",
+    "error",
+)
+
+#: Column titles for tables and charts.
+COLUMN_TITLES: dict[str, str] = {
+    "tokenizer": "tokenizer",
+    "group_kind": "by",
+    "group": "group",
+    "lines": "lines",
+    "chars": "characters",
+    "bytes": "bytes",
+    "words": "words",
+    "tokens": "tokens",
+    "chars_per_token": "chars/token",
+    "bytes_per_token": "bytes/token",
+    "tokens_per_word": "tokens/word",
+    "partial_pct": "partial UTF-8 %",
+    "grapheme_part_pct": "part of a grapheme %",
+    "unknown_pct": "unknown %",
+    "roundtrip_failed_lines": "round-trip failures (lines)",
+    "error": "error",
+}

@@ -149,6 +149,7 @@ def streamed_stats_iter(
 def _add(acc: TokenizerStats, ts: TokenizerStats, name: str) -> None:
     """Add one piece's statistics ``ts`` (of file ``name``) into ``acc``."""
     acc.counted_with, acc.notes = ts.counted_with, ts.notes
+    acc.post_processor_added = ts.post_processor_added
     if acc.error is not None:
         return
     if ts.error is not None:
@@ -162,6 +163,7 @@ def _add(acc: TokenizerStats, ts: TokenizerStats, name: str) -> None:
 
 def _finished(ts: TokenizerStats, tok: Tokenizer, files: Sequence[CorpusFile], piece_chars: int) -> TokenizerStats:
     """The summed statistics in :func:`corpus_stats_iter`'s form (a failed tokenizer's counts empty)."""
+    ts.notes = ts.with_added_note(tok.counting_notes)  # (a piece's note counted that piece only)
     if ts.error is not None:
         out = TokenizerStats(ts.name, ts.description, ts.family, error=ts.error)
         out.counted_with, out.notes = ts.counted_with, ts.notes

@@ -28,10 +28,11 @@ Rules, in order:
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import regex
+
+from tokexplorer.core.text.code_keywords import keyword_signal
 
 __all__ = [
     "SCRIPTS",
@@ -73,18 +74,10 @@ _LETTER_SCRIPTS = regex.compile(
     + r"|(?P<other>\p{L})"
 )
 
-_CODE_KEYWORD = regex.compile(
-    r"^\s*(?:def|class|import|from\s+\S+\s+import|return|elif|else:|try:|except\b|raise|"
-    r"function|const|let|var|public|private|protected|static|fn|pub|use|impl|struct|enum|"
-    r"package|func|#include|#define|#!|@\w+)\b"
-)
 _CODE_END = regex.compile(r"[{};]\s*$|^\s*[}\])]+[;,)]*\s*$|\)\s*:\s*$")
-_CODE_BLOCK = regex.compile(r"^\s*(?:for|while|if|with|async|switch|case)\b.*:\s*$")
 _CODE_ASSIGN = regex.compile(
     r"^\s*[A-Za-z_][\w.]*(?:\[[^\]]*\])?(?:\s*,\s*[A-Za-z_][\w.]*)*\s*(?:[-+*/%|&]|<<|>>)?=\s*\S"
 )
-# The three signals read from the line's start, as one pattern (one match per line).
-_CODE_START = regex.compile("|".join(f"(?:{p.pattern})" for p in (_CODE_KEYWORD, _CODE_BLOCK, _CODE_ASSIGN)))
 _OPERATORS = ("==", "!=", "<=", ">=", "=>", "->", "::", "&&", "||", "+=", "-=", "()", "//", "/*", "*/")
 _CODE_OPERATOR = regex.compile("|".join(map(regex.escape, _OPERATORS)))
 _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
@@ -93,15 +86,15 @@ _CODE_SYMBOLS = frozenset("{}()[];=<>+*/&|!%^~$#@\\:")
 def looks_like_code(line: str) -> bool:
     """True when ``line`` looks like program text.
 
-    Signals: a leading keyword (``def``, ``return``, ``#include``, ``const``...),
-    an ending ``{``, ``}`` or ``;`` (or a line of closing brackets), a block
-    header (``for ...:``), an assignment (``a, b = ...``), an operator
-    such as ``==``, ``->``, ``&&`` or ``()``, and the share of the symbols
-    ``{}()[];=<>+*/&|!%^~$#@\\:`` among the non-space characters. A keyword or
-    ending alone is enough; an operator needs 10 % symbols; otherwise 25 %
-    symbols. A line holding nothing but a keyword word (``def``, ``return``,
-    ``use``: words of prose too) has no keyword signal (``else:``, ``@property``
-    and ``#include`` keep theirs).
+    Signals: a leading keyword (``def``, ``return``, ``#include``, ``const``, a
+    block header ``for ...:``...) followed by what looks like code
+    (:func:`~tokexplorer.core.text.code_keywords.keyword_signal`: ``use std::io;``,
+    ``import os``, ``for x in items:``; never the keyword alone, so ``use the force``,
+    ``for the record`` and ``import duties rose`` are prose), an ending ``{``, ``}``
+    or ``;`` (or a line of closing brackets), an assignment (``a, b = ...``), an
+    operator such as ``==``, ``->``, ``&&`` or ``()``, and the share of the symbols
+    ``{}()[];=<>+*/&|!%^~$#@\\:`` among the non-space characters. A keyword signal
+    or ending alone is enough; an operator needs 10 % symbols; otherwise 25 % symbols.
 
     >>> looks_like_code("if (x == 1) {")
     True
@@ -109,14 +102,13 @@ def looks_like_code(line: str) -> bool:
     False
     >>> looks_like_code("def"), looks_like_code("def f"), looks_like_code("return;")
     (False, True, True)
+    >>> looks_like_code("use the force"), looks_like_code("use std::io;")
+    (False, True)
     """
     stripped = line.strip()
     if not stripped:
         return False
-    # a keyword alone on its line ("def", "return", "use") is no signal: a word of prose too
-    if stripped not in _PLAIN_KEYWORDS and _may_start_code(line, stripped) and (
-        _keyword_first(line) or _CODE_START.match(line)
-    ):
+    if _may_start_code(line, stripped) and (keyword_signal(line) or _CODE_ASSIGN.match(line)):
         return True
     if (stripped[-1] in _LAST_CHARS or stripped[0] in _FIRST_CHARS) and _CODE_END.search(line):
         return True
@@ -139,31 +131,13 @@ def looks_like_code(line: str) -> bool:
 _START_WORDS = (
     "def", "class", "import", "from", "return", "elif", "else:", "try:", "except", "raise", "func", "const",
     "let", "var", "pub", "private", "protected", "static", "fn", "use", "impl", "struct", "enum", "package",
-    "#include", "#define", "#!", "@", "for", "while", "if", "with", "async", "switch", "case",
+    "#include", "#define", "#!", "@", "for", "while", "if", "with", "async", "switch", "case", "finally",
 )  # fmt: skip
 _NAME_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
 _LAST_CHARS = frozenset("{};:")
 _FIRST_CHARS = frozenset("}])")
 _SYMBOL_BYTES = "".join(sorted(_CODE_SYMBOLS)).encode("ascii")
 _ASCII_LETTER_BYTES = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
-
-
-# An exact shortcut of _CODE_KEYWORD for its plain words: spaces or tabs (both in \s),
-# the ASCII word, then an ASCII character that is not a word character, or the end
-# (so \b holds); a non-ASCII character after the word may be one (\w), and then
-# the pattern decides.
-_PLAIN_KEYWORDS = frozenset(
-    "def class import return elif raise function const let var public private protected static "
-    "fn pub use impl struct enum package func except".split()
-)
-_FIRST_WORD = re.compile(r"[ \t]*([A-Za-z0-9_]+)(.?)", re.ASCII | re.DOTALL)
-
-
-def _keyword_first(line: str) -> bool:
-    """True when ``line`` starts (after spaces and tabs) with one of the plain
-    keywords of ``_CODE_KEYWORD`` as a whole word: the pattern then matches."""
-    m = _FIRST_WORD.match(line)
-    return m is not None and m.group(1) in _PLAIN_KEYWORDS and m.group(2).isascii()
 
 
 def _may_start_code(line: str, stripped: str) -> bool:
