@@ -140,3 +140,21 @@ def test_export_vocab_txt_says_what_loading_noted(tmp_path, capsys):
     ]
     assert main(["export", str(folder), "--pattern", "gpt2", "--format", "vocab.txt", "-o", str(vocab)]) == 0
     assert capsys.readouterr().err.splitlines()[:2] == loaded
+
+
+def test_export_says_when_it_writes_over_another_vocab_txts_config(tmp_path, capsys):
+    _, cased, _ = _train(tmp_path, capsys)
+    lower = tmp_path / "lower.wordpiece"
+    corpus = tmp_path / "c.txt"
+    assert main(["train", str(corpus), "--algorithm", "wordpiece", "--vocab-size", "300", "--lowercase",
+                 "--strip-accents", "-o", str(lower)]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert main(["export", f"wordpiece:{cased}", "--format", "vocab.txt", "-o", str(tmp_path / "vocab.txt")]) == 0
+    assert "written over" not in capsys.readouterr().err  # nothing was there
+    assert main(["export", f"wordpiece:{cased}", "--format", "vocab.txt", "-o", str(tmp_path / "vocab.txt")]) == 0
+    assert "written over" not in capsys.readouterr().err  # the same settings: nothing to say
+    assert main(["export", f"wordpiece:{lower}", "--format", "vocab.txt", "-o", str(tmp_path / "lower.txt")]) == 0
+    assert ("note: tokenizer_config.json there holds do_lower_case=False, strip_accents=False; written over with "
+            "do_lower_case=True, strip_accents=True (a vocab.txt read with it before is read otherwise now)"
+            in capsys.readouterr().err)  # fmt: skip
+    assert json.loads((tmp_path / "tokenizer_config.json").read_text(encoding="utf-8"))["do_lower_case"] is True

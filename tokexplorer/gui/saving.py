@@ -210,14 +210,16 @@ class SaveGuard(QObject):
         ``"vocab.txt"``, or an export format
         of :data:`~tokexplorer.gui.dialogs.export.EXPORT_FORMATS`) now; True on success
         (then it no longer counts as unsaved and :attr:`saved` is emitted)."""
-        from tokexplorer.core.io import save_bpe, save_wordpiece, write_vocab_txt
+        from tokexplorer.core.io import config_replacement_note, save_bpe, save_wordpiece, write_vocab_txt
 
+        replaced: str | None = None
         try:
             if isinstance(model, SentencePieceTokenizer):
                 model.save(path)
                 written = [Path(path)]
             elif isinstance(model, WordPiece):
                 if fmt == "vocab.txt":
+                    replaced = config_replacement_note(model, path)
                     written = list(write_vocab_txt(model, path))
                 else:
                     save_wordpiece(model, path)
@@ -231,6 +233,8 @@ class SaveGuard(QObject):
             self.state.error.emit(f"could not save {os.path.basename(path)}: {user_message(exc)}")
             return False
         self.mark_saved(model, [str(p) for p in written])
+        if fmt == "vocab.txt" and replaced is not None:  # another vocab.txt's settings were there
+            self.state.status.emit(f"saved {self.state.name_of(model)} to {', '.join(map(str, written))}; {replaced}")
         return True
 
     def mark_saved(self, model: object, paths: list[str]) -> None:

@@ -300,6 +300,11 @@ def test_a_wordpiece_trained_here_asks_at_quit_and_saves_both_ways(qtbot, window
     )
     assert load_wordpiece(target).vocab == wp.vocab and window.saving.unsaved == []
     vocab = tmp_path / "vocab.txt"
+    (tmp_path / "tokenizer_config.json").write_text('{"do_lower_case": "other"}', encoding="utf-8")
+    statuses: list[str] = []
+    window.state.status.connect(statuses.append)
     Answers(monkeypatch, paths=[(str(vocab), "BERT vocab.txt (*.txt)")])
     window.save_wp_action.trigger()
     assert vocab.read_text(encoding="utf-8").splitlines() == wp.vocab
+    # the config another vocab.txt left there is written over, and the status line says so
+    assert "; tokenizer_config.json there holds no tokenizer_class, do_lower_case='other', " in statuses[-1]

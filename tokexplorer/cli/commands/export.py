@@ -95,13 +95,16 @@ def cmd_export(ns: argparse.Namespace) -> int:
 def _export_vocab_txt(spec: str, output: str, pattern: str | None) -> int:
     """Write a WordPiece as BERT's vocab.txt + tokenizer_config.json, print both paths, and say why."""
     from tokexplorer.core.backends import WordPieceTokenizer
-    from tokexplorer.core.io import write_vocab_txt
+    from tokexplorer.core.io import config_replacement_note, write_vocab_txt
 
     check_output_path(output)
     tok = load(spec, pattern)  # what loading chose is noted, as encode notes it
     assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
     wp = tok.wordpiece
+    replaced = config_replacement_note(wp, output)
     path, config = write_vocab_txt(wp, output)
+    if replaced is not None:
+        note(replaced)
     note(
         f"vocab.txt carries no normalizer: {config.name} beside it holds do_lower_case={wp.lowercase}, "
         f"strip_accents={wp.strip_accents} (BertTokenizer and tokexplorer read it); "

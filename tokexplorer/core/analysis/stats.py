@@ -26,7 +26,9 @@ whole corpus, each file, each script label) the statistics are:
 * ``partial_pct``: percent of tokens that hold only part of a UTF-8 character;
 * ``grapheme_part_pct``: percent of tokens that hold whole code points but only
   part of a grapheme cluster (``core.text.grapheme_part_tokens``: a base letter
-  without its combining mark, a lone variation selector...);
+  without its combining mark, a lone variation selector...); None when some of
+  the group's lines hold such clusters and their tokens' spans are approximate
+  (a normalizer rewrote the text), so the share is not known, never a false 0;
 * ``unknown_pct``: percent of unknown pieces (``[UNK]``, ``<unk>``) for the
   families that have one (:data:`UNKNOWN_FAMILIES`), else None (a byte-level BPE
   has none);
@@ -194,7 +196,7 @@ class CorpusStats:
             "bytes_per_token": _ratio(g.bytes, g.tokens),
             "tokens_per_word": _ratio(g.word_tokens, g.words),
             "partial_pct": _pct(g.partial, g.tokens),
-            "grapheme_part_pct": _pct(g.grapheme_part, g.tokens),
+            "grapheme_part_pct": None if g.grapheme_unknown else _pct(g.grapheme_part, g.tokens),
             "unknown_pct": _pct(g.unknown, g.tokens) if ts.family in UNKNOWN_FAMILIES else None,
             "roundtrip_failed_lines": g.roundtrip_failed,
             "error": None,

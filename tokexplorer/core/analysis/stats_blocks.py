@@ -42,6 +42,7 @@ from tokexplorer.core.analysis.stats_lines import (
     LongLine,
     block_lines,
     cluster_insides,
+    grapheme_unknown_lines,
     has_long_clusters,
     long_line,
 )
@@ -388,6 +389,8 @@ def span_block(
     if per_line and not bl.last_ends:
         per_line[-1].lines = 0
     grapheme_parts = set(grapheme_part_tokens(tz))
+    for g, unknown in zip(per_line, grapheme_unknown_lines(bl, exact=tz.exact_offsets).tolist()):
+        g.grapheme_unknown = unknown
     line_tokens: list[list[bytes]] | None = [[] for _ in per_line] if tokenizer.family == "wordpiece" else None
     for ti, (t, owner) in enumerate(zip(tz.tokens, owners)):
         i = max(0, bisect_right(starts, owner) - 1) if starts else -1

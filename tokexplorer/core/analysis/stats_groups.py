@@ -27,6 +27,9 @@ class GroupStats:
         unknown: unknown pieces.
         grapheme_part: tokens holding whole code points but part of a grapheme cluster.
         roundtrip_failed: lines where decode(encode(line)) != line.
+        grapheme_unknown: lines with grapheme clusters of several code points whose
+            tokens' spans are approximate (a normalizer rewrote the text), so
+            ``grapheme_part`` is not known for them (the statistics show no number).
     """
 
     lines: int = 0
@@ -39,6 +42,7 @@ class GroupStats:
     unknown: int = 0
     roundtrip_failed: int = 0
     grapheme_part: int = 0
+    grapheme_unknown: int = 0
 
     def add(self, other: GroupStats) -> None:
         """Add ``other``'s counts to these."""
@@ -52,6 +56,7 @@ class GroupStats:
         self.unknown += other.unknown
         self.roundtrip_failed += other.roundtrip_failed
         self.grapheme_part += other.grapheme_part
+        self.grapheme_unknown += other.grapheme_unknown
 
 
 #: Keys of one row of :meth:`CorpusStats.rows`, in table/CSV order.

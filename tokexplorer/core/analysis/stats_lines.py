@@ -56,6 +56,7 @@ __all__ = [
     "LongLine",
     "block_lines",
     "cluster_insides",
+    "grapheme_unknown_lines",
     "has_long_clusters",
     "long_line",
 ]
@@ -148,6 +149,20 @@ def has_long_clusters(bl: BlockLines) -> bool:
     (False, True)
     """
     return bl.long_clusters
+
+
+def grapheme_unknown_lines(bl: BlockLines, *, exact: bool) -> np.ndarray:
+    """Per line of the block, 1 where its parts of graphemes cannot be counted: the
+    tokens' spans are approximate (``exact`` False: a normalizer rewrote the text)
+    and the line may hold a cluster of several code points; else 0 (int64).
+
+    >>> bl = block_lines("ok\\ne\\u0301\\n")
+    >>> grapheme_unknown_lines(bl, exact=False).tolist(), grapheme_unknown_lines(bl, exact=True).tolist()
+    ([0, 1], [0, 0])
+    """
+    if exact or not bl.long_clusters:
+        return np.zeros(len(bl.lines), dtype=np.int64)
+    return np.array([CLUSTER_JOINERS.search(line) is not None for line in bl.lines], dtype=np.int64)
 
 
 _CLUSTER = regex.compile(r"\X", regex.DOTALL)

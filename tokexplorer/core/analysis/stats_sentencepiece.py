@@ -31,6 +31,7 @@ from tokexplorer.core.analysis.stats_lines import (
     GroupStats,
     _split_lines,
     cluster_insides,
+    grapheme_unknown_lines,
 )
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
@@ -141,12 +142,14 @@ def piece_block(
         for w in (None, cols.partial, unknown, grapheme)
     ]
     n_failed = np.bincount(bl.codes, weights=failed, minlength=k).tolist()
+    unknown_lines = np.bincount(bl.codes, weights=grapheme_unknown_lines(bl, exact=cols.exact_offsets), minlength=k)
     scripts: dict[str, GroupStats] = {}
     for label, sizes in bl.by_label.items():
         c = _LABEL_CODES[label]
         g = GroupStats(sizes.lines, sizes.chars, sizes.bytes, sizes.words, tokens=int(sums[0][c]))
         g.partial, g.unknown, g.grapheme_part = (int(s[c]) for s in sums[1:])
         g.roundtrip_failed = int(n_failed[c])
+        g.grapheme_unknown = int(unknown_lines[c])
         if label in SPACE_DELIMITED:
             g.word_tokens = g.tokens
         scripts[label] = g

@@ -86,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "save_wordpiece": "wordpiece_files",
     "vocab_txt": "wordpiece_files",
     "write_vocab_txt": "wordpiece_files",
+    "config_replacement_note": "wordpiece_files",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -36,7 +36,7 @@ from tokexplorer.core.wordpiece import BERT_PATTERN, WordPiece, WordPieceMerge
 
 __all__ = [
     "BERT_EXPORT_HINT", "WORDPIECE_MAGIC", "dumps_wordpiece", "load_wordpiece", "loads_wordpiece", "save_wordpiece",
-    "bert_config", "vocab_txt", "write_vocab_txt",
+    "bert_config", "config_replacement_note", "vocab_txt", "write_vocab_txt",
 ]  # fmt: skip
 
 WORDPIECE_MAGIC = "tokexplorer-wordpiece"
@@ -195,3 +195,38 @@ def write_vocab_txt(wp: WordPiece, path: str | os.PathLike) -> tuple[Path, Path]
     atomic_write_bytes(path, text.encode("utf-8"))
     atomic_write_bytes(config, (json.dumps(bert_config(wp), ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     return Path(path), config
+
+
+def config_replacement_note(wp: WordPiece, path: str | os.PathLike) -> str | None:
+    """Before :func:`write_vocab_txt`: a note when the ``tokenizer_config.json`` already
+    beside ``path`` says otherwise than ``wp``'s :func:`bert_config` (it belongs to
+    another vocab.txt of that folder, which readers would then normalize otherwise),
+    naming the settings that change; None when there is none or it says the same.
+
+    >>> import tempfile
+    >>> from tokexplorer.core.wordpiece import WordPiece
+    >>> d = Path(tempfile.mkdtemp())
+    >>> _ = write_vocab_txt(WordPiece(["[UNK]", "a"], lowercase=True), d / "a.txt")
+    >>> config_replacement_note(WordPiece(["[UNK]", "b"], lowercase=True), d / "b.txt") is None
+    True
+    >>> print(config_replacement_note(WordPiece(["[UNK]", "B"]), d / "b.txt"))  # doctest: +NORMALIZE_WHITESPACE
+    tokenizer_config.json there holds do_lower_case=True; written over with do_lower_case=False (a vocab.txt read
+    with it before is read otherwise now)
+    """
+    config = Path(path).with_name("tokenizer_config.json")
+    if not config.is_file():
+        return None
+    try:
+        old = json.loads(config.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        old = None
+    new = bert_config(wp)
+    if not isinstance(old, dict):
+        return f"{config.name} there is not a JSON object; written over"
+    keys = [k for k in new if old.get(k) != new[k]] + [k for k in old if k not in new]
+    if not keys:
+        return None
+    before = ", ".join(f"{k}={old[k]!r}" if k in old else f"no {k}" for k in keys[:4])
+    after = ", ".join(f"{k}={new[k]!r}" if k in new else f"no {k}" for k in keys[:4])
+    return (f"{config.name} there holds {before}; written over with {after} (a vocab.txt read "
+            "with it before is read otherwise now)")

@@ -394,3 +394,26 @@ def incremental_decode(chunks: Iterable[bytes], *, errors: str = "replace") -> l
     if tail:
         out.append(tail)
     return out
+
+
+def _one_byte_replaced(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: one U+FFFD for the first bad byte, then go on after it."""
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    return "\ufffd", exc.start + 1
+
+
+codecs.register_error("tokexplorer.each-byte", _one_byte_replaced)
+
+
+def decode_each_bad_byte(data: bytes) -> str:
+    """Decode UTF-8, giving one U+FFFD for *every* byte that does not start a whole,
+    well-formed character (SentencePiece's rule for its byte-fallback pieces), where
+    Python's ``errors="replace"`` gives one U+FFFD per maximal ill-formed part.
+
+    >>> decode_each_bad_byte(b"\\xe9\\xbe"), b"\\xe9\\xbe".decode("utf-8", "replace")
+    ('��', '�')
+    >>> decode_each_bad_byte(b"\\xe9\\xbe\\x98\\xf0\\x9fA")
+    '龘��A'
+    """
+    return bytes(data).decode("utf-8", "tokexplorer.each-byte")

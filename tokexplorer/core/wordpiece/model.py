@@ -295,9 +295,12 @@ class WordPiece:
     def decode(self, ids: Sequence[int]) -> str:
         """The text of ``ids``: continuation pieces join the piece before them;
         with the ``bert`` pre-tokenizer, which drops spaces, every other piece
-        starts a new word after a space (as ``tokenizers``' WordPiece decoder).
-        Other pre-tokenizers keep the spaces inside the pieces, so pieces join
-        as they are.
+        starts a new word after a space (as ``tokenizers``' WordPiece decoder
+        joins them). Unlike that decoder, no clean-up follows (``a ?`` stays
+        ``a ?``; the library's ``cleanup=True`` gives ``a?``) and a continuation
+        piece first gives its text (``##ing`` → ``ing``; the library keeps
+        ``##ing``). Other pre-tokenizers keep the spaces inside the pieces, so
+        pieces join as they are.
 
         Raises:
             InputError: an id is not in the vocabulary.

@@ -103,3 +103,12 @@ def test_byte_level_trim_offsets_spaces_belong_to_their_tokens():
         (b"\xa0", 5, 6, True),
     ]
     assert tz.exact_offsets
+
+
+def test_long_text_metaspace_note_says_what_came_in():
+    # over 2,000 characters the note counts; each space became '▁' and one '▁' was prepended
+    text = "in i " * 500  # 2,500 characters, 1,000 spaces
+    assert _llama2_style().normalizer.normalize_str(text).count("▁") == 1_001
+    notes = HuggingFaceTokenizer(_llama2_style()).notes(text)
+    assert "normalized: 1,000 of 1,000 whitespace characters removed; 1,001 characters inserted ('▁' ×1,001)" in notes
+    assert not any("0 non-whitespace" in n for n in notes)

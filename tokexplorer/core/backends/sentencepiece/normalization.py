@@ -82,6 +82,10 @@ def _rewritten_counts(before: str, after: str) -> str:
     n_gone, n_came = sum(gone.values()), sum(came.values())
     if not gone and not came:  # the same characters in another order
         return f"non-whitespace characters reordered{tag}"
+    if not gone:  # only new characters (Metaspace's '▁' for each space it took)
+        return f"{n_came:,} character{'s' if n_came != 1 else ''} inserted ({_shown_chars(came)})"
+    if not came:
+        return f"{n_gone:,} non-whitespace character{'s' if n_gone != 1 else ''} removed ({_shown_chars(gone)})"
     text = f"{n_gone:,} non-whitespace character{'s' if n_gone != 1 else ''} rewritten{tag}"
     if gone:
         text += f" ({_shown_chars(gone)})"
@@ -106,6 +110,10 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     >>> print(describe_normalization("ﬁne  ﬁsh ", "fine fish", limit=4).replace("; ", "\\n"))
     normalized: 2 of 3 whitespace characters removed
     2 non-whitespace characters rewritten by NFKC ('ﬁ' ×2) into 4 ('f' ×2, 'i' ×2)
+    >>> describe_normalization("a b c", "\u2581a\u2581b\u2581c", limit=4)
+    "normalized: 2 of 2 whitespace characters removed; 3 characters inserted ('▁' ×3)"
+    >>> describe_normalization("a··b", "ab", limit=2)
+    "normalized: 2 non-whitespace characters removed ('·' ×2)"
     >>> describe_normalization("你好 ok", " 你  好  ok", limit=4)
     'normalized: 4 whitespace characters added (1 before, 5 after)'
     >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")

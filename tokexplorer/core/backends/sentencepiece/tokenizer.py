@@ -30,6 +30,7 @@ from tokexplorer.core.backends.sentencepiece.columns import (
     piece_tokens,
 )
 from tokexplorer.core.backends.sentencepiece.counting import SentencePieceCounting
+from tokexplorer.core.backends.sentencepiece.decoding import joined_bytes, library_text
 from tokexplorer.core.backends.sentencepiece.normalization import (
     describe_normalization,
     load_normalizer,
@@ -422,8 +423,8 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
         return self.table.piece_bytes[token_id]
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
-        """The pieces' bytes joined, minus the dummy-prefix space at the start
-        (as SentencePiece's decode drops it). Byte pieces give raw bytes, never
+        """The pieces' bytes joined, minus the leading space SentencePiece's decode
+        drops (see :mod:`.decoding`). Byte pieces give raw bytes, never
         ``<0xNN>`` text or U+FFFD.
 
         Raises:
@@ -434,9 +435,29 @@ class SentencePieceTokenizer(SentencePieceCounting, Tokenizer):
             self._check_id(i)
         return self._joined(ids)
 
+    def decode(self, ids: Sequence[int], *, errors: str = "replace") -> str:
+        """The text SentencePiece's own ``decode`` gives (``errors="replace"``: one U+FFFD
+        per byte of an incomplete byte-fallback run, ``'<0xE9><0xBE>'`` → ``'��'``), or
+        with another ``errors`` :meth:`decode_bytes` decoded so (``"strict"`` raises
+        ``UnicodeDecodeError``). See :mod:`.decoding`.
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        if errors != "replace":
+            return self.decode_bytes(ids).decode("utf-8", errors)
+        ids = [int(i) for i in ids]
+        for i in ids:
+            self._check_id(i)
+        return library_text(ids, self.table, mode=self._prefix_mode)
+
+    @property
+    def _prefix_mode(self) -> str:
+        """Which leading spaces decoding drops (:func:`.decoding.prefix_cuts`)."""
+        if self.info.remove_extra_whitespaces:
+            return "all"
+        return "one" if self.info.add_dummy_prefix else "none"
+
     def _joined(self, ids: Sequence[int]) -> bytes:
         """:meth:`decode_bytes` of ids known to be in the vocabulary."""
-        out = b"".join(map(self.table.piece_bytes.__getitem__, ids))
-        if self.info.add_dummy_prefix and out.startswith(b" "):
-            out = out[1:]
-        return out
+        return joined_bytes(ids, self.table, mode=self._prefix_mode)
