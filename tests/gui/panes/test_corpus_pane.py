@@ -295,8 +295,8 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     assert pane.corpus.files[0].lossy is True
     assert "\ufffd" in pane.corpus.files[0].text
     assert pane.file_list.problems_label.text() == (
-        "Problems: none · 1 file read with U+FFFD where bytes could not be decoded "
-        "(highlighted; see the notes)"
+        "Problems: none · loaded with U+FFFD where bytes could not be decoded: gbk.txt "
+        "(highlighted in the list above; see its notes)"
     )
     asked = []
     monkeypatch.setattr(

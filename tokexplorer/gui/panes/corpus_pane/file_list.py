@@ -470,10 +470,14 @@ class CorpusFileList(QWidget):
         text = f"Problems: {len(errors)}" if errors else "Problems: none"
         lossy = self.corpus.lossy_files if self.corpus is not None else ()
         if lossy:
+            # loaded files, not problems: named here, as the list below does not hold them
             n = len(lossy)
+            names = ", ".join(file_label(f.path, self.corpus.roots) for f in lossy[:3]) + (
+                f" and {n - 3} more" if n > 3 else ""
+            )
             text += (
-                f" · {n} file{'s' if n != 1 else ''} read with U+FFFD where bytes could not be "
-                "decoded (highlighted; see the notes)"
+                f" · loaded with U+FFFD where bytes could not be decoded: {names} "
+                f"(highlighted in the list above; see {'its' if n == 1 else 'their'} notes)"
             )
         self.problems_label.setText(text)
 
