@@ -38,6 +38,7 @@ def test_number_columns_hold_their_header_and_largest_value(qtbot):
     model = _model(20_000, 402_068)
     view = MergeTableView(model)
     qtbot.addWidget(view)
+    view.show()
     model.set_fire_counts([156_512 - r for r in range(20_000)])
     assert widest_numbers(model) == {COL_RANK: "19999", COL_BYTES: "2", COL_COUNT: "402,068", COL_FIRES: "156,512"}
     view.fit_columns()
@@ -48,6 +49,27 @@ def test_number_columns_hold_their_header_and_largest_value(qtbot):
         assert view.columnWidth(col) >= widest + CELL_PADDING
     # the header's width comes from its text: wider than the 56 px the column had
     assert hh.sectionSizeHint(COL_FIRES) > fm.horizontalAdvance("(Compare text)")
+
+
+def test_a_hidden_merge_table_measures_its_columns_when_shown(qtbot, monkeypatch):
+    """Another tab's table measures nothing at the end of a training (80-150 ms of the
+    GUI thread on a 1 GB corpus); it fits its columns once shown."""
+    from tokexplorer.gui.widgets import merge_table_view
+
+    measured = []
+    real = merge_table_view.wanted_widths
+    monkeypatch.setattr(merge_table_view, "wanted_widths", lambda *a, **k: measured.append(1) or real(*a, **k))
+    model = _model(2_000, 9_000)
+    view = MergeTableView(model)
+    qtbot.addWidget(view)
+    view.fit_columns()
+    view.fit_columns(tokens=False)
+    assert measured == []
+    view.show()
+    assert measured == [1]  # once, with the token columns (the first fit asked for them)
+    assert view.columnWidth(COL_COUNT) >= view.fontMetrics().horizontalAdvance("9,000") + CELL_PADDING
+    view.fit_columns()
+    assert measured == [1, 1]  # shown: at once
 
 
 def test_note_badge_folds_to_one_line_and_unfolds_on_click(qtbot):
