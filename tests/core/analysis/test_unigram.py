@@ -114,7 +114,7 @@ def test_refusals(fixture_unigram):
     bpe = SentencePieceTokenizer(train_proto(model_type="bpe", vocab_size=60)[0])
     with pytest.raises(InputError, match="is a SentencePiece bpe model: n-best and sampling need a Unigram model"):
         nbest(bpe, "the", 2)
-    with pytest.raises(InputError, match="the n-best count must be an integer from 1 to 1000, not 0"):
+    with pytest.raises(InputError, match="the n-best count must be an integer from 1 to 512, not 0"):
         nbest(fixture_unigram, "the", 0)
     with pytest.raises(InputError, match="^alpha must be a positive number, not -1$"):
         sample(fixture_unigram, "the", alpha=-1)
@@ -177,3 +177,17 @@ def test_an_unknown_run_scores_the_penalty_once_a_character(fixture_unigram):
     assert best.pieces == ("▁", "zzz") and best.ids == (3, sp.unk_id())
     assert best.score == pytest.approx(sp.get_score(3) + 3 * (low - 10.0), abs=1e-9)
     assert best.score == pytest.approx(_sentencepiece_scores(sp, "zzz", 2)[0], abs=1e-4)
+
+
+def test_nbest_asks_sentencepiece_for_at_most_its_512(fixture_unigram):
+    """SentencePiece refuses more than 512 n-best (an internal error): 512 works, 513 is refused
+    with our message before it is asked."""
+    from tokexplorer.core.analysis import MAX_NBEST
+
+    assert MAX_NBEST == 512
+    best = nbest(fixture_unigram, "tokenization", 512)
+    assert 1 <= len(best) <= 512
+    assert [list(s.pieces) for s in best[:3]] == fixture_unigram.processor.nbest_encode_as_pieces("tokenization", 3)
+    with pytest.raises(InputError, match=r"^the n-best count must be an integer from 1 to 512, not 513$"):
+        nbest(fixture_unigram, "tokenization", 513)
+    assert len(sample(fixture_unigram, "tokenization", alpha=0.1, count=1000)) == 1000  # draws: up to 1,000

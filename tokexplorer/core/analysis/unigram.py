@@ -47,8 +47,11 @@ __all__ = [
 MAX_LATTICE_CHARS = 200
 #: What SentencePiece subtracts from the lowest piece score for an unknown character.
 UNK_PENALTY = 10.0
-#: The most segmentations :func:`nbest` and :func:`sample` give at once.
+#: The most segmentations :func:`sample` gives at once.
 MAX_SEGMENTATIONS = 1000
+#: The most segmentations :func:`nbest` gives: SentencePiece's own limit (``kMaxNBestSize``;
+#: asked for more, it fails with an internal error).
+MAX_NBEST = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,19 +228,19 @@ def _segmentation(tok: SentencePieceTokenizer, ids: list[int], pieces: list[str]
     return Segmentation(tuple(pieces), tuple(ids), score)
 
 
-def _check_count(n: int, what: str) -> None:
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SEGMENTATIONS:
-        raise InputError(f"{what} must be an integer from 1 to {MAX_SEGMENTATIONS}, not {n!r}")
+def _check_count(n: int, what: str, limit: int = MAX_SEGMENTATIONS) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+        raise InputError(f"{what} must be an integer from 1 to {limit}, not {n!r}")
 
 
 def nbest(tokenizer: Tokenizer, text: str, n: int) -> list[Segmentation]:
     """SentencePiece's ``n`` best segmentations of ``text``, best first, with its scores.
 
     Raises:
-        InputError: not a Unigram model, or ``n`` outside 1..1000.
+        InputError: not a Unigram model, or ``n`` outside 1..512 (:data:`MAX_NBEST`).
     """
     tok = require_unigram(tokenizer)
-    _check_count(n, "the n-best count")
+    _check_count(n, "the n-best count", MAX_NBEST)
     raw = tok.processor.nbest_encode(text, nbest_size=n, out_type="serialized_proto")
     out: list[Segmentation] = []
     for field, _wire, value in _fields(raw):

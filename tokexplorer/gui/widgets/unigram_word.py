@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import MAX_SEGMENTATIONS, Lattice, Segmentation, lattice, nbest, sample
+from tokexplorer.core.analysis import MAX_NBEST, MAX_SEGMENTATIONS, Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
 from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
@@ -123,7 +123,7 @@ class UnigramWord(QWidget):
         scroll.setMinimumHeight(240)
         # any number can be typed (nothing snaps back): one SentencePiece cannot use is refused
         # with a message under the lattice, the tables emptied
-        self.nbest_spin = whole_number_field(5, tip=f"How many segmentations: 1 to {MAX_SEGMENTATIONS:,}")
+        self.nbest_spin = whole_number_field(5, tip=f"How many segmentations: 1 to {MAX_NBEST:,}")
         self.nbest_table = _table("P\n(posterior)")
         self.alpha_spin = decimal_field(
             DEFAULT_ALPHA, decimals=3, step=0.05,
