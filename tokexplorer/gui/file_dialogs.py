@@ -3,7 +3,8 @@
 Every file dialog of the window (opening a corpus, a tokenizer, raw bytes, a word-count
 table; saving and exporting models, statistics) starts in the folder of the last file or
 folder chosen in any of them, remembered with ``QSettings`` (``files/last_folder``) from one
-run to the next; the home folder until one is chosen, or when that folder is gone.
+run to the next; the current working directory (where the app was started) until one is
+chosen, or when that folder is gone.
 """
 
 from __future__ import annotations
@@ -23,11 +24,15 @@ def _settings() -> QSettings:
 
 
 def last_folder() -> str:
-    """The folder the dialogs start in: the last one used, else the home folder."""
+    """The folder the dialogs start in: the last one used, else the current working directory
+    (else the home folder, when the working directory is gone)."""
     folder = _settings().value(_KEY)
     if isinstance(folder, str) and folder and os.path.isdir(folder):
         return folder
-    return os.path.expanduser("~")
+    try:
+        return os.getcwd()
+    except OSError:  # the working directory was deleted
+        return os.path.expanduser("~")
 
 
 def remember_folder(path: str) -> None:

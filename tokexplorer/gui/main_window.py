@@ -154,7 +154,7 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.tabs)
 
         self._build_menus()
-        self.setStatusBar(StatusLine(self))  # a long message cut with "…", whole in its tooltip
+        self.setStatusBar(StatusLine(self, tabs=self.tabs))  # cut with "…" (whole in its tooltip); per tab
         self.statusBar().showMessage("Ready")
         self._compare_said = ""  # the status line's "Compare shows …", dropped once it is not true
         self.state.sample_source_changed.connect(lambda: self.statusBar().drop(self._compare_said))

@@ -4,6 +4,7 @@ sentencepiece's own values, the lattice's best path against its encoding."""
 from __future__ import annotations
 
 import math
+import struct
 from collections import Counter
 from pathlib import Path
 
@@ -11,6 +12,7 @@ import pytest
 
 from fixtures.sp import fixture_lines, train_proto
 from tokexplorer.core.analysis import lattice, nbest, piece_scores, sample
+from tokexplorer.core.analysis import unigram as unigram_module
 from tokexplorer.core.backends import SampledSentencePieceTokenizer, SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
 
@@ -82,8 +84,7 @@ def test_lattice_best_path_is_sentencepieces_encoding(which, request):
                 total += sum(spans[(s, e, i)] for s, e in steps)
                 pos += len(piece)
             assert pos == len(lat.normalized)
-            if sp.unk_id() not in seg.ids:  # SentencePiece scores a run of unknowns once
-                assert total == pytest.approx(seg.score, abs=1e-3)
+            assert total == pytest.approx(seg.score, abs=1e-3)  # a run of unknowns: the penalty a character
 
 
 def test_unknown_character_gets_the_penalised_unknown_piece(fixture_unigram):
@@ -113,7 +114,7 @@ def test_refusals(fixture_unigram):
     bpe = SentencePieceTokenizer(train_proto(model_type="bpe", vocab_size=60)[0])
     with pytest.raises(InputError, match="is a SentencePiece bpe model: n-best and sampling need a Unigram model"):
         nbest(bpe, "the", 2)
-    with pytest.raises(InputError, match="the n-best count must be an integer from 1 to 1000, not 0"):
+    with pytest.raises(InputError, match="the n-best count must be an integer from 1 to 512, not 0"):
         nbest(fixture_unigram, "the", 0)
     with pytest.raises(InputError, match="^alpha must be a positive number, not -1$"):
         sample(fixture_unigram, "the", alpha=-1)
@@ -134,3 +135,59 @@ def test_sampled_tokenizer_gives_sentencepiece_draws(real_unigram):
         seen.add(tuple(tz.ids))
     assert len(seen) > 1  # alpha 0.05: the draws differ
     assert tuple(real_unigram.encode(text)) != () and tok.name.endswith("· sampled α=0.05")
+
+
+def _sentencepiece_scores(sp, text: str, n: int) -> list[float]:
+    """The scores SentencePiece writes in its n-best proto (field 3, a float32, of each entry)."""
+    raw = sp.nbest_encode(text, nbest_size=n, out_type="serialized_proto")
+    entries = [value for field, _wire, value in unigram_module._fields(raw) if field == 1]
+    return [
+        next(struct.unpack("<f", v)[0] for f, w, v in unigram_module._fields(e) if f == 3 and w == 5) for e in entries
+    ]
+
+
+@pytest.mark.parametrize("text", ["tokenization", "zzz tokenization", "the small world"])
+def test_scores_are_sentencepieces_lattice_scores_with_unknowns_and_for_samples(fixture_unigram, text):
+    """A sample's score (and the only one of ``n = 1``, which SentencePiece leaves 0) is the path's
+    score in SentencePiece's lattice, unknown characters included: a sample of 'tokenization'
+    ('z' is unknown) was scored without the unknown's penalty, P (at alpha) 2.87."""
+    sp = fixture_unigram.processor
+    theirs = _sentencepiece_scores(sp, text, 3)
+    ours = nbest(fixture_unigram, text, 3)
+    assert [s.score for s in ours] == pytest.approx(theirs, abs=1e-4)  # SentencePiece's float32 sums
+    lat = lattice(fixture_unigram, text)
+    assert nbest(fixture_unigram, text, 1)[0].score == pytest.approx(lat.best_score, abs=1e-9)
+    spans = {(n.start, n.end, n.id): n.score for n in lat.nodes}  # one node a character for unknowns
+    for drawn in sample(fixture_unigram, text, alpha=0.1, count=20):
+        pos, path = 0, 0.0
+        for piece, i in zip(drawn.pieces, drawn.ids):
+            steps = (
+                [(pos + k, pos + k + 1) for k in range(len(piece))] if i == sp.unk_id() else [(pos, pos + len(piece))]
+            )
+            path += sum(spans[(a, b, i)] for a, b in steps)
+            pos += len(piece)
+        assert drawn.score == pytest.approx(path, abs=1e-9)
+        assert 0.0 < lat.probability(drawn.score, 0.1) <= 1.0
+
+
+def test_an_unknown_run_scores_the_penalty_once_a_character(fixture_unigram):
+    sp = fixture_unigram.processor
+    low = min(sp.get_score(i) for i in range(sp.get_piece_size()) if sp.is_control(i) is False)
+    (best,) = nbest(fixture_unigram, "zzz", 1)
+    assert best.pieces == ("▁", "zzz") and best.ids == (3, sp.unk_id())
+    assert best.score == pytest.approx(sp.get_score(3) + 3 * (low - 10.0), abs=1e-9)
+    assert best.score == pytest.approx(_sentencepiece_scores(sp, "zzz", 2)[0], abs=1e-4)
+
+
+def test_nbest_asks_sentencepiece_for_at_most_its_512(fixture_unigram):
+    """SentencePiece refuses more than 512 n-best (an internal error): 512 works, 513 is refused
+    with our message before it is asked."""
+    from tokexplorer.core.analysis import MAX_NBEST
+
+    assert MAX_NBEST == 512
+    best = nbest(fixture_unigram, "tokenization", 512)
+    assert 1 <= len(best) <= 512
+    assert [list(s.pieces) for s in best[:3]] == fixture_unigram.processor.nbest_encode_as_pieces("tokenization", 3)
+    with pytest.raises(InputError, match=r"^the n-best count must be an integer from 1 to 512, not 513$"):
+        nbest(fixture_unigram, "tokenization", 513)
+    assert len(sample(fixture_unigram, "tokenization", alpha=0.1, count=1000)) == 1000  # draws: up to 1,000

@@ -60,7 +60,7 @@ def test_after_saving_the_model_is_named_by_its_file_everywhere(qtbot, corpus, t
     w = _started(qtbot, corpus)
     assert _bpe_header(w).startswith("custom BPE · ")
     w.save_bpe_dialog()  # Ctrl+S
-    assert started == [os.path.join(os.path.expanduser("~"), "custom_BPE.bpe")]  # no folder used yet
+    assert started == [os.path.join(os.getcwd(), "custom_BPE.bpe")]  # no folder used yet: where the app started
     assert (out / "gui.bpe").is_file()
     # the column, the merge table's title and the status all say the file's name now
     assert _bpe_header(w).startswith("gui.bpe (BPE) · gpt2 pattern · ")
@@ -101,8 +101,9 @@ def test_an_opened_wordpiece_is_named_by_its_file_in_the_replay(qtbot, corpus, t
     assert replay.info.text().startswith("cli.wordpiece (WordPiece): longest match first over ")
 
 
-def test_open_dialogs_start_in_the_last_folder_used(qtbot, corpus, monkeypatch):
+def test_open_dialogs_start_in_the_last_folder_used(qtbot, corpus, monkeypatch, tmp_path):
     starts: list[str] = []
+    monkeypatch.chdir(tmp_path)  # the app started here: no folder used yet, the dialogs start here
 
     def open_names(_parent, _caption, start, _filters):
         starts.append(start)
@@ -120,7 +121,43 @@ def test_open_dialogs_start_in_the_last_folder_used(qtbot, corpus, monkeypatch):
     w.corpus_pane.file_list.open_files_dialog()
     w.open_model_dialog()
     w.open_raw_bytes_dialog()
-    assert starts == [os.path.expanduser("~"), str(corpus.parent), str(corpus.parent)]
+    assert starts == [str(tmp_path), str(corpus.parent), str(corpus.parent)]
+
+
+def test_open_folder_starts_in_the_working_directory_then_in_the_last_folder(qtbot, corpus, monkeypatch, tmp_path):
+    """File ▸ Open folder… and Open files… start where the app was started (never the home
+    folder), then in the folder last chosen, also after a restart (QSettings)."""
+    starts: list[str] = []
+    chosen = iter([str(corpus.parent), ""])
+
+    def open_dir(_parent, _caption, start):
+        starts.append(start)
+        return next(chosen)
+
+    def open_names(_parent, _caption, start, _filters):
+        starts.append(start)
+        return [], ""
+
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory", open_dir)
+    monkeypatch.setattr(QFileDialog, "getOpenFileNames", open_names)
+    loaded: list[list[str]] = []
+    w = MainWindow()
+    w.show_error_dialogs = False
+    qtbot.addWidget(w)
+    monkeypatch.setattr(type(w.corpus_pane.file_list), "load_paths", lambda _self, paths: loaded.append(list(paths)))
+    w.open_folder_action.trigger()
+    assert loaded == [[str(corpus.parent)]]
+    w.close()
+    w2 = MainWindow()  # a restart: the folder is read back from the settings file
+    w2.show_error_dialogs = False
+    qtbot.addWidget(w2)
+    w2.open_folder_action.trigger()
+    w2.open_files_action.trigger()
+    assert starts == [str(work), str(corpus.parent), str(corpus.parent)]
+    assert os.path.expanduser("~") not in starts
 
 
 def test_the_last_folder_lives_in_the_settings_file(qtbot, tmp_path):

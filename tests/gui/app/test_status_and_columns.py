@@ -80,3 +80,31 @@ def test_a_long_status_message_is_cut_with_its_whole_text_in_the_tooltip(qtbot, 
     assert status.fontMetrics().horizontalAdvance(status.shown_text()) <= status.width()
     window.state.status.emit("Ready")
     assert not status.is_cut() and status.toolTip() == ""
+
+
+def test_a_status_message_belongs_to_the_tab_that_wrote_it(qtbot, window):
+    """The merge table's "merge #0: …" is not left on the Compare tab (nor on any other)."""
+    window.resize(1000, 700)
+    window.show()
+    qtbot.waitExposed(window)
+    bpe, _ = train_bpe(TEXT * 8, vocab_size=280, pattern="gpt2")
+    window.state.set_bpe(bpe)
+    window.tabs.setCurrentWidget(window.merges_pane)
+    status = window.statusBar()
+    assert window.merges_pane.jump_to_rank(0)
+    said = status.currentMessage()
+    assert said == "merge #0: a + t → token 256 (61 74)"  # "at" of cat, sat, mat
+    assert status.owner() is window.merges_pane
+    qtbot.wait(20)  # back in the event loop: the next tab change is the user's
+    window.tabs.setCurrentWidget(window.compare_pane)
+    assert status.currentMessage() == ""
+    window.tabs.setCurrentWidget(window.merges_pane)
+    assert status.currentMessage() == ""  # not brought back either: the selection may be stale by now
+    # a tab switch made by the action that wrote the message keeps it (asked for a merge from Compare)
+    window.tabs.setCurrentWidget(window.compare_pane)
+    window.state.status.emit("opened m.bpe (BPE)")
+    window.tabs.setCurrentWidget(window.merges_pane)
+    assert status.currentMessage() == "opened m.bpe (BPE)" and status.owner() is window.merges_pane
+    qtbot.wait(20)  # back in the event loop: from now on a tab change is the user's
+    window.tabs.setCurrentWidget(window.bytes_pane)
+    assert status.currentMessage() == ""

@@ -266,8 +266,8 @@ def pane(qtbot, cat_hat_bpe):
     fired = []
     state.merge_fires.connect(fired.append)
     p._fired = fired  # noqa: SLF001 - test hook
-    with qtbot.waitSignal(p.model.dataChanged, timeout=5000):
-        state.set_bpe(bpe)
+    state.set_bpe(bpe)
+    qtbot.waitUntil(lambda: p.model.fire_counts is not None, timeout=10_000)  # "counting…" until then
     return p
 
 
@@ -294,15 +294,15 @@ def test_pane_counts_fires_and_shows_where_a_merge_fires(pane, qtbot):
 def test_a_merge_that_fires_nowhere_says_why_in_the_text_named(pane, qtbot):
     """The caption names the Compare text by its source and gives the reason computed:
     the bytes do not occur, or a lower-ranked merge takes part of them first."""
-    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
-        pane.state.set_sample_text("the cat, 你好", source="notes.txt (corpus file 2 of 3)")
+    pane.state.set_sample_text("the cat, 你好", source="notes.txt (corpus file 2 of 3)")
+    qtbot.waitUntil(lambda: pane.model.fire_counts is not None, timeout=10_000)  # "counting…" until then
     assert pane.jump_to_rank(13)  # " hat"
     assert pane.fires_label.text() == (
         "merge #13 «␣hat» fires 0 times in the Compare text (notes.txt (corpus file 2 of 3)): "
         "its bytes 20 68 61 74 do not occur in this text"
     )
-    with qtbot.waitSignal(pane.model.dataChanged, timeout=5000):
-        pane.state.set_sample_text("the cat, 你好 he he", source="")
+    pane.state.set_sample_text("the cat, 你好 he he", source="")
+    qtbot.waitUntil(lambda: pane.model.fire_counts is not None, timeout=10_000)
     assert pane.jump_to_rank(10)  # " h": "he" (merge 1) forms first
     assert pane.fires_label.text() == (
         "merge #10 «␣h» fires 0 times in the Compare text (what you typed or pasted): its bytes 20 68 occur "

@@ -86,6 +86,7 @@ _EXPORTS: dict[str, str] = {
     "granularity_iter": "granularity",
     "split_heldout": "granularity",
     "MAX_SEGMENTATIONS": "unigram",
+    "MAX_NBEST": "unigram",
     "Lattice": "unigram",
     "LatticeNode": "unigram",
     "PieceScore": "unigram",

@@ -32,7 +32,6 @@ checked against SentencePiece's encoding in the tests.
 from __future__ import annotations
 
 import math
-import struct
 from dataclasses import dataclass
 
 from tokexplorer.core.backends import SentencePieceTokenizer, Tokenizer
@@ -48,8 +47,11 @@ __all__ = [
 MAX_LATTICE_CHARS = 200
 #: What SentencePiece subtracts from the lowest piece score for an unknown character.
 UNK_PENALTY = 10.0
-#: The most segmentations :func:`nbest` and :func:`sample` give at once.
+#: The most segmentations :func:`sample` gives at once.
 MAX_SEGMENTATIONS = 1000
+#: The most segmentations :func:`nbest` gives: SentencePiece's own limit (``kMaxNBestSize``;
+#: asked for more, it fails with an internal error).
+MAX_NBEST = 512
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,8 +146,11 @@ class Segmentation:
 
     Attributes:
         pieces, ids: the pieces in order and their ids.
-        score: the sum of the pieces' log probabilities (SentencePiece's n-best
-            score; for a sample, the sum of ``get_score`` of its pieces).
+        score: the path's score in SentencePiece's lattice: the sum of its pieces'
+            log probabilities (``get_score``), an unknown piece scoring the lowest piece
+            score minus 10 for each of its characters and a user-defined one 0; equal
+            (to float32 rounding) to SentencePiece's n-best score, which it leaves 0 for
+            ``n = 1`` and does not give for a sample.
     """
 
     pieces: tuple[str, ...]
@@ -204,33 +209,45 @@ def piece_scores(tokenizer: Tokenizer) -> list[PieceScore]:
     return [PieceScore(i, sp.id_to_piece(i), float(sp.get_score(i)), _kind(tok, i)) for i in range(sp.get_piece_size())]
 
 
-def _segmentation(tok: SentencePieceTokenizer, ids: list[int], pieces: list[str], score: float | None) -> Segmentation:
-    if score is None:
-        score = float(sum(tok.processor.get_score(i) for i in ids))
+def _unk_score(tok: SentencePieceTokenizer) -> float:
+    """What SentencePiece's lattice gives an unknown character: the lowest score of a normal
+    piece (0 at most) minus :data:`UNK_PENALTY`."""
+    sp = tok.processor
+    skip = (sp.is_control, sp.is_unknown, sp.is_unused, sp.is_byte)
+    normal = (float(sp.get_score(i)) for i in range(sp.get_piece_size()) if not any(f(i) for f in skip))
+    return min([0.0, *normal]) - UNK_PENALTY
+
+
+def _segmentation(tok: SentencePieceTokenizer, ids: list[int], pieces: list[str]) -> Segmentation:
+    """The segmentation with its lattice path score (see :class:`Segmentation`; a sample's
+    ``get_score`` sum gave an unknown piece 0 and probabilities above 1)."""
+    sp, unk, user = tok.processor, _unk_score(tok), set(tok.user_defined_symbols.values())
+    score = sum(
+        0.0 if i in user else unk * len(p) if sp.is_unknown(i) else float(sp.get_score(i)) for i, p in zip(ids, pieces)
+    )
     return Segmentation(tuple(pieces), tuple(ids), score)
 
 
-def _check_count(n: int, what: str) -> None:
-    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_SEGMENTATIONS:
-        raise InputError(f"{what} must be an integer from 1 to {MAX_SEGMENTATIONS}, not {n!r}")
+def _check_count(n: int, what: str, limit: int = MAX_SEGMENTATIONS) -> None:
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= limit:
+        raise InputError(f"{what} must be an integer from 1 to {limit}, not {n!r}")
 
 
 def nbest(tokenizer: Tokenizer, text: str, n: int) -> list[Segmentation]:
     """SentencePiece's ``n`` best segmentations of ``text``, best first, with its scores.
 
     Raises:
-        InputError: not a Unigram model, or ``n`` outside 1..1000.
+        InputError: not a Unigram model, or ``n`` outside 1..512 (:data:`MAX_NBEST`).
     """
     tok = require_unigram(tokenizer)
-    _check_count(n, "the n-best count")
+    _check_count(n, "the n-best count", MAX_NBEST)
     raw = tok.processor.nbest_encode(text, nbest_size=n, out_type="serialized_proto")
     out: list[Segmentation] = []
     for field, _wire, value in _fields(raw):
         if field != 1:
             continue
         pieces = parse_pieces(value)
-        score = next((struct.unpack("<f", v)[0] for f, w, v in _fields(value) if f == 3 and w == 5), None)
-        out.append(_segmentation(tok, [p.id for p in pieces], [p.piece for p in pieces], score))
+        out.append(_segmentation(tok, [p.id for p in pieces], [p.piece for p in pieces]))
     return out
 
 
@@ -260,7 +277,7 @@ def sample(
         raw = sp.encode(text, out_type="serialized_proto", enable_sampling=True, alpha=float(alpha),
                         nbest_size=nbest_size)  # fmt: skip
         pieces = parse_pieces(raw)
-        out.append(_segmentation(tok, [p.id for p in pieces], [p.piece for p in pieces], None))
+        out.append(_segmentation(tok, [p.id for p in pieces], [p.piece for p in pieces]))
     return out
 
 

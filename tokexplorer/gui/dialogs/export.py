@@ -145,7 +145,7 @@ class ExportDialog(QDialog):
         self.source = source
         self._stem = stem
         self.check: ExportCheck | None = None
-        self._folder = folder or os.path.expanduser("~")
+        self._folder = folder or file_dialogs.last_folder()
         self._job = LatestRequest(self)
         self.write_worker: Worker | None = None
         title = QLabel(

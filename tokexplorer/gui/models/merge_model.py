@@ -66,6 +66,8 @@ MERGE_COLUMNS: tuple[str, ...] = (
     "Fires\n(Compare text)",  # two lines: the token columns keep their width in a 1,000-pixel window
 )
 COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
+#: What a Fires cell says while the Compare text is being encoded (blank would read as 0).
+COUNTING = "counting…"
 
 #: The Fires header's tooltip; ``text`` names the Compare text (``AppState.sample_label``).
 FIRES_TIP = (
@@ -120,6 +122,7 @@ class MergeTableModel(TitledTableModel):
         self._display: dict[int, str] = {}
         self._mode = "text"
         self._fires: list[int] | None = None
+        self._counting = False  # Fires unknown because they are being counted (cells say COUNTING)
         self._search: SearchIndex | None = None
         self._filter = MergeFilter()
         self._mono = QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont)
@@ -151,6 +154,7 @@ class MergeTableModel(TitledTableModel):
         self._order = list(self._base)
         self._display = {}
         self._fires = None
+        self._counting = False
         self._search = None
         self.generation += 1
         self._mask = self._mask_for(self._filter)
@@ -179,11 +183,13 @@ class MergeTableModel(TitledTableModel):
             )
         return self._search
 
-    def set_fire_counts(self, counts: Sequence[int] | None) -> None:
-        """Fill the Fires column (one count per merge, rank order) or empty it (None)."""
+    def set_fire_counts(self, counts: Sequence[int] | None, *, counting: bool = False) -> None:
+        """Fill the Fires column (one count per merge, rank order) or empty it (None): blank,
+        or, with ``counting``, :data:`COUNTING` in every merge's cell until the counts come."""
         if counts is not None and len(counts) != len(self._merges):
             return
         self._fires = list(counts) if counts is not None else None
+        self._counting = counts is None and counting
         if self._rows:
             self.dataChanged.emit(
                 self.index(0, COL_FIRES), self.index(len(self._rows) - 1, COL_FIRES)
@@ -192,6 +198,11 @@ class MergeTableModel(TitledTableModel):
     @property
     def fire_counts(self) -> list[int] | None:
         return self._fires
+
+    @property
+    def fires_counting(self) -> bool:
+        """True while the Fires cells say :data:`COUNTING`."""
+        return self._counting
 
     def merge_at(self, row: int) -> MergeRecord | None:
         """The merge record shown at view ``row`` (after sorting and filtering);
@@ -310,7 +321,7 @@ class MergeTableModel(TitledTableModel):
                 return str(len(m.merged))
             if col == COL_COUNT:
                 return "" if m.count is None else f"{m.count:,}"
-            return "" if self._fires is None else f"{self._fires[rec]:,}"
+            return (COUNTING if self._counting else "") if self._fires is None else f"{self._fires[rec]:,}"
         if role == RawRole:
             return self._raw(rec, col)
         if role == Qt.ItemDataRole.ToolTipRole:
@@ -323,17 +334,13 @@ class MergeTableModel(TitledTableModel):
             if col == COL_COUNT and m.count is None:
                 return "count unknown (merges recovered from ranks)"
             if col == COL_FIRES and self._fires is None:
-                return "not counted yet (the sample text is being encoded)"
+                return "counting: the Compare text is being encoded" if self._counting else "not counted"
             return None
         if role == Qt.ItemDataRole.TextAlignmentRole:
             if col in (COL_RANK, COL_BYTES, COL_COUNT, COL_FIRES):
                 return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
             return None
-        if role == Qt.ItemDataRole.FontRole and col in (
-            COL_LEFT,
-            COL_RIGHT,
-            COL_MERGED,
-        ):
+        if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT, COL_MERGED):
             return self._mono
         return None
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSignalBlocker, Qt, QTimer
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QSplitter,
@@ -100,8 +100,7 @@ class MergesPane(QWidget):
         self._live_merges: list[MergeRecord] | None = None
         self._source: Tokenizer | None = None  # the Compare column whose model is shown instead of state.bpe
         self._pending_tree: bytes | None = None  # a token whose tree is drawn once that model's merges are in
-        self.merges_job = LatestRequest(self)
-        self.fire_job = LatestRequest(self)
+        self.merges_job, self.fire_job = LatestRequest(self), LatestRequest(self)
         pause_while_hidden(self, [self.fire_job])
         self.index_worker: Worker | None = None
 
@@ -117,8 +116,7 @@ class MergesPane(QWidget):
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
         self.fire_sites = FireSitesView()
-        self.fires_text, self.fires_table = self.fire_sites.text, self.fire_sites.table
-        self.fires_label = self.fire_sites.label
+        self.fires_text, self.fires_table, self.fires_label = (f := self.fire_sites).text, f.table, f.label
         self.plot = TrainingPlot()
         self.details = QTabWidget()
         self.details.addTab(self.tree_panel, "Merge tree")
@@ -142,12 +140,8 @@ class MergesPane(QWidget):
         self.set_bpe(state.bpe)
 
     def _build_splitter(self) -> QSplitter:
-        table_box = QWidget()
-        box_layout = QVBoxLayout(table_box)
-        box_layout.setContentsMargins(0, 0, 0, 0)
-        box_layout.addWidget(self.view)
         splitter = QSplitter(Qt.Orientation.Horizontal)
-        splitter.addWidget(table_box)
+        splitter.addWidget(self.view)
         splitter.addWidget(self.details)
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
@@ -184,7 +178,7 @@ class MergesPane(QWidget):
         state = self.state
         state.bpe_changed.connect(self.set_bpe)
         state.tokenizers_changed.connect(self._rename)  # the title names the model as its column does
-        state.sample_text_changed.connect(lambda _t: self._fire_timer.start())
+        state.sample_text_changed.connect(self._recount)
         state.sample_source_changed.connect(self._name_fires_text)
         state.merge_requested.connect(self.jump_to_rank)
         state.training_merges.connect(self._on_training_merges)
@@ -318,7 +312,7 @@ class MergesPane(QWidget):
         self._rename()
         self._after_model()
         self._start_index_worker()
-        self._fire_timer.start()
+        self._recount()
         pending, self._pending_tree = self._pending_tree, None
         if pending is not None:
             self.show_tree_of_bytes(pending)
@@ -407,6 +401,15 @@ class MergesPane(QWidget):
 
         self.fire_job.start(work, on_result=self._on_fires, on_error=self._on_worker_error)
 
+    def _recount(self, *_args: object) -> None:
+        """Drop the counts (cancel their job), say "counting…" and count anew after a pause in typing."""
+        self.fire_job.cancel()
+        self._fires = None
+        self.model.set_fire_counts(None, counting=self._bpe is not None and bool(self.model.merges))
+        if self._selected_rank is not None:
+            self.fire_sites.show_counting()
+        self._fire_timer.start()
+
     def _on_fires(self, result: tuple[str, MergeIndex, FireIndex, str]) -> None:
         self._fires_text, self._index, self._fires, self._fires_source = result
         self.model.set_fire_counts(self._fires.counts)
@@ -422,15 +425,16 @@ class MergesPane(QWidget):
             self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self._fires_source))
 
     def _on_worker_error(self, exc: BaseException) -> None:
+        if self.model.fires_counting:  # a count failed: blank, no longer "counting…"; said why below
+            self.model.set_fire_counts(None)
         self.state.status.emit(f"merge table: {user_message(exc)}")
 
     def _on_mode_check(self, on: bool) -> None:
         sender = self.sender()
         if on:  # regex and hex exclude each other
             other = self.regex_check if sender is self.hex_check else self.hex_check
-            other.blockSignals(True)
-            other.setChecked(False)
-            other.blockSignals(False)
+            with QSignalBlocker(other):
+                other.setChecked(False)
         self.apply_filter()
 
     def _on_display_mode(self, _i: int) -> None:
@@ -465,9 +469,8 @@ class MergesPane(QWidget):
             self.state.status.emit(f"token {tid} ({raw.hex(' ').upper()}): no merge builds it; emitted only whole")
             return
         self._selected_rank = merge.rank
-        self.jump_spin.blockSignals(True)
-        self.jump_spin.setValue(merge.rank)
-        self.jump_spin.blockSignals(False)
+        with QSignalBlocker(self.jump_spin):
+            self.jump_spin.setValue(merge.rank)
         raw = merge.merged
         self.show_token_tree(merge.new_id)
         self.plot.set_marker(merge.rank)

@@ -162,7 +162,9 @@ class AddColumnMenu(QMenu):
 
     def _ask_cache_dir(self) -> None:
         path = QFileDialog.getExistingDirectory(
-            self.parentWidget(), "tiktoken cache folder", os.environ.get("TIKTOKEN_CACHE_DIR", "")
+            self.parentWidget(),
+            "tiktoken cache folder",
+            os.environ.get("TIKTOKEN_CACHE_DIR") or file_dialogs.last_folder(),
         )
         if path:
             self.tiktoken_status = None

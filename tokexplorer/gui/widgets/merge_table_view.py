@@ -34,6 +34,7 @@ from tokexplorer.gui.models.merge_model import (
     COL_MERGED,
     COL_RANK,
     COL_RIGHT,
+    COUNTING,
     MergeTableModel,
 )
 from tokexplorer.gui.widgets.table_fit import ColumnShare, wanted_widths
@@ -75,7 +76,7 @@ def widest_numbers(model: MergeTableModel) -> dict[int, str]:
         COL_RANK: str(max((m.rank for m in merges), default="")),
         COL_BYTES: str(max((len(t) for t in tokens), default="")),
         COL_COUNT: f"{max(counts):,}" if counts else "",
-        COL_FIRES: f"{max(fires):,}" if fires else "",
+        COL_FIRES: f"{max(fires):,}" if fires else COUNTING if model.fires_counting else "",
     }
 
 

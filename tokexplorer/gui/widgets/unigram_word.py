@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import MAX_SEGMENTATIONS, Lattice, Segmentation, lattice, nbest, sample
+from tokexplorer.core.analysis import MAX_NBEST, MAX_SEGMENTATIONS, Lattice, Segmentation, lattice, nbest, sample
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import InputError
 from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
@@ -81,9 +81,11 @@ def _fill(table: QTableWidget, segs: list[Segmentation], probs: list[str]) -> No
 
 
 def _table(last: str) -> QTableWidget:
-    """An n-best or samples table: the pieces take the width left over (a :class:`ColumnShare`)."""
+    """An n-best or samples table: the pieces take the width left over (a :class:`ColumnShare`);
+    the number columns' titles on two lines (``last``: "P" and what it is, in brackets), so they
+    are whole beside a piece column in half of a window 1,000 pixels wide."""
     t = QTableWidget(0, 4)
-    t.setHorizontalHeaderLabels(["#", "Pieces", "Score (Σ log p)", last])
+    t.setHorizontalHeaderLabels(["#", "Pieces", "Score\n(Σ log p)", last])
     t.verticalHeader().setVisible(False)
     t.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
     ColumnShare(t, stretch=1).refit()
@@ -121,8 +123,8 @@ class UnigramWord(QWidget):
         scroll.setMinimumHeight(240)
         # any number can be typed (nothing snaps back): one SentencePiece cannot use is refused
         # with a message under the lattice, the tables emptied
-        self.nbest_spin = whole_number_field(5, tip=f"How many segmentations: 1 to {MAX_SEGMENTATIONS:,}")
-        self.nbest_table = _table("P (posterior)")
+        self.nbest_spin = whole_number_field(5, tip=f"How many segmentations: 1 to {MAX_NBEST:,}")
+        self.nbest_table = _table("P\n(posterior)")
         self.alpha_spin = decimal_field(
             DEFAULT_ALPHA, decimals=3, step=0.05,
             tip="SentencePiece's alpha (above 0): a path is drawn with probability ∝ exp(alpha × score)",
@@ -131,7 +133,7 @@ class UnigramWord(QWidget):
         self.resample_button = QPushButton("Draw again")
         self.compare_button = QPushButton("Sampled column in Compare")
         self.compare_button.setToolTip("Add a Compare column that encodes with a sampled segmentation at this alpha")
-        self.samples_table = _table("P (at alpha)")
+        self.samples_table = _table("P\n(at alpha)")
         self._layout(scroll)
         self.text_edit.textChanged.connect(self.refresh)
         self.nbest_spin.valueChanged.connect(self.refresh)
@@ -163,9 +165,9 @@ class UnigramWord(QWidget):
             row.addWidget(w)
         sl.addLayout(row)
         sl.addWidget(self.samples_table)
-        lists = QHBoxLayout()
-        lists.addWidget(best)
-        lists.addWidget(sampled)
+        lists = QHBoxLayout()  # half each: the sampled box's longer rows never narrow the n-best one
+        lists.addWidget(best, 1)
+        lists.addWidget(sampled, 1)
         layout = QVBoxLayout(self)
         layout.addLayout(top)
         layout.addWidget(wrapped("Lattice: every piece that matches, with its log probability; the best path on top"))
