@@ -64,3 +64,23 @@ def test_files_counted_by_two_processes_equal_counting_here(tmp_path):
     here = run(count_files(files, pattern="cl100k", workers=1))
     there = run(count_files(files, pattern="cl100k", workers=2))
     assert there == here and here[0][" nul"] == 3 and here[0]["\0"] == 1
+
+
+def test_workers_of_the_window_run_nicer(monkeypatch):
+    """In a process that imported Qt (the window), the counting workers start with a higher
+    niceness, so that the window's threads get the cores first; elsewhere they do not."""
+    import os
+    import sys
+
+    from tokexplorer.core.bpe import count_pool
+
+    def nice_of_a_worker() -> int:
+        with count_pool._pool(1) as pool:
+            return pool.submit(os.nice, 0).result()
+
+    here = os.nice(0)
+    qt = sys.modules.get("PySide6") or object()
+    monkeypatch.delitem(sys.modules, "PySide6", raising=False)
+    assert nice_of_a_worker() == here
+    monkeypatch.setitem(sys.modules, "PySide6", qt)
+    assert nice_of_a_worker() == min(19, here + count_pool.WINDOW_WORKER_NICE)
