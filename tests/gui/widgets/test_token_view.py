@@ -10,6 +10,17 @@ from tokexplorer.gui.widgets.token_view import TokenView
 WORDS = "tokenizers split frequent words rarely while uncommon spellings become several pieces "
 
 
+def _shown(qtbot, tz, width: int, height: int, *, lines: int) -> TokenView:
+    """A token view of ``tz`` at ``width`` x ``height`` pixels, once it is laid out in more than ``lines`` lines."""
+    view = TokenView()
+    qtbot.addWidget(view)
+    view.resize(width, height)
+    view.show()
+    view.set_tokenization(tz)
+    qtbot.waitUntil(lambda: len(view._lay.line_items) > lines)
+    return view
+
+
 def _line_texts(view: TokenView) -> list[str]:
     return ["".join(it.text for it in view._lay.items[a:b]) for a, b in view._lay.line_items]
 
@@ -22,12 +33,7 @@ def test_lines_break_between_words_not_inside_them(qtbot):
     tz = BPETokenizer(bpe).tokenize(text)
     inner = [t for t in tz.tokens if t.bytes[:1].isalpha() and text[t.char_start - 1] != " "]
     assert len(inner) > 20  # tokens that begin inside a word
-    view = TokenView()
-    qtbot.addWidget(view)
-    view.resize(260, 400)
-    view.show()
-    view.set_tokenization(tz)
-    qtbot.waitUntil(lambda: len(view._lay.line_items) > 3)
+    view = _shown(qtbot, tz, 260, 400, lines=3)
     lines = _line_texts(view)
     assert "".join(lines) == text
     words = set(WORDS.split())
@@ -119,10 +125,5 @@ def test_tokens_drawn_by_their_bytes_keep_the_line_breaks(qtbot, tmp_path):
     ours = HuggingFaceTokenizer.from_file(hf.save(tok, tmp_path))
     tz = ours.tokenize("ab \ufb01\ncd\nef\n")
     assert not tz.exact_offsets
-    view = TokenView()
-    qtbot.addWidget(view)
-    view.resize(600, 300)
-    view.show()
-    view.set_tokenization(tz)
-    qtbot.waitUntil(lambda: len(view._lay.line_items) > 1)
+    view = _shown(qtbot, tz, 600, 300, lines=1)
     assert _line_texts(view) == ["<s>ab fi\n", "cd\n", "ef\n"]  # <s>: the BOS its post-processor adds

@@ -73,7 +73,9 @@ WINDOW_WORKER_NICE = 5
 
 
 def _lower_priority(increment: int) -> None:
-    """Pool initializer: run this worker process ``increment`` nicer (no-op where unsupported)."""
+    """Pool initializer: run this worker process ``increment`` nicer (no-op for 0 or where unsupported)."""
+    if not increment:
+        return
     try:
         os.nice(increment)
     except (AttributeError, OSError):
@@ -81,10 +83,9 @@ def _lower_priority(increment: int) -> None:
 
 
 def _pool(workers: int) -> ProcessPoolExecutor:
+    nicer = WINDOW_WORKER_NICE if "PySide6" in sys.modules else 0  # the window: its own threads come first
     context = multiprocessing.get_context(start_method())
-    if "PySide6" in sys.modules:  # the window: its own threads come first
-        return ProcessPoolExecutor(workers, context, initializer=_lower_priority, initargs=(WINDOW_WORKER_NICE,))
-    return ProcessPoolExecutor(max_workers=workers, mp_context=context)
+    return ProcessPoolExecutor(workers, context, initializer=_lower_priority, initargs=(nicer,))
 
 
 def default_workers() -> int:
