@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
-from tokexplorer.gui.models.merge_model import COL_FIRES, FIRES_TIP
+from tokexplorer.gui.models.merge_columns import COL_FIRES, FIRES_TIP
 from tokexplorer.gui.panes.merges_pane import MergesPane
 from tokexplorer.gui.state import AppState
 

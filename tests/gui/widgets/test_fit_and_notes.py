@@ -51,6 +51,19 @@ def test_number_columns_hold_their_header_and_largest_value(qtbot):
     assert hh.sectionSizeHint(COL_FIRES) > fm.horizontalAdvance("(Compare text)")
 
 
+def test_largest_numbers_count_tokens_no_merge_builds_and_unknown_counts(qtbot):
+    """Merges recovered from ranks have no pair counts; a token no merge builds (a row after the
+    merges) can be the longest: both count in the widths, measured once per model."""
+    vocab = {i: bytes([i]) for i in range(256)} | {256: b"ab", 257: b"abc", 300: b"whole-chunk"}
+    merges = [MergeRecord(0, 97, 98, 256, b"ab", None), MergeRecord(1, 256, 99, 257, b"abc", None)]
+    model = MergeTableModel()
+    model.set_merges(merges, vocab, unbuilt=[300])
+    assert model.largest_numbers == (1, 11, None)
+    assert widest_numbers(model) == {COL_RANK: "1", COL_BYTES: "11", COL_COUNT: "", COL_FIRES: ""}
+    model.set_merges([], {})
+    assert model.largest_numbers == (None, None, None)
+
+
 def test_a_hidden_merge_table_measures_its_columns_when_shown(qtbot, monkeypatch):
     """Another tab's table measures nothing at the end of a training (80-150 ms of the
     GUI thread on a 1 GB corpus); it fits its columns once shown."""

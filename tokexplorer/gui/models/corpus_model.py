@@ -45,6 +45,7 @@ def encoding_shown(file: CorpusFile) -> str:
     ``"cp1252"``, ``"UTF-8 with BOM"``), the codec named as the notes name it."""
     return file.encoding_label
 
+
 #: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
 _UTF8_CODECS = frozenset({"utf-8", "utf8", "utf-8-sig", "ascii"})
 
@@ -106,9 +107,7 @@ class CorpusTableModel(TitledTableModel):
     def replace_file(self, row: int, file: CorpusFile) -> None:
         """Replace the file at ``row`` (e.g. after re-reading it with another encoding)."""
         self._files[row] = file
-        self.dataChanged.emit(
-            self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1)
-        )
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1))
 
     def file_at(self, row: int) -> CorpusFile:
         """The ``CorpusFile`` at ``row``."""

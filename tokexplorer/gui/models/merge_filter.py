@@ -184,9 +184,7 @@ class MergeFilter:
         return bool(self.needle) or self.script is not None or bool(self.partial) or self.whole_chunk_only
 
 
-def filter_mask(
-    tokens: Sequence[bytes], condition: MergeFilter, *, index: Callable[[], SearchIndex]
-) -> bytearray:
+def filter_mask(tokens: Sequence[bytes], condition: MergeFilter, *, index: Callable[[], SearchIndex]) -> bytearray:
     """One byte per record (the merges in rank order, then the tokens no merge
     builds): 1 where the record passes ``condition``.
 

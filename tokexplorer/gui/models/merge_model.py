@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from itertools import compress
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
@@ -38,6 +39,20 @@ from PySide6.QtGui import QFont, QFontDatabase
 from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
+from tokexplorer.gui.models.merge_columns import (
+    COL_BYTES,
+    COL_COUNT,
+    COL_FIRES,
+    COL_LEFT,
+    COL_MERGED,
+    COL_RANK,
+    COL_RIGHT,
+    COUNTING,
+    DISPLAY_MODES,
+    HEADER_TIPS,
+    MERGE_COLUMNS,
+    WHOLE_TIP,
+)
 from tokexplorer.gui.models.merge_filter import (
     FILTER_MODES,
     PARTIAL_LEVELS,
@@ -55,44 +70,15 @@ from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 # id (``int``, ``-1`` for no part) for Left and Right, and the merged token's
 # ``bytes`` for Merged token.
 
-#: Column titles, in order.
-MERGE_COLUMNS: tuple[str, ...] = (
-    "Rank",
-    "Left",
-    "Right",
-    "Merged token",
-    "Bytes",
-    "Count",
-    "Fires\n(Compare text)",  # two lines: the token columns keep their width in a 1,000-pixel window
-)
-COL_RANK, COL_LEFT, COL_RIGHT, COL_MERGED, COL_BYTES, COL_COUNT, COL_FIRES = range(7)
-#: What a Fires cell says while the Compare text is being encoded (blank would read as 0).
-COUNTING = "counting…"
 
-#: The Fires header's tooltip; ``text`` names the Compare text (``AppState.sample_label``).
-FIRES_TIP = (
-    "How often the merge fires when the Compare text is encoded; counted in: {text} "
-    "(0: not in that text, even if the merge is frequent in the corpus; pick another "
-    "corpus file above the Compare editor)"
-)
-
-#: Display modes of the token columns.
-DISPLAY_MODES: tuple[str, ...] = ("text", "hex", "gpt2")
-
-_HEADER_TIPS = (
-    "Merge rank: 0 is the first merge learned and the first applied when encoding",
-    "Left token of the merged pair",
-    "Right token of the merged pair",
-    "The new token (left + right); bytes that are part of a UTF-8 character are shown as \\xNN",
-    "Length of the merged token in bytes",
-    "How often the pair occurred in the pre-tokenized corpus when it was merged "
-    "(empty: unknown, e.g. merges recovered from tiktoken ranks)",
-    FIRES_TIP.format(text="the text of the Compare tab"),
-)
-_WHOLE_TIP = (
-    "token {id} · {n} bytes: {hex} · no merge builds it: rank-order merging of its bytes ends "
-    "with other parts, so it is emitted only when a whole chunk (pre-tokenizer piece) is this token"
-)
+def _largest_numbers(
+    merges: Sequence[MergeRecord], tokens: Sequence[bytes]
+) -> tuple[int | None, int | None, int | None]:
+    """The largest rank, token length (bytes) and pair count of a table's records, None where
+    there is none; with ``map`` and builtins, as 32,000 merges are measured on the GUI thread."""
+    rank = max(map(attrgetter("rank"), merges), default=None)
+    counts = [c for c in map(attrgetter("count"), merges) if c is not None]
+    return rank, max(map(len, tokens), default=None), max(counts, default=None)
 
 
 class MergeTableModel(TitledTableModel):
@@ -110,7 +96,7 @@ class MergeTableModel(TitledTableModel):
     """
 
     def __init__(self, parent: QObject | None = None) -> None:
-        super().__init__(MERGE_COLUMNS, title_tips=_HEADER_TIPS, parent=parent)
+        super().__init__(MERGE_COLUMNS, title_tips=HEADER_TIPS, parent=parent)
         self._merges: list[MergeRecord] = []
         self._unbuilt: list[int] = []  # records after the merges: ids of tokens no merge builds
         self._tokens: list[bytes] = []  # each record's token bytes
@@ -122,6 +108,7 @@ class MergeTableModel(TitledTableModel):
         self._display: dict[int, str] = {}
         self._mode = "text"
         self._fires: list[int] | None = None
+        self._largest: tuple[int | None, int | None, int | None] = (None, None, None)
         self._counting = False  # Fires unknown because they are being counted (cells say COUNTING)
         self._search: SearchIndex | None = None
         self._filter = MergeFilter()
@@ -152,6 +139,7 @@ class MergeTableModel(TitledTableModel):
             ids = [m.new_id for m in self._merges] + self._unbuilt
             self._base.sort(key=ids.__getitem__)
         self._order = list(self._base)
+        self._largest = _largest_numbers(self._merges, self._tokens)
         self._display = {}
         self._fires = None
         self._counting = False
@@ -191,9 +179,13 @@ class MergeTableModel(TitledTableModel):
         self._fires = list(counts) if counts is not None else None
         self._counting = counts is None and counting
         if self._rows:
-            self.dataChanged.emit(
-                self.index(0, COL_FIRES), self.index(len(self._rows) - 1, COL_FIRES)
-            )
+            self.dataChanged.emit(self.index(0, COL_FIRES), self.index(len(self._rows) - 1, COL_FIRES))
+
+    @property
+    def largest_numbers(self) -> tuple[int | None, int | None, int | None]:
+        """``(largest rank, longest token in bytes, largest pair count)`` of the rows shown
+        by :meth:`set_merges`, each None when no row has one (measured once per model)."""
+        return self._largest
 
     @property
     def fire_counts(self) -> list[int] | None:
@@ -273,9 +265,7 @@ class MergeTableModel(TitledTableModel):
         self._mode = mode
         self._display = {}
         if self._rows:
-            self.dataChanged.emit(
-                self.index(0, COL_LEFT), self.index(len(self._rows) - 1, COL_MERGED)
-            )
+            self.dataChanged.emit(self.index(0, COL_LEFT), self.index(len(self._rows) - 1, COL_MERGED))
 
     def render_bytes(self, raw: bytes) -> str:
         """Bytes in the current display mode (text mode: :func:`plain_text`)."""
@@ -354,7 +344,7 @@ class MergeTableModel(TitledTableModel):
         if role == RawRole:
             return self._raw(rec, col)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return _WHOLE_TIP.format(id=tid, n=len(raw), hex=raw.hex(" ").upper() or "(none)")
+            return WHOLE_TIP.format(id=tid, n=len(raw), hex=raw.hex(" ").upper() or "(none)")
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_BYTES:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and col == COL_MERGED:
@@ -397,9 +387,7 @@ class MergeTableModel(TitledTableModel):
 
     # -- sorting -----------------------------------------------------------------
 
-    def sort(
-        self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder
-    ) -> None:
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort rows by ``column``'s raw value (numbers numerically, tokens by bytes).
 
         Ties keep rank order. Emits ``layoutAboutToBeChanged``/``layoutChanged``
@@ -415,10 +403,9 @@ class MergeTableModel(TitledTableModel):
                 keys[rec] = pos
         elif column in (COL_LEFT, COL_RIGHT):
             vocab = self._vocab
-            keys = [
-                vocab.get(m.left if column == COL_LEFT else m.right, b"")
-                for m in merges
-            ] + [b""] * len(self._unbuilt)
+            keys = [vocab.get(m.left if column == COL_LEFT else m.right, b"") for m in merges] + [b""] * len(
+                self._unbuilt
+            )
         else:
             keys = [self._raw(i, column) for i in range(n)]
         reverse = order == Qt.SortOrder.DescendingOrder
@@ -433,9 +420,7 @@ class MergeTableModel(TitledTableModel):
             pos_of = {rec: row for row, rec in enumerate(self._rows)}
             to_list = [
                 self.index(pos_of[old_rows[ix.row()]], ix.column())
-                if ix.isValid()
-                and ix.row() < len(old_rows)
-                and old_rows[ix.row()] in pos_of
+                if ix.isValid() and ix.row() < len(old_rows) and old_rows[ix.row()] in pos_of
                 else QModelIndex()
                 for ix in from_list
             ]

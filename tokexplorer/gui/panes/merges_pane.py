@@ -1,11 +1,9 @@
 """The merge table pane: interrogate every merge of the current BPE model.
 
-Shows ``AppState.bpe`` (updated on ``bpe_changed``) in a sortable table:
-rank, left, right, merged token, byte length, pair count and how often the
-merge fires on the sample text. Above the table: a filter (text, regex or hex
-bytes), a script filter, "partial UTF-8 only", the token display (text, hex
-bytes, GPT-2 visible bytes) and "jump to rank". Beside it, for the selected
-merge:
+Shows ``AppState.bpe`` (updated on ``bpe_changed``) in a sortable table: rank, left, right,
+merged token, byte length, pair count and how often the merge fires on the sample text. Above
+the table: a filter (text, regex or hex bytes), a script filter, "partial UTF-8 only", the token
+display (text, hex bytes, GPT-2 visible bytes) and "jump to rank". Beside it, for the selected merge:
 
 * **Merge tree**: how the merged token was built, down to its bytes;
 * **Where it fires**: the sample text with every place the merge applies
@@ -37,8 +35,9 @@ from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
+from tokexplorer.gui.models.merge_columns import COL_FIRES, COL_RANK, FIRES_TIP
 from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
-from tokexplorer.gui.models.merge_model import COL_FIRES, COL_RANK, FIRES_TIP, MergeTableModel
+from tokexplorer.gui.models.merge_model import MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.fire_sites import FireSitesView

@@ -68,14 +68,12 @@ TOKEN_ROWS_MEASURED = 600
 def widest_numbers(model: MergeTableModel) -> dict[int, str]:
     """The display text of the largest value of each number column (Rank, Bytes,
     Count, Fires) of ``model``'s rows, ``""`` for a column with no value."""
-    merges = model.merges
-    tokens = [m.merged for m in merges] + [model.vocab[i] for i in model.unbuilt]
-    counts = [m.count for m in merges if m.count is not None]
-    fires = model.fire_counts or []
+    rank, longest, count = model.largest_numbers
+    fires = model.fire_counts
     return {
-        COL_RANK: str(max((m.rank for m in merges), default="")),
-        COL_BYTES: str(max((len(t) for t in tokens), default="")),
-        COL_COUNT: f"{max(counts):,}" if counts else "",
+        COL_RANK: "" if rank is None else str(rank),
+        COL_BYTES: "" if longest is None else str(longest),
+        COL_COUNT: "" if count is None else f"{count:,}",
         COL_FIRES: f"{max(fires):,}" if fires else COUNTING if model.fires_counting else "",
     }
 
@@ -195,4 +193,3 @@ def partial_level_combo() -> QComboBox:
         "modifier, a variation selector, a combining mark, one regional indicator of a flag)"
     )
     return combo
-
