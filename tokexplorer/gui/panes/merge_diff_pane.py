@@ -44,6 +44,8 @@ from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
 _SIDES = ("a", "b")
+#: Room around the Rank column's number, in pixels (the style's cell margins and a little air).
+RANK_PADDING = 16
 
 
 def pair_text(left: bytes, right: bytes) -> str:
@@ -249,16 +251,24 @@ class MergeDiffPane(QWidget):
     def _build_tabs(self) -> QTabWidget:
         tabs = QTabWidget()
         self.side_view = _view(self.side_model)
-        head = self.side_view.horizontalHeader()  # rank narrow, A and B halves alike
-        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head = self.side_view.horizontalHeader()  # rank narrow (see _fit_rank), A and B halves alike
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
         head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.side_view.setColumnWidth(0, 70)
+        self._fit_rank(0)
         tabs.addTab(self.side_view, "Side by side")
         tabs.addTab(_view(self.both_model), "In both")
         tabs.addTab(_view(self.only_a_model), "Only in A")
         tabs.addTab(_view(self.only_b_model), "Only in B")
         return tabs
+
+    def _fit_rank(self, rows: int) -> None:
+        """Make the Rank column of "Side by side" as wide as its header or its largest rank
+        (``rows - 1``): measured from the one number, not by Qt's ResizeToContents, which read
+        25,000 cells on the GUI thread each time a 32,000-merge diff was shown (a 145 ms stall)."""
+        head, fm = self.side_view.horizontalHeader(), self.side_view.fontMetrics()
+        widest = fm.horizontalAdvance(str(max(rows - 1, 0))) + RANK_PADDING
+        self.side_view.setColumnWidth(0, max(head.sectionSizeHint(0), widest))
 
     def _side_cell(self, r: int, c: int) -> str:
         if c == 0:
@@ -404,6 +414,7 @@ class MergeDiffPane(QWidget):
         self._pairs = {"a": pa, "b": pb}
         self.diff = d
         self.side_model.set_rows(range(max(len(pa), len(pb))))
+        self._fit_rank(max(len(pa), len(pb)))
         self.both_model.set_rows(d.in_both)
         self.only_a_model.set_rows(d.only_a)
         self.only_b_model.set_rows(d.only_b)
