@@ -30,8 +30,10 @@ def test_table_and_bad_fraction(tmp_path, capsys):
     a.write_text("one two three\nfour five\n", encoding="utf-8")
     assert main(["granularity", str(a)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0].split() == ["level", "vocab", "tokens", "chars/token", "held-out", "rate", "name"]
-    assert lines[1].split()[:3] == ["word", "5", "5"]
+    assert lines[0].split() == ["level", "vocab", "seen", "tokens", "chars/token", "held-out", "rate", "name"]
+    assert lines[1].split()[:4] == ["word", "5", "5", "5"]
+    # the byte level: all 256 byte values, 13 of them in "one two three\nfour five\n"
+    assert lines[3].split()[:4] == ["byte", "256", "13", "24"]
     assert main(["granularity", str(a), "--train-fraction", "1.5"]) == 2
     assert "must be above 0 and at most 1, not 1.5" in capsys.readouterr().err
 

@@ -302,6 +302,10 @@ CHART_AXIS = QColor("#444444")
 CHART_TEXT = QColor("#222222")
 """Axis lines, and the tick labels, title, axis label and legend text of the charts."""
 CHART_LEGEND_BG = QColor(255, 255, 255, 220)
+CHART_FEW_ALPHA = 70
+"""Opacity (0-255) of the bars of a group of few characters: a ratio from a small sample, drawn pale and hatched."""
+FEW_SAMPLE_TEXT = QColor("#8a8a8a")
+"""Text of a statistics cell whose ratio comes from few characters."""
 
 # --- corpus pane and dialogs ---
 #: Background of a corpus file whose text was decoded lossily (U+FFFD where bytes were lost).

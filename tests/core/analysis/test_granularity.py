@@ -29,6 +29,10 @@ def test_known_answers_on_a_small_corpus():
     text = "".join(texts)
     assert (char.vocab_size, char.tokens, char.chars_per_token) == (len(set(text)), len(text), 1.0)
     assert (byte.tokens, byte.chars_per_token) == (len(text.encode("utf-8")), len(text) / len(text.encode("utf-8")))
+    # the byte level's vocabulary is every byte value; the text holds some of them, none out of it
+    assert len(set(text.encode("utf-8"))) == 32
+    assert (byte.vocab_size, byte.seen, byte.heldout_rate) == (256, 32, 0.0)
+    assert (word.seen, char.seen) == (word.vocab_size, char.vocab_size)
     # held-out characters unseen in the first halves: d o g r n ! 犬 走 っ
     rests = split_heldout(texts, 0.5)[1]
     assert rests == ["the dog ran!\n", "犬が走った。\n"]

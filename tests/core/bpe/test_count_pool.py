@@ -75,7 +75,7 @@ def test_workers_of_the_window_run_nicer(monkeypatch):
     from tokexplorer.core.bpe import count_pool
 
     def nice_of_a_worker() -> int:
-        with count_pool._pool(1) as pool:
+        with count_pool.worker_pool(1) as pool:
             return pool.submit(os.nice, 0).result()
 
     here = os.nice(0)

@@ -295,8 +295,8 @@ def test_lossy_text_asks_before_training(qtbot, pane, state, tmp_path, monkeypat
     assert pane.corpus.files[0].lossy is True
     assert "\ufffd" in pane.corpus.files[0].text
     assert pane.file_list.problems_label.text() == (
-        "Problems: none · loaded with U+FFFD where bytes could not be decoded: gbk.txt "
-        "(highlighted in the list above; see its notes)"
+        "Problems: none · notes on 1 file (below) · loaded with U+FFFD where bytes could not be decoded: gbk.txt "
+        "(highlighted in the table; see its notes)"
     )
     asked = []
     monkeypatch.setattr(

@@ -20,6 +20,9 @@ WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
 TEXT = "the cat sat on the mat.\nthe dog ran to the log!\n猫が寝た。\n犬が走った。\n" * 3
 
 
+_WORDS = __import__("regex").compile(__import__("tokexplorer.core.analysis", fromlist=["WORD_PATTERN"]).WORD_PATTERN)
+
+
 def test_pane_fills_table_and_plot(qtbot, tmp_path):
     state = AppState()
     pane = GranularityPane(state)
@@ -32,10 +35,21 @@ def test_pane_fills_table_and_plot(qtbot, tmp_path):
     assert pane.report is None and pane.stale  # hidden: nothing measured yet
     pane.show()
     qtbot.waitUntil(lambda: pane.report is not None and pane.table.rowCount() == 4, timeout=WAIT)
-    cells = [[pane.table.item(r, c).text() for c in range(6)] for r in range(4)]
+    cells = [[pane.table.item(r, c).text() for c in range(7)] for r in range(4)]
     assert [row[0] for row in cells] == ["word", "character", "byte", "subword"]
-    assert cells[2][3] == f"{len(TEXT.encode('utf-8')):,}"
-    assert cells[3][1] == "custom BPE" and cells[3][3] == f"{len(bpe.encode(TEXT)):,}"
+    assert cells[2][4] == f"{len(TEXT.encode('utf-8')):,}"
+    assert cells[3][1] == "custom BPE" and cells[3][4] == f"{len(bpe.encode(TEXT)):,}"
+    # vocabulary against tokens seen: a byte level holds all 256 byte values, the text a few of them
+    assert [row[2:4] for row in cells] == [
+        [f"{len(set(_WORDS.findall(TEXT)))}", f"{len(set(_WORDS.findall(TEXT)))}"],
+        [f"{len(set(TEXT))}", f"{len(set(TEXT))}"],
+        ["256", f"{len(set(TEXT.encode('utf-8')))}"],
+        [f"{len(bpe.vocab)}", "—"],  # (299: the text gives 43 merges)
+    ]
+    assert cells[2][3] == "34"
+    assert pane.table.item(2, 2).toolTip() == "256 byte tokens, every byte value (34 seen in this text)"
+    assert "Byte level: 256 byte tokens, every byte value (34 seen in this text)." in pane.info.text()
+    assert cells[2][6] == "0.00%"  # no byte is ever out of a vocabulary of all 256
     # the plot is log-log: pyqtgraph gives the data back as log10
     xs, ys = pane.plot.points.getData()
     assert list(xs) == pytest.approx([math.log10(lv.vocab_size) for lv in pane.report.levels])
@@ -100,7 +114,7 @@ def test_point_labels_never_overlap(qtbot):
     levels = [
         Level("word", "word", 51_602, 876_691, 4.14, 0.09),
         Level("character", "character", 5_669, 3_630_024, 1.0, 0.0017),
-        Level("byte", "byte", 181, 4_161_649, 0.87, 0.0),
+        Level("byte", "byte", 256, 4_161_649, 0.87, 0.0, seen=181),
         Level("subword", "gui.tiktoken (BPE)", 4_096, 1_263_487, 2.87, 0.0),
         Level("subword", "gui.tiktoken (tiktoken)", 4_096, 1_263_487, 2.87, 0.0),
         Level("subword", "tiktoken cl100k_base", 100_277, 1_179_651, 3.08, 0.0),

@@ -41,12 +41,14 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
     if ns.json:
         print_json(report.to_json())
         return 0
-    rows = [["level", "vocab", "tokens", "chars/token", "held-out rate", "name"]]
+    # vocab: the level's vocabulary (all 256 byte values); seen: how many of them occur in the corpus
+    rows = [["level", "vocab", "seen", "tokens", "chars/token", "held-out rate", "name"]]
     for lv in report.levels:
         rate = None if lv.heldout_rate is None else 100 * lv.heldout_rate
-        rows.append([lv.level, f"{lv.vocab_size:,}", f"{lv.tokens:,}", _fmt(lv.chars_per_token, ".2f"),
-                     _fmt(rate, ".2f") + ("%" if rate is not None else ""), lv.name])  # fmt: skip
-    sys.stdout.write(table(rows, right=[False, True, True, True, True, False]))
+        rows.append([lv.level, f"{lv.vocab_size:,}", _fmt(lv.seen, ","), f"{lv.tokens:,}",
+                     _fmt(lv.chars_per_token, ".2f"), _fmt(rate, ".2f") + ("%" if rate is not None else ""),
+                     lv.name])  # fmt: skip
+    sys.stdout.write(table(rows, right=[False, True, True, True, True, True, False]))
     sys.stdout.write(
         f"held-out: {report.heldout_chars:,} of {report.chars:,} characters (the end of each file), against "
         f"vocabularies built on the other {report.train_chars:,}; word: {WORD_PATTERN}\n"

@@ -12,8 +12,10 @@ text the level cannot cover:
   word of the corpus. Scripts written without spaces (Chinese, Japanese) make
   a "word" of a whole run of characters, which is why their word-level
   vocabulary explodes.
-* **character**: code points (spaces included); **byte**: UTF-8 bytes (the
-  vocabulary is the bytes seen, of 256 possible).
+* **character**: code points (spaces included); the vocabulary is every
+  distinct character of the corpus.
+* **byte**: UTF-8 bytes; the vocabulary is all 256 byte values, whichever the
+  corpus holds (``seen``: how many of them occur, often 100-200 of the 256).
 * **subword**: each given tokenizer, with its own vocabulary size.
 
 *Held-out rate*: each text (file) is cut at a line boundary into a first part
@@ -21,14 +23,15 @@ text the level cannot cover:
 share in both; a level's vocabulary is
 built on the first part only (words, characters or bytes seen there) and the
 rate is the share of the rest's tokens outside it (out-of-vocabulary words,
-unseen characters, unseen bytes). For a subword tokenizer it is the share of
-the rest's tokens that are its unknown token (``<unk>``, ``[UNK]``): 0 for
+unseen characters); at byte level it is 0, every byte being one of the 256.
+For a subword tokenizer it is the share of the rest's tokens that are its
+unknown token (``<unk>``, ``[UNK]``): 0 for
 byte-level models, which cover everything.
 
 >>> from tokexplorer.core.types import run_to_end
 >>> report = run_to_end(granularity_iter(["the cat sat\\nthe cat ran\\n"], train_fraction=0.5))
->>> [(lv.level, lv.vocab_size, lv.tokens, round(lv.heldout_rate, 3)) for lv in report.levels]
-[('word', 4, 6, 0.333), ('character', 10, 24, 0.167), ('byte', 10, 24, 0.167)]
+>>> [(lv.level, lv.vocab_size, lv.seen, lv.tokens, round(lv.heldout_rate, 3)) for lv in report.levels]
+[('word', 4, 4, 6, 0.333), ('character', 10, 10, 24, 0.167), ('byte', 256, 10, 24, 0.0)]
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.text import compile_splitter
 from tokexplorer.core.types import Progress, SpecialPolicy
 
-__all__ = ["WORD_PATTERN", "GranularityReport", "Level", "bpe_curve", "granularity_iter", "split_heldout"]
+__all__ = ["BYTE_VOCAB", "WORD_PATTERN", "GranularityReport", "Level", "bpe_curve", "granularity_iter", "split_heldout"]
 
 #: What the word level counts as one token: a run of word characters, or one other non-space character.
 WORD_PATTERN = r"\w+|[^\w\s]"
@@ -60,13 +63,16 @@ class Level:
     Attributes:
         level: ``"word"``, ``"character"``, ``"byte"`` or ``"subword"``.
         name: what the row is (the tokenizer's name for a subword row).
-        vocab_size: distinct words / characters / bytes of the corpus, or the
-            tokens of the tokenizer's vocabulary (:attr:`~tokexplorer.core.backends.base.Tokenizer.n_tokens`:
-            100,261 for cl100k_base, not the 100,277 ids of tiktoken's ``n_vocab``).
+        vocab_size: the level's vocabulary: the distinct words / characters of the corpus,
+            the 256 byte values, or the tokens of the tokenizer's vocabulary
+            (:attr:`~tokexplorer.core.backends.base.Tokenizer.n_tokens`: 100,261 for
+            cl100k_base, not the 100,277 ids of tiktoken's ``n_vocab``).
         tokens: tokens of the whole corpus.
         chars_per_token: the corpus's code points per token (None for no tokens).
         heldout_rate: share of the held-out part's tokens the level cannot cover
             (see the module docstring), or None without a held-out part.
+        seen: how many of the vocabulary's tokens occur in the corpus (the distinct
+            words, characters, bytes); None for a subword row (not counted).
     """
 
     level: str
@@ -75,6 +81,11 @@ class Level:
     tokens: int
     chars_per_token: float | None
     heldout_rate: float | None
+    seen: int | None = None
+
+
+#: The byte level's vocabulary: every byte value.
+BYTE_VOCAB = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +193,12 @@ def _base_levels(train: _Counts, rest: _Counts, n_chars: int) -> list[Level]:
         ("word", train.words, rest.words), ("character", train.chars, rest.chars), ("byte", train.bytes, rest.bytes),
     ):  # fmt: skip
         tokens = sum(seen.values()) + sum(held.values())
-        vocab = len(seen.keys() | held.keys())
-        out.append(Level(name, name, vocab, tokens, n_chars / tokens if tokens else None, _rate(seen, held)))
+        occur = len(seen.keys() | held.keys())
+        cpt = n_chars / tokens if tokens else None
+        if name == "byte":  # (all 256 byte values: none is ever out of the vocabulary)
+            out.append(Level(name, name, BYTE_VOCAB, tokens, cpt, 0.0 if held else None, seen=occur))
+        else:
+            out.append(Level(name, name, occur, tokens, cpt, _rate(seen, held), seen=occur))
     return out
 
 

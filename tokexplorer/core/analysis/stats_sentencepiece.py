@@ -34,7 +34,7 @@ from tokexplorer.core.analysis.stats_lines import (
     grapheme_unknown_lines,
 )
 from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
-from tokexplorer.core.analysis.stats_roundtrip import failed_lines
+from tokexplorer.core.analysis.stats_roundtrip import failed_lines, recheck
 from tokexplorer.core.backends.base import CancelCheck
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED
@@ -92,7 +92,9 @@ def piece_parts(
     kept: list[bool] = []
     for k in range(0, len(texts), ROUND_TRIP_LINES):  # (a whole file's lines a batch at a time)
         kept += tokenizer.round_trips(texts[k : k + ROUND_TRIP_LINES], special=policy)
-    return cols, kept
+    # the lines the normalizer changed judged here by the rule, so that the one counting
+    # judges again only those that fail it (a worker process's work, not the window's)
+    return cols, recheck(tokenizer, texts, kept, policy)
 
 
 def piece_block(
@@ -170,7 +172,9 @@ def sentencepiece_counts(
     counting all files' blocks in order) its counts ``(block total, per label)``
     (:func:`piece_block`), and ``None`` after each file's last block; the blocks
     ahead get their :func:`piece_parts` on other threads (SentencePiece releases the
-    interpreter lock while it encodes and normalizes). A unigram model, whose ids at a
+    interpreter lock while it encodes and normalizes), or in worker processes for a large
+    corpus (:mod:`~tokexplorer.core.analysis.stats_processes`: its calls on lists of
+    lines hold the lock, which stalled the window's event loop). A unigram model, whose ids at a
     near tie a cut could change (``line_cuts_exact`` False), counts each block with its
     share of one call on the whole file (:class:`WholeCallShares`); a model whose pieces a
     cut at a line start changes (``line_cuts_keep_pieces`` False: its normalizer keeps
@@ -186,7 +190,15 @@ def sentencepiece_counts(
     if not tokenizer.line_cuts_keep_pieces:
         yield from whole_files(lambda bl: piece_block(tokenizer, bl, special), len(blocks), whole_of, cancel)
         return
-    parts_of = PrefetchedIds(tokenizer, [b for fb in blocks for b in fb], special, work=piece_parts)
+    from tokexplorer.core.analysis.stats_processes import ProcessParts, in_processes
+
+    flat = [b for fb in blocks for b in fb]
+    parts_of: ProcessParts | PrefetchedIds
+    if in_processes(tokenizer, flat):  # (a large corpus: its encoding holds no lock of this process)
+        parts_of = ProcessParts(tokenizer, flat, special)
+    else:
+        parts_of = PrefetchedIds(tokenizer, flat, special, work=piece_parts)
+    plain: SpecialPolicy = "plain" if special == "raise" else special
     k = 0
     try:
         for fblocks in blocks:
@@ -194,7 +206,8 @@ def sentencepiece_counts(
             if not tokenizer.line_cuts_exact:
                 text = "".join(fblocks)
                 if len(text) <= WHOLE_CALL_MAX_CHARS:
-                    shares = WholeCallShares(tokenizer, text, special)
+                    ids = parts_of.whole_ids(text, plain) if isinstance(parts_of, ProcessParts) else None
+                    shares = WholeCallShares(tokenizer, text, special, ids=ids)
                 else:
                     tokenizer.note_own_ids(texts=1)
                 del text
@@ -231,13 +244,18 @@ class WholeCallShares:
         tokenizer: the model.
         text: the file's whole text (its blocks joined).
         special: the policy (a text the policy refuses is refused by its blocks).
+        ids: the ids of that call when the caller has them (from a worker process,
+            :meth:`~tokexplorer.core.analysis.stats_processes.ProcessParts.whole_ids`);
+            None: the model is asked here.
     """
 
-    def __init__(self, tokenizer: SentencePieceTokenizer, text: str, special: SpecialPolicy) -> None:
+    def __init__(
+        self, tokenizer: SentencePieceTokenizer, text: str, special: SpecialPolicy, *, ids: np.ndarray | None = None
+    ) -> None:
         self.tokenizer = tokenizer
         self.special = special
         plain: SpecialPolicy = "plain" if special == "raise" else special
-        self.ids = id_array(tokenizer.encode(text, special=plain))  # (a file's ids: in pieces)
+        self.ids = id_array(tokenizer.encode(text, special=plain)) if ids is None else ids  # (a file's ids: in pieces)
         self.pos = 0
         self.kept_own = 0
 

@@ -72,20 +72,28 @@ def start_method() -> str:
 WINDOW_WORKER_NICE = 5
 
 
-def _lower_priority(increment: int) -> None:
-    """Pool initializer: run this worker process ``increment`` nicer (no-op for 0 or where unsupported)."""
-    if not increment:
-        return
-    try:
-        os.nice(increment)
-    except (AttributeError, OSError):
-        pass
+def _start_worker(increment: int, then: Callable | None, args: tuple) -> None:
+    """Pool initializer: run this worker process ``increment`` nicer (no change for 0 or where
+    unsupported), then ``then(*args)`` when given."""
+    if increment:
+        try:
+            os.nice(increment)
+        except (AttributeError, OSError):
+            pass
+    if then is not None:
+        then(*args)
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    nicer = WINDOW_WORKER_NICE if "PySide6" in sys.modules else 0  # the window: its own threads come first
+def worker_pool(workers: int, *, initializer: Callable | None = None, initargs: tuple = ()) -> ProcessPoolExecutor:
+    """The one way worker processes are made: ``workers`` processes started by
+    :func:`start_method`, at niceness :data:`WINDOW_WORKER_NICE` in the window (its own
+    threads come first), each running ``initializer(*initargs)`` once (a module-level
+    function; its arguments picklable) before its first task. Used for chunk counting and
+    for the corpus statistics' SentencePiece encoding
+    (:mod:`tokexplorer.core.analysis.stats_processes`)."""
+    nicer = WINDOW_WORKER_NICE if "PySide6" in sys.modules else 0
     context = multiprocessing.get_context(start_method())
-    return ProcessPoolExecutor(workers, context, initializer=_lower_priority, initargs=(nicer,))
+    return ProcessPoolExecutor(workers, context, initializer=_start_worker, initargs=(nicer, initializer, initargs))
 
 
 def default_workers() -> int:
@@ -203,7 +211,7 @@ def pool_map(
     counts: Counter = Counter()
     n_special = 0
     done = 0
-    with _pool(workers) as pool:
+    with worker_pool(workers) as pool:
         pending: dict[Future, int] = {}
         it = iter(range(len(jobs)))
         try:

@@ -31,14 +31,14 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.analysis import WORD_PATTERN, GranularityReport, bpe_curve, granularity_iter
+from tokexplorer.core.analysis import WORD_PATTERN, GranularityReport, Level, bpe_curve, granularity_iter
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.granularity_plot import GranularityPlot
 from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, user_message
 
-COLUMNS = ("Level", "Name", "Vocab size", "Tokens", "Chars/token", "Held-out rate")
+COLUMNS = ("Level", "Name", "Vocab size", "Seen in this text", "Tokens", "Chars/token", "Held-out rate")
 
 
 @dataclass(frozen=True)
@@ -47,6 +47,16 @@ class Measured:
 
     report: GranularityReport
     curve: list[tuple[int, int]]
+
+
+def vocab_tip(lv: Level) -> str:
+    """What a row's vocabulary size and its count of tokens seen count (``"256 byte tokens
+    (181 seen in this text)"``)."""
+    if lv.level == "byte":
+        return f"{lv.vocab_size:,} byte tokens, every byte value ({lv.seen:,} seen in this text)"
+    if lv.level in ("word", "character"):
+        return f"{lv.vocab_size:,} {lv.level}s: the distinct {lv.level}s of this text, a vocabulary built on it"
+    return f"{lv.vocab_size:,} tokens in {lv.name}'s vocabulary (how many occur in this text is not counted)"
 
 
 class GranularityPane(QWidget):
@@ -213,19 +223,24 @@ class GranularityPane(QWidget):
         for r, lv in enumerate(report.levels):
             cpt = "—" if lv.chars_per_token is None else f"{lv.chars_per_token:.2f}"
             rate = "—" if lv.heldout_rate is None else f"{100 * lv.heldout_rate:.2f}%"
-            cells = (lv.level, lv.name, f"{lv.vocab_size:,}", f"{lv.tokens:,}", cpt, rate)
+            seen = "—" if lv.seen is None else f"{lv.seen:,}"
+            cells = (lv.level, lv.name, f"{lv.vocab_size:,}", seen, f"{lv.tokens:,}", cpt, rate)
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c >= 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if c in (2, 3):
+                    item.setToolTip(vocab_tip(lv))
                 self.table.setItem(r, c, item)
         self.columns.refit()
         errors = "; ".join(f"{n}: {e}" for n, e in report.errors)
         about = "the blue curve: corpus tokens under the merge table's BPE with its first k merges, for every k"
         corpus = self.state.corpus
         streamed = corpus is not None and corpus.streamed
+        byte = next((lv for lv in report.levels if lv.level == "byte"), None)
+        bytes_said = f" Byte level: {vocab_tip(byte)}." if byte is not None and byte.seen is not None else ""
         self.info.setText(
-            f"{report.chars:,} characters, {report.bytes:,} bytes. Held-out rate: the end of each file "
+            f"{report.chars:,} characters, {report.bytes:,} bytes.{bytes_said} Held-out rate: the end of each file "
             f"({report.heldout_chars:,} characters) against vocabularies built on the rest; words: {WORD_PATTERN}. "
             f"Plot: {about if curve else 'no BPE in the merge table, so no curve'}."
             + (f" Failed: {errors}" if errors else "")

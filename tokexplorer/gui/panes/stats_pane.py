@@ -18,6 +18,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QHBoxLayout,
     QLabel,
@@ -33,15 +34,20 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import (
     COLUMN_TITLES,
     COLUMNS,
+    FEW_CHARS,
+    SMALL_SHARE,
     CorpusStats,
+    chart_groups,
     corpus_stats_iter,
     format_cell,
+    group_value,
+    share_text,
     streamed_stats_iter,
 )
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.types import Progress
-from tokexplorer.gui import file_dialogs
+from tokexplorer.gui import file_dialogs, theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.charts import GroupedBarChart
@@ -61,6 +67,11 @@ CHART_MEASURES: dict[str, tuple[str, str]] = {
     "grapheme_part_pct": ("Tokens holding part of a grapheme cluster (whole code points)", "% of tokens"),
     "unknown_pct": ("Unknown pieces (SentencePiece)", "% of tokens"),
 }
+
+#: Columns whose values are ratios of a group's counts: from few characters, they are shown pale.
+RATIO_COLUMNS = frozenset({
+    "chars_per_token", "bytes_per_token", "tokens_per_word", "partial_pct", "grapheme_part_pct", "unknown_pct",
+})  # fmt: skip
 
 #: Table columns shown (keys of :data:`tokexplorer.core.analysis.stats.COLUMNS`).
 TABLE_COLUMNS: tuple[str, ...] = tuple(k for k in COLUMNS if k != "group_kind")
@@ -136,15 +147,6 @@ class StatsPane(QWidget):
         )
         self.message.setWordWrap(True)
 
-        self.measure_combo = QComboBox()
-        for key, (title, _y) in CHART_MEASURES.items():
-            self.measure_combo.addItem(title, key)
-        self.by_combo = QComboBox()
-        self.by_combo.addItem("per script (each line under its main script)", "script")
-        self.by_combo.addItem("per file", "file")
-        self.measure_combo.currentIndexChanged.connect(self._update_chart)
-        self.by_combo.currentIndexChanged.connect(self._update_chart)
-
         top = QHBoxLayout()
         for w in (self.compute_button, self.cancel_button, self.progress):
             top.addWidget(w)
@@ -152,17 +154,7 @@ class StatsPane(QWidget):
         top.addWidget(self.export_csv_button)
         top.addWidget(self.export_json_button)
 
-        chart_bar = QHBoxLayout()
-        chart_bar.addWidget(QLabel("Chart:"))
-        chart_bar.addWidget(self.measure_combo)
-        chart_bar.addWidget(self.by_combo)
-        chart_bar.addStretch(1)
-        self.chart = GroupedBarChart()
-        chart_box = QWidget()
-        cl = QVBoxLayout(chart_box)
-        cl.setContentsMargins(0, 0, 0, 0)
-        cl.addLayout(chart_bar)
-        cl.addWidget(self.chart, 1)
+        chart_box = self._chart_box()
 
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
         self.table.setHorizontalHeaderLabels([header_title(k) for k in TABLE_COLUMNS])
@@ -187,6 +179,40 @@ class StatsPane(QWidget):
         state.special_policy_changed.connect(self._recompute_if_shown)
         state.tokenizers_changed.connect(self._recompute_if_shown)
         state.corpus_changed.connect(self._recompute_if_shown)
+
+    def _chart_box(self) -> QWidget:
+        """The chart with its choices (measure, grouping, small groups apart) and its note."""
+        self.measure_combo = QComboBox()
+        for key, (title, _y) in CHART_MEASURES.items():
+            self.measure_combo.addItem(title, key)
+        self.by_combo = QComboBox()
+        self.by_combo.addItem("per script (each line under its main script)", "script")
+        self.by_combo.addItem("per file", "file")
+        self.small_check = QCheckBox("Show small groups separately")
+        self.small_check.setToolTip(
+            f"Unchecked, the groups under {share_text(SMALL_SHARE)} of the corpus's characters are drawn as one"
+        )
+        self.measure_combo.currentIndexChanged.connect(self._update_chart)
+        self.by_combo.currentIndexChanged.connect(self._update_chart)
+        self.small_check.toggled.connect(self._update_chart)
+        self.chart_note = QLabel()  # what the shares, the folded groups and the pale bars are
+        self.chart_note.setWordWrap(True)
+        self.chart_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+
+        chart_bar = QHBoxLayout()
+        chart_bar.addWidget(QLabel("Chart:"))
+        chart_bar.addWidget(self.measure_combo)
+        chart_bar.addWidget(self.by_combo)
+        chart_bar.addWidget(self.small_check)
+        chart_bar.addStretch(1)
+        self.chart = GroupedBarChart()
+        chart_box = QWidget()
+        cl = QVBoxLayout(chart_box)
+        cl.setContentsMargins(0, 0, 0, 0)
+        cl.addLayout(chart_bar)
+        cl.addWidget(self.chart, 1)
+        cl.addWidget(self.chart_note)
+        return chart_box
 
     # ------------------------------------------------------------------ computing
 
@@ -356,6 +382,10 @@ class StatsPane(QWidget):
                     f = item.font()
                     f.setBold(True)
                     item.setFont(f)
+                few = row["chars"] is not None and row["chars"] < FEW_CHARS
+                if few and key in RATIO_COLUMNS and value is not None:
+                    item.setForeground(theme.FEW_SAMPLE_TEXT)
+                    item.setToolTip(f"from only {row['chars']:,} characters: a small sample")
                 self.table.setItem(r, c, item)
         self.columns.refit()
         self._update_chart()
@@ -371,32 +401,36 @@ class StatsPane(QWidget):
             return
         key = self.measure_combo.currentData()
         by = self.by_combo.currentData()
-        rows = shown.rows()
-        cats: list[str] = []
-        for r in rows:
-            if (
-                r["group_kind"] == by
-                and r["group"] not in cats
-                and r["group"] != "blank"
-            ):
-                cats.append(r["group"])
-        series = []
-        for t in shown.tokenizers:
-            if t.error:
-                continue
-            vals = {
-                r["group"]: r[key]
-                for r in rows
-                if r["tokenizer"] == t.name and r["group_kind"] == by
-            }
-            series.append((t.name, [vals.get(c) for c in cats]))
+        groups = chart_groups(shown, by, fold=not self.small_check.isChecked())
+        series = [
+            (t.name, [group_value(shown, t, g, key, by=by) for g in groups]) for t in shown.tokenizers if not t.error
+        ]
         title, y_label = CHART_MEASURES[key]
         self.chart.set_data(
-            cats,
+            [g.label for g in groups],
             series,
             title=f"{title}, {self.by_combo.currentText()}",
             y_label=y_label,
+            notes=[share_text(g.share) + (f" · {g.chars:,} chars" if g.few else "") for g in groups],
+            faint=[g.few for g in groups],
         )
+        self.chart_note.setText(self._chart_note(shown, by))
+
+    def _chart_note(self, shown: CorpusStats, by: str) -> str:
+        """What the chart's shares, its folded group and its pale bars are."""
+        unfolded = chart_groups(shown, by, fold=False)
+        folded = chart_groups(shown, by)
+        parts = ["Under each group: its share of the corpus's characters (and how many, when few)."]
+        if len(folded) < len(unfolded) and not self.small_check.isChecked():
+            small = folded[-1]
+            listed = ", ".join(f"{g.label} {g.chars:,}" for g in unfolded if g.label in small.members)
+            parts.append(
+                f"{small.label} (each under {share_text(SMALL_SHARE)}; {small.chars:,} characters in all) "
+                f"drawn as one: {listed} characters."
+            )
+        if any(g.few for g in (unfolded if self.small_check.isChecked() else folded)):
+            parts.append(f"Pale hatched bars: ratios from fewer than {FEW_CHARS:,} characters, a small sample.")
+        return " ".join(parts)
 
     # ------------------------------------------------------------------ exports
 

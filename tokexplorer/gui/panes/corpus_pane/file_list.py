@@ -25,7 +25,6 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
-    QListWidget,
     QMenu,
     QProgressBar,
     QPushButton,
@@ -47,7 +46,7 @@ from tokexplorer.gui.models.corpus_model import (
     is_utf8,
 )
 from tokexplorer.gui.models.table_model import RawRole
-from tokexplorer.gui.panes.corpus_pane.problems import in_window_terms, nothing_loaded
+from tokexplorer.gui.panes.corpus_pane.problems import ProblemsBox, in_window_terms, nothing_loaded
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.widgets.table_fit import ColumnShare
@@ -174,22 +173,16 @@ class CorpusFileList(QWidget):
         top.addWidget(self.cancel_load_button)
 
         self.totals_label = QLabel()
-        self.problems_label = QLabel("Problems: none")
-        self.problems = QListWidget()
-        self.problems.setMaximumHeight(120)
-        self.problems.setAlternatingRowColors(True)
-        self.problems.setWordWrap(True)  # each message wrapped at the list's width, never cut at the right
-        self.problems.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.problems.setResizeMode(QListWidget.ResizeMode.Adjust)
-        self.problems.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.problems_box = ProblemsBox()  # every problem and note whole; its heading never moves the pane
+        self.problems_box.file_clicked.connect(self._select_file)
+        self.problems_label, self.problems = self.problems_box.label, self.problems_box.list
 
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self._build_table(), 1)
         layout.addWidget(self.totals_label)
-        layout.addWidget(self.problems_label)
-        layout.addWidget(self.problems)
+        layout.addWidget(self.problems_box)
 
     def _build_table(self) -> QTableView:
         self.model = CorpusTableModel(self)
@@ -465,25 +458,25 @@ class CorpusFileList(QWidget):
     def _refresh_problems(self) -> None:
         errors = [label_problem(e, self.corpus.roots) for e in self.corpus.errors] if self.corpus is not None else []
         errors += self._load_errors
-        self.problems.clear()
-        self.problems.addItems([in_window_terms(e) for e in errors])
-        text = f"Problems: {len(errors)}" if errors else "Problems: none"
+        notes = [(row, self.model.label(f), self.model.notes_of(f)) for row, f in enumerate(self.model.files)]
         lossy = self.corpus.lossy_files if self.corpus is not None else ()
-        if lossy:
-            # loaded files, not problems: named here, as the list below does not hold them
-            n = len(lossy)
-            names = ", ".join(file_label(f.path, self.corpus.roots) for f in lossy[:3]) + (
-                f" and {n - 3} more" if n > 3 else ""
-            )
-            text += (
-                f" · loaded with U+FFFD where bytes could not be decoded: {names} "
-                f"(highlighted in the list above; see {'its' if n == 1 else 'their'} notes)"
-            )
-        self.problems_label.setText(text)
+        lossy_names = [file_label(f.path, self.corpus.roots) for f in lossy] if self.corpus is not None else []
+        self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names)
+
+    def _select_file(self, row: int) -> None:
+        """Select the file of ``row`` (a note clicked in the list under the table)."""
+        if 0 <= row < self.model.rowCount():
+            index = self.proxy.mapFromSource(self.model.index(row, COL_FILE))
+            self.table.selectRow(index.row())
+            self.table.scrollTo(index)
 
     def problem_messages(self) -> list[str]:
-        """The messages listed under Problems (refused files, failed re-reads)."""
-        return [self.problems.item(i).text() for i in range(self.problems.count())]
+        """The messages listed under Problems (refused files, failed re-reads), without the notes."""
+        return self.problems_box.problem_messages()
+
+    def note_messages(self) -> list[str]:
+        """The files' notes as the list under the table holds them (``note: a.txt: ...``)."""
+        return self.problems_box.note_messages()
 
     def _update_totals(self, files: list[CorpusFile] | None = None) -> None:
         files = self.model.files if files is None else files
