@@ -260,7 +260,7 @@ def test_train_large_corpus_is_streamed_from_files(capsys, tmp_path, corpus_file
     bad.write_bytes(b"ok\n" * 40_000 + "\u6c49\u5b57".encode("gbk"))
     code, _, err = run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(streamed))
     assert code == 0
-    assert f"note: {bad}: not valid UTF-8 at byte 120000 (invalid start byte); read as gbk (guessed; " in err
+    assert f"note: {bad}: not valid UTF-8 at byte 120000 (invalid start byte); read as gbk (guessed, low " in err
     monkeypatch.setattr(streaming, "STREAM_BYTES", 64 << 20)
     assert run(capsys, "train", str(bad), "--vocab-size", "300", "-o", str(whole))[0] == 0
     assert streamed.read_bytes() == whole.read_bytes()
@@ -349,14 +349,14 @@ def test_train_missing_output_folder_fails_before_training(capsys, tmp_path, cor
 
 
 def test_train_gbk_file_read_with_its_guess_or_encoding(capsys, tmp_path, fixed_clock):
-    """Without --encoding the guess is used and said (here a wrong one: this short,
-    repetitive text reads as cp932 half-width katakana); --encoding forces a codec."""
+    """Without --encoding the guess is used and said (gbk: its characters are all among GB2312's
+    most frequent, where cp932 reads half-width katakana); --encoding forces a codec."""
     gbk = tmp_path / "zh.txt"
     gbk.write_bytes(("\u6c49\u5b57 " * 50).encode("gbk"))
     model = tmp_path / "zh.bpe"
     code, out, err = run(capsys, "train", str(gbk), "--vocab-size", "260", "-o", str(model))
     assert code == 0 and out.startswith("learned 4 of 4 merges")
-    note = f"tokexplorer: note: {gbk}: not valid UTF-8 at byte 0 (invalid start byte); read as cp932 (guessed; "
+    note = f"tokexplorer: note: {gbk}: not valid UTF-8 at byte 0 (invalid start byte); read as gbk (guessed, "
     assert note in err
     code, out, _ = run(
         capsys, "train", str(gbk), "--vocab-size", "260", "--encoding", "gbk", "-o", str(model)
@@ -403,7 +403,8 @@ def test_gbk_file_read_with_its_guess_then_with_encoding(capsys, tmp_path):
     assert (code, out) == (0, "21980 231 19113\n")  # 汉字, as with --encoding gbk below
     assert err == (
         f"tokexplorer: note: {gbk}: not valid UTF-8 at byte 0 (invalid start byte); "
-        "read as gbk (guessed; choose another encoding if wrong)\n"
+        "read as gbk (guessed, low confidence: 4 non-ASCII bytes to go by, and cp874 reads it as well; "
+        "choose another encoding if wrong)\n"
     )
 
     code, out, err = run(
@@ -704,7 +705,7 @@ def test_train_folder_skips_unusable_files_with_notes(capsys, tmp_path):
     notes = [ln for ln in err.splitlines() if ln.startswith("tokexplorer: note: skipped ")]
     assert len(notes) == 1
     assert "b.bin: looks like a binary file (not UTF-8, NUL byte at offset 7)" in notes[0]
-    assert "c.txt: not valid UTF-8 at byte 0 (invalid start byte); read as gbk (guessed; " in err
+    assert "c.txt: not valid UTF-8 at byte 0 (invalid start byte); read as gbk (guessed, low " in err
 
 
 def test_train_names_the_empty_file_and_refuses_a_huge_vocab_before_reading(capsys, tmp_path):
@@ -773,7 +774,7 @@ def test_stats_folder_reads_a_latin1_file_with_its_guess(capsys, tmp_path):
     code, out, err = run(capsys, "stats", "--tokenizer", CL100K, str(tmp_path))
     assert code == 0
     assert "skipped " not in err
-    assert "latin.txt: not valid UTF-8 at byte 6 (invalid continuation byte); read as cp1252 (guessed; " in err
+    assert "latin.txt: not valid UTF-8 at byte 6 (invalid continuation byte); read as cp1252 (guessed, low " in err
     assert [line.split()[2] for line in out.splitlines()[1:4]] == ["all", "good.txt", "latin.txt"]
 
 

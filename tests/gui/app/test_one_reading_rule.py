@@ -15,7 +15,7 @@ ZH = "中文的文本，用来训练分词器。我们的分词器学习合并�
 EN = "the tokenizer learns merges from the text; the merges are ranked.\n"
 GBK_NOTE = (
     "zh.txt: not valid UTF-8 at byte 0 (invalid continuation byte); "
-    "read as gb18030 (guessed; choose another encoding if wrong)"
+    "read as gb18030 (guessed, high confidence: 1,360 non-ASCII bytes to go by; choose another encoding if wrong)"
 )
 
 
