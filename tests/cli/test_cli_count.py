@@ -118,7 +118,7 @@ def test_count_encoding_forces_one_codec(capsys, tmp_path):
     assert code == 0 and "note:" not in err
     assert load_word_counts(counts).counts == {GBK_TEXT.encode("gbk").decode("latin-1"): 1}
     code, _, err = run(capsys, "count", str(gbk), "-o", str(counts), "--encoding", "utf-8")
-    assert code == 2 and "reading it as UTF-8 replaced undecodable bytes with U+FFFD" in err
+    assert code == 1 and "reading it as UTF-8 replaced undecodable bytes with U+FFFD" in err
 
 
 def test_encode_count_and_ids_print_the_notes_tokenize_gives(capsys):
