@@ -121,7 +121,7 @@ def test_export_tokenizer_json_loads_in_tokenizers(tmp_path, capsys):
     assert Tokenizer.from_file(str(out)).encode(text).ids == bpe.encode(text, allowed_special="all")
 
 
-def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
+def test_export_errors_are_one_line_exit_1(tmp_path, capsys):
     _, model = _model(tmp_path)
     cases = [
         (["sp:m.model", "--format", "tiktoken", "-o", str(tmp_path / "x.tiktoken")],
@@ -135,7 +135,7 @@ def test_export_errors_are_one_line_exit_2(tmp_path, capsys):
          f"tokexplorer: error: cannot write {tmp_path / 'no'}: for --format gpt2 give an existing folder"),
     ]  # fmt: skip
     for args, message in cases:
-        assert main(["export", *args]) == 2
+        assert main(["export", *args]) == 1
         assert capsys.readouterr().err == message + "\n"
     assert main(["export", f"bpe:{model}", "--format", "onnx", "-o", str(tmp_path / "x")]) == 2
     err = capsys.readouterr().err
@@ -157,7 +157,7 @@ def test_export_gpt2_refuses_tokens_no_merge_builds(tmp_path, capsys):
     out.mkdir()
     code = main(["export", str(path), "--pattern", "gpt2", "--format", "gpt2", "-o", str(out)])
     captured = capsys.readouterr()
-    assert code == 2 and list(out.iterdir()) == []
+    assert code == 1 and list(out.iterdir()) == []
     assert captured.err.strip().splitlines()[-1] == (
         "tokexplorer: error: cannot export as gpt2: 1 token is built by no merge (whole chunk only); "
         "readers of merges.txt never emit them, so ids would differ: use .tiktoken or tokenizer.json"
@@ -204,7 +204,7 @@ def test_a_tokenizer_json_with_a_normalizer_is_refused_saying_why(tmp_path, caps
     lib.normalizer = normalizers.NFKC()
     path = hf.save(lib, tmp_path)
     out = tmp_path / "x.tiktoken"
-    assert main(["export", str(path), "--format", "tiktoken", "-o", str(out)]) == 2
+    assert main(["export", str(path), "--format", "tiktoken", "-o", str(out)]) == 1
     assert capsys.readouterr().err == (
         "tokexplorer: error: tokenizer.json (Hugging Face BPE) cannot be written as ranks: its normalizer "
         "(NFKC) rewrites the text before the BPE and ranks carry no normalizer, so ids would differ wherever "

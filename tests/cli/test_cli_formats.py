@@ -32,7 +32,7 @@ def test_unknown_rank_file_needs_pattern_on_every_command(tmp_path, capsys):
         ["merges", str(path)],
         ["export", str(path), "--format", "tiktoken", "-o", str(out)],
     ):
-        assert main(argv) == 2, argv
+        assert main(argv) == 1, argv
         err = capsys.readouterr().err
         assert err == (
             "tokexplorer: error: tokenizer.model is a rank file that is not a published one, and rank files "
@@ -71,7 +71,7 @@ def test_merges_and_export_of_a_bare_path(tmp_path, capsys):
 def test_not_a_tokenizer_and_folder_notes(tmp_path, capsys):
     notes = tmp_path / "notes.md"
     notes.write_text("# my notes\n")
-    assert main(["encode", "--tokenizer", str(notes), "--text", "x"]) == 2
+    assert main(["encode", "--tokenizer", str(notes), "--text", "x"]) == 1
     assert capsys.readouterr().err == (
         "tokexplorer: error: notes.md: looks like a UTF-8 text file, not a tokenizer (first line '# my notes')\n"
     )

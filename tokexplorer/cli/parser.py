@@ -11,7 +11,7 @@ from dataclasses import fields
 from typing import Any, NoReturn
 
 from tokexplorer import __version__
-from tokexplorer.cli.errors import UsageError
+from tokexplorer.cli.errors import EXIT_CODES_HELP, UsageError
 from tokexplorer.cli.output import PROG
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
@@ -43,7 +43,13 @@ def _app(ns: argparse.Namespace) -> int:
 
 
 class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser that raises :class:`UsageError` instead of printing usage."""
+    """An ArgumentParser that raises :class:`UsageError` instead of printing usage, and
+    whose ``--help`` ends with the exit codes (:data:`EXIT_CODES_HELP`)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        epilog = kwargs.get("epilog")
+        kwargs["epilog"] = f"{epilog} {EXIT_CODES_HELP}" if epilog else EXIT_CODES_HELP
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message, self.prog)

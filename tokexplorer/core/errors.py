@@ -15,6 +15,11 @@ class InputError(TokexplorerError, ValueError):
     """Bad arguments or settings (vocab size too small, unknown pattern name...)."""
 
 
+class SettingsConflictError(InputError):
+    """Settings that do not go together, whatever the data (a split pattern for
+    SentencePiece, lower-casing for BPE): the request itself is wrong."""
+
+
 class CorpusError(TokexplorerError):
     """A file that cannot be read as text (binary, empty, undecodable)."""
 

@@ -28,7 +28,7 @@ from tokexplorer.core.backends import (
     WordPieceTokenizer,
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
-from tokexplorer.core.errors import Cancelled, InputError
+from tokexplorer.core.errors import Cancelled, InputError, SettingsConflictError
 from tokexplorer.core.io.line_ends import lf_lines
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.types import (
@@ -131,12 +131,12 @@ class TrainingRequest:
         >>> TrainingRequest(algorithm="sp-bpe", vocab_size=100, pattern="gpt2").validate()
         Traceback (most recent call last):
         ...
-        tokexplorer.core.errors.InputError: a split pattern applies to the bpe and wordpiece algorithms only, not sp-bpe
+        tokexplorer.core.errors.SettingsConflictError: a split pattern applies to the bpe and wordpiece ... not sp-bpe
         """
         if self.algorithm not in ALGORITHMS + MORE_SENTENCEPIECE_ALGORITHMS:
             raise InputError(f"unknown algorithm {self.algorithm!r}; choose {', '.join(ALGORITHMS)}")
         if (self.lowercase or self.strip_accents) and self.algorithm != "wordpiece":
-            raise InputError(
+            raise SettingsConflictError(
                 f"lowercase and strip accents apply to the wordpiece algorithm only, not {self.algorithm}"
             )
         if self.algorithm == "wordpiece":
@@ -155,9 +155,11 @@ class TrainingRequest:
                 raise InputError("train on a word-count table or on texts, not both")
             return
         if self.word_counts is not None:
-            raise InputError(f"a word-count table trains the bpe algorithm only, not {self.algorithm}")
+            raise SettingsConflictError(f"a word-count table trains the bpe algorithm only, not {self.algorithm}")
         if self.pattern is not None:
-            raise InputError(f"a split pattern applies to the bpe and wordpiece algorithms only, not {self.algorithm}")
+            raise SettingsConflictError(
+                f"a split pattern applies to the bpe and wordpiece algorithms only, not {self.algorithm}"
+            )
         if self.files is not None:
             raise InputError("SentencePiece trains on texts in memory, not on streamed files")
         if isinstance(self.vocab_size, bool) or not isinstance(self.vocab_size, int) or self.vocab_size < 1:

@@ -46,13 +46,13 @@ def test_utf8_then_gbk_is_read_as_utf8_with_the_rest_flagged(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("tail", "codec", "at"),
+    ("tail", "codec", "at", "evidence"),
     [
-        ((ZH + "\n").encode("gbk") * 100, "gb18030", 0),
-        ("café naïve señor, à la française\n".encode("latin-1") * 50, "cp1252", 3),
+        ((ZH + "\n").encode("gbk") * 100, "gb18030", 0, "2,800"),
+        ("café naïve señor, à la française\n".encode("latin-1") * 50, "cp1252", 3, "250"),
     ],
 )
-def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path, tail, codec, at):
+def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path, tail, codec, at, evidence):
     """A long ASCII start reads alike in every candidate: the guess looks at the non-ASCII
     part (after 1 MiB here), so the whole file decodes exactly."""
     head = b"plain English text, line after line.\n" * (MIB // 37 + 1)
@@ -63,6 +63,6 @@ def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path
     assert memory.encoding == streamed.encoding == counted[0].encoding == codec
     assert memory.notes == streamed.notes == counted[0].notes == (
         f"late.txt: not valid UTF-8 at byte {len(head) + at} (invalid continuation byte); read as {codec} "
-        "(guessed; choose another encoding if wrong)",
+        f"(guessed, high confidence: {evidence} non-ASCII bytes to go by; choose another encoding if wrong)",
     )
     assert counted[0].counted and problems == []

@@ -48,8 +48,8 @@ def test_known_notes(tmp_path):
         ("crlf_cut.txt", "utf-8", ("mixed line endings: 1 LF, 2 CRLF, 1 CR (kept as they are)",), True),
         ("empty.txt", "utf-8", ("empty file",), False),
         ("gbk.txt", "gb18030", (
-            "gbk.txt: not valid UTF-8 at byte 0 (invalid continuation byte); read as gb18030 (guessed; choose "
-            "another encoding if wrong)",
+            "gbk.txt: not valid UTF-8 at byte 0 (invalid continuation byte); read as gb18030 (guessed, high "
+            "confidence: 5,600 non-ASCII bytes to go by; choose another encoding if wrong)",
         ), True),
     ]  # fmt: skip
     assert problems == [

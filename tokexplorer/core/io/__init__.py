@@ -31,6 +31,8 @@ _EXPORTS: dict[str, str] = {
     "read_text_file": "corpus",
     "to_raw_bytes": "corpus",
     "guess_encoding": "encodings",
+    "EncodingGuess": "guessing",
+    "encoding_guess": "guessing",
     "codec_name": "encodings",
     "NO_SPLIT_PATTERN": "exports",
     "sidecar_path": "exports",

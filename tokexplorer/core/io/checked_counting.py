@@ -13,7 +13,7 @@ not decode and each file's line ends (:func:`~tokexplorer.core.bpe.dask_counting
 mixed-line-endings note from the workers' line ends, and for a file the workers could
 not decode, the one reading rule's: that file alone is read whole here
 (:func:`~tokexplorer.core.io.corpus.decode_file_bytes`: "not valid UTF-8 at byte N
-(…); read as gb18030 (guessed; …)", or damaged and left out), its decoded ranges are
+(…); read as gb18030 (guessed, …)", or damaged and left out), its decoded ranges are
 taken back out of the counts, and it is counted again with the codec the rule chose.
 The table is the one counting here makes.
 """

@@ -53,8 +53,8 @@ from tokexplorer.core.io.encodings import (
     control_note,
     decode_or_replace,
     detect_bom,
-    guess_encoding,
 )
+from tokexplorer.core.io.guessing import encoding_guess
 from tokexplorer.core.io.line_ends import ending_kind, line_breaks, line_count
 from tokexplorer.core.io.utf8_checks import decode_utf8, mixed_utf8, mostly_utf8, utf8_error
 
@@ -208,9 +208,10 @@ def decode_file_bytes(
     if n_bad or mixed:
         broken = (name, err, n_bad or mixed, cut, bool(mixed))
         return _decode_utf8(p, data, bom=found is not None, keep_bom=keep_bom, broken=broken)
-    codec = guess_encoding(data)
+    guessed = encoding_guess(data)
+    codec = guessed.codec
     text, lossy, note = decode_or_replace(data, codec, name)
-    notes = [f"{name}: {err}; read as {codec_name(codec)} (guessed; choose another encoding if wrong)"]
+    notes = [f"{name}: {err}; read as {codec_name(codec)} ({guessed.note()}; choose another encoding if wrong)"]
     if note:
         notes.append(note)
     return _file_record(

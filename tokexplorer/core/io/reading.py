@@ -6,8 +6,8 @@ by :func:`training_files`:
 
 * a file in UTF-8 (or UTF-16/32 with a byte order mark) is used;
 * a file that is not UTF-8 is read with the guessed encoding and used when that
-  decode is exact; its notes say so (``"…; read as gb18030 (guessed; choose another
-  encoding if wrong)"``), the window's file list shows the guess, and
+  decode is exact; its notes say so and how sure the guess is (``"…; read as gb18030
+  (guessed, high confidence: …; choose another encoding if wrong)"``), the window's file list shows the guess, and
   ``--encoding`` (or the window's Re-read with encoding) forces a codec;
 * a file whose decode replaced undecodable bytes with U+FFFD is damaged: it is left
   out unless ``allow_damaged`` (``--allow-damaged``; in the window, the answer to
@@ -240,7 +240,7 @@ def counting_files(
     >>> from tokexplorer.core.types import run_to_end
     >>> files, problems = run_to_end(counting_files([d]))
     >>> [(f.path.name, f.encoding) for f in files], problems
-    ([('en.txt', 'utf-8'), ('zh.txt', 'gb18030')], [])
+    ([('en.txt', 'utf-8'), ('zh.txt', 'gbk')], [])
     """
     files, problems = collect_files(list(paths))
     sizes = [f.stat().st_size for f in files]

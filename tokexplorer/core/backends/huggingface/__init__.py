@@ -1,6 +1,7 @@
 """The Hugging Face family: any ``tokenizer.json`` run by the ``tokenizers``
 library (:mod:`.tokenizer`), how its token strings spell bytes (:mod:`.config`),
-byte spans from the library's offsets (:mod:`.spans`), its pipeline stages
+byte spans from the library's offsets (:mod:`.spans`), the raw bytes of
+byte-fallback pieces in a decode (:mod:`.byte_decoding`), its pipeline stages
 for display (:mod:`.stages`), and a byte-level BPE as tiktoken-style ranks when they
 give the library's ids exactly (:mod:`.ranks`).
 """

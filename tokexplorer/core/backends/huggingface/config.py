@@ -17,19 +17,18 @@ reads these settings from the tokenizer's JSON once, and
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import regex
-
+from tokexplorer.core.backends.huggingface.byte_decoding import byte_value
 from tokexplorer.core.errors import ModelFormatError
 from tokexplorer.core.text import GPT2_UNICODE_TO_BYTE
 
-__all__ = ["HFConfig", "TokenSpelling", "read_config", "component_types"]
+__all__ = ["HFConfig", "TokenSpelling", "read_config", "component_types", "stage_parts", "whole_text_notes"]
 
 #: SentencePiece's word-boundary mark, as Metaspace writes it.
 METASPACE = "\u2581"
-_BYTE_PIECE = regex.compile(r"<0x([0-9A-Fa-f]{2})>")
 
 
 def component_types(node: Any) -> list[str]:
@@ -82,9 +81,9 @@ class TokenSpelling:
         b'\\xe9'
         """
         if self.byte_fallback:
-            m = _BYTE_PIECE.fullmatch(piece)
-            if m:
-                return bytes([int(m.group(1), 16)])
+            value = byte_value(piece)
+            if value is not None:
+                return bytes([value])
         if self.prefix and piece.startswith(self.prefix) and len(piece) > len(self.prefix):
             piece = piece[len(self.prefix) :]
         if self.suffix and piece.endswith(self.suffix) and len(piece) > len(self.suffix):
@@ -165,3 +164,29 @@ def read_config(tokenizer: Any) -> HFConfig:
         post_processor=post,
         decoder=decoder,
     )
+
+
+def whole_text_notes(tokenizer: Any) -> tuple[str, ...]:
+    """Turn off the truncation and padding a ``tokenizer.json`` may carry (they shape
+    a model's input batch, not the tokenization) and say so."""
+    notes: list[str] = []
+    trunc = tokenizer.truncation
+    if trunc:
+        tokenizer.no_truncation()
+        limit = int(trunc["max_length"])
+        notes.append(f"the file truncates to {limit:,} tokens; turned off: the whole text is tokenized")
+    pad = tokenizer.padding
+    if pad:
+        tokenizer.no_padding()
+        notes.append(f"the file pads with {pad['pad_token']}; turned off")
+    return tuple(notes)
+
+
+def stage_parts(types: Sequence[str]) -> str:
+    """One stage's components for a description: ``("Sequence", "Split", "ByteLevel")``
+    → ``"Split+ByteLevel"``; ``""`` for no component (an empty ``Sequence`` included).
+
+    >>> stage_parts(("Sequence", "Split", "ByteLevel")), stage_parts(("Sequence",))
+    ('Split+ByteLevel', '')
+    """
+    return "+".join(t for t in types if t != "Sequence")

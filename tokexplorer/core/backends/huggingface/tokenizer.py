@@ -27,7 +27,8 @@ from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any
 
 from tokexplorer.core.backends.base import CancelCheck, Tokenizer, check_special_policy, unknown_special_notes
-from tokexplorer.core.backends.huggingface.config import HFConfig, read_config
+from tokexplorer.core.backends.huggingface.byte_decoding import decode_keeping_bytes
+from tokexplorer.core.backends.huggingface.config import HFConfig, read_config, stage_parts, whole_text_notes
 from tokexplorer.core.backends.huggingface.spans import (
     added_notes,
     char_to_byte_offsets,
@@ -98,7 +99,7 @@ class HuggingFaceTokenizer(Tokenizer):
     ) -> None:
         self.tokenizer = tokenizer
         self.source_file = source_file
-        self.build_notes = tuple(notes) + _whole_text(tokenizer)
+        self.build_notes = tuple(notes) + whole_text_notes(tokenizer)
         self.config: HFConfig = read_config(tokenizer)
         self.add_special_tokens = True
         added = tokenizer.get_added_tokens_decoder()
@@ -162,8 +163,13 @@ class HuggingFaceTokenizer(Tokenizer):
         WordPiece → BertProcessing · 30,522 tokens"``: the pipeline's stages (the parts of
         a ``Sequence`` joined by ``+``), the size, then the notes given at construction."""
         cfg = self.config
-        stages = [_parts(cfg.normalizer), _parts(cfg.pre_tokenizer), cfg.model_type, _parts(cfg.post_processor)]
-        stages = [s for s in stages if s]
+        parts = (
+            stage_parts(cfg.normalizer),
+            stage_parts(cfg.pre_tokenizer),
+            cfg.model_type,
+            stage_parts(cfg.post_processor),
+        )
+        stages = [s for s in parts if s]
         extra = "".join(f" · {n}" for n in self.build_notes)
         return f"{self.name} · {' → '.join(stages)} · {self._n:,} tokens{extra}"
 
@@ -440,15 +446,37 @@ class HuggingFaceTokenizer(Tokenizer):
         """Byte-level models: the tokens' bytes joined (lossless). Others (WordPiece,
         Unigram, byte fallback): the UTF-8 of the library's own decoder, which puts
         the spaces back between words, merges ``##`` pieces and drops the prefix
-        space it added (``[101, 7592, 102]`` → ``b"[CLS] hello [SEP]"``).
+        space it added (``[101, 7592, 102]`` → ``b"[CLS] hello [SEP]"``), with each
+        byte-fallback piece ``<0xNN>`` its raw byte, never U+FFFD (as SentencePiece;
+        :mod:`.byte_decoding`).
 
         Raises:
             InputError: an id is not in the vocabulary.
         """
         parts = [self.token_bytes(i) for i in ids]
-        if self.config.spelling.byte_level:
+        spelling = self.config.spelling
+        if spelling.byte_level:
             return b"".join(parts)
-        return self.library_decode(ids).encode("utf-8")
+        if not spelling.byte_fallback:
+            return self.library_decode(ids).encode("utf-8")
+        ints = [int(i) for i in ids]
+        kept = guarded("decoding", lambda: decode_keeping_bytes(self.tokenizer, ints, self._added))
+        return b"".join(parts) if kept is None else kept
+
+    def decode(self, ids: Sequence[int], *, errors: str = "replace") -> str:
+        """With ``errors="replace"``, the library's own decode (an incomplete
+        byte-fallback run is one U+FFFD per piece: ``<0xF0><0x9F>`` → ``'��'``);
+        with another ``errors``, :meth:`decode_bytes` decoded so (``"strict"`` raises
+        ``UnicodeDecodeError`` on an incomplete run).
+
+        Raises:
+            InputError: an id is not in the vocabulary.
+        """
+        if errors != "replace":
+            return self.decode_bytes(ids).decode("utf-8", errors)
+        for i in ids:
+            self.token_bytes(i)
+        return self.library_decode(ids)
 
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes of one id: an added token's text, else the token string
@@ -470,25 +498,3 @@ class HuggingFaceTokenizer(Tokenizer):
             found = piece.encode("utf-8") if tid == self.config.unk_id else self.config.spelling.token_bytes(piece)
         self._bytes[tid] = found
         return found
-
-
-def _whole_text(tokenizer: Any) -> tuple[str, ...]:
-    """Turn off the truncation and padding a ``tokenizer.json`` may carry (they shape
-    a model's input batch, not the tokenization) and say so."""
-    notes: list[str] = []
-    trunc = tokenizer.truncation
-    if trunc:
-        tokenizer.no_truncation()
-        limit = int(trunc["max_length"])
-        notes.append(f"the file truncates to {limit:,} tokens; turned off: the whole text is tokenized")
-    pad = tokenizer.padding
-    if pad:
-        tokenizer.no_padding()
-        notes.append(f"the file pads with {pad['pad_token']}; turned off")
-    return tuple(notes)
-
-
-def _parts(types: Sequence[str]) -> str:
-    """One stage's components for a description: ``("Sequence", "Split", "ByteLevel")``
-    → ``"Split+ByteLevel"``; ``""`` for no component (an empty ``Sequence`` included)."""
-    return "+".join(t for t in types if t != "Sequence")
