@@ -233,11 +233,14 @@ def special_spellings(tokenizers: Sequence[Tokenizer], texts: Sequence[tuple[str
     """
     if policy == "special":
         return
+    from tokexplorer.core.text.spellings import spelled_in
+
     for name, text in texts:
         seen: set[str] = set()
+        spelled = spelled_in(text, (s for tok in tokenizers for s in tok.special_tokens))
         for tok in tokenizers:
             for s in tok.special_tokens:
-                if not s or s not in text:
+                if s not in spelled:
                     continue
                 if policy == "raise":
                     raise SpecialTokenError(s, where=name, of=tok.name)

@@ -107,14 +107,16 @@ class TokenTable:
         lengths = self._lengths[ids]
         unseen = lengths < 0
         if unseen.any():
-            for token_id in set(ids[unseen].tolist()):  # (np.unique would load numpy.ma)
-                b = self.tokenizer.token_bytes(token_id)
-                self._lengths[token_id] = len(b)
-                self._leads[token_id] = bool(b) and 0x80 <= b[0] < 0xC0
-                skip = len(b) - len(b.lstrip(b"\r\n"))
-                if 0 < skip < len(b):  # line breaks first, then more ("\n \n")
-                    self._skips[token_id] = skip
-                    self.any_skips = True
+            new = list(set(ids[unseen].tolist()))  # (np.unique would load numpy.ma)
+            got = list(map(self.tokenizer.token_bytes, new))
+            self._lengths[new] = list(map(len, got))
+            self._leads[new] = [bool(b) and 0x80 <= b[0] < 0xC0 for b in got]
+            # line breaks first, then more ("\n \n"): the token belongs to the next line
+            skips = [(i, len(b) - len(b.lstrip(b"\r\n"))) for i, b in zip(new, got) if b[:1] in (b"\r", b"\n")]
+            skips = [(i, k) for i, k in skips if k < self._lengths[i]]
+            if skips:
+                self._skips[[i for i, _ in skips]] = [k for _, k in skips]
+                self.any_skips = True
             lengths = self._lengths[ids]
         return lengths, self._leads[ids]
 
