@@ -19,7 +19,7 @@ FireSites(rank=0, spans=((0, 2), (2, 4), (5, 7)), chunks=(('abab ab', 3),))
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from tokexplorer.core.analysis.blocks import text_blocks
@@ -27,6 +27,9 @@ from tokexplorer.core.analysis.merges import MergeIndex
 from tokexplorer.core.backends import CancelCheck
 from tokexplorer.core.bpe import BPE, merge_sites
 from tokexplorer.core.errors import Cancelled
+
+# a chunk up to this long (bytes) is replayed whole; a longer one is encoded and its tokens replayed
+SHORT_CHUNK_BYTES = 64
 
 __all__ = ["ChunkStarts", "FireIndex", "FireSites", "NoFire", "fire_index", "why_no_fire"]
 
@@ -93,7 +96,7 @@ class FireIndex:
         chunk_starts: per occurrence ``(chunk index, byte offset in the text)``
             (:class:`ChunkStarts`).
         sites: per unique chunk, ``(rank, start, end)`` byte spans inside the
-            chunk of each merge that fires there.
+            chunk of each merge that fires there (see :func:`fire_index` for their order).
         unmatched: merges that fired but match no merge record (pieces joined
             to a token no record names with those parts; 0 for consistent models).
     """
@@ -116,13 +119,14 @@ class FireIndex:
         wanted = set(self._by_rank.get(rank, ()))
         spans: list[tuple[int, int]] = []
         per_chunk: dict[int, int] = {}
+        inside: dict[int, list[tuple[int, int]]] = {}  # chunk -> its spans of ``rank``, in text order
+        for ci in wanted:
+            inside[ci] = sorted((s, e) for r, s, e in self.sites[ci] if r == rank)
+            per_chunk[ci] = 0
         for ci, off in self.chunk_starts:
-            if ci not in wanted:
-                continue
-            for r, s, e in self.sites[ci]:
-                if r == rank:
-                    spans.append((off + s, off + e))
-                    per_chunk[ci] = per_chunk.get(ci, 0) + 1
+            if ci in wanted:
+                spans.extend((off + s, off + e) for s, e in inside[ci])
+                per_chunk[ci] += len(inside[ci])
         order = sorted(per_chunk, key=lambda ci: (-per_chunk[ci], ci))
         return FireSites(rank, tuple(spans), tuple((self.chunks[ci], per_chunk[ci]) for ci in order))
 
@@ -136,14 +140,26 @@ def fire_index(
 ) -> FireIndex:
     """Encode ``text`` (special tokens as plain text) and record every merge that fires.
 
+    Each unique chunk is replayed once (:func:`~tokexplorer.core.bpe.merge_sites`). A chunk
+    longer than :data:`SHORT_CHUNK_BYTES` is first encoded by the model's
+    :class:`~tokexplorer.core.bpe.encoder.RankEncoder` (cached, at the engine's speed), and
+    only the merges inside each resulting token are replayed, once per distinct token, on the
+    token's own bytes. That gives the same merges as replaying the whole chunk: no merge ever
+    joins across the edge of a token of the result, so the pairs inside a token meet in the
+    same order whatever lies beside them (lowest rank first, leftmost of equal ranks first).
+    A whole replay costs O(n²) in the chunk's bytes: a 32,000-letter chunk took 9.8 s
+    that way, 0.07 s so.
+
     Args:
         bpe: the model.
         text: the text (for the GUI: the compare pane's sample text).
         index: a prepared :class:`MergeIndex` of the same model (built when None).
-        cancel: checked every 256 unique chunks; True raises :class:`Cancelled`.
+        cancel: checked every 256 unique chunks, and inside long chunks; True raises
+            :class:`Cancelled`.
 
     Returns:
-        a :class:`FireIndex`.
+        a :class:`FireIndex` (each chunk's sites: a short chunk's in the order they
+        fire, a long one's token by token in text order).
 
     >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe, _ = train_bpe("abab abab", vocab_size=258, pattern="none")
@@ -151,37 +167,74 @@ def fire_index(
     [2, 1]
     """
     idx = index if index is not None else MergeIndex(bpe.merges, bpe.vocab)
-    ranks = bpe.mergeable_ranks
+    ranks, vocab, cache = bpe.mergeable_ranks, bpe.vocab, bpe.rank_encoder.chunk_cache
     counts = [0] * len(idx)
     chunks: list[str] = []
     seen: dict[str, int] = {}
     starts = ChunkStarts()
     sites: list[list[tuple[int, int, int]]] = []
+    lengths: list[int] = []  # per unique chunk, its UTF-8 length in bytes
+    per_token: dict[int, tuple[list[tuple[int, int, int]], int]] = {}
     unmatched = 0
     off = 0
     # split block by block (cut where no chunk crosses): one split of a 2 MB text would
     # hold the interpreter lock, and so every other thread, for a third of a second
     for chunk in (c for a, b in text_blocks(text) for c in bpe.chunks(text[a:b])):
         ci = seen.get(chunk)
-        data = chunk.encode("utf-8")
         if ci is None:
             ci = seen[chunk] = len(chunks)
             chunks.append(chunk)
-            s_list: list[tuple[int, int, int]] = []
-            for s, m, e in merge_sites(ranks, data):
-                r = idx.rank_of_pair(data[s:m], data[m:e])
-                if r is None:
-                    unmatched += 1
-                    continue
-                s_list.append((r, s, e))
+            data = chunk.encode("utf-8")
+            if len(data) <= SHORT_CHUNK_BYTES:  # replayed whole: cheaper than encoding it first
+                s_list, missed = _token_sites(ranks, idx, data)
+            else:
+                s_list, missed = _sites_by_token(cache.lookup(chunk, cancel), vocab, per_token, ranks, idx)
+            unmatched += missed
             sites.append(s_list)
+            lengths.append(len(data))
             if cancel is not None and ci % 256 == 0 and cancel():
                 raise Cancelled("cancelled")
         for r, _, _ in sites[ci]:
             counts[r] += 1
         starts.append(ci, off)
-        off += len(data)
+        off += lengths[ci]
     return FireIndex(counts, chunks, starts, sites, unmatched)
+
+
+def _token_sites(ranks: dict[bytes, int], idx: MergeIndex, data: bytes) -> tuple[list[tuple[int, int, int]], int]:
+    """``[(rank, start, end), ...]`` of the merges that fire when ``data`` (one chunk, or one
+    token's bytes) is replayed, in the order they fire, and how many match no merge record."""
+    out: list[tuple[int, int, int]] = []
+    unmatched = 0
+    for s, m, e in merge_sites(ranks, data):
+        r = idx.rank_of_pair(data[s:m], data[m:e])
+        if r is None:
+            unmatched += 1
+        else:
+            out.append((r, s, e))
+    return out, unmatched
+
+
+def _sites_by_token(
+    ids: Sequence[int],
+    vocab: dict[int, bytes],
+    per_token: dict[int, tuple[list[tuple[int, int, int]], int]],
+    ranks: dict[bytes, int],
+    idx: MergeIndex,
+) -> tuple[list[tuple[int, int, int]], int]:
+    """The merges of a chunk encoded as ``ids``: each token's own merges (replayed once per
+    distinct token, kept in ``per_token``), shifted to where the token starts in the chunk."""
+    out: list[tuple[int, int, int]] = []
+    unmatched = pos = 0
+    for t in ids:
+        data = vocab[t]
+        got = per_token.get(t)
+        if got is None:
+            got = per_token[t] = _token_sites(ranks, idx, data)
+        out.extend((r, pos + s, pos + e) for r, s, e in got[0])
+        unmatched += got[1]
+        pos += len(data)
+    return out, unmatched
 
 
 @dataclass(frozen=True, slots=True)

@@ -244,6 +244,14 @@ class BPE:
         self._splitter()
         return self
 
+    @property
+    def rank_encoder(self) -> RankEncoder:
+        """The model's :class:`~tokexplorer.core.bpe.encoder.RankEncoder` (built by :meth:`prepare`)."""
+        if self._encoder is None:
+            self.prepare()
+        assert self._encoder is not None
+        return self._encoder
+
     def clear_cache(self) -> None:
         """Forget cached chunk and segment encodings (for cold-cache timing).
 
