@@ -11,6 +11,7 @@ from tokexplorer.gui.state import AppState
 
 WAIT = 60_000  # ms; generous ceiling for a worker, never asserted
 PIECES = "alphabet pieces (first characters and ## continuations)"
+MAY = "its words may need more)"
 CYRILLIC = [chr(c) for c in range(0x430, 0x450)]  # а..я
 
 
@@ -70,3 +71,23 @@ def test_refused_after_the_block_whose_words_need_more(qtbot, pane, state, tmp_p
     )
     assert progress == [("pre-tokenizing", 1056, 4800)]  # the first block only
     assert pane.form.train_message.text() == f"training failed: {message}"
+
+
+def test_the_form_says_the_least_vocab_size_the_characters_need_and_leaves_the_box_alone(qtbot, pane, tmp_path):
+    chars = [chr(0x4E00 + i) for i in range(4200)]
+    path = tmp_path / "zh.txt"
+    path.write_text("\n".join("".join(chars[i : i + 60]) for i in range(0, 4200, 60)) + "\nab\n", encoding="utf-8")
+    hint = pane.form.vocab_hint
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=WAIT):
+        pane.load_paths([str(path)])
+    assert hint.isHidden()  # byte-level BPE: nothing to say
+    pane.form.set_algorithm("wordpiece")
+    assert not hint.isHidden()
+    assert hint.text() == "this corpus needs at least 4,207 (4,202 characters + 5 special tokens; " + MAY
+    pane.form.specials_edit.setText("[UNK] <s>")
+    assert hint.text() == "this corpus needs at least 4,204 (4,202 characters + 2 special tokens; " + MAY
+    pane.form.specials_edit.setText("<s>")  # [UNK] is added: WordPiece needs it
+    assert hint.text() == "this corpus needs at least 4,204 (4,202 characters + 2 special tokens; " + MAY
+    pane.form.set_algorithm("sp-bpe")
+    assert hint.isHidden()
+    assert pane.form.vocab_spin.value() == 4096

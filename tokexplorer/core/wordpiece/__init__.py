@@ -11,6 +11,7 @@ from tokexplorer._lazy import lazy_exports
 #: Public name -> the module of this package that defines it (loaded on first use).
 _EXPORTS: dict[str, str] = {
     "AlphabetBudget": "alphabet",
+    "character_pieces": "alphabet",
     "CONTINUATION": "model",
     "DEFAULT_MAX_CHARS": "model",
     "UNK": "model",

@@ -38,7 +38,7 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.wordpiece.model import CONTINUATION
 from tokexplorer.core.wordpiece.pretokenize import BERT_PATTERN, WHITESPACE, normalize
 
-__all__ = ["AlphabetBudget"]
+__all__ = ["AlphabetBudget", "character_pieces"]
 
 _PIECES = "alphabet pieces (first characters and ## continuations)"
 
@@ -111,14 +111,10 @@ token; use at least 5 (counting the words may show more)
         distinct: set[str] = set()
         for text in texts:
             distinct.update(text)
-        normalized, _ = normalize("".join(sorted(distinct)), pattern=pattern, lowercase=lowercase,
-                                  strip_accents=strip_accents)  # fmt: skip
-        kept = set(normalized)
-        if pattern == BERT_PATTERN:
-            kept -= WHITESPACE
-        for s in self.specials:
-            kept.difference_update(s)
-        least = len(self.specials) + len(kept)
+        kept = character_pieces(
+            distinct, self.specials, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents
+        )
+        least = len(self.specials) + kept
         if self.vocab_size >= least:
             return
         if not kept:
@@ -129,7 +125,7 @@ token; use at least 5 (counting the words may show more)
             )
         raise InputError(
             f"vocab_size {self.vocab_size:,} is too small: before counting the words, the corpus's distinct "
-            f"characters already need at least {len(kept):,} {_PIECES} + {self._specials_text()}; "
+            f"characters already need at least {kept:,} {_PIECES} + {self._specials_text()}; "
             f"use at least {least:,} (counting the words may show more)"
         )
 
@@ -161,6 +157,39 @@ token; use at least 5 (counting the words may show more)
 
     def _specials_text(self) -> str:
         return f"{len(self.specials)} special {_tokens(len(self.specials))}"
+
+
+def character_pieces(
+    characters: Iterable[str],
+    specials: Sequence[str],
+    *,
+    pattern: str,
+    lowercase: bool = False,
+    strip_accents: bool = False,
+) -> int:
+    """The alphabet pieces a corpus of these distinct characters needs at least (a lower
+    bound, known before any word is counted): one per character the normalizer leaves
+    (white space aside for ``bert``, which drops it), characters of ``specials`` aside (a
+    word spelled as a special token is dropped, and its characters with it).
+
+    Args:
+        characters: the distinct characters of the corpus (1-character str, any order).
+        specials: the special tokens the model will have.
+        pattern, lowercase, strip_accents: the pre-tokenizer and the normalizer's options.
+
+    Normalizing works one character at a time, so the distinct characters are normalized, not the corpus.
+
+    >>> character_pieces(set("Héllo 世界!"), ["[UNK]"], pattern="bert", lowercase=True, strip_accents=True)
+    7
+    """
+    normalized, _ = normalize("".join(sorted(set(characters))), pattern=pattern, lowercase=lowercase,
+                              strip_accents=strip_accents)  # fmt: skip
+    kept = set(normalized)
+    if pattern == BERT_PATTERN:
+        kept -= WHITESPACE
+    for s in specials:
+        kept.difference_update(s)
+    return len(kept)
 
 
 def _tokens(n: int) -> str:

@@ -25,7 +25,7 @@ from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
 from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
-from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
+from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter, wordpiece_floor
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
@@ -120,6 +120,13 @@ class CorpusPane(QWidget):
         self.form = TrainingForm()
         self.form.train_button.clicked.connect(self.start_training)
         self.form.cancel_button.clicked.connect(self.cancel_training)
+        self._characters: tuple[Corpus | None, frozenset[str]] = (None, frozenset())  # distinct, of the corpus
+        self.file_list.corpus_loaded.connect(self._update_vocab_hint)
+        self.file_list.file_reread.connect(self._update_vocab_hint)
+        for changed in (self.form.algorithm_combo.currentIndexChanged, self.form.pattern_combo.currentIndexChanged,
+                        self.form.specials_edit.textChanged, self.form.lowercase_check.toggled,
+                        self.form.accents_check.toggled):  # fmt: skip
+            changed.connect(self._update_vocab_hint)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.file_list)
@@ -167,6 +174,22 @@ class CorpusPane(QWidget):
     def show_message(self, text: str) -> None:
         """Show ``text`` under the training controls."""
         self.form.train_message.setText(text)
+
+    def _update_vocab_hint(self, *args: object) -> None:
+        """WordPiece chosen, a corpus shown: say under the vocab size the least it takes, as its
+        distinct characters tell before any word is counted (the box is left as the user set it)."""
+        corpus, form = self.corpus, self.form
+        if form.algorithm() != "wordpiece" or corpus is None or corpus.is_empty:
+            form.vocab_hint.setVisible(False)
+            return
+        if self._characters[0] is not corpus:  # one pass over a corpus's text
+            self._characters = (corpus, frozenset().union(*corpus.texts_in_memory()))  # (a streamed one's sample)
+        least, n = wordpiece_floor(form.request([], algorithm="wordpiece", vocab_size=1), self._characters[1])
+        form.vocab_hint.setText(
+            f"this corpus needs at least {least:,} ({least - n:,} characters + {n} special "
+            f"{'token' if n == 1 else 'tokens'}; its words may need more)"
+        )
+        form.vocab_hint.setVisible(True)
 
     def start_training(
         self,
