@@ -82,7 +82,8 @@ def test_the_form_says_the_least_vocab_size_the_characters_need_and_leaves_the_b
         pane.load_paths([str(path)])
     assert hint.isHidden()  # byte-level BPE: nothing to say
     pane.form.set_algorithm("wordpiece")
-    assert not hint.isHidden()
+    assert hint.isHidden()  # until a worker has collected the corpus's characters
+    qtbot.waitUntil(lambda: not hint.isHidden(), timeout=WAIT)
     assert hint.text() == "this corpus needs at least 4,207 (4,202 characters + 5 special tokens; " + MAY
     pane.form.specials_edit.setText("[UNK] <s>")
     assert hint.text() == "this corpus needs at least 4,204 (4,202 characters + 2 special tokens; " + MAY
@@ -90,4 +91,6 @@ def test_the_form_says_the_least_vocab_size_the_characters_need_and_leaves_the_b
     assert hint.text() == "this corpus needs at least 4,204 (4,202 characters + 2 special tokens; " + MAY
     pane.form.set_algorithm("sp-bpe")
     assert hint.isHidden()
+    pane.form.set_algorithm("wordpiece")  # the characters are kept: shown at once
+    assert hint.text() == "this corpus needs at least 4,204 (4,202 characters + 2 special tokens; " + MAY
     assert pane.form.vocab_spin.value() == 4096

@@ -12,6 +12,7 @@ from tokexplorer._lazy import lazy_exports
 _EXPORTS: dict[str, str] = {
     "AlphabetBudget": "alphabet",
     "character_pieces": "alphabet",
+    "distinct_characters": "alphabet",
     "CONTINUATION": "model",
     "DEFAULT_MAX_CHARS": "model",
     "UNK": "model",

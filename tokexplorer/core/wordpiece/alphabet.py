@@ -32,13 +32,13 @@ token; use at least 6 (the rest may need more)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
-from tokexplorer.core.errors import InputError
+from tokexplorer.core.errors import Cancelled, InputError
 from tokexplorer.core.wordpiece.model import CONTINUATION
 from tokexplorer.core.wordpiece.pretokenize import BERT_PATTERN, WHITESPACE, normalize
 
-__all__ = ["AlphabetBudget", "character_pieces"]
+__all__ = ["AlphabetBudget", "character_pieces", "distinct_characters"]
 
 _PIECES = "alphabet pieces (first characters and ## continuations)"
 
@@ -108,9 +108,7 @@ class AlphabetBudget:
 distinct characters already need at least 4 alphabet pieces (first characters and ## continuations) + 1 special \
 token; use at least 5 (counting the words may show more)
         """
-        distinct: set[str] = set()
-        for text in texts:
-            distinct.update(text)
+        distinct = distinct_characters(texts)
         kept = character_pieces(
             distinct, self.specials, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents
         )
@@ -157,6 +155,30 @@ token; use at least 5 (counting the words may show more)
 
     def _specials_text(self) -> str:
         return f"{len(self.specials)} special {_tokens(len(self.specials))}"
+
+
+# characters per ``set.update`` call of :func:`distinct_characters` (about 10 ms each)
+SLICE_CHARS = 1 << 20
+
+
+def distinct_characters(texts: Iterable[str], cancel: Callable[[], bool] | None = None) -> set[str]:
+    """The distinct characters (code points) of ``texts``, read in slices of
+    :data:`SLICE_CHARS` so that no single call holds the interpreter lock for long (one
+    ``set`` of 64 MB of text takes 0.6 s, during which no other thread runs).
+
+    Raises:
+        Cancelled: ``cancel()`` returned True (polled between slices).
+
+    >>> sorted(distinct_characters(["abca", "世界"]))
+    ['a', 'b', 'c', '世', '界']
+    """
+    distinct: set[str] = set()
+    for text in texts:
+        for start in range(0, len(text), SLICE_CHARS):
+            distinct.update(text[start : start + SLICE_CHARS])
+            if cancel is not None and cancel():
+                raise Cancelled("cancelled")
+    return distinct
 
 
 def character_pieces(

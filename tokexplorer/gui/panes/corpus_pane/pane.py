@@ -25,10 +25,11 @@ from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
 from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
-from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter, wordpiece_floor
+from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
+from tokexplorer.gui.panes.corpus_pane.vocab_hint import VocabHint
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
@@ -82,6 +83,7 @@ class CorpusPane(QWidget):
     Attributes:
         file_list: the :class:`CorpusFileList` (left).
         form: the :class:`TrainingForm` (right).
+        vocab_hint: the :class:`VocabHint` under its vocab size (WordPiece).
         last_worker: the most recent training :class:`Worker` (or None).
         sample_note: what the last training started trained on when it was not
             the whole corpus (the sample of a streamed corpus), else ``""``.
@@ -120,13 +122,13 @@ class CorpusPane(QWidget):
         self.form = TrainingForm()
         self.form.train_button.clicked.connect(self.start_training)
         self.form.cancel_button.clicked.connect(self.cancel_training)
-        self._characters: tuple[Corpus | None, frozenset[str]] = (None, frozenset())  # distinct, of the corpus
-        self.file_list.corpus_loaded.connect(self._update_vocab_hint)
-        self.file_list.file_reread.connect(self._update_vocab_hint)
+        self.vocab_hint = VocabHint(self.form, lambda: self.corpus)
+        self.file_list.corpus_loaded.connect(self.vocab_hint.update)
+        self.file_list.file_reread.connect(self.vocab_hint.forget)
         for changed in (self.form.algorithm_combo.currentIndexChanged, self.form.pattern_combo.currentIndexChanged,
                         self.form.specials_edit.textChanged, self.form.lowercase_check.toggled,
                         self.form.accents_check.toggled):  # fmt: skip
-            changed.connect(self._update_vocab_hint)
+            changed.connect(self.vocab_hint.update)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.file_list)
@@ -174,22 +176,6 @@ class CorpusPane(QWidget):
     def show_message(self, text: str) -> None:
         """Show ``text`` under the training controls."""
         self.form.train_message.setText(text)
-
-    def _update_vocab_hint(self, *args: object) -> None:
-        """WordPiece chosen, a corpus shown: say under the vocab size the least it takes, as its
-        distinct characters tell before any word is counted (the box is left as the user set it)."""
-        corpus, form = self.corpus, self.form
-        if form.algorithm() != "wordpiece" or corpus is None or corpus.is_empty:
-            form.vocab_hint.setVisible(False)
-            return
-        if self._characters[0] is not corpus:  # one pass over a corpus's text
-            self._characters = (corpus, frozenset().union(*corpus.texts_in_memory()))  # (a streamed one's sample)
-        least, n = wordpiece_floor(form.request([], algorithm="wordpiece", vocab_size=1), self._characters[1])
-        form.vocab_hint.setText(
-            f"this corpus needs at least {least:,} ({least - n:,} characters + {n} special "
-            f"{'token' if n == 1 else 'tokens'}; its words may need more)"
-        )
-        form.vocab_hint.setVisible(True)
 
     def start_training(
         self,
