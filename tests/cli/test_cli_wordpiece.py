@@ -158,3 +158,47 @@ def test_export_says_when_it_writes_over_another_vocab_txts_config(tmp_path, cap
             "do_lower_case=True, strip_accents=True (a vocab.txt read with it before is read otherwise now)"
             in capsys.readouterr().err)  # fmt: skip
     assert json.loads((tmp_path / "tokenizer_config.json").read_text(encoding="utf-8"))["do_lower_case"] is True
+
+
+PIECES = "alphabet pieces (first characters and ## continuations)"
+
+
+def test_a_chinese_corpus_with_too_small_a_vocab_is_refused_before_counting(tmp_path, capsys, monkeypatch):
+    from tokexplorer.core.wordpiece import trainer
+
+    pre_tokenized: list[int] = []
+    real = trainer.normalize
+    monkeypatch.setattr(trainer, "normalize", lambda block, **o: pre_tokenized.append(len(block)) or real(block, **o))
+    chars = [chr(0x4E00 + i) for i in range(4200)]
+    corpus = tmp_path / "zh.txt"
+    corpus.write_text("\n".join("".join(chars[i : i + 60]) for i in range(0, 4200, 60)) + "\n", encoding="utf-8")
+    out = tmp_path / "m.wordpiece"
+    code = main(["train", str(corpus), "--algorithm", "wordpiece", "--vocab-size", "4096", "-o", str(out)])
+    assert code == 1 and not out.exists() and pre_tokenized == []
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "tokexplorer: error: vocab_size 4,096 is too small: before counting the words, the corpus's distinct "
+        f"characters already need at least 4,200 {PIECES} + 5 special tokens; use at least 4,205 (counting the "
+        "words may show more)"
+    )
+
+
+def test_refused_after_the_block_whose_words_need_more(tmp_path, capsys, monkeypatch):
+    from tokexplorer.core.wordpiece import trainer
+
+    monkeypatch.setattr(trainer, "BLOCK_CHARS", 1000)  # blocks of 1,000 characters, cut at the next line start
+    pre_tokenized: list[int] = []
+    real = trainer.normalize
+    monkeypatch.setattr(trainer, "normalize", lambda block, **o: pre_tokenized.append(len(block)) or real(block, **o))
+    letters = [chr(c) for c in range(0x430, 0x450)]  # а..я, each first once and second once below
+    line = " ".join(a + b for a, b in zip(letters, letters[1:] + letters[:1]))
+    corpus = tmp_path / "ru.txt"
+    corpus.write_text((line + "\n") * 50, encoding="utf-8")  # 96 characters a line, 4,800
+    out = tmp_path / "m.wordpiece"
+    code = main(["train", str(corpus), "--algorithm", "wordpiece", "--vocab-size", "60", "-o", str(out)])
+    assert code == 1 and not out.exists()
+    assert pre_tokenized == [1056]  # the first block only
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "tokexplorer: error: vocab_size 60 is too small: counting stopped at 22% of the corpus (1,056 of 4,800 "
+        f"characters), whose words already need 64 {PIECES} + 5 special tokens; use at least 69 (the rest may "
+        "need more)"
+    )

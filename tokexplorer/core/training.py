@@ -15,7 +15,7 @@ does not fit the corpus live here, once.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
@@ -42,8 +42,10 @@ from tokexplorer.core.types import (
 from tokexplorer.core.wordpiece import (
     BERT_PATTERN,
     BERT_SPECIAL_TOKENS,
+    UNK,
     WORDPIECE_PATTERNS,
     WordPiece,
+    character_pieces,
     train_wordpiece_iter,
 )
 
@@ -334,6 +336,22 @@ def _train_bpe(
     )
 
 
+def wordpiece_floor(request: TrainingRequest, characters: Iterable[str]) -> tuple[int, int]:
+    """``(vocab_size, special tokens)``: the least size a WordPiece training of ``request``
+    needs on a corpus of these distinct characters, known before any word is counted (a
+    lower bound: :func:`~tokexplorer.core.wordpiece.character_pieces` + the special tokens,
+    BERT's when none are given, ``[UNK]`` added when missing, as training does).
+
+    >>> wordpiece_floor(TrainingRequest(algorithm="wordpiece", vocab_size=1), set("世界 你好"))
+    (9, 5)
+    """
+    specials = request.specials or list(BERT_SPECIAL_TOKENS)
+    specials = specials if UNK in specials else [UNK, *specials]
+    pieces = character_pieces(characters, specials, pattern=request.pattern or BERT_PATTERN,
+                              lowercase=request.lowercase, strip_accents=request.strip_accents)  # fmt: skip
+    return len(specials) + pieces, len(specials)
+
+
 def _train_wordpiece(
     request: TrainingRequest, cancel: Callable[[], bool] | None
 ) -> Generator[Progress, None, TrainingOutcome]:
@@ -477,4 +495,5 @@ __all__ = [
     "TrainingRequest",
     "train",
     "train_iter",
+    "wordpiece_floor",
 ]

@@ -1,6 +1,7 @@
 """Our WordPiece: the normalizer and pre-tokenizers (``pretokenize``), the model
 and its longest-match-first encoding (``model``), and the trainer with the
-textbook score ``freq(a, b) / (freq(a) * freq(b))`` (``trainer``).
+textbook score ``freq(a, b) / (freq(a) * freq(b))`` (``trainer``), which refuses a
+vocabulary too small for the corpus's alphabet as soon as that is known (``alphabet``).
 """
 
 from __future__ import annotations
@@ -9,6 +10,9 @@ from tokexplorer._lazy import lazy_exports
 
 #: Public name -> the module of this package that defines it (loaded on first use).
 _EXPORTS: dict[str, str] = {
+    "AlphabetBudget": "alphabet",
+    "character_pieces": "alphabet",
+    "distinct_characters": "alphabet",
     "CONTINUATION": "model",
     "DEFAULT_MAX_CHARS": "model",
     "UNK": "model",

@@ -39,11 +39,13 @@ import time
 from collections import Counter
 from collections.abc import Callable, Generator, Iterable, Sequence
 from fractions import Fraction
+from itertools import islice
 
 import regex
 
 from tokexplorer.core.errors import Cancelled, InputError, TrainingError
 from tokexplorer.core.types import Progress, TrainReport, run_to_end
+from tokexplorer.core.wordpiece.alphabet import AlphabetBudget
 from tokexplorer.core.wordpiece.model import CONTINUATION, DEFAULT_MAX_CHARS, UNK, WordPiece, WordPieceMerge
 from tokexplorer.core.wordpiece.pretokenize import BERT_PATTERN, normalize, normalized_words, validate_pattern
 
@@ -87,17 +89,35 @@ def count_words(
     Counter({'a': 2, 'b': 1, ',': 1})
     """
     validate_pattern(pattern)
-    texts = list(texts)
+    return (yield from _count(list(texts), pattern, lowercase, strip_accents, cancel, None))
+
+
+def _count(
+    texts: list[str],
+    pattern: str,
+    lowercase: bool,
+    strip_accents: bool,
+    cancel: Callable[[], bool] | None,
+    budget: AlphabetBudget | None,
+) -> Generator[Progress, None, Counter[str]]:
+    """:func:`count_words`; with a ``budget``, the new words of each block go into it and,
+    text being left, its ``vocab_size`` is refused (InputError) after the block's report as
+    soon as they need more ids."""
     counts: Counter[str] = Counter()
     total, done = sum(map(len, texts)), 0
     for text in texts:
         for block in _blocks(text, whole=pattern == "none"):
             normalized, _ = normalize(block, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents)
+            known = len(counts)
             counts.update(w for w, _ in normalized_words(normalized, pattern))
+            if budget is not None:  # the block's new words: the last keys, in insertion order
+                budget.add_words(islice(reversed(counts), len(counts) - known))
             if cancel is not None and cancel():
                 raise Cancelled("training cancelled")
             done += len(block)
             yield Progress("pre-tokenizing", done, total, unit="characters")
+            if budget is not None and done < total:  # (the end says the exact figure)
+                budget.check_counted(done, total)
     return counts
 
 
@@ -258,7 +278,7 @@ def train_wordpiece_iter(
         special_tokens: the special tokens, ids 0.. in this order; ``[UNK]`` is
             put first when missing (and a report message says so).
         name: display name of the model.
-        cancel: polled after every text and every merge; True raises :class:`Cancelled`.
+        cancel: polled after every block of text and every merge; True raises :class:`Cancelled`.
 
     Yields:
         :class:`Progress`: ``"pre-tokenizing"`` (texts done), ``"counting"``,
@@ -272,7 +292,11 @@ def train_wordpiece_iter(
     Raises:
         InputError: bad ``vocab_size`` (not an int; smaller than the special
             tokens and the alphabet the corpus needs, named in the message),
-            unknown pattern, an empty special token.
+            unknown pattern, an empty special token. A ``vocab_size`` too small
+            is refused as soon as that is known (:class:`AlphabetBudget`): before
+            any word is counted when the distinct characters already need more
+            ids, while counting after the block whose words do (both messages
+            say the figure is a lower bound), else once every word is counted.
         TrainingError: nothing to train on.
         Cancelled: ``cancel()`` returned True.
     """
@@ -286,22 +310,20 @@ def train_wordpiece_iter(
     if UNK not in specials:
         specials.insert(0, UNK)
         messages.append(f"{UNK} added as id 0: WordPiece needs an unknown token")
-    counts = yield from count_words(
-        [texts] if isinstance(texts, str) else texts,
-        pattern=pattern, lowercase=lowercase, strip_accents=strip_accents, cancel=cancel,
-    )  # fmt: skip
+    texts = [texts] if isinstance(texts, str) else list(texts)
+    validate_pattern(pattern)
+    budget = AlphabetBudget(vocab_size, specials)
+    budget.check_characters(texts, pattern=pattern, lowercase=lowercase, strip_accents=strip_accents)
+    chars = sum(map(len, texts))
+    counts = yield from _count(texts, pattern, lowercase, strip_accents, cancel, budget)
     for s in specials:
         counts.pop(s, None)
     if not counts:
         raise TrainingError("nothing to train on: the text has no words")
     yield Progress("counting", len(counts), len(counts), unit="words")
-    alphabet = [p for p in initial_alphabet(counts) if p not in specials]
+    budget.check_counted(chars, chars)  # every word counted: the exact figure
+    alphabet = budget.alphabet()  # initial_alphabet(counts) without the special tokens
     base = len(specials) + len(alphabet)
-    if vocab_size < base:
-        raise InputError(
-            f"vocab_size {vocab_size:,} is too small: this corpus needs {len(alphabet):,} alphabet pieces "
-            f"(first characters and ## continuations) + {len(specials)} special tokens; use at least {base:,}"
-        )
     long_words = sum(1 for w in counts if len(w) > DEFAULT_MAX_CHARS)
     if long_words:
         messages.append(

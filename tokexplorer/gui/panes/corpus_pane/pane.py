@@ -29,6 +29,7 @@ from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_it
 from tokexplorer.core.types import Progress, TrainReport
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
+from tokexplorer.gui.panes.corpus_pane.vocab_hint import VocabHint
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
@@ -82,6 +83,7 @@ class CorpusPane(QWidget):
     Attributes:
         file_list: the :class:`CorpusFileList` (left).
         form: the :class:`TrainingForm` (right).
+        vocab_hint: the :class:`VocabHint` under its vocab size (WordPiece).
         last_worker: the most recent training :class:`Worker` (or None).
         sample_note: what the last training started trained on when it was not
             the whole corpus (the sample of a streamed corpus), else ``""``.
@@ -120,6 +122,13 @@ class CorpusPane(QWidget):
         self.form = TrainingForm()
         self.form.train_button.clicked.connect(self.start_training)
         self.form.cancel_button.clicked.connect(self.cancel_training)
+        self.vocab_hint = VocabHint(self.form, lambda: self.corpus)
+        self.file_list.corpus_loaded.connect(self.vocab_hint.update)
+        self.file_list.file_reread.connect(self.vocab_hint.forget)
+        for changed in (self.form.algorithm_combo.currentIndexChanged, self.form.pattern_combo.currentIndexChanged,
+                        self.form.specials_edit.textChanged, self.form.lowercase_check.toggled,
+                        self.form.accents_check.toggled):  # fmt: skip
+            changed.connect(self.vocab_hint.update)
 
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.file_list)

@@ -113,6 +113,7 @@ class TrainingForm(QGroupBox):
             kind (:data:`SETTINGS_KINDS`) keeps its own pre-tokenizer and special
             tokens: switching the algorithm shows those of the new kind, as last
             set for it (its defaults at first), so no value of one leaks into the other.
+        vocab_hint: under the vocab size, what the corpus needs at least (WordPiece; set by the pane).
         lowercase_check, accents_check: WordPiece's normalizer options.
         sp_form: the :class:`SentencePieceOptionsForm`; ``sp_box`` holds it.
         train_button, cancel_button, progress, train_message: the run.
@@ -154,6 +155,10 @@ class TrainingForm(QGroupBox):
         form = QFormLayout()
         form.addRow("Algorithm:", self.algorithm_combo)
         form.addRow("Vocab size:", self.vocab_spin)
+        self.vocab_hint = QLabel()  # WordPiece: the least size the corpus's characters need (the pane says it)
+        self.vocab_hint.setWordWrap(True)
+        self.vocab_hint.setVisible(False)
+        form.addRow("", self.vocab_hint)
         form.addRow("Pre-tokenizer:", self.pattern_combo)
         self.specials_label = QLabel(SPECIALS_LABEL)
         form.addRow(self.specials_label, self.specials_edit)
