@@ -5,6 +5,7 @@ its spelling differ)."""
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import Qt
 
 from tokexplorer.gui.widgets.decode_box import DecodeBox
 
@@ -91,3 +92,21 @@ def test_latest_ids_win(qtbot, cl100k):
         box.decode_now()
     qtbot.wait(200)
     assert [r.ids for r in shown] == [(16,)]  # the first request's result is dropped
+
+
+def test_many_ids_are_shown_through_a_model_with_every_row(qtbot, cl100k):
+    """20,000 ids (some 110,000 characters, past QLineEdit's default length of 32,767): one row
+    each, in a model the view reads on demand (no cell objects)."""
+    text = "Tokenizers cut text into pieces; 中文分词 and emoji 👍🏽 too.\n" * 1000
+    ids = cl100k.encode(text)[:20_000]
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, " ".join(map(str, ids)))
+    model = box.table.model()
+    assert model is box.rows_model and model.rowCount() == len(ids) == 20_000
+    rows = box.rows()
+    assert [r[1] for r in rows] == [str(i) for i in ids]
+    assert rows[0] == ("0", str(ids[0]), cl100k.encoding.decode_single_token_bytes(ids[0]).hex(" ").upper(),
+                       repr(cl100k.encoding.decode_single_token_bytes(ids[0])), "Token", "")  # fmt: skip
+    last = model.index(19_999, 1)
+    assert model.data(last) == str(ids[-1])
+    assert model.headerData(5, Qt.Orientation.Horizontal, Qt.ItemDataRole.ToolTipRole).startswith("Bytes the streaming")

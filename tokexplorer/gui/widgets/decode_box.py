@@ -19,12 +19,10 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
     QLineEdit,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
+    QTableView,
     QVBoxLayout,
     QWidget,
 )
@@ -33,27 +31,19 @@ from tokexplorer.core.analysis import DecodeReport, decode_ids, parse_ids
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.gui import theme
+from tokexplorer.gui.models.decode_model import DecodeRowsModel, shown
 from tokexplorer.gui.plural import plural
+from tokexplorer.gui.widgets.table_fit import wanted_widths
 from tokexplorer.gui.workers import LatestRequest, user_message
+
+MAX_ID_CHARS = 50_000_000
+"""Characters the id field holds (Qt's default of 32,767 cut a list of some 6,000 ids short)."""
+
+FIT_ROWS = 600
+"""Rows (a sample spread over the table) whose texts size the columns."""
 
 DEBOUNCE_MS = 200
 """Delay between the last keystroke in the id field and decoding, in milliseconds."""
-
-COLUMNS = ("#", "id", "bytes", "spelling", "decoder emits", "held back")
-
-
-def held_text(held: int) -> str:
-    """The "held back" cell: the bytes the streaming decoder keeps after an id, waiting for
-    the rest of a character (``"2 bytes of an unfinished character"``; ``""`` for none)."""
-    return f"{plural(held, 'byte')} of an unfinished character" if held else ""
-
-
-def _shown(s: str) -> str:
-    """An emitted string made visible in a table cell (empty → ``∅``)."""
-    if s == "":
-        return "\u2205 (waiting for more bytes)"
-    return s.replace("\n", "\u21b5").replace("\t", "\u2192").replace("\r", "CR")
-
 
 class DecodeBox(QWidget):
     """Decode token ids for one of the loaded tokenizers.
@@ -70,7 +60,7 @@ class DecodeBox(QWidget):
     Attributes:
         ids_edit: QLineEdit with the ids.
         tokenizer_combo: QComboBox of tokenizer names.
-        table: one row per id.
+        table: one row per id (a QTableView of rows_model, a DecodeRowsModel).
         text_label, verdict_label, issues_label, error_label: the result lines.
         report: the report shown, or None.
     """
@@ -91,6 +81,7 @@ class DecodeBox(QWidget):
 
         self.tokenizer_combo = QComboBox(self)
         self.ids_edit = QLineEdit(self)
+        self.ids_edit.setMaxLength(MAX_ID_CHARS)  # (Qt's default, 32,767, cut a pasted list silently)
         self.ids_edit.setPlaceholderText("token ids, e.g. 11410 234 232  or  [57352, 242, 116]")
         self.fill_button = QPushButton("Encode inspected text", self)
         self.fill_button.setToolTip("Put the ids of the inspected text (chosen tokenizer) in the field")
@@ -113,15 +104,12 @@ class DecodeBox(QWidget):
         self.issues_label.setWordWrap(True)
         self.issues_label.setStyleSheet(f"color: {theme.ERROR_TEXT.name()};")
 
-        self.table = QTableWidget(0, len(COLUMNS), self)
-        self.table.setHorizontalHeaderLabels(list(COLUMNS))
-        self.table.horizontalHeaderItem(COLUMNS.index("held back")).setToolTip(
-            "Bytes the streaming decoder holds back after this id: "
-            "the start of a character whose other bytes come later"
-        )
+        self.rows_model = DecodeRowsModel(self)
+        self.table = QTableView(self)
+        self.table.setModel(self.rows_model)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setStretchLastSection(True)
 
         lay = QVBoxLayout(self)
@@ -208,7 +196,7 @@ class DecodeBox(QWidget):
         self.error_label.setText("\u26a0 " + message)
         self.error_label.show()
         self.report = None
-        self.table.setRowCount(0)
+        self.rows_model.set_tokens(())
         for lab in (self.text_label, self.verdict_label, self.issues_label):
             lab.setText("")
         self.decoded.emit(None)
@@ -221,29 +209,18 @@ class DecodeBox(QWidget):
         self.report = report
         self.text_label.setText(
             f"text ({plural(len(report.data), 'byte')}, {plural(len(report.text), 'code point')}): "
-            f"\u201c{_shown(report.text) if report.text else ''}\u201d"
+            f"\u201c{shown(report.text) if report.text else ''}\u201d"
         )
         self.verdict_label.setText(report.verdict)
         self.issues_label.setText(
             "\n".join(f"\u26a0 byte {i.offset}: {i.reason}" for i in report.issues[:20])
         )
-        self.table.setUpdatesEnabled(False)
-        try:
-            self.table.setRowCount(len(report.tokens))
-            for r, t in enumerate(report.tokens):
-                cells = (
-                    str(t.index), str(t.id), t.bytes.hex(" ").upper() or "(none)", t.spelling,
-                    _shown(t.emitted), held_text(t.held),
-                )  # fmt: skip
-                for c, v in enumerate(cells):
-                    self.table.setItem(r, c, QTableWidgetItem(v))
-        finally:
-            self.table.setUpdatesEnabled(True)
+        self.rows_model.set_tokens(report.tokens)
+        for col, width in wanted_widths(self.table, limit=FIT_ROWS).items():  # a sample of many rows
+            self.table.setColumnWidth(col, width)
         self.decoded.emit(report)
 
     def rows(self) -> list[tuple[str, ...]]:
         """The table's rows as strings (for tests)."""
-        return [
-            tuple(self.table.item(r, c).text() for c in range(self.table.columnCount()))
-            for r in range(self.table.rowCount())
-        ]
+        m = self.rows_model
+        return [tuple(m.cell_text(r, c) for c in range(m.columnCount())) for r in range(m.rowCount())]
