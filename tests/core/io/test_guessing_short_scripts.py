@@ -47,3 +47,27 @@ def test_letter_scores():
         0.811, 0.44, 0.607, 0.373,
     ]  # fmt: skip
     assert (scored_script("תודה רבה"), scored_script("שלום"), scored_script("déjà vu")) == ("Hebrew", None, None)
+
+
+def test_every_guessed_encoding_note_says_how_sure(tmp_path):
+    """The note of a file that is no tokenizer (sniff) and of a corpus file (corpus reader)
+    carry the same confidence clause, EncodingGuess.note's."""
+    from tokexplorer.core.io.corpus import read_text_file
+    from tokexplorer.core.io.sniff import sniff_bytes
+
+    data = "Привет мир\n".encode("cp1251")
+    clause = "guessed, low confidence: 9 non-ASCII bytes to go by, and cp1253, iso8859-6, mac-cyrillic read it as well"
+    assert encoding_guess(data).note() == clause
+    assert sniff_bytes(data) == (
+        None, f"looks like a text file in cp1251 (not UTF-8; {clause}), not a tokenizer (first line 'Привет мир')",
+    )  # fmt: skip
+    path = tmp_path / "ru.txt"
+    path.write_bytes(data)
+    assert read_text_file(path).notes == (
+        f"ru.txt: not valid UTF-8 at byte 0 (invalid continuation byte); read as cp1251 ({clause}; "
+        "choose another encoding if wrong)",
+    )
+    gbk = ("汉字 文本 " * 40 + "\n").encode("gbk")
+    assert sniff_bytes(gbk)[1].startswith(
+        "looks like a text file in gb18030 (not UTF-8; guessed, high confidence: 320 non-ASCII bytes to go by), "
+    )
