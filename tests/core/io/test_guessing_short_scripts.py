@@ -25,6 +25,21 @@ def test_short_words_guessed_right(text, codec, guess):
     assert encoding_guess(text.encode(codec)) == guess
 
 
+ENGLISH = "The quick brown fox jumps over the lazy dog.\n" * 5
+
+
+def test_a_hebrew_line_in_english_text_reads_as_hebrew():
+    """Two words that end in a final letter (ם), letters as common as cp1251's 'щмен темн':
+    cp1255, before the more widely used cp1251 (named beside it)."""
+    assert encoding_guess("שלום עולם".encode("cp1255")) == EncodingGuess(
+        "cp1255", "low", 8, ("cp1251", "cp1125", "iso8859-5", "mac-greek")
+    )
+    data = (ENGLISH + "שלום עולם\n" + "More English text.\n" * 3).encode("cp1255")
+    assert encoding_guess(data) == EncodingGuess("cp1255", "low", 8, ("cp1251", "cp1125"))
+    data = (ENGLISH + "добрый день\n" + "More English text.\n" * 3).encode("cp1251")
+    assert encoding_guess(data) == EncodingGuess("cp1251", "low", 10, ("cp1253", "mac-greek"))
+
+
 def test_four_hebrew_letters_are_ambiguous_and_the_note_says_so():
     """'שלום' reads in cp1251 as 'щмен', lower-case Cyrillic of four letters: too few to
     weigh, so the guess is low and names cp1255 beside it."""

@@ -24,7 +24,8 @@ as good as the number of them (its *evidence*). :func:`encoding_guess` works in 
    by :data:`PREVALENCE`, the most widely used encoding first, unless a single-byte
    reading in Cyrillic, Greek, Hebrew or Arabic of five letters or more has letters more
    common in its language than the first one's (:mod:`.letter_fit`: ``'תודה רבה'`` in
-   cp1255, not ``'ъегд шбд'`` in cp1251; :func:`_by_letters`). A Hebrew or Greek word
+   cp1255, not ``'ъегд шбд'`` in cp1251; or a Hebrew one with two words that end in a
+   final letter, ``'שלום עולם'``: :func:`_by_letters`). A Hebrew or Greek word
    with a final letter inside it (``'לטנ'``, Russian ``'мир'`` read as cp1255) is
    misspelt (:func:`_misplaced_form`). Last, of the
    single-byte code pages that read the sample to the same text, the most widely
@@ -395,17 +396,39 @@ def _by_letters(plausible: list[str], readings: dict[str, str]) -> list[str]:
     """The plausible readings with a single-byte one in Cyrillic, Greek, Hebrew or Arabic
     moved first when its letters are more common in its language (:func:`~.letter_fit.letter_score`
     higher by :data:`~.letter_fit.LETTER_MARGIN`) than the first one's, itself a single-byte
-    reading in one of these scripts: ``'שלום'`` in cp1255 before ``'щмен'`` in cp1251, more
-    widely used. A Latin first reading stays first (``'à'`` in cp1252, not ``'а'`` in cp1251)."""
+    reading in one of these scripts: ``'תודה רבה'`` in cp1255 before ``'ъегд шбд'`` in cp1251,
+    more widely used. Else a Hebrew reading with two words ending in a final letter
+    (:func:`_hebrew_final_words`) and letters as common as the first one's is moved first.
+    A Latin first reading stays first (``'à'`` in cp1252, not ``'а'`` in cp1251)."""
     first = plausible[0]
     if cjk_scripts(first) is not None or scored_script(readings[first]) is None:
         return plausible
     single = [n for n in plausible if n in _RANKS and cjk_scripts(n) is None and scored_script(readings[n])]
     scores = {n: letter_score(readings[n]) for n in single}
     best = max(single, key=lambda n: scores[n])  # the first of equal ones: the most widely used
-    if scores[best] <= scores[first] + LETTER_MARGIN:
-        return plausible
-    return [best] + [n for n in plausible if n != best]
+    if scores[best] > scores[first] + LETTER_MARGIN:
+        return [best] + [n for n in plausible if n != best]
+    hebrew = [n for n in single if scores[n] >= scores[first] and _hebrew_final_words(readings[n]) >= 2]
+    if hebrew and first not in hebrew:  # 'שלום עולם', not 'щмен темн'
+        return [hebrew[0]] + [n for n in plausible if n != hebrew[0]]
+    return plausible
+
+
+def _hebrew_final_words(text: str) -> int:
+    """Words of ``text`` (its first :data:`_MAX_WORDS` with a letter past ASCII) that end in one
+    of Hebrew's five final letters: a reading that is Hebrew shows them, while Russian read
+    as cp1255 breaks the rule in most words (:func:`_misplaced_form`).
+
+    >>> _hebrew_final_words("שלום עולם"), _hebrew_final_words("ספר")
+    (2, 0)
+    """
+    finals = _FINAL_FORMS["Hebrew"][0]
+    n = 0
+    for k, m in enumerate(_WORD.finditer(text)):
+        if k >= _MAX_WORDS:
+            break
+        n += sum(len(w) >= 2 and w[-1] in finals for w in _LETTERS.findall(m.group()))
+    return n
 
 
 def _decisive(choice: str, results: list[CharsetMatch], readings: dict[str, str]) -> bool:

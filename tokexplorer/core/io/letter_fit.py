@@ -54,11 +54,13 @@ def _weights(language: str) -> dict[str, float]:
 
 
 def _letters(text: str) -> list[str]:
-    return _LETTER.findall(text.lower(), concurrent=False)[:_MAX_LETTERS]
+    """The letters past ASCII of ``text``, lower-cased (its first :data:`_MAX_LETTERS`): ASCII
+    reads alike in every candidate, so an English line around tells nothing."""
+    return [c for c in _LETTER.findall(text.lower(), concurrent=False) if ord(c) >= 0x80][:_MAX_LETTERS]
 
 
 def _main_script(letters: list[str]) -> str | None:
-    """The script of :data:`SCORED_SCRIPTS` that more than half the letters are in, else None."""
+    """The script of :data:`SCORED_SCRIPTS` that more than half of ``letters`` are in, else None."""
     if not letters:
         return None
     by_script = Counter(next((s for s, r in _SCRIPT_RES.items() if r.match(c)), "") for c in letters)
@@ -67,10 +69,10 @@ def _main_script(letters: list[str]) -> str | None:
 
 
 def scored_script(text: str) -> str | None:
-    """The script of :data:`SCORED_SCRIPTS` that more than half of ``text``'s letters are in,
-    with :data:`MIN_LETTERS` letters at least, else None.
+    """The script of :data:`SCORED_SCRIPTS` that more than half of ``text``'s letters past ASCII
+    are in, with :data:`MIN_LETTERS` of them at least, else None.
 
-    >>> scored_script("Привет, world"), scored_script("café"), scored_script("дух")
+    >>> scored_script("Привет, world"), scored_script("café"), scored_script("дух, world")
     ('Cyrillic', None, None)
     """
     letters = _letters(text)
@@ -78,7 +80,7 @@ def scored_script(text: str) -> str | None:
 
 
 def letter_score(text: str) -> float:
-    """How common the letters of ``text``'s main script are, in [0, 1]: their mean weight
+    """How common the letters past ASCII of ``text``'s main script are, in [0, 1]: their mean weight
     (1 for the most frequent letter of the language, down to 1/26 for its 26th, 0 for one
     outside its 26), in the script's language that rates them best (lower-cased; the
     first :data:`_MAX_LETTERS` letters). 0.0 for text whose letters are mostly in no script
