@@ -379,9 +379,9 @@ def encoding_guess(data: bytes) -> EncodingGuess:
     fits = {name: reading_fit(name, text) for name, text in readings.items()}
     best = max(fits.values())
     plausible = sorted((n for n, f in fits.items() if f >= best - TIE), key=lambda n: _order(n, readings[n]))
-    plausible = _by_letters(plausible, readings)
     decisive = _decisive(choice, results, readings)
     if choice not in plausible or not (decisive or evidence >= LONG_EVIDENCE):
+        plausible = _by_letters(plausible, readings)
         choice, decisive = plausible[0], False
     text = readings[choice]
     if len(text) == len(sample):  # a single-byte code page: the most used one of the same reading

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import cache
+from itertools import islice
 
 import regex
 
@@ -41,7 +42,7 @@ MIN_LETTERS = 5
 _MAX_LETTERS = 2000
 
 _SCRIPT_RES = {s: regex.compile(rf"\p{{Script={s}}}") for s in SCORED_SCRIPTS}
-_LETTER = regex.compile(r"\p{L}")
+_LETTER = regex.compile(r"[^\P{L}\x00-\x7f]")  # a letter past ASCII
 
 
 @cache
@@ -56,7 +57,7 @@ def _weights(language: str) -> dict[str, float]:
 def _letters(text: str) -> list[str]:
     """The letters past ASCII of ``text``, lower-cased (its first :data:`_MAX_LETTERS`): ASCII
     reads alike in every candidate, so an English line around tells nothing."""
-    return [c for c in _LETTER.findall(text.lower(), concurrent=False) if ord(c) >= 0x80][:_MAX_LETTERS]
+    return [m.group().lower() for m in islice(_LETTER.finditer(text), _MAX_LETTERS)]
 
 
 def _main_script(letters: list[str]) -> str | None:
