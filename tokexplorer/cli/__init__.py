@@ -72,7 +72,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         ns = parse_args(args)
         code = int(ns.func(ns) or EXIT_OK)
-        sys.stdout.flush()  # a reader gone shows here, not in the interpreter's last flush
+        if sys.stdout is not None:  # None under pythonw (the window without a console)
+            sys.stdout.flush()  # a reader gone shows here, not in the interpreter's last flush
         return code
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else EXIT_USAGE)
