@@ -86,3 +86,17 @@ def test_every_guessed_encoding_note_says_how_sure(tmp_path):
     assert sniff_bytes(gbk)[1].startswith(
         "looks like a text file in gb18030 (not UTF-8; guessed, high confidence: 320 non-ASCII bytes to go by), "
     )
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Pass the callback to—reading the file—and the caller’s “with” block; Häring wrote it.\n",
+        "Results 1990–2000 in Zürich… then a pause — and résumé.\n",
+    ],
+)
+def test_english_typography_in_cp1252_with_dashes_joined_to_words(text):
+    """A dash set between two words without spaces (``to—reading``) parts them, as a space does:
+    it is not junk inside one word. Before, these lines read as cp852 (``toŚreading``)."""
+    guess = encoding_guess(("plain ASCII prose " * 50 + "\n" + text).encode("cp1252"))
+    assert guess.codec == "cp1252"

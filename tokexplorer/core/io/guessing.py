@@ -81,7 +81,9 @@ _MAX_WORDS = 400
 #: Characters of an East Asian reading scored (its start).
 _MAX_CHARS = 20_000
 
-_WORD = regex.compile(r"[^\s!-/:-@\[-`{-~]*[^\x00-\x7f][^\s!-/:-@\[-`{-~]*")
+#: A word holding a character past ASCII; dashes (``to—reading``, ``1990–2000``) and the
+#: ellipsis part words as spaces do, so a dash between two words is no junk inside one.
+_WORD = regex.compile(r"[^\s!-/:-@\[-`{-~\p{Pd}\u2026]*[^\x00-\x7f\p{Pd}\u2026][^\s!-/:-@\[-`{-~\p{Pd}\u2026]*")
 _LETTERS = regex.compile(r"\p{L}[\p{L}\p{M}]*")
 #: Punctuation a word may open with (quotes, brackets, ¡ ¿) or close with (those and . , ; … ?).
 _EDGES = regex.compile(r"^[\p{Ps}\p{Pi}\p{Pf}¡¿]+|[\p{Pe}\p{Pi}\p{Pf}\p{Po}]+$")
