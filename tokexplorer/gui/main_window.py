@@ -458,22 +458,21 @@ class MainWindow(QMainWindow):
     def _show_error(self, message: str) -> None:
         self.last_error = message
         self.statusBar().showMessage(f"⚠ {message}")
-        if not self.show_error_dialogs:
+        if not self.show_error_dialogs or self._shown_inline(message):
             return
         if self._dialog is not None and self._dialog.isVisible():
             self._dialog.setText(message)
             return
-        box = QMessageBox(
-            QMessageBox.Icon.Warning,
-            "tokexplorer",
-            message,
-            QMessageBox.StandardButton.Ok,
-            self,
-        )
+        box = QMessageBox(QMessageBox.Icon.Warning, "tokexplorer", message, QMessageBox.StandardButton.Ok, self)
         box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)
         box.finished.connect(lambda _r: setattr(self, "_dialog", None))
         self._dialog = box
         box.open()
+
+    def _shown_inline(self, message: str) -> bool:
+        """Whether the tab in view says ``message`` by its control (``inline_message()``): no dialog then."""
+        inline = getattr(self.tabs.currentWidget(), "inline_message", None)
+        return callable(inline) and inline() == message
 
     # ================================================================= drag and drop
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:

@@ -445,6 +445,11 @@ class CorpusPane(QWidget):
         self.form.train_message.setText(message)
         self.state.error.emit(message)
 
+    def inline_message(self) -> str:
+        """The message under the training controls (the window shows no dialog for an error
+        already said there while this tab is in view)."""
+        return self.form.train_message.text()
+
 
 def _files_of(corpus: Corpus) -> tuple[str, ...]:
     return tuple(str(f.path) for f in corpus.files)
