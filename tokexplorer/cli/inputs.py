@@ -107,11 +107,13 @@ def read_file_text(path: str, encoding: str | None) -> str:
     encoding said in a note, ``--encoding`` forcing a codec).
 
     Raises:
-        CorpusError: the file cannot be read or looks binary.
+        CorpusError: the file cannot be read or looks binary, or ``path`` is a folder.
         InputError: ``encoding`` is not a known codec.
     """
     from tokexplorer.core.io import read_text_file
 
+    if os.path.isdir(path):
+        raise CorpusError(f"{path}: is a folder, not a file (--file takes one text file)")
     return checked_file(read_text_file(path, encoding=encoding)).text
 
 

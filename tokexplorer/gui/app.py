@@ -12,7 +12,7 @@ import os
 import sys
 import tempfile
 
-from PySide6.QtCore import QMessageLogContext, QSettings, QTimer, QtMsgType, qInstallMessageHandler
+from PySide6.QtCore import QMessageLogContext, QObject, QSettings, Qt, QTimer, QtMsgType, Signal, qInstallMessageHandler
 from PySide6.QtWidgets import QApplication
 
 from tokexplorer.gui import settings, theme, workers
@@ -42,7 +42,24 @@ FONT_HINT = (
     "(Qt: {message}); if its characters show as boxes or unjoined, install a font for that script "
     "(Debian: fonts-noto-core has Telugu, Devanagari, Arabic...)"
 )
+#: What the window's status bar says once :data:`FONT_HINT` was said (stderr is out of sight
+#: when the app starts from a desktop menu).
+FONT_STATUS = (
+    "⚠ some characters may show as boxes: no installed font shapes their script "
+    "(install a font for it; Debian: fonts-noto-core has Telugu, Devanagari, Arabic...)"
+)
 _font_hint_said = {"said": False}
+
+
+class FontNotice(QObject):
+    """Carries the font hint from Qt's message handler (any thread, maybe mid-paint) to the
+    window, queued: ``said`` is emitted once, the first time :data:`FONT_NOTICE` comes."""
+
+    said = Signal(str)
+
+
+#: The one notice object (made by :func:`configure_application`; None before).
+font_notice: FontNotice | None = None
 
 
 def qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
@@ -52,6 +69,8 @@ def qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> No
         if not _font_hint_said["said"]:
             _font_hint_said["said"] = True
             print(FONT_HINT.format(message=message), file=sys.stderr)
+            if font_notice is not None:
+                font_notice.said.emit(FONT_STATUS)
         return
     if message in _OFFSCREEN_NOISE and os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         return
@@ -64,7 +83,10 @@ def configure_application(app: QApplication) -> None:
     # Token texts show control characters as Control Pictures (␊, ␉) only when
     # some installed font has them; many Linux desktops have none (tofu boxes).
     # Decided once, here in the GUI thread; the views pass the choice on.
+    global font_notice
     theme.control_pictures()
+    if font_notice is None:
+        font_notice = FontNotice()
     workers.size_pool()
     # Workers run Python too: hand the interpreter lock back to the GUI thread more
     # often than every 5 ms, so that several busy workers do not add up to a stall.
@@ -104,6 +126,8 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     if not window.memory.layout_restored:
         window.resize(*WINDOW_SIZE)
     window.show()
+    if font_notice is not None:  # queued: the message may come while a view paints
+        font_notice.said.connect(window.statusBar().showMessage, Qt.ConnectionType.QueuedConnection)
     # tokenizer files and model folders among the paths open as tokenizers, told by
     # content as File ▸ Open tokenizer… and drag and drop tell them; the rest is the corpus
     models, texts = split_tokenizer_paths(paths)

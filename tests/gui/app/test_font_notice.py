@@ -20,3 +20,23 @@ def test_font_notices_are_said_once_with_what_to_do(capsys, monkeypatch):
         "some other warning",
     ]
     assert "fonts-noto-core" in err[0]
+
+
+def test_the_font_hint_reaches_the_status_bar_once(qtbot, monkeypatch):
+    """stderr is out of sight when the app starts from a desktop menu: the window's status
+    bar says it too (queued: the notice may come while a view paints)."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtWidgets import QStatusBar
+
+    monkeypatch.setitem(app._font_hint_said, "said", False)  # noqa: SLF001
+    notice = app.FontNotice()
+    monkeypatch.setattr(app, "font_notice", notice)
+    bar = QStatusBar()
+    qtbot.addWidget(bar)
+    notice.said.connect(bar.showMessage, Qt.ConnectionType.QueuedConnection)
+    context = QMessageLogContext()
+    with qtbot.waitSignal(notice.said, timeout=1000):
+        for font in ("DejaVu Sans", "Noto Sans Mono"):
+            app.qt_message(QtMsgType.QtWarningMsg, context, f'OpenType support missing for "{font}", script 17')
+    qtbot.waitUntil(lambda: bar.currentMessage() == app.FONT_STATUS, timeout=1000)
+    assert app.FONT_STATUS.startswith("⚠ some characters may show as boxes")
