@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
@@ -112,6 +112,10 @@ class CorpusPane(QWidget):
         self._sample = ""  # then the corpus's sample_note
         self._result = ("", (), "")  # the last training's message, and the files and name of its corpus
         self.setAcceptDrops(True)
+        self._running_text = ""  # what train_message says while a training runs, before its time
+        self._clock = QTimer(self)  # ticks each second while a training runs (the time it has taken)
+        self._clock.setInterval(1000)
+        self._clock.timeout.connect(self._tick)
 
         self.file_list = CorpusFileList(state)
         self.file_list.corpus_loaded.connect(self.corpus_loaded)
@@ -308,9 +312,10 @@ class CorpusPane(QWidget):
         self._started = time.perf_counter()
         self.form.set_busy()
         self._running = request.algorithm
-        text = f"training {algorithm_label(request.algorithm)}, vocab {request.vocab_size:,}…"
+        text = self._running_text = f"training {algorithm_label(request.algorithm)}, vocab {request.vocab_size:,}…"
         self.form.train_message.setText(text)
         self.state.status.emit(text)
+        self._clock.start()
         self.training_started.emit(request.algorithm)
         worker.start()
         return worker
@@ -324,6 +329,13 @@ class CorpusPane(QWidget):
     def _set_idle(self) -> None:
         self.form.set_idle()
         self._running = ""
+        self._clock.stop()
+
+    def _tick(self) -> None:
+        """Say how long the training under way has run (SentencePiece reports no stages)."""
+        if self._running:
+            seconds = int(time.perf_counter() - self._started)
+            self.form.train_message.setText(f"{self._running_text} {seconds} s")
 
     def _on_train_progress(self, p: Progress) -> None:
         if not self._running:
