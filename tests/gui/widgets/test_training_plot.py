@@ -38,3 +38,14 @@ def test_a_model_read_from_a_file_without_saved_counts_is_an_estimate(qtbot):
     # the estimate saves more than training did: it ends below the real token count
     assert int(ys[-1]) < len(bpe.encode(TEXT))
     assert "estimated from the pair counts" in plot.note.text()
+
+
+def test_count_axes_say_20m_not_2e07(qtbot):
+    from tokexplorer.gui.widgets.training_plot import CountAxis, TrainingPlot
+
+    plot = TrainingPlot()
+    qtbot.addWidget(plot)
+    left = plot.tokens_plot.getAxis("left")
+    assert isinstance(left, CountAxis) and isinstance(plot.length_plot.getAxis("bottom"), CountAxis)
+    assert left.tickStrings([1e7, 1.5e7, 2e7], 1, 5e6) == ["10M", "15M", "20M"]
+    assert plot.tokens_plot.getAxis("bottom").tickStrings([0, 10000, 32000], 1, 10000) == ["0", "10k", "32k"]

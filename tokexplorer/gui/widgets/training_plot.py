@@ -48,6 +48,26 @@ def token_curve(counts: Sequence[int], n_bytes: int) -> np.ndarray:
     return n_bytes - np.concatenate(([0], np.cumsum(c)))
 
 
+def count_label(value: float) -> str:
+    """An axis label for a count: ``"500"``, ``"2.5k"``, ``"20M"`` (as the Granularity plot
+    writes them; pyqtgraph alone writes ``2e+07``).
+
+    >>> [count_label(v) for v in (0, 500, 2500, 1.5e7, 2e7, 3e9)]
+    ['0', '500', '2.5k', '15M', '20M', '3G']
+    """
+    for size, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if abs(value) >= size:
+            return f"{round(value / size, 3):g}{suffix}"
+    return f"{round(value, 3):g}"
+
+
+class CountAxis(pg.AxisItem):
+    """A linear pyqtgraph axis labelled with :func:`count_label`."""
+
+    def tickStrings(self, values, scale, spacing):  # noqa: N802 - pyqtgraph override
+        return [count_label(v * scale) for v in values]
+
+
 class TrainingPlot(QWidget):
     """Corpus tokens, bytes per token and new-token length against merge rank.
 
@@ -70,9 +90,11 @@ class TrainingPlot(QWidget):
         self.note.setWordWrap(True)
         self.glw = pg.GraphicsLayoutWidget()
         self.glw.setBackground(theme.PLOT_BACKGROUND)
-        self.tokens_plot = self.glw.addPlot(row=0, col=0)
-        self.bpt_plot = self.glw.addPlot(row=1, col=0)
-        self.length_plot = self.glw.addPlot(row=2, col=0)
+        self.tokens_plot = self.glw.addPlot(
+            row=0, col=0, axisItems={"left": CountAxis("left"), "bottom": CountAxis("bottom")}
+        )
+        self.bpt_plot = self.glw.addPlot(row=1, col=0, axisItems={"bottom": CountAxis("bottom")})
+        self.length_plot = self.glw.addPlot(row=2, col=0, axisItems={"bottom": CountAxis("bottom")})
         titles = (
             (self.tokens_plot, "Corpus tokens after N merges", "tokens"),
             (self.bpt_plot, "Bytes per token", "bytes/token"),
@@ -92,9 +114,7 @@ class TrainingPlot(QWidget):
         self.length_plot.setXLink(self.tokens_plot)
         self.tokens_curve = self.tokens_plot.plot(pen=pg.mkPen(theme.PLOT_TOKENS, width=2))
         self.bpt_curve = self.bpt_plot.plot(pen=pg.mkPen(theme.PLOT_BYTES_PER_TOKEN, width=2))
-        self.scatter = pg.ScatterPlotItem(
-            size=5, pen=None, brush=pg.mkBrush(theme.PLOT_POINTS), hoverable=True
-        )
+        self.scatter = pg.ScatterPlotItem(size=5, pen=None, brush=pg.mkBrush(theme.PLOT_POINTS), hoverable=True)
         self.length_plot.addItem(self.scatter)
         self._markers = []
         for plot in (self.tokens_plot, self.bpt_plot, self.length_plot):
