@@ -108,3 +108,18 @@ def test_a_status_message_belongs_to_the_tab_that_wrote_it(qtbot, window):
     qtbot.wait(20)  # back in the event loop: from now on a tab change is the user's
     window.tabs.setCurrentWidget(window.bytes_pane)
     assert status.currentMessage() == ""
+
+
+def test_the_merge_status_shows_spaces_as_the_cells_do(qtbot, window):
+    """'merge #3: ␣ + c', as the Left cell draws the token, not a bare space."""
+    bpe, _ = train_bpe(TEXT * 8, vocab_size=280, pattern="gpt2")
+    window.state.set_bpe(bpe)
+    window.tabs.setCurrentWidget(window.merges_pane)
+    rank = next(m.rank for m in bpe.merges if bpe.vocab[m.left].startswith(b" "))
+    merge = bpe.merges[rank]
+    assert window.merges_pane.jump_to_rank(rank)
+    left, right = (bpe.vocab[t].decode().replace(" ", "␣") for t in (merge.left, merge.right))
+    assert left.startswith("␣")
+    assert window.statusBar().currentMessage() == (
+        f"merge #{rank}: {left} + {right} → token {merge.new_id} ({bpe.vocab[merge.new_id].hex(' ').upper()})"
+    )

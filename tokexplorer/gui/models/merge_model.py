@@ -378,10 +378,14 @@ class MergeTableModel(TitledTableModel):
             return -1 if m.count is None else m.count
         return -1 if self._fires is None else self._fires[rec]
 
+    def visible_text(self, token_id: int) -> str:
+        """:meth:`token_text` with its spaces made visible in text mode (``␣t``, as the cells draw them)."""
+        shown = self.token_text(token_id)
+        return shown.replace(" ", "␣") if self._mode == "text" else shown
+
     def _token_tip(self, token_id: int, raw: bytes) -> str:
         """The whole token as shown (text mode: spaces as ␣; a narrow cell cuts it), then its id and bytes."""
-        shown = self.token_text(token_id)
-        shown = shown.replace(" ", "␣") if self._mode == "text" else shown
+        shown = self.visible_text(token_id)
         hex_bytes = raw.hex(" ").upper() if raw else "(none)"
         return f"{shown}\ntoken id {token_id} · {len(raw)} bytes: {hex_bytes}"
 

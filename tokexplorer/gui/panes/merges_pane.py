@@ -481,8 +481,8 @@ class MergesPane(QWidget):
         if text:
             self.state.inspect_requested.emit(text, 0, len(raw))
         self.state.status.emit(
-            f"merge #{merge.rank}: {self.model.token_text(merge.left)} + "
-            f"{self.model.token_text(merge.right)} → token {merge.new_id} ({raw.hex(' ').upper()})"
+            f"merge #{merge.rank}: {self.model.visible_text(merge.left)} + "
+            f"{self.model.visible_text(merge.right)} → token {merge.new_id} ({raw.hex(' ').upper()})"
         )
 
     def _show_fires(self, rank: int) -> None:
