@@ -326,7 +326,11 @@ class Startup(QObject):
         # the startup models have their own defaults, never the form's (restored) settings
         if step == "bpe":
             worker = pane.start_training(
-                vocab_size=STARTUP_BPE_VOCAB, algorithm="bpe", confirm=False, allow_damaged=True, on_sample=True,
+                vocab_size=STARTUP_BPE_VOCAB,
+                algorithm="bpe",
+                confirm=False,
+                allow_damaged=True,
+                on_sample=True,
                 defaults=True,
             )
         else:
@@ -362,7 +366,11 @@ class Startup(QObject):
         """Say under the training controls which default models were trained, and which not."""
         made = []
         if (bpe := self._made.get("bpe")) is not None:
-            made.append(f"a byte-level BPE (vocab {bpe.vocab_size:,})")
+            short = bpe.vocab_size < STARTUP_BPE_VOCAB  # a small corpus runs out of pairs first
+            made.append(
+                f"a byte-level BPE (vocab {bpe.vocab_size:,}"
+                + (f" of {STARTUP_BPE_VOCAB:,} asked: no pair was left to merge)" if short else ")")
+            )
         if (sp := self._made.get("sp")) is not None:
             made.append(f"a SentencePiece BPE ({sp.vocab_size:,} pieces)")
         given = self._user_families

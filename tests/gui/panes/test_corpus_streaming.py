@@ -199,7 +199,8 @@ def test_the_startup_models_of_a_streamed_corpus_train_on_its_sample(qtbot, fold
     # "\r\n" ending en.txt would meet zh.txt's first character)
     assert train_bpe(list(pane.corpus.sample), vocab_size=512, pattern="gpt2")[0].vocab_size == 374
     assert pane.form.train_message.text().startswith(
-        "At startup tokexplorer trained a byte-level BPE (vocab 374) and a SentencePiece BPE (215 pieces) "
+        "At startup tokexplorer trained a byte-level BPE (vocab 374 of 512 asked: no pair was left to merge) and a "
+        "SentencePiece BPE (215 pieces) "
         f"on the corpus {note} (streamed), so every tab has something to show."
     )
     other = folder.parent / "other.txt"  # another corpus: the message no longer says it was trained on this
