@@ -16,12 +16,26 @@ if TYPE_CHECKING:
     from tokexplorer.core.text import ByteInfo, Utf8Analysis
 
 
-def _role(b: ByteInfo) -> str:
+def _role(b: ByteInfo, reasons: dict[str, int]) -> str:
+    """The role cell; an invalid byte's reason is a numbered note under the table (``reasons``:
+    reason -> its number, filled in order), so the column stays narrow."""
     if b.role == "ascii":
-        return "ascii"
+        return "ascii (control)" if b.value < 0x20 or b.value == 0x7F else "ascii"
     if b.role == "invalid":
-        return f"invalid ({b.reason})" if b.reason else "invalid"
+        if not b.reason:
+            return "invalid"
+        return f"invalid [{reasons.setdefault(b.reason, len(reasons) + 1)}]"
     return f"{b.role} {b.position}/{b.seq_len}"
+
+
+def _bytes_table(a: Utf8Analysis) -> str:
+    """The bytes table, then the reason of each numbered invalid byte."""
+    reasons: dict[str, int] = {}
+    rows = [
+        [str(b.offset), f"{b.value:02X}", _role(b, reasons), str(b.cp_index), str(b.grapheme_index)] for b in a.bytes
+    ]
+    out = table([["offset", "hex", "role", "code point", "grapheme"], *rows], right=[True, False, False, True, True])
+    return out + "".join(f"  [{k}] {reason}\n" for reason, k in reasons.items())
 
 
 def _span(start: int, end: int) -> str:
@@ -35,14 +49,7 @@ def inspect_text(a: Utf8Analysis) -> str:
     parts = [
         f"{len(a.data)} bytes, {len(a.code_points)} code points, {len(a.graphemes)} graphemes\n",
         "\nbytes\n",
-        table(
-            [["offset", "hex", "role", "code point", "grapheme"]]
-            + [
-                [str(b.offset), f"{b.value:02X}", _role(b), str(b.cp_index), str(b.grapheme_index)]
-                for b in a.bytes
-            ],
-            right=[True, False, False, True, True],
-        ),
+        _bytes_table(a),
         "\ncode points\n",
         table(
             [["index", "code point", "utf-8", "bytes", "name"]]
@@ -78,6 +85,7 @@ def inspect_text(a: Utf8Analysis) -> str:
 
 def stages_text(st: PipelineStages) -> str:
     """The pipeline stages of a Hugging Face track, as ``inspect`` prints them under its tokens."""
+
     def names(types: tuple[str, ...]) -> str:
         return "+".join(t for t in types if t != "Sequence") or "none"
 

@@ -1,0 +1,28 @@
+"""inspect --raw: a control byte says so, and an invalid byte's reason is a numbered note
+under the bytes table (it was the role cell itself: a table some 170 columns wide)."""
+
+from __future__ import annotations
+
+from tokexplorer.cli import main
+
+
+def test_raw_roles_are_short_and_reasons_are_notes(tmp_path, capsys):
+    path = tmp_path / "raw.bin"
+    path.write_bytes(b"ab\x13c\xe9\x80zz\n")
+    assert main(["inspect", "--file", str(path), "--raw"]) == 0
+    out = capsys.readouterr().out
+    table = out.split("\nbytes\n", 1)[1].split("\ncode points\n", 1)[0]
+    assert table == (
+        "offset  hex  role             code point  grapheme\n"
+        "     0  61   ascii                     0         0\n"
+        "     1  62   ascii                     1         1\n"
+        "     2  13   ascii (control)           2         2\n"
+        "     3  63   ascii                     3         3\n"
+        "     4  E9   invalid [1]               4         4\n"
+        "     5  80   invalid [1]               5         5\n"
+        "     6  7A   ascii                     6         6\n"
+        "     7  7A   ascii                     7         7\n"
+        "     8  0A   ascii (control)           8         8\n"
+        "  [1] truncated sequence: lead byte E9 starts a 3-byte character but byte 6 is not a continuation byte "
+        "after 2 bytes\n"
+    )
