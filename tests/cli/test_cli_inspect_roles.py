@@ -26,3 +26,14 @@ def test_raw_roles_are_short_and_reasons_are_notes(tmp_path, capsys):
         "  [1] truncated sequence: lead byte E9 starts a 3-byte character but byte 6 is not a continuation byte "
         "after 2 bytes\n"
     )
+
+
+def test_train_on_a_folder_says_how_many_files_it_took(tmp_path, capfd):
+    """Every file below a folder is trained on (a model saved there earlier too): the command says how many."""
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    for name in ("a.txt", "b.txt", "old.bpe"):
+        (folder / name).write_text("the cat sat on the mat\n" * 10, encoding="utf-8")
+    assert main(["train", str(folder), "--vocab-size", "260", "-o", str(tmp_path / "m.bpe")]) == 0
+    err = capfd.readouterr().err
+    assert f"tokexplorer: note: training on 3 files (690 B) from {folder}\n" in err

@@ -238,7 +238,21 @@ def _training_texts(
             note(f"{f.path}: training on text with U+FFFD where bytes could not be decoded")
     texts = [f.text for f in files]
     skipped_or_fail(problems, bool(texts), "nothing to train on: the files hold no text", paths=paths)
+    _say_files(paths, len(files), sum(f.size_bytes for f in files))
     return texts
+
+
+def _say_files(paths: Sequence[str], n_files: int, n_bytes: int) -> None:
+    """Note how many files a folder given on the command line put into the training (every
+    file below it that is not hidden: a model saved there earlier too)."""
+    import os
+
+    from tokexplorer.core.io.sizes import format_size
+
+    folders = [p for p in paths if os.path.isdir(p)]
+    if folders:
+        what = "file" if n_files == 1 else "files"
+        note(f"training on {n_files:,} {what} ({format_size(n_bytes)}) from {', '.join(folders)}")
 
 
 def _large_files(paths: Sequence[str]) -> list[str] | None:
@@ -258,6 +272,8 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
     files, errors = collect_files(list(paths))
     if errors:
         raise CorpusError(errors[0])
-    if sum(f.stat().st_size for f in files) < streaming.STREAM_BYTES:  # the window's threshold too
+    total = sum(f.stat().st_size for f in files)
+    if total < streaming.STREAM_BYTES:  # the window's threshold too
         return None
+    _say_files(paths, len(files), total)
     return [str(f) for f in files]
