@@ -85,7 +85,7 @@ def test_tokens_per_word_says_what_it_divides(qtbot, toks):
     header = pane.table.horizontalHeaderItem(TABLE_COLUMNS.index("tokens_per_word"))
     assert header.toolTip() == (
         "tokens/word: the tokens of the lines whose main script is space-delimited (Latin, Hangul, Cyrillic, "
-        "Greek, Arabic, Hebrew, Devanagari) ÷ the whitespace-separated words of those lines (the words column); "
+        "Greek, Arabic, Hebrew, Devanagari) ÷ the whitespace-separated words of those lines (the words count); "
         "the tokens of other lines (Han, Kana, Thai, other script, emoji, code, other, blank) are left out, "
         "so it is not the row's tokens ÷ its words when the group holds such lines (the all row of English "
         "and Chinese text equals its Latin row); — when the group has no such line"
