@@ -59,8 +59,8 @@ def shown_pane(qtbot, width):
 
 def test_file_names_are_shown_whole_at_1280_px_and_take_the_spare_width(qtbot, toks):
     files = [(n, FILE_A if i % 2 else FILE_B) for i, n in enumerate(NAMES)]
-    stats = scaled(compute_stats(toks, files), 150_000)
-    assert stats.rows()[0]["chars"] == 150_000 * (3 * len(FILE_A) + 4 * len(FILE_B)) > 10_000_000
+    stats = scaled(compute_stats(toks, files), 36_000)
+    assert stats.rows()[0]["chars"] == 36_000 * (3 * len(FILE_A) + 4 * len(FILE_B)) > 10_000_000
     group = TABLE_COLUMNS.index("group")
     widths = {}
     for width in (1280, 1600):

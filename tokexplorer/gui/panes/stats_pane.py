@@ -177,6 +177,7 @@ class StatsPane(QWidget):
             self.table, stretch=TABLE_COLUMNS.index("group"), squeeze=(TABLE_COLUMNS.index("tokenizer"),)
         )
         self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)  # a name cut by a narrow window ends in "…" (whole in its tooltip), one line
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(chart_box)
