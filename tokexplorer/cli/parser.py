@@ -322,7 +322,13 @@ def _add_compare(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> No
 
 
 def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("stats", help="token statistics of text files per tokenizer, file and script")
+    from tokexplorer.core.analysis.stats_columns import COLUMN_NOTES
+
+    p = sub.add_parser(
+        "stats",
+        help="token statistics of text files per tokenizer, file and script",
+        epilog="Columns: " + ". ".join(COLUMN_NOTES.values()) + ".",
+    )
     p.add_argument("--tokenizer", required=True, action="append", metavar="SPEC",
                    help="tokenizer SPEC (repeat for each tokenizer)")  # fmt: skip
     p.add_argument("files", nargs="+", metavar="FILE", help=f"text files or folders (each read as {READING_RULE})")

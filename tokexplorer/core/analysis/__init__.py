@@ -69,6 +69,7 @@ _EXPORTS: dict[str, str] = {
     "normalization_diff": "normalization",
     "COLUMNS": "stats",
     "COLUMN_TITLES": "stats",
+    "COLUMN_NOTES": "stats_columns",
     "CorpusStats": "stats",
     "compute_stats": "stats",
     "corpus_stats_iter": "stats",

@@ -32,6 +32,7 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import (
+    COLUMN_NOTES,
     COLUMN_TITLES,
     COLUMNS,
     FEW_CHARS,
@@ -72,6 +73,12 @@ CHART_MEASURES: dict[str, tuple[str, str]] = {
 RATIO_COLUMNS = frozenset({
     "chars_per_token", "bytes_per_token", "tokens_per_word", "partial_pct", "grapheme_part_pct", "unknown_pct",
 })  # fmt: skip
+
+#: The chart's note once the statistics of a previous corpus, column set or policy are cleared.
+PREVIOUS_CLEARED = (
+    "The corpus, the compare columns or the special-token policy changed: the previous statistics "
+    "are cleared; each tokenizer's rows and bars appear as soon as it is counted."
+)
 
 #: Table columns shown (keys of :data:`tokexplorer.core.analysis.stats.COLUMNS`).
 TABLE_COLUMNS: tuple[str, ...] = tuple(k for k in COLUMNS if k != "group_kind")
@@ -158,14 +165,19 @@ class StatsPane(QWidget):
 
         self.table = QTableWidget(0, len(TABLE_COLUMNS))
         self.table.setHorizontalHeaderLabels([header_title(k) for k in TABLE_COLUMNS])
+        for c, key in enumerate(TABLE_COLUMNS):  # what tokens/word divides, what words counts
+            if key in COLUMN_NOTES:
+                self.table.horizontalHeaderItem(c).setToolTip(COLUMN_NOTES[key])
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.verticalHeader().hide()
-        # the tokenizer's name takes the width left over; a group (a file's name) gives up width first
+        # the group (a file's name: en_1mb.txt beside en_10mb.txt) takes the width left over and is
+        # shown whole as long as it can be; the tokenizer's name gives up width first
         self.columns = ColumnShare(
-            self.table, stretch=TABLE_COLUMNS.index("tokenizer"), squeeze=(TABLE_COLUMNS.index("group"),)
+            self.table, stretch=TABLE_COLUMNS.index("group"), squeeze=(TABLE_COLUMNS.index("tokenizer"),)
         )
         self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)  # a name cut by a narrow window ends in "…" (whole in its tooltip), one line
 
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(chart_box)
@@ -286,8 +298,20 @@ class StatsPane(QWidget):
             self.compute()
 
     def _recompute_if_shown(self, *args: Any) -> None:
+        """The corpus, the columns or the policy changed: the shown rows and bars are of the
+        previous ones, so they go (the new rows appear as each tokenizer is counted)."""
         if self.stats is not None or self.busy:
+            self.clear()
             self.compute()
+
+    def clear(self) -> None:
+        """Show no statistics: an empty table and chart, the exports off (nothing to export)."""
+        self.stats = self._shown = None
+        self.table.setRowCount(0)
+        self.chart.set_data([], [], title="", y_label="")
+        self.chart_note.setText(PREVIOUS_CLEARED)
+        for b in (self.export_csv_button, self.export_json_button):
+            b.setEnabled(False)
 
     def _idle(self) -> None:
         self.compute_button.setEnabled(True)
@@ -323,6 +347,8 @@ class StatsPane(QWidget):
         self._idle()
         if self.stats is not None:  # the table shows the stats it had, not part of the cancelled ones
             self._fill(self.stats)
+        elif self._shown is None:  # cleared (a new corpus) and cancelled before any row: nothing will appear
+            self.chart_note.setText("")
         self.message.setText("statistics cancelled")
 
     def _on_done(self, stats: CorpusStats) -> None:
@@ -374,6 +400,8 @@ class StatsPane(QWidget):
                     text = f"  {text}"
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, value)
+                if key in ("tokenizer", "group"):  # the whole name, when a narrow window cuts it
+                    item.setToolTip(str(value))
                 if isinstance(value, (int, float)):
                     item.setTextAlignment(
                         Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
