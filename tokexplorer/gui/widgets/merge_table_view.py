@@ -132,7 +132,8 @@ class MergeTableView(QTableView):
         vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
         vh.setVisible(False)
         # the merged token takes the width left over (no blank band after Fires)
-        self.columns = ColumnShare(self, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT))
+        # in a narrow window Left, Right and the merged token share one cap (a short part stays whole)
+        self.columns = ColumnShare(self, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT), even=True)
         self._fit_when_shown: bool | None = None  # a fit asked while hidden (its ``tokens``)
         self.fit_columns()
 
