@@ -8,8 +8,10 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QStyle
 
 from tokexplorer.core.bpe import train_bpe
+from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui.models.merge_model import COL_LEFT, COL_MERGED, COL_RIGHT, MergeTableModel
-from tokexplorer.gui.widgets.merge_table_view import MergeTableView
+from tokexplorer.gui.widgets.merge_table_view import CELL_PADDING, TOKEN_ROWS_MEASURED, MergeTableView
+from tokexplorer.gui.widgets.table_fit import sample_rows
 
 WORDS = "我们 今天 学习中文 你好世界 分词 很有意思 🙂 👍🏽 🎉🎉 我喜欢 🍜和🍵 中华人民共和国 北京大学 🇨🇳".split()
 #: words drawn in a fixed order (a linear congruential sequence): the same text every run
@@ -64,3 +66,29 @@ def test_a_narrow_table_gives_the_token_columns_one_cap(qtbot):
     assert (widths[COL_LEFT], widths[COL_RIGHT], widths[COL_MERGED]) == (110, 100, 118)
     assert _overflow(view, model, COL_RIGHT, widths[COL_RIGHT]) == []
     assert _overflow(view, model, COL_LEFT, widths[COL_LEFT]) == [(8, "\\x88\\x91\\xE4\\xBB")]  # the widest only
+
+
+def test_a_wide_part_outside_the_sampled_rows_is_measured(qtbot):
+    """2,000 merges: rows 0-199, 1,800-1,999 and every 8th between are sampled; the only
+    wide part, 6 bytes that are no whole character, is the Left part of rank 310 only."""
+    vocab = {i: bytes([i]) for i in range(256)}
+    wide = 256 + 2_000
+    vocab[wide] = b"\xe4\xb8\xe4\xb8\xe4\xb8"
+    merges = []
+    for r in range(2_000):
+        left, right = (wide if r == 310 else 97 + r % 26), 97 + (r * 7) % 26
+        vocab[256 + r] = vocab[left] + vocab[right]
+        merges.append(MergeRecord(r, left, right, 256 + r, vocab[256 + r], 5_000 - r))
+    assert 310 not in sample_rows(2_000, limit=TOKEN_ROWS_MEASURED)
+    model = MergeTableModel()
+    model.set_merges(merges, vocab)
+    view = MergeTableView(model)
+    qtbot.addWidget(view)
+    view.resize(1_000, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    view.fit_columns()
+    assert model.index(310, COL_LEFT).data() == "\\xE4\\xB8\\xE4\\xB8\\xE4\\xB8"
+    fm = QFontMetrics(model.index(310, COL_LEFT).data(6))
+    assert view.columns.wanted[COL_LEFT] == fm.horizontalAdvance("\\xE4\\xB8\\xE4\\xB8\\xE4\\xB8") + CELL_PADDING
+    assert _overflow(view, model, COL_LEFT) == [] and _overflow(view, model, COL_RIGHT) == []
