@@ -72,6 +72,12 @@ _CONTROL_BYTES = bytes([*range(0x20), 0x7F])
 _HIGH_BYTES = bytes(range(0x80, 0x100))
 
 
+#: Merge tables up to this many merges have Left and Right measured over every merge
+#: (:meth:`MergeTableView._widest_parts`); a larger one (cl100k, o200k) over its sample only,
+#: as that scan then holds the GUI thread for 60-130 ms.
+WHOLE_SCAN_MERGES = 50_000
+
+
 def cells_bound(raw: bytes) -> int:
     """At most how many characters a token of bytes ``raw`` is drawn as in text mode (a cheap
     bound, nothing decoded): a printable ASCII byte is one, a control eight (``<U+0000>``), a byte
@@ -192,7 +198,7 @@ class MergeTableView(QTableView):
         if tokens:
             numbers = tuple(wanted)
             wanted |= wanted_widths(self, skip=numbers, limit=TOKEN_ROWS_MEASURED)
-            if self._merge_model.display_mode == "text":
+            if self._merge_model.display_mode == "text" and len(self._merge_model.merges) <= WHOLE_SCAN_MERGES:
                 wanted |= self._widest_parts(wanted)
         self.columns.set_wanted(wanted)
 
