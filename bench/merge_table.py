@@ -71,6 +71,7 @@ class _Model:
         self.vocab_size = len(vocab)
         self.mergeable_ranks = {b: i for i, b in vocab.items()}
         self._merges = merges
+        self.known_merges = merges
 
     def chunks(self, text):
         from tokexplorer.core.text import pattern_string, split

@@ -34,6 +34,8 @@ _EXPORTS: dict[str, str] = {
     "is_mark": "display",
     "label_glyph": "display",
     "piece_display": "display",
+    "is_lookalike": "lookalikes",
+    "code_point_list": "lookalikes",
     "SPACE_MARKER": "display",
     "to_gpt2_visible": "display",
     "token_display": "display",

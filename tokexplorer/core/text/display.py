@@ -25,6 +25,7 @@ import regex
 
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text.graphemes import grapheme_spans
+from tokexplorer.core.text.lookalikes import is_lookalike
 
 #: Glyph shown for each C0 control and DEL: the Unicode "Control Pictures"
 #: block (U+2400–U+2421), e.g. NUL → ␀, TAB → ␉, LF → ␊, CR → ␍.
@@ -163,7 +164,7 @@ def kept_inside(text: str) -> set[int]:
     nothing (``a`` + ZWJ + ``b``: two clusters) or ends the text (a token cut after it), and the
     tags of a sequence cut short, are not kept: they are escaped as ``<U+200D>``.
 
-    >>> flag = "\U0001F3F3\ufe0f\u200d\U0001F308"
+    >>> flag = "\U0001f3f3\ufe0f\u200d\U0001f308"
     >>> sorted(kept_inside(flag)), kept_inside("a\u200db"), kept_inside(flag[2:]), kept_inside(flag[:3])
     ([2], set(), set(), set())
     """
@@ -190,7 +191,7 @@ def _virama_join(text: str, i: int, end: int) -> bool:
 
 
 def token_parts(
-    token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True
+    token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True, lookalikes: bool = False
 ) -> tuple[DisplayPart, ...]:
     """Split a token's bytes into displayable parts (see :func:`token_display`).
 
@@ -199,6 +200,8 @@ def token_parts(
         visible_spaces: show U+0020 as ``␣``.
         control_pictures: show C0 controls and DEL as Control Pictures (True)
             or as :data:`PLAIN_CONTROL_GLYPHS` (False).
+        lookalikes: write each look-alike (:func:`~tokexplorer.core.text.lookalikes.is_lookalike`) as ``<U+XXXX>`` too
+            (a ``"control"`` part), as vocabulary pieces are shown (:func:`piece_display`).
 
     Returns:
         tuple of :class:`DisplayPart` whose ``data`` concatenate to ``token_bytes``.
@@ -210,15 +213,21 @@ def token_parts(
     """
     text = bytes(token_bytes).decode("utf-8", "surrogateescape")
     return _text_parts(text, kept_inside(text), anchored=False, visible_spaces=visible_spaces,
-                       control_pictures=control_pictures)  # fmt: skip
+                       control_pictures=control_pictures, lookalikes=lookalikes)  # fmt: skip
 
 
 def _text_parts(
-    text: str, inside: set[int], *, anchored: bool, visible_spaces: bool, control_pictures: bool
+    text: str,
+    inside: set[int],
+    *,
+    anchored: bool,
+    visible_spaces: bool,
+    control_pictures: bool,
+    lookalikes: bool = False,
 ) -> tuple[DisplayPart, ...]:
     """:func:`token_parts` of ``text`` (bytes that are no character as surrogates U+DC80–U+DCFF),
     keeping the code points at ``inside`` (:func:`kept_inside`); ``anchored``: a visible
-    character a mark can sit on comes right before ``text``."""
+    character a mark can sit on comes right before ``text``; ``lookalikes``: see :func:`token_parts`."""
     parts: list[DisplayPart] = []
     run: list[str] = []
 
@@ -252,6 +261,9 @@ def _text_parts(
         elif is_invisible(ch) or is_mark(ch):
             escape("control", char_notation(ch), ch.encode("utf-8", "surrogatepass"))
             anchored = False
+        elif lookalikes and is_lookalike(ch):
+            escape("control", f"<U+{cp:04X}>", ch.encode("utf-8"))
+            anchored = False  # a mark after it would sit on the ">" of the notation
         else:
             run.append(ch)
             anchored = unicodedata.category(ch)[0] != "Z"
@@ -268,7 +280,7 @@ def span_display(
     its neighbours and a mark whose base comes just before it, where a token on its own would
     escape them.
 
-    >>> flag = "\U0001F3F3\ufe0f\u200d\U0001F308"
+    >>> flag = "\U0001f3f3\ufe0f\u200d\U0001f308"
     >>> span_display(flag, 2, 4), token_display(flag[2:].encode()), span_display("a\u200db", 0, 3)
     ('\u200d🌈', '<U+200D>🌈', 'a<U+200D>b')
     """
@@ -281,7 +293,7 @@ def spans_display(
     """:func:`span_display` of each ``(start, end)`` of ``spans`` (code point offsets), the
     clusters of ``text`` found once for all of them (many runs of a long text: one pass).
 
-    >>> spans_display("a\u200db \U0001F3F3\ufe0f\u200d\U0001F308", [(0, 3), (6, 8)])
+    >>> spans_display("a\u200db \U0001f3f3\ufe0f\u200d\U0001f308", [(0, 3), (6, 8)])
     ['a<U+200D>b', '\u200d🌈']
     """
     kept = sorted(kept_inside(text))
@@ -296,7 +308,9 @@ def spans_display(
     return out
 
 
-def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True) -> str:
+def token_display(
+    token_bytes: bytes, *, visible_spaces: bool = False, control_pictures: bool = True, lookalikes: bool = False
+) -> str:
     """Readable text for a token's bytes, without ever inventing U+FFFD.
 
     Valid UTF-8 characters are shown as themselves; bytes that are not a whole
@@ -318,6 +332,7 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
         visible_spaces: show U+0020 as ``␣``.
         control_pictures: see above (the GUI passes False when no installed
             font has the Control Pictures).
+        lookalikes: write look-alikes as ``<U+XXXX>`` too (:func:`token_parts`).
 
     Returns:
         str for display only (it is not the decoded text).
@@ -331,7 +346,8 @@ def token_display(token_bytes: bytes, *, visible_spaces: bool = False, control_p
     >>> token_display("\\ufe0f".encode()), token_display("\\u2764\\ufe0f".encode()), token_display(b"\\xcc\\x81")
     ('<U+FE0F>', '❤️', '◌́')
     """
-    parts = token_parts(token_bytes, visible_spaces=visible_spaces, control_pictures=control_pictures)
+    parts = token_parts(token_bytes, visible_spaces=visible_spaces, control_pictures=control_pictures,
+                        lookalikes=lookalikes)  # fmt: skip
     return "".join(p.text for p in parts)
 
 
@@ -361,6 +377,13 @@ def piece_display(piece: str, *, prefix: str = "", visible_spaces: bool = False,
     drawn on the marker (``##`` + U+FE0F would draw an emoji-style ``#``,
     ``##`` + U+20E3 a keycap).
 
+    Pieces of different code points must look different, so a look-alike
+    (:func:`~tokexplorer.core.text.lookalikes.is_lookalike`: ``│`` beside ``|``, ``’`` beside ``'``, a no-break
+    space) is written ``<U+XXXX>``, and in a piece made only of underscores and
+    markers each underscore is ``<U+005F>`` (``_`` and the marker ``▁`` look the
+    same; an underscore among letters, ``__init__``, stays as it is).
+    :func:`~tokexplorer.core.text.lookalikes.code_point_list` spells out every code point (for a tooltip).
+
     Args:
         piece: the piece as the vocabulary spells it (any code points, lone
             surrogates included).
@@ -375,11 +398,17 @@ def piece_display(piece: str, *, prefix: str = "", visible_spaces: bool = False,
     ('##<U+FE0F>', '##◌⃣')
     >>> piece_display("\u200d"), piece_display("\u2581\u0301"), piece_display("##")
     ('<U+200D>', '▁◌́', '##')
+    >>> [piece_display(p) for p in ("\u2581|", "\u2581\u2502", "\u2581", "_", "\u2581__init__", "\u2019s")]
+    ['▁|', '▁<U+2502>', '▁', '<U+005F>', '▁__init__', '<U+2019>s']
     """
     head = prefix if prefix and len(piece) > len(prefix) and piece.startswith(prefix) else ""
-    runs = [r.encode("utf-8", "surrogatepass") for r in piece[len(head) :].split(SPACE_MARKER)]
-    shown = (token_display(r, visible_spaces=visible_spaces, control_pictures=control_pictures) for r in runs)
-    return head + SPACE_MARKER.join(shown)
+    body = piece[len(head) :]
+    underscores_only = "_" in body and set(body) <= {"_", SPACE_MARKER}
+    runs = [r.encode("utf-8", "surrogatepass") for r in body.split(SPACE_MARKER)]
+    shown = (token_display(r, visible_spaces=visible_spaces, control_pictures=control_pictures, lookalikes=True)
+             for r in runs)  # fmt: skip
+    text = SPACE_MARKER.join(shown)
+    return head + (text.replace("_", "<U+005F>") if underscores_only else text)
 
 
 # ---------------------------------------------------------------------------
@@ -437,6 +466,4 @@ def from_gpt2_visible(s: str) -> bytes:
         return bytes(GPT2_UNICODE_TO_BYTE[c] for c in s)
     except KeyError as exc:
         ch = exc.args[0]
-        raise InputError(
-            f"character U+{ord(ch):04X} is not in GPT-2's visible-byte table"
-        ) from None
+        raise InputError(f"character U+{ord(ch):04X} is not in GPT-2's visible-byte table") from None

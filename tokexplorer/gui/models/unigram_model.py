@@ -13,6 +13,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 
 from tokexplorer.core.analysis import PieceScore
+from tokexplorer.core.text import code_point_list
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
 from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
@@ -21,7 +22,8 @@ UNIGRAM_COLUMNS: tuple[str, ...] = ("Id", "Piece", "Log probability", "Probabili
 COL_ID, COL_PIECE, COL_LOGP, COL_P, COL_KIND = range(5)
 _TIPS = (
     "The piece's id",
-    "The piece (▁ marks a space)",
+    "The piece (▁ marks a space; a character that looks like another, such as │ or a no-break space, "
+    "is written <U+XXXX>; the cell's tooltip lists every code point)",
     "Its score in the model: the natural log of its probability (0 for control and user-defined pieces)",
     "exp(log probability)",
     "normal, unknown, control, user-defined or byte",
@@ -51,6 +53,8 @@ class UnigramVocabModel(ValueRowsModel[PieceScore]):
     def more_data(self, row: int, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.FontRole and col == COL_PIECE:
             return self._mono  # ▁I and ▁| apart
+        if role == Qt.ItemDataRole.ToolTipRole and col == COL_PIECE:
+            return code_point_list(self.item_at(row).piece)  # ▁| and ▁│ apart, whatever the font
         return None
 
     def display(self, row: int, col: int, value: Any) -> str:

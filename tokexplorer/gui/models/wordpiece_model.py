@@ -15,6 +15,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QFont
 
+from tokexplorer.core.text import code_point_list
 from tokexplorer.core.wordpiece import WordPieceMerge
 from tokexplorer.gui.models.table_model import RawRole as RawRole  # re-exported: the raw-value role
 from tokexplorer.gui.models.table_model import ValueRowsModel
@@ -90,6 +91,8 @@ class WordPieceMergeModel(ValueRowsModel[WordPieceMerge]):
             return self._mono if m.same_as_bpe else self._bold
         if role == Qt.ItemDataRole.FontRole and col in (COL_LEFT, COL_RIGHT, COL_MERGED):
             return self._mono
+        if role == Qt.ItemDataRole.ToolTipRole and col in (COL_LEFT, COL_RIGHT, COL_MERGED):
+            return code_point_list((m.left, m.right, m.merged)[(COL_LEFT, COL_RIGHT, COL_MERGED).index(col)])
         if role == Qt.ItemDataRole.ToolTipRole and col == COL_SCORE:
             return f"{m.count:,} / ({m.left_count:,} × {m.right_count:,}) = {m.score:.6g}"
         return None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QLocale, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -37,7 +38,8 @@ from tokexplorer.gui.models.merge_model import (
     COUNTING,
     MergeTableModel,
 )
-from tokexplorer.gui.widgets.table_fit import ColumnShare, wanted_widths
+from tokexplorer.gui.widgets.glyphs import piece_font
+from tokexplorer.gui.widgets.table_fit import ColumnShare, longest_texts, wanted_widths
 
 
 def model_title(bpe: BPE, *, name: str | None = None) -> str:
@@ -63,6 +65,45 @@ CELL_PADDING = 14
 #: the last and rows spread between): measuring 6,000 rows of 32,000 merges took 75 ms of the
 #: GUI thread when a training ended, 600 take 8 ms, and a longer token is cut with "…".
 TOKEN_ROWS_MEASURED = 600
+
+
+#: Bytes drawn as several characters in a token column: C0 controls and DEL (``<U+0000>``, 8).
+_CONTROL_BYTES = bytes([*range(0x20), 0x7F])
+_HIGH_BYTES = bytes(range(0x80, 0x100))
+
+
+#: Merge tables up to this many merges have Left and Right measured over every merge
+#: (:meth:`MergeTableView._widest_parts`); a larger one (cl100k, o200k) over its sample only,
+#: as that scan then holds the GUI thread for 60-130 ms.
+WHOLE_SCAN_MERGES = 50_000
+
+
+def cells_bound(raw: bytes) -> int:
+    """At most how many characters a token of bytes ``raw`` is drawn as in text mode (a cheap
+    bound, nothing decoded): a printable ASCII byte is one, a control eight (``<U+0000>``), a byte
+    from 0x80 up four (``\\xE4``; a whole character is fewer).
+
+    >>> cells_bound(b"the"), cells_bound(b"\\xe4\\xb8"), cells_bound(b"a\\x00")
+    (3, 8, 9)
+    """
+    controls = len(raw) - len(raw.translate(None, _CONTROL_BYTES))
+    high = len(raw) - len(raw.translate(None, _HIGH_BYTES))
+    return len(raw) + 7 * controls + 3 * high
+
+
+def wide_part_texts(model: MergeTableModel, col: int, cells: int) -> set[str]:
+    """The display texts of the Left (``col`` = COL_LEFT) or Right parts of every merge of
+    ``model`` that may be drawn wider than ``cells`` characters (:func:`cells_bound`): the
+    candidates for the column's widest token beyond a sample of its rows (a part holding some
+    bytes of a character, ``\\xE4\\xB8``, is four characters a byte)."""
+    vocab, seen, out = model.vocab, set(), set()
+    for m in model.merges:
+        tid = m.left if col == COL_LEFT else m.right
+        if tid not in seen:
+            seen.add(tid)
+            if cells_bound(vocab.get(tid, b"")) > cells:
+                out.add(model.token_text(tid))
+    return out
 
 
 def widest_numbers(model: MergeTableModel) -> dict[int, str]:
@@ -132,7 +173,8 @@ class MergeTableView(QTableView):
         vh.setDefaultSectionSize(self.fontMetrics().height() + 6)
         vh.setVisible(False)
         # the merged token takes the width left over (no blank band after Fires)
-        self.columns = ColumnShare(self, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT))
+        # in a narrow window Left, Right and the merged token share one cap (a short part stays whole)
+        self.columns = ColumnShare(self, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT), even=True)
         self._fit_when_shown: bool | None = None  # a fit asked while hidden (its ``tokens``)
         self.fit_columns()
 
@@ -140,7 +182,8 @@ class MergeTableView(QTableView):
         """Size every column to hold its header (sort arrow included) and, for the
         number columns, their largest value (:func:`widest_numbers`), for the token
         columns (unless ``tokens`` is False: only the numbers changed) their widest
-        token of :data:`TOKEN_ROWS_MEASURED` rows; call it when the
+        token of :data:`TOKEN_ROWS_MEASURED` rows, Left and Right (text mode) also over every
+        merge's part :func:`wide_part_texts` finds (15,744 merges: 17 ms, 10 ms before); call it when the
         merges, the display mode or the fire counts change. While the table is hidden
         (another tab), the fit waits till it is shown: measuring 600 rows of a new
         model took 80-150 ms on the GUI thread at the end of every training."""
@@ -155,7 +198,22 @@ class MergeTableView(QTableView):
         if tokens:
             numbers = tuple(wanted)
             wanted |= wanted_widths(self, skip=numbers, limit=TOKEN_ROWS_MEASURED)
+            if self._merge_model.display_mode == "text" and len(self._merge_model.merges) <= WHOLE_SCAN_MERGES:
+                wanted |= self._widest_parts(wanted)
         self.columns.set_wanted(wanted)
+
+    def _widest_parts(self, wanted: dict[int, int]) -> dict[int, int]:
+        """Left and Right as wide as their widest part over all the merges, not only the
+        sampled rows: the parts that may be wider than the sample's widest
+        (:func:`wide_part_texts`) are measured too."""
+        fm, out = QFontMetrics(piece_font()), {}  # the model's font of the token columns
+        cell = max(fm.horizontalAdvance("x"), 1)
+        for col in (COL_LEFT, COL_RIGHT):
+            texts = wide_part_texts(self._merge_model, col, (wanted[col] - CELL_PADDING) // cell)
+            shown = (self.delegate.displayText(t, self.locale()) for t in longest_texts(texts))
+            widest = max((fm.horizontalAdvance(t) + CELL_PADDING for t in shown), default=0)
+            out[col] = max(wanted[col], widest)
+        return out
 
     def showEvent(self, event) -> None:  # noqa: N802 - Qt override
         super().showEvent(event)

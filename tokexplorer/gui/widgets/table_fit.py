@@ -43,11 +43,25 @@ def sample_rows(n: int, *, limit: int = MEASURED_ROWS) -> list[int]:
     return sorted(set(range(third)) | middle | set(range(n - third, n)))
 
 
+def longest_texts(texts: set[str], n: int = MEASURED_TEXTS) -> set[str]:
+    """The texts of ``texts`` worth measuring in pixels: the ``n`` with the most characters and
+    the ``n`` with the most UTF-8 bytes (a CJK character or an emoji is one character drawn two
+    cells wide, so ``你好世界`` is as wide as ``\\xE4\\xB8`` while shorter by characters).
+
+    >>> sorted(longest_texts({"ab", "abc", "你好"}, 1))
+    ['abc', '你好']
+    """
+    by_chars = sorted(texts, key=len, reverse=True)[:n]
+    by_bytes = sorted(texts, key=lambda t: len(t.encode("utf-8", "surrogatepass")), reverse=True)[:n]
+    return set(by_chars) | set(by_bytes)
+
+
 def wanted_widths(view: QTableView, *, skip: tuple[int, ...] = (), limit: int = MEASURED_ROWS) -> dict[int, int]:
     """Each column of ``view`` (except those in ``skip``) by index: the width in pixels of its
     header (sort arrow included) or its widest display text over :func:`sample_rows` (of at most
     about ``limit`` rows) plus :data:`CELL_PADDING`, whichever is larger, in the cell's font (the
-    model's ``FontRole``) when it gives one."""
+    model's ``FontRole``) when it gives one, as the column's delegate draws it (its
+    ``displayText``: the merge table's spaces as ``␣``); :func:`longest_texts` are measured."""
     model, header = view.model(), view.horizontalHeader()
     rows = sample_rows(model.rowCount(), limit=limit)
     display, font_role = Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.FontRole
@@ -56,10 +70,12 @@ def wanted_widths(view: QTableView, *, skip: tuple[int, ...] = (), limit: int = 
         if col in skip:
             continue
         texts = {str(model.data(model.index(r, col), display) or "") for r in rows}
-        longest = sorted(texts, key=len, reverse=True)[:MEASURED_TEXTS]
         font = model.data(model.index(rows[0], col), font_role) if rows else None
         fm = QFontMetrics(font) if isinstance(font, QFont) else view.fontMetrics()
-        widest = max((fm.horizontalAdvance(t) for t in longest if t), default=0)
+        delegate, locale = view.itemDelegateForColumn(col) or view.itemDelegate(), view.locale()
+        widest = max(
+            (fm.horizontalAdvance(delegate.displayText(t, locale)) for t in longest_texts(texts) if t), default=0
+        )
         out[col] = max(header.sectionSizeHint(col), widest + CELL_PADDING if widest else 0)
     return out
 
@@ -69,6 +85,34 @@ def fit_columns(view: QTableView, *, skip: tuple[int, ...] = ()) -> None:
     :func:`wanted_widths` says."""
     for col, width in wanted_widths(view, skip=skip).items():
         view.setColumnWidth(col, width)
+
+
+def even_caps(wanted: dict[int, int], least: dict[int, int], room: int) -> dict[int, int]:
+    """Widths (pixels, by column) for columns asking ``wanted`` in ``room`` pixels when they do
+    not all fit: every column gets ``min(wanted, cap)`` with one cap for all, so the columns that
+    ask less keep their width; never less than ``least`` (a header). The widths fill ``room``
+    exactly unless the ``least`` widths alone exceed it (then each is its ``least``).
+
+    >>> even_caps({1: 80, 2: 90, 3: 500}, {1: 40, 2: 40, 3: 90}, 400)
+    {1: 80, 2: 90, 3: 230}
+    >>> even_caps({1: 300, 2: 300, 3: 500}, {1: 40, 2: 40, 3: 90}, 400)
+    {1: 133, 2: 133, 3: 134}
+    """
+
+    def fill(cap: int) -> dict[int, int]:
+        return {c: max(least[c], min(w, cap)) for c, w in wanted.items()}
+
+    lo, hi = 0, max(wanted.values(), default=0)
+    while lo < hi:  # the largest cap whose widths fit in room
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if sum(fill(mid).values()) <= room else (lo, mid - 1)
+    out = fill(lo)
+    spare = room - sum(out.values())
+    for c in sorted(wanted, key=lambda c: out[c] - wanted[c]):  # the pixels a cap cannot share
+        if spare > 0 and out[c] < wanted[c]:
+            out[c] += 1
+            spare -= 1
+    return out
 
 
 class ColumnShare(QObject):
@@ -81,18 +125,24 @@ class ColumnShare(QObject):
     even the text columns' headers do not fit (the view scrolls sideways anyway) the text
     columns keep their widths too, each at most :data:`TEXT_COLUMN_MAX`.
 
+    With ``even=True`` (tables whose main text is made of the other text columns', like a merged
+    token of its Left and Right parts) the main column does not go first: when the text columns
+    do not all fit, they are given the same cap (:func:`even_caps`), so a short Left or Right
+    part stays whole and only the widest texts of any text column are cut.
+
     Args:
         view: the table view; its columns are re-shared whenever its viewport is resized.
         stretch: the main text column (index).
         squeeze: text columns that give up width first (indices).
+        even: share a narrow width evenly between the main and ``squeeze`` columns (above).
 
     Attributes:
         wanted: the width each column asks for, by column index (pixels).
     """
 
-    def __init__(self, view: QTableView, *, stretch: int, squeeze: tuple[int, ...] = ()) -> None:
+    def __init__(self, view: QTableView, *, stretch: int, squeeze: tuple[int, ...] = (), even: bool = False) -> None:
         super().__init__(view)
-        self.view, self.stretch, self.squeeze = view, stretch, squeeze
+        self.view, self.stretch, self.squeeze, self.even = view, stretch, squeeze, even
         self.wanted: dict[int, int] = {}
         header = view.horizontalHeader()
         header.setStretchLastSection(False)
@@ -120,6 +170,9 @@ class ColumnShare(QObject):
         floors = sum(min(header.sectionSizeHint(c), w) for c, w in soft.items())
         if text_room < floors + floor:  # squeezed to their headers, it would still scroll sideways
             return want | soft | {self.stretch: min(main, max(TEXT_COLUMN_MAX, floor))}
+        if self.even and sum(soft.values()) + main > text_room:  # one cap for every text column
+            least = {c: min(header.sectionSizeHint(c), w) for c, w in soft.items()} | {self.stretch: floor}
+            return want | even_caps(soft | {self.stretch: main}, least, text_room)
         if sum(soft.values()) + main > text_room:  # the squeezed columns give up width first
             main = min(main, text_room - floors)
             # each its header, and what is left over them shared in proportion to what each lacks
