@@ -73,9 +73,9 @@ _HIGH_BYTES = bytes(range(0x80, 0x100))
 
 
 #: Merge tables up to this many merges have Left and Right measured over every merge
-#: (:meth:`MergeTableView._widest_parts`); a larger one (cl100k, o200k) over its sample only,
-#: as that scan then holds the GUI thread for 60-130 ms.
-WHOLE_SCAN_MERGES = 50_000
+#: (:meth:`MergeTableView._widest_parts`); a larger one (32,000 merges, cl100k) over its sample only,
+#: as that scan then holds the GUI thread for 25 ms (32,000 merges) to 130 ms (200,000).
+WHOLE_SCAN_MERGES = 16_000
 
 
 def cells_bound(raw: bytes) -> int:
