@@ -59,24 +59,11 @@ def synthetic_model(n: int = N_SYNTHETIC, seed: int = 5):
     return merges, vocab
 
 
-class _Model:
-    """Just enough of a BPE for the pane."""
+def _model(merges, name):
+    """A real BPE of these merges (o200k's pattern), as the app shows one."""
+    from tokexplorer.core.bpe import BPE
 
-    def __init__(self, merges, vocab, name):
-        self.merges = merges
-        self.vocab = vocab
-        self.name = name
-        self.pattern_name = "o200k"
-        self.special_tokens = {}
-        self.vocab_size = len(vocab)
-        self.mergeable_ranks = {b: i for i, b in vocab.items()}
-        self._merges = merges
-        self.known_merges = merges
-
-    def chunks(self, text):
-        from tokexplorer.core.text import pattern_string, split
-
-        return split(text, "o200k") if pattern_string("o200k") else [text]
+    return BPE(merges, pattern="o200k", name=name)
 
 
 def _ms(fn, app) -> float:
@@ -117,7 +104,7 @@ def run(name: str, bpe, app) -> list[tuple[str, float]]:
 
     def filt(text="", *, mode="text", script=None, partial=False):
         def go():
-            pane.model.set_filter(text, mode=mode, script=script, partial_only=partial)
+            pane.model.set_filter(text, mode=mode, script=script, partial="utf8" if partial else "")
             view.viewport().repaint()
 
         return go
@@ -173,7 +160,7 @@ def main() -> int:
     t = time.perf_counter()
     merges, vocab = synthetic_model()
     print(f"synthetic model built in {time.perf_counter() - t:.1f} s")
-    run("synthetic o200k-sized model", _Model(merges, vocab, "synthetic 199,997 merges"), app)
+    run("synthetic o200k-sized model", _model(merges, "synthetic 199,997 merges"), app)
     if not args.quick:
         from tokexplorer.core.backends import bpe_from_tiktoken
 
