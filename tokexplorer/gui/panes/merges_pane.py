@@ -375,16 +375,17 @@ class MergesPane(QWidget):
             return
         merges, vocab, generation = self.model.merges, self.model.vocab, self.model.generation
         glyphs, whole = theme.control_pictures(), self.model.unbuilt  # read here, in the GUI thread
-        worker = Worker(
-            lambda cancel: (generation, build_search_index(merges, vocab, control_pictures=glyphs, unbuilt=whole))
-        )
+        search = lambda: build_search_index(merges, vocab, control_pictures=glyphs, unbuilt=whole)  # noqa: E731
+        worker = Worker(lambda cancel: (generation, search(), MergeIndex(merges, vocab)))  # (the trees' too)
         worker.signals.returned.connect(self._on_search_index)
         self.index_worker = worker
         worker.start()
 
-    def _on_search_index(self, result: tuple[int, SearchIndex]) -> None:
-        generation, index = result
+    def _on_search_index(self, result: tuple[int, SearchIndex, MergeIndex]) -> None:
+        generation, index, merge_index = result
         self.model.set_search_index(index, generation)
+        if self._index is None and generation == self.model.generation:  # not built on the GUI thread at a click
+            self._index = merge_index
 
     def _count_fires(self) -> None:
         bpe = self._bpe
