@@ -6,7 +6,9 @@ point of a text spelled out (a piece's tooltip).
 
 from __future__ import annotations
 
-import unicodedata
+import unicodedata2 as unicodedata
+
+from tokexplorer.core.text.char_names import char_name
 
 #: One-cell characters that look like ASCII punctuation but that NFKC leaves as they are: vertical
 #: bars (ǀ ∣), hyphens, dashes and the minus sign, curly quotes and primes, the ratio ∶.
@@ -43,13 +45,13 @@ def is_lookalike(ch: str) -> bool:
 
 
 def code_point_list(text: str) -> str:
-    """Every code point of ``text`` with its Unicode name, one per line (a piece's tooltip; a code
-    point without a name, such as a lone surrogate or an unassigned one, by its number only).
+    """Every code point of ``text`` with its name (:func:`~.char_names.char_name`: a control,
+    a lone surrogate or an unassigned one by its code point label), one per line (a piece's tooltip).
 
     >>> print(code_point_list("\u2581|"))
     U+2581 LOWER ONE EIGHTH BLOCK
     U+007C VERTICAL LINE
     >>> code_point_list("\\udc80"), code_point_list("")
-    ('U+DC80', '')
+    ('U+DC80 <surrogate-DC80>', '')
     """
-    return "\n".join(f"U+{ord(c):04X} {unicodedata.name(c, '')}".rstrip() for c in text)
+    return "\n".join(f"U+{ord(c):04X} {char_name(ord(c))}" for c in text)
