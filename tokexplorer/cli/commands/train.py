@@ -163,8 +163,8 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
         if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
             note(m)
     print(
-        f"learned {report.learned_merges} of {report.requested_merges} merges; "
-        f"vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
+        f"learned {report.learned_merges:,} of {report.requested_merges:,} merges; "
+        f"vocab {report.vocab_size:,}; {seconds:.1f} s; saved to {output}"
     )
 
 
@@ -201,7 +201,7 @@ def _save_sentencepiece(
     if not given:
         used += f" (the default; spm_train's is {SPM_DEFAULT_COVERAGE})"
     print(
-        f"trained SentencePiece {model_type}; vocab {sp.vocab_size}; {used}; "
+        f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; "
         f"{seconds:.1f} s; saved to {output}"
     )
 
