@@ -29,7 +29,8 @@ def test_raw_roles_are_short_and_reasons_are_notes(tmp_path, capsys):
 
 
 def test_train_on_a_folder_says_how_many_files_it_took(tmp_path, capfd):
-    """Every file below a folder is trained on (a model saved there earlier too): the command says how many."""
+    """Every file below a folder that is not a model is trained on (a text file named .bpe is text:
+    models are told by content): the command says how many."""
     folder = tmp_path / "notes"
     folder.mkdir()
     for name in ("a.txt", "b.txt", "old.bpe"):

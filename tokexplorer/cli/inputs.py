@@ -61,6 +61,19 @@ def streamed_files(
     return [str(f.path) for f in usable], [f.encoding for f in usable]
 
 
+def walked(paths: Sequence[str]) -> tuple[list[Path], list[str]]:
+    """The files of ``paths`` (folders walked by :func:`tokexplorer.core.io.walk_files`) and
+    one line per missing path; a note per folder whose tokenizer model files are left out
+    (``"skipped 2 tokenizer model files in data/: m.bpe, vocab.txt"``) and per model file
+    named by itself."""
+    from tokexplorer.core.io import walk_files
+
+    walk = walk_files(list(paths))
+    for n in walk.notes:
+        note(n)
+    return walk.files, walk.errors
+
+
 def say_counted(
     files: Sequence[CountedFile], problems: Sequence[str], *, verb: str, paths: Sequence[str] = ()
 ) -> list[CountedFile]:
@@ -182,12 +195,16 @@ def empty_folders(paths: Sequence[str]) -> str | None:
     """
     from pathlib import Path
 
-    from tokexplorer.core.io import collect_files
+    from tokexplorer.core.io import walk_files
 
-    if not paths or collect_files(list(paths))[0]:
+    walk = walk_files(list(paths))
+    if not paths or walk.files:
         return None
     said = []
     for p in paths:
+        if walk.skipped.get(p):
+            said.append(f"folder {p} holds no text files, only tokenizer model files (skipped)")
+            continue
         try:
             entries = list(Path(p).iterdir())
         except OSError:

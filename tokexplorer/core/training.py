@@ -207,7 +207,7 @@ class TrainingOutcome:
             return "; ".join(self.notes)
         if self.report is not None:
             r = self.report
-            return f"learned {r.learned_merges} of {r.requested_merges} requested merges; vocab {r.vocab_size}"
+            return f"learned {r.learned_merges:,} of {r.requested_merges:,} requested merges; vocab {r.vocab_size:,}"
         return f"trained {self.tokenizer.description}"
 
 
@@ -231,9 +231,9 @@ class TrainingOutcome:
         why = "" if not asked else ", no pair of pieces is left to merge"
         n_special = len(wp.special_tokens)
         return (
-            f"learned {r.learned_merges} of {r.requested_merges}{asked} WordPiece pieces ({len(wp.merges)} merges"
-            f"{why}); vocab {r.vocab_size} = {n_special} special tokens + "
-            f"{r.vocab_size - n_special - r.learned_merges} alphabet pieces + {r.learned_merges} learned; "
+            f"learned {r.learned_merges:,} of {r.requested_merges:,}{asked} WordPiece pieces ({len(wp.merges):,} merges"
+            f"{why}); vocab {r.vocab_size:,} = {n_special:,} special tokens + "
+            f"{r.vocab_size - n_special - r.learned_merges:,} alphabet pieces + {r.learned_merges:,} learned; "
             f"{r.seconds:.1f} s"
         )
 

@@ -426,8 +426,8 @@ def test_vocab_too_large_estimate_and_exact_limit():
         train_sentencepiece(lines, vocab_size=5000, num_threads=1)
     assert err.value.max_vocab_size <= c.max_vocab_estimate
     assert str(err.value) == (
-        f"vocab_size 5000 is too large for this corpus; SentencePiece can make at most "
-        f"{err.value.max_vocab_size} pieces; ask for {err.value.max_vocab_size} or fewer"
+        f"vocab_size 5,000 is too large for this corpus; SentencePiece can make at most "
+        f"{err.value.max_vocab_size:,} pieces; ask for {err.value.max_vocab_size:,} or fewer"
     )
 
 

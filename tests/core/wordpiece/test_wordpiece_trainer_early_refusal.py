@@ -60,7 +60,7 @@ def test_chinese_text_is_refused_before_any_word_is_counted(blocks):
     # the figure is the least that trains: each ideograph is a piece, nothing to merge
     wp, report = train_wordpiece([text], vocab_size=4205)
     assert len(wp.vocab) == 4205 and wp.merges == []
-    assert report.messages[0] == "learned 0 of 0 pieces; vocab 4205"
+    assert report.messages[0] == "learned 0 of 0 pieces; vocab 4,205"
 
 
 def test_refused_after_the_first_block_whose_words_need_more(blocks):

@@ -100,7 +100,7 @@ def test_sentencepiece_dialog_and_train_offer_the_same_limit(qtbot, capfd, tmp_p
     err = capfd.readouterr().err
     assert code == 1
     assert err.splitlines()[-1] == (
-        "tokexplorer: error: vocab_size 5000 is too large for this corpus; SentencePiece can make at most 275 "
+        "tokexplorer: error: vocab_size 5,000 is too large for this corpus; SentencePiece can make at most 275 "
         "pieces; ask for 275 or fewer"
     )
     window.open_paths([str(d)])

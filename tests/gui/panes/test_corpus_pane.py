@@ -501,7 +501,7 @@ def test_the_training_message_names_the_corpus_it_was_trained_on(qtbot, pane, st
     message = done.args[0].message
     expected, _ = train_bpe([big.read_text(encoding="utf-8")], vocab_size=4096, pattern="gpt2")
     n = len(expected.merges)
-    assert message.startswith(f"learned {n} of 3840 requested merges; vocab {n + 256}: no pair of tokens is left")
+    assert message.startswith(f"learned {n:,} of 3,840 requested merges; vocab {n + 256:,}: no pair of tokens is left")
     assert pane.form.train_message.text() == message
     load(qtbot, pane, [other, more])
     assert pane.form.train_message.text() == f"Trained on the previous corpus, big30.txt, not on this one: {message}"

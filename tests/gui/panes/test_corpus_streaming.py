@@ -173,7 +173,7 @@ def test_the_other_views_use_the_sample_and_say_so(qtbot, folder):
     qtbot.addWidget(diff)
     worker = diff.train_side("b")
     assert diff.labels["b"].text() == (
-        f"training vocab {diff.vocab_spins['b'].value()}, {diff.pattern_combos['b'].currentData()} pattern "
+        f"training vocab {diff.vocab_spins['b'].value():,}, {diff.pattern_combos['b'].currentData()} pattern "
         f"on the corpus {corpus.sample_note} (the corpus is streamed)…"
     )
     assert worker.wait(60)

@@ -10,7 +10,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.inputs import check_output_path, damaged_hint, say_counted, streamed_files
+from tokexplorer.cli.inputs import check_output_path, damaged_hint, say_counted, streamed_files, walked
 from tokexplorer.cli.output import ProgressPrinter, drive
 
 if TYPE_CHECKING:
@@ -34,6 +34,7 @@ def cmd_count(ns: argparse.Namespace) -> int:
     if ns.dask is not None:
         table = _count_on_dask(ns, printer, DEFAULT_PATTERN)
     else:
+        walked(ns.files)  # the notes of the walk: the model files left out of a folder
         paths, codecs = streamed_files(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="count")
         steps = count_word_counts(
             paths,
@@ -58,6 +59,7 @@ def _count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter, default_pat
     from tokexplorer.core.io import count_checked, counting_files
 
     hint = damaged_hint("count")
+    walked(ns.files)  # the notes of the walk: the model files left out of a folder
     reading = counting_files(
         list(ns.files), encoding=ns.encoding, allow_damaged=ns.allow_damaged, damaged_hint=hint, head_only=True
     )

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokexplorer.cli.inputs import checked_file, load_all, skipped_or_fail
+from tokexplorer.cli.inputs import checked_file, load_all, skipped_or_fail, walked
 from tokexplorer.cli.output import ProgressPrinter, drive, note, print_json, table
 from tokexplorer.core.errors import CorpusError
 
@@ -20,10 +20,10 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
     one row per level (word, character, byte, each tokenizer): vocabulary, tokens,
     characters per token and the held-out rate."""
     from tokexplorer.core.analysis import WORD_PATTERN, granularity_iter
-    from tokexplorer.core.io import collect_files, read_text_file
+    from tokexplorer.core.io import read_text_file
 
     tokenizers = load_all(ns.tokenizer or [])
-    paths, errors = collect_files(list(ns.files))
+    paths, errors = walked(ns.files)
     if errors:
         raise CorpusError(errors[0])
     texts: list[str] = []

@@ -12,6 +12,7 @@ from tokexplorer.cli.inputs import (
     set_add_special_tokens,
     skipped_or_fail,
     special_spellings,
+    walked,
 )  # fmt: skip
 from tokexplorer.cli.output import note, print_json, table
 from tokexplorer.core.errors import CorpusError
@@ -21,11 +22,11 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
     (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
     from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
-    from tokexplorer.core.io import collect_files, read_text_file
+    from tokexplorer.core.io import read_text_file
 
     tokenizers = load_all(ns.tokenizer, ns.pattern)
     set_add_special_tokens(tokenizers, ns.add_special_tokens)
-    paths, errors = collect_files(list(ns.files))  # folders are walked, as for train
+    paths, errors = walked(ns.files)  # folders are walked, as for train (model files left out, noted)
     if errors:
         raise CorpusError(errors[0])
     files, named_texts = [], []

@@ -163,8 +163,8 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
         if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
             note(m)
     print(
-        f"learned {report.learned_merges} of {report.requested_merges} merges; "
-        f"vocab {report.vocab_size}; {seconds:.1f} s; saved to {output}"
+        f"learned {report.learned_merges:,} of {report.requested_merges:,} merges; "
+        f"vocab {report.vocab_size:,}; {seconds:.1f} s; saved to {output}"
     )
 
 
@@ -201,7 +201,7 @@ def _save_sentencepiece(
     if not given:
         used += f" (the default; spm_train's is {SPM_DEFAULT_COVERAGE})"
     print(
-        f"trained SentencePiece {model_type}; vocab {sp.vocab_size}; {used}; "
+        f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; "
         f"{seconds:.1f} s; saved to {output}"
     )
 
@@ -225,6 +225,8 @@ def _training_texts(
     from tokexplorer.core.io import collect_files, read_corpus, training_files
 
     corpus = drive(read_corpus(list(paths), encoding=encoding), printer)
+    for n in corpus.notes:  # the tokenizer model files a folder held, left out
+        note(n)
     # The one reading rule (core.io.reading), the window's too: a guessed encoding is
     # used and noted; a file that cannot be used is skipped with a note as long as
     # other files are left; alone, it is the error.
@@ -244,7 +246,7 @@ def _training_texts(
 
 def _say_files(paths: Sequence[str], n_files: int, n_bytes: int) -> None:
     """Note how many files a folder given on the command line put into the training (every
-    file below it that is not hidden: a model saved there earlier too)."""
+    file below it that is not hidden and not a tokenizer model file)."""
     import os
 
     from tokexplorer.core.io.sizes import format_size
@@ -267,13 +269,16 @@ def _large_files(paths: Sequence[str]) -> list[str] | None:
     Raises:
         CorpusError: a path is missing.
     """
-    from tokexplorer.core.io import collect_files, streaming
+    from tokexplorer.core.io import streaming, walk_files
 
-    files, errors = collect_files(list(paths))
-    if errors:
-        raise CorpusError(errors[0])
-    total = sum(f.stat().st_size for f in files)
+    walk = walk_files(list(paths))
+    if walk.errors:
+        raise CorpusError(walk.errors[0])
+    total = sum(f.stat().st_size for f in walk.files)
     if total < streaming.STREAM_BYTES:  # the window's threshold too
         return None
+    for n in walk.notes:  # the tokenizer model files a folder held, left out
+        note(n)
+    files = walk.files
     _say_files(paths, len(files), total)
     return [str(f) for f in files]

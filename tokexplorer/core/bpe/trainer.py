@@ -71,7 +71,7 @@ def validate_vocab_size(vocab_size: int, n_special: int = 0) -> None:
         extra = f" (+{n_special} special)" if n_special else ""
         raise InputError(
             f"byte-level BPE needs at least 256 base tokens{extra}: "
-            f"vocab_size {vocab_size} is too small; use at least {need}"
+            f"vocab_size {vocab_size:,} is too small; use at least {need:,}"
         )
     if vocab_size > MAX_TRAIN_VOCAB:
         raise InputError(f"vocab_size {vocab_size:,} is too large; the trainer supports up to {MAX_TRAIN_VOCAB:,}")
@@ -145,14 +145,14 @@ def _finish(merges: list[MergeRecord], n_new_tokens: int, n_tokens: int, job: _R
     if n_new_tokens < n_requested:
         messages.insert(
             0,
-            f"learned {n_new_tokens} of {n_requested} requested merges; "
-            f"vocab {bpe.vocab_size}: no pair of tokens is left to merge",
+            f"learned {n_new_tokens:,} of {n_requested:,} requested merges; "
+            f"vocab {bpe.vocab_size:,}: no pair of tokens is left to merge",
         )
     else:
-        messages.insert(0, f"learned {n_new_tokens} of {n_requested} merges; vocab {bpe.vocab_size}")
+        messages.insert(0, f"learned {n_new_tokens:,} of {n_requested:,} merges; vocab {bpe.vocab_size:,}")
     if len(merges) > n_new_tokens:
         messages.append(
-            f"{len(merges) - n_new_tokens} merges produced bytes that were already a token "
+            f"{len(merges) - n_new_tokens:,} merges produced bytes that were already a token "
             "(the existing id was reused)"
         )
     report = TrainReport(
@@ -237,7 +237,7 @@ def train_bpe_iter(
     if word_counts is None:
         if n_special_seen:
             job.messages.append(
-                f"{n_special_seen} special-token spelling{'s were' if n_special_seen != 1 else ' was'} "
+                f"{n_special_seen:,} special-token spelling{'s were' if n_special_seen != 1 else ' was'} "
                 "cut out of the training text"
             )
     else:

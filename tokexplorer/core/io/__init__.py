@@ -1,6 +1,7 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
-(:mod:`.folders`), large corpora streamed in pieces with a sample kept
+(:mod:`.folders`; walked by :mod:`.walking`, which leaves a folder's tokenizer model
+files out), large corpora streamed in pieces with a sample kept
 (:mod:`.streaming`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
 rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
 files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
@@ -89,6 +90,10 @@ _EXPORTS: dict[str, str] = {
     "vocab_txt": "wordpiece_files",
     "write_vocab_txt": "wordpiece_files",
     "config_replacement_note": "wordpiece_files",
+    "MODEL_KINDS": "walking",
+    "Walk": "walking",
+    "model_kind": "walking",
+    "walk_files": "walking",
 }
 
 __all__ = sorted(_EXPORTS)

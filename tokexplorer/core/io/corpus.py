@@ -383,12 +383,16 @@ class Corpus:
             corpus held in memory.
         roots: the files and folders it was opened from, as given (the window names its
             files below them: :func:`~tokexplorer.core.io.labels.file_label`).
+        notes: what the walk over ``roots`` left out or noticed, one line each: the
+            tokenizer model files a folder held (not read), a model file named by itself
+            (:attr:`~tokexplorer.core.io.walking.Walk.notes`).
     """
 
     files: tuple[CorpusFile, ...] = ()
     errors: tuple[str, ...] = ()
     sample: tuple[str, ...] = ()
     roots: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     def __repr__(self) -> str:
         return f"Corpus({len(self.files)} files, {self.n_bytes} bytes, {len(self.errors)} errors)"

@@ -15,16 +15,16 @@ that cannot be read or looks binary becomes one line in
 from __future__ import annotations
 
 import codecs
-import os
 from collections.abc import Callable, Generator, Iterable
 from pathlib import Path
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, decode_file_bytes
 from tokexplorer.core.io.labels import name_as_given
+from tokexplorer.core.io.walking import path_list, walk_files
 from tokexplorer.core.types import Progress, run_to_end
 
-__all__ = ["CHUNK_BYTES", "collect_files", "load_corpus", "read_corpus"]
+__all__ = ["CHUNK_BYTES", "collect_files", "load_corpus", "path_list", "read_corpus"]
 
 #: Read size for :func:`read_corpus` progress reports, in bytes.
 CHUNK_BYTES = 1 << 20
@@ -54,26 +54,15 @@ def _size_or_zero(p: Path) -> int:
         return 0
 
 
-def _is_hidden(p: Path) -> bool:
-    return p.name.startswith(".")
-
-
-def path_list(paths: PathLike | Iterable[PathLike]) -> tuple[str, ...]:
-    """``paths`` as given, one str each: one path (str or path-like) or an iterable of them.
-
-    >>> path_list("a.txt"), path_list([Path("x"), "y"])
-    (('a.txt',), ('x', 'y'))
-    """
-    return (str(paths),) if isinstance(paths, (str, os.PathLike)) else tuple(str(p) for p in paths)
-
-
 def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = True) -> tuple[list[Path], list[str]]:
-    """Expand files and folders into a list of files.
+    """Expand files and folders into a list of files, by the rule of
+    :func:`~tokexplorer.core.io.walking.walk_files`.
 
     Folders are walked in sorted order (names compared as str), skipping hidden
-    files and folders (names starting with ``.``); with ``recursive=False`` only
-    a folder's direct files are taken. Files named explicitly are kept even if
-    hidden.
+    files and folders (names starting with ``.``) and tokenizer model files (told
+    by content: :func:`~tokexplorer.core.io.walking.model_kind`); with
+    ``recursive=False`` only a folder's direct files are taken. Files named
+    explicitly are kept even if hidden or a model (``walk_files`` notes the models).
 
     Args:
         paths: one path or an iterable of paths (files or folders).
@@ -83,33 +72,8 @@ def collect_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = Tru
         (files, errors): the files in order, and one line per path that does not
         exist or cannot be listed (naming it by its path as given).
     """
-    files: list[Path] = []
-    errors: list[str] = []
-
-    def walk(folder: Path) -> None:
-        try:
-            entries = sorted(folder.iterdir(), key=lambda e: e.name)
-        except OSError as exc:
-            errors.append(f"{folder}: cannot list folder ({exc.strerror or exc})")
-            return
-        for e in entries:
-            if _is_hidden(e):
-                continue
-            if e.is_dir():
-                if recursive:
-                    walk(e)
-            elif e.is_file():
-                files.append(e)
-
-    for raw in path_list(paths):
-        p = Path(raw)
-        if p.is_dir():
-            walk(p)
-        elif p.is_file():
-            files.append(p)
-        else:
-            errors.append(f"{p}: no such file or folder")
-    return files, errors
+    walk = walk_files(paths, recursive=recursive)
+    return walk.files, walk.errors
 
 
 def read_corpus(
@@ -141,7 +105,9 @@ def read_corpus(
         :class:`~tokexplorer.core.types.Progress` with phase ``"reading"`` (units: bytes).
 
     Returns:
-        :class:`Corpus` (via ``StopIteration.value``; see :func:`load_corpus`).
+        :class:`Corpus` (via ``StopIteration.value``; see :func:`load_corpus`); its
+        :attr:`~Corpus.notes` name the tokenizer model files the folders held (left out)
+        and the model files named by themselves (read).
 
     Raises:
         Cancelled: ``cancel()`` returned True.
@@ -151,7 +117,8 @@ def read_corpus(
         raise InputError(f"chunk_bytes must be at least 1, not {chunk_bytes}")
     check_encoding(encoding)
     roots = path_list(paths)
-    files, errors = collect_files(roots, recursive=recursive)
+    walk = walk_files(roots, recursive=recursive)
+    files, errors = walk.files, walk.errors
     total = sum(_size_or_zero(f) for f in files)
     done = 0
     yield Progress("reading", 0, total, f"{len(files):,} file{'s' * (len(files) != 1)}", unit="bytes")
@@ -176,7 +143,7 @@ def read_corpus(
             out.append(decode_file_bytes(bytes(buf), path=f, encoding=encoding, keep_bom=keep_bom))
         except CorpusError as exc:
             errors.append(name_as_given(f, str(exc)))
-    return Corpus(tuple(out), tuple(errors), roots=roots)
+    return Corpus(tuple(out), tuple(errors), roots=roots, notes=walk.notes)
 
 
 def load_corpus(

@@ -48,9 +48,10 @@ from typing import BinaryIO
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
-from tokexplorer.core.io.folders import _size_or_zero, check_encoding, collect_files, path_list, read_corpus
+from tokexplorer.core.io.folders import _size_or_zero, check_encoding, path_list, read_corpus
 from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.io.sizes import format_size
+from tokexplorer.core.io.walking import walk_files
 from tokexplorer.core.types import Progress
 
 __all__ = ["PIECE_BYTES", "SAMPLE_CHARS", "STREAM_BYTES", "file_text_pieces", "stream_corpus"]
@@ -229,7 +230,8 @@ def stream_corpus(
 
     Returns:
         the :class:`Corpus` (``StopIteration.value``); a streamed corpus has
-        ``streamed=True`` files and its :attr:`Corpus.sample`.
+        ``streamed=True`` files and its :attr:`Corpus.sample`; :attr:`Corpus.notes` name
+        the tokenizer model files the folders held, left out (as :func:`read_corpus`).
 
     Raises:
         Cancelled: ``cancel()`` returned True.
@@ -240,11 +242,12 @@ def stream_corpus(
         raise InputError(f"piece_bytes must be at least 1, not {piece_bytes}")
     check_encoding(encoding)
     roots = path_list(paths)
-    files, errors = collect_files(roots, recursive=recursive)
+    walk = walk_files(roots, recursive=recursive)
+    files, errors = walk.files, walk.errors
     total = sum(_size_or_zero(f) for f in files)
     if total < stream_bytes:
         read = yield from read_corpus(files, encoding=encoding, keep_bom=keep_bom, cancel=cancel)
-        return dataclasses.replace(read, errors=tuple(errors) + read.errors, roots=roots)
+        return dataclasses.replace(read, errors=tuple(errors) + read.errors, roots=roots, notes=walk.notes)
     yield Progress("reading", 0, total, f"{len(files)} files", unit="bytes")
     opts = _ScanOptions(encoding, keep_bom, piece_bytes, whole_bytes, sample_chars)
     events = _scan_in_child(files, opts, cancel) if in_child else _scan_all(files, opts, cancel)
@@ -263,7 +266,8 @@ def stream_corpus(
             out.append(f)
             sample.append(head)
             yield f
-    return Corpus(tuple(out), tuple(errors), sample=tuple(part for part in sample if part), roots=roots)
+    samples = tuple(part for part in sample if part)
+    return Corpus(tuple(out), tuple(errors), sample=samples, roots=roots, notes=walk.notes)
 
 
 @dataclasses.dataclass(frozen=True)

@@ -328,7 +328,7 @@ def train_wordpiece_iter(
     if long_words:
         messages.append(
             f"{long_words:,} distinct {'word is' if long_words == 1 else 'words are'} longer than "
-            f"{DEFAULT_MAX_CHARS} characters; {'it encodes' if long_words == 1 else 'they encode'} as {UNK}"
+            f"{DEFAULT_MAX_CHARS:,} characters; {'it encodes' if long_words == 1 else 'they encode'} as {UNK}"
         )
     pieces = specials + alphabet
     merges = yield from _merge_loop(_State(counts, pieces), vocab_size - base, cancel)
@@ -338,12 +338,12 @@ def train_wordpiece_iter(
     )  # fmt: skip
     learned = len(pieces) - base
     if learned < vocab_size - base:
-        messages.insert(0, f"learned {learned} of {vocab_size - base} requested pieces; vocab {len(pieces)}: "
+        messages.insert(0, f"learned {learned:,} of {vocab_size - base:,} requested pieces; vocab {len(pieces):,}: "
                         "no pair of pieces is left to merge")  # fmt: skip
     else:
-        messages.insert(0, f"learned {learned} of {vocab_size - base} pieces; vocab {len(pieces)}")
+        messages.insert(0, f"learned {learned:,} of {vocab_size - base:,} pieces; vocab {len(pieces):,}")
     if len(merges) > learned:
-        messages.append(f"{len(merges) - learned} merges produced a piece that was already there (no new id)")
+        messages.append(f"{len(merges) - learned:,} merges produced a piece that was already there (no new id)")
     report = TrainReport(vocab_size - base, learned, len(pieces), time.perf_counter() - t0, messages)
     return wp, report
 

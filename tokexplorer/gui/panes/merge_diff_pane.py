@@ -385,7 +385,7 @@ class MergeDiffPane(QWidget):
             return side, bpe, f"asked for vocab {vocab:,}: {report.messages[0]}" if short else "", "", here
 
         on = f" on the corpus {sample} (the corpus is streamed)" if sample else ""
-        return self._start(side, work, f"training vocab {vocab}, {pattern_label(pattern_string(pattern))}{on}…")
+        return self._start(side, work, f"training vocab {vocab:,}, {pattern_label(pattern_string(pattern))}{on}…")
 
     def _start(self, side: str, work: WorkFn, message: str) -> Worker:
         self.labels[side].setText(message)

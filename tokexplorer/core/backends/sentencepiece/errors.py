@@ -17,8 +17,8 @@ class VocabTooLargeError(TrainingError):
 
     def __init__(self, requested: int, max_vocab_size: int) -> None:
         super().__init__(
-            f"vocab_size {requested} is too large for this corpus; SentencePiece can make at "
-            f"most {max_vocab_size} pieces; ask for {max_vocab_size} or fewer"
+            f"vocab_size {requested:,} is too large for this corpus; SentencePiece can make at "
+            f"most {max_vocab_size:,} pieces; ask for {max_vocab_size:,} or fewer"
         )
         self.requested = requested
         self.max_vocab_size = max_vocab_size
@@ -59,8 +59,8 @@ class VocabTooSmallError(TrainingError):
     def __init__(self, requested: int, min_vocab_size: int, *, message: str | None = None) -> None:
         super().__init__(
             message
-            or f"vocab_size {requested} < {min_vocab_size} needed (every kept character plus "
-            f"the meta pieces needs a piece); raise vocab_size to at least {min_vocab_size}, or lower "
+            or f"vocab_size {requested:,} < {min_vocab_size:,} needed (every kept character plus "
+            f"the meta pieces needs a piece); raise vocab_size to at least {min_vocab_size:,}, or lower "
             "character_coverage so that fewer characters are kept"
         )
         self.requested = requested

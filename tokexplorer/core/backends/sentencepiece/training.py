@@ -136,9 +136,9 @@ def train_sentencepiece(
         dropped = dropped_characters(tok, lines)
         if dropped:
             shown = " ".join(f"{c!r} U+{ord(c):04X}" for c in dropped[:20])
-            more = f" and {len(dropped) - 20} more" if len(dropped) > 20 else ""
+            more = f" and {len(dropped) - 20:,} more" if len(dropped) > 20 else ""
             tok.train_notes += (
-                f"character coverage {opts.character_coverage} left {len(dropped)} of the corpus's characters "
+                f"character coverage {opts.character_coverage} left {len(dropped):,} of the corpus's characters "
                 f"out of the pieces: {shown}{more}; "
                 + ("they become byte pieces" if opts.byte_fallback else "they become <unk>"),
             )
@@ -263,16 +263,16 @@ def _training_notes(
     if n_nul or warned_nul:
         n = max(n_nul, warned_nul)
         notes.append(
-            f"{n} line{'s' if n != 1 else ''} contain NUL; SentencePiece skips NUL "
+            f"{n:,} line{'s' if n != 1 else ''} contain NUL; SentencePiece skips NUL "
             "(it is an unknown piece)"
         )
     if n_long:
         notes.append(
-            f"{n_long} line{'s' if n_long != 1 else ''} longer than {max_sentence_length} bytes "
+            f"{n_long:,} line{'s' if n_long != 1 else ''} longer than {max_sentence_length:,} bytes "
             "skipped by SentencePiece"
         )
     if n_surrogate:
-        notes.append(f"lone surrogates replaced by U+FFFD in {n_surrogate} text{'s' * (n_surrogate != 1)}")
+        notes.append(f"lone surrogates replaced by U+FFFD in {n_surrogate:,} text{'s' * (n_surrogate != 1)}")
     return notes
 
 

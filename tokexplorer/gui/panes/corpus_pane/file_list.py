@@ -306,6 +306,8 @@ class CorpusFileList(QWidget):
         msg = f"{n} file{'s' if n != 1 else ''} loaded"
         if n_err:
             msg += f", {n_err} refused (see Problems)"
+        for n in corpus.notes if corpus is not None else ():
+            msg += f"; {n}"  # the tokenizer model files a folder held, left out
         self.load_status.setText(msg)
         self.state.status.emit(msg)
         self.state.set_corpus(corpus)
@@ -324,7 +326,10 @@ class CorpusFileList(QWidget):
             self.model.set_corpus(current)
             self._update_totals()
         kept = corpus_name(current)
-        message = nothing_loaded(what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept)
+        left_out = "; ".join(n for n in corpus.notes if n.startswith("skipped "))
+        message = nothing_loaded(
+            what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept, left_out=left_out
+        )
         self._load_errors.append(message)
         self._refresh_problems()  # listed there, said in the status bar: no dialog over the list
         self.load_status.setText(f"{kept} kept")
@@ -461,7 +466,8 @@ class CorpusFileList(QWidget):
         notes = [(row, self.model.label(f), self.model.notes_of(f)) for row, f in enumerate(self.model.files)]
         lossy = self.corpus.lossy_files if self.corpus is not None else ()
         lossy_names = [file_label(f.path, self.corpus.roots) for f in lossy] if self.corpus is not None else []
-        self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names)
+        opened = self.corpus.notes if self.corpus is not None else ()
+        self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names, opened)
 
     def _select_file(self, row: int) -> None:
         """Select the file of ``row`` (a note clicked in the list under the table)."""

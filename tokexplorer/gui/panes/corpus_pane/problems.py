@@ -31,19 +31,21 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'s' if n != 1 else ''}"
 
 
-def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str) -> str:
+def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_out: str = "") -> str:
     """The message of a read that gave no text while the corpus ``kept`` (its name) stays.
 
     Args:
         what: what was opened (``"n7bad"``, ``"a.txt and 2 more"``).
         n_empty: files read that hold no text; n_refused: files refused (listed under Problems).
+        left_out: what the walk left out (the tokenizer model files a folder held), said
+            when no file was read.
 
     >>> nothing_loaded("n7bad", n_empty=1, n_refused=1, kept="big30.txt")[:100]
     'nothing loaded from n7bad: of its 2 files, 1 file is refused (see Problems) and 1 file holds no text'
     """
     n = n_empty + n_refused
     if not n:
-        why = "no files in it"
+        why = left_out or "no files in it"
     else:
         parts = [f"{_plural(n_refused, 'file')} {'is' if n_refused == 1 else 'are'} refused (see Problems)"] * bool(
             n_refused
@@ -84,14 +86,20 @@ class ProblemsBox(QWidget):
         lay.addWidget(self.list)
 
     def show_problems(
-        self, problems: Sequence[str], notes: Sequence[tuple[int, str, Sequence[str]]], lossy: Sequence[str]
+        self,
+        problems: Sequence[str],
+        notes: Sequence[tuple[int, str, Sequence[str]]],
+        lossy: Sequence[str],
+        corpus_notes: Sequence[str] = (),
     ) -> None:
-        """Show ``problems`` (messages), then per file ``(row, label, notes)`` its notes as
-        ``note: label: note`` (a note naming its file already keeps that name once); ``lossy``:
-        the labels of the files loaded with U+FFFD, named in the heading."""
+        """Show ``problems`` (messages), then ``corpus_notes`` (what the opening left out:
+        ``note: skipped 2 tokenizer model files in data/: …``), then per file ``(row, label,
+        notes)`` its notes as ``note: label: note`` (a note naming its file already keeps
+        that name once); ``lossy``: the labels of the files loaded with U+FFFD, named in the heading."""
         self.list.clear()
         self.list.addItems(list(problems))
         self._n_problems = len(problems)
+        self.list.addItems([f"note: {n}" for n in corpus_notes])
         noted = 0
         for row, label, file_notes in notes:
             for note in file_notes:
@@ -101,6 +109,8 @@ class ProblemsBox(QWidget):
                 self.list.addItem(item)
             noted += bool(file_notes)
         text = f"Problems: {len(problems)}" if problems else "Problems: none"
+        if corpus_notes:
+            text += f" · {_plural(len(corpus_notes), 'note')} on what was opened (below)"
         if noted:
             text += f" · notes on {_plural(noted, 'file')} (below)"
         if lossy:  # loaded files, not problems: named here
