@@ -1,9 +1,10 @@
 """One display rule for tokens and pieces in every pane (``glyphs.shown_piece``): a look-alike
 (``▁`` beside ``_``, ``│`` beside ``|``, a no-break space, a zero-width space, a Cyrillic ``а``
 among Latin letters) is written ``<U+XXXX>`` in the Merge table, the merge trees, the replays,
-the Merge diff, the Compare columns and their tooltips, the byte inspector and its decode table,
-and the WordPiece and Unigram tables; a token's tooltip lists its code points. The tokens are
-real: a BPE, a WordPiece and a SentencePiece unigram trained here on a text holding them all."""
+the Merge diff, the Hugging Face pipeline's stages, the Compare columns and their tooltips, the
+byte inspector and its decode table, and the WordPiece and Unigram tables; a token's tooltip
+lists its code points. The tokens are real: a BPE, a WordPiece and a SentencePiece unigram
+trained here on a text holding them all."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from PySide6.QtCore import Qt
 from fixtures.sp import train_proto
 from tokexplorer.core.analysis import decode_ids, inspect_text, piece_scores
 from tokexplorer.core.backends import BPETokenizer, SentencePieceTokenizer
+from tokexplorer.core.backends.huggingface.stages import stage_piece
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.wordpiece import train_wordpiece
 from tokexplorer.gui.models import wordpiece_model as wpm
@@ -73,6 +75,8 @@ def test_merge_tree_replay_and_merge_diff_use_the_same_rule(bpe):
     assert pieces_view.show(bpe.vocab[265]) == "␣x<U+0430>"
     assert pieces_view.show(bpe.vocab[275] + bpe.vocab[276]) == "<U+00A0><U+200B>"
     assert pair_text(bpe.vocab[268], b"\x82") == "␣<U+2581>\\xE2\\x94 + \\x82"
+    assert stage_piece(bpe.vocab[265]) == "␣x<U+0430>"  # the Hugging Face pipeline tab's chips
+    assert stage_piece(bpe.vocab[269]) == "␣<U+2581><U+2502>"
 
 
 def test_compare_column_draws_and_describes_the_same_text(qtbot, bpe):
