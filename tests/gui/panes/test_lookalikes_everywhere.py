@@ -144,3 +144,21 @@ def test_wordpiece_table(qtbot):
         f"U+0023 NUMBER SIGN\nU+0023 NUMBER SIGN\n{CYR_A}",
         f"U+0078 LATIN SMALL LETTER X\n{CYR_A}",
     ]
+
+
+def test_compare_text_keeps_the_texts_own_white_space(qtbot, bpe):
+    """In the text itself a no-break space and the ideographic space of CJK text stay
+    white space (``⍽`` with the whitespace glyphs on), where a zero-width space, which
+    shows nothing, is written by code point."""
+    tok = BPETokenizer(bpe)
+    column = TokenColumn(tok)
+    qtbot.addWidget(column)
+    column.resize(500, 300)
+    column.show()
+    text = "a\u00a0b\u3000c\u200bd"
+    tz = tok.tokenize(text)
+    column.show_result(tz)
+    qtbot.waitUntil(lambda: column.view._lay.n_shown == len(tz.tokens))
+    drawn = "".join(it.shown for it in column.view._lay.items)
+    assert "<U+00A0>" not in drawn and "<U+3000>" not in drawn and "<U+200B>" in drawn
+    assert drawn.replace("<U+200B>", "") == "a\u00a0b\u3000cd"

@@ -196,11 +196,13 @@ def _spelled_letters(text: str, toks: Sequence[Token]) -> set[int]:
     return out
 
 
-def _spelled(ch: str, letter: bool, show_whitespace: bool) -> bool:
+def _spelled(ch: str, letter: bool) -> bool:
     """True when the code point ``ch``, a cluster of its own, is drawn ``<U+XXXX>`` in the text: a
-    look-alike (``core.text.is_lookalike``; a no-break or ideographic space is ``⍽`` among the
-    whitespace glyphs) or a letter of :func:`_spelled_letters`."""
-    return letter or (is_lookalike(ch) and not (show_whitespace and ch in ("\u00a0", "\u3000")))
+    look-alike (``core.text.is_lookalike``) or a letter of :func:`_spelled_letters`. White space
+    (``str.isspace``: a no-break space, the ideographic space of CJK text) is the text's own and
+    stays as it is, as the whitespace glyphs show it (``⍽`` when they are on); the invisible code
+    points that are not white space (U+200B, U+2060...) are spelled."""
+    return letter or (not ch.isspace() and is_lookalike(ch))
 
 
 def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -> _Built:
@@ -220,7 +222,7 @@ def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) ->
     for m in _GRAPHEME.finditer(tz.text, 0, limit):
         s = m.group()
         e = total + sum(_utf8_len(c) for c in s)
-        if len(s) == 1 and s >= "\x80" and _spelled(s, m.start() in spelled, opts.show_whitespace):
+        if len(s) == 1 and s >= "\x80" and _spelled(s, m.start() in spelled):
             shown = f"<U+{ord(s):04X}>"  # a look-alike, as every view writes it (glyphs.shown_piece)
         else:
             shown = shown_text(s, metrics, show_whitespace=opts.show_whitespace)
