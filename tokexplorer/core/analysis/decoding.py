@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 from tokexplorer.core.backends import HuggingFaceTokenizer, SentencePieceTokenizer, Tokenizer, WordPieceTokenizer
 from tokexplorer.core.errors import InputError, TokexplorerError
-from tokexplorer.core.text import Utf8Issue, bytes_spelling, find_utf8_issues, token_display
+from tokexplorer.core.text import Utf8Issue, bytes_spelling, find_utf8_issues, piece_display
 from tokexplorer.core.types import SpecialPolicy
 
 _ID_SEP = re.compile(r"[\s,;\[\]()]+")
@@ -67,7 +67,7 @@ class DecodedToken:
         byte_start: offset of those bytes in :attr:`DecodeReport.data`.
         spelling: the family's spelling (the Hugging Face token string, the
             SentencePiece piece, or the bytes as a Python bytes literal).
-        display: readable bytes (:func:`~tokexplorer.core.text.display.token_display`).
+        display: readable bytes (:func:`~tokexplorer.core.text.pieces.piece_display`: look-alikes as ``<U+XXXX>``).
         emitted: what the incremental decoder emitted after this id (may be
             ``""`` while a character is unfinished).
         held: how many bytes the decoder holds back after this id (0–3).
@@ -189,7 +189,7 @@ def decode_ids(
             b_shown = b
         emitted = dec.decode(b_shown)
         held = len(dec.getstate()[0])
-        shown = token_display(b, control_pictures=control_pictures)
+        shown = piece_display(b, control_pictures=control_pictures)  # every view's rule: look-alikes too
         tokens.append(DecodedToken(k, i, b, off, _spelling(tokenizer, i, b), shown, emitted, held))
         off += len(b_shown)
     tail = dec.decode(b"", final=True)

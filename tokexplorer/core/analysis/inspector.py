@@ -58,7 +58,7 @@ from tokexplorer.core.text import (
     clean_text,
     describe_partial_token,
     grapheme_parts,
-    token_display,
+    piece_display,
     utf8,
 )
 from tokexplorer.core.text import cuts as find_cuts
@@ -389,7 +389,7 @@ def _token_report(
         grapheme_part: the part of a grapheme cluster the token holds, if any.
     """
     t = tz.tokens[i]
-    reading = token_display(t.bytes, control_pictures=control_pictures)
+    reading = piece_display(t.bytes, control_pictures=control_pictures)  # every view's rule: look-alikes too
     parts: tuple[CharPart, ...] = ()
     if tz.exact_offsets and t.bytes and t.byte_end <= len(tok_analysis.data):
         try:

@@ -70,8 +70,8 @@ class TokenReport:
             Hugging Face token string (``"Ġok"`` for byte-level BPE), the piece
             (``"▁good"``, ``"<0xE9>"``) for SentencePiece and WordPiece, the bytes
             as a Python bytes literal (``"b' ok'"``) for tiktoken and our BPE.
-        reading: the spelling undone for reading: ``token_display`` of the bytes
-            (``▁`` and ``Ġ`` become spaces, partial bytes ``\\xNN``).
+        reading: the spelling undone for reading: ``piece_display`` of the bytes, the rule of
+            every view (``▁`` and ``Ġ`` become spaces, partial bytes ``\\xNN``, look-alikes ``<U+XXXX>``).
         parts: the code points the token touches (:class:`CharPart`); empty when
             spans are inexact.
         grapheme_part: for a token holding whole code points but only part of a

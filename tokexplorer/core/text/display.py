@@ -1,4 +1,5 @@
-"""Rendering token bytes for display: readable text, control glyphs, GPT-2 visible bytes.
+"""Rendering token bytes for display: readable text, control glyphs, GPT-2 visible bytes (a
+token or piece as every view shows it, look-alikes spelled out: :mod:`tokexplorer.core.text.pieces`).
 
 :func:`token_display` (and :func:`token_parts`, the same split into runs) shows
 token bytes readably without ever inventing U+FFFD: whole characters as
@@ -25,7 +26,7 @@ import regex
 
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text.graphemes import grapheme_spans
-from tokexplorer.core.text.lookalikes import is_lookalike
+from tokexplorer.core.text.lookalikes import is_lookalike, letter_lookalikes
 
 #: Glyph shown for each C0 control and DEL: the Unicode "Control Pictures"
 #: block (U+2400–U+2421), e.g. NUL → ␀, TAB → ␉, LF → ␊, CR → ␍.
@@ -200,8 +201,9 @@ def token_parts(
         visible_spaces: show U+0020 as ``␣``.
         control_pictures: show C0 controls and DEL as Control Pictures (True)
             or as :data:`PLAIN_CONTROL_GLYPHS` (False).
-        lookalikes: write each look-alike (:func:`~tokexplorer.core.text.lookalikes.is_lookalike`) as ``<U+XXXX>`` too
-            (a ``"control"`` part), as vocabulary pieces are shown (:func:`piece_display`).
+        lookalikes: write each look-alike (:func:`~tokexplorer.core.text.lookalikes.is_lookalike`, and the letters
+            of :func:`~tokexplorer.core.text.lookalikes.letter_lookalikes`) as ``<U+XXXX>`` too (a ``"control"``
+            part), as tokens and pieces are shown (:func:`~tokexplorer.core.text.pieces.piece_parts`).
 
     Returns:
         tuple of :class:`DisplayPart` whose ``data`` concatenate to ``token_bytes``.
@@ -212,8 +214,9 @@ def token_parts(
     [('byte', '\\\\x80'), ('control', '<U+FE0F>')]
     """
     text = bytes(token_bytes).decode("utf-8", "surrogateescape")
+    letters = set(letter_lookalikes(text)) if lookalikes else None
     return _text_parts(text, kept_inside(text), anchored=False, visible_spaces=visible_spaces,
-                       control_pictures=control_pictures, lookalikes=lookalikes)  # fmt: skip
+                       control_pictures=control_pictures, lookalikes=letters)  # fmt: skip
 
 
 def _text_parts(
@@ -223,11 +226,13 @@ def _text_parts(
     anchored: bool,
     visible_spaces: bool,
     control_pictures: bool,
-    lookalikes: bool = False,
+    lookalikes: set[int] | None = None,
 ) -> tuple[DisplayPart, ...]:
     """:func:`token_parts` of ``text`` (bytes that are no character as surrogates U+DC80–U+DCFF),
     keeping the code points at ``inside`` (:func:`kept_inside`); ``anchored``: a visible
-    character a mark can sit on comes right before ``text``; ``lookalikes``: see :func:`token_parts`."""
+    character a mark can sit on comes right before ``text``; ``lookalikes``: None, or write the
+    look-alikes as ``<U+XXXX>``: those of :func:`is_lookalike` and the letters at these indices
+    (:func:`letter_lookalikes`)."""
     parts: list[DisplayPart] = []
     run: list[str] = []
 
@@ -261,7 +266,7 @@ def _text_parts(
         elif is_invisible(ch) or is_mark(ch):
             escape("control", char_notation(ch), ch.encode("utf-8", "surrogatepass"))
             anchored = False
-        elif lookalikes and is_lookalike(ch):
+        elif lookalikes is not None and (i in lookalikes or is_lookalike(ch)):
             escape("control", f"<U+{cp:04X}>", ch.encode("utf-8"))
             anchored = False  # a mark after it would sit on the ">" of the notation
         else:
@@ -365,50 +370,6 @@ def bytes_spelling(data: bytes) -> str:
 
 #: SentencePiece's space marker (U+2581 LOWER ONE EIGHTH BLOCK) in its pieces.
 SPACE_MARKER = "\u2581"
-
-
-def piece_display(piece: str, *, prefix: str = "", visible_spaces: bool = False, control_pictures: bool = True) -> str:
-    """How a vocabulary piece is shown (a SentencePiece or Unigram piece, a
-    WordPiece piece): the escape rule of :func:`token_display` applied to its
-    text, with its markers kept as themselves and apart from it: a leading
-    ``prefix`` (WordPiece's continuing-subword prefix ``"##"``) and every
-    :data:`SPACE_MARKER` ``▁``. A variation selector, joiner or combining mark
-    right after a marker has no base there, so it is escaped instead of being
-    drawn on the marker (``##`` + U+FE0F would draw an emoji-style ``#``,
-    ``##`` + U+20E3 a keycap).
-
-    Pieces of different code points must look different, so a look-alike
-    (:func:`~tokexplorer.core.text.lookalikes.is_lookalike`: ``│`` beside ``|``, ``’`` beside ``'``, a no-break
-    space) is written ``<U+XXXX>``, and in a piece made only of underscores and
-    markers each underscore is ``<U+005F>`` (``_`` and the marker ``▁`` look the
-    same; an underscore among letters, ``__init__``, stays as it is).
-    :func:`~tokexplorer.core.text.lookalikes.code_point_list` spells out every code point (for a tooltip).
-
-    Args:
-        piece: the piece as the vocabulary spells it (any code points, lone
-            surrogates included).
-        prefix: the marker that opens a piece continuing a word (``""``: none).
-        visible_spaces: show U+0020 as ``␣``.
-        control_pictures: see :func:`token_display`.
-
-    Returns:
-        str for display only.
-
-    >>> piece_display("##\ufe0f", prefix="##"), piece_display("##\u20e3", prefix="##")
-    ('##<U+FE0F>', '##◌⃣')
-    >>> piece_display("\u200d"), piece_display("\u2581\u0301"), piece_display("##")
-    ('<U+200D>', '▁◌́', '##')
-    >>> [piece_display(p) for p in ("\u2581|", "\u2581\u2502", "\u2581", "_", "\u2581__init__", "\u2019s")]
-    ['▁|', '▁<U+2502>', '▁', '<U+005F>', '▁__init__', '<U+2019>s']
-    """
-    head = prefix if prefix and len(piece) > len(prefix) and piece.startswith(prefix) else ""
-    body = piece[len(head) :]
-    underscores_only = "_" in body and set(body) <= {"_", SPACE_MARKER}
-    runs = [r.encode("utf-8", "surrogatepass") for r in body.split(SPACE_MARKER)]
-    shown = (token_display(r, visible_spaces=visible_spaces, control_pictures=control_pictures, lookalikes=True)
-             for r in runs)  # fmt: skip
-    text = SPACE_MARKER.join(shown)
-    return head + (text.replace("_", "<U+005F>") if underscores_only else text)
 
 
 # ---------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from PySide6.QtCore import QObject, Qt
 from tokexplorer.core.analysis.decoding import DecodedToken
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.plural import plural
+from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
 
 #: The columns, in order.
 DECODE_COLUMNS = ("#", "id", "bytes", "spelling", "decoder emits", "held back")
@@ -72,7 +73,7 @@ class DecodeRowsModel(TitledTableModel):
         if col == 2:
             return t.bytes.hex(" ").upper() or "(none)"
         if col == 3:
-            return t.spelling
+            return shown_piece(t.spelling)  # the window's one display rule: look-alikes as <U+XXXX>
         if col == 4:
             return shown(t.emitted)
         return held_text(t.held)
@@ -80,6 +81,8 @@ class DecodeRowsModel(TitledTableModel):
     def cell_data(self, row: int, col: int, role: int) -> Any:
         if role == Qt.ItemDataRole.DisplayRole:
             return self.cell_text(row, col)
+        if role == Qt.ItemDataRole.ToolTipRole and col == 3 and self._tokens[row].spelling:
+            return piece_tip(self._tokens[row].spelling)
         if role == Qt.ItemDataRole.TextAlignmentRole and col in (0, 1):
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         return None

@@ -31,7 +31,9 @@ HEADER_TIPS = (
     "Merge rank: 0 is the first merge learned and the first applied when encoding",
     "Left token of the merged pair",
     "Right token of the merged pair",
-    "The new token (left + right); bytes that are part of a UTF-8 character are shown as \\xNN",
+    "The new token (left + right); bytes that are part of a UTF-8 character are shown as \\xNN, a character "
+    "that looks like another (│ beside |, a no-break space, a Cyrillic а among Latin letters) as <U+XXXX> "
+    "(its tooltip lists the token's code points)",
     "Length of the merged token in bytes",
     "How often the pair occurred in the pre-tokenized corpus when it was merged "
     "(empty: unknown, e.g. merges recovered from tiktoken ranks)",

@@ -97,6 +97,9 @@ def reads_as_hex(text: str) -> bool:
 class SearchIndex:
     """Per-record search columns: the merges in rank order, then the tokens no merge builds.
 
+    The texts are :func:`plain_text`: the characters as they are, look-alikes too (the cells write
+    ``│`` as ``<U+2502>``; a search for ``│`` finds it).
+
     Attributes:
         text: ``"merged\\0left\\0right"`` display texts, case-folded
             (``"token\\0whole chunk only\\0"`` for a token no merge builds).

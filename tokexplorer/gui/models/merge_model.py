@@ -12,7 +12,8 @@ token is emitted only when a whole chunk is that token).
 Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
 
 * Display strings are computed once per token id and display mode (text, hex
-  bytes, GPT-2 visible bytes), so :meth:`MergeTableModel.data` is O(1).
+  bytes, GPT-2 visible bytes), when a row is first drawn, so :meth:`MergeTableModel.data`
+  is O(1) (text mode: the window's one display rule, look-alikes as ``<U+XXXX>``).
 * Sorting and filtering happen here, in Python, over whole columns (a few list
   passes, then one model reset), never row by row through a
   ``QSortFilterProxyModel``: a Python ``filterAcceptsRow`` is called once per
@@ -61,9 +62,9 @@ from tokexplorer.gui.models.merge_filter import (
     SearchIndex,
     build_search_index,
     filter_mask,
-    plain_text,
 )
 from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
+from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
 
 # RawRole (the one of table_model) gives here: ``int`` for Rank, Bytes, Count and
 # Fires (``-1`` when unknown or, for Rank, for a token no merge builds), the token
@@ -268,12 +269,13 @@ class MergeTableModel(TitledTableModel):
             self.dataChanged.emit(self.index(0, COL_LEFT), self.index(len(self._rows) - 1, COL_MERGED))
 
     def render_bytes(self, raw: bytes) -> str:
-        """Bytes in the current display mode (text mode: :func:`plain_text`)."""
+        """Bytes in the current display mode (text mode: the window's one display rule,
+        :func:`~tokexplorer.gui.widgets.glyphs.shown_piece`: look-alikes as ``<U+XXXX>``)."""
         if self._mode == "hex":
             return raw.hex(" ").upper()
         if self._mode == "gpt2":
             return to_gpt2_visible(raw)
-        return plain_text(raw, control_pictures=theme.control_pictures())
+        return shown_piece(raw)
 
     def token_text(self, token_id: int) -> str:
         """Display text of one token id (cached); ``"<id N?>"`` when not in the vocab."""
@@ -344,7 +346,9 @@ class MergeTableModel(TitledTableModel):
         if role == RawRole:
             return self._raw(rec, col)
         if role == Qt.ItemDataRole.ToolTipRole:
-            return WHOLE_TIP.format(id=tid, n=len(raw), hex=raw.hex(" ").upper() or "(none)")
+            points = piece_tip(raw, when_escaped=True)
+            tip = WHOLE_TIP.format(id=tid, n=len(raw), hex=raw.hex(" ").upper() or "(none)")
+            return tip + (points and "\n" + points)
         if role == Qt.ItemDataRole.TextAlignmentRole and col == COL_BYTES:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role == Qt.ItemDataRole.FontRole and col == COL_MERGED:
@@ -384,10 +388,14 @@ class MergeTableModel(TitledTableModel):
         return shown.replace(" ", "␣") if self._mode == "text" else shown
 
     def _token_tip(self, token_id: int, raw: bytes) -> str:
-        """The whole token as shown (text mode: spaces as ␣; a narrow cell cuts it), then its id and bytes."""
+        """The whole token as shown (text mode: spaces as ␣; a narrow cell cuts it), then its id
+        and bytes, then, when the token holds a look-alike or an invisible code point, its code
+        points (:func:`~tokexplorer.gui.widgets.glyphs.piece_tip`)."""
         shown = self.visible_text(token_id)
         hex_bytes = raw.hex(" ").upper() if raw else "(none)"
-        return f"{shown}\ntoken id {token_id} · {len(raw)} bytes: {hex_bytes}"
+        points = piece_tip(raw, when_escaped=True)  # the code points of a token with a look-alike
+        points = f"\n{points}" if points else ""
+        return f"{shown}\ntoken id {token_id} · {len(raw)} bytes: {hex_bytes}{points}"
 
     # -- sorting -----------------------------------------------------------------
 

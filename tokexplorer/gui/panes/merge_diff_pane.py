@@ -34,12 +34,12 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.analysis import MergeDiff, load_bpe_named, merge_diff
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import BPE, train_bpe_iter
-from tokexplorer.core.text import PATTERN_NAMES, pattern_label, pattern_string, token_display
+from tokexplorer.core.text import PATTERN_NAMES, pattern_label, pattern_string
 from tokexplorer.core.types import Progress
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.state import AppState, corpus_name
-from tokexplorer.gui.widgets.glyphs import piece_font
+from tokexplorer.gui.widgets.glyphs import piece_font, shown_piece
 from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, WorkFn, pause_while_hidden, user_message
 
@@ -50,11 +50,7 @@ RANK_PADDING = 16
 
 def pair_text(left: bytes, right: bytes) -> str:
     """``«left» + «right»`` with spaces shown as ``␣``."""
-    glyphs = theme.control_pictures()
-    return (
-        f"{token_display(left, visible_spaces=True, control_pictures=glyphs)} + "
-        f"{token_display(right, visible_spaces=True, control_pictures=glyphs)}"
-    )
+    return f"{shown_piece(left, visible_spaces=True)} + {shown_piece(right, visible_spaces=True)}"
 
 
 class RowsModel(TitledTableModel):
@@ -141,7 +137,7 @@ def _only_cell(row: tuple[bytes, bytes, int], c: int) -> str:
         return str(rank)
     if c == 1:
         return pair_text(left, right)
-    return token_display(left + right, visible_spaces=True, control_pictures=theme.control_pictures())
+    return shown_piece(left + right, visible_spaces=True)
 
 
 def _pairs_of(bpe: BPE) -> list[tuple[bytes, bytes]]:

@@ -44,8 +44,9 @@ class WordPiecePane(QWidget):
         self.table.setSortingEnabled(True)
         self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
         self.table.verticalHeader().setVisible(False)
-        # the merged piece takes the width left over; the parts and BPE's pair give up width first
-        self.columns = ColumnShare(self.table, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT, COL_BPE))
+        # the merged piece takes the width left over; when the pieces do not all fit they share one cap,
+        # as in the BPE merge table (the merged piece is made of the parts: a short part stays whole)
+        self.columns = ColumnShare(self.table, stretch=COL_MERGED, squeeze=(COL_LEFT, COL_RIGHT, COL_BPE), even=True)
         self.table.setAlternatingRowColors(True)
         layout = QVBoxLayout(self)
         layout.addWidget(self.summary)

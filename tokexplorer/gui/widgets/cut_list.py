@@ -15,7 +15,8 @@ from PySide6.QtWidgets import QTreeWidget, QTreeWidgetItem, QWidget
 
 from tokexplorer.core.analysis import InspectReport, TrackReport, describe_tokens
 from tokexplorer.core.errors import TokexplorerError
-from tokexplorer.core.text import Cut, token_display, utf8
+from tokexplorer.core.text import Cut, utf8
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 
 def _grapheme_cut_line(cut: Cut, analysis: utf8.Utf8Analysis) -> str:
@@ -49,7 +50,7 @@ def _byte_run_lines(
     try:
         whole = describe_tokens(track, analysis, i, j - 1, control_pictures=control_pictures)
     except TokexplorerError:
-        whole = token_display(data, control_pictures=control_pictures)
+        whole = shown_piece(data)
     lines: list[str] = []
     for r in run[1:]:
         c2 = grapheme_cuts.get(r.token.byte_start)

@@ -28,9 +28,9 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import FireIndex, NoFire, why_no_fire
-from tokexplorer.core.text import token_display
 from tokexplorer.core.types import MergeRecord
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 #: Most highlighted spans and listed chunks.
 MAX_FIRE_SPANS = 5000
@@ -58,7 +58,7 @@ def byte_to_utf16(text: str) -> list[int]:
 
 def _shown(data: bytes) -> str:
     """Bytes as every token display writes them (visible spaces, control pictures)."""
-    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
+    return shown_piece(data, visible_spaces=True)
 
 
 def _no_fire_reason(why: NoFire, rank: int, token: bytes, merges: Sequence[MergeRecord]) -> str:

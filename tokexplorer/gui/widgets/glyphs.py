@@ -1,8 +1,9 @@
 """Glyphs that make invisible code points visible (controls, joiners, spaces, raw bytes).
 
 Used wherever a single code point is drawn on its own: the byte inspector's
-code point and grapheme tracks and its code point table; :func:`shown_piece`
-wherever a vocabulary piece or a token's spelling is shown.
+code point and grapheme tracks and its code point table; :func:`shown_piece` (and
+:func:`shown_parts`, :func:`piece_tip`) wherever a token, a vocabulary piece or a token's
+spelling is shown: the one display rule of every pane.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import unicodedata2
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QImage, QPainter
 
-from tokexplorer.core.text import char_notation, piece_display
+from tokexplorer.core.text import DisplayPart, char_notation, code_point_list, piece_display, piece_parts
 from tokexplorer.gui import theme
 
 #: Short names for invisible code points, used when the font has no Control
@@ -98,13 +99,42 @@ def emoji_font(font: QFont) -> QFont:
     return out
 
 
-def shown_piece(piece: str) -> str:
-    """A vocabulary piece or a token's spelling by the one escape rule
-    (``core.text.piece_display``): SentencePiece's ``▁`` and a leading WordPiece
-    ``##`` kept as they are and apart from what follows, so U+200D alone is
-    ``<U+200D>`` and ``##`` + U+FE0F is ``##<U+FE0F>`` (a ``##`` of another
-    family's piece is treated the same: a mark never sits on it)."""
-    return piece_display(piece, prefix="##", control_pictures=theme.control_pictures())
+#: Code points a token's tooltip lists at most (:func:`piece_tip`; cl100k has tokens of 128 spaces).
+TIP_CODE_POINTS = 24
+
+
+def shown_piece(piece: str | bytes, *, visible_spaces: bool = False) -> str:
+    """A token or vocabulary piece as every view shows it: the one display function of the
+    window (``core.text.piece_display``), so two tokens told apart in one pane are told apart
+    in all. A piece (``str``) keeps SentencePiece's ``▁`` and a leading WordPiece ``##`` as they
+    are and apart from what follows, so U+200D alone is ``<U+200D>`` and ``##`` + U+FE0F is
+    ``##<U+FE0F>`` (a ``##`` of another family's piece is treated the same: a mark never sits on
+    it); a token's bytes (``bytes``) are shown with bytes that are no whole character as
+    ``\\xNN``. Look-alikes are written ``<U+XXXX>`` in both (``│``, ``’``, a no-break space, a
+    Cyrillic ``а`` among ASCII letters). ``visible_spaces``: U+0020 as ``␣``."""
+    return piece_display(piece, prefix="##", visible_spaces=visible_spaces, control_pictures=theme.control_pictures())
+
+
+def shown_parts(piece: str | bytes) -> tuple[DisplayPart, ...]:
+    """:func:`shown_piece` in runs (``core.text.piece_parts``), for a view that styles escapes."""
+    return piece_parts(piece, prefix="##", control_pictures=theme.control_pictures())
+
+
+def _plain_ascii(piece: str | bytes) -> bool:
+    """True for printable ASCII that :func:`shown_piece` leaves as it is (a ``str`` of underscores
+    and markers only is not: its underscores are written ``<U+005F>``)."""
+    text = piece.decode("latin-1") if isinstance(piece, bytes) else piece
+    return text.isascii() and text.isprintable() and (isinstance(piece, bytes) or "_" not in text)
+
+
+def piece_tip(piece: str | bytes, *, when_escaped: bool = False) -> str:
+    """Every code point of a token or piece, one a line (``core.text.code_point_list``, at most
+    :data:`TIP_CODE_POINTS`): what tells ``▁|`` from ``▁│`` whatever the font. With
+    ``when_escaped`` (a tooltip that says more, a token's), ``""`` unless :func:`shown_piece`
+    writes one of its code points ``<U+XXXX>`` (a look-alike, an invisible one)."""
+    if when_escaped and (_plain_ascii(piece) or all(p.kind != "control" for p in shown_parts(piece))):
+        return ""
+    return code_point_list(piece, limit=TIP_CODE_POINTS)
 
 
 def visible_char(ch: str, font: QFont | None = None) -> str:

@@ -18,8 +18,8 @@ from PySide6.QtGui import QFont, QFontMetricsF, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QLabel, QScrollArea, QSizePolicy, QVBoxLayout, QWidget
 
 from tokexplorer.core.analysis import MergeNode, is_partial_utf8
-from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_piece
 
 _PAD_X = 8.0  # px inside a box, left and right
 _GAP_X = 10.0  # px between sibling subtrees
@@ -28,8 +28,9 @@ _MARGIN = 12.0
 
 
 def default_label(data: bytes) -> str:
-    """Token text for a box: readable text with spaces shown as ``␣``."""
-    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
+    """Token text for a box: the window's one display rule (``glyphs.shown_piece``: look-alikes
+    as ``<U+XXXX>``) with spaces shown as ``␣``."""
+    return shown_piece(data, visible_spaces=True)
 
 
 class _Box:
@@ -227,7 +228,7 @@ class MergeTreePanel(QWidget):
     def show_tree(self, token_id: int, root: MergeNode) -> None:
         """Draw the tree ``root`` of token ``token_id`` and say how the token is built."""
         self.tree.set_tree(root)
-        shown = token_display(root.bytes, visible_spaces=True, control_pictures=theme.control_pictures())
+        shown = shown_piece(root.bytes, visible_spaces=True)
         if root.is_leaf and len(root.bytes) > 1:  # in the vocabulary, but no merge builds it (Llama 3 has some)
             self.tree.set_tree(None, message=f"«{shown}»: whole chunk only, no merge tree")
             self.caption.setText(

@@ -25,9 +25,8 @@ from PySide6.QtWidgets import (
 )
 
 from tokexplorer.core.analysis import is_partial_utf8
-from tokexplorer.core.text import token_display
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji
+from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji, shown_piece
 from tokexplorer.gui.widgets.wrapping import wrapped
 
 #: Fill and outline of a box by its kind.
@@ -41,7 +40,7 @@ _BOX_COLORS: dict[str, tuple[QColor, QColor]] = {
 
 def show(data: bytes) -> str:
     """A token's bytes as readable text with spaces as ``␣``."""
-    return token_display(data, visible_spaces=True, control_pictures=theme.control_pictures())
+    return shown_piece(data, visible_spaces=True)
 
 
 def _caption(piece: bytes) -> str:

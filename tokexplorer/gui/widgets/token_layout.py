@@ -20,15 +20,17 @@ come from a :class:`TokenMetrics` of the view's font.
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import regex
 import unicodedata2
 from PySide6.QtGui import QFont, QFontMetricsF
 
-from tokexplorer.core.text import control_glyph, is_mark, token_display, token_parts
+from tokexplorer.core.text import control_glyph, is_lookalike, is_mark, letter_lookalikes, token_display
 from tokexplorer.core.types import Token, Tokenization
 from tokexplorer.gui import theme
+from tokexplorer.gui.widgets.glyphs import shown_parts
 
 _GRAPHEME = regex.compile(r"\X", regex.DOTALL)
 
@@ -181,6 +183,28 @@ _Built = tuple[list[Item], list[tuple[float, float]], list[bool], int]
 """Items, each shown token's (u0, u1) range in item units, break points, tokens shown."""
 
 
+def _spelled_letters(text: str, toks: Sequence[Token]) -> set[int]:
+    """The offsets in ``text`` of the letters written ``<U+XXXX>`` because the token holding
+    them reads as ASCII (``core.text.letter_lookalikes``: a Cyrillic ``а`` beside Latin letters)."""
+    out: set[int] = set()
+    if text.isascii():
+        return out
+    for t in toks:
+        run = text[t.char_start : t.char_end]
+        if not run.isascii():
+            out.update(t.char_start + i for i in letter_lookalikes(run))
+    return out
+
+
+def _spelled(ch: str, letter: bool) -> bool:
+    """True when the code point ``ch``, a cluster of its own, is drawn ``<U+XXXX>`` in the text: a
+    look-alike (``core.text.is_lookalike``) or a letter of :func:`_spelled_letters`. White space
+    (``str.isspace``: a no-break space, the ideographic space of CJK text) is the text's own and
+    stays as it is, as the whitespace glyphs show it (``⍽`` when they are on); the invisible code
+    points that are not white space (U+200B, U+2060...) are spelled."""
+    return letter or (not ch.isspace() and is_lookalike(ch))
+
+
 def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) -> _Built:
     """Items of the text itself (exact offsets): tokens cover ranges of its clusters."""
     toks = tz.tokens
@@ -194,10 +218,14 @@ def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) ->
             n_shown += 1
         limit = toks[n_shown - 1].char_end if n_shown else 0
     total = 0
+    spelled = _spelled_letters(tz.text, toks[:n_shown])
     for m in _GRAPHEME.finditer(tz.text, 0, limit):
         s = m.group()
         e = total + sum(_utf8_len(c) for c in s)
-        shown = shown_text(s, metrics, show_whitespace=opts.show_whitespace)
+        if len(s) == 1 and s >= "\x80" and _spelled(s, m.start() in spelled):
+            shown = f"<U+{ord(s):04X}>"  # a look-alike, as every view writes it (glyphs.shown_piece)
+        else:
+            shown = shown_text(s, metrics, show_whitespace=opts.show_whitespace)
         items.append(Item(s, shown, total, e, newline=s.endswith(("\n", "\r"))))
         total = e
     starts = [it.byte_start for it in items]
@@ -222,8 +250,8 @@ def _text_items(tz: Tokenization, metrics: TokenMetrics, opts: LayoutOptions) ->
 
 def _byte_labels(t: Token, metrics: TokenMetrics, opts: LayoutOptions) -> list[tuple[str, str]]:
     """``(text, shown)`` of the items of one token drawn by itself: its id, or its
-    bytes decoded by the core's one escape rule (``token_parts``: partial UTF-8 as
-    ``\\xNN``, invisible code points as ``<U+XXXX>``), whitespace as in the text;
+    bytes by the window's one display rule (``glyphs.shown_parts``: partial UTF-8 as
+    ``\\xNN``, invisible code points and look-alikes as ``<U+XXXX>``), whitespace as in the text;
     a token with no bytes (one a post-processor added) by its piece."""
     if opts.show_ids:
         return [(str(t.id), str(t.id))]
@@ -231,7 +259,7 @@ def _byte_labels(t: Token, metrics: TokenMetrics, opts: LayoutOptions) -> list[t
         label = t.piece or "∅"
         return [(s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(label)]
     out: list[tuple[str, str]] = []
-    for p in token_parts(t.bytes, control_pictures=theme.control_pictures()):
+    for p in shown_parts(t.bytes):  # the window's one display rule: look-alikes as <U+XXXX>
         text = p.data.decode("utf-8", "surrogateescape")
         if p.kind == "text" or text in ("\n", "\t", "\r"):
             shown = ((s, shown_text(s, metrics, show_whitespace=opts.show_whitespace)) for s in _GRAPHEME.findall(text))

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from tokexplorer.core.text import describe_partial_token, token_display, utf8
+from tokexplorer.core.text import describe_partial_token, utf8
 from tokexplorer.core.text import grapheme_parts as core_grapheme_parts
 from tokexplorer.core.types import Tokenization
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import shown_piece
+from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
 
 
 def hex_bytes(data: bytes, *, limit: int = 48) -> str:
@@ -32,13 +32,16 @@ def token_tooltip(
     """Plain-text description of token ``index`` of ``tz`` (a valid index).
 
     Lines: ``"token 3 · id 57352 · partial UTF-8"``, ``"bytes F0 9D"``, ``"text
-    '\\xf0\\x9d'"`` (readable, with ``\\xNN`` escapes), the SentencePiece piece
+    \\xF0\\x9D"`` (the window's one display rule, ``glyphs.shown_piece``: ``\\xNN`` escapes,
+    look-alikes as ``<U+XXXX>``), the SentencePiece piece
     when there is one, for a piece inside a normalized character the original
     character(s) it was made from (``"part of what the normalizer made of '…'
     (U+2026); the span is all of it"``), for a partial token the part of the
     character it holds (``"bytes 1–2 of 4 of U+1D538 𝔸"``), for a token holding
     part of a grapheme cluster the part by its role (``"skin-tone modifier
-    U+1F3FD of grapheme 👋🏽"``), and its byte and character spans.
+    U+1F3FD of grapheme 👋🏽"``), when its text writes a code point ``<U+XXXX>`` (a look-alike,
+    an invisible one) its code points one a line (``glyphs.piece_tip``: ``"U+2502 BOX DRAWINGS
+    LIGHT VERTICAL"``), and its byte and character spans.
 
     Args:
         tz: the tokenization.
@@ -63,7 +66,7 @@ def token_tooltip(
         kind.append("part of a grapheme")
     head = f"token {index} · id {tok.id}" + "".join(f" · {k}" for k in kind)
     glyphs = theme.control_pictures()
-    lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {token_display(tok.bytes, control_pictures=glyphs)}"]
+    lines = [head, f"bytes {hex_bytes(tok.bytes)}", f"text {shown_piece(tok.bytes)}"]
     if tok.piece is not None:
         lines.append(f"piece {shown_piece(tok.piece)}")
     if tok.inside_normalized:
@@ -74,5 +77,8 @@ def token_tooltip(
         lines.append(describe_partial_token(tok.bytes, tok.byte_start, analysis(), control_pictures=glyphs))
     if part is not None:
         lines.append(part)
+    points = piece_tip(tok.bytes, when_escaped=True)  # a look-alike's code points, whatever the font
+    if points:
+        lines.append(points)
     lines.append(f"byte span [{tok.byte_start}, {tok.byte_end}) · characters [{tok.char_start}, {tok.char_end})")
     return "\n".join(lines)

@@ -28,7 +28,7 @@ from tokexplorer.core.backends.base import check_special_policy
 from tokexplorer.core.backends.huggingface.config import METASPACE, HFConfig
 from tokexplorer.core.backends.huggingface.spans import char_to_byte_offsets, guarded
 from tokexplorer.core.backends.huggingface.tokenizer import HuggingFaceTokenizer
-from tokexplorer.core.text import GPT2_UNICODE_TO_BYTE, clean_text, token_display
+from tokexplorer.core.text import GPT2_UNICODE_TO_BYTE, clean_text, piece_display
 from tokexplorer.core.types import SpecialPolicy, Token
 
 __all__ = ["STAGE_SEPARATOR", "PipelineStages", "PreToken", "pipeline_stages", "stage_piece", "stage_token"]
@@ -127,14 +127,14 @@ class PipelineStages:
 
 def stage_piece(data: bytes, *, control_pictures: bool = True) -> str:
     """A pre-token or model token as a stage shows it: its bytes (never the
-    vocabulary's ``ĠcafÃ©``) by the one escape rule with spaces as ``␣``
-    (:func:`~tokexplorer.core.text.token_display`), and a ``│`` of the text as
-    ``<U+2502>`` so that :data:`STAGE_SEPARATOR` tells the pieces apart.
+    vocabulary's ``ĠcafÃ©``) by the display rule of every view with spaces as ``␣``
+    (:func:`~tokexplorer.core.text.piece_display`: look-alikes as ``<U+XXXX>``), so a ``│``
+    of the text is ``<U+2502>`` and :data:`STAGE_SEPARATOR` tells the pieces apart.
 
     >>> stage_piece(" café".encode()), stage_piece(b" \\xe4\\xbd"), stage_piece("a│b".encode())
     ('␣café', '␣\\\\xE4\\\\xBD', 'a<U+2502>b')
     """
-    return token_display(data, visible_spaces=True, control_pictures=control_pictures).replace("\u2502", "<U+2502>")
+    return piece_display(data, visible_spaces=True, control_pictures=control_pictures)
 
 
 def stage_token(token: Token, *, control_pictures: bool = True) -> str:
