@@ -33,7 +33,7 @@ def test_training_on_the_folder_learns_what_its_text_files_alone_give(capsys, da
     from_texts, err_texts = _train(capsys, tmp_path / "texts.bpe", *texts)
     assert len(from_folder) == 44 and from_folder == from_texts
     assert err.count(NOTE.format(d=data)) == 1 and "skipped 12" not in err_texts
-    assert f"tokexplorer: note: training on 7 files (1.4 KiB) from {data}\n" in err
+    assert f"tokexplorer: note: training on 7 files (1.4 KiB on disk) from {data}\n" in err
     with_models, _ = _train(capsys, tmp_path / "all.bpe", *texts, *(data / n for n in sorted(MODEL_FILES)))
     assert with_models != from_folder  # what the folder gave before model files were left out
 

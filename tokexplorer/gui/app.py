@@ -9,14 +9,16 @@ the window and exits, which is how the documentation screenshots are made.
 from __future__ import annotations
 
 import os
+import re
 import sys
 import tempfile
 
 from PySide6.QtCore import QMessageLogContext, QObject, QSettings, Qt, QTimer, QtMsgType, Signal, qInstallMessageHandler
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QStatusBar
 
-from tokexplorer.gui import settings, theme, workers
+from tokexplorer.gui import font_check, settings, symbols, theme, workers
 from tokexplorer.gui.main_window import MainWindow, split_tokenizer_paths
+from tokexplorer.gui.state import AppState
 
 #: Window size at startup, in pixels.
 WINDOW_SIZE = (1280, 800)
@@ -34,26 +36,27 @@ _OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 
 #: How Qt starts its notice that a font it tried for a script lacks that script's shaping
 #: tables; it prints one per font and script (dozens for one Telugu word on a desktop
-#: with no Telugu font).
+#: with no Telugu font), ending in Qt's number of the script ("script 17").
 FONT_NOTICE = "OpenType support missing for "
-#: What the window says instead, once: what it means and what the user can do.
+#: What the window says instead, once per script: what it means and what the user can do.
 FONT_HINT = (
-    "tokexplorer: a font Qt tried for a script of this text lacks that script's shaping tables "
-    "(Qt: {message}); if its characters show as boxes or unjoined, install a font for that script "
-    "(Debian: fonts-noto-core has Telugu, Devanagari, Arabic...)"
+    "tokexplorer: no installed font shapes {script} (Qt: {message}); if its characters show as "
+    "boxes or unjoined, install a font for it (Debian: {package})"
 )
 #: What the window's status bar says once :data:`FONT_HINT` was said (stderr is out of sight
 #: when the app starts from a desktop menu).
 FONT_STATUS = (
-    "⚠ some characters may show as boxes: no installed font shapes their script "
-    "(install a font for it; Debian: fonts-noto-core has Telugu, Devanagari, Arabic...)"
+    "{warning} some characters may show as boxes or unjoined: no installed font shapes {script}; install {package}"
 )
-_font_hint_said = {"said": False}
+#: How long the compare text stays unchanged before its characters are checked for fonts (ms).
+FONT_CHECK_DELAY_MS = 300
+_QT_SCRIPT = re.compile(r"script (\d+)\s*$")
 
 
 class FontNotice(QObject):
-    """Carries the font hint from Qt's message handler (any thread, maybe mid-paint) to the
-    window, queued: ``said`` is emitted once, the first time :data:`FONT_NOTICE` comes."""
+    """Carries the font hints from Qt's message handler (any thread, maybe mid-paint) and
+    from the check of the shown text to the window, queued: ``said`` is emitted once per
+    script, the first time it is found without a font."""
 
     said = Signal(str)
 
@@ -62,19 +65,63 @@ class FontNotice(QObject):
 font_notice: FontNotice | None = None
 
 
+def font_hint(message: str) -> tuple[str, str] | None:
+    """The stderr line and the status bar text for Qt's notice ``message``, or None when its
+    script was said already (:data:`tokexplorer.gui.font_check.said_scripts`)."""
+    m = _QT_SCRIPT.search(message)
+    script = font_check.qt_script_name(int(m.group(1))) if m else "a script of this text"
+    if script in font_check.said_scripts:
+        return None
+    font_check.said_scripts.add(script)
+    package = font_check.PACKAGES.get(script, font_check.DEFAULT_PACKAGE)
+    status = FONT_STATUS.format(warning=symbols.plain("\u26a0"), script=script, package=package)
+    return FONT_HINT.format(script=script, message=message, package=package), status
+
+
 def qt_message(mode: QtMsgType, context: QMessageLogContext, message: str) -> None:
-    """Qt's messages on stderr, but :data:`FONT_NOTICE` said once as :data:`FONT_HINT` and the
-    offscreen platform's notice about window hints it ignores dropped."""
+    """Qt's messages on stderr, but :data:`FONT_NOTICE` said once per script as :data:`FONT_HINT`
+    and the offscreen platform's notice about window hints it ignores dropped."""
     if message.startswith(FONT_NOTICE):
-        if not _font_hint_said["said"]:
-            _font_hint_said["said"] = True
-            print(FONT_HINT.format(message=message), file=sys.stderr)
+        hint = font_hint(message)
+        if hint is not None:
+            print(hint[0], file=sys.stderr)
             if font_notice is not None:
-                font_notice.said.emit(FONT_STATUS)
+                font_notice.said.emit(hint[1])
         return
     if message in _OFFSCREEN_NOISE and os.environ.get("QT_QPA_PLATFORM") == "offscreen":
         return
     print(message, file=sys.stderr)
+
+
+def say_missing_fonts(text: str) -> str | None:
+    """Say on stderr, in one line, the scripts of ``text`` no installed font draws that were
+    not said before (:func:`tokexplorer.gui.font_check.missing_line`); returns the status
+    bar's warning for them, or None when there is nothing new to say."""
+    missing = {s: c for s, c in font_check.missing_scripts(text).items() if s not in font_check.said_scripts}
+    if not missing:
+        return None
+    font_check.said_scripts.update(missing)
+    print(font_check.missing_line(missing), file=sys.stderr)
+    return font_check.missing_status(missing, symbols.plain("\u26a0"))
+
+
+class TextFontWatch(QObject):
+    """Checks the compare text for characters no installed font draws, once it has not
+    changed for :data:`FONT_CHECK_DELAY_MS` (at start: the built-in sample or the first
+    file), and puts :func:`say_missing_fonts`' warning in ``bar``."""
+
+    def __init__(self, state: AppState, bar: QStatusBar) -> None:
+        super().__init__(bar)
+        self._state, self._bar = state, bar
+        self._timer = QTimer(self, singleShot=True, interval=FONT_CHECK_DELAY_MS)
+        self._timer.timeout.connect(self.check)
+        state.sample_text_changed.connect(lambda _text: self._timer.start())
+
+    def check(self) -> None:
+        """Check the compare text now."""
+        status = say_missing_fonts(self._state.sample_text)
+        if status:
+            self._bar.showMessage(status)
 
 
 def configure_application(app: QApplication) -> None:
@@ -85,6 +132,7 @@ def configure_application(app: QApplication) -> None:
     # Decided once, here in the GUI thread; the views pass the choice on.
     global font_notice
     theme.control_pictures()
+    symbols.check()
     if font_notice is None:
         font_notice = FontNotice()
     workers.size_pool()
@@ -125,6 +173,8 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     window = MainWindow()
     if not window.memory.layout_restored:
         window.resize(*WINDOW_SIZE)
+    symbols.plain_widgets(window)
+    TextFontWatch(window.state, window.statusBar())
     window.show()
     if font_notice is not None:  # queued: the message may come while a view paints
         font_notice.said.connect(window.statusBar().showMessage, Qt.ConnectionType.QueuedConnection)

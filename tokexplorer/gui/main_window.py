@@ -32,7 +32,7 @@ from tokexplorer.core.backends import BPETokenizer, Tokenizer, WordPieceTokenize
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.text import line_ending_summary
-from tokexplorer.gui import file_dialogs, settings
+from tokexplorer.gui import file_dialogs, settings, symbols
 from tokexplorer.gui.panes.bytes_pane import BytesPane
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane import CorpusPane, accept_paths
@@ -453,11 +453,11 @@ class MainWindow(QMainWindow):
 
     # ================================================================= messages
     def _show_status(self, message: str) -> None:
-        self.statusBar().showMessage(message)
+        self.statusBar().showMessage(symbols.plain(message))
 
     def _show_error(self, message: str) -> None:
         self.last_error = message
-        self.statusBar().showMessage(f"⚠ {message}")
+        self.statusBar().showMessage(symbols.plain(f"⚠ {message}"))
         if not self.show_error_dialogs or self._shown_inline(message):
             return
         if self._dialog is not None and self._dialog.isVisible():

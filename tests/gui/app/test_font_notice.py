@@ -9,14 +9,16 @@ from tokexplorer.gui import app
 
 
 def test_font_notices_are_said_once_with_what_to_do(capsys, monkeypatch):
-    monkeypatch.setitem(app._font_hint_said, "said", False)  # noqa: SLF001 - the process-wide once
+    monkeypatch.setattr(app.font_check, "said_scripts", set())  # the process-wide once per script
     context = QMessageLogContext()
     for font in ("DejaVu Sans", "Noto Sans Mono", "Noto Color Emoji"):
         app.qt_message(QtMsgType.QtWarningMsg, context, f'OpenType support missing for "{font}", script 17')
     app.qt_message(QtMsgType.QtWarningMsg, context, "some other warning")
     err = capsys.readouterr().err.splitlines()
     assert err == [
-        app.FONT_HINT.format(message='OpenType support missing for "DejaVu Sans", script 17'),
+        app.FONT_HINT.format(
+            script="Telugu", message='OpenType support missing for "DejaVu Sans", script 17', package="fonts-noto-core"
+        ),
         "some other warning",
     ]
     assert "fonts-noto-core" in err[0]
@@ -28,7 +30,7 @@ def test_the_font_hint_reaches_the_status_bar_once(qtbot, monkeypatch):
     from PySide6.QtCore import Qt
     from PySide6.QtWidgets import QStatusBar
 
-    monkeypatch.setitem(app._font_hint_said, "said", False)  # noqa: SLF001
+    monkeypatch.setattr(app.font_check, "said_scripts", set())
     notice = app.FontNotice()
     monkeypatch.setattr(app, "font_notice", notice)
     bar = QStatusBar()
@@ -38,5 +40,7 @@ def test_the_font_hint_reaches_the_status_bar_once(qtbot, monkeypatch):
     with qtbot.waitSignal(notice.said, timeout=1000):
         for font in ("DejaVu Sans", "Noto Sans Mono"):
             app.qt_message(QtMsgType.QtWarningMsg, context, f'OpenType support missing for "{font}", script 17')
-    qtbot.waitUntil(lambda: bar.currentMessage() == app.FONT_STATUS, timeout=1000)
-    assert app.FONT_STATUS.startswith("⚠ some characters may show as boxes")
+    qtbot.waitUntil(lambda: bar.currentMessage() != "", timeout=1000)
+    assert bar.currentMessage() == (
+        "⚠ some characters may show as boxes or unjoined: no installed font shapes Telugu; install fonts-noto-core"
+    )

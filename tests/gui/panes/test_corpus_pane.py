@@ -74,7 +74,7 @@ def test_utf8_file_with_chinese_and_emoji(qtbot, pane, state, tmp_path):
     assert row[COL_CHARS] == "23"
     assert row[COL_LINES] == "2"
     assert row[COL_NOTES] == ""
-    assert pane.file_list.totals_label.text() == "1 file · 30 bytes · 23 characters · 2 lines"
+    assert pane.file_list.totals_label.text() == "1 file · 30 bytes on disk · 23 characters · 2 lines"
     assert pane.file_list.problem_messages() == []
 
 
@@ -150,7 +150,7 @@ def test_folder_is_read(qtbot, pane, tmp_path):
     (tmp_path / "d" / "two.txt").write_text("two\ntwo\n", encoding="utf-8")
     corpus = load(qtbot, pane, [tmp_path / "d"])
     assert [f.name for f in corpus.files] == ["one.txt", "two.txt"]
-    assert pane.file_list.totals_label.text() == "2 files · 12 bytes · 12 characters · 3 lines"
+    assert pane.file_list.totals_label.text() == "2 files · 12 bytes on disk · 12 characters · 3 lines"
 
 
 def test_corpus_model_passes_qt_model_tester(qtbot, qtmodeltester, pane, tmp_path):

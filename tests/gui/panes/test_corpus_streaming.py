@@ -11,6 +11,7 @@ import pytest
 from tokexplorer.cli import main as cli_main
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import load_bpe, load_corpus
+from tokexplorer.gui import symbols
 from tokexplorer.gui.models.corpus_model import COL_LINES
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
 from tokexplorer.gui.state import AppState
@@ -56,7 +57,7 @@ def test_a_streamed_folder_fills_the_list_without_holding_text(qtbot, folder):
     model = pane.file_list.model
     assert [model.index(r, COL_LINES).data() for r in range(3)] == ["40", "50", "30"]
     assert pane.file_list.totals_label.text() == (
-        f"3 files · {whole.n_bytes:,} bytes · {whole.n_chars:,} characters · 120 lines"
+        f"3 files · {whole.n_bytes:,} bytes on disk · {whole.n_chars:,} characters · 120 lines"
     )
     assert pane.file_list.load_status.text() == "3 files loaded"
     assert pane.file_list.cancel_load_button.isHidden() and pane.file_list.load_progress.isHidden()
@@ -144,7 +145,7 @@ def test_compare_and_the_byte_inspector_say_they_show_a_sample(qtbot, folder, mo
     note = "sample: first 4,660 characters of 6.0 KiB, 3 files"
     assert corpus.sample_note == note
     assert window.state.sample_text == "".join(corpus.sample)
-    said = f"ⓘ this text is a {note} (the corpus is streamed)"
+    said = symbols.plain(f"ⓘ this text is a {note} (the corpus is streamed)")  # "(i)" where no font has ⓘ
     assert window.compare_pane.sample_note.text() == said and not window.compare_pane.sample_note.isHidden()
     inspector_notes = [w.text() for w in window.bytes_pane.findChildren(type(window.compare_pane.sample_note))]
     assert inspector_notes == [said]

@@ -254,7 +254,7 @@ def _say_files(paths: Sequence[str], n_files: int, n_bytes: int) -> None:
     folders = [p for p in paths if os.path.isdir(p)]
     if folders:
         what = "file" if n_files == 1 else "files"
-        note(f"training on {n_files:,} {what} ({format_size(n_bytes)}) from {', '.join(folders)}")
+        note(f"training on {n_files:,} {what} ({format_size(n_bytes)} on disk) from {', '.join(folders)}")
 
 
 def _large_files(paths: Sequence[str]) -> list[str] | None:

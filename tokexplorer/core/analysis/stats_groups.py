@@ -86,7 +86,7 @@ COLUMN_TITLES: dict[str, str] = {
     "group": "group",
     "lines": "lines",
     "chars": "characters",
-    "bytes": "bytes",
+    "bytes": "UTF-8 bytes (decoded)",
     "words": "words",
     "tokens": "tokens",
     "chars_per_token": "chars/token",

@@ -90,3 +90,13 @@ def label_problem(message: str, roots: Sequence[PathLike]) -> str:
     """
     head, sep, rest = message.partition(": ")
     return f"{file_label(head, roots)}: {rest}" if sep else message
+
+
+def parent_folders(roots: Sequence[PathLike]) -> list[Path]:
+    """The folders holding ``roots``: a file named by :func:`file_label` from there keeps
+    its folder's name (two folders' ``image.bin`` read apart).
+
+    >>> label_problem("binonly/image.bin: looks binary", parent_folders(["binonly"]))
+    'binonly/image.bin: looks binary'
+    """
+    return [Path(r).parent for r in roots]

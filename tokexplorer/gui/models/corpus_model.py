@@ -21,12 +21,12 @@ from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile
 
-#: Column titles, in order.
+#: Column titles, in order ("Line endings" over two lines: the column is as narrow as "CRLF").
 CORPUS_COLUMNS: tuple[str, ...] = (
     "File",
     "Size",
     "Encoding",
-    "Line endings",
+    "Line\nendings",
     "Characters",
     "Lines",
     "Notes",

@@ -48,7 +48,7 @@ from tokexplorer.core.analysis import (
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import file_label
 from tokexplorer.core.types import Progress
-from tokexplorer.gui import file_dialogs, theme
+from tokexplorer.gui import file_dialogs, symbols, theme
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.charts import GroupedBarChart
@@ -340,7 +340,7 @@ class StatsPane(QWidget):
     def _on_error(self, exc: BaseException) -> None:
         message = user_message(exc)
         self._idle()
-        self.message.setText(f"⚠ statistics failed: {message}")
+        self.message.setText(symbols.plain(f"⚠ statistics failed: {message}"))
         self.state.error.emit(f"statistics failed: {message}")
 
     def _on_cancelled(self) -> None:
@@ -378,7 +378,7 @@ class StatsPane(QWidget):
         notes = [f"{t.name}: {in_window_terms(n)}" for t in stats.tokenizers if not t.error for n in t.notes]
         if notes:
             msg += " · ⓘ " + "; ".join(notes)
-        self.message.setText(msg)
+        self.message.setText(symbols.plain(msg))
         for b in (self.export_csv_button, self.export_json_button):
             b.setEnabled(True)
         self.computed.emit(stats)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from PySide6.QtWidgets import QLabel, QWidget
 
+from tokexplorer.gui import symbols
 from tokexplorer.gui.state import AppState
 
 
@@ -27,5 +28,5 @@ class SampleNote(QLabel):
         state.sample_note_changed.connect(self._show)
 
     def _show(self, note: str) -> None:
-        self.setText(f"ⓘ this text is a {note} (the corpus is streamed)" if note else "")
+        self.setText(symbols.plain(f"ⓘ this text is a {note} (the corpus is streamed)") if note else "")
         self.setVisible(bool(note))

@@ -31,6 +31,9 @@ UPDATING = " · updating…"
 TOKENIZING = "tokenizing…"
 """A new column's count line while its first result is computed."""
 
+#: Characters (average width) an error message keeps on a line, however narrow its column is made.
+ERROR_MIN_CHARS = 28
+
 
 class TokenColumn(QWidget):
     """One tokenizer's column: header, count line, notes badge, error line, tokens.
@@ -166,6 +169,7 @@ class TokenColumn(QWidget):
         self.tokenization = tz
         self.total_tokens = part.total_tokens
         self.error = None
+        self.error_label.setMinimumWidth(0)
         self.error_label.hide()
         self.count_label.setText(count_text(part.total_tokens or 0, part.n_chars))
         if part.n_parts > 1:
@@ -194,6 +198,8 @@ class TokenColumn(QWidget):
         self.notes_label.hide()
         self.part_label.hide()
         self.error_label.setText("⚠ " + message)
+        # a readable width of its own: the splitter never squeezes the message to a word a line
+        self.error_label.setMinimumWidth(ERROR_MIN_CHARS * self.error_label.fontMetrics().averageCharWidth())
         self.error_label.show()
         self.view.set_tokenization(None)
         self.view.set_message("")

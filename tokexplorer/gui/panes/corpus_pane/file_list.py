@@ -33,12 +33,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from tokexplorer.core.io.labels import file_label, label_message, label_problem
+from tokexplorer.core.io.labels import file_label, label_message, label_problem, parent_folders
 from tokexplorer.core.io.sizes import format_size
 from tokexplorer.core.io.streaming import STREAM_BYTES
 from tokexplorer.core.types import Progress, run_to_end
 from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.models.corpus_model import (
+    COL_ENCODING,
     COL_FILE,
     COL_NOTES,
     ENCODING_CHOICES,
@@ -134,6 +135,7 @@ class CorpusFileList(QWidget):
         self._streamed_rows: list[CorpusFile] = []  # rows shown while a streamed read runs
         self._shown_progress = 0.0  # time.monotonic() of the last progress shown
         self._load_errors: list[str] = []
+        self._refused: list[tuple[str, list[str]]] = []  # loads that kept the corpus: (said, files)
         self._reading_roots: tuple[str, ...] = ()  # the paths of the read under way (name its files)
         self._build_ui()
         self._update_totals()
@@ -151,7 +153,8 @@ class CorpusFileList(QWidget):
         self.reread_button.setToolTip("Re-read the selected file with the chosen encoding")
         self.reread_button.clicked.connect(self._reread_selected)
         # a long name read or message is cut with "…" (all of it in the tooltip): the row never widens
-        self.load_status = ElidedLabel("Drop text files or folders here, or open them.")
+        # two lines before it is cut (the whole text is its tooltip then)
+        self.load_status = ElidedLabel("Drop text files or folders here, or open them.", lines=2)
         self.load_status.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.load_progress = QProgressBar()
         self.load_progress.setRange(0, 1000)
@@ -199,7 +202,7 @@ class CorpusFileList(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         # the file's name takes the width left over; a long note gives up width first
-        self.columns = ColumnShare(self.table, stretch=COL_FILE, squeeze=(COL_NOTES,))
+        self.columns = ColumnShare(self.table, stretch=COL_FILE, squeeze=(COL_NOTES, COL_ENCODING))
         self.table.setContextMenuPolicy(Qt.ContextMenuPolicy.CustomContextMenu)
         self.table.customContextMenuRequested.connect(self._table_menu)
         self.table.selectionModel().selectionChanged.connect(self._on_file_selected)
@@ -299,6 +302,7 @@ class CorpusFileList(QWidget):
         self._streamed_rows = []
         self.columns.refit()
         self._load_errors = []
+        self._refused = []
         self._refresh_problems()
         self._update_totals()
         n = len(corpus.files) if corpus is not None else 0
@@ -320,7 +324,7 @@ class CorpusFileList(QWidget):
         if not corpus.is_empty or current is None or current.is_empty:
             self.set_corpus(corpus)
             return
-        self._load_errors.extend(label_problem(e, corpus.roots) for e in corpus.errors)
+        refused = [label_problem(e, parent_folders(corpus.roots)) for e in corpus.errors]  # binonly/image.bin
         if self._streamed_rows:  # the rows of the streamed read go; the corpus kept shows again
             self._streamed_rows = []
             self.model.set_corpus(current)
@@ -330,7 +334,7 @@ class CorpusFileList(QWidget):
         message = nothing_loaded(
             what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept, left_out=left_out
         )
-        self._load_errors.append(message)
+        self._refused.append((message, refused))  # apart from the problems of the corpus kept
         self._refresh_problems()  # listed there, said in the status bar: no dialog over the list
         self.load_status.setText(f"{kept} kept")
         self.state.status.emit(f"⚠ {message}")
@@ -461,13 +465,14 @@ class CorpusFileList(QWidget):
         self.error_reported.emit(message)
 
     def _refresh_problems(self) -> None:
-        errors = [label_problem(e, self.corpus.roots) for e in self.corpus.errors] if self.corpus is not None else []
+        roots = () if self.corpus is None else parent_folders(self.corpus.roots) if self._refused else self.corpus.roots
+        errors = [label_problem(e, roots) for e in self.corpus.errors] if self.corpus is not None else []
         errors += self._load_errors
         notes = [(row, self.model.label(f), self.model.notes_of(f)) for row, f in enumerate(self.model.files)]
-        lossy = self.corpus.lossy_files if self.corpus is not None else ()
-        lossy_names = [file_label(f.path, self.corpus.roots) for f in lossy] if self.corpus is not None else []
+        lossy_names = [file_label(f.path, self.corpus.roots) for f in self.corpus.lossy_files] if self.corpus else []
         opened = self.corpus.notes if self.corpus is not None else ()
-        self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names, opened)
+        apart = [(in_window_terms(m), [in_window_terms(e) for e in es]) for m, es in self._refused]
+        self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names, opened, apart)
 
     def _select_file(self, row: int) -> None:
         """Select the file of ``row`` (a note clicked in the list under the table)."""
@@ -490,6 +495,6 @@ class CorpusFileList(QWidget):
         n_chars = sum(f.n_chars for f in files)
         n_lines = sum(f.n_lines for f in files)
         self.totals_label.setText(
-            f"{_plural(len(files), 'file')} · {n_bytes:,} bytes · "
+            f"{_plural(len(files), 'file')} · {n_bytes:,} bytes on disk · "
             f"{_plural(n_chars, 'character')} · {_plural(n_lines, 'line')}"
         )

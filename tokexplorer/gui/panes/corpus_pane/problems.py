@@ -91,14 +91,20 @@ class ProblemsBox(QWidget):
         notes: Sequence[tuple[int, str, Sequence[str]]],
         lossy: Sequence[str],
         corpus_notes: Sequence[str] = (),
+        apart: Sequence[tuple[str, Sequence[str]]] = (),
     ) -> None:
         """Show ``problems`` (messages), then ``corpus_notes`` (what the opening left out:
         ``note: skipped 2 tokenizer model files in data/: …``), then per file ``(row, label,
         notes)`` its notes as ``note: label: note`` (a note naming its file already keeps
-        that name once); ``lossy``: the labels of the files loaded with U+FFFD, named in the heading."""
+        that name once); ``lossy``: the labels of the files loaded with U+FFFD, named in the heading;
+        ``apart``: loads that replaced nothing, each ``(what it said, its refused files)``, listed
+        after the problems, not counted with them (they are not the corpus shown's)."""
         self.list.clear()
         self.list.addItems(list(problems))
-        self._n_problems = len(problems)
+        for said, refused in apart:
+            self.list.addItem(said)
+            self.list.addItems([f"    {r}" for r in refused])
+        self._n_problems = self.list.count()
         self.list.addItems([f"note: {n}" for n in corpus_notes])
         noted = 0
         for row, label, file_notes in notes:
@@ -109,6 +115,8 @@ class ProblemsBox(QWidget):
                 self.list.addItem(item)
             noted += bool(file_notes)
         text = f"Problems: {len(problems)}" if problems else "Problems: none"
+        if apart:
+            text += f" · {_plural(len(apart), 'opening')} that loaded nothing (below)"
         if corpus_notes:
             text += f" · {_plural(len(corpus_notes), 'note')} on what was opened (below)"
         if noted:
