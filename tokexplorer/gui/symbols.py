@@ -5,8 +5,8 @@ Droid Sans Fallback): :func:`check` asks once, at start, which of :data:`FALLBAC
 no installed font has, and :func:`plain` puts the stand-in in their place in a text
 (``"ⓘ note"`` -> ``"(i) note"`` there; the text itself elsewhere).
 :func:`plain_widgets` does it for the labels, buttons, tabs and menus of a window.
-tests/gui/app/test_ui_symbols.py holds every non-ASCII character of the GUI's
-strings to :data:`FALLBACKS`, :data:`EVERY_FONT` or :data:`CONTENT`.
+The control pictures of token texts (␊, ␉) have their own check
+(:func:`tokexplorer.gui.theme.control_pictures`).
 """
 
 from __future__ import annotations
