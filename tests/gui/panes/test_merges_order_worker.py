@@ -102,6 +102,20 @@ def test_sorting_by_count_and_bytes_gives_these_rows(qtbot, bpe):
     assert [bpe.merges[r].merged for r in _ranks(model)[:2]] == [b" beautiful", " 你们好".encode()]
 
 
+def test_the_same_sort_again_is_skipped_but_new_fire_counts_are_sorted_anew(qtbot, bpe):
+    model = MergeTableModel()
+    model.set_merges(bpe.merges, bpe.vocab)
+    first, second = fire_index(bpe, SAMPLE).counts, fire_index(bpe, "quiet queue, gooey oatmeal").counts
+    model.set_fire_counts(first)
+    model.sort(COL_FIRES, Qt.SortOrder.DescendingOrder)
+    assert _ranks(model) == _python_order(bpe, COL_FIRES, True, first)
+    with qtbot.assertNotEmitted(model.layoutChanged):  # as sortByColumn's second sort
+        model.sort(COL_FIRES, Qt.SortOrder.DescendingOrder)
+    model.set_fire_counts(second)
+    model.sort(COL_FIRES, Qt.SortOrder.DescendingOrder)
+    assert _ranks(model) == _python_order(bpe, COL_FIRES, True, second) != _python_order(bpe, COL_FIRES, True, first)
+
+
 def test_the_token_columns_keys_come_from_the_index_worker(qtbot, bpe, monkeypatch):
     pane = MergesPane(AppState())
     qtbot.addWidget(pane)

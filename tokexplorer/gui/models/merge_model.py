@@ -105,6 +105,7 @@ class MergeTableModel(TitledTableModel):
         self._base: list[int] = []  # all records in table order (token-id order)
         self._order = np.zeros(0, dtype=np.intp)  # all records, sorted
         self._keys: dict[int, np.ndarray] = {}  # column -> sort key of each record (merge_order.sort_key)
+        self._sorted: tuple[int, Qt.SortOrder, np.ndarray] | None = None  # the sort of _order: column, order, key
         self._rows: list[int] = []  # view row -> index into _merges (sorted, filtered)
         self._mask: bytearray | None = None  # None: no filter
         self._display: dict[int, str] = {}
@@ -142,7 +143,7 @@ class MergeTableModel(TitledTableModel):
             ids = [m.new_id for m in self._merges] + self._unbuilt
             self._base.sort(key=ids.__getitem__)
         self._order = np.asarray(self._base, dtype=np.intp)
-        self._keys = {}
+        self._keys, self._sorted = {}, None
         self._largest = _largest_numbers(self._merges, self._tokens)
         self._display = {}
         self._fires = None
@@ -176,8 +177,7 @@ class MergeTableModel(TitledTableModel):
 
     @property
     def tokens(self) -> list[bytes]:
-        """Each record's token bytes: the merged tokens (rank order), then the tokens no merge builds
-        (a new list on every :meth:`set_merges`, never changed in place: workers may read it)."""
+        """Each record's token bytes, merges then tokens no merge builds (replaced, never changed: workers read it)."""
         return self._tokens
 
     def search_index(self) -> SearchIndex:
@@ -412,8 +412,8 @@ class MergeTableModel(TitledTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort rows by ``column``'s raw value (numbers numerically, tokens by bytes).
 
-        Ties keep rank order. Emits ``layoutAboutToBeChanged``/``layoutChanged``
-        and keeps persistent indexes (selection, current row) on their records.
+        Ties keep rank order both ways; the sort already shown is not done again. Emits
+        ``layoutAboutToBeChanged``/``layoutChanged``, persistent indexes kept on their records.
         """
         if not (0 <= column < len(MERGE_COLUMNS)):
             return
@@ -421,7 +421,9 @@ class MergeTableModel(TitledTableModel):
         if key is None:
             key = sort_key(column, self._merges, self._tokens, self._vocab, base=self._base, fires=self._fires)
             self._keys[column] = key
-        # ties keep rank order both ways, as a stable sorted(..., reverse=True) keeps them
+        if self._sorted is not None and self._sorted[:2] == (column, order) and self._sorted[2] is key:
+            return  # sorted so already (QTableView.sortByColumn sorts twice)
+        self._sorted = (column, order, key)
         new_order = stable_order(key, descending=order == Qt.SortOrder.DescendingOrder)
         self.layoutAboutToBeChanged.emit()
         old_rows = self._rows
