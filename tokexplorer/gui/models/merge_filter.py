@@ -13,12 +13,13 @@ have no parts and are flagged :data:`WHOLE_CHUNK_FLAG` (across the Left and Righ
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 import regex
 
 from tokexplorer.core.analysis import is_partial_utf8, token_script
+from tokexplorer.core.errors import Cancelled
 from tokexplorer.core.text import is_grapheme_fragment, token_display
 from tokexplorer.core.types import MergeRecord
 
@@ -187,7 +188,35 @@ class MergeFilter:
         return bool(self.needle) or self.script is not None or bool(self.partial) or self.whole_chunk_only
 
 
-def filter_mask(tokens: Sequence[bytes], condition: MergeFilter, *, index: Callable[[], SearchIndex]) -> bytearray:
+#: Records a filter tests between two looks at its cancel flag (a worker's filter gives way
+#: to a newer one within a few milliseconds).
+CANCEL_CHUNK = 16_384
+
+
+def check_filter(condition: MergeFilter) -> None:
+    """Refuse a filter that cannot be applied, before any record is tested (cheap: the
+    regex is compiled, the hex parsed).
+
+    Raises:
+        ValueError: unknown mode or partial level, bad regex or bad hex (one-line message).
+    """
+    if condition.mode not in FILTER_MODES:
+        raise ValueError(f"unknown filter mode {condition.mode!r}")
+    if condition.partial not in dict(PARTIAL_LEVELS):
+        raise ValueError(f"unknown partial level {condition.partial!r}")
+    if condition.needle and condition.mode == "hex":
+        parse_hex(condition.needle)
+    elif condition.needle and condition.mode == "regex":
+        _compile(condition.needle)
+
+
+def filter_mask(
+    tokens: Sequence[bytes],
+    condition: MergeFilter,
+    *,
+    index: Callable[[], SearchIndex],
+    cancel: Callable[[], bool] | None = None,
+) -> bytearray:
     """One byte per record (the merges in rank order, then the tokens no merge
     builds): 1 where the record passes ``condition``.
 
@@ -196,13 +225,16 @@ def filter_mask(tokens: Sequence[bytes], condition: MergeFilter, *, index: Calla
         condition: the filter.
         index: returns the :class:`SearchIndex` of the records; called only when a
             condition needs it (a hex needle alone does not).
+        cancel: a worker's cancel flag, looked at every :data:`CANCEL_CHUNK` records.
 
     Raises:
         ValueError: bad regex or bad hex (one-line message).
+        Cancelled: ``cancel()`` became True.
     """
-    mask = _needle_mask(tokens, condition, index) if condition.needle else None
+    mask = _needle_mask(tokens, condition, index, cancel) if condition.needle else None
+    script = condition.script
     for on, column in (
-        (condition.script is not None, lambda: bytearray(s == condition.script for s in index().script)),
+        (script is not None, lambda: bytearray(s == script for part in _chunks(index().script, cancel) for s in part)),
         (condition.partial == "utf8", lambda: index().partial),
         (condition.partial == "grapheme", lambda: index().grapheme),
         (condition.whole_chunk_only, lambda: index().whole),
@@ -213,17 +245,33 @@ def filter_mask(tokens: Sequence[bytes], condition: MergeFilter, *, index: Calla
     return mask if mask is not None else bytearray(b"\x01") * len(tokens)
 
 
-def _needle_mask(tokens: Sequence[bytes], condition: MergeFilter, index: Callable[[], SearchIndex]) -> bytearray:
+def _chunks(values: Sequence[str] | Sequence[bytes], cancel: Callable[[], bool] | None) -> Iterator[Sequence]:
+    """``values`` in slices of :data:`CANCEL_CHUNK`, raising Cancelled between two once ``cancel()`` says so."""
+    for start in range(0, len(values), CANCEL_CHUNK):
+        if cancel is not None and cancel():
+            raise Cancelled("the filter was superseded")
+        yield values[start : start + CANCEL_CHUNK]
+
+
+def _compile(needle: str) -> regex.Pattern[str]:
+    try:
+        return regex.compile(needle)
+    except regex.error as exc:
+        raise ValueError(f"bad regex: {exc}") from None
+
+
+def _needle_mask(
+    tokens: Sequence[bytes],
+    condition: MergeFilter,
+    index: Callable[[], SearchIndex],
+    cancel: Callable[[], bool] | None,
+) -> bytearray:
     needle = condition.needle
     if condition.mode == "hex":
         wanted = parse_hex(needle)
-        return bytearray(wanted in b for b in tokens)
+        return bytearray(wanted in b for part in _chunks(tokens, cancel) for b in part)
     if condition.mode == "regex":
-        try:
-            pat = regex.compile(needle)
-        except regex.error as exc:
-            raise ValueError(f"bad regex: {exc}") from None
-        search = pat.search
-        return bytearray(search(s) is not None for s in index().merged)
+        search = _compile(needle).search
+        return bytearray(search(s) is not None for part in _chunks(index().merged, cancel) for s in part)
     low = needle.replace("␣", " ").replace("·", " ").casefold()
-    return bytearray(low in s for s in index().text)
+    return bytearray(low in s for part in _chunks(index().text, cancel) for s in part)

@@ -14,11 +14,11 @@ Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
 * Display strings are computed once per token id and display mode (text, hex
   bytes, GPT-2 visible bytes), when a row is first drawn, so :meth:`MergeTableModel.data`
   is O(1) (text mode: the window's one display rule, look-alikes as ``<U+XXXX>``).
-* Sorting and filtering happen here, in Python, over whole columns (a few list
-  passes, then one model reset), never row by row through a
-  ``QSortFilterProxyModel``: a Python ``filterAcceptsRow`` is called once per
-  row across the C++/Python boundary, which alone costs more than 100 ms at
-  200,000 rows.
+* Sorting and filtering happen here over whole columns, never row by row through a
+  ``QSortFilterProxyModel`` (a Python ``filterAcceptsRow`` per row costs more than
+  100 ms at 200,000 rows). A sort is one stable ``numpy.argsort`` of the column's
+  integer keys (:mod:`~tokexplorer.gui.models.merge_order`);
+  :meth:`MergeTableModel.show_filter` installs a filter computed in a worker.
 * The filter's search columns (case-folded text, script class, partial UTF-8
   flag) are prepared once per model by
   :func:`~tokexplorer.gui.models.merge_filter.build_search_index`, which the
@@ -30,10 +30,9 @@ Built for large vocabularies (cl100k's 100,000 merges, o200k's 199,997):
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from itertools import compress
-from operator import attrgetter
 from typing import Any
 
+import numpy as np
 from PySide6.QtCore import QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont, QFontDatabase
 
@@ -55,14 +54,14 @@ from tokexplorer.gui.models.merge_columns import (
     WHOLE_TIP,
 )
 from tokexplorer.gui.models.merge_filter import (
-    FILTER_MODES,
-    PARTIAL_LEVELS,
     WHOLE_CHUNK_FLAG,
     MergeFilter,
     SearchIndex,
     build_search_index,
+    check_filter,
     filter_mask,
 )
+from tokexplorer.gui.models.merge_order import largest_numbers, rows_of_records, shown_rows, sort_key, stable_order
 from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
 from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
 
@@ -70,16 +69,6 @@ from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
 # Fires (``-1`` when unknown or, for Rank, for a token no merge builds), the token
 # id (``int``, ``-1`` for no part) for Left and Right, and the merged token's
 # ``bytes`` for Merged token.
-
-
-def _largest_numbers(
-    merges: Sequence[MergeRecord], tokens: Sequence[bytes]
-) -> tuple[int | None, int | None, int | None]:
-    """The largest rank, token length (bytes) and pair count of a table's records, None where
-    there is none; with ``map`` and builtins, as 32,000 merges are measured on the GUI thread."""
-    rank = max(map(attrgetter("rank"), merges), default=None)
-    counts = [c for c in map(attrgetter("count"), merges) if c is not None]
-    return rank, max(map(len, tokens), default=None), max(counts, default=None)
 
 
 class MergeTableModel(TitledTableModel):
@@ -103,7 +92,9 @@ class MergeTableModel(TitledTableModel):
         self._tokens: list[bytes] = []  # each record's token bytes
         self._vocab: Mapping[int, bytes] = {}
         self._base: list[int] = []  # all records in table order (token-id order)
-        self._order: list[int] = []  # all records, sorted
+        self._order = np.zeros(0, dtype=np.intp)  # all records, sorted
+        self._keys: dict[int, np.ndarray] = {}  # column -> sort key of each record (merge_order.sort_key)
+        self._sorted: tuple[int, Qt.SortOrder, np.ndarray] | None = None  # the sort of _order: column, order, key
         self._rows: list[int] = []  # view row -> index into _merges (sorted, filtered)
         self._mask: bytearray | None = None  # None: no filter
         self._display: dict[int, str] = {}
@@ -121,13 +112,14 @@ class MergeTableModel(TitledTableModel):
     # -- data --------------------------------------------------------------------
 
     def set_merges(
-        self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes], *, unbuilt: Sequence[int] = ()
+        self, merges: Sequence[MergeRecord], vocab: Mapping[int, bytes], *, unbuilt: Sequence[int] = (), refilter=True
     ) -> None:
         """Show ``merges`` (rank order) whose token ids are resolved through ``vocab``,
         and a row for each token id of ``unbuilt`` (tokens no merge builds), placed
         by token id among the merges.
 
-        The filter is kept and re-applied; the sort order goes back to rank order.
+        The filter is kept and re-applied (``refilter=False``: dropped, every row shown, for a
+        caller that filters in a worker); the sort order goes back to rank order.
         """
         self.beginResetModel()
         self._merges = list(merges)
@@ -139,13 +131,15 @@ class MergeTableModel(TitledTableModel):
         if self._unbuilt:
             ids = [m.new_id for m in self._merges] + self._unbuilt
             self._base.sort(key=ids.__getitem__)
-        self._order = list(self._base)
-        self._largest = _largest_numbers(self._merges, self._tokens)
+        self._order = np.asarray(self._base, dtype=np.intp)
+        self._keys, self._sorted = {}, None
+        self._largest = largest_numbers(self._merges, self._tokens)
         self._display = {}
         self._fires = None
         self._counting = False
         self._search = None
         self.generation += 1
+        self._filter = self._filter if refilter else MergeFilter()
         self._mask = self._mask_for(self._filter)
         self._apply_rows()
         self.endResetModel()
@@ -164,6 +158,17 @@ class MergeTableModel(TitledTableModel):
     def has_search_index(self) -> bool:
         return self._search is not None
 
+    def set_sort_keys(self, keys: Mapping[int, np.ndarray], generation: int) -> None:
+        """Install sort keys built (in a worker, :func:`~tokexplorer.gui.models.merge_order.token_sort_keys`)
+        for model ``generation``: column -> int64 array, one per record; ignored when the merges changed since."""
+        if generation == self.generation:
+            self._keys.update((col, key) for col, key in keys.items() if len(key) == len(self._tokens))
+
+    @property
+    def tokens(self) -> list[bytes]:
+        """Each record's token bytes, merges then tokens no merge builds (replaced, never changed: workers read it)."""
+        return self._tokens
+
     def search_index(self) -> SearchIndex:
         """The search index (built now when the worker has not delivered it yet)."""
         if self._search is None:
@@ -178,6 +183,7 @@ class MergeTableModel(TitledTableModel):
         if counts is not None and len(counts) != len(self._merges):
             return
         self._fires = list(counts) if counts is not None else None
+        self._keys.pop(COL_FIRES, None)
         self._counting = counts is None and counting
         if self._rows:
             self.dataChanged.emit(self.index(0, COL_FIRES), self.index(len(self._rows) - 1, COL_FIRES))
@@ -402,37 +408,29 @@ class MergeTableModel(TitledTableModel):
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         """Sort rows by ``column``'s raw value (numbers numerically, tokens by bytes).
 
-        Ties keep rank order. Emits ``layoutAboutToBeChanged``/``layoutChanged``
-        and keeps persistent indexes (selection, current row) on their records.
+        Ties keep rank order both ways; the sort already shown is not done again. Emits
+        ``layoutAboutToBeChanged``/``layoutChanged``, persistent indexes kept on their records.
         """
         if not (0 <= column < len(MERGE_COLUMNS)):
             return
-        merges = self._merges
-        n = len(self._tokens)
-        if column == COL_RANK:  # table order: rank order, tokens no merge builds by id among them
-            keys: list[Any] = [0] * n
-            for pos, rec in enumerate(self._base):
-                keys[rec] = pos
-        elif column in (COL_LEFT, COL_RIGHT):
-            vocab = self._vocab
-            keys = [vocab.get(m.left if column == COL_LEFT else m.right, b"") for m in merges] + [b""] * len(
-                self._unbuilt
-            )
-        else:
-            keys = [self._raw(i, column) for i in range(n)]
-        reverse = order == Qt.SortOrder.DescendingOrder
-        # sorted() stays stable with reverse=True: ties keep rank order both ways
-        new_order = sorted(range(n), key=keys.__getitem__, reverse=reverse)
+        key = self._keys.get(column)
+        if key is None:
+            key = sort_key(column, self._merges, self._tokens, self._vocab, base=self._base, fires=self._fires)
+            self._keys[column] = key
+        if self._sorted is not None and self._sorted[:2] == (column, order) and self._sorted[2] is key:
+            return  # sorted so already (QTableView.sortByColumn sorts twice)
+        self._sorted = (column, order, key)
+        new_order = stable_order(key, descending=order == Qt.SortOrder.DescendingOrder)
         self.layoutAboutToBeChanged.emit()
         old_rows = self._rows
         self._order = new_order
         self._apply_rows()
         from_list = self.persistentIndexList()
         if from_list:
-            pos_of = {rec: row for row, rec in enumerate(self._rows)}
+            row_of = rows_of_records(self._rows, len(self._tokens))
             to_list = [
-                self.index(pos_of[old_rows[ix.row()]], ix.column())
-                if ix.isValid() and ix.row() < len(old_rows) and old_rows[ix.row()] in pos_of
+                self.index(int(row_of[old_rows[ix.row()]]), ix.column())
+                if ix.isValid() and ix.row() < len(old_rows) and row_of[old_rows[ix.row()]] >= 0
                 else QModelIndex()
                 for ix in from_list
             ]
@@ -470,15 +468,22 @@ class MergeTableModel(TitledTableModel):
             ValueError: bad regex, bad hex or unknown mode (one-line message);
                 the current filter is kept.
         """
-        if mode not in FILTER_MODES:
-            raise ValueError(f"unknown filter mode {mode!r}")
-        if partial not in dict(PARTIAL_LEVELS):
-            raise ValueError(f"unknown partial level {partial!r}")
         new = MergeFilter(needle, mode, script, partial, bool(whole_chunk_only))
-        mask = self._mask_for(new)
-        self._filter = new
+        check_filter(new)
+        self.show_filter(new, self._mask_for(new))
+
+    def show_filter(self, condition: MergeFilter, mask: bytes | bytearray | None) -> None:
+        """Show the rows of ``condition`` whose mask (:func:`filter_mask` of this model's
+        records, computed in a worker, say; None for an inactive filter) is ``mask``.
+
+        Raises:
+            ValueError: ``mask`` is not one byte per record (the rows shown are kept).
+        """
+        if mask is not None and len(mask) != len(self._tokens):
+            raise ValueError(f"a filter mask of {len(mask)} records for a table of {len(self._tokens)}")
+        self._filter = condition
         self.beginResetModel()
-        self._mask = mask
+        self._mask = mask if condition.active else None
         self._apply_rows()
         self.endResetModel()
 
@@ -488,8 +493,4 @@ class MergeTableModel(TitledTableModel):
         return filter_mask(self._tokens, condition, index=self.search_index)
 
     def _apply_rows(self) -> None:
-        if self._mask is None:
-            self._rows = list(self._order)
-        else:
-            mask = self._mask
-            self._rows = list(compress(self._order, [mask[i] for i in self._order]))
+        self._rows = shown_rows(self._order, self._mask)

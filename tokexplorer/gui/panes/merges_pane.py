@@ -12,8 +12,9 @@ display (text, hex bytes, GPT-2 visible bytes) and "jump to rank". Beside it, fo
 * **Training plot**: corpus tokens, bytes per token and token length against
   rank; clicking a point selects that merge.
 
-Slow work (recovering tiktoken merges, the search index, encoding the sample
-to count firings) runs in workers; the table stays responsive.
+Slow work (recovering tiktoken merges, the search index and sort keys, a large
+table's filter, encoding the sample to count firings) runs in workers; the table
+stays responsive.
 """
 
 from __future__ import annotations
@@ -34,19 +35,18 @@ from tokexplorer.core.backends import BPETokenizer, Tokenizer
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.text import to_gpt2_visible
 from tokexplorer.core.types import MergeRecord
-from tokexplorer.gui import theme
 from tokexplorer.gui.models.merge_columns import COL_FIRES, COL_RANK, FIRES_TIP
-from tokexplorer.gui.models.merge_filter import SearchIndex, build_search_index
 from tokexplorer.gui.models.merge_model import MergeTableModel
 from tokexplorer.gui.state import AppState
 from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
+from tokexplorer.gui.widgets.merge_filtering import MergeFiltering
 from tokexplorer.gui.widgets.merge_source import ModelTitle, model_of, no_tree_message, source_tokenizer
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
 from tokexplorer.gui.widgets.training_plot import TrainingPlot
-from tokexplorer.gui.workers import CancelFlag, LatestRequest, Worker, pause_while_hidden, user_message
+from tokexplorer.gui.workers import CancelFlag, LatestRequest, pause_while_hidden, user_message
 
 _NO_MODEL = "No BPE model yet: train one in the Corpus tab or open a model file."
 #: How the merge tree writes token bytes in each display mode.
@@ -81,8 +81,9 @@ class MergesPane(QWidget):
         details: the QTabWidget holding the three detail views.
         merges_job, fire_job: recovering a tiktoken model's merges and counting
             where each merge fires in the sample text (latest request wins).
-        index_worker: the worker building the filter's search index; the model
-            installs its result only if the merges have not changed since.
+        filtering: the :class:`MergeFiltering` applying the filter controls (a large table's
+            filter in a worker) and building the search index, sort keys and merge trees'
+            index in its ``index_worker``.
     """
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -101,7 +102,6 @@ class MergesPane(QWidget):
         self._pending_tree: bytes | None = None  # a token whose tree is drawn once that model's merges are in
         self.merges_job, self.fire_job = LatestRequest(self), LatestRequest(self)
         pause_while_hidden(self, [self.fire_job])
-        self.index_worker: Worker | None = None
 
         self.title = ModelTitle(_NO_MODEL)
         self.title_label, self.back_button = self.title.label, self.title.back_button
@@ -111,6 +111,7 @@ class MergesPane(QWidget):
         self.script_combo, self.partial_combo, self.whole_check = c.script_combo, c.partial_combo, c.whole_check
         self.count_label, self.display_combo, self.jump_spin = c.count_label, c.display_combo, c.jump_spin
         self.filter_controls = c
+        self.filtering = MergeFiltering(self.model, c, self)
         self.view = MergeTableView(self.model)
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
@@ -129,7 +130,7 @@ class MergesPane(QWidget):
         layout.addLayout(c.display_row)
         layout.addWidget(self.splitter, 1)
 
-        # Debounce typing (the filter itself is one pass over prepared columns),
+        # Debounce typing (the filter: one pass over prepared columns, in a worker for a large table),
         # sample-text edits, and the live training plot (redrawn at most every 300 ms).
         self._filter_timer = self._single_shot(120, self.apply_filter)
         self._fire_timer = self._single_shot(300, self._count_fires)
@@ -170,6 +171,8 @@ class MergesPane(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         self.model.modelReset.connect(self._update_count)
         self.model.layoutChanged.connect(self._update_count)
+        self.filtering.applied.connect(self._reselect)
+        self.filtering.merge_index.connect(self._on_merge_index)
         self.plot.merge_clicked.connect(self.jump_to_rank)
         self.title.back_clicked.connect(lambda: self.set_bpe(self.state.bpe))
 
@@ -227,10 +230,10 @@ class MergesPane(QWidget):
         self._show_merges(bpe)
 
     def apply_filter(self) -> None:
-        """Apply the filter controls now (typing is debounced)."""
+        """Apply the filter controls now (typing is debounced); a large table's filter is computed
+        in a worker and shown when it is done (``filtering.applied``; till then the rows before)."""
         self._filter_timer.stop()
-        if self.filter_controls.apply_to(self.model):
-            self._reselect()
+        self.filtering.apply()
 
     def shown_count(self) -> int:
         """Number of merges shown after filtering."""
@@ -306,11 +309,12 @@ class MergesPane(QWidget):
     # -- internals ---------------------------------------------------------------
 
     def _show_merges(self, bpe: BPE) -> None:
-        self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens)
+        self.model.set_merges(bpe.merges, bpe.vocab, unbuilt=bpe.unbuilt_tokens, refilter=False)
         self._titled = bpe
         self._rename()
         self._after_model()
-        self._start_index_worker()
+        self.filtering.start_index()
+        self.filtering.apply()  # the filter of the controls, in a worker for a large table
         self._recount()
         pending, self._pending_tree = self._pending_tree, None
         if pending is not None:
@@ -370,21 +374,8 @@ class MergesPane(QWidget):
         self._live_timer.stop()
         self.plot.set_merges(self.model.merges, self._corpus_bytes())
 
-    def _start_index_worker(self) -> None:
-        if self.model.has_search_index:
-            return
-        merges, vocab, generation = self.model.merges, self.model.vocab, self.model.generation
-        glyphs, whole = theme.control_pictures(), self.model.unbuilt  # read here, in the GUI thread
-        search = lambda: build_search_index(merges, vocab, control_pictures=glyphs, unbuilt=whole)  # noqa: E731
-        worker = Worker(lambda cancel: (generation, search(), MergeIndex(merges, vocab)))  # (the trees' too)
-        worker.signals.returned.connect(self._on_search_index)
-        self.index_worker = worker
-        worker.start()
-
-    def _on_search_index(self, result: tuple[int, SearchIndex, MergeIndex]) -> None:
-        generation, index, merge_index = result
-        self.model.set_search_index(index, generation)
-        if self._index is None and generation == self.model.generation:  # not built on the GUI thread at a click
+    def _on_merge_index(self, merge_index: MergeIndex) -> None:
+        if self._index is None:  # not built on the GUI thread at a click
             self._index = merge_index
 
     def _count_fires(self) -> None:

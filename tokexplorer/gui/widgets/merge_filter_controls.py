@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QCheckBox, QComboBox, QHBoxLayout, QLabel, QLineEd
 
 from tokexplorer.core.analysis import SCRIPTS
 from tokexplorer.gui import theme
-from tokexplorer.gui.models.merge_filter import reads_as_hex
+from tokexplorer.gui.models.merge_filter import MergeFilter, check_filter, reads_as_hex
 from tokexplorer.gui.models.merge_model import MergeTableModel
 from tokexplorer.gui.widgets.merge_table_view import partial_level_combo
 from tokexplorer.gui.widgets.number_fields import whole_number_field
@@ -39,6 +39,9 @@ def other_mode_hint(needle: str, mode: str) -> str:
         return f" · <a href='#text'>search “{shown}” as token text</a>"
     return ""
 
+
+#: What the count label adds while a filter is computed in a worker.
+FILTERING = "filtering…"
 
 #: The display modes of the token columns: (label, mode of ``MergeTableModel.set_display_mode``).
 DISPLAY_MODES = (("Text (␣ = space)", "text"), ("Hex bytes", "hex"), ("GPT-2 bytes (Ġ = space)", "gpt2"))
@@ -72,33 +75,37 @@ class MergeFilterControls:
         self.filter_row = self._filter_row()
         self.display_row = self._display_row()
 
-    def apply_to(self, model: MergeTableModel) -> bool:
-        """Filter ``model`` as the controls say and show the count; False (the box
-        tinted, the reason in :attr:`count_label`) when the filter is not valid."""
+    def read_filter(self) -> MergeFilter | None:
+        """The filter the controls say, checked (nothing filtered yet); None (the box tinted,
+        the reason in :attr:`count_label`) when it is not valid."""
         text = self.filter_edit.text()
         mode = "hex" if self.hex_check.isChecked() else "regex" if self.regex_check.isChecked() else "text"
         self.filter_edit.setPlaceholderText(PLACEHOLDERS[mode])
         needle = text if text.strip() else ""
         if mode == "hex":
             needle = needle.strip()
+        script, partial = self.script_combo.currentData(), self.partial_combo.currentData()
+        condition = MergeFilter(needle, mode, script, partial, self.whole_check.isChecked())
         try:
-            model.set_filter(
-                needle,
-                mode=mode,
-                script=self.script_combo.currentData(),
-                partial=self.partial_combo.currentData(),
-                whole_chunk_only=self.whole_check.isChecked(),
-            )
+            check_filter(condition)
         except ValueError as exc:
             self.filter_edit.setStyleSheet(_FILTER_ERROR_STYLE)
             msg = "not hex: use pairs like e4 bd" if mode == "hex" else html.escape(str(exc).splitlines()[0])
             self.count_label.setText(msg + other_mode_hint(needle, mode))
-            return False
+            return None
         self.filter_edit.setStyleSheet("")
+        return condition
+
+    def show_count(self, model: MergeTableModel, condition: MergeFilter) -> None:
+        """Say how many merges ``model`` shows under ``condition`` (just applied), offering the
+        other filter mode when its needle finds nothing."""
         self.count_label.setText(model.count_text())
-        if needle and not model.rowCount():
-            self.count_label.setText(model.count_text() + other_mode_hint(needle, mode))
-        return True
+        if condition.needle and not model.rowCount():
+            self.count_label.setText(model.count_text() + other_mode_hint(condition.needle, condition.mode))
+
+    def show_filtering(self, model: MergeTableModel) -> None:
+        """Say that a new filter is being applied (the table still shows the rows of the one before)."""
+        self.count_label.setText(f"{model.count_text()} · {FILTERING}")
 
     def _filter_row(self) -> QHBoxLayout:
         self.filter_edit = QLineEdit()
