@@ -42,6 +42,7 @@ from tokexplorer.gui.widgets.elided_label import never_widens
 from tokexplorer.gui.widgets.fire_sites import FireSitesView
 from tokexplorer.gui.widgets.merge_filter_controls import MergeFilterControls
 from tokexplorer.gui.widgets.merge_filtering import MergeFiltering
+from tokexplorer.gui.widgets.merge_follow import ShownMerge
 from tokexplorer.gui.widgets.merge_source import ModelTitle, model_of, no_tree_message, source_tokenizer
 from tokexplorer.gui.widgets.merge_table_view import MergeTableView, model_title
 from tokexplorer.gui.widgets.merge_tree import MergeTreePanel, default_label
@@ -84,6 +85,8 @@ class MergesPane(QWidget):
         filtering: the :class:`MergeFiltering` applying the filter controls (a large table's
             filter in a worker) and building the search index, sort keys and merge trees'
             index in its ``index_worker``.
+        shown: the :class:`ShownMerge`: the record the side views show, selected again when a
+            filter's rows are in, its ``note`` above them saying when the filter hides it.
     """
 
     def __init__(self, state: AppState, parent: QWidget | None = None) -> None:
@@ -96,7 +99,6 @@ class MergesPane(QWidget):
         self._index: MergeIndex | None = None
         self._fires: FireIndex | None = None
         self._fires_text = self._fires_source = ""  # the Compare text counted in, and what it is
-        self._selected_rank: int | None = None
         self._live_merges: list[MergeRecord] | None = None
         self._source: Tokenizer | None = None  # the Compare column whose model is shown instead of state.bpe
         self._pending_tree: bytes | None = None  # a token whose tree is drawn once that model's merges are in
@@ -113,6 +115,7 @@ class MergesPane(QWidget):
         self.filter_controls = c
         self.filtering = MergeFiltering(self.model, c, self)
         self.view = MergeTableView(self.model)
+        self.shown = ShownMerge(self.model, self.view)
         self.tree_panel = MergeTreePanel()
         self.tree, self.tree_label = self.tree_panel.tree, self.tree_panel.caption
         self.fire_sites = FireSitesView()
@@ -142,7 +145,7 @@ class MergesPane(QWidget):
     def _build_splitter(self) -> QSplitter:
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(self.view)
-        splitter.addWidget(self.details)
+        splitter.addWidget(self.shown.beside(self.details))
         splitter.setStretchFactor(0, 3)
         splitter.setStretchFactor(1, 2)
         splitter.setSizes([3000, 2000])  # the table gets 60% at any window width
@@ -171,9 +174,9 @@ class MergesPane(QWidget):
         self.view.selectionModel().selectionChanged.connect(self._on_selection)
         self.model.modelReset.connect(self._update_count)
         self.model.layoutChanged.connect(self._update_count)
-        self.filtering.applied.connect(self._reselect)
+        self.filtering.applied.connect(self.shown.follow)
         self.filtering.merge_index.connect(self._on_merge_index)
-        self.plot.merge_clicked.connect(self.jump_to_rank)
+        self.plot.merge_clicked.connect(lambda r: self.jump_to_rank(r) or self.plot.set_marker(self.shown.rank))
         self.title.back_clicked.connect(lambda: self.set_bpe(self.state.bpe))
 
     def _connect_state(self) -> None:
@@ -210,7 +213,7 @@ class MergesPane(QWidget):
         self._titled = None
         self._index = None
         self._fires = None
-        self._selected_rank = None
+        self.shown.set_merge(None)
         self.merges_job.cancel()
         self.fire_job.cancel()
         self.tree.set_tree(None)
@@ -247,7 +250,7 @@ class MergesPane(QWidget):
             why = "is hidden by the filter" if 0 <= rank < len(self.model.merges) else "does not exist"
             self.state.status.emit(f"merge #{rank} {why}")
             return False
-        already = self._selected_rank == rank
+        already = self.shown.rank == rank
         ix = self.view.select_row(row)
         self.view.scrollTo(ix, QAbstractItemView.ScrollHint.PositionAtCenter)
         if already:  # no selection change: say the merge again instead of leaving an old message
@@ -255,8 +258,9 @@ class MergesPane(QWidget):
         return True
 
     def selected_rank(self) -> int | None:
-        """Rank of the selected merge (None when nothing is selected)."""
-        return self._selected_rank
+        """Rank of the merge the side views show (None when none): the selected row's, or one the
+        filter hides (``shown.note`` says so)."""
+        return self.shown.rank
 
     def merge_index(self) -> MergeIndex | None:
         """The :class:`MergeIndex` of the shown model (built on first use)."""
@@ -293,13 +297,17 @@ class MergesPane(QWidget):
             name = self.state.name_of(self._bpe)
             self.tree_panel.show_message(f"{bytes(data).hex(' ').upper()} is not a token of {name}")
             return False
-        # the table selects the merge that builds the token (none for a single byte)
-        rank = next((m.rank for m in self.model.merges if m.new_id == tid), None)
-        if rank is not None and self.model.row_of_rank(rank) >= 0:
-            self.jump_to_rank(rank)
+        # the table selects the merge that builds the token (none for a single byte); one the filter
+        # hides is shown all the same, the note saying so
+        merge = next((m for m in self.model.merges if m.new_id == tid), None)
+        if merge is not None and self.model.row_of_rank(merge.rank) >= 0:
+            self.jump_to_rank(merge.rank)
         else:
             self.view.clearSelection()
-            self._selected_rank = None
+            if merge is not None:
+                self._show_merge(merge)
+            else:  # a single byte, or a token no merge builds
+                self._show_token(tid)
         return self.show_token_tree(tid)
 
     def fire_sites_text(self) -> str:
@@ -397,7 +405,7 @@ class MergesPane(QWidget):
         self.fire_job.cancel()
         self._fires = None
         self.model.set_fire_counts(None, counting=self._bpe is not None and bool(self.model.merges))
-        if self._selected_rank is not None:
+        if self.shown.rank is not None:
             self.fire_sites.show_counting()
         self._fire_timer.start()
 
@@ -406,8 +414,8 @@ class MergesPane(QWidget):
         self.model.set_fire_counts(self._fires.counts)
         self.model.set_title_tip(COL_FIRES, FIRES_TIP.format(text=self._fires_source))
         self.view.fit_columns(tokens=False)
-        if self._selected_rank is not None:
-            self._show_fires(self._selected_rank)
+        if self.shown.rank is not None:
+            self._show_fires(self.shown.rank)
 
     def _name_fires_text(self) -> None:
         """The Compare text was named anew (same text): the Fires header's tooltip says so."""
@@ -438,15 +446,6 @@ class MergesPane(QWidget):
     def _update_count(self, *_args: object) -> None:
         self.count_label.setText(self.model.count_text())
 
-    def _reselect(self) -> None:
-        row = self.model.row_of_rank(self._selected_rank) if self._selected_rank is not None else -1
-        if row < 0:  # the selected merge is filtered out, or none is selected: the list from its top
-            self.view.scrollToTop()
-            return
-        ix = self.view.select_row(row, notify=False)
-        self.view.viewport().update()
-        self.view.scrollTo(ix)
-
     def _on_selection(self, *_args: object) -> None:
         rows = self.view.selectionModel().selectedRows()
         if not rows:
@@ -454,12 +453,21 @@ class MergesPane(QWidget):
         merge = self.model.merge_at(rows[0].row())
         if merge is None:  # a token no merge builds: its tree says so, it fires as no merge
             tid, raw = self.model.token_at(rows[0].row())
-            self._selected_rank = None
+            self._show_token(tid)
             self.show_token_tree(tid)
-            self.fire_sites.clear()
             self.state.status.emit(f"token {tid} ({raw.hex(' ').upper()}): no merge builds it; emitted only whole")
             return
-        self._selected_rank = merge.rank
+        self._show_merge(merge)
+
+    def _show_token(self, tid: int) -> None:
+        """The side views show token ``tid``, built by no merge: it fires as none, no plot marker."""
+        self.shown.set_token(tid)
+        self.fire_sites.clear()
+        self.plot.set_marker(None)
+
+    def _show_merge(self, merge: MergeRecord) -> None:
+        """Show ``merge`` in the side views (tree, marker, firing sites) and the status bar."""
+        self.shown.set_merge(merge.rank)
         with QSignalBlocker(self.jump_spin):
             self.jump_spin.setValue(merge.rank)
         raw = merge.merged
