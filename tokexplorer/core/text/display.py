@@ -317,7 +317,7 @@ def emitted_display(text: str, *, control_pictures: bool = True) -> str:
     spaces as ``␣``, look-alikes (a no-break space, ``’``) as ``<U+XXXX>``, so that an emitted
     space or control is never a blank.
 
-    >>> emitted_display(" "), emitted_display("a\u00a0b\n", control_pictures=False)
+    >>> emitted_display(" "), emitted_display("a\\u00a0b\\n", control_pictures=False)
     ('␣', 'a<U+00A0>b↵')
     """
     return span_display(text, 0, len(text), visible_spaces=True, control_pictures=control_pictures, lookalikes=True)

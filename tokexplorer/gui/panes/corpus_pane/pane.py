@@ -64,6 +64,9 @@ class CorpusPane(QWidget):
         before_training: called with the algorithm before a training asked for
             with ``confirm`` starts; returning False stops it (the window asks
             there before an unsaved trained model is replaced). None: no call.
+        settings_refused: True since the last Train was refused for the form's settings (a
+            vocab size too small, or too large for SentencePiece), until a training with the
+            form's vocab size starts; the window then does not remember them.
     """
 
     corpus_loaded = Signal(object)
@@ -80,6 +83,7 @@ class CorpusPane(QWidget):
         self.state = state
         self.last_worker: Worker | None = None
         self.before_training: Callable[[str], bool] | None = None
+        self.settings_refused = False
         self._running = ""  # algorithm of the training under way; "" when idle
         self._started = 0.0  # perf_counter() when the training under way started
         self.sample_note = ""  # what the training under way trains on when not the whole corpus
@@ -210,7 +214,7 @@ class CorpusPane(QWidget):
                 request = replace(request, fit_lines=True)
             request.validate()
         except InputError as exc:
-            self._refuse(str(exc))
+            self._refuse(str(exc), settings=True)
             return None
         if confirm and self.before_training is not None:
             self._ask()
@@ -258,7 +262,7 @@ class CorpusPane(QWidget):
         try:
             request.validate()
         except InputError as exc:
-            self._refuse(str(exc))
+            self._refuse(str(exc), settings=True)
             return None
         return self._run(request)
 
@@ -289,6 +293,8 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
         worker.signals.cancelled.connect(self._on_train_cancelled)
         self.last_worker = worker
+        if request.vocab_size == self.form.vocab_spin.value():  # the form's settings train (not a fitted size)
+            self.settings_refused = False
         self._started = time.perf_counter()
         self.form.set_busy()
         self._running = request.algorithm
@@ -406,6 +412,7 @@ class CorpusPane(QWidget):
         """SentencePiece found too few pieces (vocabulary too large for the corpus, or
         for the sample of a streamed one it trained on): offer to train with its maximum."""
         note = too_large_note(request.vocab_size, limit, sample=self._sample)
+        self.settings_refused = True  # that size does not train (a fitted one may)
         if limit > 0:
             self._ask(f"{note}: train with {limit:,}?")
         if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
@@ -413,7 +420,7 @@ class CorpusPane(QWidget):
             if self.start_training(vocab_size=limit, algorithm=request.algorithm) is not None:
                 self.form.train_message.setText(f"{note}: training with {limit:,}…")
                 return
-        self.form.progress.setFormat("not trained")
+        self.form.set_refused()
         self._report_error(note)
         self.training_failed.emit(note)
 
@@ -443,9 +450,11 @@ class CorpusPane(QWidget):
             self.form.train_message.setText(f"{question} (waiting for your answer)")
             self.state.status.emit(f"{question} (waiting for your answer)")
 
-    def _refuse(self, message: str) -> None:
+    def _refuse(self, message: str, *, settings: bool = False) -> None:
         """Train refused before it started: the bar says "not trained" (not the last training's
-        "done in 0.1 s"), the message why."""
+        "done in 0.1 s"), the message why; ``settings``: refused for the form's settings
+        (:attr:`settings_refused`)."""
+        self.settings_refused = self.settings_refused or settings
         self.form.set_refused()
         self._report_error(message)
 
