@@ -225,3 +225,37 @@ def test_a_tiktoken_export_of_a_model_opened_from_a_file_records_that_file(qtbot
 
     text = sample_text()
     assert load_tokenizer(str(out)).encode(text) == bpe.encode(text)
+
+
+def test_an_export_keeps_the_name_of_a_model_trained_here_and_a_bpe_save_names_it_by_its_file(
+    qtbot, window, tmp_path
+):
+    """An exported file opens as another library's tokenizer (tokenizer.json as "Hugging Face
+    BPE", vocab.txt as BERT's WordPiece), so the column keeps saying the model was trained here;
+    a save in our own format names it by that file, as opening it again does."""
+    from tokexplorer.core.backends import WordPieceTokenizer
+    from tokexplorer.core.wordpiece import train_wordpiece
+
+    bpe = _trained("gpt2")
+    _show(window, bpe)
+    out = tmp_path / "tokenizer.json"
+    _export(qtbot, window, "tokenizer.json", out)
+    assert window.state.name_of(bpe) == "custom BPE · saved as tokenizer.json"
+    assert window.statusBar().currentMessage() == f"exported custom BPE as tokenizer.json: {out}"
+    # the next Export proposes that file's name
+    assert window.saving.file_name(bpe, ".tiktoken") == "tokenizer.tiktoken"
+    assert window.saving.write(bpe, "bpe", str(tmp_path / "gui.bpe"))
+    assert window.state.name_of(bpe) == "gui.bpe (BPE)"
+    assert window.statusBar().currentMessage() == f"saved gui.bpe (BPE) to {tmp_path / 'gui.bpe'}"
+    # exported after it was saved: still named by the file that opens it
+    _export(qtbot, window, "tiktoken", tmp_path / "m.tiktoken")
+    assert window.state.name_of(bpe) == "gui.bpe (BPE)"
+    wp, _ = train_wordpiece([sample_text()], vocab_size=300)
+    window.state.set_wordpiece(wp)
+    window.state.replace_tokenizer("wordpiece", WordPieceTokenizer(wp))
+    vocab = tmp_path / "vocab.txt"
+    assert window.saving.write(wp, "vocab.txt", str(vocab))
+    assert window.state.name_of(wp) == f"{wp.name} · saved as vocab.txt"
+    assert window.statusBar().currentMessage() == (
+        f"saved {wp.name} to {vocab}, {vocab.parent / 'tokenizer_config.json'}"
+    )
