@@ -63,6 +63,8 @@ class ByteView(QWidget):
         max_bytes: at most this many bytes are drawn (the rest is summarised).
         offset_base: byte offset of the first byte shown in the whole input (a part of
             a long text or file starts later); row labels and byte tooltips add it.
+        label_w: width of the row-label column, pixels: the longest label, from LABEL_W to
+            LABEL_MAX_W (longer ones cut so that they stay distinct; see ``row_labels``).
     """
 
     max_bytes = 16_384
