@@ -127,12 +127,12 @@ def test_export_errors_are_one_line_exit_1(tmp_path, capsys):
         (["sp:m.model", "--format", "tiktoken", "-o", str(tmp_path / "x.tiktoken")],
          "tokexplorer: error: export writes byte-level BPEs and WordPieces; "
          "a SentencePiece model (sp:) cannot be exported"),
-        ([f"bpe:{model}", "--format", "tiktoken", "-o", str(tmp_path / "no" / "x.tiktoken")],
-         f"tokexplorer: error: cannot write {tmp_path / 'no' / 'x.tiktoken'}: folder {tmp_path / 'no'} does not exist"),
+        ([f"bpe:{model}", "--format", "tiktoken", "-o", str(tmp_path / "gpt2.bpe" / "x.tiktoken")],
+         f"tokexplorer: error: cannot create folder {tmp_path / 'gpt2.bpe'}: {tmp_path / 'gpt2.bpe'} is a file"),
         ([f"bpe:{model}", "--format", "tokenizer.json", "-o", str(tmp_path)],
          f"tokexplorer: error: cannot write {tmp_path}: it is a folder"),
-        ([f"bpe:{model}", "--format", "gpt2", "-o", str(tmp_path / "no")],
-         f"tokexplorer: error: cannot write {tmp_path / 'no'}: for --format gpt2 give an existing folder"),
+        ([f"bpe:{model}", "--format", "gpt2", "-o", str(model)],
+         f"tokexplorer: error: cannot write into {model}: it is a file, not a folder"),
     ]  # fmt: skip
     for args, message in cases:
         assert main(["export", *args]) == 1
@@ -141,6 +141,37 @@ def test_export_errors_are_one_line_exit_1(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "invalid choice: 'onnx'" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["gpt2.bpe"]
+
+
+def test_export_creates_the_folder_it_needs_and_says_so(tmp_path, capsys):
+    """``-o gpt2dir`` and ``-o vocabdir/vocab.txt`` (and a file in a missing folder) create the
+    folder, parents too, with a note; the files written open again with the same ids."""
+    from tokexplorer.core.backends import load_tokenizer
+    from tokexplorer.core.io import save_wordpiece
+    from tokexplorer.core.wordpiece import train_wordpiece
+
+    bpe, model = _model(tmp_path)
+    out = tmp_path / "a" / "gpt2dir"
+    assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(out)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [str(out / "vocab.json"), str(out / "merges.txt")]
+    assert captured.err.splitlines()[0] == f"tokexplorer: note: created folder {out} (it did not exist)"
+    assert load_tokenizer(str(out)).encode("hello world 123") == bpe.encode("hello world 123")
+    deep = tmp_path / "t" / "u" / "tokenizer.json"
+    assert main(["export", f"bpe:{model}", "--format", "tokenizer.json", "-o", str(deep)]) == 0
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == f"tokexplorer: note: created folder {deep.parent} (it did not exist)"
+    # an existing folder: no note
+    assert main(["export", f"bpe:{model}", "--format", "gpt2", "-o", str(out)]) == 0
+    assert "created folder" not in capsys.readouterr().err
+    wp, _ = train_wordpiece(["hello world, low lower lowest"] * 5, vocab_size=60)
+    save_wordpiece(wp, tmp_path / "m.wordpiece")
+    vocab = tmp_path / "vocabdir" / "vocab.txt"
+    assert main(["export", f"wordpiece:{tmp_path / 'm.wordpiece'}", "--format", "vocab.txt", "-o", str(vocab)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [str(vocab), str(tmp_path / "vocabdir" / "tokenizer_config.json")]
+    assert captured.err.splitlines()[0] == f"tokexplorer: note: created folder {vocab.parent} (it did not exist)"
+    assert vocab.read_text(encoding="utf-8").splitlines() == list(wp.vocab)
 
 
 def test_export_gpt2_refuses_tokens_no_merge_builds(tmp_path, capsys):

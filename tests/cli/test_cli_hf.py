@@ -63,8 +63,8 @@ def test_compare_rows_name_the_model_type(files, capsys):
                   "--text", TEXT, "--json")  # fmt: skip
     rows = json.loads(out)
     assert [(r["tokenizer"], len(r["ids"])) for r in rows] == [
-        ("tokenizer.json (Hugging Face WordPiece)", 6),
-        ("tokenizer.json (Hugging Face BPE)", len(hf.byte_level_bpe().encode(TEXT).ids)),
+        ("bert/tokenizer.json (Hugging Face WordPiece)", 6),  # two tokenizer.json: each says its folder
+        ("gpt/tokenizer.json (Hugging Face BPE)", len(hf.byte_level_bpe().encode(TEXT).ids)),
     ]
 
 
@@ -104,8 +104,8 @@ def test_stats_rows_unknown_and_round_trip(files, capsys):
     out, _ = _run(capsys, "stats", "--tokenizer", "hf:bert/tokenizer.json", "--tokenizer", "hf:gpt/tokenizer.json",
                   "t.txt", "--csv")  # fmt: skip
     rows = {(r["tokenizer"], r["group"]): r for r in csv.DictReader(io.StringIO(out))}
-    bert = rows[("tokenizer.json (Hugging Face WordPiece)", "all")]
-    gpt = rows[("tokenizer.json (Hugging Face BPE)", "all")]
+    bert = rows[("bert/tokenizer.json (Hugging Face WordPiece)", "all")]
+    gpt = rows[("gpt/tokenizer.json (Hugging Face BPE)", "all")]
     # WordPiece: hello world cafe 你, the text's tokens (not the post-processor's [CLS]/[SEP]);
     # "café" loses its accent, as its normalizer (strip_accents) makes it: decoding gives back
     # the normalized line, a round trip

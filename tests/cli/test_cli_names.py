@@ -44,6 +44,12 @@ def _run(capsys, *args):
     return out
 
 
+def _run_noted(capsys, *args):
+    """stdout and stderr of a command that succeeds."""
+    assert main(list(args)) == 0
+    return capsys.readouterr()
+
+
 def _tokenizer_args(specs):
     return [a for s in specs for a in ("--tokenizer", s)]
 
@@ -127,3 +133,34 @@ def test_compare_names_the_tokenizer_of_each_note_once(models, capsys, tmp_path)
     assert capsys.readouterr().err.splitlines() == [
         "tokexplorer: note: tiktoken cl100k_base, our engine: cl100k_base: '<|endoftext|>' encoded as plain text",
     ]
+
+
+def test_three_tokenizer_json_files_of_three_families_each_say_their_folder(tmp_path, capsys, monkeypatch):
+    """Our BPE exported as tokenizer.json, a Hugging Face byte-level BPE and BERT's WordPiece,
+    each a ``tokenizer.json`` in its own folder: the three names differ by family already, yet
+    each says its folder (the WordPiece one did not: only names the same got folders)."""
+    monkeypatch.chdir(tmp_path)
+    save_bpe(train_bpe(TEXT, vocab_size=260)[0], tmp_path / "m.bpe")
+    assert main(["export", "--format", "tokenizer.json", "-o", "export/tokenizer.json", "m.bpe"]) == 0
+    hf.save(hf.byte_level_bpe(), tmp_path / "bbpe")
+    hf.save(hf.wordpiece(), tmp_path / "hf" / "bert")
+    capsys.readouterr()
+    specs = ["export/tokenizer.json", "bbpe/tokenizer.json", "hf/bert/tokenizer.json"]
+    args = ("--text", "hello world", "--json")
+    out, err = _run_noted(capsys, "compare", *_tokenizer_args(specs), *args)
+    data = json.loads(out)
+    assert [r["tokenizer"] for r in data] == [
+        "export/tokenizer.json (Hugging Face BPE)",
+        "bbpe/tokenizer.json (Hugging Face BPE)",
+        "bert/tokenizer.json (Hugging Face WordPiece)",
+    ]
+    # the notes name them so too
+    assert err.splitlines() == [
+        "tokexplorer: note: bbpe/tokenizer.json (Hugging Face BPE): the post-processor added '<s>' "
+        "(add special tokens: on)",
+        "tokexplorer: note: bert/tokenizer.json (Hugging Face WordPiece): the post-processor added '[CLS]', "
+        "'[SEP]' (add special tokens: on)",
+    ]
+    # a file alone, or beside files of other names, keeps its short name
+    data = json.loads(_run_noted(capsys, "compare", *_tokenizer_args([specs[2], "m.bpe"]), *args).out)
+    assert [r["tokenizer"] for r in data] == ["tokenizer.json (Hugging Face WordPiece)", "m.bpe (BPE)"]

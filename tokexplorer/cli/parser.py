@@ -405,7 +405,8 @@ def _add_export(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
                    "gpt2: vocab.json + merges.txt in the folder PATH; tokenizer.json: the file PATH; "
                    "vocab.txt: BERT's one piece a line, the file PATH")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH",
-                   help="the .tiktoken, tokenizer.json or vocab.txt file, or an existing folder (gpt2)")  # fmt: skip
+                   help="the .tiktoken, tokenizer.json or vocab.txt file, or the folder (gpt2); "
+                        "a folder that does not exist is created")  # fmt: skip
     _add_pattern(p)
     p.set_defaults(func=_Command("export"))
 

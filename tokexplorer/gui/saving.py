@@ -37,6 +37,10 @@ from tokexplorer.gui import file_dialogs
 from tokexplorer.gui.dialogs.export import ExportDialog, run_export
 from tokexplorer.gui.workers import user_message
 
+#: The formats of :meth:`ModelSaving.write` that open again as the same model (our own files,
+#: SentencePiece's ``.model``); the others are exports, read as another library's tokenizer.
+NATIVE_FORMATS = frozenset({"bpe", "sp", "wordpiece"})
+
 if TYPE_CHECKING:
     from tokexplorer.gui.main_window import MainWindow
     from tokexplorer.gui.panes.corpus_pane import TrainingResult
@@ -232,20 +236,25 @@ class SaveGuard(QObject):
         except (TokexplorerError, OSError) as exc:
             self.state.error.emit(f"could not save {os.path.basename(path)}: {user_message(exc)}")
             return False
-        self.mark_saved(model, [str(p) for p in written])
-        if fmt == "vocab.txt" and replaced is not None:  # another vocab.txt's settings were there
-            self.state.status.emit(f"saved {self.state.name_of(model)} to {', '.join(map(str, written))}; {replaced}")
+        # vocab.txt: another vocab.txt's settings may have been there (replaced says so)
+        self.mark_saved(model, [str(p) for p in written], native=fmt in NATIVE_FORMATS, also=replaced)
         return True
 
-    def mark_saved(self, model: object, paths: list[str]) -> None:
+    def mark_saved(self, model: object, paths: list[str], *, native: bool = True, also: str | None = None) -> None:
         """``model`` was written to ``paths``: it no longer counts as unsaved, it is named by
-        its file (:meth:`name_by_file`); says where."""
+        its file (:meth:`name_by_file`; ``native``: in our own format, else an export); says
+        where (and ``also``, a note of the writing, after it)."""
         self.forget(model)
         if paths:
             file_dialogs.remember_folder(paths[0])  # however it was saved, the next dialog starts there
-        self.name_by_file(model, paths)
-        self.state.status.emit(f"saved {self.state.name_of(model)} to {', '.join(paths)}")
+        before = self._name(model)
+        self.name_by_file(model, paths, native=native)
+        said = f"saved {self._name(model) if native else before} to {', '.join(paths)}"
+        self.state.status.emit(f"{said}; {also}" if also else said)
         self.saved.emit(model, paths)
+
+    def _name(self, model: object) -> str:
+        return self.state.name_of(model) if isinstance(model, BPE | WordPiece) else getattr(model, "name", "")
 
     def holder(self, model: object) -> Tokenizer | None:
         """The compare column showing ``model`` (a BPE, a WordPiece or a tokenizer), or None."""
@@ -262,21 +271,30 @@ class SaveGuard(QObject):
         tok = self.holder(model)
         return None if tok is None or tok.source_file is None else str(tok.source_file)
 
-    def name_by_file(self, model: object, paths: list[str]) -> None:
-        """Name ``model`` by the first file of ``paths`` (the one that opens it again:
-        ``"gui.bpe (BPE)"``) everywhere at once: its column takes the file as its source,
-        and every pane follows ``tokenizers_changed``."""
+    def name_by_file(self, model: object, paths: list[str], *, native: bool = True) -> None:
+        """Name ``model`` by the first file of ``paths`` everywhere at once (every pane follows
+        ``tokenizers_changed``). Written in our own format (``native``), that file opens it
+        again under the same name: its column takes the file as its source (``"gui.bpe
+        (BPE)"``). Exported (``tokenizer.json``, ``.tiktoken``, ``vocab.txt``), the file opens
+        as another library's tokenizer: a model trained here keeps its name and says where
+        it was saved (``"custom BPE · saved as tokenizer.json"``), one opened from a file
+        keeps that file's name."""
         tok = self.holder(model)
-        if tok is not None and paths:
-            tok.source_file = Path(paths[0]).absolute()
-            self.state.set_tokenizers(list(self.state.tokenizers))
+        if tok is None or not paths:
+            return
+        if native:
+            tok.source_file, tok.saved_as = Path(paths[0]).absolute(), None
+        elif tok.source_file is None:
+            tok.saved_as = Path(paths[0]).absolute()
+        self.state.set_tokenizers(list(self.state.tokenizers))
 
     def file_name(self, model: object, suffix: str) -> str:
         """The file name a save dialog proposes for ``model``: the name of the file it was
         saved to or opened from (its stem, then ``suffix``), else its own name's."""
         tok = self.holder(model)
-        if tok is not None and tok.source_file is not None:
-            stem = tok.source_file.name.split(".")[0]
+        known = None if tok is None else tok.source_file or tok.saved_as
+        if known is not None and known.name.split(".")[0]:
+            stem = known.name.split(".")[0]
         else:
             name = model.name if isinstance(model, BPE | WordPiece | Tokenizer) else "model"
             stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in name)
@@ -315,15 +333,17 @@ class SaveGuard(QObject):
             bpe, self._window, folder=file_dialogs.last_folder(), name=self.state.name_of(bpe),
             stem=self.file_name(bpe, ""), source=self.source_of(bpe),
         )  # fmt: skip
-        dlg.exported.connect(lambda fmt, paths, b=bpe: self._on_exported(b, fmt, paths))
+        dlg.exported.connect(lambda fmt, paths, b=bpe, d=dlg: self._on_exported(b, fmt, paths, d.created))
         self.export_dialog = dlg
         dlg.open()
         return dlg
 
-    def _on_exported(self, bpe: BPE, fmt: str, paths: list[str]) -> None:
+    def _on_exported(self, bpe: BPE, fmt: str, paths: list[str], created: str = "") -> None:
         self.forget(bpe)
         if paths:
             file_dialogs.remember_folder(paths[0])
-        self.name_by_file(bpe, paths)
-        self.state.status.emit(f"exported {self.state.name_of(bpe)} as {fmt}: {', '.join(paths)}")
+        before = self.state.name_of(bpe)
+        self.name_by_file(bpe, paths, native=False)
+        said = f"exported {before} as {fmt}: {', '.join(paths)}"
+        self.state.status.emit(f"{said}; {created}" if created else said)
         self.saved.emit(bpe, paths)

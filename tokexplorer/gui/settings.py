@@ -184,13 +184,14 @@ def set_reopen_last_corpus(on: bool) -> None:
 # ----------------------------------------------------------------------------- training
 
 
-def save_training_form(form: TrainingForm) -> None:
-    """Remember the training settings: algorithm and vocab size, and each kind's
+def save_training_form(form: TrainingForm, *, vocab_size: int | None = None) -> None:
+    """Remember the training settings: algorithm and vocab size (``vocab_size`` when given:
+    the size that trained, else the field's), and each kind's
     (:data:`~tokexplorer.gui.panes.corpus_pane.training_form.SETTINGS_KINDS`: byte-level
     BPE, WordPiece) own pre-tokenizer and special tokens."""
     s = settings()
     s.setValue(f"{_TRAINING}/algorithm", form.algorithm())
-    s.setValue(f"{_TRAINING}/vocab_size", form.vocab_spin.value())
+    s.setValue(f"{_TRAINING}/vocab_size", form.vocab_spin.value() if vocab_size is None else vocab_size)
     for kind in SETTINGS_KINDS:
         pattern, specials = form.kind_settings(kind)
         s.setValue(f"{_TRAINING}/{kind}/pattern", pattern)

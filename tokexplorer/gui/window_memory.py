@@ -20,6 +20,7 @@ from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus
     from tokexplorer.gui.main_window import MainWindow
+    from tokexplorer.gui.panes.corpus_pane import TrainingResult
 
 
 class WindowMemory(QObject):
@@ -56,6 +57,8 @@ class WindowMemory(QObject):
         window.state.model_file_opened.connect(recent.add_model)
         window.saving.saved.connect(self._on_model_saved)
         window.corpus_pane.training_started.connect(self._on_training_started)
+        window.corpus_pane.training_finished.connect(self._on_training_finished)
+        self._user_training = False  # the training under way was asked for with the form's settings
 
         self.layout_restored = settings.restore_layout(window, window.tabs)
         self.tab_restored = settings.remembered_tab() is not None
@@ -70,10 +73,13 @@ class WindowMemory(QObject):
         return settings.last_corpus()
 
     def save(self) -> None:
-        """Save the layout, the training settings and the compare choices."""
+        """Save the layout, the training settings and the compare choices. After a Train
+        refused for its settings (a vocab size too small...), the training settings are left
+        as the last training that ran saved them: only settings that trained are remembered."""
         w = self._window
         settings.save_layout(w, w.tabs)
-        settings.save_training_form(w.corpus_pane.form)
+        if not w.corpus_pane.settings_refused:
+            settings.save_training_form(w.corpus_pane.form)
         settings.save_compare_choices(w.compare_pane)
 
     def _on_model_saved(self, _model: object, paths: list[str]) -> None:
@@ -84,8 +90,13 @@ class WindowMemory(QObject):
 
     def _on_training_started(self, _algorithm: str) -> None:
         # the startup's default models are trained with their own settings, not the form's
-        if not self._window.startup.training_defaults:
-            settings.save_training_form(self._window.corpus_pane.form)
+        self._user_training = not self._window.startup.training_defaults
+
+    def _on_training_finished(self, result: TrainingResult) -> None:
+        # remembered once they trained, with the size that trained (SentencePiece's fitted one)
+        if self._user_training:
+            settings.save_training_form(self._window.corpus_pane.form, vocab_size=result.vocab_size)
+        self._user_training = False
 
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
         paths = self._window.corpus_pane.file_list.requested_paths

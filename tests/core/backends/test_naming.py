@@ -101,3 +101,26 @@ def test_rank_files_and_sentencepiece_files_of_one_name(tmp_path, sp_models):
         "b/tokenizer.model (SentencePiece)",
     ]
     assert isinstance(toks[0], TiktokenTokenizer) and toks[0].encoding_name == "r"
+
+
+def test_files_of_one_name_say_their_folders_whatever_their_families(tmp_path):
+    """Three ``tokenizer.json`` of three families: each says its folder, not only the two
+    whose names were the same."""
+    from fixtures import hf
+
+    hf.save(hf.byte_level_bpe(), tmp_path / "bbpe")
+    hf.save(hf.byte_level_bpe(), tmp_path / "export")
+    hf.save(hf.wordpiece(), tmp_path / "hf" / "bert")
+    toks = load_tokenizers([str(tmp_path / f / "tokenizer.json") for f in ("export", "bbpe", "hf/bert")])
+    assert [t.name for t in toks] == [
+        "export/tokenizer.json (Hugging Face BPE)",
+        "bbpe/tokenizer.json (Hugging Face BPE)",
+        "bert/tokenizer.json (Hugging Face WordPiece)",
+    ]
+    # a model trained here and exported keeps saying it was trained here
+    custom = BPETokenizer(BPE([]))
+    custom.saved_as = tmp_path / "export" / "tokenizer.json"
+    assert name_distinctly([custom, toks[2]]) == [
+        "custom BPE · saved as tokenizer.json",
+        "tokenizer.json (Hugging Face WordPiece)",
+    ]

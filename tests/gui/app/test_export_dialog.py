@@ -66,7 +66,10 @@ def test_tiktoken_export_from_the_window_loads_in_tiktoken_with_our_ids(qtbot, w
     ids = bpe.encode(text, allowed_special="all")
     assert enc.encode(text, allowed_special="all") == ids
     assert ids.count(556) == 1
-    assert window.statusBar().currentMessage() == f"exported m.tiktoken (BPE) as tiktoken: {out}, {out}.json"
+    assert window.statusBar().currentMessage() == f"exported custom BPE as tiktoken: {out}, {out}.json"
+    # the column keeps saying it was trained here, and where it was exported (m.tiktoken opens
+    # as a tiktoken rank file, not as this model)
+    assert [t.name for t in window.state.tokenizers if t.family == "bpe"] == ["custom BPE · saved as m.tiktoken"]
 
 
 @pytest.mark.parametrize("pattern", ["cl100k", "none"])
@@ -116,20 +119,38 @@ def test_gpt2_notes_what_the_format_cannot_carry(qtbot, window):
     )
 
 
-def test_a_folder_that_does_not_exist_is_said_in_the_dialog(qtbot, window, tmp_path):
+def test_a_folder_that_does_not_exist_is_created_and_said(qtbot, window, tmp_path):
+    bpe = _trained("gpt2")
+    _show(window, bpe)
+    out = tmp_path / "missing" / "gpt2dir"
+    _, paths = _export(qtbot, window, "gpt2", out)
+    assert paths == [str(out / "vocab.json"), str(out / "merges.txt")]
+    assert window.statusBar().currentMessage() == (
+        f"exported custom BPE as gpt2: {out / 'vocab.json'}, {out / 'merges.txt'}; "
+        f"created folder {out} (it did not exist)"
+    )
+    from tokexplorer.core.backends import load_tokenizer
+
+    assert load_tokenizer(str(out)).encode("the cat sat") == bpe.encode("the cat sat")
+
+
+def test_a_file_where_the_folder_should_be_is_said_in_the_dialog(qtbot, window, tmp_path):
     _show(window, _trained("gpt2"))
     window.export_action.trigger()
     dlg = window.saving.export_dialog
     qtbot.waitUntil(lambda: dlg.check is not None, timeout=WAIT)
+    (tmp_path / "f.txt").write_text("x", encoding="utf-8")
     dlg.set_format("gpt2")
-    dlg.path_edit.setText(str(tmp_path / "missing"))
-    worker = dlg.start_export()
-    qtbot.waitUntil(lambda: worker.done and dlg.export_button.isEnabled(), timeout=WAIT)
+    dlg.path_edit.setText(str(tmp_path / "f.txt"))
+    assert dlg.start_export() is None  # refused before any work
+    assert dlg.message.text() == f"not exported: cannot write into {tmp_path / 'f.txt'}: it is a file, not a folder"
+    dlg.set_format("tiktoken")
+    dlg.path_edit.setText(str(tmp_path / "f.txt" / "m.tiktoken"))
+    assert dlg.start_export() is None
     assert dlg.message.text() == (
-        f"not exported: {tmp_path / 'missing'} is not a folder: vocab.json and merges.txt are written "
-        "into an existing folder"
+        f"not exported: cannot create folder {tmp_path / 'f.txt'}: {tmp_path / 'f.txt'} is a file"
     )
-    assert not (tmp_path / "missing").exists()
+    assert (tmp_path / "f.txt").read_text(encoding="utf-8") == "x"  # nothing written
 
 
 def test_ranks_with_a_token_no_merge_builds_disable_gpt2_and_keep_tiktoken_ids_in_tokenizer_json(
@@ -204,3 +225,37 @@ def test_a_tiktoken_export_of_a_model_opened_from_a_file_records_that_file(qtbot
 
     text = sample_text()
     assert load_tokenizer(str(out)).encode(text) == bpe.encode(text)
+
+
+def test_an_export_keeps_the_name_of_a_model_trained_here_and_a_bpe_save_names_it_by_its_file(
+    qtbot, window, tmp_path
+):
+    """An exported file opens as another library's tokenizer (tokenizer.json as "Hugging Face
+    BPE", vocab.txt as BERT's WordPiece), so the column keeps saying the model was trained here;
+    a save in our own format names it by that file, as opening it again does."""
+    from tokexplorer.core.backends import WordPieceTokenizer
+    from tokexplorer.core.wordpiece import train_wordpiece
+
+    bpe = _trained("gpt2")
+    _show(window, bpe)
+    out = tmp_path / "tokenizer.json"
+    _export(qtbot, window, "tokenizer.json", out)
+    assert window.state.name_of(bpe) == "custom BPE · saved as tokenizer.json"
+    assert window.statusBar().currentMessage() == f"exported custom BPE as tokenizer.json: {out}"
+    # the next Export proposes that file's name
+    assert window.saving.file_name(bpe, ".tiktoken") == "tokenizer.tiktoken"
+    assert window.saving.write(bpe, "bpe", str(tmp_path / "gui.bpe"))
+    assert window.state.name_of(bpe) == "gui.bpe (BPE)"
+    assert window.statusBar().currentMessage() == f"saved gui.bpe (BPE) to {tmp_path / 'gui.bpe'}"
+    # exported after it was saved: still named by the file that opens it
+    _export(qtbot, window, "tiktoken", tmp_path / "m.tiktoken")
+    assert window.state.name_of(bpe) == "gui.bpe (BPE)"
+    wp, _ = train_wordpiece([sample_text()], vocab_size=300)
+    window.state.set_wordpiece(wp)
+    window.state.replace_tokenizer("wordpiece", WordPieceTokenizer(wp))
+    vocab = tmp_path / "vocab.txt"
+    assert window.saving.write(wp, "vocab.txt", str(vocab))
+    assert window.state.name_of(wp) == f"{wp.name} · saved as vocab.txt"
+    assert window.statusBar().currentMessage() == (
+        f"saved {wp.name} to {vocab}, {vocab.parent / 'tokenizer_config.json'}"
+    )

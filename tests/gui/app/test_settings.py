@@ -114,3 +114,48 @@ def test_a_gone_file_leaves_the_lists_and_bad_values_are_ignored(qtbot, tmp_path
 def test_startup_paths_without_a_last_corpus(qtbot, paths):
     w = _window(qtbot)
     assert w.memory.startup_paths(paths) == paths
+
+
+def test_only_settings_that_trained_are_remembered(qtbot, tmp_path):
+    """A vocab size refused on Train (100: too small for a byte-level BPE), or one SentencePiece
+    found too large with its offer declined, is not remembered: the next window shows the size
+    that last trained."""
+    path = tmp_path / "small.txt"
+    path.write_text("the cat sat on the mat\nthe dog ate the log\n" * 10, encoding="utf-8")
+    w = _window(qtbot)
+    pane, form = w.corpus_pane, w.corpus_pane.form
+    with qtbot.waitSignal(pane.corpus_loaded, timeout=60_000):
+        pane.load_paths([str(path)])
+    form.set_algorithm("bpe")
+    form.vocab_spin.setValue(270)
+    with qtbot.waitSignal(pane.training_finished, timeout=60_000):
+        assert pane.start_training(confirm=False) is not None
+    form.vocab_spin.setValue(100)
+    assert pane.start_training(confirm=False) is None and pane.settings_refused
+    w.close()
+    w2 = _window(qtbot)
+    assert (w2.corpus_pane.form.algorithm(), w2.corpus_pane.form.vocab_spin.value()) == ("bpe", 270)
+    # SentencePiece: 300 is too large for this corpus (at most 19 pieces); declined, not remembered
+    pane2, form2 = w2.corpus_pane, w2.corpus_pane.form
+    with qtbot.waitSignal(pane2.corpus_loaded, timeout=60_000):
+        pane2.load_paths([str(path)])
+    pane2._confirm = lambda title, text: False
+    form2.set_algorithm("sp-unigram")
+    form2.vocab_spin.setValue(300)
+    with qtbot.waitSignal(pane2.training_failed, timeout=60_000):
+        pane2.start_training(confirm=False)
+    w2.close()
+    assert _window(qtbot).corpus_pane.form.vocab_spin.value() == 270
+    # accepted, the size that trained (19) is remembered, not the one typed
+    w3 = _window(qtbot)
+    pane3, form3 = w3.corpus_pane, w3.corpus_pane.form
+    with qtbot.waitSignal(pane3.corpus_loaded, timeout=60_000):
+        pane3.load_paths([str(path)])
+    pane3._confirm = lambda title, text: True
+    form3.set_algorithm("sp-unigram")
+    form3.vocab_spin.setValue(300)
+    with qtbot.waitSignal(pane3.training_finished, timeout=60_000):
+        pane3.start_training(confirm=False)
+    assert settings.settings().value("training/vocab_size") in (19, "19")
+    w3.close()
+    assert _window(qtbot).corpus_pane.form.vocab_spin.value() == 19

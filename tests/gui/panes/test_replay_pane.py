@@ -162,3 +162,30 @@ def test_a_new_bpe_is_replayed_when_the_hidden_replay_is_shown(qtbot, cat_hat_bp
     other, _ = train_bpe("the cat in the hat " * 4, vocab_size=262, pattern="gpt2")
     state.set_bpe(other)  # shown: replayed at once
     assert p.encode.model() is other and p.encode.steps
+
+
+def test_the_replay_starts_on_a_chunk_a_merge_applies_to(pane):
+    """The default text's only non-ASCII chunk, `` 自然语言处理``, holds no byte pair this model
+    merges: the replay starts on the first chunk that merges (`` into``), and the Chinese chunk,
+    picked, says why nothing happens (it said "Done after 0 merges" with an empty table)."""
+    from tokexplorer.gui.widgets.encode_replay import DEFAULT_ENCODE_TEXT
+
+    enc = pane.encode
+    enc.text_edit.setText(DEFAULT_ENCODE_TEXT)
+    enc.refresh_chunks()
+    assert [enc.chunk_combo.itemData(i) for i in range(enc.chunk_combo.count())] == [
+        "Tokenizers", " split", " 自然语言处理", " into", " pieces", ".",
+    ]  # fmt: skip
+    assert enc.chunk_combo.currentData() == " into"
+    assert enc.controls.count > 1 and enc.table.rowCount() > 0
+    enc.chunk_combo.setCurrentIndex(2)
+    assert enc.controls.count == 1
+    assert enc.label.text() == (
+        "No merge of this model applies to this chunk: no two adjacent bytes of it "
+        "(20 E8 87 AA E7 84 B6 E8 AF AD E8 A8 80 E5 A4 84 E7 90 86) make a token of this model, "
+        "so it stays 19 byte tokens; pick another chunk."
+    )
+    # a non-ASCII chunk that merges is still preferred
+    enc.text_edit.setText("the cat, 自然 你们好")
+    enc.refresh_chunks()
+    assert enc.chunk_combo.currentData() == " 你们好"

@@ -32,18 +32,37 @@ def test_e04_rows_and_incremental_decode(qtbot, cl100k):
     decode(qtbot, box, "1169, 17839, 243, 38394, 220, 16")
     assert box.rows() == [
         ("0", "1169", "6C 65 74", "b'let'", "let", ""),
-        ("1", "17839", "20 CF", "b' \\xcf'", " ", "1 byte of an unfinished character"),
+        ("1", "17839", "20 CF", "b' \\xcf'", "␣", "1 byte of an unfinished character"),
         ("2", "243", "95", "b'\\x95'", "ϕ", ""),
-        ("3", "38394", "20 E2 89 A4", "b' \\xe2\\x89\\xa4'", " ≤", ""),
-        ("4", "220", "20", "b' '", " ", ""),
+        ("3", "38394", "20 E2 89 A4", "b' \\xe2\\x89\\xa4'", "␣≤", ""),
+        ("4", "220", "20", "b' '", "␣", ""),
         ("5", "16", "31", "b'1'", "1", ""),
     ]
     # the spelling column holds tiktoken's own spelling: the token's bytes
     enc = cl100k.encoding
     assert [r[3] for r in box.rows()] == [repr(enc.decode_single_token_bytes(int(r[1]))) for r in box.rows()]
-    assert box.text_label.text() == "text (12 bytes, 9 code points): “let ϕ ≤ 1”"
+    assert box.text_label.text() == "text (12 bytes, 9 code points): “let␣ϕ␣≤␣1”"
     assert box.verdict_label.text() == "canonical: encoding the text gives exactly these ids"
     assert box.issues_label.text() == ""
+
+
+def test_an_emitted_space_control_or_lookalike_is_never_blank(qtbot, cl100k):
+    """The one rule of emitted text (core.text.emitted_display): id 62904 (`` 👍``'s first
+    four bytes) emits a space, shown ``␣`` as everywhere else; a no-break space is written
+    ``<U+00A0>``, a line break by its glyph."""
+    from tokexplorer.gui import theme
+
+    box = make_box(qtbot, [cl100k])
+    decode(qtbot, box, "62904 235")
+    assert box.rows() == [
+        ("0", "62904", "20 F0 9F 91", "b' \\xf0\\x9f\\x91'", "␣", "3 bytes of an unfinished character"),
+        ("1", "235", "8D", "b'\\x8d'", "👍", ""),
+    ]
+    assert box.text_label.text() == "text (5 bytes, 2 code points): “␣👍”"
+    decode(qtbot, box, "87 4194 88 198")
+    line_break = "␊" if theme.control_pictures() else "↵"
+    assert [r[4] for r in box.rows()] == ["x", "<U+00A0>", "y", line_break]
+    assert box.text_label.text() == f"text (5 bytes, 4 code points): “x<U+00A0>y{line_break}”"
 
 
 def test_e05_partial_byte_token_flagged(qtbot, cl100k):

@@ -4,9 +4,8 @@ a WordPiece as BERT's ``vocab.txt``."""
 from __future__ import annotations
 
 import argparse
-import os
 
-from tokexplorer.cli.inputs import check_output_path, load
+from tokexplorer.cli.inputs import load
 from tokexplorer.cli.output import note
 from tokexplorer.core.errors import InputError
 
@@ -20,17 +19,20 @@ def cmd_export(ns: argparse.Namespace) -> int:
     ``tiktoken``: ``PATH`` is the ``.tiktoken`` rank file, ``PATH.json`` its
     sidecar (the split pattern, the special tokens, the name ``encode`` gives the SPEC and
     its source: the file loaded, absolute, or the SPEC of an encoding by name). ``gpt2``:
-    ``PATH`` is an existing folder that gets ``vocab.json`` and ``merges.txt``; a note says
+    ``PATH`` is the folder that gets ``vocab.json`` and ``merges.txt``; a note says
     when the model's split pattern is not GPT-2's (readers of this format split as GPT-2 does). ``tokenizer.json``:
     ``PATH`` is the file. ``vocab.txt``: a WordPiece (``wordpiece:PATH``) as
     BERT's vocabulary file ``PATH``; a note names the normalizer to pair it with.
     A byte-level BPE of the tokenizers library (``tokenizer.json``, GPT-2's
     ``vocab.json`` + ``merges.txt``) is written when its ranks give its ids exactly,
     else refused saying why (its normalizer, a prefix space...). What loading noted
-    is said on stderr first, as ``encode`` says it.
+    is said on stderr first, as ``encode`` says it. A folder the output needs that does
+    not exist (parents too) is created, and a note says so
+    (:mod:`~tokexplorer.core.io.output_folders`).
 
     Raises:
-        InputError: a SentencePiece or malformed SPEC, a missing output folder,
+        InputError: a SentencePiece or malformed SPEC, an output path that is a file where a
+            folder is needed (or a folder where a file is) or whose folder cannot be created,
             a WordPiece for a BPE format or a BPE for ``vocab.txt``, or a model
             the format cannot hold (:func:`~tokexplorer.core.io.export_check.check_export`:
             tokens no merge builds for ``gpt2``, a special token spelled like a token...).
@@ -40,6 +42,8 @@ def cmd_export(ns: argparse.Namespace) -> int:
     from tokexplorer.core.io import (
         check_export,
         drift_note,
+        make_folder,
+        needed_folder,
         sniff_path,
         write_gpt2_export,
         write_tiktoken_export,
@@ -57,11 +61,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
                          "as vocab.txt only")  # fmt: skip
     if kind == "wordpiece":
         return _export_vocab_txt(ns.spec, ns.output, ns.pattern)
-    if ns.format == "gpt2":
-        if not os.path.isdir(ns.output):
-            raise InputError(f"cannot write {ns.output}: for --format gpt2 give an existing folder")
-    else:
-        check_output_path(ns.output)
+    missing = needed_folder(ns.output, folder=ns.format == "gpt2")
     loaded = load_bpe_named(ns.spec, pattern=ns.pattern)
     bpe = loaded.bpe
     for line in loaded.notes:
@@ -69,6 +69,8 @@ def cmd_export(ns: argparse.Namespace) -> int:
     blocked = check_export(bpe).blocked.get(ns.format)
     if blocked is not None:
         raise InputError(f"cannot export as {ns.format}: {blocked}")
+    if missing is not None:
+        note(make_folder(missing))
     if ns.format == "tiktoken":
         written = write_tiktoken_export(bpe, ns.output, name=loaded.name, source=loaded.source)
     elif ns.format == "tokenizer.json":
@@ -95,12 +97,14 @@ def cmd_export(ns: argparse.Namespace) -> int:
 def _export_vocab_txt(spec: str, output: str, pattern: str | None) -> int:
     """Write a WordPiece as BERT's vocab.txt + tokenizer_config.json, print both paths, and say why."""
     from tokexplorer.core.backends import WordPieceTokenizer
-    from tokexplorer.core.io import config_replacement_note, write_vocab_txt
+    from tokexplorer.core.io import config_replacement_note, make_folder, needed_folder, write_vocab_txt
 
-    check_output_path(output)
+    missing = needed_folder(output, folder=False)
     tok = load(spec, pattern)  # what loading chose is noted, as encode notes it
     assert isinstance(tok, WordPieceTokenizer)  # a wordpiece: SPEC always loads one
     wp = tok.wordpiece
+    if missing is not None:
+        note(make_folder(missing))
     replaced = config_replacement_note(wp, output)
     path, config = write_vocab_txt(wp, output)
     if replaced is not None:

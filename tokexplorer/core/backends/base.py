@@ -79,6 +79,10 @@ class Tokenizer(ABC):
         special_tokens: special token text -> id.
         source_file: the file the tokenizer was loaded from (an absolute path),
             or None (an encoding by name, a model trained here).
+        saved_as: the file a model trained here was last written to in another library's
+            format (an export: ``tokenizer.json``, ``.tiktoken``, BERT's ``vocab.txt``), which
+            opens as another tokenizer; its name says so (``"custom BPE · saved as
+            tokenizer.json"``). None otherwise.
         load_notes: what loading it chose or left out (the file of a folder used...).
 
     A subclass implements :attr:`default_name`, :attr:`description`, :attr:`vocab_size`,
@@ -88,6 +92,7 @@ class Tokenizer(ABC):
 
     family: str = ""
     source_file: PurePath | None = None
+    saved_as: PurePath | None = None
     #: What loading it from a SPEC chose or left out (set by ``load_tokenizer``), one line each.
     load_notes: tuple[str, ...] = ()
     _given_name: str | None = None

@@ -136,9 +136,12 @@ class BPETokenizer(Tokenizer):
     @property
     def default_name(self) -> str:
         """``"a.bpe (BPE)"`` for a model loaded from a file, else the model's name
-        (``"custom BPE"``, ``"our engine: cl100k_base"``)."""
+        (``"custom BPE"``, ``"our engine: cl100k_base"``); a model trained here and exported
+        says where (``"custom BPE · saved as tokenizer.json"``: :attr:`saved_as`)."""
         if self.source_file is not None:
             return file_label(self.source_file, self.family)
+        if self.saved_as is not None:
+            return f"{self.bpe.name} · saved as {self.saved_as.name}"
         return self.bpe.name
 
     @property

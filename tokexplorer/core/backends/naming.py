@@ -51,16 +51,26 @@ def file_label(path: PurePath, family: str, *, folders: int = 0) -> str:
     Returns:
         e.g. ``"a.bpe (BPE)"`` or, with ``folders=1``, ``"models/a.bpe (BPE)"``.
     """
+    return f"{_shown_path(path, folders)} ({FAMILY_LABELS.get(family, family)})"
+
+
+def _shown_path(path: PurePath, folders: int) -> str:
+    """``path``'s name with ``folders`` parent folders before it (all of them when it has fewer)."""
     parts = path.parts[-(folders + 1) :] if folders < len(path.parts) else path.parts
-    shown = PurePath(*parts).as_posix() if parts else str(path)
-    return f"{shown} ({FAMILY_LABELS.get(family, family)})"
+    return PurePath(*parts).as_posix() if parts else str(path)
+
+
+def _shows_file(t: Tokenizer) -> bool:
+    """True when ``t``'s own name starts with its file's name (``"tokenizer.json (BPE)"``),
+    so that folders before it tell it from a file of the same name."""
+    return t.source_file is not None and t.default_name.startswith(f"{t.source_file.name} (")
 
 
 def _spread(tokenizers: Sequence[Tokenizer], idx: list[int], names: list[str]) -> None:
-    """Give each of the tokenizers ``idx`` (named the same) the fewest folders that
-    tell its file from the group's other files (nothing when they share one file
-    or have none)."""
-    files = {i: tokenizers[i].source_file for i in idx if tokenizers[i].source_file is not None}
+    """Give each of the tokenizers ``idx`` (their files named the same, whatever the
+    family) the fewest folders that tell its file from the group's other files (nothing
+    when they share one file)."""
+    files = {i: tokenizers[i].source_file for i in idx if _shows_file(tokenizers[i])}
     paths = set(files.values())
     if len(paths) < 2:
         return
@@ -69,7 +79,7 @@ def _spread(tokenizers: Sequence[Tokenizer], idx: list[int], names: list[str]) -
         folders = 1
         while folders < len(p.parts) and any(q.parts[-(folders + 1) :] == p.parts[-(folders + 1) :] for q in others):
             folders += 1
-        names[i] = file_label(p, tokenizers[i].family_label, folders=folders)
+        names[i] = _shown_path(p, folders) + names[i][len(p.name) :]
 
 
 def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:
@@ -80,7 +90,9 @@ def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:
     name then show as many parent folders as tell each file from the others
     (``"a/tokenizer.model (SentencePiece)"``, ``"b/tokenizer.model
     (SentencePiece)"``); a name still shared (one file loaded twice, two models
-    trained here) gets ``" #2"``, ``" #3"``... after its first use. Tokenizers
+    trained here) gets ``" #2"``, ``" #3"``... after its first use. Files of one name
+    show their folders whatever their families (``"export/tokenizer.json (BPE)"``,
+    ``"bert/tokenizer.json (Hugging Face WordPiece)"``), so that each says where it is. Tokenizers
     named the same before keep their order.
 
     Args:
@@ -105,9 +117,9 @@ def name_distinctly(tokenizers: Sequence[Tokenizer]) -> list[str]:
     for t in tokenizers:
         t.set_name(None)
     names = [t.name for t in tokenizers]
-    groups: dict[str, list[int]] = {}
-    for i, name in enumerate(names):
-        groups.setdefault(name, []).append(i)
+    groups: dict[str, list[int]] = {}  # by the file's name, so that every file of one name says its folder
+    for i, t in enumerate(tokenizers):
+        groups.setdefault(t.source_file.name if _shows_file(t) else f"\0{names[i]}", []).append(i)
     for idx in groups.values():
         if len(idx) > 1:
             _spread(tokenizers, idx, names)

@@ -51,9 +51,12 @@ class WordPieceTokenizer(Tokenizer):
 
     @property
     def default_name(self) -> str:
-        """``"m.wordpiece (WordPiece)"`` for a model from a file, else the model's name."""
+        """``"m.wordpiece (WordPiece)"`` for a model from a file, else the model's name
+        (``"custom WordPiece · saved as vocab.txt"`` once exported: :attr:`saved_as`)."""
         if self.source_file is not None:
             return file_label(self.source_file, self.family)
+        if self.saved_as is not None:
+            return f"{self.wordpiece.name} · saved as {self.saved_as.name}"
         return self.wordpiece.name
 
     @property

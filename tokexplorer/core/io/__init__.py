@@ -6,7 +6,8 @@ files out), large corpora streamed in pieces with a sample kept
 rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
 files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
 tokenizer format a file or model folder holds, told by content (:mod:`.sniff`), a BPE
-exported in other libraries' formats (:mod:`.exports`), the one rule for showing a
+exported in other libraries' formats (:mod:`.exports`; the folder it needs created:
+:mod:`.output_folders`), the one rule for showing a
 size in bytes (:mod:`.sizes`) and the
 built-in sample text (:mod:`.resources`).
 """
@@ -46,6 +47,9 @@ _EXPORTS: dict[str, str] = {
     "write_tokenizer_json": "exports",
     "oniguruma_pattern": "exports",
     "format_size": "sizes",
+    "created_note": "output_folders",
+    "make_folder": "output_folders",
+    "needed_folder": "output_folders",
     "collect_files": "folders",
     "file_label": "labels",
     "label_message": "labels",

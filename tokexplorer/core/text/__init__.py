@@ -29,6 +29,7 @@ _EXPORTS: dict[str, str] = {
     "from_gpt2_visible": "display",
     "is_invisible": "display",
     "kept_inside": "display",
+    "emitted_display": "display",
     "span_display": "display",
     "spans_display": "display",
     "is_mark": "display",

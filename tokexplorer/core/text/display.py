@@ -277,7 +277,8 @@ def _text_parts(
 
 
 def span_display(
-    text: str, start: int, end: int, *, visible_spaces: bool = False, control_pictures: bool = True
+    text: str, start: int, end: int, *, visible_spaces: bool = False, control_pictures: bool = True,
+    lookalikes: bool = False,
 ) -> str:
     """``text[start:end]`` (code point offsets) shown by the rule of :func:`token_display`, its
     grapheme clusters judged in the whole ``text``: a span of a longer text shown beside the
@@ -289,11 +290,13 @@ def span_display(
     >>> span_display(flag, 2, 4), token_display(flag[2:].encode()), span_display("a\u200db", 0, 3)
     ('\u200d🌈', '<U+200D>🌈', 'a<U+200D>b')
     """
-    return spans_display(text, [(start, end)], visible_spaces=visible_spaces, control_pictures=control_pictures)[0]
+    return spans_display(text, [(start, end)], visible_spaces=visible_spaces, control_pictures=control_pictures,
+                         lookalikes=lookalikes)[0]  # fmt: skip
 
 
 def spans_display(
-    text: str, spans: Sequence[tuple[int, int]], *, visible_spaces: bool = False, control_pictures: bool = True
+    text: str, spans: Sequence[tuple[int, int]], *, visible_spaces: bool = False, control_pictures: bool = True,
+    lookalikes: bool = False,
 ) -> list[str]:
     """:func:`span_display` of each ``(start, end)`` of ``spans`` (code point offsets), the
     clusters of ``text`` found once for all of them (many runs of a long text: one pass).
@@ -308,9 +311,21 @@ def spans_display(
         before = text[start - 1] if 0 < start <= len(text) else " "
         anchored = before != " " and label_glyph(before) != "" and unicodedata.category(before)[0] != "Z"
         parts = _text_parts(text[start:end], inside, anchored=anchored, visible_spaces=visible_spaces,
-                            control_pictures=control_pictures)  # fmt: skip
+                            control_pictures=control_pictures, lookalikes=lookalikes)  # fmt: skip
         out.append("".join(p.text for p in parts))
     return out
+
+
+def emitted_display(text: str, *, control_pictures: bool = True) -> str:
+    """Decoded text as every view shows what a decoder emits: by the rule of
+    :func:`token_display` on the whole text (a character's marks and joiners judged in it),
+    spaces as ``␣``, look-alikes (a no-break space, ``’``) as ``<U+XXXX>``, so that an emitted
+    space or control is never a blank.
+
+    >>> emitted_display(" "), emitted_display("a\\u00a0b\\n", control_pictures=False)
+    ('␣', 'a<U+00A0>b↵')
+    """
+    return span_display(text, 0, len(text), visible_spaces=True, control_pictures=control_pictures, lookalikes=True)
 
 
 def token_display(

@@ -56,7 +56,8 @@ def run_export(
     """Write ``bpe`` in format ``fmt`` (a key of :data:`EXPORT_FORMATS`) at ``path``.
 
     ``path`` is the ``.tiktoken`` file (its sidecar is ``path.json``), the
-    ``tokenizer.json`` file, or, for ``gpt2``, an existing folder. ``name`` (the name the
+    ``tokenizer.json`` file, or, for ``gpt2``, the folder; a folder that does not exist is
+    created, parents too (:func:`~tokexplorer.core.io.output_folders.make_folder`). ``name`` (the name the
     window shows) and ``source`` (the file the model came from, None: trained here and
     never saved) go into the ``.tiktoken`` sidecar
     (:func:`~tokexplorer.core.io.exports.write_tiktoken_export`).
@@ -65,19 +66,27 @@ def run_export(
         the paths written.
 
     Raises:
-        InputError: unknown format, a folder that does not exist, or a model
-            the format cannot hold.
+        InputError: unknown format, a file where the folder should be (or a folder where
+            the file should be), a folder that cannot be created, or a model the format
+            cannot hold.
         OSError: a file cannot be written.
     """
-    from tokexplorer.core.io import write_gpt2_export, write_tiktoken_export, write_tokenizer_json
+    from tokexplorer.core.io import (
+        make_folder,
+        needed_folder,
+        write_gpt2_export,
+        write_tiktoken_export,
+        write_tokenizer_json,
+    )
 
     p = Path(path)
+    if fmt not in dict(EXPORT_FORMATS):
+        raise InputError(f"unknown export format {fmt!r}")
+    missing = needed_folder(p, folder=fmt == "gpt2")
+    if missing is not None:
+        make_folder(missing)
     if fmt == "gpt2":
-        if not p.is_dir():
-            raise InputError(f"{p} is not a folder: vocab.json and merges.txt are written into an existing folder")
         return write_gpt2_export(bpe, p)
-    if not p.parent.is_dir():
-        raise InputError(f"cannot write {p.name}: the folder {p.parent} does not exist")
     if fmt == "tiktoken":
         return write_tiktoken_export(bpe, p, name=name, source=source)
     if fmt == "tokenizer.json":
@@ -124,6 +133,7 @@ class ExportDialog(QDialog):
         message: what happened (checking, writing, the one-line error).
         export_button: writes in a worker; the dialog closes when done.
         check: the :class:`ExportCheck` once known (None while checking).
+        created: the note of the folder the last export created (``""``: it was there).
     """
 
     exported = Signal(str, object)
@@ -148,6 +158,7 @@ class ExportDialog(QDialog):
         self._folder = folder or file_dialogs.last_folder()
         self._job = LatestRequest(self)
         self.write_worker: Worker | None = None
+        self.created = ""  # the note of a folder the export creates ("created folder out (it did not exist)")
         title = QLabel(
             f"Export {self.name}: vocab {bpe.vocab_text}, {pattern_label(bpe.pat_str)}. "
             "Another library loading the files gives our ids."
@@ -230,6 +241,14 @@ class ExportDialog(QDialog):
         fmt, path = self.format(), self.path_edit.text().strip()
         if fmt is None or not path:
             return None
+        from tokexplorer.core.io import created_note, needed_folder
+
+        try:
+            missing = needed_folder(path, folder=fmt == "gpt2")  # a few stat calls
+        except InputError as exc:
+            self._say(f"not exported: {user_message(exc)}", bad=True)
+            return None
+        self.created = "" if missing is None else created_note(missing)
         bpe, name, source = self.bpe, self.name, self.source
         worker = Worker(lambda cancel: run_export(bpe, fmt, path, name=name, source=source))
         worker.signals.returned.connect(guarded(self, lambda paths: self._on_written(fmt, paths)))

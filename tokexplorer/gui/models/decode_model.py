@@ -9,6 +9,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Qt
 
 from tokexplorer.core.analysis.decoding import DecodedToken
+from tokexplorer.core.text import emitted_display
+from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import TitledTableModel
 from tokexplorer.gui.plural import plural
 from tokexplorer.gui.widgets.glyphs import piece_tip, shown_piece
@@ -36,15 +38,20 @@ def held_text(held: int) -> str:
     return f"{plural(held, 'byte')} of an unfinished character" if held else ""
 
 
-def shown(s: str) -> str:
-    """An emitted string made visible in a table cell (empty → ``∅``; line breaks and tabs as arrows).
+def shown(s: str, *, control_pictures: bool | None = None) -> str:
+    """An emitted string made visible in a table cell: the one rule of emitted text
+    (:func:`~tokexplorer.core.text.display.emitted_display`: spaces as ``␣``, controls as
+    glyphs, look-alikes as ``<U+XXXX>``); empty → ``∅``. ``control_pictures``: None for
+    the window's choice (:func:`tokexplorer.gui.theme.control_pictures`).
 
-    >>> shown(""), shown("a\\nb\\t")
-    ('∅ (waiting for more bytes)', 'a↵b→')
+    >>> shown(""), shown(" a\\nb\\t", control_pictures=False)
+    ('∅ (waiting for more bytes)', '␣a↵b→')
     """
     if s == "":
         return "\u2205 (waiting for more bytes)"
-    return s.replace("\n", "\u21b5").replace("\t", "\u2192").replace("\r", "CR")
+    if control_pictures is None:
+        control_pictures = theme.control_pictures()
+    return emitted_display(s, control_pictures=control_pictures)
 
 
 class DecodeRowsModel(TitledTableModel):

@@ -19,17 +19,16 @@ from __future__ import annotations
 import bisect
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TypeVar
 
-import unicodedata2
 from PySide6.QtCore import QEvent, QPointF, QRect, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QMouseEvent, QPainter, QPaintEvent, QPen, QResizeEvent
 from PySide6.QtWidgets import QSizePolicy, QToolTip, QWidget
 
-from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, span_display, utf8
+from tokexplorer.core.text import CodePointInfo, GraphemeInfo, describe_partial_token, utf8
 from tokexplorer.gui import theme
-from tokexplorer.gui.widgets.glyphs import emoji_font, is_emoji, shown_piece, visible_char
+from tokexplorer.gui.widgets.glyphs import emoji_font, grapheme_text, is_emoji, shown_piece, visible_char
+from tokexplorer.gui.widgets.row_labels import distinct_elisions, label_width
 from tokexplorer.gui.widgets.token_boxes import box_labels, shared_line
 from tokexplorer.gui.widgets.track_paint import TokenTrack, paint_index
 
@@ -38,20 +37,10 @@ CELL_W = 30.0
 MIN_PER_ROW = 16
 MAX_PER_ROW = 32
 LABEL_W = 120.0
-"""Width of the track-name column at the left, pixels."""
+"""Least width of the track-name column at the left, pixels (wider for longer names, up to LABEL_MAX_W)."""
+LABEL_MAX_W = 260.0
 _ROW_GAP = 10.0
 _Item = TypeVar("_Item", CodePointInfo, GraphemeInfo)
-
-
-@lru_cache(maxsize=4096)  # every paint asks again for each cluster it draws
-def grapheme_text(cluster: str) -> str | None:
-    """What the graphemes track draws for ``cluster`` when it starts with a visible character: the
-    one escape rule (``core.text.span_display``), so an emoji's joiners and tags are kept and it
-    renders as one glyph (🏳️‍🌈) while a joiner that joins nothing (``a`` + ZWJ) is ``<U+200D>``;
-    None for a cluster of a control, space or raw byte (drawn code point by code point)."""
-    if not cluster or unicodedata2.category(cluster[0])[0] in "CZ" or 0xDC80 <= ord(cluster[0]) <= 0xDCFF:
-        return None
-    return span_display(cluster, 0, len(cluster), control_pictures=theme.control_pictures())
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +63,8 @@ class ByteView(QWidget):
         max_bytes: at most this many bytes are drawn (the rest is summarised).
         offset_base: byte offset of the first byte shown in the whole input (a part of
             a long text or file starts later); row labels and byte tooltips add it.
+        label_w: width of the row-label column, pixels: the longest label, from LABEL_W to
+            LABEL_MAX_W (longer ones cut so that they stay distinct; see ``row_labels``).
     """
 
     max_bytes = 16_384
@@ -91,6 +82,9 @@ class ByteView(QWidget):
         self._highlight: tuple[int, int] | None = None
         self._fills, self._ends = paint_index([])
         self.offset_base = 0
+        self.label_w = LABEL_W  # wider for longer row labels (_fit_names)
+        self._names: list[str] = []  # the row labels, full and as drawn (cut to label_w)
+        self._shown_names: list[str] = []
         self._update_metrics()
 
     # ------------------------------------------------------------------ public API
@@ -101,7 +95,7 @@ class ByteView(QWidget):
         self._tracks = list(tracks)
         self._fills, self._ends = paint_index([tr.tokenization for tr in self._tracks])  # once per text
         self._labels = [box_labels(tr.tokenization.tokens) if tr.tokenization else [] for tr in self._tracks]
-        self._update_height()
+        self._fit_names()
         self.update()
 
     def set_highlight(self, start: int, end: int) -> None:
@@ -117,7 +111,7 @@ class ByteView(QWidget):
     @property
     def bytes_per_row(self) -> int:
         """Bytes in one wrapped row (16–32, as many as fit the width)."""
-        fit = int((self.width() - LABEL_W - 8) // CELL_W)
+        fit = int((self.width() - self.label_w - 8) // CELL_W)
         return max(MIN_PER_ROW, min(MAX_PER_ROW, fit))
 
     @property
@@ -129,7 +123,7 @@ class ByteView(QWidget):
         """The cell of byte ``offset`` on the bytes track, in widget coordinates."""
         n = self.bytes_per_row
         row, col = divmod(offset, n)
-        return QRectF(LABEL_W + col * CELL_W, self._row_top(row), CELL_W, self._track_h)
+        return QRectF(self.label_w + col * CELL_W, self._row_top(row), CELL_W, self._track_h)
 
     def row_of_byte(self, offset: int) -> int:
         """Index of the wrapped row holding byte ``offset``."""
@@ -154,7 +148,16 @@ class ByteView(QWidget):
         big.setPixelSize(max(8, int(self._track_h) - 5))
         self._big, self._big_emoji = big, emoji_font(big)  # an emoji as tall as an ideograph
         self._big_fm = QFontMetricsF(big)
+        self._fit_names()
 
+    def _fit_names(self) -> None:
+        """The row labels and the column's width: the longest label up to LABEL_MAX_W, the
+        others cut so that different names stay different (the whole name in the tooltip)."""
+        self._names = ["bytes", "code points", "graphemes"] + [
+            t.name if t.exact else f"\u2248 {t.name}" for t in self._tracks
+        ]
+        self.label_w = label_width(self._names, self._small_fm, least=LABEL_W, most=LABEL_MAX_W)
+        self._shown_names = distinct_elisions(self._names, self._small_fm, self.label_w - 6)
         self._update_height()
 
     def _n_bytes(self) -> int:
@@ -176,10 +179,10 @@ class ByteView(QWidget):
 
     def _update_height(self) -> None:
         self.setMinimumHeight(self._content_height())
-        self.setMinimumWidth(int(LABEL_W + MIN_PER_ROW * CELL_W + 8))
+        self.setMinimumWidth(int(self.label_w + MIN_PER_ROW * CELL_W + 8))
 
     def sizeHint(self) -> QSize:  # noqa: N802 - Qt override
-        return QSize(int(LABEL_W + MAX_PER_ROW * CELL_W + 8), self._content_height())
+        return QSize(int(self.label_w + MAX_PER_ROW * CELL_W + 8), self._content_height())
 
     def resizeEvent(self, event: QResizeEvent) -> None:  # noqa: N802 - Qt override
         super().resizeEvent(event)
@@ -199,8 +202,8 @@ class ByteView(QWidget):
         while b < end:
             row = b // n
             row_end = min(end, (row + 1) * n)
-            x0 = LABEL_W + (b - row * n) * CELL_W
-            x1 = LABEL_W + (row_end - row * n) * CELL_W
+            x0 = self.label_w + (b - row * n) * CELL_W
+            x1 = self.label_w + (row_end - row * n) * CELL_W
             yield row, x0, x1, b != start, row_end != end
             b = row_end
 
@@ -208,7 +211,7 @@ class ByteView(QWidget):
 
     def _hit(self, x: float, y: float) -> tuple[int, int] | None:
         """(track, byte offset) under a point, or None."""
-        if self._analysis is None or x < LABEL_W:
+        if self._analysis is None or x < self.label_w:
             return None
         row = int((y - 4.0) // self._row_h())
         if row < 0:
@@ -217,7 +220,7 @@ class ByteView(QWidget):
         track = int(within // self._track_h)
         if track >= self.n_tracks:
             return None
-        col = int((x - LABEL_W) // CELL_W)
+        col = int((x - self.label_w) // CELL_W)
         if col >= self.bytes_per_row:
             return None
         off = row * self.bytes_per_row + col
@@ -227,6 +230,9 @@ class ByteView(QWidget):
 
     def tooltip_at(self, x: float, y: float) -> str:
         """The tooltip text for a point (byte, code point, grapheme or token)."""
+        if x < self.label_w and self._analysis is not None:  # a row label: the whole name when it is cut
+            k = int((y - 4.0) % self._row_h() // self._track_h)
+            return self._names[k] if k < len(self._names) and self._shown_names[k] != self._names[k] else ""
         hit = self._hit(x, y)
         if hit is None:
             return ""
@@ -335,16 +341,14 @@ class ByteView(QWidget):
         if len(a.data) > self.max_bytes and last == rows - 1:
             p.setPen(pal.placeholderText().color())
             p.drawText(
-                QPointF(LABEL_W, self._row_top(rows) + self._fm.ascent()),
+                QPointF(self.label_w, self._row_top(rows) + self._fm.ascent()),
                 f"… {len(a.data) - self.max_bytes:,} more bytes not shown",
             )
 
     def _paint_labels(self, p: QPainter, win: _Window) -> None:
         """Track names at the left of every visible row, and the row's first byte offset."""
         pal = self.palette()
-        names = ["bytes", "code points", "graphemes"] + [
-            t.name if t.exact else f"\u2248 {t.name}" for t in self._tracks
-        ]
+        names = self._shown_names
         th = self._track_h
         n = self.bytes_per_row
         for row in range(win.first_row, win.last_row + 1):
@@ -352,9 +356,8 @@ class ByteView(QWidget):
             p.setFont(self._small)
             p.setPen(pal.placeholderText().color())
             for k, name in enumerate(names):
-                r = QRectF(2, top + k * th, LABEL_W - 6, th)
-                p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight,
-                           self._small_fm.elidedText(name, Qt.TextElideMode.ElideRight, LABEL_W - 6))
+                r = QRectF(2, top + k * th, self.label_w - 6, th)
+                p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignRight, name)
             p.setPen(pal.placeholderText().color())
             p.drawText(QPointF(2, top + th * 0.5 + self._small_fm.ascent() / 2), f"{row * n + self.offset_base}")
 
@@ -436,7 +439,7 @@ class ByteView(QWidget):
         if tr.tokenization is None:
             p.setPen(theme.ERROR_TEXT)
             for row in range(win.first_row, win.last_row + 1):
-                r = QRectF(LABEL_W + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
+                r = QRectF(self.label_w + 2, self._row_top(row) + y_off, n * CELL_W - 4, th)
                 p.drawText(r, Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
                            self._fm.elidedText("⚠ " + (tr.error or ""), Qt.TextElideMode.ElideRight, r.width()))
             return
@@ -470,7 +473,7 @@ class ByteView(QWidget):
                 continue
             col = theme.CUT_CODE_POINT if kind == "code point" else theme.CUT_GRAPHEME
             row = off // n
-            x = LABEL_W + (off - row * n) * CELL_W
+            x = self.label_w + (off - row * n) * CELL_W
             top = self._row_top(row)
             p.setPen(QPen(col, 3.0))
             p.drawLine(QPointF(x, top + y_off), QPointF(x, top + y_off + th))

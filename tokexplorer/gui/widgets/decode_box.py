@@ -177,9 +177,14 @@ class DecodeBox(QWidget):
             self._show_error(str(exc))
             return
         glyphs = theme.control_pictures()  # read here, in the GUI thread
+
+        def job(_cancel: object) -> tuple[DecodeReport, str]:
+            report = decode_ids(tok, ids, control_pictures=glyphs)  # the text shown too, off the GUI thread
+            return report, shown(report.text, control_pictures=glyphs) if report.text else ""
+
         self._job.start(
-            lambda _cancel: decode_ids(tok, ids, control_pictures=glyphs),
-            on_result=self._on_result,
+            job,
+            on_result=lambda result: self._on_result(*result),
             on_error=lambda exc: self._show_error(user_message(exc)),
         )
 
@@ -201,7 +206,7 @@ class DecodeBox(QWidget):
             lab.setText("")
         self.decoded.emit(None)
 
-    def _on_result(self, report: DecodeReport) -> None:
+    def _on_result(self, report: DecodeReport, text: str) -> None:
         if report.error is not None:
             self._show_error(report.error)
             return
@@ -209,7 +214,7 @@ class DecodeBox(QWidget):
         self.report = report
         self.text_label.setText(
             f"text ({plural(len(report.data), 'byte')}, {plural(len(report.text), 'code point')}): "
-            f"\u201c{shown(report.text) if report.text else ''}\u201d"
+            f"\u201c{text}\u201d"
         )
         self.verdict_label.setText(report.verdict)
         self.issues_label.setText(

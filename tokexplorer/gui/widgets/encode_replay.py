@@ -50,6 +50,33 @@ _LEGEND = (
 )
 
 
+#: How many chunks :func:`first_chunk` looks at (a long text: the first ones only).
+CHUNKS_LOOKED_AT = 2_000
+
+
+def first_chunk(chunks: list[str], ranks: dict[bytes, int]) -> int:
+    """Index of the chunk to replay first: the first non-ASCII chunk that a merge applies to (two
+    adjacent bytes of it are a token of ``ranks``), else the first chunk a merge applies to, else
+    the first non-ASCII chunk, else 0; among the first :data:`CHUNKS_LOOKED_AT` chunks.
+
+    >>> first_chunk([" 自然", " the", " 你好"], {b"\\xe4\\xbd": 256, b" t": 257})
+    2
+    >>> first_chunk([" 自然", " the"], {b" t": 257}), first_chunk([" 自然", "x"], {})
+    (1, 0)
+    """
+    head = chunks[:CHUNKS_LOOKED_AT]
+
+    def merges(c: str) -> bool:
+        data = c.encode("utf-8", "surrogatepass")
+        return any(data[i : i + 2] in ranks for i in range(len(data) - 1))
+
+    for test in (lambda c: not c.isascii() and merges(c), merges, lambda c: not c.isascii()):
+        found = next((i for i, c in enumerate(head) if test(c)), None)
+        if found is not None:
+            return found
+    return 0
+
+
 def step_marks(steps: list[EncodeStep], i: int) -> dict[tuple[int, int], str]:
     """Which pieces of step ``i`` to highlight: ``(0, index) -> "chosen" | "new"``
     (the pair merged at this step, and the token made at the step before)."""
@@ -182,8 +209,9 @@ class EncodeReplay(QWidget):
         return self._current
 
     def refresh_chunks(self) -> None:
-        """Split the text into chunks with the model's pre-tokenizer and replay
-        the first chunk that holds a non-ASCII character (else the first)."""
+        """Split the text into chunks with the model's pre-tokenizer and replay the first chunk
+        that holds a non-ASCII character and that some merge applies to (else the first chunk
+        a merge applies to, else the first non-ASCII one, else the first: see :func:`first_chunk`)."""
         self._timer.stop()
         bpe = self.model()
         self.chunk_combo.blockSignals(True)
@@ -197,7 +225,7 @@ class EncodeReplay(QWidget):
         chunks = bpe.chunks(self.text_edit.text())
         for c in chunks:
             self.chunk_combo.addItem(show(c.encode("utf-8")), c)
-        pick = next((i for i, c in enumerate(chunks) if not c.isascii()), 0)
+        pick = first_chunk(chunks, bpe.mergeable_ranks)
         self.chunk_combo.setCurrentIndex(pick if chunks else -1)
         self.chunk_combo.blockSignals(False)
         self.replay_chunk()
@@ -240,7 +268,14 @@ class EncodeReplay(QWidget):
         st = steps[i]
         self.pieces.set_pieces([list(st.pieces)], step_marks(steps, i))
         n = len(st.pieces)
-        if st.chosen is None:
+        if len(steps) == 1 and n > 1 and self.whole_token is None:
+            data = b"".join(st.pieces)
+            shown_bytes = data[:24].hex(" ").upper() + (" …" if len(data) > 24 else "")
+            text = (
+                f"No merge of this model applies to this chunk: no two adjacent bytes of it "
+                f"({shown_bytes}) make a token of this model, so it stays {n} byte tokens; pick another chunk."
+            )
+        elif st.chosen is None:
             text = (
                 f"Done after {len(steps) - 1} merges: {n} token{'s' if n != 1 else ''}. "
                 "No adjacent pair is a token any more."

@@ -16,7 +16,7 @@ import unicodedata2
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QColor, QFont, QFontDatabase, QFontMetrics, QImage, QPainter
 
-from tokexplorer.core.text import DisplayPart, char_notation, code_point_list, piece_display, piece_parts
+from tokexplorer.core.text import DisplayPart, char_notation, code_point_list, piece_display, piece_parts, span_display
 from tokexplorer.gui import theme
 
 #: Short names for invisible code points, used when the font has no Control
@@ -169,3 +169,14 @@ def visible_char(ch: str, font: QFont | None = None) -> str:
         return f"<U+{o:04X}>"  # a space other than U+0020 (no-break, em, ideographic...)
     # the one escape rule of every token display: <U+FE0F>, <U+202E>, <U+E000>, ◌́
     return char_notation(ch)
+
+
+@lru_cache(maxsize=4096)  # every paint asks again for each cluster it draws
+def grapheme_text(cluster: str) -> str | None:
+    """What the graphemes track draws for ``cluster`` when it starts with a visible character: the
+    one escape rule (``core.text.span_display``), so an emoji's joiners and tags are kept and it
+    renders as one glyph (🏳️‍🌈) while a joiner that joins nothing (``a`` + ZWJ) is ``<U+200D>``;
+    None for a cluster of a control, space or raw byte (drawn code point by code point)."""
+    if not cluster or unicodedata2.category(cluster[0])[0] in "CZ" or 0xDC80 <= ord(cluster[0]) <= 0xDCFF:
+        return None
+    return span_display(cluster, 0, len(cluster), control_pictures=theme.control_pictures())

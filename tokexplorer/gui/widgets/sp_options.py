@@ -40,7 +40,7 @@ USER_SYMBOLS_TIP = (
     "SentencePiece's user_defined_symbols: pieces always kept whole, wherever they occur (never split, "
     "never part of a longer piece); separated by commas or spaces. On the command line: --special"
 )
-USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>: always kept whole)"
+USER_SYMBOLS_PLACEHOLDER = "none (e.g. <sep>, <cls>)"  # what they are: in USER_SYMBOLS_TIP
 #: The same in a wrapped line under the field, where a placeholder would be cut (the dialog).
 USER_SYMBOLS_NOTE = "pieces always kept whole, e.g. <sep>, <cls>; separate them with commas or spaces"
 

@@ -14,53 +14,27 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QMessageBox, QSplitter, QVBoxLayout, QWidget
 
-from tokexplorer.core.backends import Tokenizer, VocabTooLargeError
+from tokexplorer.core.backends import VocabTooLargeError
 from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
-from tokexplorer.core.types import Progress, TrainReport
+from tokexplorer.core.types import Progress
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
-from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, algorithm_label
+from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, TrainingResult, algorithm_label
 from tokexplorer.gui.panes.corpus_pane.vocab_hint import VocabHint
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
 if TYPE_CHECKING:
-    from tokexplorer.core.bpe import BPE
     from tokexplorer.core.io import Corpus
-    from tokexplorer.core.wordpiece import WordPiece
-
-
-@dataclass
-class TrainingResult:
-    """What :attr:`CorpusPane.training_finished` carries.
-
-    Attributes:
-        algorithm: ``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"`` or ``"wordpiece"``.
-        model: the ``BPE`` (ours), the ``WordPiece`` (ours) or the SentencePiece :class:`Tokenizer`.
-        tokenizer: the :class:`Tokenizer` put into the compare columns.
-        report: the ``TrainReport`` (our BPE and WordPiece) or None.
-        message: the one-line summary shown to the user.
-        vocab_size: the vocabulary size asked for (after any automatic fit).
-        notes: SentencePiece only: the parts of ``message`` (a fitted size,
-            what was trained, SentencePiece's warnings).
-    """
-
-    algorithm: str
-    model: BPE | WordPiece | Tokenizer
-    tokenizer: Tokenizer
-    report: TrainReport | None = None
-    message: str = ""
-    vocab_size: int = 0
-    notes: list[str] = field(default_factory=list)
 
 
 class CorpusPane(QWidget):
@@ -90,6 +64,9 @@ class CorpusPane(QWidget):
         before_training: called with the algorithm before a training asked for
             with ``confirm`` starts; returning False stops it (the window asks
             there before an unsaved trained model is replaced). None: no call.
+        settings_refused: True since the last Train was refused for the form's settings (a
+            vocab size too small, or too large for SentencePiece), until a training with the
+            form's vocab size starts; the window then does not remember them.
     """
 
     corpus_loaded = Signal(object)
@@ -106,6 +83,7 @@ class CorpusPane(QWidget):
         self.state = state
         self.last_worker: Worker | None = None
         self.before_training: Callable[[str], bool] | None = None
+        self.settings_refused = False
         self._running = ""  # algorithm of the training under way; "" when idle
         self._started = 0.0  # perf_counter() when the training under way started
         self.sample_note = ""  # what the training under way trains on when not the whole corpus
@@ -217,12 +195,12 @@ class CorpusPane(QWidget):
             The training :class:`Worker` (also :attr:`last_worker`), or None when
             the settings were refused (the reason is shown and put on ``state.error``).
         """
-        if self.is_training():
+        if self.is_training():  # the bar keeps showing the training under way
             self._report_error("training is already running; cancel it first")
             return None
         corpus = self.corpus
         if corpus is None or corpus.is_empty:
-            self._report_error("nothing to train on: the corpus is empty; open some text files first")
+            self._refuse("nothing to train on: the corpus is empty; open some text files first")
             return None
         if not allow_damaged and not self._damaged_text_accepted(corpus, confirm=confirm):
             return None
@@ -236,11 +214,15 @@ class CorpusPane(QWidget):
                 request = replace(request, fit_lines=True)
             request.validate()
         except InputError as exc:
-            self._report_error(str(exc))
+            self._refuse(str(exc), settings=True)
             return None
-        if confirm and self.before_training is not None and not self.before_training(request.algorithm):
-            self.show_message("training not started: the model it would replace is kept")
-            return None
+        if confirm and self.before_training is not None:
+            self._ask()
+            if not self.before_training(request.algorithm):
+                self.form.set_refused()
+                self.show_message("training not started: the model it would replace is kept")
+                self.state.status.emit("training not started: the model it would replace is kept")
+                return None
         return self._run(request)
 
     def _corpus_request(
@@ -272,7 +254,7 @@ class CorpusPane(QWidget):
         """Train a byte-level BPE from a word-count table file (``tokexplorer
         count``) in a worker, with the vocab size box; the table gives the
         pattern and special tokens. None when refused (the reason is shown)."""
-        if self.is_training():
+        if self.is_training():  # the bar keeps showing the training under way
             self._report_error("training is already running; cancel it first")
             return None
         request = TrainingRequest(algorithm="bpe", vocab_size=int(self.form.vocab_spin.value()), word_counts=path)
@@ -280,7 +262,7 @@ class CorpusPane(QWidget):
         try:
             request.validate()
         except InputError as exc:
-            self._report_error(str(exc))
+            self._refuse(str(exc), settings=True)
             return None
         return self._run(request)
 
@@ -297,9 +279,11 @@ class CorpusPane(QWidget):
             "characters (�) where bytes were lost. Re-read them with the right encoding, "
             "or train on the damaged text anyway?"
         )
-        if confirm and self._confirm("Train on damaged text?", question):
-            return True
-        self._report_error("training refused: the corpus holds lossily decoded text (U+FFFD)")
+        if confirm:
+            self._ask()
+            if self._confirm("Train on damaged text?", question):
+                return True
+        self._refuse("training refused: the corpus holds lossily decoded text (U+FFFD)")
         return False
 
     def _run(self, request: TrainingRequest) -> Worker:
@@ -309,6 +293,8 @@ class CorpusPane(QWidget):
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
         worker.signals.cancelled.connect(self._on_train_cancelled)
         self.last_worker = worker
+        if request.vocab_size == self.form.vocab_spin.value():  # the form's settings train (not a fitted size)
+            self.settings_refused = False
         self._started = time.perf_counter()
         self.form.set_busy()
         self._running = request.algorithm
@@ -426,12 +412,15 @@ class CorpusPane(QWidget):
         """SentencePiece found too few pieces (vocabulary too large for the corpus, or
         for the sample of a streamed one it trained on): offer to train with its maximum."""
         note = too_large_note(request.vocab_size, limit, sample=self._sample)
+        self.settings_refused = True  # that size does not train (a fitted one may)
+        if limit > 0:
+            self._ask(f"{note}: train with {limit:,}?")
         if limit > 0 and self._confirm("Vocabulary too large", f"{note}. Train with {limit:,}?"):
             self.state.status.emit(f"{note}: training with {limit:,}")
             if self.start_training(vocab_size=limit, algorithm=request.algorithm) is not None:
                 self.form.train_message.setText(f"{note}: training with {limit:,}…")
                 return
-        self.form.progress.setFormat("not trained")
+        self.form.set_refused()
         self._report_error(note)
         self.training_failed.emit(note)
 
@@ -452,6 +441,22 @@ class CorpusPane(QWidget):
             QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
         )
         return answer == QMessageBox.StandardButton.Yes
+
+    def _ask(self, question: str = "") -> None:
+        """A question about the training is about to be asked: the bar, and the message and the
+        status line when ``question`` is given, say so until it is answered."""
+        self.form.set_asking()
+        if question:
+            self.form.train_message.setText(f"{question} (waiting for your answer)")
+            self.state.status.emit(f"{question} (waiting for your answer)")
+
+    def _refuse(self, message: str, *, settings: bool = False) -> None:
+        """Train refused before it started: the bar says "not trained" (not the last training's
+        "done in 0.1 s"), the message why; ``settings``: refused for the form's settings
+        (:attr:`settings_refused`)."""
+        self.settings_refused = self.settings_refused or settings
+        self.form.set_refused()
+        self._report_error(message)
 
     def _report_error(self, message: str) -> None:
         self.form.train_message.setText(message)

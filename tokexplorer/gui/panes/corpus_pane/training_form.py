@@ -9,7 +9,8 @@ The form only shows things and describes the request; the pane runs it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -29,7 +30,7 @@ from PySide6.QtWidgets import (
 from tokexplorer.core.backends import SentencePieceOptions
 from tokexplorer.core.text import PATTERN_NAMES
 from tokexplorer.core.training import TrainingRequest
-from tokexplorer.core.types import DEFAULT_PATTERN, Progress
+from tokexplorer.core.types import DEFAULT_PATTERN, Progress, TrainReport
 from tokexplorer.core.wordpiece import BERT_PATTERN, BERT_SPECIAL_TOKENS, WORDPIECE_PATTERNS
 from tokexplorer.gui.widgets.number_fields import whole_number_field
 from tokexplorer.gui.widgets.sp_options import (
@@ -39,6 +40,35 @@ from tokexplorer.gui.widgets.sp_options import (
     SentencePieceOptionsForm,
     parse_special_tokens,
 )
+
+if TYPE_CHECKING:
+    from tokexplorer.core.backends import Tokenizer
+    from tokexplorer.core.bpe import BPE
+    from tokexplorer.core.wordpiece import WordPiece
+
+@dataclass
+class TrainingResult:
+    """What :attr:`CorpusPane.training_finished` carries.
+
+    Attributes:
+        algorithm: ``"bpe"``, ``"sp-bpe"``, ``"sp-unigram"`` or ``"wordpiece"``.
+        model: the ``BPE`` (ours), the ``WordPiece`` (ours) or the SentencePiece :class:`Tokenizer`.
+        tokenizer: the :class:`Tokenizer` put into the compare columns.
+        report: the ``TrainReport`` (our BPE and WordPiece) or None.
+        message: the one-line summary shown to the user.
+        vocab_size: the vocabulary size asked for (after any automatic fit).
+        notes: SentencePiece only: the parts of ``message`` (a fitted size,
+            what was trained, SentencePiece's warnings).
+    """
+
+    algorithm: str
+    model: BPE | WordPiece | Tokenizer
+    tokenizer: Tokenizer
+    report: TrainReport | None = None
+    message: str = ""
+    vocab_size: int = 0
+    notes: list[str] = field(default_factory=list)
+
 
 #: Training algorithms: (label, key). Keys: ``"bpe"`` (ours), ``"sp-bpe"``, ``"sp-unigram"``,
 #: ``"wordpiece"`` (ours).
@@ -319,6 +349,16 @@ class TrainingForm(QGroupBox):
         self.progress.setRange(0, 1)
         self.progress.setValue(0)
         self.progress.setFormat("idle")
+
+    def set_refused(self) -> None:
+        """Train was refused (or not started): the progress bar empty and "not trained"."""
+        self.set_idle()
+        self.progress.setFormat("not trained")
+
+    def set_asking(self) -> None:
+        """A question about the training is up: the progress bar empty and "waiting for your answer"."""
+        self.set_idle()
+        self.progress.setFormat("waiting for your answer")
 
     def set_busy(self) -> None:
         """Train disabled, Cancel enabled, the progress bar busy and "starting…"."""
