@@ -311,7 +311,7 @@ def spans_display(
         before = text[start - 1] if 0 < start <= len(text) else " "
         anchored = before != " " and label_glyph(before) != "" and unicodedata.category(before)[0] != "Z"
         parts = _text_parts(text[start:end], inside, anchored=anchored, visible_spaces=visible_spaces,
-                            control_pictures=control_pictures, lookalikes=lookalikes)  # fmt: skip
+                            control_pictures=control_pictures, lookalikes=set() if lookalikes else None)  # fmt: skip
         out.append("".join(p.text for p in parts))
     return out
 
