@@ -37,4 +37,4 @@ def test_train_on_a_folder_says_how_many_files_it_took(tmp_path, capfd):
         (folder / name).write_text("the cat sat on the mat\n" * 10, encoding="utf-8")
     assert main(["train", str(folder), "--vocab-size", "260", "-o", str(tmp_path / "m.bpe")]) == 0
     err = capfd.readouterr().err
-    assert f"tokexplorer: note: training on 3 files (690 B) from {folder}\n" in err
+    assert f"tokexplorer: note: training on 3 files (690 B on disk) from {folder}\n" in err
