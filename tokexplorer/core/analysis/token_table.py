@@ -44,9 +44,9 @@ class TokenTable:
         self.complete = False
         self._blob = np.zeros(0, dtype=np.uint8)  # every token's bytes, one after another
         self._offsets = np.zeros(0, dtype=np.int64)  # per id: where its bytes start in _blob
-        pairs = tokenizer.vocab_bytes()
-        if pairs:
-            self._fill_all(pairs)
+        whole = tokenizer.vocab_bytes()
+        if whole is not None and len(whole[0]):
+            self._fill_all(*whole)
 
     def _grow(self, top: int) -> None:
         if top > len(self._lengths):
@@ -66,15 +66,24 @@ class TokenTable:
             self._skips[[i for i, _ in skips]] = [k for _, k in skips]
             self.any_skips = True
 
-    def _fill_all(self, pairs: Sequence[tuple[int, bytes]]) -> None:
-        ids = [i for i, _ in pairs]
-        got = [b for _, b in pairs]
-        self._grow(max(ids) + 1)
-        self._set(ids, got)
+    def _fill_all(self, token_ids: Sequence[int], got: Sequence[bytes]) -> None:
+        """Enter every token at once (``got[k]``: the bytes of ``token_ids[k]``), as array
+        operations (the 100,261 tokens of cl100k: a few ms)."""
+        ids = np.asarray(token_ids, dtype=np.int64)
+        self._grow(int(ids.max()) + 1)
         lengths = np.fromiter(map(len, got), dtype=np.int64, count=len(got))
-        self._offsets = np.zeros(len(self._lengths), dtype=np.int64)
-        self._offsets[ids] = np.cumsum(lengths) - lengths
+        starts = np.cumsum(lengths) - lengths
         self._blob = np.frombuffer(b"".join(got), dtype=np.uint8)
+        self._offsets = np.zeros(len(self._lengths), dtype=np.int64)
+        self._offsets[ids] = starts
+        self._lengths[ids] = lengths
+        filled = lengths > 0
+        first = np.zeros(len(got), dtype=np.uint8)
+        first[filled] = self._blob[starts[filled]]
+        self._leads[ids] = (first & 0xC0) == 0x80
+        breaks = np.flatnonzero((first == 0x0A) | (first == 0x0D))  # (few tokens open with a line break)
+        if len(breaks):
+            self._set(ids[breaks].tolist(), [got[k] for k in breaks.tolist()])
         self.complete = True
 
     def columns(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -24,7 +24,7 @@ hooks, which receive the :class:`~tokexplorer.core.text.clean.CleanText`:
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import PurePath
 
 import regex
@@ -305,12 +305,12 @@ class Tokenizer(ABC):
             InputError: the id is not in the vocabulary.
         """
 
-    def vocab_bytes(self) -> Iterable[tuple[int, bytes]] | None:
-        """Every token id with its bytes (what :meth:`token_bytes` gives), at once,
-        where the adapter holds them (a tiktoken encoding's ``mergeable_ranks`` and
-        special tokens, our BPE's vocab); None where ids are asked one by one.
-        Bulk analyses (the statistics' token tables) use it; the ids may come in
-        any order, and ids the vocabulary lacks (cl100k's 100261-100275) are absent.
+    def vocab_bytes(self) -> tuple[Sequence[int], Sequence[bytes]] | None:
+        """Every token id and its bytes (what :meth:`token_bytes` gives), at once, where
+        the adapter holds them (a tiktoken encoding's ``mergeable_ranks`` and special
+        tokens, our BPE's vocab): ``(ids, token_bytes)``, two sequences of one length, in
+        any order; ids the vocabulary lacks (cl100k's 100261-100275) are absent. None
+        where ids are asked one by one. Bulk analyses (the statistics' token tables) use it.
         """
         return None
 

