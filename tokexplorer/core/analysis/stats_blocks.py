@@ -246,7 +246,7 @@ def byte_level_block(
     >>> total.tokens, total.partial, {k: g.tokens for k, g in scripts.items()}
     (8, 3, {'Latin': 5, 'Han': 3})
     """
-    arr = np.array(ids, dtype=np.int64)
+    arr = np.asarray(ids, dtype=np.int64)  # (no copy of the int64 ids the token table checked)
     lengths, leads = table.columns(arr)
     n = len(arr)
     ends = np.cumsum(lengths)
