@@ -3,13 +3,13 @@ how often a wrong guess is called high confidence.
 
 The text is the measuring half of the gettext catalogues installed on this machine
 (tools/locale_text.py: catalogues the letter statistics were not made from), in each
-language's legacy code pages, at three lengths: one line (a message of 20-150 characters
-with a character past ASCII), a paragraph (messages joined up to 400 characters or more) and a
-page (3,000 or more), and
-a line written 40 times (a file of one repeated line holds many bytes past ASCII but says no more). A guess is right when its codec decodes the bytes to the text itself
-(cp1252 and latin-1 read most French alike: either is right).
+language's legacy code pages, at four lengths: one line (a message of 20-150 characters
+with a character past ASCII), a paragraph (messages joined up to 400 characters or more), a
+page (3,000 or more), and a line written 40 times (a file of one repeated line holds many bytes
+past ASCII but says no more). A guess is right when its codec decodes the bytes to the text
+itself (cp1252 and latin-1 read most French alike: either is right).
 
-Run (a few minutes):  python tools/encoding_accuracy.py [--lines 30 --paragraphs 10 --pages 4 --repeated 5]
+Run (half a minute):  python tools/encoding_accuracy.py [--lines 30 --paragraphs 10 --pages 4 --repeated 5]
 [--wrong FILE]   (FILE: each wrong guess, its bytes read both ways)
 """
 
@@ -76,7 +76,8 @@ def main() -> None:
     ap.add_argument("--wrong", help="write each wrong guess here")
     args = ap.parse_args()
     counts = {"line": args.lines, "paragraph": args.paragraphs, "page": args.pages, "line x40": args.repeated}
-    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])  # n, right, wrong high, rival named, right high
+    # n, right, wrong high, rival named, right high
+    table: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0, 0])
     wrong_log = []
     langs = args.only.split(",") if args.only else MEASURED
     for lang in langs:
