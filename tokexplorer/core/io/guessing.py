@@ -415,7 +415,7 @@ def _latin_reading(codec: str, text: str, sample: bytes) -> bool:
     """True when ``text`` is a single-byte code page's reading of ``sample`` with a language of
     Latin script (:func:`~.latin_fit.languages_of`) and its letters past ASCII not mostly
     Cyrillic, Greek, Hebrew or Arabic."""
-    return len(text) == len(sample) and bool(languages_of(codec)) and scored_script(text) is None
+    return len(text) == len(sample) and bool(languages_of(codec)) and scored_script(text[:_MAX_CHARS]) is None
 
 
 def _by_letters(plausible: list[str], readings: dict[str, str]) -> list[str]:

@@ -58,7 +58,7 @@ _FOREIGN = 0.03
 _UNSEEN = 1e-7
 
 
-_ASCII_SPACES = re.compile(r"[ \t\n\r\f\v]+")
+_WORDS = re.compile(r"[^ \t\n\r\f\v]+")  # parted by ASCII spaces: a C1 control (U+0085) is no space
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,7 +165,8 @@ def _rated_chars(text: str) -> list[str]:
     :data:`_MAX_WORDS` distinct words of ``text`` (parted by ASCII spaces) that hold one."""
     seen: set[str] = set()
     out: list[str] = []
-    for word in _ASCII_SPACES.split(text):
+    for m in _WORDS.finditer(text):  # the first words only: a long text is not split whole
+        word = m.group()
         if word in seen or word.isascii():
             continue
         seen.add(word)
