@@ -31,6 +31,13 @@ as good as the number of them (its *evidence*). :func:`encoding_guess` works in 
    single-byte code pages that read the sample to the same text, the most widely
    used is named (cp1250 reads ``'Grüße'`` as cp1252 does; cp1252 is named).
 
+4. **Latin letters.** When the choice is a single-byte code page of Latin script, its
+   reading and the other Latin readings within :data:`LATIN_TIE` of the best plausibility
+   (cp1252, cp1250, cp1257, cp1254, their ISO twins, mac_roman...) are rated by the letters
+   a language of each code page writes (:func:`~.latin_fit.latin_choice`): the likeliest is
+   chosen, and a reading of other text its letters cannot tell apart is a rival, whatever
+   charset-normalizer said (it rates French cp1252 as cp1257, ``'crčme, naļve faēade'``).
+
 The guess is *high* confidence with :data:`SURE_EVIDENCE` non-ASCII bytes or
 more and no *rival* (a plausible reading that gives another text, unless
 charset-normalizer told its choice apart); *medium* with :data:`LONG_EVIDENCE` or
