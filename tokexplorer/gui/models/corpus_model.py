@@ -127,7 +127,7 @@ class CorpusTableModel(TitledTableModel):
 
     def is_chosen(self, file: CorpusFile) -> bool:
         """True when ``file`` was read with the codec the user chose for it (:attr:`chosen`)."""
-        codec = self.chosen.get(os.path.abspath(file.path))
+        codec = self.chosen.get(os.path.abspath(file.path)) if self.chosen else None
         return codec is not None and not file.encoding_guessed and codec_key(codec) == codec_key(file.encoding)
 
     def file_at(self, row: int) -> CorpusFile:
