@@ -404,7 +404,7 @@ def test_gbk_file_read_with_its_guess_then_with_encoding(capsys, tmp_path):
     assert err == (
         f"tokexplorer: note: {gbk}: not valid UTF-8 at byte 0 (invalid start byte); "
         "read as gbk (guessed, low confidence: 4 non-ASCII bytes to go by, and cp874 reads it as well; "
-        "choose another encoding if wrong)\n"
+        "if wrong, give its encoding: --encoding CODEC for every file, --encoding FILE=CODEC for this one)\n"
     )
 
     code, out, err = run(

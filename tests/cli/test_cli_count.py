@@ -99,7 +99,8 @@ def test_count_reads_each_file_by_the_rule_train_reads_it_by(capsys, tmp_path, d
         f"tokexplorer: note: {folder / 'empty.txt'}: empty file"
     ) and notes[3].startswith(f"tokexplorer: note: {folder / 'gbk.txt'}: not valid UTF-8 at byte 0 ")
     assert notes[3].endswith(
-        "read as gb18030 (guessed, high confidence: 1,740 non-ASCII bytes to go by; choose another encoding if wrong)"
+        "read as gb18030 (guessed, high confidence: 1,740 non-ASCII bytes to go by; if wrong, give its encoding: "
+        "--encoding CODEC for every file, --encoding FILE=CODEC for this one)"
     )
     assert f"note: {folder / 'crlf.txt'}: mixed line endings: 1 LF, 1 CRLF, 1 CR (kept as they are)" in notes[0]
     assert f"note: skipped {folder / 'prog.bin'}: looks like a binary file (not UTF-8, NUL byte at offset 7)" in err

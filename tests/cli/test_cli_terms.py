@@ -15,7 +15,7 @@ from tokexplorer.cli.parser import build_parser
 from tokexplorer.cli.terms import cli_terms, in_cli_terms
 from tokexplorer.core.backends import PATTERN_HINT
 from tokexplorer.core.backends.sentencepiece.notes import UNKNOWN_HINT
-from tokexplorer.core.io import BERT_EXPORT_HINT, BOMLESS_CODECS, READ_ANYWAY, encoding_hint
+from tokexplorer.core.io import BERT_EXPORT_HINT, BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, encoding_hint
 
 
 def _flags_by_command() -> dict[str, set[str]]:
@@ -29,7 +29,8 @@ def _flags_by_command() -> dict[str, set[str]]:
 
 
 def test_every_piece_of_core_advice_gets_its_flags():
-    core = [READ_ANYWAY, *(encoding_hint(c) for c in BOMLESS_CODECS), UNKNOWN_HINT, PATTERN_HINT, BERT_EXPORT_HINT]
+    core = [READ_ANYWAY, *(encoding_hint(c) for c in BOMLESS_CODECS), OTHER_ENCODING, UNKNOWN_HINT, PATTERN_HINT,
+            BERT_EXPORT_HINT]  # fmt: skip
     assert [c for c, _ in cli_terms()] == core
     flags = set().union(*_flags_by_command().values())
     for phrase, cli in cli_terms():

@@ -17,7 +17,7 @@ if TYPE_CHECKING:  # the commands import the engine when they run, not at start-
     from pathlib import Path
 
     from tokexplorer.core.backends import Tokenizer
-    from tokexplorer.core.io import CorpusFile, CountedFile
+    from tokexplorer.core.io import CorpusFile, CountedFile, FileEncodings
 
 
 def checked_file(f: CorpusFile) -> CorpusFile:
@@ -41,7 +41,8 @@ def damaged_hint(verb: str) -> str:
 
 
 def streamed_files(
-    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool, verb: str
+    paths: Sequence[str], encoding: str | FileEncodings | None, printer: ProgressPrinter, *, allow_damaged: bool,
+    verb: str,
 ) -> tuple[list[str], list[str]]:
     """The files to count straight from disk and their codecs, read by the one reading rule
     (:func:`tokexplorer.core.io.counting_files`, with progress): each file's notes, then
@@ -136,7 +137,9 @@ def input_text(ns: argparse.Namespace) -> str:
         if ns.encoding is not None:
             raise UsageError("--encoding applies to --file only", f"{PROG} {ns.command}")
         return ns.text
-    return read_file_text(ns.file, ns.encoding)
+    from tokexplorer.core.io import codec_for
+
+    return read_file_text(ns.file, codec_for(ns.encoding, ns.file))
 
 
 def set_add_special_tokens(tokenizers: Sequence[Tokenizer], on: bool) -> None:

@@ -11,6 +11,7 @@ from dataclasses import fields
 from typing import Any, NoReturn
 
 from tokexplorer import __version__
+from tokexplorer.cli.encoding_flag import add_files_encoding
 from tokexplorer.cli.errors import EXIT_CODES_HELP, UsageError
 from tokexplorer.cli.output import PROG
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
@@ -105,19 +106,14 @@ def _settle_files(ns: argparse.Namespace) -> None:
 
 #: How every command reads a text file (the one reading rule, core.io.reading), as its help says it.
 READING_RULE = "UTF-8, or what its BOM says; otherwise the encoding is guessed and a note names it"
-#: The help of ``--encoding`` for a list of files.
-FILES_ENCODING_HELP = "decode every file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8 or a guess"
 
 
 def _add_input(p: argparse.ArgumentParser) -> None:
     src = p.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", help="the text to process")
     src.add_argument("--file", metavar="PATH", help=f"read the text from a file ({READING_RULE})")
-    p.add_argument(
-        "--encoding",
-        metavar="ENC",
-        help="decode --file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8 or a guess",
-    )
+    add_files_encoding(p, help_text="decode --file with this codec (e.g. gbk, utf-16, latin-1) instead of UTF-8 or a "
+                       "guess (PATH=CODEC: only when --file is PATH)")  # fmt: skip
 
 
 def _add_special(p: argparse.ArgumentParser) -> None:
@@ -248,7 +244,7 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--strip-accents", action="store_true",
                    help="WordPiece: strip accents first (NFD, non-spacing marks dropped)")  # fmt: skip
     p.add_argument("-o", "--output", required=True, metavar="PATH", help="where to save the model")
-    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
+    add_files_encoding(p)
     p.add_argument("--allow-damaged", action="store_true",
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
     _add_sentencepiece(p)
@@ -265,7 +261,7 @@ def _add_count(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--pattern", choices=PATTERN_NAMES, default=None,
                    help=f"pre-tokenizer split pattern (default {DEFAULT_PATTERN})")  # fmt: skip
     _add_special_tokens(p, use="to cut out of the text")
-    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
+    add_files_encoding(p)
     p.add_argument("--allow-damaged", action="store_true",
                    help="count undecodable bytes as U+FFFD instead of skipping the file")  # fmt: skip
     p.add_argument("--dask", metavar="ADDRESS",
@@ -335,7 +331,7 @@ def _add_stats(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     fmt = p.add_mutually_exclusive_group()
     fmt.add_argument("--json", action="store_true", help="print the statistics as JSON")
     fmt.add_argument("--csv", action="store_true", help="print the statistics as CSV")
-    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
+    add_files_encoding(p)
     _add_special(p)
     _add_pattern(p)
     p.set_defaults(func=_Command("stats"))
@@ -360,7 +356,7 @@ def _add_granularity(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -
     p.add_argument("--train-fraction", type=_fraction, default=0.8, metavar="F",
                    help="build the held-out vocabularies on this share of the corpus (default 0.8)")  # fmt: skip
     p.add_argument("--json", action="store_true", help="print the levels as JSON")
-    p.add_argument("--encoding", metavar="ENC", help=FILES_ENCODING_HELP)
+    add_files_encoding(p)
     _add_special(p)
     p.set_defaults(func=_Command("granularity"))
 

@@ -24,13 +24,15 @@ def cli_terms() -> tuple[tuple[str, str], ...]:
     """
     from tokexplorer.core.backends.rank_files import PATTERN_HINT, RANK_PATTERNS
     from tokexplorer.core.backends.sentencepiece.notes import UNKNOWN_HINT
-    from tokexplorer.core.io.encodings import BOMLESS_CODECS, READ_ANYWAY, encoding_hint
+    from tokexplorer.core.io.encodings import BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, encoding_hint
     from tokexplorer.core.io.wordpiece_files import BERT_EXPORT_HINT
 
     return (
         (READ_ANYWAY, "to read it anyway, give its encoding (--encoding latin-1) or inspect its raw bytes "
          "(tokexplorer inspect --raw --file FILE)"),
         *((encoding_hint(c), f"to read it, give its encoding (--encoding {c})") for c in BOMLESS_CODECS),
+        (OTHER_ENCODING, "if wrong, give its encoding: --encoding CODEC for every file, --encoding FILE=CODEC "
+         "for this one"),
         (UNKNOWN_HINT, "to keep such characters, train with byte fallback (--byte-fallback), or on a corpus "
          "that holds them with character coverage 1.0 (--character-coverage 1.0)"),
         (PATTERN_HINT, f"give its split pattern (--pattern NAME|REGEX; names: {', '.join(RANK_PATTERNS)})"),

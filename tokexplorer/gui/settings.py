@@ -46,6 +46,7 @@ _TAB = "window/tab"
 _SPLITTERS = "splitters"
 _LAST_CORPUS = "corpus/last"
 _REOPEN = "corpus/reopen_last"
+_CHOSEN = "corpus/chosen_encodings"
 _TRAINING = "training"
 _COMPARE = "compare"
 
@@ -162,13 +163,33 @@ def remembered_tab() -> int | None:
 
 
 def set_last_corpus(paths: list[str]) -> None:
-    """Remember ``paths`` (files and folders, made absolute) as the last corpus opened."""
-    settings().setValue(_LAST_CORPUS, [os.path.abspath(p) for p in paths])
+    """Remember ``paths`` (files and folders, made absolute) as the last corpus opened; the
+    encodings chosen for the files of another corpus are forgotten (:func:`chosen_encodings`)."""
+    s, now = settings(), [os.path.abspath(p) for p in paths]
+    if _str_list(s.value(_LAST_CORPUS)) != now:
+        s.remove(_CHOSEN)
+    s.setValue(_LAST_CORPUS, now)
 
 
 def last_corpus() -> list[str]:
     """The last corpus's paths that still exist (empty when none is remembered)."""
     return [p for p in _str_list(settings().value(_LAST_CORPUS)) if os.path.exists(p)]
+
+
+def set_chosen_encodings(chosen: dict[str, str]) -> None:
+    """Remember the codecs the user chose for files of the last corpus (Re-read as), by
+    absolute path; an empty ``chosen`` forgets them."""
+    settings().setValue(_CHOSEN, [f"{codec}={path}" for path, codec in sorted(chosen.items())])
+
+
+def chosen_encodings() -> dict[str, str]:
+    """The codecs chosen for files of the last corpus (absolute path -> codec), those still on disk."""
+    out = {}
+    for item in _str_list(settings().value(_CHOSEN)):
+        codec, _, path = item.partition("=")
+        if codec and path and os.path.exists(path):
+            out[path] = codec
+    return out
 
 
 def reopen_last_corpus() -> bool:

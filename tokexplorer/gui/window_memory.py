@@ -9,6 +9,7 @@ and saves them when it closes (see :mod:`tokexplorer.gui.settings` for where).
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject
@@ -64,6 +65,8 @@ class WindowMemory(QObject):
         self.tab_restored = settings.remembered_tab() is not None
         settings.restore_training_form(window.corpus_pane.form)
         self.tiktoken = settings.restore_compare_choices(window.compare_pane)
+        self._use_chosen(settings.chosen_encodings())
+        window.corpus_pane.file_list.file_reread.connect(self._on_file_reread)
 
     def startup_paths(self, paths: list[str]) -> list[str]:
         """The paths to open at start: ``paths`` when given, else the last corpus when
@@ -105,4 +108,22 @@ class WindowMemory(QObject):
         if corpus.files and corpus.files[0].name == BUILTIN_SAMPLE_NAME:
             return
         recent.add_corpus(paths)
-        settings.set_last_corpus(paths)
+        settings.set_last_corpus(paths)  # another corpus than the last: its chosen encodings go
+        self._use_chosen(settings.chosen_encodings())
+
+    def _use_chosen(self, chosen: dict[str, str]) -> None:
+        """Read the files of ``chosen`` (absolute path -> codec) with their codecs from now on, and say so."""
+        from tokexplorer.core.io import FileEncodings
+
+        file_list = self._window.corpus_pane.file_list
+        file_list.file_encodings = FileEncodings(None, tuple(chosen.items())) if chosen else None
+        file_list.model.chosen = dict(chosen)
+
+    def _on_file_reread(self, row: int) -> None:
+        """Remember the codec the user chose for the file at ``row`` with the last corpus."""
+        file_list = self._window.corpus_pane.file_list
+        f = file_list.model.file_at(row)
+        chosen = {**file_list.model.chosen, os.path.abspath(f.path): f.encoding}
+        settings.set_chosen_encodings(chosen)
+        self._use_chosen(chosen)
+        file_list.model.replace_file(row, f)  # its Encoding cell says "chosen by you" now

@@ -46,15 +46,18 @@ def test_utf8_then_gbk_is_read_as_utf8_with_the_rest_flagged(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("tail", "codec", "at", "evidence"),
+    ("tail", "codec", "at", "how_sure"),
     [
-        ((ZH + "\n").encode("gbk") * 100, "gb18030", 0, "2,800"),
-        ("café naïve señor, à la française\n".encode("latin-1") * 50, "cp1252", 3, "250"),
+        ((ZH + "\n").encode("gbk") * 100, "gb18030", 0, "high confidence: 2,800 non-ASCII bytes to go by"),
+        ("café naïve señor, à la française\n".encode("latin-1") * 50, "cp1252", 3,
+         "medium confidence: 250 non-ASCII bytes to go by, and cp1250, cp1256, iso8859-2 read it as well"),
     ],
-)
-def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path, tail, codec, at, evidence):
+)  # fmt: skip
+def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path, tail, codec, at, how_sure):
     """A long ASCII start reads alike in every candidate: the guess looks at the non-ASCII
-    part (after 1 MiB here), so the whole file decodes exactly."""
+    part (after 1 MiB here), so the whole file decodes exactly. One French line written 50
+    times holds five letters past ASCII: cp1252 (``naïve señor``) is likeliest, not sure
+    (cp1250 reads ``naďve seńor``)."""
     head = b"plain English text, line after line.\n" * (MIB // 37 + 1)
     path = tmp_path / "late.txt"
     path.write_bytes(head + tail)
@@ -63,6 +66,6 @@ def test_ascii_then_another_encoding_is_guessed_from_its_non_ascii_part(tmp_path
     assert memory.encoding == streamed.encoding == counted[0].encoding == codec
     assert memory.notes == streamed.notes == counted[0].notes == (
         f"late.txt: not valid UTF-8 at byte {len(head) + at} (invalid continuation byte); read as {codec} "
-        f"(guessed, high confidence: {evidence} non-ASCII bytes to go by; choose another encoding if wrong)",
+        f"(guessed, {how_sure}; choose another encoding if wrong)",
     )
     assert counted[0].counted and problems == []

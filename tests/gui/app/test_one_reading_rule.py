@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tokexplorer.cli import main as cli_main
+from tokexplorer.cli.terms import in_cli_terms
 from tokexplorer.core.io import load_bpe
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
 from tokexplorer.gui.state import AppState
@@ -62,7 +63,7 @@ def test_window_and_command_line_learn_the_same_merges(qtbot, capsys, folder, tm
     out = tmp_path / "cli.bpe"
     assert cli_main(["train", str(folder), "--vocab-size", "400", "-o", str(out)]) == 0
     err = capsys.readouterr().err
-    assert f"tokexplorer: note: {folder}/{GBK_NOTE}" in err.splitlines()  # named by its path as given
+    assert f"tokexplorer: note: {folder}/{in_cli_terms(GBK_NOTE)}" in err.splitlines()  # by its path as given
     cli = load_bpe(out)
     assert len(bpe.merges) == len(cli.merges) == 103  # the pairs run out before 400
     assert [(m.left, m.right) for m in bpe.merges] == [(m.left, m.right) for m in cli.merges]

@@ -20,7 +20,7 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
     one row per level (word, character, byte, each tokenizer): vocabulary, tokens,
     characters per token and the held-out rate."""
     from tokexplorer.core.analysis import WORD_PATTERN, granularity_iter
-    from tokexplorer.core.io import read_text_file
+    from tokexplorer.core.io import codec_for, read_text_file
 
     tokenizers = load_all(ns.tokenizer or [])
     paths, errors = walked(ns.files)
@@ -30,7 +30,7 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
     problems: list[str] = []
     for path in paths:
         try:
-            texts.append(checked_file(read_text_file(path, encoding=ns.encoding)).text)
+            texts.append(checked_file(read_text_file(path, encoding=codec_for(ns.encoding, path))).text)
         except CorpusError as exc:
             problems.append(str(exc))
     skipped_or_fail(problems, bool(texts), "no files to measure", paths=list(ns.files))

@@ -22,7 +22,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     """``tokexplorer stats``: corpus statistics per tokenizer, file and script
     (:mod:`tokexplorer.core.analysis.stats`); a table, or ``--json``/``--csv``."""
     from tokexplorer.core.analysis import COLUMN_TITLES, compute_stats, format_cell
-    from tokexplorer.core.io import read_text_file
+    from tokexplorer.core.io import codec_for, read_text_file
 
     tokenizers = load_all(ns.tokenizer, ns.pattern)
     set_add_special_tokens(tokenizers, ns.add_special_tokens)
@@ -35,7 +35,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         # a file that cannot be used is skipped with a note, as train does,
         # as long as other files are left; alone, it is the error
         try:
-            f = checked_file(read_text_file(path, encoding=ns.encoding))
+            f = checked_file(read_text_file(path, encoding=codec_for(ns.encoding, path)))
         except CorpusError as exc:
             problems.append(named(path, str(exc)))
             continue

@@ -23,6 +23,7 @@ from tokexplorer.core.errors import CorpusError, InputError
 
 if TYPE_CHECKING:  # the engine is imported when the command runs
     from tokexplorer.core.backends import SentencePieceOptions
+    from tokexplorer.core.io import FileEncodings
     from tokexplorer.core.training import TrainingOutcome, TrainingRequest
 
 #: The SentencePiece options of ``train``, named as in the training dialog:
@@ -60,7 +61,7 @@ def cmd_train(ns: argparse.Namespace) -> int:
         vocab_size=ns.vocab_size,
         pattern=ns.pattern,
         special_tokens=ns.special or (),
-        encoding=ns.encoding or "utf-8",
+        encoding=ns.encoding if isinstance(ns.encoding, str) else "utf-8",  # codecs by file: read below
         allow_damaged=ns.allow_damaged,
         sentencepiece=sentencepiece_options(ns),
         skip_long_lines=bool(ns.skip_long_lines),
@@ -207,13 +208,17 @@ def _save_sentencepiece(
 
 
 def _training_texts(
-    paths: Sequence[str], encoding: str | None, printer: ProgressPrinter, *, allow_damaged: bool = False
+    paths: Sequence[str],
+    encoding: str | FileEncodings | None,
+    printer: ProgressPrinter,
+    *,
+    allow_damaged: bool = False,
 ) -> list[str]:
     """Read the training files and folders (with progress) and return their texts.
 
     Args:
         paths: the files and folders named on the command line.
-        encoding: the ``--encoding`` the user gave, or None (UTF-8, checked).
+        encoding: the ``--encoding`` the user gave (one codec, or codecs by file), or None (UTF-8, checked).
         printer: shows the reading progress.
         allow_damaged: train on a file whose decode replaced undecodable bytes
             with U+FFFD (``--allow-damaged``) instead of refusing it.

@@ -28,6 +28,7 @@ from dataclasses import dataclass, replace
 from tokexplorer.core.bpe.counting import FileRange, count_file_range, count_file_ranges, file_jobs, merge_counts
 from tokexplorer.core.bpe.dask_counting import RangesReport, count_files_dask_checked
 from tokexplorer.core.io.corpus import decode_file_bytes, endings_note
+from tokexplorer.core.io.file_encodings import FileEncodings, codec_for
 from tokexplorer.core.io.reading import DAMAGED_HINT, CountedFile, damaged_message
 from tokexplorer.core.io.word_counts import WordCounts
 from tokexplorer.core.types import Progress
@@ -60,7 +61,7 @@ def count_checked(
     address: str,
     pattern: str = "gpt2",
     special_tokens: Sequence[str] = (),
-    encoding: str | None = None,
+    encoding: str | FileEncodings | None = None,
     allow_damaged: bool = False,
     damaged_hint: str = DAMAGED_HINT,
     cancel: Callable[[], bool] | None = None,
@@ -72,7 +73,8 @@ def count_checked(
         files: the files and how to decode them (a lossy one with U+FFFD: ``errors="replace"``).
         address: the scheduler's address, or ``"local"`` for a local cluster.
         pattern, special_tokens: as :func:`~tokexplorer.core.io.word_counts.count_word_counts`.
-        encoding: the codec given for every file (``--encoding``), None for UTF-8 or the guess.
+        encoding: the codec given for every file (``--encoding``), None for UTF-8 or the guess, or
+            a :class:`~.file_encodings.FileEncodings` (codecs by file).
         allow_damaged: count a file whose decode inserts U+FFFD (else it is left out).
         damaged_hint: how to go on, ending the line of a damaged file.
         cancel: returning True raises ``Cancelled``.
@@ -102,7 +104,7 @@ def count_checked(
             out.append(replace(f, notes=f.notes + mixed, checked=True))
             continue
         # read as counting here reads it, its decoded ranges taken back out of the counts
-        got = decode_file_bytes(f.path.read_bytes(), path=f.path, encoding=encoding)
+        got = decode_file_bytes(f.path.read_bytes(), path=f.path, encoding=codec_for(encoding, f.path))
         _take_out(report, [j for j in jobs if j.path == key and (key, j.start) not in report.failed])
         left_out = got.lossy and not allow_damaged
         if left_out:

@@ -48,6 +48,7 @@ from typing import Union
 from tokexplorer.core.errors import CorpusError, InputError
 from tokexplorer.core.io.encodings import (
     BINARY_SNIFF_BYTES,
+    OTHER_ENCODING,
     check_binary,
     codec_name,
     control_note,
@@ -211,7 +212,7 @@ def decode_file_bytes(
     guessed = encoding_guess(data)
     codec = guessed.codec
     text, lossy, note = decode_or_replace(data, codec, name)
-    notes = [f"{name}: {err}; read as {codec_name(codec)} ({guessed.note()}; choose another encoding if wrong)"]
+    notes = [f"{name}: {err}; read as {codec_name(codec)} ({guessed.note()}; {OTHER_ENCODING})"]
     if note:
         notes.append(note)
     return _file_record(

@@ -20,7 +20,8 @@ from tokexplorer.core.errors import CorpusError
 from tokexplorer.core.text import codec_name
 
 __all__ = [
-    "BOMLESS_CODECS", "READ_ANYWAY", "check_binary", "codec_name", "control_note", "decode_or_replace",
+    "BOMLESS_CODECS", "OTHER_ENCODING", "READ_ANYWAY", "check_binary", "codec_name", "control_note",
+    "decode_or_replace",
     "detect_bom", "encoding_hint", "guess_encoding",
 ]
 
@@ -33,6 +34,9 @@ BINARY_MIN_BYTES = 256
 #: The end of every "looks like a binary file" message: the ways to read it anyway, in the
 #: terms of no front end (each names its own control: ``--encoding``, File ▸ Open raw bytes…).
 READ_ANYWAY = "to read it anyway, give its encoding (latin-1 reads any bytes) or open its raw bytes"
+#: The end of the note of a file read with a guessed encoding, in the terms of no front end (the
+#: command line names ``--encoding``, the window its Re-read as).
+OTHER_ENCODING = "choose another encoding if wrong"
 #: The codecs a file without a byte order mark is told to be read with (:func:`encoding_hint`):
 #: UTF-16 of ASCII text, told by a NUL at every other byte.
 BOMLESS_CODECS = ("utf-16-le", "utf-16-be")

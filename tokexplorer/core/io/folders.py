@@ -20,6 +20,7 @@ from pathlib import Path
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import RAW, Corpus, CorpusFile, PathLike, decode_file_bytes
+from tokexplorer.core.io.file_encodings import FileEncodings, codec_for, given_codecs
 from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.io.walking import path_list, walk_files
 from tokexplorer.core.types import Progress, run_to_end
@@ -30,8 +31,9 @@ __all__ = ["CHUNK_BYTES", "collect_files", "load_corpus", "path_list", "read_cor
 CHUNK_BYTES = 1 << 20
 
 
-def check_encoding(encoding: str | None) -> None:
-    """Refuse an ``encoding`` that is not a known codec (None: detect per file; :data:`RAW` is known).
+def check_encoding(encoding: str | FileEncodings | None) -> None:
+    """Refuse an ``encoding`` that is not a known codec (None: detect per file; :data:`RAW` is known;
+    a :class:`~.file_encodings.FileEncodings`: each codec it names).
 
     Raises:
         InputError: ``"unknown encoding 'x'"``.
@@ -39,11 +41,12 @@ def check_encoding(encoding: str | None) -> None:
     >>> check_encoding("gbk"), check_encoding(None)
     (None, None)
     """
-    if encoding is not None and encoding != RAW:
-        try:
-            codecs.lookup(encoding)
-        except LookupError:
-            raise InputError(f"unknown encoding {encoding!r}") from None
+    for codec in given_codecs(encoding):
+        if codec != RAW:
+            try:
+                codecs.lookup(codec)
+            except LookupError:
+                raise InputError(f"unknown encoding {codec!r}") from None
 
 
 def _size_or_zero(p: Path) -> int:
@@ -80,7 +83,7 @@ def read_corpus(
     paths: PathLike | Iterable[PathLike],
     *,
     recursive: bool = True,
-    encoding: str | None = None,
+    encoding: str | FileEncodings | None = None,
     keep_bom: bool = False,
     cancel: Callable[[], bool] | None = None,
     chunk_bytes: int = CHUNK_BYTES,
@@ -96,7 +99,7 @@ def read_corpus(
         paths: one path or an iterable of paths (files or folders).
         recursive: descend into sub-folders.
         encoding: codec for every file (None: detect per file; see
-            :func:`read_text_file`).
+            :func:`read_text_file`), or a :class:`~.file_encodings.FileEncodings` (codecs by file).
         keep_bom: keep byte order marks as U+FEFF.
         cancel: called between chunks; when it returns True the run stops.
         chunk_bytes: read size in bytes (>= 1).
@@ -140,7 +143,7 @@ def read_corpus(
             errors.append(f"{f}: cannot read ({exc.strerror or exc})")
             continue
         try:
-            out.append(decode_file_bytes(bytes(buf), path=f, encoding=encoding, keep_bom=keep_bom))
+            out.append(decode_file_bytes(bytes(buf), path=f, encoding=codec_for(encoding, f), keep_bom=keep_bom))
         except CorpusError as exc:
             errors.append(name_as_given(f, str(exc)))
     return Corpus(tuple(out), tuple(errors), roots=roots, notes=walk.notes)

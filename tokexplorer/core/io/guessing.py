@@ -31,6 +31,13 @@ as good as the number of them (its *evidence*). :func:`encoding_guess` works in 
    single-byte code pages that read the sample to the same text, the most widely
    used is named (cp1250 reads ``'Grüße'`` as cp1252 does; cp1252 is named).
 
+4. **Latin letters.** When the choice is a single-byte code page of Latin script, its
+   reading and the other Latin readings within :data:`LATIN_TIE` of the best plausibility
+   (cp1252, cp1250, cp1257, cp1254, their ISO twins, mac_roman...) are rated by the letters
+   a language of each code page writes (:func:`~.latin_fit.latin_choice`): the likeliest is
+   chosen, and a reading of other text its letters cannot tell apart is a rival, whatever
+   charset-normalizer said (it rates French cp1252 as cp1257, ``'crčme, naļve faēade'``).
+
 The guess is *high* confidence with :data:`SURE_EVIDENCE` non-ASCII bytes or
 more and no *rival* (a plausible reading that gives another text, unless
 charset-normalizer told its choice apart); *medium* with :data:`LONG_EVIDENCE` or
@@ -55,6 +62,7 @@ import regex
 import unicodedata2
 
 from tokexplorer.core.io.cjk_fit import cjk_scripts, east_asian_score, frequent_reading, language_share
+from tokexplorer.core.io.latin_fit import languages_of, latin_choice
 from tokexplorer.core.io.letter_fit import LETTER_MARGIN, letter_score, scored_script
 
 if TYPE_CHECKING:
@@ -72,6 +80,11 @@ PREVALENCE: tuple[str, ...] = (
 )  # fmt: skip
 #: Readings whose plausibility is within this of the best one are equally plausible.
 TIE = 0.1
+#: Latin code pages read besides :data:`PREVALENCE`'s and charset-normalizer's (:mod:`.latin_fit` rates them).
+_MORE_LATIN = ("iso8859-13", "iso8859-9", "mac-roman")
+#: Latin readings whose plausibility is within this of the best one are rated by their letters
+#: (:func:`~.latin_fit.latin_choice`).
+LATIN_TIE = 1.0
 #: Non-ASCII bytes from which charset-normalizer's own choice stands when its reading is plausible.
 LONG_EVIDENCE = 64
 #: Fewest non-ASCII bytes for a high-confidence guess.
@@ -370,7 +383,8 @@ def encoding_guess(data: bytes) -> EncodingGuess:
     cut = not data.endswith(sample)
     evidence = _evidence(sample)
     choice, results = charset_choice(sample)
-    names = [choice] + [codecs.lookup(m.encoding).name for m in results] + [codecs.lookup(c).name for c in PREVALENCE]
+    names = [choice] + [codecs.lookup(m.encoding).name for m in results]
+    names += [codecs.lookup(c).name for c in PREVALENCE + _MORE_LATIN]
     readings: dict[str, str] = {}
     for name in dict.fromkeys(names):
         text = _decoded(name, sample, sample_is_cut=cut)
@@ -385,13 +399,30 @@ def encoding_guess(data: bytes) -> EncodingGuess:
     if choice not in plausible or not (decisive or evidence >= LONG_EVIDENCE):
         plausible = _by_letters(plausible, readings)
         choice, decisive = plausible[0], False
+    sure, pool, latin_rivals = True, plausible, None
+    if _latin_reading(choice, readings[choice], sample):  # which Latin language's letters: latin_fit
+        latin = {n: t for n, t in readings.items() if fits[n] >= best - LATIN_TIE and _latin_reading(n, t, sample)}
+        choice, named, sure = latin_choice(latin, _rank)
+        others = {n for n in plausible if n not in latin and readings[n] != readings[choice]}
+        pool = sorted(plausible + [n for n in latin if n not in plausible], key=_rank)
+        latin_rivals = tuple(n for n in pool if n in others or n in named)
     text = readings[choice]
     if len(text) == len(sample):  # a single-byte code page: the most used one of the same reading
-        choice = min((n for n in plausible if readings[n] == text), key=_rank)
-    rivals = () if decisive else tuple(n for n in plausible if readings[n] != text)
-    if evidence >= SURE_EVIDENCE and not rivals:
+        choice = min((n for n in pool if readings[n] == text), key=_rank)
+    if latin_rivals is not None:
+        rivals = latin_rivals
+    else:
+        rivals = () if decisive else tuple(n for n in plausible if readings[n] != text)
+    if evidence >= SURE_EVIDENCE and not rivals and sure:
         return EncodingGuess(choice, "high", evidence)
     return EncodingGuess(choice, "medium" if evidence >= LONG_EVIDENCE else "low", evidence, rivals)
+
+
+def _latin_reading(codec: str, text: str, sample: bytes) -> bool:
+    """True when ``text`` is a single-byte code page's reading of ``sample`` with a language of
+    Latin script (:func:`~.latin_fit.languages_of`) and its letters past ASCII not mostly
+    Cyrillic, Greek, Hebrew or Arabic."""
+    return len(text) == len(sample) and bool(languages_of(codec)) and scored_script(text[:_MAX_CHARS]) is None
 
 
 def _by_letters(plausible: list[str], readings: dict[str, str]) -> list[str]:

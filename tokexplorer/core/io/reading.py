@@ -39,7 +39,8 @@ from pathlib import Path
 from tokexplorer.core.errors import CorpusError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, decode_file_bytes, endings_note
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, codec_name, control_note, detect_bom
-from tokexplorer.core.io.folders import CHUNK_BYTES, collect_files
+from tokexplorer.core.io.file_encodings import FileEncodings, codec_for
+from tokexplorer.core.io.folders import CHUNK_BYTES, check_encoding, collect_files
 from tokexplorer.core.types import Progress
 
 __all__ = ["DAMAGED_HINT", "HEAD_BYTES", "CountedFile", "counting_files", "damaged_message", "training_files"]
@@ -206,7 +207,7 @@ def _read_for_counting(
 def counting_files(
     paths: Sequence[PathLike],
     *,
-    encoding: str | None = None,
+    encoding: str | FileEncodings | None = None,
     allow_damaged: bool = False,
     damaged_hint: str = DAMAGED_HINT,
     head_only: bool = False,
@@ -215,7 +216,8 @@ def counting_files(
 
     Args:
         paths: files and folders (folders are walked as :func:`read_corpus` walks them).
-        encoding: a codec for every file (None: UTF-8, else guessed per file).
+        encoding: a codec for every file (None: UTF-8, else guessed per file), or a
+            :class:`~.file_encodings.FileEncodings` (codecs by file).
         allow_damaged: also count files whose decode inserts U+FFFD.
         damaged_hint: how to go on, ending the line of a damaged file (see :func:`damaged_message`).
         head_only: check only the first :data:`HEAD_BYTES` of a file that starts as UTF-8 (or
@@ -242,13 +244,14 @@ def counting_files(
     >>> [(f.path.name, f.encoding) for f in files], problems
     ([('en.txt', 'utf-8'), ('zh.txt', 'gbk')], [])
     """
+    check_encoding(encoding)
     files, problems = collect_files(list(paths))
     sizes = [f.stat().st_size for f in files]
     total, before = sum(sizes), 0
     out: list[CountedFile] = []
     damaged: list[str] = []  # after the files that could not be read, as in training_files
     for f, size in zip(files, sizes):
-        reading, done = _read_for_counting(f, encoding, head_only=head_only), before
+        reading, done = _read_for_counting(f, codec_for(encoding, f), head_only=head_only), before
         before += size
         try:
             while True:

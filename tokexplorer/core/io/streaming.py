@@ -48,6 +48,7 @@ from typing import BinaryIO
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
 from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
+from tokexplorer.core.io.file_encodings import FileEncodings, codec_for
 from tokexplorer.core.io.folders import _size_or_zero, check_encoding, path_list, read_corpus
 from tokexplorer.core.io.labels import name_as_given
 from tokexplorer.core.io.sizes import format_size
@@ -198,7 +199,7 @@ def stream_corpus(
     paths: PathLike | Iterable[PathLike],
     *,
     recursive: bool = True,
-    encoding: str | None = None,
+    encoding: str | FileEncodings | None = None,
     keep_bom: bool = False,
     cancel: Callable[[], bool] | None = None,
     stream_bytes: int = STREAM_BYTES,
@@ -212,7 +213,8 @@ def stream_corpus(
     Args:
         paths: one path or an iterable of paths (files or folders).
         recursive: descend into sub-folders.
-        encoding: codec for every file (None: detect per file), or :data:`RAW`.
+        encoding: codec for every file (None: detect per file), or :data:`RAW`, or a
+            :class:`~.file_encodings.FileEncodings` (codecs by file).
         keep_bom: keep byte order marks as U+FEFF.
         cancel: polled after every piece; True stops the run.
         stream_bytes: total size (bytes) from which the corpus is streamed; below
@@ -272,7 +274,7 @@ def stream_corpus(
 
 @dataclasses.dataclass(frozen=True)
 class _ScanOptions:
-    encoding: str | None
+    encoding: str | FileEncodings | None
     keep_bom: bool
     piece_bytes: int
     whole_bytes: int
@@ -287,7 +289,7 @@ def _scan_all(
     n_sample = 0
     for p in files:
         steps = _scan_file(
-            p, encoding=opts.encoding, keep_bom=opts.keep_bom, piece_bytes=opts.piece_bytes,
+            p, encoding=codec_for(opts.encoding, p), keep_bom=opts.keep_bom, piece_bytes=opts.piece_bytes,
             whole_limit=opts.whole_bytes, keep_chars=opts.sample_chars - n_sample, cancel=cancel,
         )  # fmt: skip
         try:

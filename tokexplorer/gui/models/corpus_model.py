@@ -8,6 +8,8 @@ count in the tooltip and in ``RawRole``.
 
 from __future__ import annotations
 
+import codecs
+import os
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QModelIndex, QObject, Qt
@@ -40,10 +42,23 @@ ENCODING_CHOICES: tuple[tuple[str, str], ...] = tuple(
 )
 
 
-def encoding_shown(file: CorpusFile) -> str:
+def encoding_shown(file: CorpusFile, chosen: bool = False) -> str:
     """The Encoding column's text: :attr:`CorpusFile.encoding_label` (``"gbk (guessed)"``,
-    ``"cp1252"``, ``"UTF-8 with BOM"``), the codec named as the notes name it."""
-    return file.encoding_label
+    ``"cp1252"``, ``"UTF-8 with BOM"``), the codec named as the notes name it; ``chosen``: the
+    user chose it (Re-read as), ``"cp1252 (chosen by you)"``."""
+    return f"{file.encoding_label} (chosen by you)" if chosen else file.encoding_label
+
+
+def codec_key(codec: str) -> str:
+    """One spelling of a codec (``"latin_1"``, ``"ISO-8859-1"``: ``"iso8859-1"``); the name as given when unknown."""
+    try:
+        return codecs.lookup(codec).name
+    except LookupError:
+        return codec
+
+
+#: The Encoding column's tooltip of a file whose encoding the user chose.
+CHOSEN_TIP = "Chosen with Re-read as, and remembered with this corpus: it is read so again when it reopens"
 
 
 #: Codec names (lower case, ``_`` as ``-``) that decode UTF-8, ASCII included.
@@ -75,6 +90,7 @@ class CorpusTableModel(TitledTableModel):
         super().__init__(CORPUS_COLUMNS, parent=parent)
         self._files: list[CorpusFile] = []
         self.roots: tuple[str, ...] = ()  # what the files were opened from (names them)
+        self.chosen: dict[str, str] = {}  # absolute path -> the codec the user chose for it (Re-read as)
         self._warn = QBrush(theme.UNSURE_ENCODING_BG)
         self._bad = QBrush(theme.LOSSY_FILE_BG)
 
@@ -109,6 +125,11 @@ class CorpusTableModel(TitledTableModel):
         self._files[row] = file
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(CORPUS_COLUMNS) - 1))
 
+    def is_chosen(self, file: CorpusFile) -> bool:
+        """True when ``file`` was read with the codec the user chose for it (:attr:`chosen`)."""
+        codec = self.chosen.get(os.path.abspath(file.path)) if self.chosen else None
+        return codec is not None and not file.encoding_guessed and codec_key(codec) == codec_key(file.encoding)
+
     def file_at(self, row: int) -> CorpusFile:
         """The ``CorpusFile`` at ``row``."""
         return self._files[row]
@@ -129,7 +150,7 @@ class CorpusTableModel(TitledTableModel):
             if col == COL_SIZE:
                 return format_size(f.size_bytes)
             if col == COL_ENCODING:
-                return encoding_shown(f)
+                return encoding_shown(f, self.is_chosen(f))
             if col == COL_EOL:
                 return str(f.line_ending)
             if col == COL_CHARS:
@@ -145,6 +166,8 @@ class CorpusTableModel(TitledTableModel):
             if col == COL_SIZE:
                 return f"{f.size_bytes:,} bytes"
             if col == COL_ENCODING:
+                if self.is_chosen(f):
+                    return CHOSEN_TIP
                 if f.encoding_guessed or not is_utf8(f):
                     return "Not UTF-8 or guessed: right-click to re-read the file with another encoding"
                 return None
@@ -170,7 +193,7 @@ class CorpusTableModel(TitledTableModel):
         if col == COL_SIZE:
             return int(f.size_bytes)
         if col == COL_ENCODING:
-            return f.encoding_label
+            return encoding_shown(f, self.is_chosen(f))
         if col == COL_EOL:
             return str(f.line_ending)
         if col == COL_CHARS:

@@ -54,7 +54,7 @@ from tokexplorer.gui.widgets.table_fit import ColumnShare
 from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
-    from tokexplorer.core.io import Corpus, CorpusFile
+    from tokexplorer.core.io import Corpus, CorpusFile, FileEncodings
 
 def paths_from_mime(mime: QMimeData) -> list[str]:
     """Local file and folder paths dropped or pasted as URLs (others are ignored)."""
@@ -129,6 +129,7 @@ class CorpusFileList(QWidget):
         self.state = state
         self.corpus: Corpus | None = None
         self.requested_paths: list[str] = []  # the paths of the last load_paths (recent files)
+        self.file_encodings: FileEncodings | None = None  # codecs chosen by file, for the next loads
         self.reread_worker: Worker | None = None
         self.stream_bytes = STREAM_BYTES
         self._load_job = LatestRequest(self)
@@ -255,9 +256,9 @@ class CorpusFileList(QWidget):
         self.load_progress.setValue(0)
         self.load_progress.setVisible(True)
         self.cancel_load_button.setVisible(True)
-        limit = self.stream_bytes
+        limit, chosen = self.stream_bytes, self.file_encodings
         return self._load_job.start(
-            lambda cancel: stream_corpus(paths, cancel=cancel, stream_bytes=limit, in_child=True),
+            lambda cancel: stream_corpus(paths, encoding=chosen, cancel=cancel, stream_bytes=limit, in_child=True),
             on_result=lambda corpus, what=f"{shown}{more}": self._on_read(corpus, what),
             on_error=lambda exc: self._on_load_error(user_message(exc)),
             on_progress=self._on_load_progress,
