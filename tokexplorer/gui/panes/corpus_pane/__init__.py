@@ -19,7 +19,8 @@ and running the training).
 
 from __future__ import annotations
 
-from tokexplorer.gui.panes.corpus_pane.file_list import ENCODING_CHOICES, CorpusFileList, accept_paths, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane.dropping import accept_paths, paths_from_mime
+from tokexplorer.gui.panes.corpus_pane.file_list import ENCODING_CHOICES, CorpusFileList
 from tokexplorer.gui.panes.corpus_pane.pane import CorpusPane, TrainingResult
 from tokexplorer.gui.panes.corpus_pane.training_form import ALGORITHMS, TrainingForm, parse_special_tokens
 

@@ -17,8 +17,8 @@ import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QMimeData, QPoint, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QAction, QDragEnterEvent, QDropEvent
+from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -48,6 +48,7 @@ from tokexplorer.gui.models.corpus_model import (
 )
 from tokexplorer.gui.models.table_model import RawRole
 from tokexplorer.gui.panes.corpus_pane.problems import ProblemsBox, in_window_terms, nothing_loaded
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.state import AppState, corpus_name
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
 from tokexplorer.gui.widgets.table_fit import ColumnShare
@@ -55,24 +56,6 @@ from tokexplorer.gui.workers import LatestRequest, Worker, guarded, user_message
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile, FileEncodings
-
-def paths_from_mime(mime: QMimeData) -> list[str]:
-    """Local file and folder paths dropped or pasted as URLs (others are ignored)."""
-    if not mime.hasUrls():
-        return []
-    return [u.toLocalFile() for u in mime.urls() if u.isLocalFile() and u.toLocalFile()]
-
-
-def accept_paths(event: QDragEnterEvent | QDropEvent) -> list[str]:
-    """The local paths a drag or drop carries (:func:`paths_from_mime`): the event
-    is accepted when there are some, ignored when there are none."""
-    paths = paths_from_mime(event.mimeData())
-    if paths:
-        event.acceptProposedAction()
-    else:
-        event.ignore()
-    return paths
-
 
 #: Seconds between two progress updates of a read (fewer relayouts of the list).
 PROGRESS_SECONDS = 0.1
@@ -92,10 +75,6 @@ def _stream_one(path: str, encoding: str) -> CorpusFile:
     if not corpus.files:
         raise CorpusError(corpus.errors[0])
     return corpus.files[0]
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' if n != 1 else ''}"
 
 
 class CorpusFileList(QWidget):
@@ -282,7 +261,7 @@ class CorpusFileList(QWidget):
         self.model.set_corpus(self.corpus)
         self._streamed_rows = []
         self._update_totals()
-        kept = f"; the corpus ({_plural(len(self.corpus.files), 'file')}) is kept" if self.corpus is not None else ""
+        kept = f"; the corpus ({plural(len(self.corpus.files), 'file')}) is kept" if self.corpus is not None else ""
         self.load_status.setText("reading cancelled")
         self.state.status.emit(f"reading cancelled{kept}")
 
@@ -496,6 +475,6 @@ class CorpusFileList(QWidget):
         n_chars = sum(f.n_chars for f in files)
         n_lines = sum(f.n_lines for f in files)
         self.totals_label.setText(
-            f"{_plural(len(files), 'file')} · {n_bytes:,} bytes on disk · "
-            f"{_plural(n_chars, 'character')} · {_plural(n_lines, 'line')}"
+            f"{plural(len(files), 'file')} · {n_bytes:,} bytes on disk · "
+            f"{plural(n_chars, 'character')} · {plural(n_lines, 'line')}"
         )

@@ -27,7 +27,8 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import Progress
-from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList, accept_paths
+from tokexplorer.gui.panes.corpus_pane.dropping import accept_paths
+from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm, TrainingResult, algorithm_label
 from tokexplorer.gui.panes.corpus_pane.vocab_hint import VocabHint
 from tokexplorer.gui.state import AppState, corpus_name

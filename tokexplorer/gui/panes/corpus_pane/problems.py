@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QListWidget, QListWidgetItem, QVBoxLayout, QWidget
 
+from tokexplorer.gui.plural import plural
 from tokexplorer.gui.terms import WINDOW_READ_ANYWAY, in_window_terms
 from tokexplorer.gui.widgets.elided_label import ElidedLabel
 
@@ -25,10 +26,6 @@ __all__ = ["WINDOW_READ_ANYWAY", "ProblemsBox", "in_window_terms", "nothing_load
 
 #: Height (pixels) of the list of problems and notes: fixed, it scrolls.
 LIST_HEIGHT = 120
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'s' if n != 1 else ''}"
 
 
 def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_out: str = "") -> str:
@@ -47,10 +44,10 @@ def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_o
     if not n:
         why = left_out or "no files in it"
     else:
-        parts = [f"{_plural(n_refused, 'file')} {'is' if n_refused == 1 else 'are'} refused (see Problems)"] * bool(
+        parts = [f"{plural(n_refused, 'file')} {'is' if n_refused == 1 else 'are'} refused (see Problems)"] * bool(
             n_refused
-        ) + [f"{_plural(n_empty, 'file')} {'holds' if n_empty == 1 else 'hold'} no text"] * bool(n_empty)
-        why = f"of its {_plural(n, 'file')}, " + " and ".join(parts) if n > 1 else parts[0]
+        ) + [f"{plural(n_empty, 'file')} {'holds' if n_empty == 1 else 'hold'} no text"] * bool(n_empty)
+        why = f"of its {plural(n, 'file')}, " + " and ".join(parts) if n > 1 else parts[0]
     return f"nothing loaded from {what}: {why}; the corpus shown ({kept}) is kept"
 
 
@@ -116,11 +113,11 @@ class ProblemsBox(QWidget):
             noted += bool(file_notes)
         text = f"Problems: {len(problems)}" if problems else "Problems: none"
         if apart:
-            text += f" · {_plural(len(apart), 'opening')} that loaded nothing (below)"
+            text += f" · {plural(len(apart), 'opening')} that loaded nothing (below)"
         if corpus_notes:
-            text += f" · {_plural(len(corpus_notes), 'note')} on what was opened (below)"
+            text += f" · {plural(len(corpus_notes), 'note')} on what was opened (below)"
         if noted:
-            text += f" · notes on {_plural(noted, 'file')} (below)"
+            text += f" · notes on {plural(noted, 'file')} (below)"
         if lossy:  # loaded files, not problems: named here
             n = len(lossy)
             names = ", ".join(lossy[:3]) + (f" and {n - 3} more" if n > 3 else "")
