@@ -9,7 +9,7 @@ import pytest
 
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, CorpusError
-from tokexplorer.core.io import BOMLESS_CODECS, READ_ANYWAY, check_binary, encoding_hint
+from tokexplorer.core.io import BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, check_binary, encoding_hint
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm
 from tokexplorer.gui.state import AppState
@@ -32,7 +32,7 @@ def _menu_paths(window) -> set[str]:
 
 def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window):
     assert [core for core, _ in WINDOW_TERMS] == [
-        READ_ANYWAY, SPECIAL_TOKEN_ADVICE, *(encoding_hint(c) for c in BOMLESS_CODECS)
+        READ_ANYWAY, OTHER_ENCODING, SPECIAL_TOKEN_ADVICE, *(encoding_hint(c) for c in BOMLESS_CODECS)
     ]  # fmt: skip
     paths = _menu_paths(window)
     assert "File ▸ Open raw bytes…" in paths
@@ -43,6 +43,11 @@ def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window
         if core == SPECIAL_TOKEN_ADVICE:  # the Compare tab's "Special tokens:" choice, by its labels
             assert re.findall(r"'([^']*)'", phrase) == ["Special tokens", "Plain text + warning"]
             assert set(re.findall(r"'([^']*)'", phrase)) <= set(labels) and "Special tokens:" in phrase
+            continue
+        if core == OTHER_ENCODING:  # the Corpus tab's button, by its tab and its text
+            tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
+            assert phrase.endswith("in the Corpus tab and press Re-read as") and "Corpus" in tabs
+            assert window.corpus_pane.file_list.reread_button.text() == "Re-read as"
             continue
         named = re.findall(r"\(([^()]*▸[^()]*)\)", phrase)
         assert named and set(named) <= paths, phrase

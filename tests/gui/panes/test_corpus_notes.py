@@ -17,7 +17,7 @@ LATIN1 = "latin1_menu_with_a_long_name.txt"
 NOTE_LATIN1 = (
     f"{LATIN1}: not valid UTF-8 at byte 3 (invalid continuation byte); read as cp1252 "
     "(guessed, low confidence: 4 non-ASCII bytes to go by, and cp1250, iso8859-2, cp1257 read it as well; "
-    "choose another encoding if wrong)"
+    "if wrong, pick the file's encoding in the Corpus tab and press Re-read as)"
 )
 
 
