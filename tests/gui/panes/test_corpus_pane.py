@@ -99,7 +99,7 @@ def test_gbk_file_is_guessed_and_can_be_switched(qtbot, pane, state, tmp_path):
     assert cells(pane, 0)[COL_ENCODING] == "gb18030 (guessed)"  # the codec as every note names it
     assert (
         "read as gb18030 (guessed, medium confidence: 160 non-ASCII bytes to go by, and cp874 reads it as well; "
-        "choose another encoding if wrong)"
+        "if wrong, pick the file's encoding in the Corpus tab and press Re-read as)"
     ) in cells(pane, 0)[COL_NOTES]
     assert "not valid UTF-8 at byte 0" in cells(pane, 0)[COL_NOTES]
 

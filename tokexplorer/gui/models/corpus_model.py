@@ -19,6 +19,7 @@ from tokexplorer.core.io import file_label, format_size, label_message
 from tokexplorer.core.text import codec_name
 from tokexplorer.gui import theme
 from tokexplorer.gui.models.table_model import RawRole, TitledTableModel
+from tokexplorer.gui.terms import in_window_terms
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import Corpus, CorpusFile
@@ -110,8 +111,9 @@ class CorpusTableModel(TitledTableModel):
         return file_label(file.path, self.roots)
 
     def notes_of(self, file: CorpusFile) -> list[str]:
-        """``file``'s notes, naming it by :meth:`label`."""
-        return [label_message(n, file.path, self.roots) for n in file.notes]
+        """``file``'s notes, naming it by :meth:`label`, their advice in the window's terms
+        (:func:`~tokexplorer.gui.terms.in_window_terms`)."""
+        return [in_window_terms(label_message(n, file.path, self.roots)) for n in file.notes]
 
     def append_file(self, file: CorpusFile) -> None:
         """Add ``file`` as the last row (a streamed read shows each file once it is read)."""

@@ -448,8 +448,7 @@ class CorpusFileList(QWidget):
         roots = () if self.corpus is None else parent_folders(self.corpus.roots) if self._refused else self.corpus.roots
         errors = [label_problem(e, roots) for e in self.corpus.errors] if self.corpus is not None else []
         errors += self._load_errors
-        notes = [(row, self.model.label(f), [in_window_terms(n) for n in self.model.notes_of(f)])
-                 for row, f in enumerate(self.model.files)]  # fmt: skip
+        notes = [(row, self.model.label(f), self.model.notes_of(f)) for row, f in enumerate(self.model.files)]
         lossy_names = [file_label(f.path, self.corpus.roots) for f in self.corpus.lossy_files] if self.corpus else []
         opened = self.corpus.notes if self.corpus is not None else ()
         apart = [(in_window_terms(m), [in_window_terms(e) for e in es]) for m, es in self._refused]
