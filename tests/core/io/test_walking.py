@@ -5,16 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.model_folder import MODEL_FILES, TEXT_FILES, corpus_text, write_model_folder
+from fixtures.model_folder import MODEL_FILES, SKIPPED_NOTE, TEXT_FILES, corpus_text, write_model_folder
 from tokexplorer.core.io import load_corpus, model_kind, walk_files
 from tokexplorer.core.io.streaming import stream_corpus
 from tokexplorer.core.types import run_to_end
 
 TEXT_NAMES = sorted(TEXT_FILES)
-SKIPPED_NOTE = (
-    "skipped 12 tokenizer model files in {d}/: merges.txt, ref.model, ref.vocab, sp.model, tokenizer.json, "
-    "tokenizer_config.json, vocab.json, vocab.txt, wp.json, x.bpe and 2 more"
-)
 
 
 @pytest.fixture(scope="module")

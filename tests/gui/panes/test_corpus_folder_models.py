@@ -5,15 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.model_folder import TEXT_FILES, write_model_folder
+from fixtures.model_folder import SKIPPED_NOTE, TEXT_FILES, write_model_folder
 from tokexplorer.gui.panes.corpus_pane import CorpusPane
 from tokexplorer.gui.state import AppState
 
 WAIT = 60_000  # ms; a ceiling for the worker, never asserted
-NOTE = (
-    "skipped 12 tokenizer model files in {d}/: merges.txt, ref.model, ref.vocab, sp.model, tokenizer.json, "
-    "tokenizer_config.json, vocab.json, vocab.txt, wp.json, x.bpe and 2 more"
-)
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +33,10 @@ def test_opening_the_folder_reads_its_text_and_notes_the_models_left_out(qtbot, 
     corpus = loaded.args[0]
     assert [f.name for f in corpus.files] == sorted(TEXT_FILES) and corpus.streamed == streamed
     lst = pane.file_list
-    assert lst.note_messages()[0] == f"note: {NOTE.format(d=data)}"
+    assert lst.note_messages()[0] == f"note: {SKIPPED_NOTE.format(d=data)}"
     assert lst.problem_messages() == []
     assert lst.problems_label.text().startswith("Problems: none · 1 note on what was opened (below)")
-    assert lst.load_status.text() == f"7 files loaded; {NOTE.format(d=data)}"
+    assert lst.load_status.text() == f"7 files loaded; {SKIPPED_NOTE.format(d=data)}"
 
 
 def test_a_folder_of_models_only_keeps_the_corpus_shown_and_says_why(qtbot, data, tmp_path):
