@@ -74,22 +74,18 @@ def _restore_switch_interval() -> None:
 def _ids_and_roundtrip(
     tokenizer: Tokenizer, block: str, special: SpecialPolicy, arrays: _Arrays
 ) -> tuple[Sequence[int], bool]:
-    check = arrays.check
-    if check is not None:  # numpy is imported: an array of ids, checked against a table of token bytes
-        if tokenizer.family == "tiktoken":
-            from tokexplorer.core.backends import TiktokenTokenizer
-
-            if isinstance(tokenizer, TiktokenTokenizer):
-                return check(tokenizer.encode_array(block, special=special), block.encode("utf-8"))
-        return check(tokenizer.encode(block, special=special), block.encode("utf-8"))
-    if arrays.ready.is_set() and tokenizer.family == "tiktoken":
+    ids: Sequence[int] | None = None
+    if arrays.ready.is_set() and tokenizer.family == "tiktoken":  # numpy is imported: no list built
         from tokexplorer.core.backends import TiktokenTokenizer
 
         if isinstance(tokenizer, TiktokenTokenizer):
             ids = tokenizer.encode_array(block, special=special)
-            return ids, tokenizer.decode_bytes(ids.tolist()) == block.encode("utf-8")
-    listed = tokenizer.encode(block, special=special)
-    return listed, tokenizer.decode_bytes(listed) == block.encode("utf-8")
+    if ids is None:
+        ids = tokenizer.encode(block, special=special)
+    raw = block.encode("utf-8")
+    if arrays.check is not None:  # checked against a table of token bytes
+        return arrays.check(ids, raw)
+    return ids, tokenizer.decode_bytes(ids if type(ids) is list else ids.tolist()) == raw
 
 
 class _Arrays:
