@@ -12,7 +12,7 @@ from tokexplorer.core.analysis import compute_stats
 from tokexplorer.core.analysis import stats_lines as sl
 from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
 from tokexplorer.core.bpe import train_bpe
-from tokexplorer.core.text import SPACE_DELIMITED, classify_line
+from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
 
 _PROSE = ["the", "quick", "brown", "fox", "jumps", "over", "lazy", "dog", "if", "for", "use", "class",
           "return", "naïve", "café", "über", "Straße", "(see", "note)", "e.g.", "x=1", "a:", "done;", "{", "}",
@@ -194,7 +194,10 @@ def test_block_lines_label_like_classify_line(ending):
 
 _PIECES = list("aaaabbxyz_09(){}[];:=<>+-*/&|!%^~$#@\\,.'\"") + [" ", " ", "\t", "\x0b", "\x0c", "\x1c", "\x1f"]
 _SIGNALS = ["def", "if", "for", "class", "return", "else:", "x =", "a.b =", "==", "->", "()", "//", "/*", "):",
-            ") :", "};", "}", "])", "#include", "@x", "from a import b", "while x:", "::", "||", "+="]  # fmt: skip
+            ") :", "};", "}", "])", "#include", "@x", "from a import b", "while x:", "::", "||", "+=",
+            # words that start like a keyword (read as arrays), keywords before "=" (read one by one)
+            "default", "format", "used", "classy", "for2", "if_", "returned", "try :", "else", "use", "x[i] =",
+            "a, b =", "ab<<="]  # fmt: skip
 
 
 def _random_block(rng: random.Random, non_ascii: float) -> str:
@@ -241,8 +244,19 @@ def test_ascii_lines_with_code_endings_and_operators_are_not_read_one_by_one():
     assert bl.labels == ["code", "code", "code", "code", "Latin", "Latin", "Latin"]
     assert bl.labels == [classify_line(s + "\n") for s in lines]
     assert not seen  # every label from the arrays
-    sl.block_lines("width = height\n  return y\n", seen=seen)  # a name before "=", a leading keyword
-    assert sorted(seen) == ["  return y\n", "width = height\n"]
+    # an assignment and words that only start like keywords: from the arrays and the bytes
+    more = ["width = height", "x[i] += 1", "the sum = a + b is what we said", "default value", "used for x"]
+    bl = sl.block_lines("\n".join(more) + "\n", seen=seen)
+    assert bl.labels == ["code", "code", "Latin", "Latin", "Latin"]
+    assert bl.labels == [classify_line(s + "\n") for s in more]
+    assert not seen
+    # a leading keyword keyword_signal reads on, also before "=": read one by one
+    sl.block_lines("  return y\ntry : x = 1 and so on\n", seen=seen)
+    assert sorted(seen) == ["  return y\n", "try : x = 1 and so on\n"]
+    assert [SCRIPTS[seen[k][0]] for k in sorted(seen)] == ["code", "code"]
+    # in a block holding \x1c-\x1f, a name before "=" is read one by one
+    sl.block_lines("width = height\n\x1c\n", seen=seen)
+    assert "width = height\n" in seen
 
 
 _CLUSTER_ATOMS = ["a", "e", " ", "\n", "\r\n", "\r", "\u0301", "\u0308", "\u200d", "\ufe0f", "👩", "🔬", "👋", "🏽",

@@ -5,26 +5,13 @@ points and words, as numpy columns, and their sums per label (:func:`block_lines
 The block's UTF-8 bytes are read as one array: line ends are its LF bytes and
 the CR bytes not followed by LF; bytes and code points (bytes that are not
 continuation bytes) per line are sums over each line's range. An ASCII line is
-labelled from such sums too, as :func:`~tokexplorer.core.text.scripts.classify_line`
-labels it, wherever the rules decide from them alone:
-
-* only white space: ``"blank"``;
-* symbols (``{}()[];=<>+*/&|!%^~$#@\\:``) at least 25 % of the non-space
-  characters: ``"code"`` (the share test says code whatever else the line holds);
-* no leading keyword and no name followed somewhere by ``=`` (the signals read
-  from a line's start), no closing bracket first, no ``\\x1c``-``\\x1f`` (white
-  space to ``str.strip``, not to the patterns' ``\\s``): ``"code"`` when the
-  last non-space character is ``{``, ``}`` or ``;``, or ``:`` after ``)``, or
-  when 10-25 % are symbols and the line holds one of the operators (``==``,
-  ``->``, ``()``...; two bytes each, looked up in a table of byte pairs); else
-  not code, so ``"Latin"`` with a letter, else ``"other"``; its words are the
-  runs of non-space bytes (ASCII white space is what ``str.split`` takes in
-  ASCII text: ``\\t \\n \\v \\f \\r``, ``\\x1c``-``\\x1f``, the space).
-
-Other lines (non-ASCII ones, and ASCII lines with a leading keyword, a name
-before ``=``, a closing bracket first or ``\\x1c``-``\\x1f``) are read one by
-one, once per distinct line (:class:`LineCache`). A block mostly of non-ASCII
-lines has its ASCII lines read as arrays on their own.
+labelled from such sums too, and a few byte patterns, as
+:func:`~tokexplorer.core.text.scripts.classify_line` labels it, wherever the
+rules decide from them alone (:mod:`tokexplorer.core.analysis.stats_ascii`).
+Other lines (non-ASCII ones, and the ASCII lines left by those rules: led by a
+keyword, a closing bracket first...) are read one by one, once per distinct
+line (:class:`LineCache`). A block mostly of non-ASCII lines has its ASCII lines
+read as arrays on their own.
 """
 
 from __future__ import annotations
@@ -34,19 +21,14 @@ from dataclasses import dataclass, field
 import numpy as np
 import regex
 
+from tokexplorer.core.analysis.stats_ascii import (
+    _LABEL_CODES,
+    _ascii_labels,
+    _ascii_line_labels,
+    _line_ends,
+)
 from tokexplorer.core.analysis.stats_groups import GroupStats
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
-
-# the rules of looks_like_code, read here as byte tables
-from tokexplorer.core.text.scripts import (
-    _ASCII_LETTER_BYTES,
-    _FIRST_CHARS,
-    _LAST_CHARS,
-    _NAME_FIRST,
-    _OPERATORS,
-    _START_WORDS,
-    _SYMBOL_BYTES,
-)
 
 __all__ = [
     "CLUSTER_JOINERS",
@@ -195,9 +177,6 @@ _LINE_RE = regex.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+")
 # what str.splitlines also cuts at, besides CR and LF
 _OTHER_BREAKS = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 
-_LABEL_CODES = {label: i for i, label in enumerate(SCRIPTS)}
-_LATIN, _OTHER, _BLANK, _CODE = (_LABEL_CODES[s] for s in ("Latin", "other", "blank", "code"))
-
 
 class LineCache(dict):
     """Line text (with its ending) -> (label code, words, whether it holds one of
@@ -215,162 +194,6 @@ class LineCache(dict):
         joins = not line.isascii() and any(map(_JOINERS.__getitem__, set(line)))
         value = self[line] = (_LABEL_CODES[label], words, joins)
         return value
-
-
-def _classes() -> bytes:
-    """``bytes.translate`` table: each byte's class for :func:`_ascii_labels`."""
-    table = bytearray([_SOLID] * 256)
-    for chars, cls in ((_SYMBOL_BYTES, _SYMBOL), (_ASCII_LETTER_BYTES, _LETTER), (b"=", _EQUALS),
-                       (b"\t\n\v\f\r\x1c\x1d\x1e\x1f ", _SPACE)):  # fmt: skip
-        for byte in chars:
-            table[byte] = cls
-    return bytes(table)
-
-
-def _table(chars: str) -> np.ndarray:
-    table = np.zeros(256, dtype=bool)
-    table[list(chars.encode("ascii"))] = True
-    return table
-
-
-# byte classes: white space (as str.split takes it in ASCII text), a symbol of
-# looks_like_code other than "=", "=", an ASCII letter, anything else
-_SPACE, _SYMBOL, _EQUALS, _LETTER, _SOLID = range(5)
-_CLASSES = _classes()
-_NAME = _table("".join(_NAME_FIRST))
-_ENDING = _table("".join(_LAST_CHARS))
-_OPENING = _table("".join(_FIRST_CHARS))
-_CLOSING = _table("{};")  # the endings _CODE_END takes after any line
-
-
-def _prefixes() -> np.ndarray:
-    """Per first two bytes of a stripped line (first * 256 + second): whether a
-    leading keyword of looks_like_code can start so (``@`` needs one byte)."""
-    table = np.zeros(1 << 16, dtype=bool)
-    for word in _START_WORDS:
-        b = word.encode("ascii")
-        if len(b) == 1:
-            table[b[0] << 8 : (b[0] + 1) << 8] = True
-        else:
-            table[b[0] << 8 | b[1]] = True
-    return table
-
-
-_KEYWORD_PREFIX = _prefixes()
-
-
-def _line_ends(data: np.ndarray) -> np.ndarray:
-    """Byte offsets just after each line: after LF, after CR not followed by LF, the end."""
-    cut = data == 0x0A
-    cr = data == 0x0D
-    cut[:-1] |= cr[:-1] & ~cut[1:]
-    cut[-1] |= cr[-1]
-    ends = np.flatnonzero(cut) + 1
-    if not len(ends) or ends[-1] != len(data):
-        ends = np.append(ends, len(data))
-    return ends
-
-
-#: The white space of ``str.strip`` in ASCII text (and of ``str.split``).
-_ASCII_SPACES = b"\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f "
-_START_BYTES = tuple(word.encode("ascii") for word in _START_WORDS)
-
-
-def _operator_pairs() -> np.ndarray:
-    """Per two bytes (first * 256 + second): whether they are one of _CODE_OPERATOR's
-    operators (each two ASCII characters, neither a line break)."""
-    table = np.zeros(1 << 16, dtype=bool)
-    for op in _OPERATORS:
-        b = op.encode("ascii")
-        table[b[0] << 8 | b[1]] = True
-    return table
-
-
-_OPERATOR_PAIRS = _operator_pairs()
-
-
-def _before_last(data: np.ndarray, solid_at: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> np.ndarray:
-    """Per line: its last but one non-space byte, 0 where it has fewer than two."""
-    k = np.searchsorted(solid_at, ends) - 2
-    at = solid_at[np.maximum(k, 0)]
-    return np.where((k >= 0) & (at >= starts), data[at], 0)
-
-
-def _has_operator(data: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Per line: whether it holds one of _CODE_OPERATOR's operators (no operator
-    holds a line break, so none runs from one line into the next)."""
-    at = np.zeros(len(data), dtype=np.int64)
-    at[:-1] = _OPERATOR_PAIRS[data[:-1].astype(np.int64) << 8 | data[1:]]
-    return np.add.reduceat(at, starts) > 0
-
-
-def _ascii_labels(raw: bytes, data: np.ndarray, starts: np.ndarray, ends: np.ndarray):
-    """Per line (``starts``, ``ends``: its byte range in ``raw``): label code and
-    words where the byte sums decide them (see the module docstring), and which
-    lines are to be read one by one (bool)."""
-    cls = np.frombuffer(raw.translate(_CLASSES), dtype=np.uint8)
-
-    def per_line(flags: np.ndarray) -> np.ndarray:
-        return np.add.reduceat(flags, starts, dtype=np.int64)
-
-    solid = cls != _SPACE
-    n_solid = per_line(solid)
-    word_start = solid.copy()
-    word_start[1:] &= ~solid[:-1]
-    word_start[starts] = solid[starts]  # a line's first byte starts a word unless it is a space
-    n_equals = per_line(cls == _EQUALS)
-    has_equals = n_equals > 0
-    share = (per_line(cls == _SYMBOL) + n_equals) / np.maximum(n_solid, 1)
-    filled = n_solid > 0
-    solid_at = np.flatnonzero(solid)
-    if not len(solid_at):
-        solid_at = np.zeros(1, dtype=np.int64)
-    at = solid_at[np.minimum(np.searchsorted(solid_at, starts), len(solid_at) - 1)]
-    first = data[at]
-    second = data[np.minimum(at + 1, len(data) - 1)]  # (another line's byte, or a space, after a 1-byte line)
-    last = data[solid_at[np.maximum(np.searchsorted(solid_at, ends) - 1, 0)]]
-    code = filled & (share >= 0.25)
-    named = _NAME[first] & has_equals
-    signals = named | _ENDING[last] | _OPENING[first] | (share >= 0.10)
-    by_hand = filled & ~code
-    maybe_keyword = np.flatnonzero(by_hand & _KEYWORD_PREFIX[first.astype(np.int64) << 8 | second])
-    keyword = np.zeros(len(starts), dtype=bool)
-    if len(maybe_keyword):
-        found = [raw[s:e].lstrip(_ASCII_SPACES).startswith(_START_BYTES)
-                 for s, e in zip(starts[maybe_keyword].tolist(), ends[maybe_keyword].tolist())]  # fmt: skip
-        keyword[maybe_keyword[np.array(found, dtype=bool)]] = True
-    by_hand &= signals | keyword
-    # lines whose start can signal code (keyword, name before "="), that open with a
-    # closing bracket, or hold \x1c-\x1f (str.strip takes them, the patterns' \s does not)
-    # are read one by one; the others' signals are the ending and the operators
-    decided = by_hand & ~keyword & ~named & ~_OPENING[first]
-    odd = (data >= 0x1C) & (data <= 0x1F)
-    if odd.any():
-        decided &= per_line(odd) == 0
-    ending = _CLOSING[last] | ((last == 0x3A) & (_before_last(data, solid_at, starts, ends) == 0x29))  # "):"
-    code |= decided & (ending | ((share >= 0.10) & _has_operator(data, starts)))
-    by_hand &= ~decided
-    codes = np.where(per_line(cls == _LETTER) > 0, _LATIN, _OTHER)
-    codes[~filled] = _BLANK
-    codes[code] = _CODE
-    words = np.where(codes == _LATIN, per_line(word_start), 0)
-    return codes, words, by_hand
-
-
-def _ascii_line_labels(raw: bytes, starts: np.ndarray, ends: np.ndarray, ascii_lines: np.ndarray):
-    """:func:`_ascii_labels` of the ASCII lines only (``ascii_lines``: bool per
-    line; ``starts``, ``ends``: each line's byte range in ``raw``), read as one
-    block of their own; the others are marked to be read one by one."""
-    n = len(starts)
-    codes, words, by_hand = np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), np.ones(n, dtype=bool)
-    at = np.flatnonzero(ascii_lines)
-    if len(at):
-        some = b"".join([raw[s:e] for s, e in zip(starts[at].tolist(), ends[at].tolist())])
-        some_ends = np.cumsum(ends[at] - starts[at])
-        some_starts = np.concatenate(([0], some_ends[:-1]))
-        data = np.frombuffer(some, dtype=np.uint8)
-        codes[at], words[at], by_hand[at] = _ascii_labels(some, data, some_starts, some_ends)
-    return codes, words, by_hand
 
 
 def _split_lines(block: str) -> list[str]:

@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import regex
 
-__all__ = ["keyword_signal"]
+__all__ = ["SIGNAL_WORDS", "keyword_signal"]
 
 _LEAD = regex.compile(r"\s*(#include|#define|#!/|@[A-Za-z_][\w.]*|[a-z]+)(.*)", regex.DOTALL)
 _COMMENT = regex.compile(r"\s+#.*$", regex.DOTALL)
@@ -63,6 +63,13 @@ _ONE_NAME_KEYWORDS = frozenset("def class return raise package struct enum impl 
 _HEADER_KEYWORDS = frozenset("if elif while with case except".split())
 _EVIDENCE_ONLY = frozenset("public private protected static const let var pub use function switch".split())
 _ALWAYS = ("#include", "#define", "#!/")
+
+#: The lower-case leading words that :func:`keyword_signal` reads what follows
+#: of: a line led by any other run of ``a``-``z`` (``used``, ``default``, ``format``),
+#: or by one of these followed by a letter, digit or ``_`` (``for2``, ``classy``), gets None.
+SIGNAL_WORDS: frozenset[str] = (
+    _ONE_NAME_KEYWORDS | _HEADER_KEYWORDS | _EVIDENCE_ONLY | {"async", "else", "try", "finally", "from", "for"}
+)
 
 
 def keyword_signal(line: str) -> bool | None:
