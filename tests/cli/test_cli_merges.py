@@ -193,3 +193,19 @@ def test_merges_of_models_without_merges_say_why(tmp_path, capsys, sp_protos, un
         assert main(["merges", spec]) == 1
         cap = capsys.readouterr()
         assert (cap.out, cap.err) == ("", f"tokexplorer: error: {why}\n")
+
+
+def test_merges_table_writes_lookalikes_by_code_point(tmp_path, capsys):
+    """The text table writes a look-alike (│ for |, ’ for ') by its code point, as the window does."""
+    from tokexplorer.cli import main
+
+    corpus = tmp_path / "look.txt"
+    corpus.write_text("a │ b ’s x\n" * 50, encoding="utf-8")
+    model = tmp_path / "look.bpe"
+    assert main(["train", str(corpus), "--vocab-size", "270", "-o", str(model)]) == 0
+    capsys.readouterr()
+    assert main(["merges", str(model)]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    merged = [r[3] for r in rows]
+    assert "␣<U+2502>" in merged and "<U+2019>" in merged
+    assert "│" not in "".join(merged) and "’" not in "".join(merged)

@@ -53,8 +53,10 @@ def cmd_merges(ns: argparse.Namespace) -> int:
 
 
 def _write_text(merges: list[MergeRecord], vocab: dict[int, bytes], unbuilt: list[int]) -> None:
-    """Write the merges, then the tokens no merge builds, as tab-separated lines on stdout."""
-    from tokexplorer.core.text import token_display
+    """Write the merges, then the tokens no merge builds, as tab-separated lines on stdout,
+    each token as every view shows it (:func:`~tokexplorer.core.text.piece_display`:
+    spaces as ``␣``, look-alikes such as ``│`` or ``’`` as ``<U+2502>``, partial bytes ``\\xNN``)."""
+    from tokexplorer.core.text import piece_display
 
     out = sys.stdout
     lines = []
@@ -63,11 +65,11 @@ def _write_text(merges: list[MergeRecord], vocab: dict[int, bytes], unbuilt: lis
         right = m.merged[len(left) :]
         count = "-" if m.count is None else str(m.count)
         lines.append(
-            f"{m.rank}\t{token_display(left, visible_spaces=True)}\t{token_display(right, visible_spaces=True)}"
-            f"\t{token_display(m.merged, visible_spaces=True)}\t{count}\n"
+            f"{m.rank}\t{piece_display(left, visible_spaces=True)}\t{piece_display(right, visible_spaces=True)}"
+            f"\t{piece_display(m.merged, visible_spaces=True)}\t{count}\n"
         )
         if len(lines) >= 4096:
             out.write("".join(lines))
             lines = []
-    lines.extend(f"-\t\t\t{token_display(vocab[i], visible_spaces=True)}\t-\n" for i in unbuilt)
+    lines.extend(f"-\t\t\t{piece_display(vocab[i], visible_spaces=True)}\t-\n" for i in unbuilt)
     out.write("".join(lines))
