@@ -207,5 +207,5 @@ def test_merges_table_writes_lookalikes_by_code_point(tmp_path, capsys):
     assert main(["merges", str(model)]) == 0
     rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
     merged = [r[3] for r in rows]
-    assert "␣<U+2502>" in merged and "<U+2019>" in merged
+    assert "␣<U+2502>" in merged and "␣<U+2019>" in merged
     assert "│" not in "".join(merged) and "’" not in "".join(merged)
