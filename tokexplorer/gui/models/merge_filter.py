@@ -38,6 +38,7 @@ character, whole code points but part of a grapheme cluster."""
 WHOLE_CHUNK_FLAG = "whole chunk only"
 
 _ESCAPE = regex.compile(r"\\x[0-9a-f]{2}")
+_CODE_POINT = regex.compile(r"<U\+(10[0-9A-F]{4}|0?[0-9A-F]{4,5})>", regex.IGNORECASE)
 _MARK = regex.compile(r"\p{M}")
 
 
@@ -99,7 +100,7 @@ class SearchIndex:
     """Per-record search columns: the merges in rank order, then the tokens no merge builds.
 
     The texts are :func:`plain_text`: the characters as they are, look-alikes too (the cells write
-    ``│`` as ``<U+2502>``; a search for ``│`` finds it).
+    ``│`` as ``<U+2502>``; a search for ``│`` or for ``<U+2502>`` finds it).
 
     Attributes:
         text: ``"merged\\0left\\0right"`` display texts, case-folded
@@ -162,7 +163,8 @@ class MergeFilter:
     Attributes:
         needle: in ``"text"`` mode, text looked for case-insensitively in the
             Merged, Left and Right token text (``␣`` and ``·`` stand for a
-            space); in ``"regex"`` mode, a regular expression (``regex`` module
+            space, ``<U+2502>`` for the character the cells write so:
+            :func:`text_needle`); in ``"regex"`` mode, a regular expression (``regex`` module
             syntax, ``\\p{Han}`` works) searched in the merged token's text; in
             ``"hex"`` mode, bytes such as ``e4 bd`` looked for inside the merged
             token's bytes. Empty: no condition.
@@ -273,5 +275,17 @@ def _needle_mask(
     if condition.mode == "regex":
         search = _compile(needle).search
         return bytearray(search(s) is not None for part in _chunks(index().merged, cancel) for s in part)
-    low = needle.replace("␣", " ").replace("·", " ").casefold()
+    low = text_needle(needle)
     return bytearray(low in s for part in _chunks(index().text, cancel) for s in part)
+
+
+def text_needle(needle: str) -> str:
+    """What a text filter looks for in the case-folded search texts: ``␣`` and ``·``
+    as a space, a code point written as the cells write a look-alike (``<U+2502>``,
+    any case) as that character.
+
+    >>> text_needle("␣<U+2502>"), text_needle("<u+2019>S"), text_needle("<U+D800x>")
+    (' │', '’s', '<u+d800x>')
+    """
+    needle = _CODE_POINT.sub(lambda m: chr(int(m.group(1), 16)), needle)
+    return needle.replace("␣", " ").replace("·", " ").casefold()

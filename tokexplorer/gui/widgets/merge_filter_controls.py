@@ -19,7 +19,7 @@ from tokexplorer.gui.widgets.number_fields import whole_number_field
 
 #: The filter box's placeholder in each filter mode (``"text"``, ``"regex"``, ``"hex"``).
 PLACEHOLDERS = {
-    "text": "Filter: token text (the, ␣the, 你); tick regex for a pattern, hex for bytes",
+    "text": "Filter: token text (the, ␣the, 你, <U+2502>); tick regex for a pattern, hex for bytes",
     "regex": "Regex on the merged token's text: ^\\s, \\p{Han}{2}, ing$",
     "hex": "Hex bytes inside the merged token: e4 bd, 0xF0 0x9F",
 }
