@@ -60,3 +60,45 @@ def test_a_sentencepiece_models_answer_is_kept(monkeypatch):
     assert (cuts_are_exact(nmt), cuts_are_exact(keeps)) == (True, False)
     assert calls == []
     assert count_tokens(keeps, TEXT, block_chars=2_000) == whole  # still counted whole
+
+
+def _reference_blocks(text: str, block_chars: int) -> list[tuple[int, int]]:
+    """text_blocks' rule read with the zero-width LINE_START_CUT, tried at every character."""
+    import regex
+
+    from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
+
+    line, word = regex.compile(LINE_START_CUT), regex.compile(WORD_SPACE_CUT)
+    n, start, out = len(text), 0, []
+    if n <= block_chars:
+        return [(0, n)]
+    while n - start > block_chars:
+        target = start + block_chars
+        end = min(n, target + 2 * block_chars)
+        m = line.search(text, target, end) or word.search(text, target, end)
+        if m is not None:
+            cut = m.start()
+        else:
+            back = [w.start() for w in word.finditer(text, start + 1, target)]
+            m = line.search(text, target) or word.search(text, target)
+            cut = back[-1] if back else (n if m is None else m.start())
+        out.append((start, cut))
+        start = cut
+    return out + ([(start, n)] if start < n else [])
+
+
+def test_block_cuts_found_at_line_breaks_equal_the_zero_width_rule():
+    """LINE_START_CUT_AT_BREAK (a search that skips to line breaks) cuts where
+    LINE_START_CUT does, on random text of line breaks, spaces, letters and
+    non-ASCII characters, at every block size."""
+    import random
+
+    from tokexplorer.core.analysis import text_blocks
+
+    rng = random.Random(11)
+    atoms = ["a", "B", "1", " ", "\n", "\r", "\t", "你", "é", "x\n", "\n\n", " \n", "!", "🌊", "\u2028"]
+    for _ in range(2000):
+        text = "".join(rng.choices(atoms, k=rng.randrange(0, 300)))
+        for size in (1, 2, 5, 17, 64):
+            assert text_blocks(text, block_chars=size) == _reference_blocks(text, size)
+    assert text_blocks("ab\ncd\nef  x\nY", block_chars=3) == [(0, 3), (3, 6), (6, 12), (12, 13)]

@@ -17,7 +17,7 @@ import regex
 
 from tokexplorer.core.backends import BPETokenizer, CancelCheck, Tokenizer
 from tokexplorer.core.errors import Cancelled
-from tokexplorer.core.text import LINE_START_CUT, WORD_SPACE_CUT
+from tokexplorer.core.text import LINE_START_CUT_AT_BREAK, WORD_SPACE_CUT
 from tokexplorer.core.types import SpecialPolicy
 
 if TYPE_CHECKING:
@@ -31,7 +31,7 @@ BLOCK_CHARS = 65_536
 
 # Block cuts (see tokexplorer.core.text.safe_cuts): the shared line-start rule
 # first, the word-space rule as a fallback.
-_SAFE_CUT = regex.compile(LINE_START_CUT)
+_SAFE_CUT = regex.compile(LINE_START_CUT_AT_BREAK)  # (a match ends at the cut)
 _WORD_CUT = regex.compile(WORD_SPACE_CUT)
 
 
@@ -65,8 +65,10 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
     start = 0
     while n - start > block_chars:
         target = start + block_chars
-        m = _SAFE_CUT.search(text, target, min(n, target + 2 * block_chars))
-        if m is None:
+        m = _SAFE_CUT.search(text, target - 1, min(n, target + 2 * block_chars))
+        if m is not None:
+            cut = m.end()
+        else:
             m = _WORD_CUT.search(text, target, min(n, target + 2 * block_chars))
             if m is None:  # the last word boundary before the target, else the next one
                 back = [w.start() for w in _WORD_CUT.finditer(text, start + 1, target)]
@@ -75,12 +77,11 @@ def text_blocks(text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int,
                 else:
                     # Never cut inside a run with no safe point (``"x" * 10**6``):
                     # that would change the count. The block runs on instead.
-                    m = _SAFE_CUT.search(text, target) or _WORD_CUT.search(text, target)
-                    cut = n if m is None else m.start()
+                    line = _SAFE_CUT.search(text, target - 1)
+                    m = line or _WORD_CUT.search(text, target)
+                    cut = n if m is None else m.end() if line is not None else m.start()
             else:
                 cut = m.start()
-        else:
-            cut = m.start()
         out.append((start, cut))
         start = cut
     if start < n:

@@ -70,6 +70,7 @@ _EXPORTS: dict[str, str] = {
     "LETTER_SPACE_CUT": "safe_cuts",
     "LETTER_SPACE_CUT_ASCII": "safe_cuts",
     "LINE_START_CUT": "safe_cuts",
+    "LINE_START_CUT_AT_BREAK": "safe_cuts",
     "LINE_START_CUT_ASCII": "safe_cuts",
     "SPACE_CUT": "safe_cuts",
     "WORD_SPACE_CUT": "safe_cuts",
