@@ -200,6 +200,9 @@ _SIGNALS = ["def", "if", "for", "class", "return", "else:", "x =", "a.b =", "=="
             "a, b =", "ab<<="]  # fmt: skip
 
 
+_NON_ASCII = ["é", "中文", "\u00a0", "—", "\u3000", "🎉", "e\u0301", "\x85", "Ж", "한국", "🇫🇷", "ｘ"]
+
+
 def _random_block(rng: random.Random, non_ascii: float) -> str:
     """Lines of random letters, symbols, operators, keywords and white space of
     every kind; a share ``non_ascii`` of them with a non-ASCII character."""
@@ -208,7 +211,7 @@ def _random_block(rng: random.Random, non_ascii: float) -> str:
         parts = [rng.choice(_SIGNALS) if rng.random() < 0.2 else "".join(rng.choices(_PIECES, k=rng.randrange(1, 6)))
                  for _ in range(rng.randrange(0, 12))]  # fmt: skip
         if rng.random() < non_ascii:
-            parts.insert(rng.randrange(len(parts) + 1), rng.choice(["é", "中文", "\u00a0", "—"]))
+            parts.insert(rng.randrange(len(parts) + 1), rng.choice(_NON_ASCII))
         out.append(" ".join(parts) + rng.choice(["\n", "\r\n", "\r", " \n", "\t\n"]))
     block = "".join(out)
     return block.rstrip("\r\n") if rng.random() < 0.3 else block
@@ -284,3 +287,31 @@ def test_parts_of_graphemes_from_ids_equal_those_from_spans():
             parts += fast[0].grapheme_part
         assert parts > 3000
     assert [bpe.token_bytes(t) for t in bpe.encode("x\r\ny")] == [b"x", b"\r", b"\n", b"y"]  # a cut CRLF
+
+
+_OTHER_ATOMS = ["你好", "世界", "，", "。", "Ж", "слово", "한국어", "ｘ", "é", "e\u0301", "🎉", "👩\u200d🔬", "🇫🇷",
+                "ok", "x", "\u00a0", "\u3000", "\x85", "\x1c", " ", "\t", ":", "(", ")", "*", "=", "{", ";", "|",
+                "def", "for", "_a", "#", "@", "}", "1"]  # fmt: skip
+
+
+def test_non_ascii_lines_as_arrays_equal_those_read_one_by_one(monkeypatch):
+    """Blocks of many non-ASCII lines (scripts, emoji, joiners, white space of every
+    kind, symbols, keywords): labels, words and the lines holding cluster joiners
+    are those of the lines read one by one (classify_line)."""
+    rng = random.Random(5)
+    blocks = []
+    for _ in range(300):
+        lines = ["".join(rng.choices(_OTHER_ATOMS, k=rng.randrange(0, 9))) + rng.choice(["\n", "\r\n", "\r"])
+                 for _ in range(rng.randrange(16, 60))]  # fmt: skip
+        blocks.append("".join(lines) + ("tail 中" if rng.random() < 0.3 else ""))
+    seen, seen_all = sl.LineCache(), sl.LineCache()
+    arrays = [sl.block_lines(b, seen=seen) for b in blocks]
+    monkeypatch.setattr(sl, "OTHER_LINES_AS_ARRAYS", 10**9)
+    one_by_one = [sl.block_lines(b, seen=seen_all) for b in blocks]
+    assert len(seen) < 0.7 * len(seen_all)  # many lines decided as arrays
+    for a, b in zip(arrays, one_by_one):
+        assert a.codes.tolist() == b.codes.tolist() == [sl._LABEL_CODES[classify_line(x)] for x in b.lines]
+        assert a.words.tolist() == b.words.tolist()
+        assert a.joiner_lines.tolist() == b.joiner_lines.tolist()
+        assert a.long_clusters == b.long_clusters
+        assert a.by_label == b.by_label

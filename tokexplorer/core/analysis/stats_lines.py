@@ -28,6 +28,7 @@ from tokexplorer.core.analysis.stats_ascii import (
     _line_ends,
 )
 from tokexplorer.core.analysis.stats_groups import GroupStats
+from tokexplorer.core.analysis.stats_unicode import CLUSTER_JOINERS, other_line_labels
 from tokexplorer.core.text import SCRIPTS, SPACE_DELIMITED, classify_line
 
 __all__ = [
@@ -97,17 +98,6 @@ class BlockLines:
     def labels(self) -> list[str]:
         """Each line's script label."""
         return [SCRIPTS[c] for c in self.codes.tolist()]
-
-
-#: Code points after (or before) which a grapheme cluster can go on (Unicode's
-#: Grapheme_Cluster_Break values other than Other, Control, CR, LF, LV, LVT),
-#: and CRLF: text without them has one cluster per code point.
-CLUSTER_JOINERS = regex.compile(
-    r"[\p{Grapheme_Cluster_Break=Extend}\p{Grapheme_Cluster_Break=ZWJ}"
-    r"\p{Grapheme_Cluster_Break=Regional_Indicator}\p{Grapheme_Cluster_Break=Prepend}"
-    r"\p{Grapheme_Cluster_Break=SpacingMark}\p{Grapheme_Cluster_Break=L}"
-    r"\p{Grapheme_Cluster_Break=V}\p{Grapheme_Cluster_Break=T}]|\r\n"
-)
 
 
 class _Joiners(dict):
@@ -239,6 +229,34 @@ def long_line(text: str, at: int, *, seen: LineCache | None = None) -> LongLine:
     return LongLine(int(bl.codes[0]), int(bl.words[0]), text[start:end])
 
 
+#: Non-ASCII lines in a block from which they are labelled as arrays
+#: (:func:`~tokexplorer.core.analysis.stats_unicode.other_line_labels`); fewer are read one by one.
+OTHER_LINES_AS_ARRAYS = 16
+
+
+def _other_lines(
+    block: str, char_starts: np.ndarray, ascii_lines: np.ndarray, codes: np.ndarray, words: np.ndarray,
+    by_hand: np.ndarray,
+) -> np.ndarray:  # fmt: skip
+    """Label the non-ASCII lines that their letters decide (``codes``, ``words``
+    set and ``by_hand`` cleared for them in place), when the block has at least
+    :data:`OTHER_LINES_AS_ARRAYS`; return those holding a cluster joiner (int64 indices)."""
+    other = np.flatnonzero(~ascii_lines)
+    if len(other) < OTHER_LINES_AS_ARRAYS:
+        return np.zeros(0, dtype=np.int64)
+    if len(other) == len(ascii_lines):
+        text, at = block, char_starts
+    else:  # those lines' text, one after another
+        spans = list(zip(char_starts[other].tolist(), char_starts[other + 1].tolist()))
+        text = "".join([block[a:b] for a, b in spans])
+        at = np.concatenate(([0], np.cumsum(char_starts[other + 1] - char_starts[other])))
+    labels, n_words, joins, decided = other_line_labels(text, at)
+    done = other[decided]
+    codes[done], words[done] = labels[decided], n_words[decided]
+    by_hand[done] = False
+    return done[joins[decided]]
+
+
 def block_lines(
     block: str,
     *,
@@ -283,19 +301,21 @@ def block_lines(
         codes, words, by_hand = _ascii_line_labels(raw, line_starts, ends, ascii_lines)
     else:
         codes, words, by_hand = _ascii_labels(raw, data, line_starts, ends)
-    by_hand |= ~ascii_lines  # every non-ASCII line is read one by one
-    hand = np.flatnonzero(by_hand)
-    joins = False
+    by_hand |= ~ascii_lines
+    joiner_lines = _other_lines(block, char_starts, ascii_lines, codes, words, by_hand)
+    hand = np.flatnonzero(by_hand)  # the lines left: read one by one
     if len(hand):
         cuts = zip(char_starts[hand].tolist(), char_starts[hand + 1].tolist())
         read = list(map(seen.__getitem__, [block[a:b] for a, b in cuts]))
         hand_codes, hand_words, hand_joins = zip(*read)
         codes[hand] = hand_codes
         words[hand] = hand_words
-        joins = any(hand_joins)
+        if any(hand_joins):
+            joiner_lines = np.union1d(joiner_lines, hand[np.array(hand_joins, dtype=bool)])
+    joins = len(joiner_lines) > 0
     result = BlockLines(block, codes, starts, words)
     if joins:
-        result.joiner_lines = hand[np.array(hand_joins, dtype=bool)]
+        result.joiner_lines = joiner_lines
     result.last_ends = last_block or block[-1] in "\r\n"
     if tail is not None and not result.last_ends:
         codes[-1], words[-1] = tail.code, 0
