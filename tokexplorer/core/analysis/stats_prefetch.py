@@ -75,11 +75,8 @@ def _ids_and_roundtrip(
     tokenizer: Tokenizer, block: str, special: SpecialPolicy, arrays: _Arrays
 ) -> tuple[Sequence[int], bool]:
     ids: Sequence[int] | None = None
-    if arrays.ready.is_set() and tokenizer.family == "tiktoken":  # numpy is imported: no list built
-        from tokexplorer.core.backends import TiktokenTokenizer
-
-        if isinstance(tokenizer, TiktokenTokenizer):
-            ids = tokenizer.encode_array(block, special=special)
+    if arrays.ready.is_set() and arrays.as_array:  # numpy is imported: no list built
+        ids = tokenizer.encode_array(block, special=special)  # type: ignore[attr-defined]
     if ids is None:
         ids = tokenizer.encode(block, special=special)
     raw = block.encode("utf-8")
@@ -91,9 +88,16 @@ def _ids_and_roundtrip(
 class _Arrays:
     """What the threads may use once numpy is imported (:meth:`PrefetchedIds.allow_arrays`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, tokenizer: Tokenizer) -> None:
         self.ready = threading.Event()
         self.check: Callable[[Sequence[int], bytes], tuple[Any, bool]] | None = None
+        # a tiktoken encoding's ids come as an array (the class is looked up once here,
+        # not per block on the threads, where an import statement waits for the import lock)
+        self.as_array = False
+        if tokenizer.family == "tiktoken":
+            from tokexplorer.core.backends import TiktokenTokenizer
+
+            self.as_array = isinstance(tokenizer, TiktokenTokenizer)
 
 
 class PrefetchedIds(Iterator[Any]):
@@ -129,7 +133,7 @@ class PrefetchedIds(Iterator[Any]):
         self._pool = ThreadPoolExecutor(max_workers=PREFETCH_THREADS)
         _shorten_switch_interval()
         self._ahead: deque[Future[Any]] = deque()
-        self._arrays = _Arrays()
+        self._arrays = _Arrays(tokenizer)
         self._next = 0  # the next block to hand to the threads
         self._fill()
 
