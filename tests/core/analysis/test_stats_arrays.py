@@ -308,7 +308,7 @@ def test_non_ascii_lines_as_arrays_equal_those_read_one_by_one(monkeypatch):
     arrays = [sl.block_lines(b, seen=seen) for b in blocks]
     monkeypatch.setattr(sl, "OTHER_LINES_AS_ARRAYS", 10**9)
     one_by_one = [sl.block_lines(b, seen=seen_all) for b in blocks]
-    assert len(seen) < 0.7 * len(seen_all)  # many lines decided as arrays
+    assert len(seen) < 0.05 * len(seen_all)  # the non-ASCII lines as arrays (a few blocks' ASCII ones read)
     for a, b in zip(arrays, one_by_one):
         assert a.codes.tolist() == b.codes.tolist() == [sl._LABEL_CODES[classify_line(x)] for x in b.lines]
         assert a.words.tolist() == b.words.tolist()

@@ -238,8 +238,8 @@ def _other_lines(
     block: str, char_starts: np.ndarray, ascii_lines: np.ndarray, codes: np.ndarray, words: np.ndarray,
     by_hand: np.ndarray,
 ) -> np.ndarray:  # fmt: skip
-    """Label the non-ASCII lines that their letters decide (``codes``, ``words``
-    set and ``by_hand`` cleared for them in place), when the block has at least
+    """Label the non-ASCII lines as arrays (``codes``, ``words`` set and ``by_hand``
+    cleared for them in place), when the block has at least
     :data:`OTHER_LINES_AS_ARRAYS`; return those holding a cluster joiner (int64 indices)."""
     other = np.flatnonzero(~ascii_lines)
     if len(other) < OTHER_LINES_AS_ARRAYS:
@@ -250,11 +250,10 @@ def _other_lines(
         spans = list(zip(char_starts[other].tolist(), char_starts[other + 1].tolist()))
         text = "".join([block[a:b] for a, b in spans])
         at = np.concatenate(([0], np.cumsum(char_starts[other + 1] - char_starts[other])))
-    labels, n_words, joins, decided = other_line_labels(text, at)
-    done = other[decided]
-    codes[done], words[done] = labels[decided], n_words[decided]
-    by_hand[done] = False
-    return done[joins[decided]]
+    labels, n_words, joins = other_line_labels(text, at)
+    codes[other], words[other] = labels, n_words
+    by_hand[other] = False
+    return other[joins]
 
 
 def block_lines(

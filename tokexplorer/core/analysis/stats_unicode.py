@@ -1,34 +1,33 @@
 """Non-ASCII lines labelled from their code points, as arrays, for the corpus
 statistics' line tables (:mod:`tokexplorer.core.analysis.stats_lines`): per line
 the label :func:`~tokexplorer.core.text.scripts.classify_line` gives, its words and
-whether it holds one of :data:`CLUSTER_JOINERS`' characters, for the lines whose
-label the letters alone decide.
+whether it holds one of :data:`CLUSTER_JOINERS`' characters.
 
 Each code point has a class, looked up in a table of every code point filled on
 first sight (:func:`code_point_classes`): the script label of a letter or emoji
 (:func:`~tokexplorer.core.text.scripts.script_counts`' labels), white space
 (``str.isspace``, what ``str.strip`` and ``str.split`` take), one of
 ``looks_like_code``'s ASCII symbols (``{}()[];=<>+*/&|!%^~$#@\\:``), or anything
-else; and a flag for the cluster joiners.
+else; and a flag for the cluster joiners. Per line, the classes are counted.
 
-Of ``looks_like_code``'s rules, the share of those symbols among the characters
-that are not white space is read from the counts: below 10 % no code, from 25 %
-code. The other rules are left to the line read one by one, and so are the lines
-where one may apply: led by a keyword or a name before ``=`` (a first character,
-after white space, that starts a keyword, ``d`` of ``def``, ``#`` of ``#include``,
-or an ASCII letter or ``_`` in a line holding ``=``), ending in ``{``, ``}``, ``;`` or ``:`` or
-opening with ``}``, ``]`` or ``)``, or with 10-25 % symbols (an operator decides).
-A line decided so is ``"blank"`` (only white space), ``"code"``, else ``"emoji"``
-(emoji at least as many as letters, and some), else ``"other"`` (no letters), else
-the script with the most letters (ties to the first in
-:data:`~tokexplorer.core.text.SCRIPTS`); its words are its runs of characters that
-are not white space.
+Whether a line is code: the share of those symbols among the characters that are
+not white space says it, from the counts, below 10 % (no code) and from 25 % (code),
+unless another rule of ``looks_like_code`` may apply; the lines where one may, and
+those with 10-25 % symbols (where an operator decides), are read by
+``looks_like_code`` itself. Another rule may apply to a line whose first character
+(after white space) starts a keyword (``d`` of ``def``, ``#`` of ``#include``) or is
+an ASCII letter or ``_`` in a line holding ``=``, or is ``}``, ``]`` or ``)``, or whose
+last one is ``{``, ``}``, ``;`` or ``:``.
 
->>> labels, words, joins, decided = other_line_labels("你好，世界\\n(x) 中文是中文中文\\n🎉🎉 ok\\n", [0, 6, 18, 24])
->>> decided.tolist()  # "(x) 中文是中文中文": 2 symbols in 10, an operator may decide
-[True, False, True]
->>> [SCRIPTS[c] for c in labels[decided].tolist()], words[decided].tolist()
-(['Han', 'emoji'], [0, 0])
+Then a line is ``"blank"`` (only white space), ``"code"``, else ``"emoji"`` (emoji
+at least as many as letters, and some), else ``"other"`` (no letters), else the
+script with the most letters (ties to the first in :data:`~tokexplorer.core.text.SCRIPTS`);
+its words are its runs of characters that are not white space.
+
+>>> block = "你好，世界\\n(x) 中文是中文中文\\n🎉🎉 ok\\ne\\u0301\\n"
+>>> labels, words, joins = other_line_labels(block, [0, 6, 18, 24, 27])
+>>> [SCRIPTS[c] for c in labels.tolist()], words.tolist(), joins.tolist()
+(['Han', 'Han', 'emoji', 'Latin'], [0, 0, 0, 1], [False, False, False, True])
 """
 
 from __future__ import annotations
@@ -44,6 +43,7 @@ from tokexplorer.core.text.scripts import (
     _LAST_CHARS,
     _NAME_FIRST,
     _START_WORDS,
+    looks_like_code,
 )
 
 __all__ = ["CLUSTER_JOINERS", "code_point_classes", "other_line_labels"]
@@ -104,14 +104,12 @@ def code_point_classes(cps: np.ndarray) -> np.ndarray:
     return got
 
 
-def other_line_labels(
-    block: str, char_starts: np.ndarray | list[int]
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def other_line_labels(block: str, char_starts: np.ndarray | list[int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per line of ``block`` (``char_starts``: each line's first code point, then
-    the block's length; at least one line, none empty): its label's index in :data:`SCRIPTS`, its words, whether it
-    holds a cluster joiner, and whether the letters decide its label (see the
-    module docstring); the first two are meaningful only where decided (int64,
-    int64, bool, bool arrays of one entry per line)."""
+    the block's length; at least one line, none empty): its label's index in
+    :data:`SCRIPTS`, its words (0 outside space-delimited scripts) and whether it
+    holds a cluster joiner (int64, int64 and bool arrays of one entry per line);
+    see the module docstring."""
     starts = np.asarray(char_starts, dtype=np.int64)
     n = len(starts) - 1
     cps = np.frombuffer(block.encode("utf-32-le"), dtype=np.uint32)
@@ -135,21 +133,24 @@ def other_line_labels(
         last_k = np.cumsum(n_solid)
         first[filled] = cps[solid_at[(last_k - n_solid)[filled]]]
         last[filled] = cps[solid_at[last_k[filled] - 1]]
-    n_symbols = counts[:, _SYMBOL] + counts[:, _EQUALS]
-    share = n_symbols / np.maximum(n_solid, 1)
-    named = ((_is(first, _LETTERS)) & (counts[:, _EQUALS] > 0)) | _is(first, _LEADS)
-    signals = named | _is(last, _ENDINGS) | _is(first, _OPENINGS)
-    decided = ~filled | (~signals & ((share < 0.10) | (share >= 0.25)))
+    share = (counts[:, _SYMBOL] + counts[:, _EQUALS]) / np.maximum(n_solid, 1)
+    signals = _is(first, _LEADS) | (_is(first, _LETTERS) & (counts[:, _EQUALS] > 0))
+    signals |= _is(last, _ENDINGS) | _is(first, _OPENINGS)
+    code = filled & (share >= 0.25)
+    read = np.flatnonzero(filled & (signals | ((share >= 0.10) & (share < 0.25))))
+    if len(read):  # looks_like_code's other rules
+        cuts = zip(starts[read].tolist(), starts[read + 1].tolist())
+        code[read] = [looks_like_code(block[a:b]) for a, b in cuts]
     letters = counts[:, :_N_LETTER]
     n_letters = letters.sum(axis=1)
     emoji = counts[:, _EMOJI]
     labels = np.argmax(letters, axis=1)
     labels = np.where(n_letters == 0, _LABEL_CODES["other"], labels)
     labels = np.where((emoji > 0) & (emoji >= n_letters), _EMOJI, labels)
-    labels = np.where(share >= 0.25, _LABEL_CODES["code"], labels)
+    labels = np.where(code, _LABEL_CODES["code"], labels)
     labels = np.where(filled, labels, _LABEL_CODES["blank"])
     words = np.where(_SPACE_DELIMITED[labels], words, 0)
-    return labels.astype(np.int64), words, joins, decided
+    return labels.astype(np.int64), words, joins
 
 
 def _codes(chars: str) -> np.ndarray:
