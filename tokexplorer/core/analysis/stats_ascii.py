@@ -131,7 +131,7 @@ _KEYWORD_LEAD = regex.compile(
     + b"|".join(regex.escape(w.encode("ascii")) for w in _START_WORDS if not w[0].islower())
     + b")"
 )
-# _CODE_ASSIGN on an ASCII line's bytes (\\s and \\w read ASCII text alike in both)
+# _CODE_ASSIGN on an ASCII line's bytes (\s and \w read ASCII text alike in both)
 _ASSIGN = regex.compile(_CODE_ASSIGN.pattern.encode("ascii"))
 
 
