@@ -157,6 +157,8 @@ class CompareColumns(QSplitter):
             tiktoken_name: the encoding that failed to load (its column's header names it).
         """
         before = {id(col.tokenizer) for col in self.columns}
+        for col in self.columns:  # emptied first: taking one out resizes the others, which lay out their tokens again
+            col.view.set_tokenization(None)
         for col in self.columns:
             col.setParent(None)
             col.deleteLater()
