@@ -43,4 +43,3 @@ def test_replacing_a_column_lays_out_no_old_tokens(qtbot, monkeypatch):
     assert pane.columns[0].view.tokenization.ids == new.encode(TEXT)
     assert pane.columns[1].view.tokenization.ids == cl100k.encode(TEXT)
     assert laid and all(n > 0 for n in laid)
-
