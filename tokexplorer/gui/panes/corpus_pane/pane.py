@@ -3,7 +3,9 @@
 Training describes what to train as a :class:`~tokexplorer.core.training.TrainingRequest`
 (from the :class:`TrainingForm`), checks the corpus first (empty, lossily
 decoded text), runs :func:`~tokexplorer.core.training.train_iter` in a
-:class:`~tokexplorer.gui.workers.Worker` and publishes the model: a BPE
+:class:`~tokexplorer.gui.workers.Worker` (a byte-level BPE from files or a
+word-count table in a child process, :mod:`tokexplorer.core.training_child`,
+whose large tables would hold the interpreter lock) and publishes the model: a BPE
 becomes ``AppState.bpe`` and the ``"bpe"`` compare column, a WordPiece
 ``AppState.wordpiece`` and the ``"wordpiece"`` column, a SentencePiece model
 replaces the ``"sentencepiece"`` column.
@@ -25,7 +27,8 @@ from tokexplorer.core.backends import VocabTooLargeError
 from tokexplorer.core.backends.sentencepiece import too_large_note
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.io import training_files
-from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
+from tokexplorer.core.training import TrainingOutcome, TrainingRequest
+from tokexplorer.core.training_child import train_iter_in_child
 from tokexplorer.core.types import Progress
 from tokexplorer.gui.panes.corpus_pane.dropping import accept_paths
 from tokexplorer.gui.panes.corpus_pane.file_list import CorpusFileList
@@ -288,7 +291,7 @@ class CorpusPane(QWidget):
         return False
 
     def _run(self, request: TrainingRequest) -> Worker:
-        worker = Worker(lambda cancel: train_iter(request, cancel=cancel))
+        worker = Worker(lambda cancel: train_iter_in_child(request, cancel=cancel))  # files: in a child process
         worker.signals.progress.connect(self._on_train_progress)
         worker.signals.returned.connect(guarded(self, lambda outcome: self._on_trained(request, outcome)))
         worker.signals.errored.connect(guarded(self, lambda exc: self._on_train_error(request, exc)))
