@@ -265,3 +265,34 @@ def test_sentencepiece_too_large_names_the_sample_it_trained_on(qtbot, folder, m
     qtbot.waitUntil(lambda: dialog.fix_button.isVisibleTo(dialog), timeout=10_000)
     # the refusal first; the check's corpus facts under it once the check is in
     assert dialog.problems_label.text().split("\n")[0] == f"⚠ {said}"
+
+
+def test_streamed_training_runs_in_a_child_that_cancel_ends(qtbot, tmp_path):
+    """Training from the files runs in a child process (its large tables would hold the
+    interpreter lock the window needs); Cancel ends it and the pane is idle again."""
+    import multiprocessing
+    import random
+
+    d = tmp_path / "big"
+    d.mkdir()
+    rng = random.Random(0)  # made-up words: 20,000 merges take seconds, so Cancel comes first
+    letters = "abcdefghijklmnopqrstuvwxyzéü你好世界中文字"
+    for i in range(2):
+        words = ("".join(rng.choice(letters) for _ in range(rng.randint(3, 9))) for _ in range(75_000))
+        (d / f"part{i}.txt").write_text(" ".join(words), encoding="utf-8")
+    pane = streaming_pane(qtbot)
+    open_streamed(qtbot, pane, d)
+    pane.form.vocab_spin.setValue(20_000)
+
+    def training_children() -> list:
+        return [p for p in multiprocessing.active_children() if p.name == "tokexplorer-training"]
+
+    merging = []
+    pane.training_progress.connect(lambda p: merging.append(p) if p.phase == "merging" else None)
+    worker = pane.start_training(algorithm="bpe")
+    qtbot.waitUntil(lambda: bool(merging), timeout=60_000)
+    assert len(training_children()) == 1 and isinstance(merging[0].detail, list)
+    with qtbot.waitSignal(pane.training_cancelled, timeout=20_000):
+        pane.cancel_training()
+    assert worker.wait(10) and training_children() == []
+    assert pane.form.train_message.text() == "training cancelled" and not pane.is_training()
