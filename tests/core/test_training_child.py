@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from tests.fixtures.multilingual import multilingual_text
+from fixtures.multilingual import multilingual_text
 from tokexplorer.core.errors import Cancelled, CorpusError, TrainingError
 from tokexplorer.core.io.word_counts import count_word_counts, save_word_counts
 from tokexplorer.core.training import TrainingRequest, train_iter

@@ -25,16 +25,19 @@ from typing import Any
 
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import BPE
+from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE
 from tokexplorer.core.errors import Cancelled, TrainingError
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import MergeRecord, Progress
 
-#: Seconds a child told to stop may take before it is terminated.
-STOP_GRACE_S = 5.0
+#: Seconds a child told to stop may take before it is terminated (its counting
+#: workers, which would finish their task first, then end with it:
+#: :func:`~tokexplorer.core.bpe.count_pool.exit_with_parent`).
+STOP_GRACE_S = 1.0
 #: Seconds between the parent's checks of cancel while no message arrives.
 POLL_S = 0.1
 #: Seconds between the child's checks that its parent is still alive.
-_ORPHAN_CHECK_S = 1.0
+_ORPHAN_CHECK_S = 0.5
 
 
 def runs_in_child(request: TrainingRequest) -> bool:
@@ -139,6 +142,10 @@ def _child_main(conn: Any, stop: Any, request: TrainingRequest, parent_pid: int)
     """The child: train ``request``, sending progress (merges as tuples, only the
     new ones), then ``("done", ...)`` or ``("error", exception)``."""
     threading.Thread(target=_stop_when_orphaned, args=(stop, parent_pid), daemon=True).start()
+    try:
+        os.nice(WINDOW_WORKER_NICE)  # the window's own threads come first for the cores
+    except (AttributeError, OSError):
+        pass
     sent = 0
     try:
         steps = train_iter(request, cancel=stop.is_set)
@@ -202,9 +209,10 @@ def _exception_here(payload: tuple[type[BaseException], tuple, dict[str, Any]]) 
 
 
 def _stop_when_orphaned(stop: Any, parent_pid: int) -> None:
-    """Set ``stop`` once the parent process is gone (the child is then adopted)."""
-    while not stop.is_set():
-        if os.getppid() != parent_pid:
-            stop.set()
-            return
+    """Set ``stop`` once the parent process is gone (the child is then adopted), and end
+    the process if it has not ended :data:`STOP_GRACE_S` later."""
+    while os.getppid() == parent_pid:
         time.sleep(_ORPHAN_CHECK_S)
+    stop.set()
+    time.sleep(STOP_GRACE_S)
+    os._exit(1)

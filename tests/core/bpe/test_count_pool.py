@@ -3,7 +3,11 @@ to the tables themselves, whatever their chunks hold."""
 
 from __future__ import annotations
 
+import os
 import pickle
+import subprocess
+import sys
+import time
 from collections import Counter
 
 import pytest
@@ -84,3 +88,38 @@ def test_workers_of_the_window_run_nicer(monkeypatch):
     assert nice_of_a_worker() == here
     monkeypatch.setitem(sys.modules, "PySide6", qt)
     assert nice_of_a_worker() == min(19, here + count_pool.WINDOW_WORKER_NICE)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_worker_ends_when_its_parent_is_killed(tmp_path):
+    """exit_with_parent: a process whose parent dies ends within a second or so (a pool's
+    workers would otherwise wait for tasks forever, holding their memory)."""
+    pid_file = tmp_path / "grandchild.pid"
+    grandchild = (
+        "import os, time; from tokexplorer.core.bpe.count_pool import exit_with_parent; "
+        f"exit_with_parent(0.05); open({str(pid_file)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    )
+    spawner = f"import subprocess, sys, time; subprocess.Popen([sys.executable, '-c', {grandchild!r}]); time.sleep(60)"
+    parent = subprocess.Popen([sys.executable, "-c", spawner])
+    try:
+        deadline = time.monotonic() + 30
+        while not pid_file.exists() or not pid_file.read_text():
+            assert time.monotonic() < deadline, "the grandchild did not start"
+            time.sleep(0.05)
+        pid = int(pid_file.read_text())
+        assert os.path.exists(f"/proc/{pid}")
+    finally:
+        parent.kill()
+        parent.wait()
+    deadline = time.monotonic() + 10
+    while os.path.exists(f"/proc/{pid}") and "Z" not in _state(pid):
+        assert time.monotonic() < deadline, "the orphaned worker kept running"
+        time.sleep(0.05)
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"

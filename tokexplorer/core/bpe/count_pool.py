@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import sys
 import threading
+import time
 from array import array
 from collections import Counter
 from collections.abc import Callable, Generator, Sequence
@@ -72,9 +73,32 @@ def start_method() -> str:
 WINDOW_WORKER_NICE = 5
 
 
+#: Seconds between a worker's checks that the process that started it is alive.
+PARENT_CHECK_S = 0.5
+
+
+def exit_with_parent(every_s: float = PARENT_CHECK_S) -> threading.Thread:
+    """Start a daemon thread that ends this process (``os._exit(1)``) once the process
+    that started it is gone: a pool's workers wait for tasks forever otherwise, each
+    holding its memory, when their parent is killed (a window's training process
+    terminated at quit, a command line stopped with SIGKILL). Returns the thread.
+    """
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(every_s)
+        os._exit(1)
+
+    thread = threading.Thread(target=watch, name="exit-with-parent", daemon=True)
+    thread.start()
+    return thread
+
+
 def _start_worker(increment: int, then: Callable | None, args: tuple) -> None:
-    """Pool initializer: run this worker process ``increment`` nicer (no change for 0 or where
-    unsupported), then ``then(*args)`` when given."""
+    """Pool initializer: end this worker with its parent (:func:`exit_with_parent`), run it
+    ``increment`` nicer (no change for 0 or where unsupported), then ``then(*args)`` when given."""
+    exit_with_parent()
     if increment:
         try:
             os.nice(increment)
