@@ -25,6 +25,7 @@ SUBCOMMANDS: tuple[str, ...] = (
     "train", "count", "encode", "decode", "compare", "inspect", "stats", "merges", "export", "granularity",
 )  # fmt: skip
 
+
 class _Command:
     """A command's function, imported when the command runs: building the parser
     imports no command module (a command's start-up loads only what it uses)."""
@@ -175,7 +176,8 @@ def _sp_arguments() -> dict[str, dict[str, Any]]:
 
     return {
         "character_coverage": dict(
-            type=_coverage, metavar="X",
+            type=_coverage,
+            metavar="X",
             help="share of the corpus's characters the alphabet must cover (0.98-1.0); rarer ones become "
             "<unk> (or bytes with --byte-fallback). Default {default}, every character, as in the window; "
             f"spm_train's default is {SPM_DEFAULT_COVERAGE}: pass it for a plain spm_train's model. "
@@ -184,8 +186,9 @@ def _sp_arguments() -> dict[str, dict[str, Any]]:
         "normalization_rule_name": dict(
             choices=NORMALIZATION_RULES, help="SentencePiece's normalization rule (default {default})"
         ),
-        "byte_fallback": dict(help="characters outside the vocabulary become <0xNN> byte pieces, not <unk> "
-                                   "(default {onoff})"),  # fmt: skip
+        "byte_fallback": dict(
+            help="characters outside the vocabulary become <0xNN> byte pieces, not <unk> (default {onoff})"
+        ),  # fmt: skip
         "remove_extra_whitespaces": dict(
             help="collapse runs of spaces, strip those at line starts and ends (default {onoff})"
         ),
@@ -194,7 +197,8 @@ def _sp_arguments() -> dict[str, dict[str, Any]]:
             "other digits (default {onoff})"
         ),
         "max_sentence_length": dict(
-            type=_positive_int, metavar="BYTES",
+            type=_positive_int,
+            metavar="BYTES",
             help="longest line used, in UTF-8 bytes (default {default}); longer lines are refused "
             "unless --skip-long-lines",
         ),
@@ -247,6 +251,10 @@ def _add_train(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     add_files_encoding(p)
     p.add_argument("--allow-damaged", action="store_true",
                    help="train even on files whose undecodable bytes had to become U+FFFD")  # fmt: skip
+    p.add_argument("--dask", metavar="ADDRESS",
+                   help="byte-level BPE: count the files on the Dask scheduler at ADDRESS "
+                   "(tcp://host:8786), or 'local' for a cluster of this machine's cores, then train here; "
+                   "needs the dask extra")  # fmt: skip
     _add_sentencepiece(p)
     p.set_defaults(func=_Command("train"))
 

@@ -51,6 +51,7 @@ from tokexplorer.core.wordpiece import (
 
 if TYPE_CHECKING:
     from tokexplorer.core.backends import SentencePieceTokenizer
+    from tokexplorer.core.io import WordCounts  # noqa: F401 - the annotation's (imported where used)
 
 
 @dataclass(frozen=True)
@@ -90,7 +91,8 @@ class TrainingRequest:
             lines longer still, and say so in a note (:func:`fit_line_length`),
             instead of refusing the corpus (the window's startup model).
         word_counts: a word-count table file (:mod:`tokexplorer.core.io.word_counts`,
-            written by ``tokexplorer count``) to train on instead of ``texts`` and
+            written by ``tokexplorer count``), or such a table in memory (a
+            ``WordCounts``: ``train --dask``), to train on instead of ``texts`` and
             ``files`` (``"bpe"`` only); its pattern and special tokens are used
             (``pattern`` and ``special_tokens`` must be unset or the same).
     """
@@ -107,7 +109,7 @@ class TrainingRequest:
     skip_long_lines: bool = False
     fit_vocab: bool = False
     fit_lines: bool = False
-    word_counts: str | None = None
+    word_counts: str | WordCounts | None = None
     lowercase: bool = False
     strip_accents: bool = False
 
@@ -210,7 +212,6 @@ class TrainingOutcome:
             return f"learned {r.learned_merges:,} of {r.requested_merges:,} requested merges; vocab {r.vocab_size:,}"
         return f"trained {self.tokenizer.description}"
 
-
     @property
     def wordpiece_headline(self) -> str:
         """What a WordPiece run learned, in one line (the window's and ``train``'s): the
@@ -282,17 +283,16 @@ def train(request: TrainingRequest, *, cancel: Callable[[], bool] | None = None)
 
 
 def _counts_request(request: TrainingRequest) -> tuple[TrainingRequest, dict[str, int], str]:
-    """The request with the table's pattern and special tokens, the table's counts
-    and a note naming what was counted.
+    """The request with the table's pattern and special tokens, its counts and a note naming what was counted.
 
     Raises:
         InputError, ModelFormatError: the table cannot be read, or the request
             names another pattern or other special tokens than it was counted with.
     """
-    from tokexplorer.core.io import load_word_counts
+    from tokexplorer.core.io import WordCounts, load_word_counts
 
-    assert request.word_counts is not None
-    table = load_word_counts(request.word_counts)
+    given = request.word_counts
+    table = given if isinstance(given, WordCounts) else load_word_counts(given)
     if request.pattern is not None and request.pattern != table.pattern:
         raise InputError(
             f"the word counts were split with the {table.pattern} pattern, not {request.pattern}; count again"
@@ -474,14 +474,12 @@ def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int
             return None
         size = exc.max_vocab_size
         return size, (
-            f"vocab {requested:,} is too large for this corpus; "
-            f"trained with {size:,}, the most SentencePiece allows"
+            f"vocab {requested:,} is too large for this corpus; trained with {size:,}, the most SentencePiece allows"
         )
     # a corpus with many distinct characters (Chinese) needs a piece each
     size = exc.min_vocab_size
     return size, (
-        f"vocab {requested:,} is too small for this corpus; trained with "
-        f"{size:,}, the least SentencePiece accepts"
+        f"vocab {requested:,} is too small for this corpus; trained with {size:,}, the least SentencePiece accepts"
     )
 
 

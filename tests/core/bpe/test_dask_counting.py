@@ -3,6 +3,7 @@ counting here, and merges trained from them are the merges trained from the file
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from collections import Counter
@@ -163,6 +164,45 @@ def test_merges_from_dask_counts_equal_merges_from_the_files(cluster, corpus, tm
     assert from_counts.bpe.merges == from_files.merges
     assert from_counts.bpe.special_tokens == from_files.special_tokens == {"<|endoftext|>": 799}
     assert from_counts.notes[-1].startswith("trained from the word counts of 2 files")
+
+
+def test_train_dask_learns_the_merges_of_train_files(cluster, corpus, tmp_path, capsys):
+    """``train FILES --dask ADDRESS``: counted on the cluster's two worker processes,
+    trained in this process; the model file is byte for byte the one ``train FILES`` saves."""
+    from fixtures.cli import run as cli
+    from tokexplorer.core.io import load_bpe
+
+    here, there = tmp_path / "here.bpe", tmp_path / "there.bpe"
+    opts = ["--vocab-size", "800", "--special", "<|endoftext|>"]
+    code, _, _ = cli(capsys, "train", *corpus, *opts, "-o", str(here))
+    assert code == 0
+    address = cluster.scheduler_address
+    code, out, err = cli(capsys, "train", *corpus, *opts, "-o", str(there), "--dask", address)
+    assert code == 0 and out.startswith("learned 543 of 543 merges; vocab 800")
+    assert there.read_bytes() == here.read_bytes()
+    bpe = load_bpe(there)
+    assert bpe.special_tokens == {"<|endoftext|>": 799} and len(bpe.merges) == 543
+    n_chunks = len(run(count_files(corpus, special_tokens=["<|endoftext|>"], workers=1))[0])
+    size = sum(os.path.getsize(p) for p in corpus)
+    where = f"on the Dask scheduler at {address}"
+    assert f"note: counted {n_chunks:,} distinct chunks of 2 files ({size:,} bytes) {where}" in err
+    assert f"note: trained from the word counts of 2 files ({size:,} bytes, {n_chunks:,} chunks)" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--word-counts", "t.counts"], "not a --word-counts table"),
+        (["FILE", "--algorithm", "wordpiece"], "(--algorithm bpe), not wordpiece"),
+        (["FILE", "--algorithm", "sp-bpe"], "(--algorithm bpe), not sp-bpe"),
+    ],
+)
+def test_train_dask_trains_a_byte_level_bpe_from_files_only(corpus, capsys, tmp_path, args, message):
+    from fixtures.cli import run as cli
+
+    args = [corpus[1] if a == "FILE" else a for a in args]
+    code, _, err = cli(capsys, "train", *args, "--vocab-size", "300", "-o", str(tmp_path / "m"), "--dask", "local")
+    assert code == 2 and "error: --dask counts the text files given on a Dask cluster" in err and message in err
 
 
 @pytest.mark.parametrize("on_workers", [False, True])

@@ -1,4 +1,5 @@
-"""``count``: the word-count table of text files, here or on a Dask cluster.
+"""``count``: the word-count table of text files, here or on a Dask cluster (:func:`count_on_dask`,
+which ``train --dask`` uses too).
 
 The table (:mod:`tokexplorer.core.io.word_counts`) holds each pre-tokenized
 chunk and its count; ``train --word-counts`` trains from it.
@@ -32,7 +33,7 @@ def cmd_count(ns: argparse.Namespace) -> int:
     check_output_path(ns.output)
     printer = ProgressPrinter(sys.stderr)
     if ns.dask is not None:
-        table = _count_on_dask(ns, printer, DEFAULT_PATTERN)
+        table = count_on_dask(ns, printer, DEFAULT_PATTERN)
     else:
         walked(ns.files)  # the notes of the walk: the model files left out of a folder
         paths, codecs = streamed_files(ns.files, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="count")
@@ -53,9 +54,16 @@ def cmd_count(ns: argparse.Namespace) -> int:
     return 0
 
 
-def _count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter, default_pattern: str) -> WordCounts:
-    """``count --dask``: each file's start checked here, the rest on the workers; then every
-    file's notes and the files skipped, as counting here says them (in file order)."""
+def count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter, default_pattern: str) -> WordCounts:
+    """``count --dask`` (and ``train --dask``): each file's start checked here, the rest on the
+    workers; then every file's notes and the files skipped, as counting here says them (in
+    file order). ``ns`` holds ``files``, ``dask``, ``pattern``, ``special``, ``encoding`` and
+    ``allow_damaged``; ``printer`` shows the progress.
+
+    Raises:
+        CorpusError: no file can be counted (says why).
+        InputError: no Dask scheduler at the address; BackendUnavailableError: Dask missing.
+    """
     from tokexplorer.core.io import count_checked, counting_files
 
     hint = damaged_hint("count")

@@ -23,7 +23,7 @@ from tokexplorer.core.errors import CorpusError, InputError
 
 if TYPE_CHECKING:  # the engine is imported when the command runs
     from tokexplorer.core.backends import SentencePieceOptions
-    from tokexplorer.core.io import FileEncodings
+    from tokexplorer.core.io import FileEncodings, WordCounts
     from tokexplorer.core.training import TrainingOutcome, TrainingRequest
 
 #: The SentencePiece options of ``train``, named as in the training dialog:
@@ -56,6 +56,12 @@ def cmd_train(ns: argparse.Namespace) -> int:
 
     if bool(ns.files) == (ns.word_counts is not None):
         raise UsageError("give the text files to train on, or --word-counts COUNTS (not both)", f"{PROG} train")
+    if ns.dask is not None and (ns.algorithm != "bpe" or not ns.files):
+        raise UsageError(
+            "--dask counts the text files given on a Dask cluster to train a byte-level BPE "
+            f"(--algorithm bpe){'' if ns.files else ', not a --word-counts table'}"
+            f"{'' if ns.algorithm == 'bpe' else ', not ' + ns.algorithm}", f"{PROG} train"
+        )  # fmt: skip
     request = TrainingRequest(
         algorithm=ns.algorithm,
         vocab_size=ns.vocab_size,
@@ -74,8 +80,10 @@ def cmd_train(ns: argparse.Namespace) -> int:
 
     t0 = _clock()
     printer = ProgressPrinter(sys.stderr)
-    big = _large_files(ns.files) if ns.algorithm == "bpe" and ns.files else None
-    if big:
+    big = _large_files(ns.files) if ns.algorithm == "bpe" and ns.files and ns.dask is None else None
+    if ns.dask is not None:  # counted on the cluster, trained here from the table in memory
+        request = replace(request, word_counts=_count_on_dask(ns, printer))
+    elif big:
         paths, codecs = streamed_files(big, ns.encoding, printer, allow_damaged=ns.allow_damaged, verb="train on")
         request = replace(request, files=paths, encoding=codecs)
     elif ns.files:  # else the word-count table is the corpus
@@ -112,6 +120,19 @@ def sentencepiece_options(ns: argparse.Namespace) -> SentencePieceOptions:
         )
     given.pop("skip_long_lines", None)
     return SentencePieceOptions(**given)
+
+
+def _count_on_dask(ns: argparse.Namespace, printer: ProgressPrinter) -> WordCounts:
+    """``train --dask``: the files' word-count table, counted on the cluster as ``count
+    --dask`` counts it (the same notes), and a note saying where it was counted."""
+    from tokexplorer.cli.commands.count import count_on_dask
+    from tokexplorer.core.types import DEFAULT_PATTERN
+
+    table = count_on_dask(ns, printer, DEFAULT_PATTERN)
+    where = "a local cluster" if ns.dask == "local" else f"the Dask scheduler at {ns.dask}"
+    note(f"counted {len(table.counts):,} distinct chunks of {table.files:,} file{'s' * (table.files != 1)} "
+         f"({table.bytes:,} bytes) on {where}")  # fmt: skip
+    return table
 
 
 def _flag_spelling(dest: str, value: object) -> str:
@@ -181,9 +202,7 @@ def _save_wordpiece(outcome: TrainingOutcome, output: str) -> None:
     print(f"{outcome.wordpiece_headline}; saved to {output}")  # the window's line too
 
 
-def _save_sentencepiece(
-    outcome: TrainingOutcome, output: str, t0: float, *, coverage: tuple[float, bool]
-) -> None:
+def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float, *, coverage: tuple[float, bool]) -> None:
     """Save a SentencePiece model and report: its training notes, then one summary
     line that names the character coverage used (``coverage``: the value and
     whether it was given) and, when it is our default, SentencePiece's, which
@@ -201,10 +220,7 @@ def _save_sentencepiece(
     used = f"character coverage {value}"
     if not given:
         used += f" (the default; spm_train's is {SPM_DEFAULT_COVERAGE})"
-    print(
-        f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; "
-        f"{seconds:.1f} s; saved to {output}"
-    )
+    print(f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; {seconds:.1f} s; saved to {output}")
 
 
 def _training_texts(
