@@ -29,8 +29,8 @@ from tokexplorer.core.backends import (
 )
 from tokexplorer.core.bpe import BPE, train_bpe_iter, validate_vocab_size
 from tokexplorer.core.errors import Cancelled, InputError, SettingsConflictError
-from tokexplorer.core.io.line_ends import lf_lines
 from tokexplorer.core.text import PATTERN_NAMES
+from tokexplorer.core.training_fit import FIT_LINES_CEILING, fit_line_length, fitted_size
 from tokexplorer.core.types import (
     ALGORITHMS,
     DEFAULT_PATTERN,
@@ -411,7 +411,7 @@ def _train_sentencepiece(
     try:
         tok = run(size)
     except (VocabTooLargeError, VocabTooSmallError) as exc:
-        fitted = _fitted_size(exc, requested=request.vocab_size) if request.fit_vocab else None
+        fitted = fitted_size(exc, requested=request.vocab_size) if request.fit_vocab else None
         if fitted is None:
             raise
         if cancel is not None and cancel():
@@ -421,66 +421,6 @@ def _train_sentencepiece(
         tok = run(size)
     notes += line_notes + list(tok.train_notes)
     return TrainingOutcome(algorithm=request.algorithm, tokenizer=tok, vocab_size=size, notes=tuple(notes))
-
-
-#: The longest ``max_sentence_length`` (bytes) :attr:`TrainingRequest.fit_lines`
-#: sets; longer lines are skipped.
-FIT_LINES_CEILING = 65_536
-
-
-def fit_line_length(
-    texts: Sequence[str], *, max_sentence_length: int, ceiling: int = FIT_LINES_CEILING
-) -> tuple[int, bool, str | None]:
-    """The SentencePiece line limit that fits ``texts`` (see :attr:`TrainingRequest.fit_lines`).
-
-    Lines end at ``"\\n"``, as SentencePiece reads them; lengths are UTF-8 bytes.
-
-    Args:
-        texts: the corpus.
-        max_sentence_length: the limit asked for, in bytes.
-        ceiling: the highest limit to raise it to, in bytes.
-
-    Returns:
-        ``(limit, skip_long_lines, note)``: the limit unchanged, False and None
-        when every line fits; else the limit raised to the longest line (at most
-        ``ceiling``), whether lines longer than that must be skipped, and a note
-        saying what changed.
-
-    >>> fit_line_length(["short\\n" + "x" * 5000], max_sentence_length=4192)
-    (5000, False, 'max_sentence_length raised from 4,192 to 5,000 bytes to fit the longest line')
-    >>> fit_line_length(["ab\\n" + "x" * 20 + "\\n" + "y" * 30], max_sentence_length=4, ceiling=25)
-    (25, True, 'max_sentence_length raised from 4 to 25 bytes; 1 line longer than 25 bytes skipped (longest: 30 bytes)')
-    >>> fit_line_length(["ab"], max_sentence_length=4)
-    (4, False, None)
-    """
-    lengths = [len(line.encode("utf-8", "surrogatepass")) for t in texts for line in lf_lines(t)]
-    longest = max(lengths, default=0)
-    if longest <= max_sentence_length:
-        return max_sentence_length, False, None
-    limit = max(max_sentence_length, min(longest, ceiling))
-    note = f"max_sentence_length raised from {max_sentence_length:,} to {limit:,} bytes"
-    if longest <= limit:
-        return limit, False, note + " to fit the longest line"
-    n_long = sum(1 for n in lengths if n > limit)
-    lines = "line" if n_long == 1 else "lines"
-    return limit, True, f"{note}; {n_long:,} {lines} longer than {limit:,} bytes skipped (longest: {longest:,} bytes)"
-
-
-def _fitted_size(exc: VocabTooLargeError | VocabTooSmallError, *, requested: int) -> tuple[int, str] | None:
-    """The size SentencePiece allows instead of the refused one and a note that
-    says so, or None when it allows none."""
-    if isinstance(exc, VocabTooLargeError):
-        if exc.max_vocab_size < 1:
-            return None
-        size = exc.max_vocab_size
-        return size, (
-            f"vocab {requested:,} is too large for this corpus; trained with {size:,}, the most SentencePiece allows"
-        )
-    # a corpus with many distinct characters (Chinese) needs a piece each
-    size = exc.min_vocab_size
-    return size, (
-        f"vocab {requested:,} is too small for this corpus; trained with {size:,}, the least SentencePiece accepts"
-    )
 
 
 __all__ = [
