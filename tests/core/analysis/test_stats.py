@@ -314,11 +314,12 @@ def _real_texts() -> list[tuple[str, str]]:
     import inspect
 
     from fixtures.multilingual import multilingual_text
-    from tokexplorer.core import training
+    from tokexplorer.core import training, training_child, training_fit
     from tokexplorer.core.io import sample_text
     from tokexplorer.core.text import scripts
 
-    source = inspect.getsource(training) + inspect.getsource(scripts)
+    # (ASCII-only blocks come from the modules without non-ASCII characters)
+    source = "".join(inspect.getsource(m) for m in (training, training_fit, training_child, scripts))
     return [
         ("sample.txt", sample_text() * 3),
         ("source.py", source.replace("the", "thé", 5) + "\n".join(["ok 🎉"] * 3) + source),
