@@ -251,7 +251,7 @@ def _dask_lines(path: Path, repeat: int, vocab: int, times: dict[str, list[float
     same = all(m == models[0] for m in models)
 
     def line(label: str, t: float) -> str:
-        return f"  {label:78s} {t:6.2f} s = {t / a:.2f}x  {'PASS' if t / a <= 1.2 else 'MISS'} <= 1.2"
+        return f"  {label:78s} {t:6.2f} s = {t / a:.3f}x  {'PASS' if t / a <= 1.2 else 'MISS'} <= 1.2"
 
     return [
         f"training {path.name} to {vocab}, whole commands, median of {repeat}:",
