@@ -11,21 +11,21 @@ reports and the merges, a few at a time, and builds the model from them.
 
 The child is told to stop through a shared event (it stops at its next cancel
 check, closing its own counting workers) and is terminated when it does not
-within :data:`STOP_GRACE_S`; it ends itself when its parent is gone.
+within :data:`STOP_GRACE_S`; it ends itself when its parent is gone
+(:func:`~tokexplorer.core.bpe.count_pool.exit_with_parent`).
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import threading
-import time
 from collections.abc import Callable, Generator
+from dataclasses import replace
 from typing import Any
 
 from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE
+from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, exit_with_parent
 from tokexplorer.core.errors import Cancelled, TrainingError
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
 from tokexplorer.core.types import MergeRecord, Progress
@@ -36,8 +36,6 @@ from tokexplorer.core.types import MergeRecord, Progress
 STOP_GRACE_S = 1.0
 #: Seconds between the parent's checks of cancel while no message arrives.
 POLL_S = 0.1
-#: Seconds between the child's checks that its parent is still alive.
-_ORPHAN_CHECK_S = 0.5
 
 
 def runs_in_child(request: TrainingRequest) -> bool:
@@ -78,7 +76,7 @@ def train_iter_in_child(
     ctx = multiprocessing.get_context("spawn")
     stop = ctx.Event()
     parent, child = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child_main, args=(child, stop, request, os.getpid()), name="tokexplorer-training")
+    proc = ctx.Process(target=_child_main, args=(child, stop, request), name="tokexplorer-training")
     proc.start()
     child.close()
     merges: list[MergeRecord] = []
@@ -112,7 +110,7 @@ def _progress_here(payload: tuple[Progress, list[tuple] | None], merges: list[Me
     if new is None:
         return p
     merges.extend(MergeRecord(*m) for m in new)
-    return Progress(p.phase, p.done, p.total, p.message, merges, p.unit)
+    return replace(p, detail=merges)
 
 
 def _outcome_here(payload: dict[str, Any], merges: list[MergeRecord]) -> TrainingOutcome:
@@ -138,10 +136,10 @@ def _end_child(proc: Any, stop: Any) -> None:
         proc.join(STOP_GRACE_S)
 
 
-def _child_main(conn: Any, stop: Any, request: TrainingRequest, parent_pid: int) -> None:
+def _child_main(conn: Any, stop: Any, request: TrainingRequest) -> None:
     """The child: train ``request``, sending progress (merges as tuples, only the
     new ones), then ``("done", ...)`` or ``("error", exception)``."""
-    threading.Thread(target=_stop_when_orphaned, args=(stop, parent_pid), daemon=True).start()
+    exit_with_parent()  # its counting workers end with it (they watch their parent too)
     try:
         os.nice(WINDOW_WORKER_NICE)  # the window's own threads come first for the cores
     except (AttributeError, OSError):
@@ -159,7 +157,7 @@ def _child_main(conn: Any, stop: Any, request: TrainingRequest, parent_pid: int)
             if isinstance(p.detail, list):
                 new = [_as_tuple(m) for m in p.detail[sent:]]
                 sent = len(p.detail)
-                p = Progress(p.phase, p.done, p.total, p.message, None, p.unit)
+                p = replace(p, detail=None)
             conn.send(("progress", (p, new)))
         bpe = outcome.bpe
         assert bpe is not None and outcome.report is not None
@@ -206,13 +204,3 @@ def _exception_here(payload: tuple[type[BaseException], tuple, dict[str, Any]]) 
     exc.args = args
     exc.__dict__.update(attributes)
     return exc
-
-
-def _stop_when_orphaned(stop: Any, parent_pid: int) -> None:
-    """Set ``stop`` once the parent process is gone (the child is then adopted), and end
-    the process if it has not ended :data:`STOP_GRACE_S` later."""
-    while os.getppid() == parent_pid:
-        time.sleep(_ORPHAN_CHECK_S)
-    stop.set()
-    time.sleep(STOP_GRACE_S)
-    os._exit(1)
