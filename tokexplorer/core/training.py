@@ -326,13 +326,15 @@ def _train_bpe(
         word_counts=counts,
         cancel=cancel,
     )
+    return bpe_outcome(bpe, report, tuple(report.messages) + notes)
+
+
+def bpe_outcome(bpe: BPE, report: TrainReport, notes: tuple[str, ...]) -> TrainingOutcome:
+    """The :class:`TrainingOutcome` of a byte-level BPE training: ``bpe`` behind the
+    Tokenizer interface, the size ``report`` reached, ``notes`` as given (also used by
+    :mod:`tokexplorer.core.training_child`, which rebuilds the model in the parent)."""
     return TrainingOutcome(
-        algorithm="bpe",
-        tokenizer=BPETokenizer(bpe),
-        vocab_size=report.vocab_size,
-        bpe=bpe,
-        report=report,
-        notes=tuple(report.messages) + notes,
+        algorithm="bpe", tokenizer=BPETokenizer(bpe), vocab_size=report.vocab_size, bpe=bpe, report=report, notes=notes
     )
 
 

@@ -23,11 +23,10 @@ from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
-from tokexplorer.core.backends import BPETokenizer
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, exit_with_parent
 from tokexplorer.core.errors import Cancelled, TrainingError
-from tokexplorer.core.training import TrainingOutcome, TrainingRequest, train_iter
+from tokexplorer.core.training import TrainingOutcome, TrainingRequest, bpe_outcome, train_iter
 from tokexplorer.core.types import MergeRecord, Progress
 
 #: Seconds a child told to stop may take before it is terminated (its counting
@@ -117,14 +116,7 @@ def _outcome_here(payload: dict[str, Any], merges: list[MergeRecord]) -> Trainin
     """The outcome, the model built in this process from the merges received."""
     shape: dict[str, Any] = {"pattern": payload["pattern"]} if payload["pattern"] else {"pat_str": payload["pat_str"]}
     bpe = BPE(merges, **shape, special_tokens=payload["specials"], name=payload["name"])
-    return TrainingOutcome(
-        algorithm="bpe",
-        tokenizer=BPETokenizer(bpe),
-        vocab_size=payload["vocab_size"],
-        bpe=bpe,
-        report=payload["report"],
-        notes=payload["notes"],
-    )
+    return bpe_outcome(bpe, payload["report"], payload["notes"])
 
 
 def _end_child(proc: Any, stop: Any) -> None:
@@ -163,7 +155,7 @@ def _child_main(conn: Any, stop: Any, request: TrainingRequest) -> None:
         assert bpe is not None and outcome.report is not None
         conn.send(("done", {
             "pattern": bpe.pattern_name, "pat_str": bpe.pat_str, "specials": dict(bpe.special_tokens), "name": bpe.name,
-            "vocab_size": outcome.vocab_size, "report": outcome.report, "notes": outcome.notes,
+            "report": outcome.report, "notes": outcome.notes,
         }))  # fmt: skip
     except BaseException as exc:  # noqa: BLE001 - every failure goes back to the parent
         _send_error(conn, exc)
