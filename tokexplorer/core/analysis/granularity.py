@@ -42,7 +42,8 @@ from dataclasses import asdict, dataclass
 
 import regex
 
-from tokexplorer.core.analysis.blocks import count_tokens
+from tokexplorer.core.analysis.blocks import count_tokens, cuts_are_exact, text_blocks
+from tokexplorer.core.analysis.stats import UNKNOWN_FAMILIES
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.bpe import BPE
 from tokexplorer.core.errors import Cancelled, InputError
@@ -241,7 +242,7 @@ def granularity_iter(
         yield Progress("granularity", 3 + k, total, tok.name, unit="levels")
         try:
             n = sum(count_tokens(tok, t, special=special, cancel=cancel) for t in texts if t)
-            unknown = _unknown_rate(tok, rest, special)
+            unknown = _unknown_rate(tok, rest, special, cancel)
         except Cancelled:
             raise
         except Exception as exc:  # noqa: BLE001 - one tokenizer's failure is a row's error, not the report's
@@ -253,15 +254,41 @@ def granularity_iter(
     return GranularityReport(n_chars, n_bytes, sum(map(len, train)), sum(map(len, rest)), levels, errors)
 
 
-def _unknown_rate(tok: Tokenizer, rests: Sequence[str], special: SpecialPolicy) -> float | None:
-    """The share of the held-out parts' tokens (each part tokenized on its own) that are unknown."""
+def _unknown_rate(
+    tok: Tokenizer, rests: Sequence[str], special: SpecialPolicy, cancel: Callable[[], bool] | None = None
+) -> float | None:
+    """The share of the held-out parts' tokens (each part tokenized on its own) that
+    are unknown; None without a held-out part. A tokenizer of a family without an
+    unknown piece (a byte-level BPE: every byte is a token,
+    :data:`~tokexplorer.core.analysis.stats.UNKNOWN_FAMILIES`) covers everything: 0,
+    without tokenizing. The others are tokenized in blocks where a cut changes no
+    token (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`), so that no single
+    call holds the interpreter long; else part by part.
+
+    Raises:
+        Cancelled: ``cancel()`` turned True (polled between blocks).
+    """
+    if tok.family not in UNKNOWN_FAMILIES:
+        return 0.0 if any(rests) else None
     held = unknown = 0
     for part in rests:
-        if part:
-            tokens = tok.tokenize(part, special=special).tokens
+        for piece in _cut(tok, part):
+            if cancel is not None and cancel():
+                raise Cancelled("granularity cancelled")
+            tokens = tok.tokenize(piece, special=special).tokens
             held += len(tokens)
             unknown += sum(1 for t in tokens if t.unknown)
     return unknown / held if held else None
+
+
+def _cut(tok: Tokenizer, text: str) -> list[str]:
+    """``text`` as the blocks of :func:`~tokexplorer.core.analysis.blocks.text_blocks`
+    where no cut changes the tokenizer's tokens, else whole (an empty text: none)."""
+    if not text:
+        return []
+    if not cuts_are_exact(tok):
+        return [text]
+    return [text[a:b] for a, b in text_blocks(text)]
 
 
 def _applied_ranks(chunk: bytes, ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
