@@ -111,6 +111,21 @@ def test_bpe_curve_is_the_encoding_with_the_first_k_merges(pattern):
         assert curve[k][1] == sum(len(first_k.encode(t)) for t in texts), k
 
 
+@pytest.mark.parametrize("pattern", ["gpt2", "cl100k", "o200k"])
+def test_bpe_curve_of_a_text_of_many_blocks_is_that_of_the_whole_text(pattern):
+    # counted block by block (text_blocks' cuts, which no chunk of these patterns crosses),
+    # the curve is the one of the whole text: runs of white space, CRLF and Chinese included
+    from fixtures.multilingual import multilingual_text
+    from tokexplorer.core.analysis.blocks import BLOCK_CHARS, text_blocks
+
+    text = multilingual_text(60_000, seed=3) + "\r\n \n\n\t end\r\n"
+    assert len(text_blocks(text)) >= 3 and len(text) > 3 * BLOCK_CHARS
+    bpe, _ = train_bpe([text[:50_000]], vocab_size=420, pattern=pattern)
+    curve = bpe_curve(bpe, [text])
+    for k in (0, 9, 100, len(bpe.merges)):
+        assert curve[k][1] == len(BPE(bpe.merges[:k], pattern=pattern).encode(text)), k
+
+
 def test_refusals():
     with pytest.raises(InputError, match="nothing to measure: the corpus is empty"):
         run_to_end(granularity_iter([""]))

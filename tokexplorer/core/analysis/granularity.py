@@ -37,7 +37,7 @@ byte-level models, which cover everything.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Generator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import asdict, dataclass
 
 import regex
@@ -130,17 +130,30 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[list[str
     >>> split_heldout(["a\\nb\\n", "c\\nd\\ne\\nf\\n"], 0.5)
     (['a\\n', 'c\\nd\\n'], ['b\\n', 'e\\nf\\n'])
     """
+    ends = _heldout_ends(texts, train_fraction)
+    return [t[:e] for t, e in zip(texts, ends)], [t[e:] for t, e in zip(texts, ends)]
+
+
+def _heldout_ends(texts: Sequence[str], train_fraction: float) -> list[int]:
+    """Per text, the character offset where :func:`split_heldout` cuts it (its rest begins).
+
+    Raises:
+        InputError: ``train_fraction`` not in (0, 1].
+    """
     if isinstance(train_fraction, bool) or not isinstance(train_fraction, (int, float)) or not 0 < train_fraction <= 1:
         raise InputError(f"the training fraction must be above 0 and at most 1, not {train_fraction!r}")
-    firsts: list[str] = []
-    rests: list[str] = []
+    ends: list[int] = []
     for text in texts:
         cut = int(len(text) * train_fraction)
         end = text.find("\n", max(cut - 1, 0)) if cut < len(text) else -1
-        end = len(text) if end < 0 else end + 1
-        firsts.append(text[:end])
-        rests.append(text[end:])
-    return firsts, rests
+        ends.append(len(text) if end < 0 else end + 1)
+    return ends
+
+
+#: A part of a text: ``(text, start, stop)``, the characters ``text[start:stop]``
+#: (a part is read in place: copying the first 80 % of a large text would hold the
+#: interpreter while its memory is filled).
+_Part = tuple[str, int, int]
 
 
 #: Texts are measured in blocks of about this many characters, cut at line ends, so
@@ -148,15 +161,15 @@ def split_heldout(texts: Sequence[str], train_fraction: float) -> tuple[list[str
 _BLOCK = 1 << 16
 
 
-def _blocks(text: str) -> list[str]:
-    """``text`` in pieces of about :data:`_BLOCK` characters, each ending at a line end."""
-    out, pos = [], 0
-    while pos < len(text):
-        end = text.find("\n", pos + _BLOCK)
-        end = len(text) if end < 0 else end + 1
-        out.append(text[pos:end])
+def _blocks(text: str, start: int, stop: int) -> Iterator[str]:
+    """``text[start:stop]`` in pieces of about :data:`_BLOCK` characters, each ending at
+    a line end (or at ``stop``)."""
+    pos = start
+    while pos < stop:
+        end = text.find("\n", pos + _BLOCK, stop)
+        end = stop if end < 0 else end + 1
+        yield text[pos:end]
         pos = end
-    return out
 
 
 @dataclass
@@ -168,11 +181,11 @@ class _Counts:
     bytes: Counter[int]
 
 
-def _count(texts: Sequence[str], cancel: Callable[[], bool] | None) -> _Counts:
-    """The words, characters and bytes of ``texts``, each text on its own (a word never runs across two)."""
+def _count(parts: Sequence[_Part], cancel: Callable[[], bool] | None) -> _Counts:
+    """The words, characters and bytes of ``parts``, each part on its own (a word never runs across two)."""
     counts = _Counts(Counter(), Counter(), Counter())
-    for text in texts:
-        for block in _blocks(text):
+    for text, start, stop in parts:
+        for block in _blocks(text, start, stop):
             counts.words.update(_WORDS.findall(block))
             counts.chars.update(block)
             counts.bytes.update(block.encode("utf-8"))
@@ -231,10 +244,14 @@ def granularity_iter(
     n_chars = sum(len(t) for t in texts)
     if not n_chars:
         raise InputError("nothing to measure: the corpus is empty")
-    train, rest = split_heldout(texts, train_fraction)
+    ends = _heldout_ends(texts, train_fraction)
+    train = [(t, 0, e) for t, e in zip(texts, ends)]
+    rest = [(t, e, len(t)) for t, e in zip(texts, ends)]
     total = 3 + len(tokenizers)
     yield Progress("granularity", 0, total, "word, character and byte levels", unit="levels")
-    levels = _base_levels(_count(train, cancel), _count(rest, cancel), n_chars)
+    seen, held = _count(train, cancel), _count(rest, cancel)
+    levels = _base_levels(seen, held, n_chars)
+    n_bytes = sum(seen.bytes.values()) + sum(held.bytes.values())
     errors: list[tuple[str, str]] = []
     for k, tok in enumerate(tokenizers):
         if cancel is not None and cancel():
@@ -250,12 +267,12 @@ def granularity_iter(
             continue
         levels.append(Level("subword", tok.name, tok.n_tokens, n, n_chars / n if n else None, unknown))
     yield Progress("granularity", total, total, unit="levels")
-    n_bytes = sum(len(t.encode("utf-8")) for t in texts)
-    return GranularityReport(n_chars, n_bytes, sum(map(len, train)), sum(map(len, rest)), levels, errors)
+    train_chars = sum(ends)
+    return GranularityReport(n_chars, n_bytes, train_chars, n_chars - train_chars, levels, errors)
 
 
 def _unknown_rate(
-    tok: Tokenizer, rests: Sequence[str], special: SpecialPolicy, cancel: Callable[[], bool] | None = None
+    tok: Tokenizer, rests: Sequence[_Part], special: SpecialPolicy, cancel: Callable[[], bool] | None = None
 ) -> float | None:
     """The share of the held-out parts' tokens (each part tokenized on its own) that
     are unknown; None without a held-out part. A tokenizer of a family without an
@@ -269,10 +286,10 @@ def _unknown_rate(
         Cancelled: ``cancel()`` turned True (polled between blocks).
     """
     if tok.family not in UNKNOWN_FAMILIES:
-        return 0.0 if any(rests) else None
+        return 0.0 if any(stop > start for _text, start, stop in rests) else None
     held = unknown = 0
-    for part in rests:
-        for piece in _cut(tok, part):
+    for text, start, stop in rests:
+        for piece in _cut(tok, text[start:stop]):
             if cancel is not None and cancel():
                 raise Cancelled("granularity cancelled")
             tokens = tok.tokenize(piece, special=special).tokens
@@ -317,7 +334,7 @@ def bpe_curve(bpe: BPE, texts: Sequence[str], *, cancel: Callable[[], bool] | No
     looked for (the text is ordinary text). Vocab size is ``256 + k``.
 
     Raises:
-        Cancelled: ``cancel()`` returned True (polled between texts and chunks).
+        Cancelled: ``cancel()`` returned True (polled between blocks and chunks).
 
     >>> from tokexplorer.core.bpe import train_bpe
     >>> bpe, _ = train_bpe("aaab aaab", vocab_size=259, pattern="none")
@@ -328,10 +345,15 @@ def bpe_curve(bpe: BPE, texts: Sequence[str], *, cancel: Callable[[], bool] | No
     ranks = {(m.left, m.right): (m.rank, m.new_id) for m in merges}
     chunks: Counter[str] = Counter()
     splitter = compile_splitter(bpe.pat_str) if bpe.pat_str is not None else None
-    for text in texts:  # whole texts: a cut could split a run of white space the pattern keeps whole
-        chunks.update(splitter.findall(text) if splitter is not None else [text])
-        if cancel is not None and cancel():
-            raise Cancelled("granularity cancelled")
+    for text in texts:
+        # in the blocks of text_blocks, whose cuts no chunk of a split pattern crosses (as the
+        # statistics count), so that no one call holds the interpreter long; without a
+        # pattern the whole text is the one chunk
+        pieces = [text[a:b] for a, b in text_blocks(text)] if splitter is not None else [text]
+        for piece in pieces:
+            chunks.update(splitter.findall(piece) if splitter is not None else [piece])
+            if cancel is not None and cancel():
+                raise Cancelled("granularity cancelled")
     saved = [0] * (len(merges) + 1)
     total = 0
     for k, (chunk, n) in enumerate(chunks.items()):
