@@ -389,6 +389,13 @@ def test_train_pattern_only_for_bpe(capsys, tmp_path, corpus_file):
     )  # fmt: skip
     assert code == 2
     assert_one_line_error(err, "a split pattern applies to the bpe and wordpiece algorithms only, not sp-unigram")
+    # bert, WordPiece's pre-tokenizer, with the default algorithm: options that do not go together (2)
+    out = tmp_path / "m.bpe"
+    code, _, err = run(capsys, "train", str(corpus_file), "--vocab-size", "300", "--pattern", "bert", "-o", str(out))
+    assert code == 2 and not out.exists()
+    assert_one_line_error(
+        err, "the bert pattern applies to the wordpiece algorithm only, not bpe; choose gpt2, cl100k, o200k, none"
+    )
 
 
 # ---------------------------------------------------------------------------

@@ -23,7 +23,7 @@ CHINESE = ["你好世界，这是一个中文句子。", "我们今天学习分�
         (TrainingRequest(algorithm="wordpiece", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
         (TrainingRequest(algorithm="wordpiece", vocab_size=50, files=["a.txt"]), "WordPiece trains on texts"),
         (TrainingRequest(algorithm="bpe", vocab_size=300, lowercase=True), "apply to the wordpiece algorithm only"),
-        (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="bert"), "unknown pattern 'bert'"),
+        (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="bert"), "the bert pattern applies to the wordpiece"),
         (TrainingRequest(algorithm="bpe", vocab_size=300, pattern="nope"), "unknown pattern 'nope'"),
         (TrainingRequest(algorithm="bpe", vocab_size=200), "vocab_size 200 is too small"),
         (TrainingRequest(algorithm="sp-bpe", vocab_size=0), "vocab_size must be positive, not 0"),

@@ -153,6 +153,11 @@ class TrainingRequest:
             return
         if self.algorithm == "bpe":
             if self.pattern is not None and self.pattern not in PATTERN_NAMES:
+                if self.pattern in WORDPIECE_PATTERNS:  # (bert: a setting of another algorithm)
+                    raise SettingsConflictError(
+                        f"the {self.pattern} pattern applies to the wordpiece algorithm only, not bpe; "
+                        f"choose {', '.join(PATTERN_NAMES)}"
+                    )
                 raise InputError(f"unknown pattern {self.pattern!r}; choose {', '.join(PATTERN_NAMES)}")
             validate_vocab_size(self.vocab_size, len(self.specials))
             if self.word_counts is not None and (self.files is not None or self.texts):
