@@ -153,3 +153,23 @@ def test_long_normalization_counts_only_what_changed():
     assert describe_normalization(text, normalized) == (
         "normalized: 13 non-whitespace characters rewritten by NFKC ('…' ×13) into 39 ('.' ×39)"
     )
+
+
+def test_our_wordpiece_names_its_unknown_tokens_as_the_vocab_txt_reading_does(tmp_path):
+    # the same model, ours and exported as BERT's vocab.txt (read by `tokenizers`): the one
+    # note naming the text each [UNK] stands for, word for word
+    from tokexplorer.core.backends import WordPieceTokenizer
+    from tokexplorer.core.backends.spec import load_tokenizer
+    from tokexplorer.core.io.wordpiece_files import write_vocab_txt
+    from tokexplorer.core.wordpiece import train_wordpiece
+
+    wp, _ = train_wordpiece(["playing plays played the player plays\n" * 30], vocab_size=60)
+    ours = WordPieceTokenizer(wp)
+    write_vocab_txt(wp, tmp_path / "vocab.txt")
+    theirs = load_tokenizer(str(tmp_path / "vocab.txt"))
+    text = "plays 你好 🙂 zzz"
+    expected = "4 unknown tokens: '你', '好', '🙂', 'zzz'"
+    assert expected in ours.tokenize(text).notes and expected in ours.notes(text)
+    assert expected in theirs.tokenize(text).notes
+    assert [t.unknown for t in ours.tokenize(text).tokens] == [False, True, True, True, True]
+    assert ours.notes("plays played") == ()

@@ -33,7 +33,7 @@ from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import CleanText, clean_text
 from tokexplorer.core.types import SPECIAL_POLICIES, SpecialPolicy, Tokenization
 
-__all__ = ["CancelCheck", "Tokenizer", "check_special_policy", "unknown_special_notes"]
+__all__ = ["CancelCheck", "Tokenizer", "check_special_policy", "unknown_special_notes", "unknown_tokens_notes"]
 
 #: A function long work calls now and then; True means "stop" (raise ``Cancelled``).
 CancelCheck = Callable[[], bool]
@@ -361,3 +361,19 @@ def unknown_special_notes(text: str, known: Collection[str], policy: SpecialPoli
         if s not in known and s not in seen:
             seen.append(s)
     return [f"{s!r} is not a special token of this tokenizer; encoded as plain text" for s in seen]
+
+
+def unknown_tokens_notes(swallowed: Sequence[str]) -> list[str]:
+    """The note naming the text that unknown tokens (``[UNK]``, ``<unk>``) stand for, or
+    none: ``swallowed`` holds each unknown token's text, in order (the first five shown).
+
+    >>> unknown_tokens_notes(["你", "好", "🙂"])
+    ["3 unknown tokens: '你', '好', '🙂'"]
+    >>> unknown_tokens_notes([])
+    []
+    """
+    if not swallowed:
+        return []
+    more = f" and {len(swallowed) - 5} more" if len(swallowed) > 5 else ""
+    shown = ", ".join(repr(s) for s in swallowed[:5]) + more
+    return [f"{len(swallowed)} unknown token{'s' if len(swallowed) != 1 else ''}: {shown}"]

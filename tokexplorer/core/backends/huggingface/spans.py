@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from tokexplorer.core.backends.base import unknown_tokens_notes
 from tokexplorer.core.backends.library_calls import library_call
 from tokexplorer.core.types import Token
 
@@ -127,10 +128,7 @@ def token_notes(tokens: Sequence[Token], held_back: bool) -> list[str]:
     and on unknown tokens."""
     added = [t.piece for t in tokens if t.special and t.byte_start == t.byte_end and not t.bytes]
     notes = added_notes(added, held_back)
-    unknown = [t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]
-    if unknown:
-        shown = ", ".join(repr(s) for s in unknown[:5]) + (f" and {len(unknown) - 5} more" if len(unknown) > 5 else "")
-        notes.append(f"{len(unknown)} unknown token{'s' if len(unknown) != 1 else ''}: {shown}")
+    notes.extend(unknown_tokens_notes([t.bytes.decode("utf-8", "replace") for t in tokens if t.unknown]))
     return notes
 
 

@@ -43,12 +43,35 @@ def run_normalizer(normalizer: Any, text: str, *, with_offsets: bool) -> Any:
 # describing what the normalizer changed
 # --------------------------------------------------------------------------
 
-_WS_NAMES = {" ": ("space", "spaces"), "\t": ("tab", "tabs"), "\n": ("line break", "line breaks"),
-             "\r": ("carriage return", "carriage returns")}
+_WS_NAMES = {
+    " ": ("space", "spaces"),
+    "\t": ("tab", "tabs"),
+    "\n": ("line break", "line breaks"),
+    "\r": ("carriage return", "carriage returns"),
+}
 
 
 def _plural(n: int, names: tuple[str, str]) -> str:
-    return f"{n} {names[0] if n == 1 else names[1]}"
+    return f"{n:,} {names[0] if n == 1 else names[1]}"
+
+
+def _tally(chars: list[str]) -> str:
+    """Characters a normalizer removed or inserted, each distinct one once with how
+    often: ``"4 spaces"`` (white space by name), ``"U+0301"``, ``"U+200B ×3"``; the
+    first five kinds, then how many more kinds.
+
+    >>> _tally([" ", "x", " ", "\u200b", "\u200b"])
+    '2 spaces, U+0078, U+200B ×2'
+    """
+    counts: dict[str, int] = {}
+    for ch in chars:
+        counts[ch] = counts.get(ch, 0) + 1
+    shown = [
+        _plural(n, _WS_NAMES[ch]) if ch in _WS_NAMES else f"U+{ord(ch):04X}" + (f" ×{n:,}" if n > 1 else "")
+        for ch, n in list(counts.items())[:5]
+    ]
+    more = f" and {len(counts) - 5:,} more kinds" if len(counts) > 5 else ""
+    return ", ".join(shown) + more
 
 
 def _rewrite(old: str, new: str) -> str:
@@ -116,6 +139,8 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
     "normalized: 2 non-whitespace characters removed ('·' ×2)"
     >>> describe_normalization("你好 ok", " 你  好  ok", limit=4)
     'normalized: 4 whitespace characters added (1 before, 5 after)'
+    >>> describe_normalization("你好", " 你  好 "), describe_normalization("a\\u200bb\\u200b", "ab")
+    ('normalized: 4 spaces inserted', 'normalized: U+200B ×2 removed')
     >>> describe_normalization("a\\x01 cafe\\u0301", "a caf\\u00e9")
     "normalized (NFKC): U+0001 removed; 'e\u0301' (U+0065 U+0301) → '\u00e9' (U+00E9)"
     """
@@ -163,17 +188,16 @@ def describe_normalization(original: str, normalized: str, *, limit: int = 2_000
                 nfkc = False
     parts: list[str] = []
     if removed:
-        parts.append(", ".join(_plural(n, _WS_NAMES.get(ch, (repr(ch), repr(ch))))
-                               for ch, n in removed.items()) + " removed")
+        parts.append(
+            ", ".join(_plural(n, _WS_NAMES.get(ch, (repr(ch), repr(ch)))) for ch, n in removed.items()) + " removed"
+        )
     for ch, n in to_space.items():
         names = _WS_NAMES.get(ch, (f"U+{ord(ch):04X}", f"U+{ord(ch):04X}"))
         parts.append(f"{_plural(n, names)} turned into {'a space' if n == 1 else 'spaces'}")
     if dropped:
-        shown = " ".join(f"U+{ord(c):04X}" for c in dropped[:5])
-        parts.append(f"{shown}{' and more' if len(dropped) > 5 else ''} removed")
+        parts.append(f"{_tally(dropped)} removed")
     if added:
-        shown = " ".join(f"U+{ord(c):04X}" for c in added[:5])
-        parts.append(f"{shown}{' and more' if len(added) > 5 else ''} inserted")
+        parts.append(f"{_tally(added)} inserted")
     if rewrites:
         shown = ", ".join(_rewrite(o, n) for o, n in rewrites[:3])
         more = f" and {len(rewrites) - 3} more" if len(rewrites) > 3 else ""
