@@ -68,9 +68,13 @@ def test_a_token_without_a_merge_tree_says_so(qtbot):
     wp_name = state.tokenizers[2].name
     assert not pane.show_tree_of_bytes(b"times", wp_name)
     assert pane.tree.tree is None and pane.bpe is bpe
+    steps = len(state.tokenizers[2].wordpiece.merges)
+    assert steps > 1
     assert pane.tree_label.text() == (
         f"No merge tree for this token of {wp_name}. {wp_name}: a WordPiece model has no merges: it splits each "
-        "word into the longest vocabulary pieces from the left ('##' marks a continuation)"
+        "word into the longest vocabulary pieces from the left ('##' marks a continuation); "
+        f"the {steps:,} merges of its training (the pairs it joined into new pieces, scored by WordPiece's rule) "
+        "are in the window's WordPiece tab"
     )
 
 

@@ -79,7 +79,12 @@ def no_merges_reason(tok: Tokenizer) -> str | None:
     True
     """
     if isinstance(tok, WordPieceTokenizer):
-        return f"{tok.name}: {_NO_MERGES['WordPiece']}"
+        steps = len(tok.wordpiece.merges)
+        trained = ""
+        if steps:  # (ours keeps its training's steps)
+            trained = (f"; the {steps:,} merge{'s' * (steps != 1)} of its training (the pairs it joined into new "
+                       "pieces, scored by WordPiece's rule) are in the window's WordPiece tab")  # fmt: skip
+        return f"{tok.name}: {_NO_MERGES['WordPiece']}{trained}"
     if isinstance(tok, HuggingFaceTokenizer):
         kind = tok.config.model_type
         return None if kind == "BPE" else f"{tok.name}: {_NO_MERGES.get(kind, f'a {kind} model has no merges')}"
