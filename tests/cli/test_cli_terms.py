@@ -15,7 +15,14 @@ from tokexplorer.cli.parser import build_parser
 from tokexplorer.cli.terms import cli_terms, in_cli_terms
 from tokexplorer.core.backends import PATTERN_HINT
 from tokexplorer.core.backends.sentencepiece.notes import UNKNOWN_HINT
-from tokexplorer.core.io import BERT_EXPORT_HINT, BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, encoding_hint
+from tokexplorer.core.io import (
+    AS_TOKENIZER,
+    BERT_EXPORT_HINT,
+    BOMLESS_CODECS,
+    OTHER_ENCODING,
+    READ_ANYWAY,
+    encoding_hint,
+)
 
 
 def _flags_by_command() -> dict[str, set[str]]:
@@ -30,7 +37,7 @@ def _flags_by_command() -> dict[str, set[str]]:
 
 def test_every_piece_of_core_advice_gets_its_flags():
     core = [READ_ANYWAY, *(encoding_hint(c) for c in BOMLESS_CODECS), OTHER_ENCODING, UNKNOWN_HINT, PATTERN_HINT,
-            BERT_EXPORT_HINT]  # fmt: skip
+            BERT_EXPORT_HINT, AS_TOKENIZER]  # fmt: skip
     assert [c for c, _ in cli_terms()] == core
     flags = set().union(*_flags_by_command().values())
     for phrase, cli in cli_terms():

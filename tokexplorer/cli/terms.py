@@ -25,6 +25,7 @@ def cli_terms() -> tuple[tuple[str, str], ...]:
     from tokexplorer.core.backends.rank_files import PATTERN_HINT, RANK_PATTERNS
     from tokexplorer.core.backends.sentencepiece.notes import UNKNOWN_HINT
     from tokexplorer.core.io.encodings import BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, encoding_hint
+    from tokexplorer.core.io.folder_roles import AS_TOKENIZER
     from tokexplorer.core.io.wordpiece_files import BERT_EXPORT_HINT
 
     return (
@@ -37,6 +38,7 @@ def cli_terms() -> tuple[tuple[str, str], ...]:
          "that holds them with character coverage 1.0 (--character-coverage 1.0)"),
         (PATTERN_HINT, f"give its split pattern (--pattern NAME|REGEX; names: {', '.join(RANK_PATTERNS)})"),
         (BERT_EXPORT_HINT, "train it with the bert pre-tokenizer (--pattern bert) to export it"),
+        (AS_TOKENIZER, "to use its tokenizer, give the folder as a tokenizer (--tokenizer FOLDER)"),
     )  # fmt: skip
 
 

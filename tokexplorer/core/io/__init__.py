@@ -1,7 +1,8 @@
 """Files in and out: one text file read with its encoding detected (:mod:`.corpus`,
 the detection rules in :mod:`.encodings`), files and folders read as a corpus
 (:mod:`.folders`; walked by :mod:`.walking`, which leaves a folder's tokenizer model
-files out), large corpora streamed in pieces with a sample kept
+files out; a model folder or a corpus folder: :mod:`.folder_roles`), large corpora
+streamed in pieces with a sample kept
 (:mod:`.streaming`), model files (our BPE files in :mod:`.formats`, ``.tiktoken``
 rank files in :mod:`.tiktoken_files`, both written by :mod:`.atomic`; WordPiece
 files and BERT's ``vocab.txt`` in :mod:`.wordpiece_files`), which
@@ -101,6 +102,12 @@ _EXPORTS: dict[str, str] = {
     "Walk": "walking",
     "model_kind": "walking",
     "walk_files": "walking",
+    "AS_CORPUS": "folder_roles",
+    "AS_TOKENIZER": "folder_roles",
+    "FolderRole": "folder_roles",
+    "PathSort": "folder_roles",
+    "folder_role": "folder_roles",
+    "sort_paths": "folder_roles",
 }
 
 __all__ = sorted(_EXPORTS)

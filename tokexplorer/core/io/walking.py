@@ -55,6 +55,13 @@ MODEL_KINDS: dict[str, str] = {
 #: The most file names a note lists (then "and N more").
 NAMES_SHOWN = 10
 
+#: The note of a folder read as a corpus that is a model folder (``{folder}``: as given, with a
+#: final ``/``); it ends with the advice :data:`~tokexplorer.core.io.folder_roles.AS_TOKENIZER`.
+MODEL_FOLDER_NOTE = (
+    "{folder} is a model folder (besides its tokenizer files it holds only configuration, a model card "
+    "or weights), so its tokenizer is not corpus text: to use its tokenizer, open the folder as a tokenizer"
+)
+
 _BPE_MAGIC = re.compile(rb"^tokexplorer-bpe \S+\r?$")
 _RANK_LINE = re.compile(rb"^[A-Za-z0-9+/]*={0,2} +(\d+)$")
 _SP_VOCAB_LINE = re.compile(r"^[^\t]+\t(-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?)$")
@@ -243,12 +250,16 @@ class Walk:
         skipped: per folder given (as given), the model files left out of it, in walk order.
         named_models: the files named by themselves that are model files, with their
             :data:`MODEL_KINDS` key (they are in :attr:`files`).
+        model_folders: the folders given (as given) that are model folders by the rule of
+            :mod:`~tokexplorer.core.io.folder_roles` and whose other files (a model card,
+            configuration) are read: their note says how to use their tokenizer instead.
     """
 
     files: list[Path] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     skipped: dict[str, list[Path]] = field(default_factory=dict)
     named_models: list[tuple[Path, str]] = field(default_factory=list)
+    model_folders: list[str] = field(default_factory=list)
 
     @property
     def notes(self) -> tuple[str, ...]:
@@ -256,7 +267,8 @@ class Walk:
         files in data/: tokenizer.json, x.bpe, vocab.txt"``, at most :data:`NAMES_SHOWN`
         names, then ``"and N more"``), then one per model file named by itself
         (``"m.bpe: a tokenizer model file (tokexplorer BPE model), read as text because
-        it was named"``)."""
+        it was named"``); after a folder's line, when it is a model folder whose other
+        files are read (:attr:`model_folders`), one saying so (:data:`MODEL_FOLDER_NOTE`)."""
         out = []
         for root, found in self.skipped.items():
             names = [f.relative_to(root).as_posix() for f in found]
@@ -266,9 +278,27 @@ class Walk:
             what = "file" if len(names) == 1 else "files"
             folder = root if root.endswith(("/", os.sep)) else f"{root}/"
             out.append(f"skipped {len(names):,} tokenizer model {what} in {folder}: {shown}")
+            if root in self.model_folders:
+                out.append(MODEL_FOLDER_NOTE.format(folder=folder))
         for p, kind in self.named_models:
             out.append(f"{p}: a tokenizer model file ({MODEL_KINDS[kind]}), read as text because it was named")
         return tuple(out)
+
+
+def _model_folder(folder: Path, files: list[Path]) -> bool:
+    """True when ``folder`` (whose tokenizer model files were left out and whose other files
+    are ``files``, some of them) is a model folder by the rule of
+    :mod:`~tokexplorer.core.io.folder_roles`: a tokenizer, and no text file besides."""
+    from tokexplorer.core.io.folder_roles import no_text_besides
+    from tokexplorer.core.io.sniff import sniff_path
+
+    if not files or no_text_besides(files)[0] is not None:
+        return False
+    try:
+        sniff_path(folder)
+    except InputError:
+        return False
+    return True
 
 
 def walk_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = True, models: bool = True) -> Walk:
@@ -306,7 +336,10 @@ def walk_files(paths: PathLike | Iterable[PathLike], *, recursive: bool = True, 
     for raw in path_list(paths):
         p = Path(raw)
         if p.is_dir():
+            before = len(walk.files)
             visit(p, raw)
+            if models and walk.skipped.get(raw) and _model_folder(p, walk.files[before:]):
+                walk.model_folders.append(raw)
         elif p.is_file():
             walk.files.append(p)
             kind = model_kind(p) if models else None
