@@ -17,7 +17,7 @@ from PySide6.QtCore import QMessageLogContext, QObject, QSettings, Qt, QTimer, Q
 from PySide6.QtWidgets import QApplication, QStatusBar
 
 from tokexplorer.gui import font_check, settings, symbols, theme, workers
-from tokexplorer.gui.main_window import MainWindow, split_tokenizer_paths
+from tokexplorer.gui.main_window import MainWindow
 from tokexplorer.gui.state import AppState
 
 #: Window size at startup, in pixels.
@@ -178,12 +178,6 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
     window.show()
     if font_notice is not None:  # queued: the message may come while a view paints
         font_notice.said.connect(window.statusBar().showMessage, Qt.ConnectionType.QueuedConnection)
-    # tokenizer files and model folders among the paths open as tokenizers, told by
-    # content as File ▸ Open tokenizer… and drag and drop tell them; the rest is the corpus
-    models, texts = split_tokenizer_paths(paths)
-    paths = window.memory.startup_paths(texts)
-    for model in models:
-        window.open_model(model)
     status = {"code": 0, "taken": False}
 
     if screenshot:
@@ -205,8 +199,10 @@ def main(argv: list[str] | None = None, *, screenshot: str | None = None) -> int
         window.startup.done.connect(lambda: QTimer.singleShot(SCREENSHOT_SETTLE_MS, take))
         QTimer.singleShot(SCREENSHOT_DEADLINE_MS, take)
 
-    # Start the work once the event loop runs, so the window paints first.
-    QTimer.singleShot(0, lambda: window.startup.run(paths))
+    # Start the work once the event loop runs, so the window paints first; tokenizer files
+    # and model folders among the paths open as tokenizers, by the core's rule (a folder
+    # holding text files is a corpus folder), as drag and drop sorts them
+    QTimer.singleShot(0, lambda: window.start(paths))
     code = app.exec()
     window.deleteLater()
     return status["code"] or int(code)

@@ -9,7 +9,7 @@ when the window opens (the sample corpus, the default models) is
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from typing import TYPE_CHECKING
 
@@ -46,36 +46,18 @@ from tokexplorer.gui.panes.wordpiece_pane import WordPiecePane
 from tokexplorer.gui.saving import SaveGuard
 from tokexplorer.gui.startup import BUILTIN_SAMPLE_NAME, DEFAULT_TIKTOKEN, Startup, preload_tiktoken
 from tokexplorer.gui.state import AppState
+from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE, COMPARE_MAX_CHARS, STREAMED_SOURCE, file_sample
 from tokexplorer.gui.widgets.status_line import StatusLine
 from tokexplorer.gui.window_memory import WindowMemory
 from tokexplorer.gui.workers import Worker, file_message, guarded, size_pool
 
 if TYPE_CHECKING:
-    from tokexplorer.core.io import Corpus
+    from tokexplorer.core.io import Corpus, PathSort
     from tokexplorer.gui.dialogs.pattern import PatternDialog
 
 TAB_CORPUS, TAB_MERGES, TAB_COMPARE, TAB_BYTES = range(4)
 TAB_REPLAY, TAB_MERGE_DIFF = 4, 5
-
-
-def is_tokenizer_path(path: str) -> bool:
-    """True when a dropped file or folder holds a tokenizer, told by content
-    (:func:`~tokexplorer.core.io.sniff.sniff_path`); other paths are corpus text."""
-    from tokexplorer.core.io import sniff_path
-
-    try:
-        sniff_path(path)
-    except TokexplorerError:
-        return False
-    return True
-
-
-def split_tokenizer_paths(paths: list[str]) -> tuple[list[str], list[str]]:
-    """``(tokenizers, texts)``: the paths that hold a tokenizer (:func:`is_tokenizer_path`,
-    opened as tokenizers), and the others (read as the corpus), each in the given order."""
-    models = [p for p in paths if is_tokenizer_path(p)]
-    return models, [p for p in paths if p not in models]
 
 
 #: The keys of the standard shortcuts the menus use, for a platform that has none for one
@@ -175,9 +157,7 @@ class MainWindow(QMainWindow):
         self._hold_minimum_size()
         self.memory = WindowMemory(self)
         # a token double-clicked in the compare pane or the inspector: show its merge tree
-        self.state.token_tree_requested.connect(
-            lambda _b, _name: self.tabs.setCurrentWidget(self.merges_pane)
-        )
+        self.state.token_tree_requested.connect(lambda _b, _name: self.tabs.setCurrentWidget(self.merges_pane))
 
     # ================================================================= menus
     def _build_menus(self) -> None:
@@ -187,26 +167,16 @@ class MainWindow(QMainWindow):
             self.corpus_pane.open_files_dialog,
             QKeySequence.StandardKey.Open,
         )
-        self.open_folder_action = self._action(
-            "Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O"
-        )
-        self.open_model_action = self._action(
-            "Open &tokenizer…", self.open_model_dialog, "Ctrl+M"
-        )
+        self.open_folder_action = self._action("Open &folder…", self.corpus_pane.open_folder_dialog, "Ctrl+Shift+O")
+        self.open_model_action = self._action("Open &tokenizer…", self.open_model_dialog, "Ctrl+M")
         self.open_model_folder_action = self._action(
             "Open tokenizer fo&lder…", self.open_model_folder_dialog, "Ctrl+Shift+M"
         )
-        self.save_bpe_action = self._action(
-            "&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save
-        )
-        self.quit_action = self._action(
-            "&Quit", self.close, QKeySequence.StandardKey.Quit
-        )
+        self.save_bpe_action = self._action("&Save BPE model…", self.save_bpe_dialog, QKeySequence.StandardKey.Save)
+        self.quit_action = self._action("&Quit", self.close, QKeySequence.StandardKey.Quit)
         for act in (self.open_files_action, self.open_folder_action):
             file_menu.addAction(act)
-        self.open_raw_action = self._action(
-            "Open &raw bytes…", self.open_raw_bytes_dialog, "Ctrl+Shift+R"
-        )
+        self.open_raw_action = self._action("Open &raw bytes…", self.open_raw_bytes_dialog, "Ctrl+Shift+R")
         file_menu.addAction(self.open_raw_action)
         file_menu.addSeparator()
         file_menu.addAction(self.open_model_action)
@@ -228,17 +198,13 @@ class MainWindow(QMainWindow):
         self.statusbar_action = QAction("Status bar", self)
         self.statusbar_action.setCheckable(True)
         self.statusbar_action.setChecked(True)
-        self.statusbar_action.toggled.connect(
-            lambda on: self.statusBar().setVisible(on)
-        )
+        self.statusbar_action.toggled.connect(lambda on: self.statusBar().setVisible(on))
         view_menu.addAction(self.statusbar_action)
 
         train_menu = self.menuBar().addMenu("&Train")
         train_menu.addAction(self._action("&Train on corpus", self.train, "Ctrl+T"))
         train_menu.addAction(self._action("Train from &counts…", self.train_from_counts_dialog))
-        train_menu.addAction(
-            self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+.")
-        )
+        train_menu.addAction(self._action("&Cancel training", self.corpus_pane.cancel_training, "Ctrl+."))
 
     def _add_tab_actions(self) -> None:
         """View ▸ one entry per tab, in tab order: Ctrl+1 … Ctrl+9, then Ctrl+0 for the tenth."""
@@ -269,13 +235,36 @@ class MainWindow(QMainWindow):
         return act
 
     # ================================================================= public
-    def open_paths(self, paths: list[str], *, show: bool = True) -> None:
+    def open_paths(self, paths: list[str], *, show: bool = True, notes: Sequence[str] = ()) -> None:
         """Load files and folders as the corpus (in a worker; see :class:`CorpusPane`);
-        ``show``: make the corpus tab current."""
+        ``show``: make the corpus tab current; ``notes``: added to the corpus's notes."""
         if paths:
             if show:
                 self.tabs.setCurrentWidget(self.corpus_pane)
-            self.corpus_pane.load_paths(paths)
+            self.corpus_pane.load_paths(paths, notes=notes)
+
+    def start(self, paths: list[str]) -> None:
+        """The window's start on the command line's ``paths``: the tokenizers among them open
+        (:meth:`open_given`), then :meth:`Startup.run` reads the others as the corpus (none:
+        the last corpus, or the built-in sample), with the notes of their folders."""
+        found = self.open_given(paths)
+        notes = [found.notes[p] for p in found.corpus if p in found.notes]
+        self.startup.run(self.memory.startup_paths(list(found.corpus)), notes=notes)
+
+    def open_given(self, paths: list[str]) -> PathSort:
+        """Open the tokenizers among ``paths`` (the command line's, a drop's), sorted by the core's
+        rule (:func:`~tokexplorer.core.io.folder_roles.sort_paths`); return the sort, whose ``corpus``
+        the caller reads. A model folder's unread model card says so as it opens (at startup under
+        the training controls too: :meth:`Startup.add_note`)."""
+        from tokexplorer.core.io import sort_paths
+
+        found = sort_paths(paths)
+        for p in found.tokenizers:
+            note = in_window_terms(found.notes.get(p, ""))
+            if note and not self.startup.finished:
+                self.startup.add_note(note)
+            self.open_model(p, notes=[note] if note else [])
+        return found
 
     def train(self) -> Worker | None:
         """Train with the corpus pane's settings (see :meth:`CorpusPane.start_training`)."""
@@ -355,7 +344,7 @@ class MainWindow(QMainWindow):
         if path:
             self.open_model(path)
 
-    def open_model(self, path: str, pattern: str | None = None) -> Worker:
+    def open_model(self, path: str, pattern: str | None = None, *, notes: Sequence[str] = ()) -> Worker:
         """Load a tokenizer file or model folder in a worker, recognised by its
         content (:func:`~tokexplorer.core.backends.spec.load_tokenizer` on the bare path).
 
@@ -368,13 +357,12 @@ class MainWindow(QMainWindow):
         Args:
             path: the file or folder.
             pattern: the split pattern of a rank file (a name or a regular expression), or None.
+            notes: said after the model's own notes once it is shown.
         """
         from tokexplorer.core.backends import load_tokenizer
 
         worker = Worker(lambda cancel: load_tokenizer(os.path.abspath(path), pattern=pattern))
-        worker.signals.returned.connect(
-            guarded(self, lambda tok, p=path: self._on_model_loaded(p, tok))
-        )
+        worker.signals.returned.connect(guarded(self, lambda tok, p=path: self._on_model_loaded(p, tok, notes)))
         worker.signals.errored.connect(guarded(self, lambda exc, p=path: self._on_model_failed(p, exc)))
         self.model_worker = worker
         self.state.status.emit(f"opening {os.path.basename(path)}…")
@@ -396,15 +384,15 @@ class MainWindow(QMainWindow):
         self.state.status.emit(f"{os.path.basename(path)}: choose its split pattern")
         dialog.open()
 
-    def _on_model_loaded(self, path: str, tok: Tokenizer) -> None:
+    def _on_model_loaded(self, path: str, tok: Tokenizer, notes: Sequence[str] = ()) -> None:
         if isinstance(tok, BPETokenizer) and not self.saving.confirm_replace("bpe", by=os.path.basename(path)):
             self.state.status.emit(f"{os.path.basename(path)} not opened: the BPE it would replace is kept")
             return
         self.state.model_file_opened.emit(path)
         # no default model is trained over it (the startup's of that family stops first)
-        self.startup.user_model_opened(tok.family, lambda: self._show_model(path, tok))
+        self.startup.user_model_opened(tok.family, lambda: self._show_model(path, tok, notes))
 
-    def _show_model(self, path: str, tok: Tokenizer) -> None:
+    def _show_model(self, path: str, tok: Tokenizer, notes: Sequence[str] = ()) -> None:
         if isinstance(tok, BPETokenizer):
             self.state.replace_tokenizer("bpe", tok)  # first: the merge table's title names its column
             self.state.set_bpe(tok.bpe)
@@ -413,8 +401,8 @@ class MainWindow(QMainWindow):
             self.state.set_wordpiece(tok.wordpiece)
         else:
             self.state.set_tokenizers(list(self.state.tokenizers) + [tok])
-        notes = "".join(f" · {n}" for n in tok.load_notes)
-        self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}{notes}")
+        said = "".join(f" · {n}" for n in [*tok.load_notes, *notes])
+        self.state.status.emit(f"opened {os.path.basename(path)}: {tok.description}{said}")
 
     def save_bpe_dialog(self) -> None:
         """Ask where to save the current BPE model and save it."""
@@ -482,11 +470,9 @@ class MainWindow(QMainWindow):
         paths = accept_paths(event)
         if not paths:
             return
-        models, texts = split_tokenizer_paths(paths)
-        for p in models:
-            self.open_model(p)
-        if texts:
-            self.open_paths(texts)
+        found = self.open_given(paths)
+        if found.corpus:
+            self.open_paths(list(found.corpus), notes=[found.notes[p] for p in found.corpus if p in found.notes])
 
     def closeEvent(self, event: QCloseEvent) -> None:
         if not self.saving.confirm_quit():  # a trained model is unsaved and the user cancelled

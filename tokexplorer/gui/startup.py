@@ -24,7 +24,7 @@ over: :meth:`Startup.user_model_opened`.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -35,6 +35,7 @@ from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.errors import TokexplorerError
 from tokexplorer.core.io import Corpus, CorpusFile, count_lines, file_label, line_ending_of
 from tokexplorer.gui.panes.corpus_pane import TrainingResult
+from tokexplorer.gui.terms import in_window_terms
 from tokexplorer.gui.widgets.compare_source import BUILTIN_SOURCE
 from tokexplorer.gui.workers import Worker, guarded, user_message
 
@@ -167,6 +168,7 @@ class Startup(QObject):
         self._made: dict[str, Tokenizer] = {}  # the default models trained, by step
         self._made_text = ""  # the message saying so, while it is shown
         self._default_tiktoken: Tokenizer | None = None
+        self._notes: list[str] = []  # add_note()'s, said once the startup work is done
         self._dialogs_were_on = window.show_error_dialogs
         self.state.error.connect(self._on_error)
         pane = window.corpus_pane
@@ -186,11 +188,12 @@ class Startup(QObject):
         """True while the default models are trained (they are not the user's work to save)."""
         return bool(self._step)
 
-    def run(self, paths: list[str] | None = None, *, sample_text: str | None = None) -> None:
+    def run(self, paths: list[str] | None = None, *, sample_text: str | None = None, notes: Sequence[str] = ()) -> None:
         """Do the startup work; :attr:`done` is emitted when it is finished.
 
         Loads ``paths`` as the corpus, or the built-in sample (also the compare
-        text) as a one-file corpus; loads tiktoken cl100k_base (or the encoding
+        text) as a one-file corpus, also when ``paths`` give no text (a refused file: the
+        window says why, under Problems and in the status bar, last); loads tiktoken cl100k_base (or the encoding
         the compare pane showed last time); then trains a
         default BPE (vocab :data:`STARTUP_BPE_VOCAB`) and a SentencePiece BPE on
         the corpus.
@@ -198,6 +201,7 @@ class Startup(QObject):
         Args:
             paths: files and folders to open; None or empty: the built-in sample.
             sample_text: the compare text; default: the built-in sample.
+            notes: added to the notes of the corpus read from ``paths``.
         """
         if self._problems is None:
             self._dialogs_were_on = self._window.show_error_dialogs
@@ -222,8 +226,9 @@ class Startup(QObject):
             # one after the other: each holds Python's interpreter lock in calls of tens of
             # milliseconds (building tiktoken's ranks, decoding the files), and side by side
             # they left the window's event loop waiting for it for 0.1-0.3 s at a time
-            paths = list(paths)
-            then = lambda: self._window.open_paths(paths, show=not keep_tab)  # noqa: E731
+            paths, notes = list(paths), list(notes)
+            self._window.corpus_pane.file_list.fallback = builtin_sample_corpus(sample_text)
+            then = lambda: self._window.open_paths(paths, show=not keep_tab, notes=notes)  # noqa: E731
             # begun once the window has handled what run() set off (layouts of hundreds of
             # widgets, each a call into Python that would wait for a worker thread)
             QTimer.singleShot(0, self, lambda: self._load_default_tiktoken(then=then))
@@ -290,7 +295,13 @@ class Startup(QObject):
         else:
             show()
 
+    def add_note(self, note: str) -> None:
+        """Say ``note`` under the training controls once the startup work is done (with its
+        problems): what opening the paths given left out (a model folder's README)."""
+        self._notes.append(note)
+
     def _on_corpus_loaded(self, corpus: Corpus | None) -> None:
+        self._window.corpus_pane.file_list.fallback = None  # the startup's corpus is read
         if "corpus" not in self._pending:
             self._retell_made()
             return
@@ -312,7 +323,12 @@ class Startup(QObject):
             self._train("bpe")
         self._step_done("corpus")
 
-    def _on_load_failed(self, _message: str) -> None:
+    def _on_load_failed(self, message: str) -> None:
+        pane = self._window.corpus_pane
+        if pane.corpus is not None and pane.corpus.files and pane.corpus.files[0].name == BUILTIN_SAMPLE_NAME:
+            if self._problems is not None:  # the paths given were refused: the sample is the corpus instead
+                self._final_note = f"⚠ {in_window_terms(message)}"
+        pane.file_list.fallback = None
         if "corpus" in self._pending:
             self._step_done("corpus")
 
@@ -412,7 +428,8 @@ class Startup(QObject):
             return
         self._finished = True
         self._window.show_error_dialogs = self._dialogs_were_on
-        problems, self._problems = self._problems or [], None
+        problems, self._problems = (self._problems or []) + self._notes, None
+        self._notes = []
         if problems:
             pane = self._window.corpus_pane
             shown = pane.form.train_message.text()

@@ -9,7 +9,15 @@ import pytest
 
 from tokexplorer.core.backends import SentencePieceTokenizer
 from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, CorpusError
-from tokexplorer.core.io import BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, check_binary, encoding_hint
+from tokexplorer.core.io import (
+    AS_CORPUS,
+    AS_TOKENIZER,
+    BOMLESS_CODECS,
+    OTHER_ENCODING,
+    READ_ANYWAY,
+    check_binary,
+    encoding_hint,
+)
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm
 from tokexplorer.gui.state import AppState
@@ -32,7 +40,8 @@ def _menu_paths(window) -> set[str]:
 
 def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window):
     assert [core for core, _ in WINDOW_TERMS] == [
-        READ_ANYWAY, OTHER_ENCODING, SPECIAL_TOKEN_ADVICE, *(encoding_hint(c) for c in BOMLESS_CODECS)
+        READ_ANYWAY, OTHER_ENCODING, SPECIAL_TOKEN_ADVICE, AS_CORPUS, AS_TOKENIZER,
+        *(encoding_hint(c) for c in BOMLESS_CODECS)
     ]  # fmt: skip
     paths = _menu_paths(window)
     assert "File ▸ Open raw bytes…" in paths

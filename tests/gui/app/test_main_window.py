@@ -34,9 +34,7 @@ def test_startup_with_builtin_sample(started):
     assert w.startup.finished
     assert [f.name for f in state.corpus.files] == [BUILTIN_SAMPLE_NAME]
     assert state.corpus.files[0].text == state.sample_text
-    assert (
-        w.corpus_pane.file_list.model.data(w.corpus_pane.file_list.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
-    )
+    assert w.corpus_pane.file_list.model.data(w.corpus_pane.file_list.model.index(0, 0)) == BUILTIN_SAMPLE_NAME
     assert w.tabs.currentIndex() == TAB_COMPARE
     assert [w.tabs.tabText(i) for i in range(4)] == [
         "Corpus",
@@ -49,10 +47,7 @@ def test_startup_with_builtin_sample(started):
     assert bpe is not None
     assert bpe.vocab_size <= STARTUP_BPE_VOCAB
     assert w.merges_pane.model.rowCount() == len(bpe.merges)
-    assert (
-        w.merges_pane.count_label.text()
-        == f"{len(bpe.merges):,} merges ({len(bpe.merges):,} shown)"
-    )
+    assert w.merges_pane.count_label.text() == f"{len(bpe.merges):,} merges ({len(bpe.merges):,} shown)"
     assert [t.family for t in state.tokenizers] == ["bpe", "tiktoken", "sentencepiece"]
     assert state.tokenizers[0].bpe is bpe
     assert state.tokenizers[1].name == "tiktoken cl100k_base"
@@ -65,11 +60,7 @@ def test_merge_table_filter_counts(qtbot, started):
     def text_of(i):
         return token_display(bpe.vocab[i]).casefold()
 
-    expected = sum(
-        1
-        for m in bpe.merges
-        if any("th" in text_of(t) for t in (m.new_id, m.left, m.right))
-    )
+    expected = sum(1 for m in bpe.merges if any("th" in text_of(t) for t in (m.new_id, m.left, m.right)))
     assert 0 < expected < len(bpe.merges)
     qtbot.keyClicks(pane.filter_edit, "th")
     pane.apply_filter()
@@ -95,9 +86,7 @@ def test_merge_table_sorts_by_header(qtbot, started):
     assert pane.proxy.data(pane.proxy.index(0, COL_RANK)) == str(n - 1)
     pane.view.sortByColumn(COL_RANK, Qt.SortOrder.AscendingOrder)
     first = started.state.bpe.merges[0]
-    assert pane.proxy.data(pane.proxy.index(0, COL_MERGED)) == token_display(
-        first.merged
-    )
+    assert pane.proxy.data(pane.proxy.index(0, COL_MERGED)) == token_display(first.merged)
 
 
 def test_training_from_window_replaces_bpe_column(qtbot, started):
@@ -131,9 +120,7 @@ def test_open_paths_loads_corpus(qtbot, window, tmp_path):
 
 def test_startup_with_files(qtbot, window, tmp_path):
     path = tmp_path / "doc.txt"
-    path.write_text(
-        "low lower lowest newer newest wider widest\n" * 20, encoding="utf-8"
-    )
+    path.write_text("low lower lowest newer newest wider widest\n" * 20, encoding="utf-8")
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):
         window.startup.run([str(path)])
     assert [f.name for f in window.state.corpus.files] == ["doc.txt"]
@@ -173,15 +160,20 @@ def test_startup_with_many_undecodable_bytes_trains_nothing(qtbot, window, tmp_p
     assert any(m.startswith("the corpus holds lossily decoded text (U+FFFD): no default models") for m in messages)
 
 
-def test_startup_with_binary_only_still_finishes(qtbot, window, tmp_path):
+def test_startup_with_binary_only_falls_back_to_the_sample(qtbot, window, tmp_path):
     path = tmp_path / "x.bin"
     path.write_bytes(b"\x00\x01\x02\x03\xff")  # not UTF-8, with NUL (four control bytes alone decode as text)
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):
         window.startup.run([str(path)])
-    assert window.state.bpe is None
-    assert window.corpus_pane.file_list.problem_messages() == [
+    assert [f.name for f in window.state.corpus.files] == ["sample.txt (built-in)"]
+    assert window.state.bpe is not None  # the default models, trained on the sample
+    why = (
         "x.bin: looks like a binary file (not UTF-8, NUL byte at offset 0); not loaded; to see it anyway, "
         "open its raw bytes (File ▸ Open raw bytes…)"  # the window's control, not --encoding
+    )
+    assert window.corpus_pane.file_list.problem_messages() == [
+        f"nothing loaded from x.bin: 1 file is refused ({why}); sample.txt (built-in) is the corpus instead",
+        f"    {why}",
     ]
 
 

@@ -132,10 +132,11 @@ def test_command_line_paths_are_split_by_content(tmp_path):
     """``tokexplorer FILE ...``: tokenizer files (whatever their names) open as tokenizers,
     the other files are the corpus, as with drag and drop."""
     from fixtures import sp as sp_fixture
-    from tokexplorer.gui.main_window import split_tokenizer_paths
+    from tokexplorer.core.io import sort_paths
 
     model = tmp_path / "tokenizer.model.v3"
     model.write_bytes(sp_fixture.train_proto()[0])
     text = tmp_path / "notes.model"  # a text file named like a model
     text.write_text("the cat sat on the mat\n", encoding="utf-8")
-    assert split_tokenizer_paths([str(text), str(model)]) == ([str(model)], [str(text)])
+    found = sort_paths([str(text), str(model)])
+    assert (found.tokenizers, found.corpus, found.notes) == ((str(model),), (str(text),), {})

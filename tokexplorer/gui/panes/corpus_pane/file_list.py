@@ -14,7 +14,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QPoint, QSortFilterProxyModel, Qt, Signal
@@ -96,6 +96,8 @@ class CorpusFileList(QWidget):
         model: the :class:`CorpusTableModel` of the file table.
         stream_bytes: corpora at least this large (bytes on disk) are streamed
             (:data:`~tokexplorer.core.io.streaming.STREAM_BYTES`; tests set it lower).
+        fallback: the corpus shown instead when a read gives no text and none with text is
+            shown (the built-in sample while the window starts), or None.
     """
 
     corpus_loaded = Signal(object)
@@ -111,6 +113,7 @@ class CorpusFileList(QWidget):
         self.file_encodings: FileEncodings | None = None  # codecs chosen by file, for the next loads
         self.reread_worker: Worker | None = None
         self.stream_bytes = STREAM_BYTES
+        self.fallback: Corpus | None = None
         self._load_job = LatestRequest(self)
         self._streamed_rows: list[CorpusFile] = []  # rows shown while a streamed read runs
         self._shown_progress = 0.0  # time.monotonic() of the last progress shown
@@ -205,13 +208,14 @@ class CorpusFileList(QWidget):
         if path:
             self.load_paths([path])
 
-    def load_paths(self, paths: Iterable[str]) -> Worker | None:
+    def load_paths(self, paths: Iterable[str], *, notes: Sequence[str] = ()) -> Worker | None:
         """Read files and folders as the new corpus, in a worker.
 
         A read still running is cancelled: only the latest request delivers.
 
         Args:
             paths: file and folder paths (folders are read recursively by the core).
+            notes: added to the corpus's notes (what sorting the paths noted).
 
         Returns:
             The reading :class:`Worker`, or None when ``paths`` is empty. On
@@ -238,7 +242,9 @@ class CorpusFileList(QWidget):
         limit, chosen = self.stream_bytes, self.file_encodings
         return self._load_job.start(
             lambda cancel: stream_corpus(paths, encoding=chosen, cancel=cancel, stream_bytes=limit, in_child=True),
-            on_result=lambda corpus, what=f"{shown}{more}": self._on_read(corpus, what),
+            on_result=lambda corpus, what=f"{shown}{more}", extra=tuple(notes): self._on_read(
+                dataclasses.replace(corpus, notes=corpus.notes + extra) if extra else corpus, what
+            ),
             on_error=lambda exc: self._on_load_error(user_message(exc)),
             on_progress=self._on_load_progress,
             on_yielded=self._on_file_streamed,
@@ -291,7 +297,7 @@ class CorpusFileList(QWidget):
         if n_err:
             msg += f", {n_err} refused (see Problems)"
         for n in corpus.notes if corpus is not None else ():
-            msg += f"; {n}"  # the tokenizer model files a folder held, left out
+            msg += f"; {in_window_terms(n)}"  # the tokenizer model files a folder held, left out
         self.load_status.setText(msg)
         self.state.status.emit(msg)
         self.state.set_corpus(corpus)
@@ -300,7 +306,10 @@ class CorpusFileList(QWidget):
     def _on_read(self, corpus: Corpus, what: str) -> None:
         """Show the corpus read from ``what``, unless it has no text and would replace one that has."""
         self._loading_ended()
-        current = self.corpus
+        current, fallback = self.corpus, None
+        if corpus.is_empty and (current is None or current.is_empty) and self.fallback is not None:
+            current = fallback = self.fallback
+            self.set_corpus(fallback)  # said below to be the corpus instead
         if not corpus.is_empty or current is None or current.is_empty:
             self.set_corpus(corpus)
             return
@@ -312,12 +321,13 @@ class CorpusFileList(QWidget):
         kept = corpus_name(current)
         left_out = "; ".join(n for n in corpus.notes if n.startswith("skipped "))
         message = nothing_loaded(
-            what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept, left_out=left_out
-        )
+            what, n_empty=len(corpus.files), n_refused=len(corpus.errors), kept=kept, left_out=left_out,
+            reason=refused[0] if fallback is not None and len(refused) == 1 else "", instead=fallback is not None,
+        )  # fmt: skip
         self._refused.append((message, refused))  # apart from the problems of the corpus kept
         self._refresh_problems()  # listed there, said in the status bar: no dialog over the list
-        self.load_status.setText(f"{kept} kept")
-        self.state.status.emit(f"⚠ {message}")
+        self.load_status.setText(f"{kept} {'instead' if fallback is not None else 'kept'}")
+        self.state.status.emit(f"⚠ {in_window_terms(message)}")
         self.load_failed.emit(message)
 
     def _on_load_progress(self, p: Progress) -> None:
@@ -450,7 +460,7 @@ class CorpusFileList(QWidget):
         errors += self._load_errors
         notes = [(row, self.model.label(f), self.model.notes_of(f)) for row, f in enumerate(self.model.files)]
         lossy_names = [file_label(f.path, self.corpus.roots) for f in self.corpus.lossy_files] if self.corpus else []
-        opened = self.corpus.notes if self.corpus is not None else ()
+        opened = [in_window_terms(n) for n in self.corpus.notes] if self.corpus is not None else ()
         apart = [(in_window_terms(m), [in_window_terms(e) for e in es]) for m, es in self._refused]
         self.problems_box.show_problems([in_window_terms(e) for e in errors], notes, lossy_names, opened, apart)
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -138,9 +138,9 @@ class CorpusPane(QWidget):
         """Ask for a folder and load its text files as the corpus."""
         self.file_list.open_folder_dialog()
 
-    def load_paths(self, paths: Iterable[str]) -> Worker | None:
+    def load_paths(self, paths: Iterable[str], *, notes: Sequence[str] = ()) -> Worker | None:
         """Read files and folders as the new corpus (see :meth:`CorpusFileList.load_paths`)."""
-        return self.file_list.load_paths(paths)
+        return self.file_list.load_paths(paths, notes=notes)
 
     def set_corpus(self, corpus: Corpus | None) -> None:
         """Show ``corpus`` and make it ``state.corpus``."""

@@ -28,7 +28,9 @@ __all__ = ["WINDOW_READ_ANYWAY", "ProblemsBox", "in_window_terms", "nothing_load
 LIST_HEIGHT = 120
 
 
-def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_out: str = "") -> str:
+def nothing_loaded(
+    what: str, *, n_empty: int, n_refused: int, kept: str, left_out: str = "", reason: str = "", instead: bool = False
+) -> str:
     """The message of a read that gave no text while the corpus ``kept`` (its name) stays.
 
     Args:
@@ -36,9 +38,14 @@ def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_o
         n_empty: files read that hold no text; n_refused: files refused (listed under Problems).
         left_out: what the walk left out (the tokenizer model files a folder held), said
             when no file was read.
+        reason: the one refused file's problem, said after "1 file is refused".
+        instead: ``kept`` was not shown before: it is shown instead (the built-in sample
+            at startup), not kept.
 
     >>> nothing_loaded("n7bad", n_empty=1, n_refused=1, kept="big30.txt")[:100]
     'nothing loaded from n7bad: of its 2 files, 1 file is refused (see Problems) and 1 file holds no text'
+    >>> nothing_loaded("ls", n_empty=0, n_refused=1, kept="sample.txt (built-in)", reason="ls: binary", instead=True)
+    'nothing loaded from ls: 1 file is refused (ls: binary); sample.txt (built-in) is the corpus instead'
     """
     n = n_empty + n_refused
     if not n:
@@ -48,6 +55,10 @@ def nothing_loaded(what: str, *, n_empty: int, n_refused: int, kept: str, left_o
             n_refused
         ) + [f"{plural(n_empty, 'file')} {'holds' if n_empty == 1 else 'hold'} no text"] * bool(n_empty)
         why = f"of its {plural(n, 'file')}, " + " and ".join(parts) if n > 1 else parts[0]
+        if reason and n == n_refused == 1:
+            why = f"1 file is refused ({reason})"
+    if instead:
+        return f"nothing loaded from {what}: {why}; {kept} is the corpus instead"
     return f"nothing loaded from {what}: {why}; the corpus shown ({kept}) is kept"
 
 
