@@ -68,9 +68,42 @@ def print_named_notes(named_notes: Sequence[tuple[str, Sequence[str]]]) -> None:
         note(f"{', '.join(names)}: {n}")
 
 
+#: How much of the output :func:`write_out` hands the pipe at a time (bytes).
+OUT_PIECE = 1 << 16
+
+
+def write_out(text: str) -> None:
+    """Write ``text`` on stdout at once, in pieces of :data:`OUT_PIECE` bytes, so that a
+    reader gone (``| head -1``) raises :class:`BrokenPipeError` here, at the next piece.
+
+    One large write is not enough: when the reader closes a pipe in the middle of it,
+    the buffered stream reports the part it wrote and drops the rest without an error
+    (the output would end cut, with exit status 0). Each piece is written until the
+    stream has taken all of it, and flushed.
+    """
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    if buffer is None:  # a text stream of its own (a test's StringIO)
+        stream.write(text)
+        return
+    stream.flush()
+    data = memoryview(text.encode(stream.encoding or "utf-8", stream.errors or "strict"))
+    for start in range(0, len(data), OUT_PIECE):
+        piece = data[start : start + OUT_PIECE]
+        while piece:
+            n = buffer.write(piece)
+            piece = piece[len(piece) if n is None else n :]
+        buffer.flush()
+
+
+def say(line: str) -> None:
+    """Write one line of output (``line`` and a line end) on stdout (:func:`write_out`)."""
+    write_out(line + "\n")
+
+
 def print_json(obj: object) -> None:
     """Write ``obj`` as one line of JSON (non-ASCII kept as is) on stdout."""
-    sys.stdout.write(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
+    write_out(json.dumps(obj, ensure_ascii=False, indent=None) + "\n")
 
 
 def table(rows: Sequence[Sequence[str]], *, right: Sequence[bool]) -> str:
@@ -87,10 +120,7 @@ def table(rows: Sequence[Sequence[str]], *, right: Sequence[bool]) -> str:
     widths = [max(columns(r[i]) for r in rows) for i in range(len(rows[0]))]
     lines = []
     for r in rows:
-        cells = [
-            " " * (w - columns(c)) + c if ra else c + " " * (w - columns(c))
-            for c, w, ra in zip(r, widths, right)
-        ]
+        cells = [" " * (w - columns(c)) + c if ra else c + " " * (w - columns(c)) for c, w, ra in zip(r, widths, right)]
         lines.append("  ".join(cells).rstrip())
     return "\n".join(lines) + "\n"
 

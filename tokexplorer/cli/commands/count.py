@@ -12,7 +12,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from tokexplorer.cli.inputs import check_output_path, damaged_hint, say_counted, streamed_files, walked
-from tokexplorer.cli.output import ProgressPrinter, drive
+from tokexplorer.cli.output import ProgressPrinter, drive, say
 
 if TYPE_CHECKING:
     from tokexplorer.core.io import WordCounts
@@ -47,7 +47,7 @@ def cmd_count(ns: argparse.Namespace) -> int:
         table = drive(steps, printer)
     save_word_counts(table, ns.output)
     where = "" if ns.dask is None else f" on Dask ({ns.dask})"
-    print(
+    say(
         f"counted {len(table.counts):,} distinct chunks in {table.files:,} file{'s' * (table.files != 1)} "
         f"({table.bytes:,} bytes){where}; saved to {ns.output}"
     )

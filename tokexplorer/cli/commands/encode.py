@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load, load_all, set_add_special_tokens
-from tokexplorer.cli.output import PROG, note, print_json, print_named_notes, print_notes, table
+from tokexplorer.cli.output import PROG, note, print_json, print_named_notes, print_notes, say, table, write_out
 from tokexplorer.core.errors import InputError
 from tokexplorer.core.text import grapheme_parts
 from tokexplorer.core.types import Tokenization
@@ -97,7 +97,7 @@ def cmd_encode(ns: argparse.Namespace) -> int:
         out = " ".join(map(str, ids))
     for line in notes + tokenizer.counting_notes:
         note(line)
-    print(out)
+    say(out)
     return 0
 
 
@@ -117,14 +117,14 @@ def cmd_decode(ns: argparse.Namespace) -> int:
     tokenizer = load(ns.tokenizer, ns.pattern)
     data = tokenizer.decode_bytes(ids)
     if ns.bytes:
-        print(data.hex())
+        say(data.hex())
     else:
         # exactly the text, so that ``encode | decode`` gives a file back byte
         # for byte; a newline only for a terminal, to keep the prompt apart
         text = data.decode("utf-8", "replace")
-        sys.stdout.write(text)
+        write_out(text)
         if text and not text.endswith("\n") and sys.stdout.isatty():
-            sys.stdout.write("\n")
+            write_out("\n")
     return 0
 
 
@@ -151,5 +151,5 @@ def cmd_compare(ns: argparse.Namespace) -> int:
         cpt = f"{n_chars / n:.2f}" if n else "—"  # as stats shows a missing value
         rows.append([tok.name, str(n), cpt])
     print_named_notes(named_notes)
-    sys.stdout.write(table(rows, right=[False, True, True]))
+    write_out(table(rows, right=[False, True, True]))
     return 0

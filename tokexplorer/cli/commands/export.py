@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 
 from tokexplorer.cli.inputs import load
-from tokexplorer.cli.output import note
+from tokexplorer.cli.output import note, say
 from tokexplorer.core.errors import InputError
 
 #: The formats ``--format`` accepts, in the order the README describes them.
@@ -90,7 +90,7 @@ def cmd_export(ns: argparse.Namespace) -> int:
     if drift is not None:
         note(drift)
     for p in written:
-        print(p)
+        say(str(p))
     return 0
 
 
@@ -114,6 +114,6 @@ def _export_vocab_txt(spec: str, output: str, pattern: str | None) -> int:
         f"strip_accents={wp.strip_accents} (BertTokenizer and tokexplorer read it); "
         "a reader of vocab.txt alone must be given them (tokenizers' BertNormalizer)"
     )
-    print(path)
-    print(config)
+    say(str(path))
+    say(str(config))
     return 0

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from tokexplorer.cli.inputs import checked_file, load_all, skipped_or_fail, walked
-from tokexplorer.cli.output import ProgressPrinter, drive, note, print_json, table
+from tokexplorer.cli.output import ProgressPrinter, drive, note, print_json, table, write_out
 from tokexplorer.core.errors import CorpusError
 
 
@@ -48,8 +48,8 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
         rows.append([lv.level, f"{lv.vocab_size:,}", _fmt(lv.seen, ","), f"{lv.tokens:,}",
                      _fmt(lv.chars_per_token, ".2f"), _fmt(rate, ".2f") + ("%" if rate is not None else ""),
                      lv.name])  # fmt: skip
-    sys.stdout.write(table(rows, right=[False, True, True, True, True, True, False]))
-    sys.stdout.write(
+    write_out(table(rows, right=[False, True, True, True, True, True, False]))
+    write_out(
         f"held-out: {report.heldout_chars:,} of {report.chars:,} characters (the end of each file), against "
         f"vocabularies built on the other {report.train_chars:,}; word: {WORD_PATTERN}\n"
     )

@@ -4,21 +4,20 @@ tables, optionally with every tokenizer's tokens on the same byte axis."""
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import input_text, load_all, set_add_special_tokens, special_spellings
-from tokexplorer.cli.output import PROG, note, print_json, table
+from tokexplorer.cli.output import PROG, note, print_json, table, write_out
 
 if TYPE_CHECKING:
     from tokexplorer.core.backends import PipelineStages
     from tokexplorer.core.text import ByteInfo, Utf8Analysis
 
 
-def _role(b: ByteInfo, reasons: dict[str, int]) -> str:
-    """The role cell; an invalid byte's reason is a numbered note under the table (``reasons``:
-    reason -> its number, filled in order), so the column stays narrow."""
+def role_cell(b: ByteInfo, reasons: dict[str, int]) -> str:
+    """A byte's role cell in the bytes table; an invalid byte's reason is a numbered note under
+    the table (``reasons``: reason -> its number, filled in order), so the column stays narrow."""
     if b.role == "ascii":
         return "ascii (control)" if b.value < 0x20 or b.value == 0x7F else "ascii"
     if b.role == "invalid":
@@ -32,7 +31,8 @@ def _bytes_table(a: Utf8Analysis) -> str:
     """The bytes table, then the reason of each numbered invalid byte."""
     reasons: dict[str, int] = {}
     rows = [
-        [str(b.offset), f"{b.value:02X}", _role(b, reasons), str(b.cp_index), str(b.grapheme_index)] for b in a.bytes
+        [str(b.offset), f"{b.value:02X}", role_cell(b, reasons), str(b.cp_index), str(b.grapheme_index)]
+        for b in a.bytes
     ]
     out = table([["offset", "hex", "role", "code point", "grapheme"], *rows], right=[True, False, False, True, True])
     return out + "".join(f"  [{k}] {reason}\n" for reason, k in reasons.items())
@@ -107,60 +107,84 @@ def cmd_inspect(ns: argparse.Namespace) -> int:
     """``tokexplorer inspect``: bytes, code points and graphemes of a text; with
     ``--tokenizer`` also every tokenizer's tokens on the same byte axis; with
     ``--raw`` the file's bytes exactly as stored (invalid UTF-8 flagged)."""
-    from tokexplorer.core.text import analyze
-
     specs = ns.tokenizer or []
     if ns.raw and ns.file is None:
         raise UsageError("--raw applies to --file only", f"{PROG} inspect")
     if ns.raw and ns.encoding is not None:
         raise UsageError("--raw reads the bytes as they are; drop --encoding", f"{PROG} inspect")
-    if specs or ns.raw or ns.json:
-        from tokexplorer.core.analysis import inspect_bytes
-        from tokexplorer.core.analysis import inspect_text as inspect_report
-        from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
-        from tokexplorer.core.io import read_raw
-
-        toks = load_all(specs, ns.pattern)
-        set_add_special_tokens(toks, ns.add_special_tokens)
-        if ns.raw:
-            data = read_raw(ns.file)
-            if ns.special == "raise":
-                special_spellings(toks, [("file", data.decode("utf-8", "replace"))], "raise")
-            report = inspect_bytes(data, toks, policy=ns.special)
-        else:
-            text = input_text(ns)
-            if ns.special == "raise":
-                special_spellings(toks, [("text", text)], "raise")
-            report = inspect_report(text, toks, policy=ns.special)
-        for n in list(report.analysis.notes) + list(report.notes):
-            note(n)
-        for tr in report.tracks:
-            for n in tr.notes:
-                note(f"{tr.name}: {n}")
-        if ns.json:
-            print_json(report.to_json())
-            return 0
-        a = report.analysis
-        sys.stdout.write(inspect_text(a))
-        unicode_of = {t.name: t.split_unicode for t in toks if isinstance(t, (BPETokenizer, TiktokenTokenizer))}
-        for tr in report.tracks:
-            sys.stdout.write(f"\n{tr.name}" + ("" if tr.exact else " (approximate spans)") + "\n")
-            if tr.name in unicode_of:
-                sys.stdout.write(f"split pattern classes: {unicode_of[tr.name]}\n")
-            if tr.error is not None:
-                sys.stdout.write(f"  error: {tr.error}\n")
-                continue
-            rows = [["token", "id", "bytes", "span", "spelling", "holds"]] + [
-                [str(t.index), str(t.token.id), t.token.bytes.hex(" ").upper(),
-                 _span(t.token.byte_start, t.token.byte_end), t.spelling, t.description]
-                for t in tr.tokens
-            ]  # fmt: skip
-            sys.stdout.write(table(rows, right=[True, True, False, False, False, False]))
-            if tr.stages is not None:
-                sys.stdout.write("pipeline stages\n" + stages_text(tr.stages))
-        return 0
-    a = analyze(input_text(ns))
-    for n in a.notes:
-        note(n)
-    sys.stdout.write(inspect_text(a))
+    if specs or ns.json:
+        _with_tokenizers(ns, specs)
+    else:  # the tables alone: written as they are worked out
+        _stream_tables(ns)
     return 0
+
+
+def _with_tokenizers(ns: argparse.Namespace, specs: list[str]) -> None:
+    """``inspect --tokenizer SPEC ...`` or ``--json``: the whole report, then its tables or JSON."""
+    from tokexplorer.core.analysis import inspect_bytes
+    from tokexplorer.core.analysis import inspect_text as inspect_report
+    from tokexplorer.core.backends import BPETokenizer, TiktokenTokenizer
+    from tokexplorer.core.io import read_raw
+
+    toks = load_all(specs, ns.pattern)
+    set_add_special_tokens(toks, ns.add_special_tokens)
+    if ns.raw:
+        data = read_raw(ns.file)
+        if ns.special == "raise":
+            special_spellings(toks, [("file", data.decode("utf-8", "replace"))], "raise")
+        report = inspect_bytes(data, toks, policy=ns.special)
+    else:
+        text = input_text(ns)
+        if ns.special == "raise":
+            special_spellings(toks, [("text", text)], "raise")
+        report = inspect_report(text, toks, policy=ns.special)
+    for n in list(report.analysis.notes) + list(report.notes):
+        note(n)
+    for tr in report.tracks:
+        for n in tr.notes:
+            note(f"{tr.name}: {n}")
+    if ns.json:
+        print_json(report.to_json())
+        return
+    write_out(inspect_text(report.analysis))
+    unicode_of = {t.name: t.split_unicode for t in toks if isinstance(t, (BPETokenizer, TiktokenTokenizer))}
+    for tr in report.tracks:
+        write_out(f"\n{tr.name}" + ("" if tr.exact else " (approximate spans)") + "\n")
+        if tr.name in unicode_of:
+            write_out(f"split pattern classes: {unicode_of[tr.name]}\n")
+        if tr.error is not None:
+            write_out(f"  error: {tr.error}\n")
+            continue
+        rows = [["token", "id", "bytes", "span", "spelling", "holds"]] + [
+            [str(t.index), str(t.token.id), t.token.bytes.hex(" ").upper(),
+             _span(t.token.byte_start, t.token.byte_end), t.spelling, t.description]
+            for t in tr.tokens
+        ]  # fmt: skip
+        write_out(table(rows, right=[True, True, False, False, False, False]))
+        if tr.stages is not None:
+            write_out("pipeline stages\n" + stages_text(tr.stages))
+
+
+def _stream_tables(ns: argparse.Namespace) -> None:
+    """The tables of a text or, with ``--raw``, of a file's bytes, block by block
+    (:mod:`.inspect_stream`); the notes first, as the whole analysis has them."""
+    from tokexplorer.cli.commands.inspect_stream import write_inspect
+
+    if ns.raw:
+        from tokexplorer.core.io import read_raw
+        from tokexplorer.core.text.utf8 import invalid_bytes_notes
+        from tokexplorer.core.text.utf8_issues import find_utf8_issues
+
+        data = read_raw(ns.file)
+        text = data.decode("utf-8", "surrogateescape")
+        issues = find_utf8_issues(data)
+        notes: tuple[str, ...] = invalid_bytes_notes(issues)
+    else:
+        from tokexplorer.core.text import clean_text
+
+        data, issues = None, []
+        cleaned = clean_text(input_text(ns))
+        text, notes = cleaned.text, cleaned.notes
+    for n in notes:
+        note(n)
+    write_inspect(text, data, write_out, issues=issues)

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import TYPE_CHECKING
 
-from tokexplorer.cli.output import note, print_json
+from tokexplorer.cli.output import note, print_json, write_out
 
 if TYPE_CHECKING:
     from tokexplorer.core.types import MergeRecord
@@ -58,7 +57,6 @@ def _write_text(merges: list[MergeRecord], vocab: dict[int, bytes], unbuilt: lis
     spaces as ``␣``, look-alikes such as ``│`` or ``’`` as ``<U+2502>``, partial bytes ``\\xNN``)."""
     from tokexplorer.core.text import piece_display
 
-    out = sys.stdout
     lines = []
     for m in merges:
         left = vocab.get(m.left, b"")
@@ -69,7 +67,7 @@ def _write_text(merges: list[MergeRecord], vocab: dict[int, bytes], unbuilt: lis
             f"\t{piece_display(m.merged, visible_spaces=True)}\t{count}\n"
         )
         if len(lines) >= 4096:
-            out.write("".join(lines))
+            write_out("".join(lines))
             lines = []
     lines.extend(f"-\t\t\t{piece_display(vocab[i], visible_spaces=True)}\t-\n" for i in unbuilt)
-    out.write("".join(lines))
+    write_out("".join(lines))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
 from tokexplorer.cli.inputs import (
     checked_file,
@@ -14,7 +13,7 @@ from tokexplorer.cli.inputs import (
     special_spellings,
     walked,
 )  # fmt: skip
-from tokexplorer.cli.output import note, print_json, table
+from tokexplorer.cli.output import note, print_json, table, write_out
 from tokexplorer.core.errors import CorpusError
 
 
@@ -53,7 +52,7 @@ def cmd_stats(ns: argparse.Namespace) -> int:
         print_json(st.to_json())
         return 0
     if ns.csv:
-        sys.stdout.write(st.to_csv())
+        write_out(st.to_csv())
         return 0
     keys = ["tokenizer", "group", "lines", "tokens", "chars_per_token", "bytes_per_token",
             "tokens_per_word", "partial_pct", "grapheme_part_pct", "unknown_pct", "roundtrip_failed_lines"]  # fmt: skip
@@ -62,5 +61,5 @@ def cmd_stats(ns: argparse.Namespace) -> int:
     for r in st.rows():
         group = r["group"] if r["group_kind"] != "script" else f"[{r['group']}]"
         rows.append([format_cell(group if k == "group" else r[k]) for k in keys])
-    sys.stdout.write(table(rows, right=[False, False] + [True] * (len(keys) - 2)))
+    write_out(table(rows, right=[False, False] + [True] * (len(keys) - 2)))
     return 0

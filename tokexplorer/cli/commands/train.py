@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from tokexplorer.cli.errors import UsageError
 from tokexplorer.cli.inputs import check_output_path, checked_file, named_problems, skipped_or_fail, streamed_files
-from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note
+from tokexplorer.cli.output import PROG, ProgressPrinter, drive, note, say
 from tokexplorer.core.errors import CorpusError, InputError
 
 if TYPE_CHECKING:  # the engine is imported when the command runs
@@ -184,7 +184,7 @@ def _save_bpe(outcome: TrainingOutcome, output: str, t0: float) -> None:
     for m in outcome.notes:
         if not (m.startswith("learned ") and report.learned_merges == report.requested_merges):
             note(m)
-    print(
+    say(
         f"learned {report.learned_merges:,} of {report.requested_merges:,} merges; "
         f"vocab {report.vocab_size:,}; {seconds:.1f} s; saved to {output}"
     )
@@ -199,7 +199,7 @@ def _save_wordpiece(outcome: TrainingOutcome, output: str) -> None:
     save_wordpiece(wp, output)
     for m in outcome.notes:
         note(m)
-    print(f"{outcome.wordpiece_headline}; saved to {output}")  # the window's line too
+    say(f"{outcome.wordpiece_headline}; saved to {output}")  # the window's line too
 
 
 def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float, *, coverage: tuple[float, bool]) -> None:
@@ -220,7 +220,7 @@ def _save_sentencepiece(outcome: TrainingOutcome, output: str, t0: float, *, cov
     used = f"character coverage {value}"
     if not given:
         used += f" (the default; spm_train's is {SPM_DEFAULT_COVERAGE})"
-    print(f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; {seconds:.1f} s; saved to {output}")
+    say(f"trained SentencePiece {model_type}; vocab {sp.vocab_size:,}; {used}; {seconds:.1f} s; saved to {output}")
 
 
 def _training_texts(

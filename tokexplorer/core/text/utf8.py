@@ -30,7 +30,7 @@ Byte offsets count bytes of the UTF-8 data; character offsets count Python
 from __future__ import annotations
 
 import codecs
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -328,14 +328,23 @@ def analyze_bytes(data: bytes) -> Utf8Analysis:
     for iss in issues:
         for k in range(iss.length):
             reasons[iss.offset + k] = (iss.reason, iss.length, k + 1)
-    notes = ()
-    if issues:
-        n_bad = sum(i.length for i in issues)
-        notes = (
-            f"not valid UTF-8: {n_bad} byte{'s' if n_bad != 1 else ''} in "
-            f"{len(issues)} place{'s' if len(issues) != 1 else ''}, first at byte {issues[0].offset}",
-        )
-    return _build(text, data, reasons, tuple(issues), notes)
+    return _build(text, data, reasons, tuple(issues), invalid_bytes_notes(issues))
+
+
+def invalid_bytes_notes(issues: Sequence[Utf8Issue]) -> tuple[str, ...]:
+    """The note of :func:`analyze_bytes` on data with the ill-formed stretches ``issues``
+    (none when there are none).
+
+    >>> invalid_bytes_notes(find_utf8_issues(b"a\\xff" * 1500))
+    ('not valid UTF-8: 1,500 bytes in 1,500 places, first at byte 1',)
+    """
+    if not issues:
+        return ()
+    n_bad = sum(i.length for i in issues)
+    return (
+        f"not valid UTF-8: {n_bad:,} byte{'s' if n_bad != 1 else ''} in "
+        f"{len(issues):,} place{'s' if len(issues) != 1 else ''}, first at byte {issues[0].offset}",
+    )
 
 
 def describe_byte(info: ByteInfo) -> str:
