@@ -210,7 +210,7 @@ def test_a_gpt2_pair_exports_as_the_ranks_it_was_written_from(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out.splitlines() == [str(out), f"{out}.json"]
     assert captured.err.splitlines() == [
-        "tokexplorer: note: folder pair: using vocab.json + merges.txt",
+        f"tokexplorer: note: folder {pair}: using vocab.json + merges.txt",
         "tokexplorer: note: GPT-2 pair vocab.json + merges.txt, ByteLevel without prefix space",
         "tokexplorer: note: special (built by no merge): <|endoftext|>",
     ]

@@ -35,7 +35,7 @@ def test_unknown_rank_file_needs_pattern_on_every_command(tmp_path, capsys):
         assert main(argv) == 1, argv
         err = capsys.readouterr().err
         assert err == (
-            "tokexplorer: error: tokenizer.model is a rank file that is not a published one, and rank files "
+            f"tokexplorer: error: {path} is a rank file that is not a published one, and rank files "
             "carry no split pattern: give its split pattern (--pattern NAME|REGEX; names: gpt2, cl100k, o200k, "
             "llama3, qwen, whisper)\n"
         ), argv
@@ -73,9 +73,9 @@ def test_not_a_tokenizer_and_folder_notes(tmp_path, capsys):
     notes.write_text("# my notes\n")
     assert main(["encode", "--tokenizer", str(notes), "--text", "x"]) == 1
     assert capsys.readouterr().err == (
-        "tokexplorer: error: notes.md: looks like a UTF-8 text file, not a tokenizer (first line '# my notes')\n"
+        f"tokexplorer: error: {notes}: looks like a UTF-8 text file, not a tokenizer (first line '# my notes')\n"
     )
     path, _ = _ranks(tmp_path)
     assert main(["encode", "--tokenizer", str(tmp_path), "--pattern", "gpt2", "--text", "the cat"]) == 0
     cap = capsys.readouterr()
-    assert f"tokexplorer: note: folder {tmp_path.name}: using tokenizer.model" in cap.err
+    assert f"tokexplorer: note: folder {tmp_path}: using tokenizer.model" in cap.err

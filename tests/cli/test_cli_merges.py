@@ -88,7 +88,7 @@ def test_merges_of_a_hugging_face_byte_level_bpe(tmp_path, capsys, layout):
     rows = json.loads(cap.out)
     # the folder's note, as encode and stats say it when they load the folder; then what the vocab holds
     shown = str(path if layout == "tokenizer.json" else path.parent)
-    folder = "" if layout == "tokenizer.json" else "tokexplorer: note: folder m: using tokenizer.json\n"
+    folder = "" if layout == "tokenizer.json" else f"tokexplorer: note: folder {shown}: using tokenizer.json\n"
     assert cap.err == folder + (
         f"tokexplorer: note: {shown}: vocab 320 tokens (320 in the model's vocab; 2 special); 62 merges\n"
     )
@@ -118,7 +118,7 @@ def test_merges_says_what_loading_noted_as_encode_does(tmp_path, capsys):
     folder.mkdir()
     hf.byte_level_bpe().model.save(str(folder))
     pair = [
-        "tokexplorer: note: folder gpt2: using vocab.json + merges.txt",
+        f"tokexplorer: note: folder {folder}: using vocab.json + merges.txt",
         "tokexplorer: note: pattern 'cl100k' not used: vocab.json (Hugging Face BPE) carries its own split pattern",
         "tokexplorer: note: GPT-2 pair vocab.json + merges.txt, ByteLevel without prefix space",
         "tokexplorer: note: special (built by no merge): <|endoftext|>, <s>",

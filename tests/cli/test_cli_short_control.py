@@ -59,7 +59,7 @@ def test_a_refused_file_can_be_read_the_way_the_message_says(capsys, tmp_path):
     code, _, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(p))
     assert code == 1
     assert err == (
-        "tokexplorer: error: x.bin: looks like a binary file (not UTF-8, NUL byte at offset 3); not loaded; to read "
+        f"tokexplorer: error: {p}: looks like a binary file (not UTF-8, NUL byte at offset 3); not loaded; to read "
         "it anyway, give its encoding (--encoding latin-1) or inspect its raw bytes (tokexplorer inspect --raw "
         "--file FILE)\n"
     )

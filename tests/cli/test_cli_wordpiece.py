@@ -135,7 +135,7 @@ def test_export_vocab_txt_says_what_loading_noted(tmp_path, capsys):
     assert main(["encode", "--tokenizer", str(folder), "--pattern", "gpt2", "--text", "hi", "--count"]) == 0
     loaded = capsys.readouterr().err.splitlines()
     assert loaded == [
-        "tokexplorer: note: folder wp: using m.wordpiece",
+        f"tokexplorer: note: folder {folder}: using m.wordpiece",
         "tokexplorer: note: pattern 'gpt2' not used: m.wordpiece (WordPiece) carries its own split pattern",
     ]
     assert main(["export", str(folder), "--pattern", "gpt2", "--format", "vocab.txt", "-o", str(vocab)]) == 0

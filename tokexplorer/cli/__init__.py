@@ -51,6 +51,7 @@ from tokexplorer.cli.errors import (
     INPUT_ERRORS,
     UsageError,
 )
+from tokexplorer.cli.inputs import error_as_given, given_files
 from tokexplorer.cli.output import PROG, error, one_line, utf8_streams
 from tokexplorer.cli.parser import parse_args
 from tokexplorer.core.errors import SettingsConflictError, SpecialTokenError, TokexplorerError
@@ -69,6 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     utf8_streams()
     args = list(sys.argv[1:] if argv is None else argv)
+    ns = None
     try:
         ns = parse_args(args)
         code = int(ns.func(ns) or EXIT_OK)
@@ -86,8 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecialTokenError as exc:  # --special raise: the ways out are the flag's values
         error(exc.worded("--special special", "--special plain"))
         return EXIT_ERROR
-    except (*INPUT_ERRORS, TokexplorerError) as exc:
-        error(exc)
+    except (*INPUT_ERRORS, TokexplorerError) as exc:  # a file named by its path as given
+        error(one_line(exc) if ns is None else error_as_given(one_line(exc), given_files(ns)))
         return EXIT_ERROR
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)

@@ -41,7 +41,11 @@ def damaged_hint(verb: str) -> str:
 
 
 def streamed_files(
-    paths: Sequence[str], encoding: str | FileEncodings | None, printer: ProgressPrinter, *, allow_damaged: bool,
+    paths: Sequence[str],
+    encoding: str | FileEncodings | None,
+    printer: ProgressPrinter,
+    *,
+    allow_damaged: bool,
     verb: str,
 ) -> tuple[list[str], list[str]]:
     """The files to count straight from disk and their codecs, read by the one reading rule
@@ -103,6 +107,62 @@ def named(path: Path, message: str) -> str:
     return name_as_given(path, message)
 
 
+def lead_as_given(path: str, message: str) -> str:
+    """``message`` with the bare name of the file or folder at ``path`` that starts it
+    (``"lsbin: looks like a binary file"``, ``"m.tiktoken line 3: ..."``, ``"folder llama3
+    holds ..."``) replaced by ``path`` as given; any other message is returned as it is, and so is
+    a tokenizer's name (``"tokenizer.json (Hugging Face WordPiece): ..."``, the name every view gives it).
+
+    >>> lead_as_given("sub/lsbin", "lsbin: looks like a binary file"), lead_as_given("d/x", "folder x holds none")
+    ('sub/lsbin: looks like a binary file', 'folder d/x holds none')
+    >>> lead_as_given("sub/lsbin", "no such file: sub/lsbin")
+    'no such file: sub/lsbin'
+    """
+    from pathlib import Path
+
+    name = Path(path).name
+    if not name or name == path:
+        return message
+    for before in ("", "folder "):
+        for after in (": ", " "):
+            lead = f"{before}{name}{after}"
+            if message.startswith(lead) and not message[len(lead) :].startswith("("):  # a model's name: kept
+                return f"{before}{path}{after}{message[len(lead) :]}"
+    return message
+
+
+def spec_file(spec: str) -> str | None:
+    """The file or folder a tokenizer SPEC names, as given (``bpe:sub/m.bpe`` -> ``sub/m.bpe``),
+    or None for a SPEC that names none (``tiktoken:NAME``) or does not parse."""
+    from tokexplorer.core.backends import parse_spec
+
+    try:
+        kind, arg = parse_spec(spec)
+    except InputError:
+        return None
+    return None if kind in ("tiktoken", "bpe-tiktoken") else arg
+
+
+def given_files(ns: argparse.Namespace) -> list[str]:
+    """The files and folders a command line names for reading (``--file``, FILEs, SPECs'
+    files, ``--word-counts``), as given."""
+    specs = getattr(ns, "tokenizer", None) or []
+    specs = [specs] if isinstance(specs, str) else list(specs)
+    if getattr(ns, "spec", None):
+        specs.append(ns.spec)
+    paths = [getattr(ns, "file", None), getattr(ns, "word_counts", None), *(getattr(ns, "files", None) or [])]
+    return [p for p in (*paths, *map(spec_file, specs)) if isinstance(p, str)]
+
+
+def error_as_given(message: str, paths: Sequence[str]) -> str:
+    """An error about one of ``paths`` (:func:`given_files`) naming it as given (:func:`lead_as_given`)."""
+    for path in paths:
+        renamed = lead_as_given(path, message)
+        if renamed != message:
+            return renamed
+    return message
+
+
 def named_problems(problems: Sequence[str], paths: Sequence[Path]) -> list[str]:
     """Problems of a corpus read (each starting with a file's bare name, in file order)
     naming each file by its path as given (see :func:`named`)."""
@@ -159,8 +219,9 @@ def load(spec: str, pattern: str | None = None) -> Tokenizer:
     from tokexplorer.core.backends import load_tokenizer
 
     tok = load_tokenizer(spec, pattern=pattern)
+    path = spec_file(spec)
     for n in tok.load_notes:
-        note(n)
+        note(n if path is None else lead_as_given(path, n))
     return tok
 
 
@@ -172,9 +233,10 @@ def load_all(specs: Sequence[str], pattern: str | None = None) -> list[Tokenizer
     from tokexplorer.core.backends import load_tokenizers
 
     toks = load_tokenizers(specs, pattern=pattern)
-    for tok in toks:
+    for spec, tok in zip(specs, toks):
+        path = spec_file(spec)
         for n in tok.load_notes:
-            note(f"{tok.name}: {n}")
+            note(f"{tok.name}: {n if path is None else lead_as_given(path, n)}")
     return toks
 
 

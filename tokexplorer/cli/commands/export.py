@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import argparse
 
-from tokexplorer.cli.inputs import load
+from tokexplorer.cli.inputs import lead_as_given, load, spec_file
 from tokexplorer.cli.output import note, say
 from tokexplorer.core.errors import InputError
 
@@ -64,8 +64,9 @@ def cmd_export(ns: argparse.Namespace) -> int:
     missing = needed_folder(ns.output, folder=ns.format == "gpt2")
     loaded = load_bpe_named(ns.spec, pattern=ns.pattern)
     bpe = loaded.bpe
+    path = spec_file(ns.spec)
     for line in loaded.notes:
-        note(line)
+        note(line if path is None else lead_as_given(path, line))
     blocked = check_export(bpe).blocked.get(ns.format)
     if blocked is not None:
         raise InputError(f"cannot export as {ns.format}: {blocked}")

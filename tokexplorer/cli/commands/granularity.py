@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from tokexplorer.cli.inputs import checked_file, load_all, skipped_or_fail, walked
+from tokexplorer.cli.inputs import checked_file, load_all, named, skipped_or_fail, walked
 from tokexplorer.cli.output import ProgressPrinter, drive, note, print_json, table, write_out
 from tokexplorer.core.errors import CorpusError
 
@@ -32,7 +32,7 @@ def cmd_granularity(ns: argparse.Namespace) -> int:
         try:
             texts.append(checked_file(read_text_file(path, encoding=codec_for(ns.encoding, path))).text)
         except CorpusError as exc:
-            problems.append(str(exc))
+            problems.append(named(path, str(exc)))
     skipped_or_fail(problems, bool(texts), "no files to measure", paths=list(ns.files))
     report = drive(granularity_iter(texts, tokenizers, train_fraction=ns.train_fraction, special=ns.special),
                    ProgressPrinter(sys.stderr))  # fmt: skip

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from tokexplorer.cli.inputs import lead_as_given, spec_file
 from tokexplorer.cli.output import note, print_json, write_out
 
 if TYPE_CHECKING:
@@ -33,8 +34,9 @@ def cmd_merges(ns: argparse.Namespace) -> int:
 
     listing = load_merge_list(ns.spec, pattern=ns.pattern)
     merges, vocab, unbuilt = listing.merges, listing.vocab, listing.unbuilt
+    path = spec_file(ns.spec)
     for line in listing.notes:
-        note(line)
+        note(line if path is None else lead_as_given(path, line))
     if listing.tokens:
         note(f"{ns.spec}: vocab {listing.tokens}; {len(merges):,} merges")
     if unbuilt:
