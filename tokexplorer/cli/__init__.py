@@ -54,6 +54,7 @@ from tokexplorer.cli.errors import (
 from tokexplorer.cli.inputs import error_as_given, given_files
 from tokexplorer.cli.output import PROG, error, one_line, utf8_streams
 from tokexplorer.cli.parser import parse_args
+from tokexplorer.cli.terms import allow_damaged_offered
 from tokexplorer.core.errors import SettingsConflictError, SpecialTokenError, TokexplorerError
 
 
@@ -71,8 +72,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     utf8_streams()
     args = list(sys.argv[1:] if argv is None else argv)
     ns = None
+    offered = allow_damaged_offered.set(False)
     try:
         ns = parse_args(args)
+        if getattr(ns, "allow_damaged", True) is False:  # train, count: the flag is a way out
+            allow_damaged_offered.set(True)
         code = int(ns.func(ns) or EXIT_OK)
         if sys.stdout is not None:  # None under pythonw (the window without a console)
             sys.stdout.flush()  # a reader gone shows here, not in the interpreter's last flush
@@ -104,6 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # noqa: BLE001 - last line of defence: one line, no traceback
         error(f"{type(exc).__name__}: {exc}")
         return EXIT_ERROR
+    finally:
+        allow_damaged_offered.reset(offered)
 
 
 def _quiet_stdout() -> None:

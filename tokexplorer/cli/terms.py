@@ -9,9 +9,14 @@ names its own controls (:mod:`tokexplorer.gui.terms`).
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from functools import cache
 
-__all__ = ["cli_terms", "in_cli_terms"]
+__all__ = ["cli_terms", "allow_damaged_offered", "in_cli_terms"]
+
+#: True while a command runs that has ``--allow-damaged`` and was not given it (``train``, ``count``:
+#: set by :func:`tokexplorer.cli.main`), so that the flag is one more way out of a damaged file.
+allow_damaged_offered: ContextVar[bool] = ContextVar("allow_damaged_offered", default=False)
 
 
 @cache
@@ -52,4 +57,22 @@ def in_cli_terms(message: str) -> str:
     for core, cli in cli_terms():
         if core in message:
             message = message.replace(core, cli)
-    return message
+    return _damaged_in_cli_terms(message)
+
+
+def _damaged_in_cli_terms(message: str) -> str:
+    """The advice of a file read with U+FFFD with the running command's flags: ``--encoding
+    CODEC``, and ``--allow-damaged`` for a command that has it (:data:`allow_damaged_offered`), in
+    the same words for every such command (``count`` notes a file as ``train`` does).
+
+    >>> _damaged_in_cli_terms("a.txt: ... shown as U+FFFD). If that is wrong, read it with its real encoding")
+    'a.txt: ... shown as U+FFFD). If that is wrong, read it with its real encoding (--encoding CODEC)'
+    """
+    from tokexplorer.core.io.corpus import REAL_ENCODING
+
+    if REAL_ENCODING not in message or f"{REAL_ENCODING} (" in message:
+        return message
+    flags = " (--encoding CODEC)"
+    if allow_damaged_offered.get():
+        flags += ", or pass --allow-damaged to use it as it reads"
+    return message.replace(REAL_ENCODING, REAL_ENCODING + flags)

@@ -150,6 +150,10 @@ def to_raw_bytes(text: str) -> bytes:
         ) from None
 
 
+#: The advice of a UTF-8 file read with a few bad bytes as U+FFFD (front ends add their way to do it).
+REAL_ENCODING = "If that is wrong, read it with its real encoding"
+
+
 def read_raw(path: PathLike) -> bytes:
     """Read a file's bytes unchanged (for the raw-bytes mode of unpaired surrogates, files that are not UTF-8).
 
@@ -261,7 +265,7 @@ def _decode_utf8(
         text = (data[3:] if bom else data).decode("utf-8", "replace")
         what = f"{n_bad:,} undecodable byte{'s' * (n_bad != 1)}"
         what = "the file ends in the middle of a character" if cut else what
-        fix = "If that is wrong, read it with its real encoding"
+        fix = REAL_ENCODING
         if mixed:
             err, fix = f"{err}, though UTF-8 before it: the file mixes encodings", "Convert the rest to UTF-8"
         notes.append(f"{name}: {err}; read as UTF-8 anyway ({what}; shown as U+FFFD). {fix}")
