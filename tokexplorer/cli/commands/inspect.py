@@ -47,7 +47,7 @@ def inspect_text(a: Utf8Analysis) -> str:
     from tokexplorer.core.text import token_display
 
     parts = [
-        f"{len(a.data)} bytes, {len(a.code_points)} code points, {len(a.graphemes)} graphemes\n",
+        f"{len(a.data):,} bytes, {len(a.code_points):,} code points, {len(a.graphemes):,} graphemes\n",
         "\nbytes\n",
         _bytes_table(a),
         "\ncode points\n",

@@ -188,7 +188,7 @@ def write_inspect(
     """
     n_bytes = len(data) if data is not None else len(text.encode("utf-8"))
     n_cps, n_graphemes = len(text), sum(1 for _ in _GRAPHEME.finditer(text))
-    out(f"{n_bytes} bytes, {n_cps} code points, {n_graphemes} graphemes\n\nbytes\n")
+    out(f"{n_bytes:,} bytes, {n_cps:,} code points, {n_graphemes:,} graphemes\n\nbytes\n")
     widths = [max(6, len(str(n_bytes - 1))), 3, _role_width(text, issues), max(10, len(str(n_cps - 1))),
               max(8, len(str(n_graphemes - 1)))]  # fmt: skip
     out(_line(["offset", "hex", "role", "code point", "grapheme"], widths, [True, False, False, True, True]))

@@ -215,7 +215,7 @@ def decode_ids(
     elif issues:
         n = sum(i.length for i in issues)
         verdict = (
-            f"not valid UTF-8: {n} byte{'s' if n != 1 else ''} shown as U+FFFD "
+            f"not valid UTF-8: {n:,} byte{'s' if n != 1 else ''} shown as U+FFFD "
             f"(first at byte {issues[0].offset}); the text cannot give these ids back"
         )
     elif reencoded is None:

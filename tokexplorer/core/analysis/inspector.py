@@ -134,7 +134,7 @@ def inspect_bytes(
     notes: tuple[str, ...] = ()
     if analysis.issues and tokenizers:
         n = sum(i.length for i in analysis.issues)
-        notes = (f"tokenizers see {n} invalid byte{'s' if n != 1 else ''} as U+FFFD (EF BF BD)",)
+        notes = (f"tokenizers see {n:,} invalid byte{'s' if n != 1 else ''} as U+FFFD (EF BF BD)",)
     return InspectReport(analysis, tracks, True, cleaned.text, notes)
 
 
@@ -334,7 +334,7 @@ def _raw_notes(notes: list[str], name: str, analysis: utf8.Utf8Analysis) -> list
     if n_bad:
         notes.insert(
             0,
-            f"{name} never sees the {n_bad} invalid byte{'s' if n_bad != 1 else ''}: each is "
+            f"{name} never sees the {n_bad:,} invalid byte{'s' if n_bad != 1 else ''}: each is "
             "replaced by U+FFFD (EF BF BD) before encoding; tokens are drawn over the raw bytes",
         )
     return notes

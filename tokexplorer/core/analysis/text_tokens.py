@@ -69,5 +69,5 @@ def added_note(added: tuple[str, ...], tokens: int, *, texts: int) -> str | None
     n = len(added)
     per = "each text it encodes" if texts == 1 else f"each text it encodes, one text per file: {texts:,} files"
     total = tokens + n * texts
-    return (f"not counted: the post-processor's {names} ({n} token{'s' if n != 1 else ''} it adds to {per}); "
+    return (f"not counted: the post-processor's {names} ({n:,} token{'s' if n != 1 else ''} it adds to {per}); "
             f"with them: {total:,} token{'s' if total != 1 else ''}")  # fmt: skip

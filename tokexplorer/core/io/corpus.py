@@ -289,7 +289,7 @@ def _decode_as(p: Path, name: str, data: bytes, *, encoding: str, keep_bom: bool
         n_bad = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
         if n_bad:
             notes.append(
-                f"raw-bytes mode: {n_bad} undecodable byte{'s' if n_bad != 1 else ''} kept as "
+                f"raw-bytes mode: {n_bad:,} undecodable byte{'s' if n_bad != 1 else ''} kept as "
                 "surrogates U+DC80–U+DCFF"
             )
         return _file_record(p, text, size=size, encoding=RAW, notes=tuple(notes), utf8_error=err)
@@ -319,7 +319,7 @@ def _decode_as(p: Path, name: str, data: bytes, *, encoding: str, keep_bom: bool
 
 def endings_note(lf: int, crlf: int, cr: int) -> str:
     """The note of a file with mixed line endings (counts of LF, CRLF and CR line ends)."""
-    return f"mixed line endings: {lf} LF, {crlf} CRLF, {cr} CR (kept as they are)"
+    return f"mixed line endings: {lf:,} LF, {crlf:,} CRLF, {cr:,} CR (kept as they are)"
 
 
 def _file_record(

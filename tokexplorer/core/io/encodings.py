@@ -185,8 +185,8 @@ def check_binary(name: str, data: bytes) -> None:
     ctrl = sum(1 for b in head if b < 0x20 and b not in _TEXT_CONTROLS)
     if ctrl / len(head) > BINARY_CONTROL_SHARE:
         raise CorpusError(
-            f"{name}: looks like a binary file ({ctrl} control bytes in the first "
-            f"{len(head)} bytes); not loaded; {READ_ANYWAY}"
+            f"{name}: looks like a binary file ({ctrl:,} control bytes in the first "
+            f"{len(head):,} bytes); not loaded; {READ_ANYWAY}"
         )
 
 
@@ -203,4 +203,4 @@ def control_note(text: str) -> str:
     shown = ", ".join(f"U+{ord(c):04X} at character {i}" for i, c in found[:3])
     more = f" and {len(found) - 3} more" if len(found) > 3 else ""
     n = len(found)
-    return f"holds {n} control character{'s' if n != 1 else ''} ({shown}{more}); kept as they are"
+    return f"holds {n:,} control character{'s' if n != 1 else ''} ({shown}{more}); kept as they are"

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from tokexplorer.core.errors import Cancelled, CorpusError, InputError
-from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes
+from tokexplorer.core.io.corpus import Corpus, CorpusFile, PathLike, _bom_note, decode_file_bytes, endings_note
 from tokexplorer.core.io.encodings import BINARY_SNIFF_BYTES, check_binary, control_note, detect_bom
 from tokexplorer.core.io.file_encodings import FileEncodings, codec_for
 from tokexplorer.core.io.folders import _size_or_zero, check_encoding, path_list, read_corpus
@@ -116,7 +116,7 @@ def _record_of(p: Path, tally: _Tally, *, size: int, bom: bool, keep_bom: bool) 
     if ctrl:
         notes.append(f"{p.name}: {ctrl}")
     if ending == "mixed":
-        notes.append(f"mixed line endings: {tally.lf} LF, {tally.crlf} CRLF, {tally.cr} CR (kept as they are)")
+        notes.append(endings_note(tally.lf, tally.crlf, tally.cr))
     return CorpusFile(
         p, "", size, "utf-8-sig" if bom else "utf-8", False, "UTF-8" if bom else None, ending,
         tally.n_chars, tally.n_lines, tuple(notes), streamed=True,
