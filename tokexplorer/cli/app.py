@@ -23,11 +23,34 @@ def _no_display() -> bool:
     return not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def _not_a_command(files: list[str]) -> str:
+    """The hint for a lone word that is no file and no path either (``tokexplorer frobnicate``,
+    a misspelled command): ``" (not a command either: the commands are train, count, ...)"``,
+    with the closest command first when one is close; ``""`` for anything that looks like a path.
+
+    >>> _not_a_command(["encdoe"])[:64]
+    ' (not a command either: did you mean encode? the commands are tr'
+    >>> _not_a_command(["notes.txt"]), _not_a_command(["data/x"]), _not_a_command(["a", "b"])
+    ('', '', '')
+    """
+    import difflib
+
+    from tokexplorer.cli.parser import SUBCOMMANDS
+
+    word = files[0] if len(files) == 1 else ""
+    if not word or os.sep in word or "/" in word or os.path.splitext(word)[1]:
+        return ""
+    names = list(SUBCOMMANDS)
+    close = difflib.get_close_matches(word, names, n=1)
+    mean = f"did you mean {close[0]}? " if close else ""
+    return f" (not a command either: {mean}the commands are {', '.join(names)})"
+
+
 def run_app(ns: argparse.Namespace) -> int:
     """Start the desktop app on ``ns.files`` (or the built-in sample)."""
     missing = [f for f in ns.files if not os.path.exists(f)]
     if missing:
-        raise InputError(f"no such file or folder: {missing[0]}")
+        raise InputError(f"no such file or folder: {missing[0]}{_not_a_command(ns.files)}")
     if ns.screenshot is not None:
         check_output_path(ns.screenshot)
     if _no_display():
