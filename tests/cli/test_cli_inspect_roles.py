@@ -38,3 +38,18 @@ def test_train_on_a_folder_says_how_many_files_it_took(tmp_path, capfd):
     assert main(["train", str(folder), "--vocab-size", "260", "-o", str(tmp_path / "m.bpe")]) == 0
     err = capfd.readouterr().err
     assert f"tokexplorer: note: training on 3 files (690 B on disk) from {folder}\n" in err
+
+
+def test_a_file_not_stored_as_utf8_says_the_tables_show_its_utf8(tmp_path, capsys):
+    path = tmp_path / "fr.txt"
+    path.write_bytes("déjà vu à la carte, café\n".encode("cp1252"))  # 25 bytes stored, 29 as UTF-8
+    assert main(["inspect", "--file", str(path), "--encoding", "cp1252"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("29 bytes, 25 code points, 25 graphemes\n")
+    assert captured.err == (
+        f"tokexplorer: note: {path}: the tables show its text as UTF-8 (29 bytes), not the 25 bytes stored "
+        "in the file; inspect --raw shows those\n"
+    )
+    for args in (["--file", str(path), "--raw"], ["--text", "déjà"]):  # the bytes as stored, or no file
+        assert main(["inspect", *args]) == 0
+        assert "the tables show its text as UTF-8" not in capsys.readouterr().err

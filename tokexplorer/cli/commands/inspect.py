@@ -135,6 +135,7 @@ def _with_tokenizers(ns: argparse.Namespace, specs: list[str]) -> None:
         report = inspect_bytes(data, toks, policy=ns.special)
     else:
         text = input_text(ns)
+        _stored_bytes_note(ns, text)
         if ns.special == "raise":
             special_spellings(toks, [("text", text)], "raise")
         report = inspect_report(text, toks, policy=ns.special)
@@ -183,8 +184,23 @@ def _stream_tables(ns: argparse.Namespace) -> None:
         from tokexplorer.core.text import clean_text
 
         data, issues = None, []
-        cleaned = clean_text(input_text(ns))
+        given = input_text(ns)
+        _stored_bytes_note(ns, given)
+        cleaned = clean_text(given)
         text, notes = cleaned.text, cleaned.notes
     for n in notes:
         note(n)
     write_inspect(text, data, write_out, issues=issues)
+
+
+def _stored_bytes_note(ns: argparse.Namespace, text: str) -> None:
+    """Note that the tables show the text's UTF-8, when ``--file``'s bytes as stored differ
+    from it (another encoding, a byte order mark): ``--raw`` shows those."""
+    import os
+
+    if ns.file is None:
+        return
+    stored, utf8 = os.path.getsize(ns.file), len(text.encode("utf-8", "surrogateescape"))
+    if stored != utf8:
+        note(f"{ns.file}: the tables show its text as UTF-8 ({utf8:,} bytes), not the {stored:,} bytes "
+             "stored in the file; inspect --raw shows those")  # fmt: skip
