@@ -42,7 +42,7 @@ def test_the_command_line_and_the_window_name_the_codec_alike(files, capsys):
     latin, gbk = files
     assert main(["encode", "--tokenizer", str(latin), "--text", "x"]) != 0
     assert capsys.readouterr().err == (
-        "tokexplorer: error: latin1.txt: looks like a text file in cp1252 (not UTF-8; guessed, low confidence: "
+        f"tokexplorer: error: {latin}: looks like a text file in cp1252 (not UTF-8; guessed, low confidence: "
         "8 non-ASCII bytes to go by, and cp1250, iso8859-2, cp1257 read it as well), not a tokenizer "
         f"(first line {LATIN.strip()!r})\n"
     )
