@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import os
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,24 @@ def test_a_spawned_process_reads_the_same_and_stops_on_cancel(tmp_path: Path) ->
     with pytest.raises(Cancelled):
         run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True, cancel=cancel))
     assert len(calls) == 3
+
+
+@pytest.mark.skipif(not hasattr(os, "getpriority"), reason="no process priorities here")
+def test_the_spawned_scan_runs_nicer_than_the_window(tmp_path: Path) -> None:
+    # the window's own threads come first for the cores: the scanning process runs at
+    # WINDOW_WORKER_NICE above the process that started it, as its training processes do
+    import multiprocessing
+
+    from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE
+
+    folder = _folder(tmp_path)
+    seen: list[int] = []
+
+    def cancel() -> bool:  # polled while the child streams: read its niceness, then stop
+        for child in multiprocessing.active_children():
+            seen.append(os.getpriority(os.PRIO_PROCESS, child.pid) - os.getpriority(os.PRIO_PROCESS, 0))
+        return bool(seen) and seen[-1] == WINDOW_WORKER_NICE  # (0 while it starts, before it turns nicer)
+
+    with pytest.raises(Cancelled):  # stopped once the child was seen nicer, before the end of the files
+        run_to_end(stream_corpus(folder, stream_bytes=1, piece_bytes=4, in_child=True, cancel=cancel))
+    assert seen[-1] == WINDOW_WORKER_NICE and set(seen) <= {0, WINDOW_WORKER_NICE}
