@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import codecs
 
+import regex
+
 __all__ = ["MIXED_MIN_CHARS", "PIECE", "decode_utf8", "mixed_utf8", "mostly_utf8", "utf8_error"]
 
 
@@ -65,9 +67,13 @@ def mostly_utf8(data: bytes) -> tuple[int, bool]:
 
     UTF-8 it is when its well-formed non-ASCII characters outnumber the
     undecodable bytes ten to one, or when its only fault is a character cut off
-    at the end and it holds at least one well-formed non-ASCII character. A
-    legacy single-byte text (Latin-1, cp1252) has no well-formed multi-byte
-    sequences, and a multi-byte legacy one (GBK, Shift-JIS) is mostly
+    at the end and it holds at least one well-formed non-ASCII character, or
+    when every undecodable stretch is a character cut short (a lead byte and at
+    least one of its continuation bytes, then no more: a piece of UTF-8 cut
+    mid-character and joined to the next) and there are no more such stretches
+    than well-formed non-ASCII characters. A legacy single-byte text (Latin-1,
+    cp1252) has no well-formed multi-byte sequences (its accented letters are
+    lone lead bytes), and a multi-byte legacy one (GBK, Shift-JIS) is mostly
     undecodable as UTF-8, so neither passes.
 
     Returns:
@@ -76,6 +82,8 @@ def mostly_utf8(data: bytes) -> tuple[int, bool]:
 
     >>> mostly_utf8("caf\u00e9 na\u00efve ".encode() * 5 + b"\\xff"), mostly_utf8(b"caf\\xe9")
     ((1, False), (0, False))
+    >>> mostly_utf8(b"hello \\xe4\\xbd\\xa0\\xe5\\xa5 world\\n"), mostly_utf8(b"d\\xe9j\\xe0 vu \\xc3\\xa9")
+    ((2, False), (0, False))
     """
     text = data.decode("utf-8", "surrogateescape")
     # every undecodable byte became one lone surrogate, which "ignore" drops
@@ -94,7 +102,28 @@ def mostly_utf8(data: bytes) -> tuple[int, bool]:
             cut = exc.reason == "unexpected end of data"
     if n_good >= 10 * n_bad or (cut and n_good >= 1):
         return n_bad, cut
+    if n_good >= 1 and _cut_short_only(text, n_good):
+        return n_bad, False
     return 0, False
+
+
+# a run of undecodable bytes (surrogateescape's U+DC80-U+DCFF), and one made of characters
+# cut short: the lead byte of 3 or 4 bytes, then one or more of its continuation bytes
+# (fewer than it needs; a 2-byte lead alone is what a Latin-1 accented letter looks like)
+_BAD_RUN = regex.compile("[\udc80-\udcff]+")
+_CUT_SHORT = regex.compile("(?:[\udce0-\udcef][\udc80-\udcbf]|[\udcf0-\udcf4][\udc80-\udcbf]{1,2})+")
+
+
+def _cut_short_only(text: str, most: int) -> bool:
+    """Whether every run of undecodable bytes of ``text`` (decoded with surrogateescape) is
+    one character cut short of at least two bytes (``_CUT_SHORT``), and there are at most
+    ``most`` runs."""
+    runs = 0
+    for m in _BAD_RUN.finditer(text):
+        runs += 1
+        if runs > most or _CUT_SHORT.fullmatch(m.group()) is None:
+            return False
+    return runs > 0
 
 
 #: Fewest well-formed non-ASCII UTF-8 characters before a file's first undecodable byte for
