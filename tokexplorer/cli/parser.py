@@ -472,9 +472,32 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
     args = list(args)
     if args and args[0] == "--":
         return build_app_parser().parse_args(args[1:])
+    _misspelled_command(args)
     if args and (args[0] in SUBCOMMANDS or args[0] in ("-h", "--help", "--version")):
         ns = build_parser([args[0]] if args[0] in SUBCOMMANDS else SUBCOMMANDS).parse_args(args)
         if ns.command in ("train", "count"):
             _settle_files(ns)
         return ns
     return build_app_parser().parse_args(args)
+
+
+def _misspelled_command(args: Sequence[str]) -> None:
+    """Refuse a first argument that is a misspelled subcommand (``tokexplorer encdoe --file
+    x.txt``): close to one (``difflib``), no file or folder of that name, not shaped like a path
+    (no folder separator, no extension). Anything else is left to the app's parser, as files.
+
+    Raises:
+        UsageError: ``"unknown command 'encdoe': did you mean encode? (the commands are ...)"``.
+    """
+    import difflib
+
+    word = args[0] if args else ""
+    if not word or word.startswith("-") or word in SUBCOMMANDS or "/" in word or os.sep in word:
+        return
+    if os.path.splitext(word)[1] or os.path.exists(word):
+        return
+    close = difflib.get_close_matches(word, list(SUBCOMMANDS), n=1)
+    if close:
+        raise UsageError(
+            f"unknown command {word!r}: did you mean {close[0]}? (the commands are {', '.join(SUBCOMMANDS)})", PROG
+        )
