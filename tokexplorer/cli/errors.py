@@ -14,7 +14,7 @@ it cannot parse, and a program that stops on an error exits 1):
   exclude each other): nothing was read or done.
 * :data:`EXIT_INTERRUPTED` (130, 128 + SIGINT): stopped by Ctrl+C.
 * :data:`EXIT_BROKEN_PIPE` (141, 128 + SIGPIPE): the program reading the output went
-  away before the end (``tokexplorer encode ... | head -1``): the command stops
+  away before the end (``tokexplorer inspect ... | head -1``): the command stops
   quietly, with no message, and exits as a tool stopped by SIGPIPE is seen to
   (``cat big.txt | head -1`` gives ``cat`` 141 in the shell's ``PIPESTATUS``).
 """

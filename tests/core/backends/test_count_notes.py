@@ -173,3 +173,22 @@ def test_our_wordpiece_names_its_unknown_tokens_as_the_vocab_txt_reading_does(tm
     assert expected in theirs.tokenize(text).notes
     assert [t.unknown for t in ours.tokenize(text).tokens] == [False, True, True, True, True]
     assert ours.notes("plays played") == ()
+
+
+def test_our_wordpiece_says_what_its_normalizer_did_as_the_vocab_txt_reading_does(tmp_path):
+    # lower-casing, the spaces BERT's normalizer puts around CJK, a ZWJ removed: the same
+    # note from our model and from its export read by `tokenizers`
+    from tokexplorer.core.backends import WordPieceTokenizer
+    from tokexplorer.core.backends.spec import load_tokenizer
+    from tokexplorer.core.io.wordpiece_files import write_vocab_txt
+    from tokexplorer.core.wordpiece import train_wordpiece
+
+    wp, _ = train_wordpiece(["playing plays played the player plays\n" * 30], vocab_size=60, lowercase=True)
+    ours = WordPieceTokenizer(wp)
+    write_vocab_txt(wp, tmp_path / "vocab.txt")
+    theirs = load_tokenizer(str(tmp_path / "vocab.txt"))
+    for text, said in [("The quick fox 你好 🙂 café", "normalized: 4 spaces inserted; 'T' → 't'"),
+                       ("Hi 👨\u200d👩\u200d👧 x", "normalized: U+200D ×2 removed; 'H' → 'h'")]:  # fmt: skip
+        assert ours.tokenize(text).notes[0] == said == ours.notes(text)[0]
+        assert said in theirs.tokenize(text).notes
+    assert ours.notes("plays played") == ()

@@ -5,7 +5,8 @@ Each token's span is the part of the original text its piece came from (the
 normalizer works a character at a time, so spans stay in the text even when
 it lower-cases or strips accents). A token's bytes are its piece without the
 ``##`` of a continuation (an unknown token's is ``[UNK]``; the notes name the
-text each one stands for, as a ``vocab.txt`` read by ``tokenizers`` does); with
+text each one stands for, and what the normalizer did, as a ``vocab.txt`` read
+by ``tokenizers`` does); with
 BERT's pre-tokenizer the spaces between words belong to no token, so the tokens
 do not tile the text
 (``Tokenization.exact_offsets`` is False then, and whenever normalizing
@@ -102,8 +103,13 @@ class WordPieceTokenizer(Tokenizer):
             )
         normalized, _ = normalize(t, pattern=wp.pattern, lowercase=wp.lowercase, strip_accents=wp.strip_accents)
         exact = b"".join(x.bytes for x in tokens) == t.encode("utf-8")
-        notes = (*cleaned.notes, *unknown_tokens_notes([t[x.char_start : x.char_end] for x in tokens if x.unknown]))
-        return Tokenization(self.name, t, tuple(tokens), exact, notes, normalized if normalized != t else None)
+        notes = list(cleaned.notes)
+        if normalized != t:  # said as a Hugging Face tokenizer says its normalizer's work
+            from tokexplorer.core.backends.sentencepiece.normalization import describe_normalization
+
+            notes.append(describe_normalization(t, normalized))
+        notes.extend(unknown_tokens_notes([t[x.char_start : x.char_end] for x in tokens if x.unknown]))
+        return Tokenization(self.name, t, tuple(tokens), exact, tuple(notes), normalized if normalized != t else None)
 
     def _encode(self, cleaned: CleanText, *, special: SpecialPolicy, cancel: CancelCheck | None) -> list[int]:
         return self.wordpiece.encode(cleaned.text, special=special)
