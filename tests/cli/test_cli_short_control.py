@@ -61,7 +61,7 @@ def test_a_refused_file_can_be_read_the_way_the_message_says(capsys, tmp_path):
     assert err == (
         f"tokexplorer: error: {p}: looks like a binary file (not UTF-8, NUL byte at offset 3); not loaded; to read "
         "it anyway, give its encoding (--encoding latin-1) or inspect its raw bytes (tokexplorer inspect --raw "
-        "--file FILE)\n"
+        f"--file {p})\n"  # the command to run, with the file's path
     )
     code, out, err = run(capsys, "encode", "--tokenizer", CL100K, "--file", str(p), "--encoding", "latin-1", "--json")
     assert code == 0

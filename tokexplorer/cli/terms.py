@@ -57,7 +57,25 @@ def in_cli_terms(message: str) -> str:
     for core, cli in cli_terms():
         if core in message:
             message = message.replace(core, cli)
-    return _damaged_in_cli_terms(message)
+    return _raw_file_named(_damaged_in_cli_terms(message))
+
+
+_RAW_ADVICE = "(tokexplorer inspect --raw --file FILE)"
+
+
+def _raw_file_named(message: str) -> str:
+    """The raw-bytes advice of a file refused as binary with the file's own path in place of
+    ``FILE`` (the message opens with it), quoted for the shell where it needs to be.
+
+    >>> _raw_file_named("my dir/ls: looks like a binary file (...); ... (tokexplorer inspect --raw --file FILE)")
+    "my dir/ls: looks like a binary file (...); ... (tokexplorer inspect --raw --file 'my dir/ls')"
+    """
+    import shlex
+
+    head, sep, _rest = message.partition(": looks like ")
+    if not sep or _RAW_ADVICE not in message or not head:
+        return message
+    return message.replace(_RAW_ADVICE, f"(tokexplorer inspect --raw --file {shlex.quote(head)})")
 
 
 def _damaged_in_cli_terms(message: str) -> str:
