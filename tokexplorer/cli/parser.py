@@ -13,6 +13,7 @@ from typing import Any, NoReturn
 from tokexplorer import __version__
 from tokexplorer.cli.encoding_flag import add_files_encoding
 from tokexplorer.cli.errors import EXIT_CODES_HELP, UsageError
+from tokexplorer.cli.misspelled import refuse_misspelled_command
 from tokexplorer.cli.output import PROG
 from tokexplorer.core.types import ALGORITHMS, DEFAULT_PATTERN, SPECIAL_POLICIES
 
@@ -472,7 +473,7 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
     args = list(args)
     if args and args[0] == "--":
         return build_app_parser().parse_args(args[1:])
-    _misspelled_command(args)
+    refuse_misspelled_command(args, SUBCOMMANDS)
     if args and (args[0] in SUBCOMMANDS or args[0] in ("-h", "--help", "--version")):
         ns = build_parser([args[0]] if args[0] in SUBCOMMANDS else SUBCOMMANDS).parse_args(args)
         if ns.command in ("train", "count"):
@@ -480,24 +481,3 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
         return ns
     return build_app_parser().parse_args(args)
 
-
-def _misspelled_command(args: Sequence[str]) -> None:
-    """Refuse a first argument that is a misspelled subcommand (``tokexplorer encdoe --file
-    x.txt``): close to one (``difflib``), no file or folder of that name, not shaped like a path
-    (no folder separator, no extension). Anything else is left to the app's parser, as files.
-
-    Raises:
-        UsageError: ``"unknown command 'encdoe': did you mean encode? (the commands are ...)"``.
-    """
-    import difflib
-
-    word = args[0] if args else ""
-    if not word or word.startswith("-") or word in SUBCOMMANDS or "/" in word or os.sep in word:
-        return
-    if os.path.splitext(word)[1] or os.path.exists(word):
-        return
-    close = difflib.get_close_matches(word, list(SUBCOMMANDS), n=1)
-    if close:
-        raise UsageError(
-            f"unknown command {word!r}: did you mean {close[0]}? (the commands are {', '.join(SUBCOMMANDS)})", PROG
-        )
