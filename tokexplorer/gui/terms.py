@@ -16,6 +16,7 @@ from functools import cache
 from tokexplorer.core.analysis import PartReport
 from tokexplorer.core.errors import SPECIAL_TOKEN_ADVICE, special_token_ways
 from tokexplorer.core.io import AS_CORPUS, AS_TOKENIZER, BOMLESS_CODECS, OTHER_ENCODING, READ_ANYWAY, encoding_hint
+from tokexplorer.core.io.corpus import REAL_ENCODING
 from tokexplorer.gui.state import POLICY_CHOICES
 
 __all__ = ["WINDOW_READ_ANYWAY", "WINDOW_SPECIAL_WAYS", "WINDOW_TERMS", "in_window_terms", "part_in_window_terms"]
@@ -32,6 +33,7 @@ WINDOW_SPECIAL_WAYS = special_token_ways(f"Special tokens: '{_LABELS['special']}
 WINDOW_TERMS: tuple[tuple[str, str], ...] = (
     (READ_ANYWAY, WINDOW_READ_ANYWAY),
     (OTHER_ENCODING, "if wrong, pick the file's encoding in the Corpus tab and press Re-read as"),
+    (REAL_ENCODING, "If that is wrong, pick its real encoding in the Corpus tab and press Re-read as"),
     (SPECIAL_TOKEN_ADVICE, WINDOW_SPECIAL_WAYS),
     (AS_CORPUS, f"{AS_CORPUS} (File ▸ Open folder…)"),
     (AS_TOKENIZER, f"{AS_TOKENIZER} (File ▸ Open tokenizer folder…)"),

@@ -18,6 +18,7 @@ from tokexplorer.core.io import (
     check_binary,
     encoding_hint,
 )
+from tokexplorer.core.io.corpus import REAL_ENCODING
 from tokexplorer.gui.panes.compare_pane import ComparePane
 from tokexplorer.gui.panes.corpus_pane.training_form import TrainingForm
 from tokexplorer.gui.state import AppState
@@ -40,7 +41,7 @@ def _menu_paths(window) -> set[str]:
 
 def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window):
     assert [core for core, _ in WINDOW_TERMS] == [
-        READ_ANYWAY, OTHER_ENCODING, SPECIAL_TOKEN_ADVICE, AS_CORPUS, AS_TOKENIZER,
+        READ_ANYWAY, OTHER_ENCODING, REAL_ENCODING, SPECIAL_TOKEN_ADVICE, AS_CORPUS, AS_TOKENIZER,
         *(encoding_hint(c) for c in BOMLESS_CODECS)
     ]  # fmt: skip
     paths = _menu_paths(window)
@@ -53,7 +54,7 @@ def test_every_window_phrase_names_a_menu_item_or_a_choice_the_window_has(window
             assert re.findall(r"'([^']*)'", phrase) == ["Special tokens", "Plain text + warning"]
             assert set(re.findall(r"'([^']*)'", phrase)) <= set(labels) and "Special tokens:" in phrase
             continue
-        if core == OTHER_ENCODING:  # the Corpus tab's button, by its tab and its text
+        if core in (OTHER_ENCODING, REAL_ENCODING):  # the Corpus tab's button, by its tab and its text
             tabs = [window.tabs.tabText(i) for i in range(window.tabs.count())]
             assert phrase.endswith("in the Corpus tab and press Re-read as") and "Corpus" in tabs
             assert window.corpus_pane.file_list.reread_button.text() == "Re-read as"
@@ -166,3 +167,15 @@ def test_a_tiktoken_download_failure_names_what_the_window_can_open(window):
         "before the app starts)"
     )
     assert "File ▸ Open tokenizer…" in _menu_paths(window)
+
+
+def test_a_damaged_utf8_file_names_the_re_read_button(tmp_path):
+    # read as UTF-8 with U+FFFD: the way out is the Corpus tab's Re-read as, not a flag
+    from tokexplorer.core.io import read_text_file
+
+    path = tmp_path / "cut.txt"
+    path.write_bytes(b"hello \xe4\xbd\xa0\xe5\xa5 world\n")
+    (note,) = read_text_file(path).notes
+    shown = in_window_terms(note)
+    assert shown.endswith("If that is wrong, pick its real encoding in the Corpus tab and press Re-read as")
+    assert not FLAG.search(shown)
