@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import os
 from collections.abc import Sequence
 
@@ -32,6 +31,8 @@ def refuse_misspelled_command(args: Sequence[str], commands: Sequence[str]) -> N
         return
     if os.path.splitext(word)[1] or os.path.exists(word):
         return
+    import difflib  # (only for a word that is no command: a command's run imports none of it)
+
     close = difflib.get_close_matches(word, list(commands), n=1)
     if close:
         raise UsageError(
