@@ -4,8 +4,7 @@ tokenizer and says what it left unread; only refused files fall back to the samp
 
 from __future__ import annotations
 
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
+from fixtures.drops import drop_paths
 
 WAIT = 120_000  # ms; ceiling for worker-backed steps, never asserted
 VOCAB = "[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\nthe\ncat\n##s\nsat\n"
@@ -37,14 +36,6 @@ def _corpus_notes(m3):
     ]
 
 
-def _drop(window, paths):
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)  # fmt: skip
-    window.dropEvent(event)
-
-
 def test_command_line_folder_of_texts_beside_a_vocab_is_the_corpus(qtbot, window, tmp_path):
     m3 = _m3(tmp_path)
     with qtbot.waitSignal(window.startup.done, timeout=WAIT):
@@ -61,7 +52,7 @@ def test_command_line_folder_of_texts_beside_a_vocab_is_the_corpus(qtbot, window
 def test_dropped_folder_of_texts_beside_a_vocab_is_the_corpus(qtbot, window, tmp_path):
     m3 = _m3(tmp_path)
     with qtbot.waitSignal(window.corpus_pane.corpus_loaded, timeout=WAIT):
-        _drop(window, [m3])
+        drop_paths(window, [m3])
     assert [f.name for f in window.state.corpus.files] == ["emoji.txt", "zh.txt"]
     assert window.corpus_pane.file_list.note_messages()[:2] == _corpus_notes(m3)
     assert window.model_worker is None

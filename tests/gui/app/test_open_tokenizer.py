@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 import tiktoken
-from PySide6.QtCore import QMimeData, QPointF, Qt, QUrl
-from PySide6.QtGui import QDropEvent
 from PySide6.QtWidgets import QDialogButtonBox
 from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
+from fixtures.drops import drop_paths
 from tokexplorer.core.backends import RANK_PATTERNS
 from tokexplorer.core.bpe import train_bpe
 from tokexplorer.core.io import write_tiktoken_file
@@ -82,14 +81,6 @@ def test_a_corrupt_model_is_named_once(qtbot, window, tmp_path):
     assert blocker.args[0].startswith("corrupt.model") and blocker.args[0].count("corrupt.model") == 1
 
 
-def _drop(window, paths):
-    mime = QMimeData()
-    mime.setUrls([QUrl.fromLocalFile(str(p)) for p in paths])
-    event = QDropEvent(QPointF(10, 10), Qt.DropAction.CopyAction, mime, Qt.MouseButton.LeftButton,
-                       Qt.KeyboardModifier.NoModifier)  # fmt: skip
-    window.dropEvent(event)
-
-
 def test_drop_a_model_folder_opens_its_tokenizer(qtbot, window, tmp_path):
     folder = tmp_path / "downloaded"
     folder.mkdir()
@@ -101,7 +92,7 @@ def test_drop_a_model_folder_opens_its_tokenizer(qtbot, window, tmp_path):
     lib.save(str(folder / "tokenizer.json"))
     (folder / "config.json").write_text('{"model_type": "gpt2"}')
     with qtbot.waitSignal(window.state.tokenizers_changed, timeout=WAIT):
-        _drop(window, [folder])
+        drop_paths(window, [folder])
     tok = window.state.tokenizers[-1]
     assert tok.name == "tokenizer.json (Hugging Face BPE)"
     assert tok.encode(TEXT) == lib.encode(TEXT).ids
