@@ -18,13 +18,12 @@ within :data:`STOP_GRACE_S`; it ends itself when its parent is gone
 from __future__ import annotations
 
 import multiprocessing
-import os
 from collections.abc import Callable, Generator
 from dataclasses import replace
 from typing import Any
 
 from tokexplorer.core.bpe import BPE
-from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, exit_with_parent
+from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, child_of_parent
 from tokexplorer.core.errors import Cancelled, TrainingError
 from tokexplorer.core.training import TrainingOutcome, TrainingRequest, bpe_outcome, train_iter
 from tokexplorer.core.types import MergeRecord, Progress
@@ -131,11 +130,9 @@ def _end_child(proc: Any, stop: Any) -> None:
 def _child_main(conn: Any, stop: Any, request: TrainingRequest) -> None:
     """The child: train ``request``, sending progress (merges as tuples, only the
     new ones), then ``("done", ...)`` or ``("error", exception)``."""
-    exit_with_parent()  # its counting workers end with it (they watch their parent too)
-    try:
-        os.nice(WINDOW_WORKER_NICE)  # the window's own threads come first for the cores
-    except (AttributeError, OSError):
-        pass
+    # ends with the window (its counting workers end with it: they watch their parent too),
+    # nicer: the window's own threads come first for the cores
+    child_of_parent(WINDOW_WORKER_NICE)
     sent = 0
     try:
         steps = train_iter(request, cancel=stop.is_set)

@@ -95,15 +95,21 @@ def exit_with_parent(every_s: float = PARENT_CHECK_S) -> threading.Thread:
     return thread
 
 
-def _start_worker(increment: int, then: Callable | None, args: tuple) -> None:
-    """Pool initializer: end this worker with its parent (:func:`exit_with_parent`), run it
-    ``increment`` nicer (no change for 0 or where unsupported), then ``then(*args)`` when given."""
+def child_of_parent(increment: int) -> None:
+    """Start a child process of ours (a counting worker, the window's training or folder-scanning
+    process): it ends with its parent (:func:`exit_with_parent`) and runs ``increment`` nicer
+    (no change for 0, nor where niceness is not supported or not allowed)."""
     exit_with_parent()
     if increment:
         try:
             os.nice(increment)
         except (AttributeError, OSError):
             pass
+
+
+def _start_worker(increment: int, then: Callable | None, args: tuple) -> None:
+    """Pool initializer: :func:`child_of_parent` with ``increment``, then ``then(*args)`` when given."""
+    child_of_parent(increment)
     if then is not None:
         then(*args)
 

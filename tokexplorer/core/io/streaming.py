@@ -40,7 +40,6 @@ from __future__ import annotations
 import codecs
 import dataclasses
 import multiprocessing
-import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -310,15 +309,11 @@ def _child_main(conn: Connection, files: list[Path], opts: _ScanOptions) -> None
     """The scanning process: every event of :func:`_scan_all` sent to the parent. It runs
     nicer (:data:`~tokexplorer.core.bpe.count_pool.WINDOW_WORKER_NICE`), as the window's
     training and counting processes do, so that on a machine of few cores the window's own
-    threads come first for them; it ends with the window (:func:`exit_with_parent`), as they do."""
-    from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, exit_with_parent
+    threads come first for them; it ends with the window, as they do
+    (:func:`~tokexplorer.core.bpe.count_pool.child_of_parent`)."""
+    from tokexplorer.core.bpe.count_pool import WINDOW_WORKER_NICE, child_of_parent
 
-    if hasattr(os, "nice"):
-        try:
-            os.nice(WINDOW_WORKER_NICE)
-        except OSError:  # not allowed here: the scan runs as it is
-            pass
-    exit_with_parent()
+    child_of_parent(WINDOW_WORKER_NICE)
     try:
         for event in _scan_all(files, opts, None):
             conn.send(event)
