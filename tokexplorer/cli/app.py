@@ -33,17 +33,15 @@ def _not_a_command(files: list[str]) -> str:
     >>> _not_a_command(["notes.txt"]), _not_a_command(["data/x"]), _not_a_command(["a", "b"])
     ('', '', '')
     """
-    import difflib
-
+    from tokexplorer.cli.misspelled import closest_command, shaped_like_a_path
     from tokexplorer.cli.parser import SUBCOMMANDS
 
     word = files[0] if len(files) == 1 else ""
-    if not word or os.sep in word or "/" in word or os.path.splitext(word)[1]:
+    if not word or shaped_like_a_path(word):
         return ""
-    names = list(SUBCOMMANDS)
-    close = difflib.get_close_matches(word, names, n=1)
-    mean = f"did you mean {close[0]}? " if close else ""
-    return f" (not a command either: {mean}the commands are {', '.join(names)})"
+    close = closest_command(word, SUBCOMMANDS)
+    mean = f"did you mean {close}? " if close else ""
+    return f" (not a command either: {mean}the commands are {', '.join(SUBCOMMANDS)})"
 
 
 def run_app(ns: argparse.Namespace) -> int:

@@ -480,4 +480,3 @@ def parse_args(args: Sequence[str]) -> argparse.Namespace:
             _settle_files(ns)
         return ns
     return build_app_parser().parse_args(args)
-
