@@ -3,7 +3,7 @@ table is right for the installed versions (recomputed here by probing tiktoken),
 versions are probed at run time, and a tiktoken that cannot be probed sends every non-ASCII
 text to our engine.
 
-tiktoken 0.14.0 follows Unicode 16.0, regex 2026.11.19 Unicode 18.0: 17,810 code points are
+tiktoken 0.14.0 follows Unicode 16.0, regex 2026.12.2 Unicode 18.0: 17,810 code points are
 assigned since; 17,559 of them are letters, digits or marks (the rest are symbols and
 punctuation, classed alike: outside ``\\p{L}``, ``\\p{N}`` and ``\\s`` for both), and U+0295
 changed from ``Ll`` to ``Lo`` in Unicode 17.0.
@@ -61,7 +61,7 @@ def test_the_generated_table_is_for_the_installed_versions():
     installed = class_drift.installed_versions()
     assert installed == (tiktoken.__version__, regex.__version__)
     assert (tiktoken_unicode.TIKTOKEN_VERSION, tiktoken_unicode.REGEX_VERSION) == installed
-    assert class_table().origin == "generated for tiktoken 0.14.0 and regex 2026.11.19"
+    assert class_table().origin == "generated for tiktoken 0.14.0 and regex 2026.12.2"
 
 
 def test_probing_tiktoken_again_gives_the_generated_table():
@@ -164,7 +164,7 @@ def test_a_tiktoken_that_cannot_be_probed_leaves_non_ascii_text_to_our_engine(mo
         assert check.ranges is None and check.first("caf\u00e9") == 0xE9 and check.first("cafe") is None
         assert check.why == "a non-ASCII character, and tiktoken's character classes could not be probed"
     # our splitter's tiktoken view keeps the generated table meanwhile
-    assert class_drift.view_table().origin == "generated for tiktoken 0.14.0 and regex 2026.11.19"
+    assert class_drift.view_table().origin == "generated for tiktoken 0.14.0 and regex 2026.12.2"
 
 
 def test_unicode_versions_of_the_splitters():

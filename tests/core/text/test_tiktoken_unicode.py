@@ -1,6 +1,6 @@
 """Our engine with tiktoken's ranks gives tiktoken's chunks on every code point.
 
-tiktoken 0.14.0's regex follows Unicode 16.0, ``regex`` 2026.11.19 Unicode 18.0: letters and
+tiktoken 0.14.0's regex follows Unicode 16.0, ``regex`` 2026.12.2 Unicode 18.0: letters and
 digits assigned in 17.0 and 18.0 (U+0C5C TELUGU ARCHAIC SHRII, U+10940 SIDETIC LETTER N01...)
 are unassigned to tiktoken. The sweep puts every assigned code point (``unicodedata2`` 18.0) in
 a few contexts, joined into one text per context, through tiktoken and through our engine with

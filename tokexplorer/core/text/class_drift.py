@@ -81,7 +81,7 @@ class ClassTable:
         tiktoken_unicode: the Unicode version of tiktoken's regex tables (``"16.0"``).
         regex_unicode: the Unicode version of the ``regex`` module's tables (``"18.0.0"``).
         origin: where the table comes from: ``"generated for tiktoken 0.14.0 and regex
-            2026.11.19"`` or ``"probed (tiktoken X, regex Y)"``.
+            2026.12.2"`` or ``"probed (tiktoken X, regex Y)"``.
     """
 
     diffs: Mapping[str, tuple[Ranges, Ranges]]

@@ -13,7 +13,7 @@ scripts) with an equivalent standard-library :mod:`re` pattern, about 2.5x
 faster than :mod:`regex`, and only the neighbourhood of astral characters with
 :mod:`regex`.
 
-Unicode versions: :mod:`regex` follows Unicode 18.0 (regex 2026.11.19), tiktoken's
+Unicode versions: :mod:`regex` follows Unicode 18.0 (regex 2026.12.2), tiktoken's
 own regex (the Rust ``regex`` crate) an older one, 16.0 in tiktoken 0.14 (for the
 installed versions: :mod:`~tokexplorer.core.text.class_drift`): to tiktoken the
 letters and digits assigned since are unassigned. A splitter made

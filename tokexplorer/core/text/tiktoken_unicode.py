@@ -13,10 +13,10 @@ from __future__ import annotations
 
 #: The tiktoken and regex versions this table was generated with.
 TIKTOKEN_VERSION = "0.14.0"
-REGEX_VERSION = "2026.11.19"
+REGEX_VERSION = "2026.12.2"
 #: The Unicode version of tiktoken's regex tables (tiktoken 0.14.0).
 TIKTOKEN_UNICODE_VERSION = "16.0"
-#: The Unicode version of the ``regex`` module's tables (regex 2026.11.19).
+#: The Unicode version of the ``regex`` module's tables (regex 2026.12.2).
 REGEX_UNICODE_VERSION = "18.0.0"
 
 #: Class of the split patterns (``L`` for ``\p{L}``..., ``S`` for ``\s``, ``i:s`` for
